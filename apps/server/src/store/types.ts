@@ -1,0 +1,201 @@
+/**
+ * The storage interface of the server. Routes and services talk only to this; the SQLite store
+ * (default) implements it, and a PostgreSQL store can implement it without touching routes or
+ * services. Every method is async so network-backed stores fit.
+ *
+ * Units: times are epoch milliseconds; sizes are bytes; `revision` is the hex sha-256 of the skill's
+ * file manifest (sorted `path\0sha256\n` lines).
+ */
+
+/** Roles, strongest first: root manages accounts/users/keys (no data access), admin and user hold data. */
+export type Role = 'root' | 'admin' | 'user';
+
+/** Who is calling: resolved from an API key, or `default`/`default`/`admin` in dev mode. */
+export interface Identity {
+  accountId: string;
+  userId: string;
+  role: Role;
+  /** id of the API key used; null in dev mode. */
+  keyId: string | null;
+}
+
+/** How a file relates to the skill (API-CONTRACT §Get `files[].kind`). */
+export type SkillFileKind = 'definition' | 'summary' | 'auxiliary';
+
+/** A file to write with a skill: `SKILL.md` (definition), `.abstract.md`/`.overview.md` (summary), others. */
+export interface SkillFileInput {
+  /** POSIX relative path inside the skill folder, already checked (no `..`, no absolute, no `\`). */
+  path: string;
+  kind: SkillFileKind;
+  content: Uint8Array;
+}
+
+/** A stored file; `content` present only when asked for. */
+export interface StoredFile {
+  path: string;
+  kind: SkillFileKind;
+  size: number;
+  sha256: string;
+  content?: Uint8Array;
+}
+
+/** Searchable and listable metadata of a skill, derived from its SKILL.md by core. */
+export interface SkillMetadata {
+  description: string;
+  tags: string[];
+  allowedTools: string[];
+  frontmatter: Record<string, unknown>;
+  /** The Markdown body, indexed for search. */
+  body: string;
+  /** Provenance given by the client (`source_metadata`), returned by get with `include_source`. */
+  sourceMetadata: Record<string, unknown> | null;
+}
+
+/** A stored skill (without file contents). */
+export interface SkillRecord extends SkillMetadata {
+  id: string;
+  accountId: string;
+  /** `viking://user/{id}/skills` or `viking://agent/skills`. */
+  rootUri: string;
+  name: string;
+  revision: string;
+  /** L1 overview text once the processing job has run, else null. */
+  overview: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type TaskType = 'add_skill' | 'update_skill';
+export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed';
+
+/** A full replacement of one skill, committed atomically with its processing job. */
+export interface SkillWrite extends SkillMetadata {
+  accountId: string;
+  rootUri: string;
+  name: string;
+  /** Every file of the new version (SKILL.md, .abstract.md, auxiliary files). Old files not listed are removed. */
+  files: SkillFileInput[];
+  /** When set, the write fails with a `CONFLICT` (412) SkillportError unless the current revision equals it. */
+  ifMatch?: string;
+  /** When true the skill must already exist (update); a missing skill is `NOT_FOUND`. */
+  mustExist?: boolean;
+  /** The processing job enqueued in the same transaction. */
+  task: { type: TaskType; userId: string };
+}
+
+export interface SkillWriteResult {
+  skill: SkillRecord;
+  taskId: string;
+  /** false when an existing skill was replaced. */
+  created: boolean;
+}
+
+/** A persisted processing job. */
+export interface TaskRecord {
+  id: string;
+  accountId: string;
+  userId: string;
+  type: TaskType;
+  status: TaskStatus;
+  /** The skill the task processes. */
+  skillId: string;
+  attempts: number;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface QueueCounts {
+  pending: number;
+  processing: number;
+  completed: number;
+  failed: number;
+}
+
+export interface SearchHit {
+  skill: SkillRecord;
+  /** Normalised to [0, 1], descending. */
+  score: number;
+  /** Which fields matched (`name`, `tags`, `description`, `overview`, `body`). */
+  matchedFields: string[];
+}
+
+export interface TempUploadRecord {
+  id: string;
+  accountId: string;
+  filename: string;
+  content: Uint8Array;
+  expiresAt: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  userId: string;
+  role: Role;
+  /** First characters of the key, for display; the key itself is never stored. */
+  prefix: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/**
+ * The store. All methods may throw `SkillportError` (from `@skillport/core`) for contract errors
+ * (`NOT_FOUND`, `CONFLICT`) and plain errors for failures of the engine.
+ */
+export interface Store {
+  /** Human label for logs, e.g. `sqlite:/data/skillport.db`. */
+  readonly description: string;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+
+  // skills
+  putSkill(write: SkillWrite): Promise<SkillWriteResult>;
+  getSkill(accountId: string, rootUri: string, name: string): Promise<SkillRecord | null>;
+  listSkills(
+    accountId: string,
+    rootUri: string,
+    options: { limit: number },
+  ): Promise<{ skills: SkillRecord[]; total: number }>;
+  listFiles(skillId: string, options: { withContent: boolean }): Promise<StoredFile[]>;
+  readFile(skillId: string, path: string): Promise<StoredFile | null>;
+  /** Deletes the skill and its files (history kept); returns the number of files deleted, or null if absent. */
+  deleteSkill(accountId: string, rootUri: string, name: string): Promise<number | null>;
+  /** Lexical search over the given roots of one account; best first, at most `limit`. */
+  search(
+    accountId: string,
+    rootUris: string[],
+    query: string,
+    options: { limit: number },
+  ): Promise<SearchHit[]>;
+
+  // processing jobs (L1 overview + search index)
+  /** Claims the oldest runnable job (pending, or failed-with-retry whose time has come). */
+  claimTask(now: number): Promise<TaskRecord | null>;
+  /** Stores the overview and (re)indexes the skill for search, then marks the task completed — one transaction. */
+  completeTask(taskId: string, output: { overview: string; result: Record<string, unknown> }): Promise<void>;
+  /** Records a failure; `retryAt` null means give up (status failed). */
+  failTask(taskId: string, error: string, retryAt: number | null): Promise<void>;
+  getTask(accountId: string, userId: string, taskId: string): Promise<TaskRecord | null>;
+  queueCounts(accountId: string, userId: string): Promise<QueueCounts>;
+  /** Tasks left `running` by a crashed process go back to `pending` (called at start-up). */
+  requeueStaleTasks(olderThan: number): Promise<number>;
+
+  // temporary uploads
+  putTempUpload(upload: Omit<TempUploadRecord, 'id'>): Promise<string>;
+  /** Returns and deletes the upload (consumed once); null when unknown, expired or of another account. */
+  takeTempUpload(accountId: string, id: string, now: number): Promise<TempUploadRecord | null>;
+  purgeExpiredUploads(now: number): Promise<number>;
+
+  // accounts, users, keys (keys stored as sha-256 hashes)
+  ensureAccount(accountId: string): Promise<void>;
+  ensureUser(accountId: string, userId: string): Promise<void>;
+  listAccounts(): Promise<string[]>;
+  listUsers(accountId: string): Promise<string[]>;
+  createApiKey(record: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'> & { hash: string }): Promise<ApiKeyRecord>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(id: string): Promise<boolean>;
+  countApiKeys(): Promise<number>;
+}
