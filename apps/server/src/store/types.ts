@@ -4,8 +4,18 @@
  * services. Every method is async so network-backed stores fit.
  *
  * Units: times are epoch milliseconds; sizes are bytes; `revision` is the hex sha-256 of the skill's
- * file manifest (sorted `path\0sha256\n` lines).
+ * file manifest (sorted `path\0sha256\n` lines, see `computeRevision`).
+ *
+ * Files: every file given to `putSkill` is stored and covered by the revision. `.overview.md` (L1) is
+ * reserved: it is derived, written by the processing job (`completeTask`), listed by `listFiles` once
+ * written, and NOT part of the revision (so a finished job never changes the ETag a client holds).
  */
+/** The path of the L1 overview, written only by the processing job. */
+export const OVERVIEW_PATH = '.overview.md';
+/** The path of the L0 abstract, written with the skill by `putSkill`. */
+export const ABSTRACT_PATH = '.abstract.md';
+/** The path of the L2 definition. */
+export const DEFINITION_PATH = 'SKILL.md';
 
 /** Roles, strongest first: root manages accounts/users/keys (no data access), admin and user hold data. */
 export type Role = 'root' | 'admin' | 'user';
@@ -73,7 +83,10 @@ export interface SkillWrite extends SkillMetadata {
   accountId: string;
   rootUri: string;
   name: string;
-  /** Every file of the new version (SKILL.md, .abstract.md, auxiliary files). Old files not listed are removed. */
+  /**
+   * Every file of the new version (SKILL.md, .abstract.md, auxiliary files). Old files not listed are
+   * removed. Paths must be unique; `.overview.md` is reserved (refused with `INVALID_ARGUMENT`).
+   */
   files: SkillFileInput[];
   /** When set, the write fails with a `CONFLICT` (412) SkillportError unless the current revision equals it. */
   ifMatch?: string;
@@ -99,7 +112,12 @@ export interface TaskRecord {
   status: TaskStatus;
   /** The skill the task processes. */
   skillId: string;
+  /** The skill revision the task was enqueued for. */
+  revision: string;
+  /** Times the task was claimed (a retry increments it). */
   attempts: number;
+  /** Earliest time the task may run (later than `createdAt` while waiting for a retry). */
+  runAt: number;
   result: Record<string, unknown> | null;
   error: string | null;
   createdAt: number;
@@ -117,8 +135,21 @@ export interface SearchHit {
   skill: SkillRecord;
   /** Normalised to [0, 1], descending. */
   score: number;
-  /** Which fields matched (`name`, `tags`, `description`, `overview`, `body`). */
+  /** Which fields matched (`name`, `tags`, `description`, `overview`, `body`), in that order. */
   matchedFields: string[];
+  /** `name` when the query is the skill's name (or its kebab-case form), else `lexical`. */
+  matchReason: 'name' | 'lexical';
+}
+
+/** One version of a skill in its history (the current one has `supersededAt: null`). */
+export interface SkillRevisionRecord {
+  skillId: string;
+  revision: string;
+  /** The files of that version (content-addressed; contents kept). */
+  manifest: Array<{ path: string; kind: SkillFileKind; size: number; sha256: string }>;
+  createdAt: number;
+  /** When a later write replaced it or the skill was deleted; null for the live version. */
+  supersededAt: number | null;
 }
 
 export interface TempUploadRecord {
@@ -153,6 +184,9 @@ export interface Store {
   // skills
   putSkill(write: SkillWrite): Promise<SkillWriteResult>;
   getSkill(accountId: string, rootUri: string, name: string): Promise<SkillRecord | null>;
+  getSkillById(skillId: string): Promise<SkillRecord | null>;
+  /** Every stored version of the named skill, newest first (kept after delete). */
+  listRevisions(accountId: string, rootUri: string, name: string): Promise<SkillRevisionRecord[]>;
   listSkills(
     accountId: string,
     rootUri: string,
@@ -173,12 +207,24 @@ export interface Store {
   // processing jobs (L1 overview + search index)
   /** Claims the oldest runnable job (pending, or failed-with-retry whose time has come). */
   claimTask(now: number): Promise<TaskRecord | null>;
-  /** Stores the overview and (re)indexes the skill for search, then marks the task completed — one transaction. */
-  completeTask(taskId: string, output: { overview: string; result: Record<string, unknown> }): Promise<void>;
+  /**
+   * Stores the overview (`.overview.md` + `overview`) and re-indexes the skill for search, then marks
+   * the task completed — one transaction. When `revision` is given and the skill has moved on (or was
+   * deleted) the overview is not written (a newer task covers it); the task still completes.
+   */
+  completeTask(
+    taskId: string,
+    output: { overview: string | null; revision?: string; result: Record<string, unknown> },
+  ): Promise<void>;
   /** Records a failure; `retryAt` null means give up (status failed). */
   failTask(taskId: string, error: string, retryAt: number | null): Promise<void>;
   getTask(accountId: string, userId: string, taskId: string): Promise<TaskRecord | null>;
-  queueCounts(accountId: string, userId: string): Promise<QueueCounts>;
+  /** Counts of the caller's tasks by status (`processing` = running); `taskIds` narrows to those tasks. */
+  queueCounts(
+    accountId: string,
+    userId: string,
+    options?: { taskIds?: readonly string[] },
+  ): Promise<QueueCounts>;
   /** Tasks left `running` by a crashed process go back to `pending` (called at start-up). */
   requeueStaleTasks(olderThan: number): Promise<number>;
 
@@ -193,7 +239,9 @@ export interface Store {
   ensureUser(accountId: string, userId: string): Promise<void>;
   listAccounts(): Promise<string[]>;
   listUsers(accountId: string): Promise<string[]>;
-  createApiKey(record: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'> & { hash: string }): Promise<ApiKeyRecord>;
+  createApiKey(
+    record: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'> & { hash: string },
+  ): Promise<ApiKeyRecord>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | null>;
   listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   revokeApiKey(id: string): Promise<boolean>;
