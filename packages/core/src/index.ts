@@ -11,3 +11,90 @@ export type {
   ValidationProfile,
   ValidationResult,
 } from './types.js';
+export type {
+  ApiKeyInfo,
+  CreateAccountRequest,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  CreateUserRequest,
+} from './wire/admin.js';
+// Wire schemas (zod 4) of every request and response of the HTTP API (API-CONTRACT).
+export {
+  AccountResultSchema,
+  ApiKeyInfoSchema,
+  CreateAccountRequestSchema,
+  CreateApiKeyRequestSchema,
+  CreatedApiKeySchema,
+  CreateUserRequestSchema,
+  ListAccountsResultSchema,
+  ListApiKeysResultSchema,
+  ListUsersResultSchema,
+  RevokeApiKeyResultSchema,
+  UserResultSchema,
+} from './wire/admin.js';
+export type {
+  ErrorBody,
+  ErrorEnvelope,
+  Telemetry,
+  TelemetryRequest,
+  ValidationErrorItem,
+} from './wire/envelope.js';
+export {
+  ErrorBodySchema,
+  ErrorCodeSchema,
+  ErrorEnvelopeSchema,
+  looseOptional,
+  okEnvelope,
+  TelemetryRequestSchema,
+  TelemetrySchema,
+  ValidationErrorItemSchema,
+} from './wire/envelope.js';
+export type {
+  FindSkillItem,
+  FindSkillsRequest,
+  FindSkillsResult,
+  GetSkillResult,
+  ListSkillsResult,
+  SkillFile,
+  SkillListItem,
+  ValidateSkillRequest,
+  ValidateSkillResult,
+} from './wire/skill-read.js';
+export {
+  FindSkillItemSchema,
+  FindSkillsRequestSchema,
+  FindSkillsResultSchema,
+  GetSkillQuerySchema,
+  GetSkillResultSchema,
+  ListSkillsQuerySchema,
+  ListSkillsResultSchema,
+  QueryFlagSchema,
+  SkillFileSchema,
+  SkillListItemSchema,
+  ValidateSkillRequestSchema,
+  ValidateSkillResultSchema,
+} from './wire/skill-read.js';
+export type {
+  AddSkillRequest,
+  DeleteSkillResult,
+  QueueStatus,
+  SkillIssueWire,
+  SkillWriteResult,
+} from './wire/skill-write.js';
+export {
+  AddSkillRequestSchema,
+  DeleteSkillQuerySchema,
+  DeleteSkillResultSchema,
+  QueueStatusSchema,
+  SkillDataSchema,
+  SkillIssueSchema,
+  SkillWriteResultSchema,
+} from './wire/skill-write.js';
+export type { HealthResult, TaskResult, TempUploadResult, WaitRequest } from './wire/system.js';
+export {
+  HealthResultSchema,
+  TaskResultSchema,
+  TempUploadFormSchema,
+  TempUploadResultSchema,
+  WaitRequestSchema,
+} from './wire/system.js';
