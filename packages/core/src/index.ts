@@ -1,6 +1,17 @@
 // Public API of @skillport/core: everything exported here is supported; nothing else is.
 // Runtime-neutral: no `node:*` imports (Node-only code lives in `@skillport/core/node`).
 
+// Errors, names and viking:// URIs (API-CONTRACT §Envelope, §Add name rule, DESIGN §2).
+export type { ErrorCode, SkillportErrorBody, SkillportErrorOptions } from './errors.js';
+export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, SkillportError } from './errors.js';
+export {
+  isValidSkillName,
+  normalizeSkillName,
+  SKILL_NAME_MAX_LENGTH,
+  SKILL_NAME_PATTERN,
+  toKebabCase,
+  toToolSlug,
+} from './names.js';
 export type {
   IssueSeverity,
   McpTool,
@@ -11,6 +22,7 @@ export type {
   ValidationProfile,
   ValidationResult,
 } from './types.js';
+export type { ParseVikingUriOptions, VikingUri } from './uri.js';
 export type {
   ApiKeyInfo,
   CreateAccountRequest,

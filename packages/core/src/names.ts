@@ -1,0 +1,141 @@
+/**
+ * Skill names: the add-time name rule, kebab-case names for converted tools and the `[a-z0-9_]`
+ * slugs agent loops need for tool names.
+ *
+ * @see API-CONTRACT §Add (name rule), §MCP (kebab-case names)
+ */
+import { SkillportError } from './errors.js';
+
+/** Longest accepted skill name, in characters. @see API-CONTRACT §Add */
+export const SKILL_NAME_MAX_LENGTH = 64;
+
+/**
+ * The add-time name rule: 1–64 characters of `[A-Za-z0-9_-]` (after trimming).
+ * @see API-CONTRACT §Add
+ */
+export const SKILL_NAME_PATTERN: RegExp = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** How much of an offending input an error message shows. */
+const SHOWN_INPUT_MAX = 80;
+
+/**
+ * Converts an identifier or phrase to lowercase kebab-case, ASCII only.
+ *
+ * Word boundaries are case changes (`searchWeb`, `SearchWeb`), acronym ends (`HTTPServer` →
+ * `http-server`, `sampleLLM` → `sample-llm`) and any run of characters other than ASCII letters and
+ * digits (`search_web`, `Search Web`, `search.web`, `ispn.customer.lookup` → `ispn-customer-lookup`).
+ * Accents are stripped (`Café` → `cafe`); digits stay attached to the word before them
+ * (`oauth2Token` → `oauth2-token`). Repeated separators collapse and leading/trailing hyphens are
+ * trimmed.
+ *
+ * Edge case: input with no ASCII letters or digits (`''`, `'---'`, `'検索'`) gives `''`; callers that
+ * need a name must check for it.
+ *
+ * @param value - any string
+ * @returns the kebab-case form, possibly `''`
+ * @example
+ * ```ts
+ * toKebabCase('search_web'); // 'search-web'
+ * toKebabCase('HTTPServer'); // 'http-server'
+ * ```
+ * @see API-CONTRACT §MCP
+ */
+export function toKebabCase(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z])([A-Z][a-z])/g, '$1-$2')
+    .replace(/[^A-Za-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .toLowerCase();
+}
+
+/**
+ * Converts a skill name to a tool slug of `[a-z0-9_]`, as the tool-calling APIs of agent loops
+ * require: the {@link toKebabCase} words joined by `_`, with no leading or trailing `_`.
+ *
+ * Edge case: input with no ASCII letters or digits gives `''`.
+ *
+ * @param value - any string, usually a skill name
+ * @returns the slug, possibly `''`
+ * @example
+ * ```ts
+ * toToolSlug('search-web'); // 'search_web'
+ * toToolSlug('GitHub PR Review'); // 'git_hub_pr_review'
+ * ```
+ * @see DESIGN §3 (Toolbox)
+ */
+export function toToolSlug(value: string): string {
+  return toKebabCase(value).replace(/-/g, '_');
+}
+
+/**
+ * Whether `name` satisfies the add-time name rule as given (no trimming): 1–64 characters of
+ * `[A-Za-z0-9_-]`.
+ *
+ * @param name - any value
+ * @returns true for a valid skill name
+ * @example
+ * ```ts
+ * isValidSkillName('search-web'); // true
+ * isValidSkillName('search web'); // false
+ * ```
+ * @see API-CONTRACT §Add
+ */
+export function isValidSkillName(name: unknown): name is string {
+  return typeof name === 'string' && SKILL_NAME_PATTERN.test(name);
+}
+
+/**
+ * Applies the add-time name rule: trims `raw` and checks it is 1–64 characters of `[A-Za-z0-9_-]`.
+ *
+ * @param raw - the name as received (frontmatter value, structured `name`, `{name}` path segment)
+ * @returns the trimmed name
+ * @throws SkillportError `INVALID_ARGUMENT` (400) with `details: {field: 'name', value, reason}`
+ *   when the trimmed name is empty, too long or has other characters; the message says what was
+ *   expected, with an example, and shows the input truncated to 80 characters.
+ * @example
+ * ```ts
+ * normalizeSkillName('  search-web '); // 'search-web'
+ * normalizeSkillName('search web');   // throws INVALID_ARGUMENT
+ * ```
+ * @see API-CONTRACT §Add (name rule)
+ */
+export function normalizeSkillName(raw: string): string {
+  if (typeof raw !== 'string') {
+    throw nameError(raw, `must be a string, got ${raw === null ? 'null' : typeof raw}`);
+  }
+  const name = raw.trim();
+  if (SKILL_NAME_PATTERN.test(name)) return name;
+  const length = [...name].length;
+  if (length === 0) throw nameError(raw, 'is empty');
+  if (length > SKILL_NAME_MAX_LENGTH) {
+    throw nameError(raw, `is ${length} characters long (at most ${SKILL_NAME_MAX_LENGTH})`);
+  }
+  const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_-]/.test(c)))];
+  return throwBadCharacters(raw, bad);
+}
+
+function throwBadCharacters(raw: string, bad: string[]): never {
+  const shown = bad
+    .slice(0, 5)
+    .map((c) => JSON.stringify(c))
+    .join(', ');
+  throw nameError(raw, `contains ${bad.length === 1 ? 'character' : 'characters'} ${shown}`);
+}
+
+function nameError(raw: unknown, reason: string): SkillportError {
+  const value = typeof raw === 'string' ? truncate(raw) : raw;
+  return new SkillportError(
+    'INVALID_ARGUMENT',
+    `Invalid skill name ${JSON.stringify(value) ?? String(value)}: ${reason}. ` +
+      `Expected 1-${SKILL_NAME_MAX_LENGTH} characters of letters, digits, '_' or '-' (e.g. "search-web").`,
+    { details: { field: 'name', value, reason } },
+  );
+}
+
+function truncate(text: string): string {
+  const chars = [...text];
+  return chars.length <= SHOWN_INPUT_MAX ? text : `${chars.slice(0, SHOWN_INPUT_MAX - 1).join('')}…`;
+}

@@ -1,0 +1,208 @@
+/**
+ * `viking://` URIs of skill roots and skills.
+ *
+ * Grammar (one optional trailing `/` tolerated, scheme case-insensitive):
+ * ```
+ * viking://agent/skills[/<skill>[/<path>]]
+ * viking://user/<user_id>/skills[/<skill>[/<path>]]
+ * viking://~/skills[/<skill>[/<path>]]          (home alias: the caller's own user root)
+ * ```
+ * `<user_id>` is `[A-Za-z0-9_.@-]+` (not `.` or `..`), `<skill>` follows the add-time name rule, and
+ * `<path>` segments are non-empty, never `.` or `..`, without `\`, control characters, `?` or `#`.
+ *
+ * @see DESIGN §2, API-CONTRACT §Add (`target_uri`), §Compatibility (`INVALID_URI` details)
+ */
+import { SkillportError } from './errors.js';
+import { SKILL_NAME_PATTERN } from './names.js';
+
+/** The shared skill root of an account. @see DESIGN §2 */
+export const AGENT_SKILL_ROOT = 'viking://agent/skills';
+
+/** The home alias: the calling user's own skill root. @see DESIGN §2 */
+export const HOME_SKILL_ROOT = 'viking://~/skills';
+
+/** Characters allowed in a user id inside a URI. */
+export const USER_ID_PATTERN: RegExp = /^[A-Za-z0-9_.@-]+$/;
+
+const SCHEME = 'viking://';
+const UIDLESS_HINT =
+  "the user root needs a user id: use 'viking://user/{user_id}/skills' or the home alias 'viking://~/skills'";
+
+/** A parsed `viking://` skill URI. */
+export interface VikingUri {
+  /** `user` for `viking://user/…` and `viking://~/…`, `agent` for `viking://agent/…`. */
+  scope: 'user' | 'agent';
+  /** The user id (the `~` alias resolved to the caller's id when known), `null` for the agent root or an unresolved `~`. */
+  userId: string | null;
+  /** The canonical skill root, e.g. `viking://user/alice/skills` (`viking://~/skills` when `~` is unresolved). */
+  rootUri: string;
+  /** The skill folder named by the URI, or `null` for a bare root. */
+  skillName: string | null;
+  /** The file path inside the skill folder (`a/b.md`), or `null`. */
+  path: string | null;
+}
+
+/** Options of {@link parseVikingUri}. */
+export interface ParseVikingUriOptions {
+  /** The caller's user id; `~` resolves to it. Without it `~` stays unresolved (`userId: null`). */
+  userId?: string;
+}
+
+/**
+ * Builds the private skill root of one user.
+ *
+ * @param userId - the user id, `[A-Za-z0-9_.@-]+` (not `.` or `..`)
+ * @returns `viking://user/{userId}/skills`
+ * @throws SkillportError `INVALID_URI` with `details: {uri, reason}` for an empty or ill-formed id
+ * @example
+ * ```ts
+ * userSkillRoot('alice'); // 'viking://user/alice/skills'
+ * ```
+ * @see DESIGN §2
+ */
+export function userSkillRoot(userId: string): string {
+  const uri = `${SCHEME}user/${userId}/skills`;
+  checkUserId(userId, uri);
+  return uri;
+}
+
+/**
+ * Parses a `viking://` skill URI into its scope, user, root, skill name and path.
+ *
+ * @param uri - the URI as received
+ * @param options - `userId`: the caller's id, used for the `~` alias (default: unresolved)
+ * @returns a {@link VikingUri}; `rootUri` is canonical (lowercase scheme, no trailing `/`, `~` resolved)
+ * @throws SkillportError `INVALID_URI` (400) with `details: {uri, reason}` for another scheme, the
+ *   uid-less `viking://user/skills` (the reason names `viking://user/{user_id}/skills` and
+ *   `viking://~/skills`), an empty or ill-formed user id, a bad skill name, `.`/`..` or empty segments
+ * @example
+ * ```ts
+ * parseVikingUri('viking://~/skills/search-web/SKILL.md', { userId: 'alice' });
+ * // { scope: 'user', userId: 'alice', rootUri: 'viking://user/alice/skills',
+ * //   skillName: 'search-web', path: 'SKILL.md' }
+ * ```
+ * @see DESIGN §2
+ */
+export function parseVikingUri(uri: string, options: ParseVikingUriOptions = {}): VikingUri {
+  if (typeof uri !== 'string') throw uriError(String(uri), 'must be a string');
+  if (uri.slice(0, SCHEME.length).toLowerCase() !== SCHEME) {
+    const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(uri)?.[1];
+    throw uriError(
+      uri,
+      scheme === undefined
+        ? "not a viking:// URI (expected e.g. 'viking://agent/skills')"
+        : `unsupported scheme '${scheme}' (expected 'viking://')`,
+    );
+  }
+  const rest = uri.slice(SCHEME.length).replace(/\/$/, '');
+  const bad = /[?#\\\u0000-\u001f\u007f]/.exec(rest);
+  if (bad) throw uriError(uri, `contains the character ${JSON.stringify(bad[0])}`);
+  if (rest === '') throw uriError(uri, "names no space (expected e.g. 'viking://agent/skills')");
+  const segments = rest.split('/');
+  if (segments[0] === 'user' && segments[1] === '') throw uriError(uri, 'the user id is empty');
+  if (segments.some((s) => s === '')) throw uriError(uri, 'has an empty path segment');
+  if (segments.some((s) => s === '.' || s === '..')) throw uriError(uri, "has a '.' or '..' segment");
+
+  const [head, ...tail] = segments;
+  let scope: VikingUri['scope'];
+  let userId: string | null;
+  let rootUri: string;
+  let inside: string[];
+  if (head === 'agent') {
+    if (tail[0] !== 'skills') throw uriError(uri, "not a skill root (expected 'viking://agent/skills')");
+    scope = 'agent';
+    userId = null;
+    rootUri = AGENT_SKILL_ROOT;
+    inside = tail.slice(1);
+  } else if (head === '~') {
+    if (tail[0] !== 'skills') throw uriError(uri, "not a skill root (expected 'viking://~/skills')");
+    scope = 'user';
+    if (options.userId === undefined) {
+      userId = null;
+      rootUri = HOME_SKILL_ROOT;
+    } else {
+      userId = options.userId;
+      rootUri = userSkillRoot(userId);
+    }
+    inside = tail.slice(1);
+  } else if (head === 'user') {
+    const [id, skills] = tail;
+    if (id === undefined || (id === 'skills' && skills !== 'skills')) throw uriError(uri, UIDLESS_HINT);
+    checkUserId(id, uri);
+    if (skills !== 'skills') {
+      throw uriError(uri, `not a skill root (expected 'viking://user/${id}/skills')`);
+    }
+    scope = 'user';
+    userId = id;
+    rootUri = `${SCHEME}user/${id}/skills`;
+    inside = tail.slice(2);
+  } else {
+    throw uriError(
+      uri,
+      "unknown space (expected 'viking://user/{user_id}/skills', 'viking://~/skills' or 'viking://agent/skills')",
+    );
+  }
+
+  const [skillName, ...pathSegments] = inside;
+  if (skillName !== undefined && !SKILL_NAME_PATTERN.test(skillName)) {
+    throw uriError(
+      uri,
+      `invalid skill name ${JSON.stringify(skillName.slice(0, 80))} (expected 1-64 of [A-Za-z0-9_-], e.g. 'search-web')`,
+    );
+  }
+  return {
+    scope,
+    userId,
+    rootUri,
+    skillName: skillName ?? null,
+    path: pathSegments.length > 0 ? pathSegments.join('/') : null,
+  };
+}
+
+/**
+ * Resolves a request's `target_uri` to a canonical skill root.
+ *
+ * Not given (`undefined`, `null` or `''`, as existing clients send) → the caller's user root. The
+ * `~` alias resolves to `userId`. A URI naming a skill inside a root is refused. This function does
+ * not authorise: whether the caller may use another user's root is the server's decision.
+ *
+ * @param targetUri - the `target_uri` field, or nothing
+ * @param options - `userId`: the caller's user id
+ * @returns `viking://user/{id}/skills` or `viking://agent/skills`
+ * @throws SkillportError `INVALID_URI` (400) with `details: {uri, reason}` for anything
+ *   {@link parseVikingUri} rejects and for a URI below a root
+ * @example
+ * ```ts
+ * resolveSkillRoot(undefined, { userId: 'alice' });          // 'viking://user/alice/skills'
+ * resolveSkillRoot('viking://agent/skills/', { userId: 'alice' }); // 'viking://agent/skills'
+ * ```
+ * @see API-CONTRACT §Add (`target_uri`), DESIGN §2
+ */
+export function resolveSkillRoot(targetUri: string | null | undefined, options: { userId: string }): string {
+  if (targetUri === undefined || targetUri === null || targetUri === '') return userSkillRoot(options.userId);
+  const parsed = parseVikingUri(targetUri, { userId: options.userId });
+  if (parsed.skillName !== null) {
+    throw uriError(
+      targetUri,
+      `names a skill or file, not a skill root (expected a root such as '${parsed.rootUri}')`,
+    );
+  }
+  return parsed.rootUri;
+}
+
+function checkUserId(userId: string, uri: string): void {
+  if (typeof userId !== 'string' || userId === '') throw uriError(uri, 'the user id is empty');
+  if (!USER_ID_PATTERN.test(userId) || userId === '.' || userId === '..') {
+    throw uriError(
+      uri,
+      `invalid user id ${JSON.stringify(userId.slice(0, 80))} (expected [A-Za-z0-9_.@-], e.g. 'alice')`,
+    );
+  }
+}
+
+function uriError(uri: string, reason: string): SkillportError {
+  const shown = uri.length > 200 ? `${uri.slice(0, 199)}…` : uri;
+  return new SkillportError('INVALID_URI', `Invalid URI ${JSON.stringify(shown)}: ${reason}`, {
+    details: { uri: shown, reason },
+  });
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { isSkillportError } from '../src/errors.js';
+import {
+  isValidSkillName,
+  normalizeSkillName,
+  SKILL_NAME_MAX_LENGTH,
+  SKILL_NAME_PATTERN,
+  toKebabCase,
+  toToolSlug,
+} from '../src/names.js';
+
+describe('toKebabCase', () => {
+  it.each([
+    ['search_web', 'search-web'],
+    ['searchWeb', 'search-web'],
+    ['SearchWeb', 'search-web'],
+    ['Search Web', 'search-web'],
+    ['search.web', 'search-web'],
+    ['search-web', 'search-web'],
+    ['HTTPServer', 'http-server'],
+    ['getHTTPResponseCode', 'get-http-response-code'],
+    ['sampleLLM', 'sample-llm'],
+    ['annotatedMessage', 'annotated-message'],
+    ['ispn.customer.lookup', 'ispn-customer-lookup'],
+    ['oauth2Token', 'oauth2-token'],
+    ['browser_fill_form', 'browser-fill-form'],
+    ['__private__name__', 'private-name'],
+    ['a  --  b', 'a-b'],
+    ['  padded  ', 'padded'],
+    ['Café au lait', 'cafe-au-lait'],
+    ['检索web', 'web'],
+    ['x', 'x'],
+    ['', ''],
+    ['---', ''],
+    ['検索', ''],
+  ])('%j → %j', (input, expected) => {
+    expect(toKebabCase(input)).toBe(expected);
+  });
+
+  it('always returns lowercase kebab-case without edge or double hyphens', () => {
+    for (const input of ['A_B__C', '-x-', 'X.Y.Z', 'ABC', 'aB1cD2', '!!a!!b!!']) {
+      expect(toKebabCase(input)).toMatch(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/);
+    }
+  });
+});
+
+describe('toToolSlug', () => {
+  it.each([
+    ['search-web', 'search_web'],
+    ['Search Web', 'search_web'],
+    ['__x__', 'x'],
+    ['ispn.customer.lookup', 'ispn_customer_lookup'],
+    ['my-skill-2', 'my_skill_2'],
+    ['', ''],
+    ['---', ''],
+  ])('%j → %j', (input, expected) => {
+    expect(toToolSlug(input)).toBe(expected);
+  });
+});
+
+describe('isValidSkillName', () => {
+  it.each<[unknown, boolean]>([
+    ['search-web', true],
+    ['Search_Web_2', true],
+    ['a'.repeat(SKILL_NAME_MAX_LENGTH), true],
+    ['a'.repeat(SKILL_NAME_MAX_LENGTH + 1), false],
+    ['', false],
+    [' search-web', false],
+    ['search web', false],
+    ['search.web', false],
+    ['café', false],
+    [42, false],
+    [null, false],
+  ])('%j → %s', (name, expected) => {
+    expect(isValidSkillName(name)).toBe(expected);
+    if (typeof name === 'string') expect(SKILL_NAME_PATTERN.test(name)).toBe(expected);
+  });
+});
+
+describe('normalizeSkillName', () => {
+  it.each([
+    ['search-web', 'search-web'],
+    ['  search-web\n', 'search-web'],
+    ['\tA_b-9 ', 'A_b-9'],
+  ])('accepts %j as %j', (raw, expected) => {
+    expect(normalizeSkillName(raw)).toBe(expected);
+  });
+
+  it.each([
+    ['', /is empty/],
+    ['   ', /is empty/],
+    ['a'.repeat(65), /is 65 characters long \(at most 64\)/],
+    ['search web', /contains character " "/],
+    ['search.web/x', /contains characters "\.", "\/"/],
+    ['café', /contains character "é"/],
+  ])('rejects %j', (raw, reason) => {
+    let caught: unknown;
+    try {
+      normalizeSkillName(raw);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isSkillportError(caught)).toBe(true);
+    if (!isSkillportError(caught)) return;
+    expect(caught.code).toBe('INVALID_ARGUMENT');
+    expect(caught.status).toBe(400);
+    expect(caught.details?.field).toBe('name');
+    expect(caught.details?.value).toBe(raw);
+    expect(caught.message).toMatch(reason);
+    expect(caught.message).toContain('e.g. "search-web"');
+    expect(caught.message).toContain(JSON.stringify(raw));
+  });
+
+  it('truncates a long offending input in the message and details', () => {
+    const raw = `${'x'.repeat(100)} y`;
+    let caught: unknown;
+    try {
+      normalizeSkillName(raw);
+    } catch (error) {
+      caught = error;
+    }
+    if (!isSkillportError(caught)) throw new Error('expected a SkillportError');
+    const shown = caught.details?.value;
+    expect(typeof shown).toBe('string');
+    expect([...(shown as string)]).toHaveLength(80);
+    expect(shown as string).toMatch(/…$/);
+    expect(caught.message.length).toBeLessThan(300);
+  });
+
+  it('rejects a non-string at runtime', () => {
+    expect(() => normalizeSkillName(42 as unknown as string)).toThrow(/must be a string, got number/);
+  });
+});
