@@ -23,6 +23,14 @@ export type {
   ValidationResult,
 } from './types.js';
 export type { ParseVikingUriOptions, VikingUri } from './uri.js';
+export {
+  AGENT_SKILL_ROOT,
+  HOME_SKILL_ROOT,
+  parseVikingUri,
+  resolveSkillRoot,
+  USER_ID_PATTERN,
+  userSkillRoot,
+} from './uri.js';
 export type {
   ApiKeyInfo,
   CreateAccountRequest,
