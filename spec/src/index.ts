@@ -84,3 +84,11 @@ export type SystemWaitParams = JsonBody<'/api/v1/system/wait', 'post'>;
 export type QueueStatus = ResultOf<'/api/v1/system/wait', 'post'>;
 /** Body of `GET /health`. */
 export type HealthResult = ResultOf<'/health', 'get'>;
+/** Body of `POST /api/v1/admin/accounts/{account_id}/keys` (admin or root key). */
+export type ApiKeyCreateParams = JsonBody<'/api/v1/admin/accounts/{account_id}/keys', 'post'>;
+/** Result of key creation: the key info plus the secret `api_key`, shown once. */
+export type ApiKeyCreateResult = ResultOf<'/api/v1/admin/accounts/{account_id}/keys', 'post'>;
+/** Result of `GET /api/v1/admin/accounts/{account_id}/keys`. */
+export type ApiKeyListResult = ResultOf<'/api/v1/admin/accounts/{account_id}/keys', 'get'>;
+/** Result of `DELETE /api/v1/admin/accounts/{account_id}/keys/{key_id}`. */
+export type ApiKeyRevokeResult = ResultOf<'/api/v1/admin/accounts/{account_id}/keys/{key_id}', 'delete'>;

@@ -147,7 +147,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/admin/keys": {
+    "/api/v1/admin/accounts/{account_id}/keys": {
         parameters: {
             query?: never;
             header?: never;
@@ -163,7 +163,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/admin/keys/{key_id}": {
+    "/api/v1/admin/accounts/{account_id}/keys/{key_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -278,6 +278,8 @@ export interface components {
             level?: number[] | null;
         };
         FindResult: {
+            query: string;
+            root_uris: string[];
             skills: components["schemas"]["FoundSkill"][];
             total: number;
         };
@@ -309,25 +311,29 @@ export interface components {
             is_dir: boolean;
             /** @enum {string} */
             kind: "definition" | "summary" | "auxiliary" | "directory";
-            size?: number;
-            sha256?: string;
+            size: number;
+            sha256: string | null;
         };
         SkillDetail: {
             name: string;
             uri: string;
             root_uri: string;
-            description?: string;
-            tags?: string[];
-            allowed_tools?: string[];
-            abstract?: string;
-            overview?: string | null;
-            content?: string;
-            content_sha256?: string;
-            files?: components["schemas"]["SkillFile"][];
+            skill_md_uri: string;
+            description: string;
+            tags: string[];
+            allowed_tools: string[];
             frontmatter: {
                 [key: string]: unknown;
             };
             revision: string;
+            created_at: string;
+            updated_at: string;
+            level?: number;
+            abstract?: string;
+            overview?: string;
+            content?: string;
+            content_sha256?: string;
+            files?: components["schemas"]["SkillFile"][];
             source?: {
                 [key: string]: unknown;
             } | null;
@@ -352,8 +358,8 @@ export interface components {
             updated_at: string;
             result?: {
                 [key: string]: unknown;
-            } | null;
-            error?: string | null;
+            };
+            error?: string;
         };
         WaitRequest: {
             timeout?: number | null;
@@ -368,7 +374,7 @@ export interface components {
             role?: string;
         };
         ApiKey: {
-            id: string;
+            key_id: string;
             account_id: string;
             user_id: string;
             role: string;
@@ -377,12 +383,12 @@ export interface components {
             revoked_at: string | null;
         };
         CreateKeyRequest: {
-            account_id?: string;
             user_id: string;
-            role?: string;
+            /** @enum {string} */
+            role?: "admin" | "user";
         };
         CreatedKey: components["schemas"]["ApiKey"] & {
-            key: string;
+            api_key: string;
         };
     };
     responses: never;
@@ -860,7 +866,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                account_id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -897,7 +905,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                account_id: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -937,6 +947,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                account_id: string;
                 key_id: string;
             };
             cookie?: never;
@@ -953,7 +964,7 @@ export interface operations {
                         /** @enum {string} */
                         status: "ok";
                         result: {
-                            id: string;
+                            key_id: string;
                             revoked: boolean;
                         };
                         telemetry?: components["schemas"]["Telemetry"];

@@ -1,0 +1,523 @@
+/**
+ * `AsyncHTTPClient`: the typed Skillport HTTP client over ky + fetch. Request and response types come
+ * from `@skillport/spec` (generated from the server's OpenAPI document); nothing here re-declares them.
+ */
+import type { McpTool, StructuredSkill } from '@skillport/core';
+import type {
+  ApiKeyCreateParams,
+  ApiKeyCreateResult,
+  ApiKeyListResult,
+  ApiKeyRevokeResult,
+  HealthResult,
+  QueueStatus,
+  SkillAddParams,
+  SkillAddResult,
+  SkillDeleteParams,
+  SkillDeleteResult,
+  SkillFindParams,
+  SkillFindResult,
+  SkillGetParams,
+  SkillGetResult,
+  SkillListParams,
+  SkillListResult,
+  SkillUpdateResult,
+  SkillValidateParams,
+  SkillValidateResult,
+  TaskGetResult,
+  TempUploadResult,
+} from '@skillport/spec';
+import ky, { HTTPError, type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
+import { NetworkError, TimeoutError } from './errors.js';
+import { errorFromResponse, parseJson, unwrapResult } from './internal/envelope.js';
+import { type ZipInput, zipSkillFiles } from './zip-files.js';
+
+/** The URL a client talks to when none is given: the embedded server of `skillport serve`. */
+export const DEFAULT_URL = 'http://127.0.0.1:1933';
+
+/** Options of {@link AsyncHTTPClient}. */
+export interface ClientOptions {
+  /** Server base URL, without `/api/v1`. Default {@link DEFAULT_URL}. */
+  url?: string;
+  /** API key, sent as `Authorization: Bearer <key>`. Default: none (dev-mode servers need none). */
+  apiKey?: string;
+  /** Milliseconds to wait for each HTTP attempt. Default 60 000. Waits (`wait: true`) get longer automatically. */
+  timeout?: number;
+  /** Retries of idempotent requests (GET, PUT, DELETE) on network errors, 408, 429, 5xx. Default 2. POST is never retried. */
+  retry?: number;
+  /** `fetch` implementation to use. Default `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Per-call options shared by every method. */
+export interface CallOptions {
+  /** Aborts the call. */
+  signal?: AbortSignal;
+}
+
+/** Skill content the server reads itself: SKILL.md text, a structured skill, or an MCP tool. */
+export type SkillData = string | StructuredSkill | McpTool;
+
+/**
+ * What {@link AsyncHTTPClient.addSkill} accepts: {@link SkillData}, a `Blob`/`File` (a zip of a skill
+ * folder, or one SKILL.md), or the files of a picked folder (zipped with {@link zipSkillFiles}).
+ */
+export type SkillSource = SkillData | Blob | ZipInput[];
+
+/** Options of {@link AsyncHTTPClient.addSkill}: the request fields of API-CONTRACT §Add besides the content. */
+export type AddSkillOptions = Omit<SkillAddParams, 'data' | 'temp_file_id'> &
+  CallOptions & {
+    /** File name used when the source is uploaded (default `SKILL.md` for text, `skill.zip` for zips). */
+    filename?: string;
+  };
+
+/** Options of {@link AsyncHTTPClient.updateSkill}: {@link AddSkillOptions} plus `ifMatch`. */
+export type UpdateSkillOptions = AddSkillOptions & {
+  /** Expected current revision; a stale one gives `ConflictError` (412). */
+  ifMatch?: string;
+};
+
+type Query = Record<string, string | number | boolean | readonly unknown[] | null | undefined>;
+
+interface RequestInit {
+  json?: unknown;
+  body?: FormData;
+  query?: Query;
+  headers?: Record<string, string>;
+  timeout?: number;
+  signal?: AbortSignal | undefined;
+}
+
+function isBlob(value: unknown): value is Blob {
+  return typeof Blob !== 'undefined' && value instanceof Blob;
+}
+
+function toSearchParams(query: Query | undefined): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    else params.set(key, String(value));
+  }
+  return params;
+}
+
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = cause && typeof cause.message === 'string' ? cause.message : undefined;
+  return detail ? `${error.message} (${detail})` : error.message;
+}
+
+/**
+ * Typed asynchronous client of the Skillport HTTP API. Runs in browsers, Node, Deno and workers.
+ *
+ * Every method resolves with the envelope's `result` and rejects with an {@link ApiError} subclass
+ * (server refused), a {@link NetworkError} (no answer) or a {@link TimeoutError}.
+ *
+ * @example
+ * ```ts
+ * const client = new AsyncHTTPClient({ url: 'http://127.0.0.1:1933' });
+ * await client.initialize();
+ * await client.addSkill('---\nname: hello\ndescription: Say hello\n---\n\n# Hello\n', { wait: true });
+ * const { skills } = await client.findSkills('greet someone');
+ * ```
+ * @see API-CONTRACT (every route), DESIGN §5
+ */
+export class AsyncHTTPClient {
+  /** Base URL of the server (no trailing slash). */
+  readonly url: string;
+  readonly #timeout: number;
+  readonly #http: KyInstance;
+  readonly #abort = new AbortController();
+  #closed = false;
+
+  /**
+   * @param options - see {@link ClientOptions}; every field is optional.
+   * @throws TypeError when `url` is not an absolute http(s) URL.
+   */
+  constructor(options: ClientOptions = {}) {
+    const url = (options.url ?? DEFAULT_URL).replace(/\/+$/, '');
+    if (!/^https?:\/\/[^/]/i.test(url)) {
+      throw new TypeError(
+        `url must be an absolute http(s) URL such as ${DEFAULT_URL}, got "${url.slice(0, 200)}"`,
+      );
+    }
+    this.url = url;
+    this.#timeout = options.timeout ?? 60_000;
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
+    this.#http = ky.create({
+      prefixUrl: `${url}/`,
+      headers,
+      timeout: this.#timeout,
+      retry: {
+        limit: options.retry ?? 2,
+        methods: ['get', 'put', 'delete', 'head'],
+        statusCodes: [408, 429, 500, 502, 503, 504],
+      },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
+  }
+
+  /**
+   * Checks that the server answers (`GET /health`) and returns what it says about itself.
+   * @returns `{status, healthy, version, auth_mode}` plus `{account_id, user_id, role}` with a valid key.
+   * @throws NetworkError / TimeoutError when the server cannot be reached; ApiError on a non-2xx answer.
+   * @see API-CONTRACT §Tasks, waiting, health
+   */
+  async initialize(options: CallOptions = {}): Promise<HealthResult> {
+    return this.#request<HealthResult>('GET', 'health', { signal: options.signal });
+  }
+
+  /**
+   * Adds (or replaces) a skill.
+   *
+   * - a string is SKILL.md text, an object with `inputSchema` an MCP tool, another object a structured skill;
+   * - a `Blob`/`File` is uploaded first (temp upload) — a zip of a skill folder or a single SKILL.md;
+   * - an array of `File`s (a picked folder) is zipped with {@link zipSkillFiles} and uploaded.
+   *
+   * @param source - the skill, see above.
+   * @param options - `wait` (default false), `timeout` (seconds, with `wait`), `target_uri` (default the
+   *   caller's user root), `telemetry`, `source_metadata`, `filename`, `signal`.
+   * @returns `{status: "success", root_uri, uri, name, auxiliary_files, revision, warnings}` plus
+   *   `queue_status` (with `wait`) or `task_id`.
+   * @throws SkillInvalidError when the skill cannot be parsed (`details.issues`); InvalidArgumentError
+   *   for a bad name; PermissionDeniedError for a host path given as content.
+   * @see API-CONTRACT §Add
+   */
+  async addSkill(source: SkillSource, options: AddSkillOptions = {}): Promise<SkillAddResult> {
+    const { signal, filename, ...fields } = options;
+    const body = await this.#contentFields(source, filename, signal);
+    return this.#request<SkillAddResult>('POST', 'api/v1/skills', {
+      json: { ...body, ...fields },
+      timeout: this.#waitTimeout(fields.wait, fields.timeout),
+      signal,
+    });
+  }
+
+  /**
+   * Lists the skills of the caller's roots, or of one root.
+   * @param params - `node_limit` (server default 1000), `target_uri`.
+   * @returns `{root_uris | root_uri, skills, total}`; an empty root gives an empty list.
+   * @see API-CONTRACT §List
+   */
+  async listSkills(params: SkillListParams = {}, options: CallOptions = {}): Promise<SkillListResult> {
+    return this.#request<SkillListResult>('GET', 'api/v1/skills', {
+      query: params as Query,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Searches skills by meaning and words.
+   * @param query - free text, non-empty.
+   * @param params - `limit` (default 10), `score_threshold`, `target_uri`, `level`, `telemetry`.
+   * @returns `{skills: [{…item, score (0–1, descending), match_reason}], …}`.
+   * @throws InvalidArgumentError for an empty query.
+   * @see API-CONTRACT §Find
+   */
+  async findSkills(
+    query: string,
+    params: Omit<SkillFindParams, 'query'> & CallOptions = {},
+  ): Promise<SkillFindResult> {
+    const { signal, ...fields } = params;
+    return this.#request<SkillFindResult>('POST', 'api/v1/skills/find', {
+      json: { query, ...fields },
+      signal,
+    });
+  }
+
+  /**
+   * Validates a skill on the server without storing it (always resolves for well-formed requests).
+   * @param data - SKILL.md text or a structured skill.
+   * @param params - `strict` (false), `profile` (`openviking`), `skill_dir_name`, `source_path`.
+   * @returns `{valid, strict, profile, name, description, tags, allowed_tools, body_lines, errors, warnings}`.
+   * @see API-CONTRACT §Validate
+   */
+  async validateSkill(
+    data: SkillData,
+    params: Omit<SkillValidateParams, 'data'> & CallOptions = {},
+  ): Promise<SkillValidateResult> {
+    const { signal, ...fields } = params;
+    return this.#request<SkillValidateResult>('POST', 'api/v1/skills/validate', {
+      json: { data, ...fields },
+      signal,
+    });
+  }
+
+  /**
+   * Reads one skill.
+   * @param name - the skill name.
+   * @param params - `level` (0|1|2), `include_content`, `include_files` (true), `target_uri`, …
+   * @returns abstract/overview/content (per `level`), `content_sha256`, `files`, `frontmatter`, `revision`.
+   * @throws NotFoundError when no root holds the skill.
+   * @see API-CONTRACT §Get
+   */
+  async getSkill(
+    name: string,
+    params: SkillGetParams = {},
+    options: CallOptions = {},
+  ): Promise<SkillGetResult> {
+    return this.#request<SkillGetResult>('GET', `api/v1/skills/${encodeURIComponent(name)}`, {
+      query: params as Query,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Replaces a skill completely (same inputs as {@link addSkill}); the new content's name must equal `name`.
+   * @param options - as {@link addSkill}, plus `ifMatch` (expected revision).
+   * @returns add's result plus `action: "update"`.
+   * @throws NotFoundError when absent; InvalidArgumentError on a name mismatch (`details {expected, actual}`);
+   *   ConflictError (412) on a stale `ifMatch`.
+   * @see API-CONTRACT §Update
+   */
+  async updateSkill(
+    name: string,
+    source: SkillSource,
+    options: UpdateSkillOptions = {},
+  ): Promise<SkillUpdateResult> {
+    const { signal, filename, ifMatch, ...fields } = options;
+    const body = await this.#contentFields(source, filename, signal);
+    return this.#request<SkillUpdateResult>('PUT', `api/v1/skills/${encodeURIComponent(name)}`, {
+      json: { ...body, ...fields },
+      headers: ifMatch ? { 'If-Match': ifMatch } : {},
+      timeout: this.#waitTimeout(fields.wait, fields.timeout),
+      signal,
+    });
+  }
+
+  /**
+   * Deletes a skill.
+   * @param params - `target_uri` (default: user root, then agent root).
+   * @returns `{name, uri, root_uri, estimated_deleted_count, privacy_deleted}`.
+   * @throws NotFoundError when absent.
+   * @see API-CONTRACT §Delete
+   */
+  async deleteSkill(
+    name: string,
+    params: SkillDeleteParams = {},
+    options: CallOptions = {},
+  ): Promise<SkillDeleteResult> {
+    return this.#request<SkillDeleteResult>('DELETE', `api/v1/skills/${encodeURIComponent(name)}`, {
+      query: params as Query,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Uploads a file for a later add/update (`temp_file_id`); ids are single-use and expire.
+   * @param file - the bytes (a zip of a skill folder, or a SKILL.md).
+   * @param options - `filename` (default `upload.bin`, or the File's name), `upload_mode` (`local` | `shared`).
+   * @returns `{temp_file_id}`.
+   * @throws PayloadTooLargeError above the server's upload limit.
+   * @see API-CONTRACT §Temp upload
+   */
+  async tempUpload(
+    file: Blob | Uint8Array,
+    options: CallOptions & { filename?: string; upload_mode?: 'local' | 'shared' } = {},
+  ): Promise<TempUploadResult> {
+    const blob = isBlob(file) ? file : new Blob([file as Uint8Array<ArrayBuffer>]);
+    const form = new FormData();
+    const fallbackName = typeof File !== 'undefined' && file instanceof File ? file.name : 'upload.bin';
+    form.append('file', blob, options.filename ?? fallbackName);
+    if (options.upload_mode) form.append('upload_mode', options.upload_mode);
+    return this.#request<TempUploadResult>('POST', 'api/v1/resources/temp_upload', {
+      body: form,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Reads a processing task of the caller.
+   * @returns `{task_id, task_type, status, created_at, updated_at, result?, error?}`.
+   * @throws NotFoundError for an unknown id or another user's task.
+   * @see API-CONTRACT §Tasks, waiting, health
+   */
+  async getTask(taskId: string, options: CallOptions = {}): Promise<TaskGetResult> {
+    return this.#request<TaskGetResult>('GET', `api/v1/tasks/${encodeURIComponent(taskId)}`, {
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Waits until the caller's pending processing jobs are done.
+   * @param options - `timeout` in seconds (default: the server's).
+   * @returns `{pending, processing, completed, failed}`.
+   * @throws DeadlineExceededError (504) when the server-side wait times out.
+   * @see API-CONTRACT §Tasks, waiting, health
+   */
+  async waitProcessed(options: CallOptions & { timeout?: number } = {}): Promise<QueueStatus> {
+    const json = options.timeout === undefined ? {} : { timeout: options.timeout };
+    return this.#request<QueueStatus>('POST', 'api/v1/system/wait', {
+      json,
+      timeout: this.#waitTimeout(true, options.timeout),
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * The caller's processing queue counts (`ov observer queue`).
+   * @returns `{pending, processing, completed, failed}`.
+   */
+  async getQueueStatus(options: CallOptions = {}): Promise<QueueStatus> {
+    return this.#request<QueueStatus>('GET', 'api/v1/observer/queue', { signal: options.signal });
+  }
+
+  /**
+   * Creates an API key for a user of an account (admin key of that account, or a root key).
+   * @param accountId - the account; `default` in dev mode.
+   * @param params - `user_id` (required), `role` (`user` default, or `admin`).
+   * @returns the key's info plus `api_key`, the secret, shown only this once.
+   * @throws PermissionDeniedError without admin rights on the account.
+   */
+  async createApiKey(
+    accountId: string,
+    params: ApiKeyCreateParams,
+    options: CallOptions = {},
+  ): Promise<ApiKeyCreateResult> {
+    return this.#request<ApiKeyCreateResult>(
+      'POST',
+      `api/v1/admin/accounts/${encodeURIComponent(accountId)}/keys`,
+      {
+        json: params,
+        signal: options.signal,
+      },
+    );
+  }
+
+  /**
+   * Lists the API keys of an account (never the secrets).
+   * @returns `{keys: [{key_id, account_id, user_id, role, prefix, created_at, revoked_at}]}`.
+   */
+  async listApiKeys(accountId: string, options: CallOptions = {}): Promise<ApiKeyListResult> {
+    return this.#request<ApiKeyListResult>(
+      'GET',
+      `api/v1/admin/accounts/${encodeURIComponent(accountId)}/keys`,
+      {
+        signal: options.signal,
+      },
+    );
+  }
+
+  /**
+   * Revokes an API key; requests made with it are refused from then on.
+   * @returns `{key_id, revoked}`.
+   * @throws NotFoundError for an unknown key id.
+   */
+  async revokeApiKey(
+    accountId: string,
+    keyId: string,
+    options: CallOptions = {},
+  ): Promise<ApiKeyRevokeResult> {
+    const path = `api/v1/admin/accounts/${encodeURIComponent(accountId)}/keys/${encodeURIComponent(keyId)}`;
+    return this.#request<ApiKeyRevokeResult>('DELETE', path, { signal: options.signal });
+  }
+
+  /**
+   * Sends any request to the API and returns the envelope's `result` — for routes without a method here.
+   * @param method - HTTP method.
+   * @param path - path under the server URL, e.g. `api/v1/admin/keys` (no leading slash needed).
+   */
+  async request<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+    path: string,
+    init: { json?: unknown; query?: Query; headers?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<T> {
+    return this.#request<T>(method, path.replace(/^\/+/, ''), init);
+  }
+
+  /** Aborts requests in flight; later calls reject. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#abort.abort(new Error('client closed'));
+  }
+
+  #waitTimeout(wait: boolean | null | undefined, seconds: number | null | undefined): number {
+    if (!wait) return this.#timeout;
+    const wanted = typeof seconds === 'number' ? seconds * 1000 + 15_000 : 15 * 60_000;
+    return Math.min(Math.max(this.#timeout, wanted), 2_147_483_647);
+  }
+
+  async #contentFields(
+    source: SkillSource,
+    filename: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<{ data: SkillData } | { temp_file_id: string }> {
+    if (Array.isArray(source)) {
+      const zip = await zipSkillFiles(source);
+      const uploaded = await this.tempUpload(zip, {
+        filename: filename ?? 'skill.zip',
+        ...(signal ? { signal } : {}),
+      });
+      return { temp_file_id: uploaded.temp_file_id };
+    }
+    if (isBlob(source)) {
+      const name =
+        filename ?? (typeof File !== 'undefined' && source instanceof File ? source.name : 'upload.bin');
+      const uploaded = await this.tempUpload(source, { filename: name, ...(signal ? { signal } : {}) });
+      return { temp_file_id: uploaded.temp_file_id };
+    }
+    return { data: source as SkillData };
+  }
+
+  async #request<T>(method: string, path: string, init: RequestInit): Promise<T> {
+    const fullUrl = `${this.url}/${path}`;
+    if (this.#closed)
+      throw new NetworkError(`${method} ${fullUrl}: the client is closed`, { method, url: fullUrl });
+    const signals = [this.#abort.signal, ...(init.signal ? [init.signal] : [])];
+    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const params = toSearchParams(init.query);
+    try {
+      const response = await this.#http(path, {
+        method,
+        ...(init.json !== undefined ? { json: init.json } : {}),
+        ...(init.body !== undefined ? { body: init.body } : {}),
+        ...(params.size > 0 ? { searchParams: params } : {}),
+        ...(init.headers ? { headers: init.headers } : {}),
+        ...(init.timeout !== undefined ? { timeout: init.timeout } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      return unwrapResult(parseJson(await response.text())) as T;
+    } catch (error) {
+      if (error instanceof HTTPError) {
+        const { response } = error;
+        const bodyText = await response.text().catch(() => '');
+        throw errorFromResponse({
+          status: response.status,
+          statusText: response.statusText,
+          bodyText,
+          method,
+          url: response.url || fullUrl,
+          requestId: response.headers.get('x-request-id') ?? undefined,
+        });
+      }
+      if (error instanceof KyTimeoutError) {
+        throw new TimeoutError(
+          `${method} ${fullUrl} got no answer within ${init.timeout ?? this.#timeout} ms`,
+          {
+            method,
+            url: fullUrl,
+            cause: error,
+          },
+        );
+      }
+      if (this.#closed) {
+        throw new NetworkError(`${method} ${fullUrl}: the client was closed`, {
+          method,
+          url: fullUrl,
+          cause: error,
+        });
+      }
+      if (init.signal?.aborted) throw error;
+      throw new NetworkError(`cannot reach the Skillport server at ${this.url}: ${describeCause(error)}`, {
+        method,
+        url: fullUrl,
+        cause: error,
+      });
+    }
+  }
+}
