@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+
+/** One line of a revision manifest. */
+export interface ManifestEntry {
+  path: string;
+  sha256: string;
+}
+
+/**
+ * Hex sha-256 of a byte string.
+ *
+ * @param content - the bytes (a string is hashed as its UTF-8 encoding)
+ * @returns 64 lowercase hex characters
+ * @example
+ * ```ts
+ * sha256Hex(''); // 'e3b0c442…b855'
+ * ```
+ */
+export function sha256Hex(content: Uint8Array | string): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/**
+ * The revision of a skill: the hex sha-256 of its file manifest, i.e. one `path\0sha256\n` line per
+ * file, sorted by path (code-unit order). Two versions with the same files at the same paths have the
+ * same revision whatever order the files were given in; renaming or changing any file changes it.
+ *
+ * The derived `.overview.md` is never part of a revision (see `store/types.ts`); callers pass the
+ * files written by `putSkill`.
+ *
+ * @param entries - the files (`path`, hex `sha256`); paths must be unique
+ * @returns 64 lowercase hex characters
+ * @throws Error when two entries share a path (a programmer error: the store checks paths first)
+ * @example
+ * ```ts
+ * computeRevision([{ path: 'SKILL.md', sha256: sha256Hex(text) }]);
+ * ```
+ */
+export function computeRevision(entries: readonly ManifestEntry[]): string {
+  const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const hash = createHash('sha256');
+  let previous: string | null = null;
+  for (const entry of sorted) {
+    if (entry.path === previous)
+      throw new Error(`computeRevision: duplicate path ${JSON.stringify(entry.path)}`);
+    previous = entry.path;
+    hash.update(`${entry.path}\0${entry.sha256}\n`);
+  }
+  return hash.digest('hex');
+}

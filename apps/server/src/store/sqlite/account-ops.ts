@@ -1,0 +1,136 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ApiKeyRecord, TempUploadRecord } from '../types.js';
+import type { Connection } from './connection.js';
+import { type ApiKeyRow, toApiKeyRecord } from './rows.js';
+
+/** `Store.ensureAccount`. */
+export function ensureAccount(conn: Connection, accountId: string, now: number): void {
+  conn
+    .stmt('INSERT INTO accounts (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING')
+    .run(accountId, now);
+}
+
+/** `Store.ensureUser` (creates the account too). */
+export function ensureUser(conn: Connection, accountId: string, userId: string, now: number): void {
+  ensureAccount(conn, accountId, now);
+  conn
+    .stmt(
+      'INSERT INTO users (account_id, id, created_at) VALUES (?, ?, ?) ON CONFLICT (account_id, id) DO NOTHING',
+    )
+    .run(accountId, userId, now);
+}
+
+/** `Store.listAccounts`, sorted. */
+export function listAccounts(conn: Connection): string[] {
+  return (conn.stmt('SELECT id FROM accounts ORDER BY id').all() as Array<{ id: string }>).map((r) => r.id);
+}
+
+/** `Store.listUsers`, sorted. */
+export function listUsers(conn: Connection, accountId: string): string[] {
+  return (
+    conn.stmt('SELECT id FROM users WHERE account_id = ? ORDER BY id').all(accountId) as Array<{ id: string }>
+  ).map((r) => r.id);
+}
+
+/** `Store.createApiKey`: stores the hash (never the key) with a fresh id. */
+export function createApiKey(
+  conn: Connection,
+  record: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'> & { hash: string },
+  now: number,
+): ApiKeyRecord {
+  const id = `key_${randomUUID()}`;
+  conn
+    .stmt(
+      `INSERT INTO api_keys (id, account_id, user_id, role, hash, prefix, created_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
+    )
+    .run(id, record.accountId, record.userId, record.role, record.hash, record.prefix, now);
+  return toApiKeyRecord(conn.stmt('SELECT * FROM api_keys WHERE id = ?').get(id) as ApiKeyRow);
+}
+
+/** `Store.findApiKeyByHash`: the live key with that hash; revoked keys are never returned. */
+export function findApiKeyByHash(conn: Connection, hash: string): ApiKeyRecord | null {
+  const row = conn.stmt('SELECT * FROM api_keys WHERE hash = ? AND revoked_at IS NULL').get(hash) as
+    | ApiKeyRow
+    | undefined;
+  return row === undefined ? null : toApiKeyRecord(row);
+}
+
+/** `Store.listApiKeys`: every key (revoked included), oldest first, optionally of one account. */
+export function listApiKeys(conn: Connection, accountId?: string): ApiKeyRecord[] {
+  const rows = (
+    accountId === undefined
+      ? conn.stmt('SELECT * FROM api_keys ORDER BY created_at, id').all()
+      : conn.stmt('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id').all(accountId)
+  ) as ApiKeyRow[];
+  return rows.map(toApiKeyRecord);
+}
+
+/** `Store.revokeApiKey`: true when a live key was revoked now. */
+export function revokeApiKey(conn: Connection, id: string, now: number): boolean {
+  return (
+    conn.stmt('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes >
+    0
+  );
+}
+
+/** `Store.countApiKeys`: live (not revoked) keys. */
+export function countApiKeys(conn: Connection): number {
+  return (conn.stmt('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL').get() as { n: number }).n;
+}
+
+/** `Store.putTempUpload`: returns an unguessable id (`tmp_` + 32 hex), never a path. */
+export function putTempUpload(conn: Connection, upload: Omit<TempUploadRecord, 'id'>, now: number): string {
+  const id = `tmp_${randomBytes(16).toString('hex')}`;
+  conn
+    .stmt(
+      'INSERT INTO temp_uploads (id, account_id, filename, content, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      id,
+      upload.accountId,
+      upload.filename,
+      Buffer.from(upload.content.buffer, upload.content.byteOffset, upload.content.byteLength),
+      upload.expiresAt,
+      now,
+    );
+  return id;
+}
+
+interface UploadRow {
+  id: string;
+  account_id: string;
+  filename: string;
+  content: Buffer;
+  expires_at: number;
+}
+
+/**
+ * `Store.takeTempUpload` (inside one transaction): returns and deletes the upload. An upload of another
+ * account is neither returned nor consumed; an expired one is deleted and not returned.
+ */
+export function takeTempUploadTx(
+  conn: Connection,
+  accountId: string,
+  id: string,
+  now: number,
+): TempUploadRecord | null {
+  const row = conn.stmt('SELECT * FROM temp_uploads WHERE id = ? AND account_id = ?').get(id, accountId) as
+    | UploadRow
+    | undefined;
+  if (row === undefined) return null;
+  conn.stmt('DELETE FROM temp_uploads WHERE id = ?').run(id);
+  if (row.expires_at <= now) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    filename: row.filename,
+    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
+    expiresAt: row.expires_at,
+  };
+}
+
+/** `Store.purgeExpiredUploads`: deletes uploads whose expiry has passed; returns how many. */
+export function purgeExpiredUploads(conn: Connection, now: number): number {
+  return conn.stmt('DELETE FROM temp_uploads WHERE expires_at <= ?').run(now).changes;
+}

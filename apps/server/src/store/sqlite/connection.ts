@@ -1,0 +1,53 @@
+import Database from 'better-sqlite3';
+
+/** How hard SQLite syncs commits to disk. */
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+/** An open database plus a cache of prepared statements keyed by SQL text. */
+export interface Connection {
+  db: Database.Database;
+  /** Returns the prepared statement for `sql`, preparing it once. */
+  stmt(sql: string): Database.Statement;
+}
+
+/**
+ * Opens (creating if needed) the SQLite file with the server's pragmas:
+ *
+ * - `journal_mode = WAL`: readers never block the writer, and a commit is one append to the WAL.
+ * - `synchronous = NORMAL` (default): in WAL mode a commit is written to the WAL file before
+ *   `COMMIT` returns, and only checkpoints are fsynced. A transaction that returned is therefore in
+ *   the operating system's page cache and survives a crash or SIGKILL of the *process* (what the
+ *   server promises for an acknowledged write); it is not guaranteed to survive a power loss or
+ *   kernel crash. Pass `FULL` to fsync the WAL on every commit when that matters more than write
+ *   throughput.
+ * - `busy_timeout = 5000` ms: a second connection (another process, a backup tool) waits for the
+ *   write lock instead of failing at once with `SQLITE_BUSY`.
+ * - `foreign_keys = ON`: file rows cannot outlive their skill nor point at a missing blob.
+ *
+ * @param filename - path of the database file
+ * @param options - `synchronous` (default `NORMAL`), `busyTimeoutMs` (default 5000)
+ * @returns the connection
+ * @throws Error from better-sqlite3 when the file cannot be opened
+ */
+export function openConnection(
+  filename: string,
+  options: { synchronous?: SqliteSynchronous; busyTimeoutMs?: number } = {},
+): Connection {
+  const db = new Database(filename);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+  db.pragma('foreign_keys = ON');
+  const cache = new Map<string, Database.Statement>();
+  return {
+    db,
+    stmt(sql) {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = db.prepare(sql);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { searchSkills } from '../../search/sqlite-search.js';
+import type { Store } from '../types.js';
+import * as accounts from './account-ops.js';
+import { openConnection, type SqliteSynchronous } from './connection.js';
+import { applyMigrations } from './migrations.js';
+import * as reads from './skill-reads.js';
+import { deleteSkillTx, putSkillTx } from './skill-writes.js';
+import * as tasks from './task-ops.js';
+
+/** Options of {@link createSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** Folder holding the database (created if missing). Env fallback is the caller's: `SKILLPORT_DATA_DIR`. */
+  dataDir: string;
+  /** File name inside `dataDir`; default `skillport.db`. */
+  filename?: string;
+  /** `NORMAL` (default; durable against process crashes) or `FULL` (also against power loss). */
+  synchronous?: SqliteSynchronous;
+  /** How long a connection waits for another writer, in ms; default 5000. */
+  busyTimeoutMs?: number;
+  /** Clock in epoch ms (default `Date.now`); tests pass a fixed clock. */
+  now?: () => number;
+}
+
+/**
+ * Opens the embedded SQLite store: one file (`<dataDir>/skillport.db`) with WAL journaling, the schema
+ * migrated on open, skills and their files stored as rows, jobs in a table, FTS5 for search.
+ *
+ * Every write method is one transaction (`BEGIN IMMEDIATE`): `putSkill` replaces the skill, all its
+ * file rows, its history entry, its search row and enqueues its task together, so after a crash the
+ * database holds the old version or the new one, never a mix. Durability of acknowledged writes
+ * across a SIGKILL follows from WAL (see `openConnection` for the `synchronous` trade-off).
+ *
+ * Search index: `putSkill` indexes name, tags, description and body at once, so `find` sees a skill
+ * as soon as the add returns, even if its processing job later fails; the job adds the L1 overview.
+ *
+ * @param options - see {@link SqliteStoreOptions}
+ * @returns a migrated, ready {@link Store}; call `close()` when done
+ * @throws Error when the folder cannot be created, the file cannot be opened, or its schema is newer
+ * @example
+ * ```ts
+ * const store = createSqliteStore({ dataDir: process.env.SKILLPORT_DATA_DIR ?? './.skillport' });
+ * const { skills } = await store.listSkills('default', 'viking://agent/skills', { limit: 100 });
+ * await store.close();
+ * ```
+ * @see DESIGN §4 (Stores, Jobs, Search)
+ */
+export function createSqliteStore(options: SqliteStoreOptions): Store {
+  mkdirSync(options.dataDir, { recursive: true });
+  const file = path.join(options.dataDir, options.filename ?? 'skillport.db');
+  const connOptions: { synchronous?: SqliteSynchronous; busyTimeoutMs?: number } = {};
+  if (options.synchronous !== undefined) connOptions.synchronous = options.synchronous;
+  if (options.busyTimeoutMs !== undefined) connOptions.busyTimeoutMs = options.busyTimeoutMs;
+  const conn = openConnection(file, connOptions);
+  const { db } = conn;
+  const now = options.now ?? Date.now;
+  applyMigrations(db);
+  let closed = false;
+
+  /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
+  const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
+
+  return {
+    description: `sqlite:${file}`,
+    async migrate() {
+      applyMigrations(db);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+
+    async putSkill(skillWrite) {
+      return write(() => putSkillTx(conn, skillWrite, now()));
+    },
+    async getSkill(accountId, rootUri, name) {
+      return reads.getSkill(conn, accountId, rootUri, name);
+    },
+    async getSkillById(skillId) {
+      return reads.getSkillById(conn, skillId);
+    },
+    async listRevisions(accountId, rootUri, name) {
+      return reads.listRevisions(conn, accountId, rootUri, name);
+    },
+    async listSkills(accountId, rootUri, { limit }) {
+      return db.transaction(() => reads.listSkills(conn, accountId, rootUri, limit)).deferred();
+    },
+    async listFiles(skillId, { withContent }) {
+      return reads.listFiles(conn, skillId, withContent);
+    },
+    async readFile(skillId, filePath) {
+      return reads.readFile(conn, skillId, filePath);
+    },
+    async deleteSkill(accountId, rootUri, name) {
+      return write(() => deleteSkillTx(conn, accountId, rootUri, name, now()));
+    },
+    async search(accountId, rootUris, query, { limit }) {
+      return db.transaction(() => searchSkills(conn, accountId, rootUris, query, limit)).deferred();
+    },
+
+    async claimTask(at) {
+      return write(() => tasks.claimTaskTx(conn, at));
+    },
+    async completeTask(taskId, output) {
+      write(() => tasks.completeTaskTx(conn, taskId, output, now()));
+    },
+    async failTask(taskId, error, retryAt) {
+      write(() => tasks.failTaskTx(conn, taskId, error, retryAt, now()));
+    },
+    async getTask(accountId, userId, taskId) {
+      return tasks.getTask(conn, accountId, userId, taskId);
+    },
+    async queueCounts(accountId, userId, countOptions) {
+      return tasks.queueCounts(conn, accountId, userId, countOptions?.taskIds);
+    },
+    async requeueStaleTasks(olderThan) {
+      return write(() => tasks.requeueStaleTasks(conn, olderThan, now()));
+    },
+
+    async putTempUpload(upload) {
+      return write(() => accounts.putTempUpload(conn, upload, now()));
+    },
+    async takeTempUpload(accountId, id, at) {
+      return write(() => accounts.takeTempUploadTx(conn, accountId, id, at));
+    },
+    async purgeExpiredUploads(at) {
+      return write(() => accounts.purgeExpiredUploads(conn, at));
+    },
+
+    async ensureAccount(accountId) {
+      write(() => accounts.ensureAccount(conn, accountId, now()));
+    },
+    async ensureUser(accountId, userId) {
+      write(() => accounts.ensureUser(conn, accountId, userId, now()));
+    },
+    async listAccounts() {
+      return accounts.listAccounts(conn);
+    },
+    async listUsers(accountId) {
+      return accounts.listUsers(conn, accountId);
+    },
+    async createApiKey(record) {
+      return write(() => accounts.createApiKey(conn, record, now()));
+    },
+    async findApiKeyByHash(hash) {
+      return accounts.findApiKeyByHash(conn, hash);
+    },
+    async listApiKeys(accountId) {
+      return accounts.listApiKeys(conn, accountId);
+    },
+    async revokeApiKey(id) {
+      return write(() => accounts.revokeApiKey(conn, id, now()));
+    },
+    async countApiKeys() {
+      return accounts.countApiKeys(conn);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type Database from 'better-sqlite3';
+
+/** One schema step. Steps are applied in order, each in its own transaction, and never edited once shipped. */
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * The schema, versioned in code. `PRAGMA user_version` records the last applied step.
+ *
+ * Notes on the design:
+ * - `skills.seq` is the integer rowid shared with the FTS table; `skills.id` is the public id.
+ * - File contents live once in `blobs` (content-addressed by sha-256); `skill_files` holds the live
+ *   manifest and `skill_revisions` every version's manifest, so history keeps old contents without
+ *   copying them. Blobs are never deleted while history references them (history is kept forever).
+ * - `skills_fts` is contentless (`content=''`, `contentless_delete=1`): it stores only the index, the
+ *   text stays in `skills`.
+ * - Tasks have no foreign key to skills: a task of a deleted skill completes as a no-op.
+ */
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+CREATE TABLE accounts (
+  id TEXT PRIMARY KEY,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE users (
+  account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+  id TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (account_id, id)
+);
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('root', 'admin', 'user')),
+  hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+CREATE TABLE blobs (
+  seq INTEGER PRIMARY KEY,
+  sha256 TEXT NOT NULL UNIQUE,
+  size INTEGER NOT NULL,
+  content BLOB NOT NULL
+);
+CREATE TABLE skills (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  account_id TEXT NOT NULL REFERENCES accounts(id),
+  root_uri TEXT NOT NULL,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  allowed_tools TEXT NOT NULL,
+  frontmatter TEXT NOT NULL,
+  body TEXT NOT NULL,
+  source_metadata TEXT,
+  revision TEXT NOT NULL,
+  overview TEXT,
+  overview_revision TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (account_id, root_uri, name)
+);
+CREATE INDEX skills_by_lower_name ON skills (account_id, lower(name));
+CREATE TABLE skill_files (
+  skill_seq INTEGER NOT NULL REFERENCES skills(seq) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('definition', 'summary', 'auxiliary')),
+  size INTEGER NOT NULL,
+  sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+  PRIMARY KEY (skill_seq, path)
+) WITHOUT ROWID;
+CREATE TABLE skill_revisions (
+  seq INTEGER PRIMARY KEY,
+  skill_id TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  root_uri TEXT NOT NULL,
+  name TEXT NOT NULL,
+  revision TEXT NOT NULL,
+  manifest TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  superseded_at INTEGER
+);
+CREATE INDEX skill_revisions_by_name ON skill_revisions (account_id, root_uri, name, seq);
+CREATE INDEX skill_revisions_live ON skill_revisions (skill_id) WHERE superseded_at IS NULL;
+CREATE TABLE temp_uploads (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  filename TEXT NOT NULL,
+  content BLOB NOT NULL,
+  expires_at INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX temp_uploads_by_expiry ON temp_uploads (expires_at);
+CREATE TABLE tasks (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  account_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  type TEXT NOT NULL CHECK (type IN ('add_skill', 'update_skill')),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed')),
+  skill_id TEXT NOT NULL,
+  revision TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  run_at INTEGER NOT NULL,
+  started_at INTEGER,
+  result TEXT,
+  error TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX tasks_runnable ON tasks (status, run_at, seq);
+CREATE INDEX tasks_by_owner ON tasks (account_id, user_id, status);
+CREATE VIRTUAL TABLE skills_fts USING fts5 (
+  name, tags, description, overview, body,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+`,
+  },
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * Brings the database to {@link SCHEMA_VERSION}, one transaction per step (a crash mid-way leaves the
+ * last completed step). Idempotent.
+ *
+ * @param db - an open connection
+ * @returns the versions applied now (empty when already current)
+ * @throws Error when the file was written by a newer build (its `user_version` is unknown here)
+ */
+export function applyMigrations(db: Database.Database): number[] {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `SQLite schema version ${current} is newer than this server understands (${SCHEMA_VERSION}); ` +
+        'upgrade the server or use another data directory',
+    );
+  }
+  const applied: number[] = [];
+  for (const migration of MIGRATIONS) {
+    if (migration.version <= current) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }).immediate();
+    applied.push(migration.version);
+  }
+  return applied;
+}

@@ -1,0 +1,98 @@
+import type { SkillFileKind, SkillRecord, SkillRevisionRecord, StoredFile } from '../types.js';
+import type { Connection } from './connection.js';
+import { type RevisionRow, type SkillRow, toRevisionRecord, toSkillRecord } from './rows.js';
+
+interface FileRow {
+  path: string;
+  kind: string;
+  size: number;
+  sha256: string;
+  content?: Buffer;
+}
+
+function toStoredFile(row: FileRow): StoredFile {
+  const file: StoredFile = {
+    path: row.path,
+    kind: row.kind as SkillFileKind,
+    size: row.size,
+    sha256: row.sha256,
+  };
+  if (row.content !== undefined) {
+    file.content = new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength);
+  }
+  return file;
+}
+
+/** `Store.getSkill`. */
+export function getSkill(
+  conn: Connection,
+  accountId: string,
+  rootUri: string,
+  name: string,
+): SkillRecord | null {
+  const row = conn
+    .stmt('SELECT * FROM skills WHERE account_id = ? AND root_uri = ? AND name = ?')
+    .get(accountId, rootUri, name) as SkillRow | undefined;
+  return row === undefined ? null : toSkillRecord(row);
+}
+
+/** `Store.getSkillById`. */
+export function getSkillById(conn: Connection, skillId: string): SkillRecord | null {
+  const row = conn.stmt('SELECT * FROM skills WHERE id = ?').get(skillId) as SkillRow | undefined;
+  return row === undefined ? null : toSkillRecord(row);
+}
+
+/** `Store.listSkills`: by name (code-unit order), at most `limit`, with the total of the root. */
+export function listSkills(
+  conn: Connection,
+  accountId: string,
+  rootUri: string,
+  limit: number,
+): { skills: SkillRecord[]; total: number } {
+  const { total } = conn
+    .stmt('SELECT count(*) AS total FROM skills WHERE account_id = ? AND root_uri = ?')
+    .get(accountId, rootUri) as { total: number };
+  const rows = conn
+    .stmt('SELECT * FROM skills WHERE account_id = ? AND root_uri = ? ORDER BY name LIMIT ?')
+    .all(accountId, rootUri, Math.max(0, Math.floor(limit))) as SkillRow[];
+  return { skills: rows.map(toSkillRecord), total };
+}
+
+/** `Store.listFiles`: the live files of a skill by path (empty when the skill does not exist). */
+export function listFiles(conn: Connection, skillId: string, withContent: boolean): StoredFile[] {
+  const sql = withContent
+    ? `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+         JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
+       WHERE s.id = ? ORDER BY f.path`
+    : `SELECT f.path, f.kind, f.size, f.sha256 FROM skill_files f JOIN skills s ON s.seq = f.skill_seq
+       WHERE s.id = ? ORDER BY f.path`;
+  return (conn.stmt(sql).all(skillId) as FileRow[]).map(toStoredFile);
+}
+
+/** `Store.readFile`: one live file with its content, or null. */
+export function readFile(conn: Connection, skillId: string, path: string): StoredFile | null {
+  const row = conn
+    .stmt(
+      `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+         JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
+       WHERE s.id = ? AND f.path = ?`,
+    )
+    .get(skillId, path) as FileRow | undefined;
+  return row === undefined ? null : toStoredFile(row);
+}
+
+/** `Store.listRevisions`: every version of a named skill, newest first. */
+export function listRevisions(
+  conn: Connection,
+  accountId: string,
+  rootUri: string,
+  name: string,
+): SkillRevisionRecord[] {
+  const rows = conn
+    .stmt(
+      `SELECT skill_id, revision, manifest, created_at, superseded_at FROM skill_revisions
+       WHERE account_id = ? AND root_uri = ? AND name = ? ORDER BY seq DESC`,
+    )
+    .all(accountId, rootUri, name) as RevisionRow[];
+  return rows.map(toRevisionRecord);
+}

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createSqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/create-sqlite-store.js';
+import type { SkillFileInput, SkillWrite, Store } from '../../src/store/types.js';
+
+export const USER_ROOT = 'viking://user/alice/skills';
+export const AGENT_ROOT = 'viking://agent/skills';
+
+const encoder = new TextEncoder();
+
+/** A temp data dir with a store in it; `cleanup()` closes the store and removes the folder. */
+export function openTempStore(options: Partial<SqliteStoreOptions> = {}): {
+  store: Store;
+  dataDir: string;
+  reopen(): Store;
+  cleanup(): Promise<void>;
+} {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-store-'));
+  const opened: Store[] = [];
+  const open = (): Store => {
+    const store = createSqliteStore({ ...options, dataDir });
+    opened.push(store);
+    return store;
+  };
+  const store = open();
+  return {
+    store,
+    dataDir,
+    reopen: open,
+    async cleanup() {
+      for (const s of opened) await s.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** SKILL.md text for a test skill. */
+export function skillMd(name: string, description: string, body = `# ${name}\n\nDoes things.\n`): string {
+  return `---\nname: ${name}\ndescription: ${description}\n---\n\n${body}`;
+}
+
+/** A write of a skill with SKILL.md plus the given auxiliary files. */
+export function makeWrite(
+  overrides: Partial<SkillWrite> & { name: string },
+  extraFiles: Record<string, string | Uint8Array> = {},
+): SkillWrite {
+  const description = overrides.description ?? `Description of ${overrides.name}`;
+  const body = overrides.body ?? `# ${overrides.name}\n\nDoes things.\n`;
+  const files: SkillFileInput[] = [
+    {
+      path: 'SKILL.md',
+      kind: 'definition',
+      content: encoder.encode(skillMd(overrides.name, description, body)),
+    },
+    ...Object.entries(extraFiles).map(([p, content]) => ({
+      path: p,
+      kind: (p.startsWith('.') ? 'summary' : 'auxiliary') as SkillFileInput['kind'],
+      content: typeof content === 'string' ? encoder.encode(content) : content,
+    })),
+  ];
+  return {
+    accountId: 'acme',
+    rootUri: USER_ROOT,
+    description,
+    tags: [],
+    allowedTools: [],
+    frontmatter: { name: overrides.name, description },
+    body,
+    sourceMetadata: null,
+    files,
+    task: { type: 'add_skill', userId: 'alice' },
+    ...overrides,
+  };
+}
+
+export const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
