@@ -1,0 +1,186 @@
+/**
+ * `SyncHTTPClient`: the Skillport client with blocking methods, for scripts and tools that cannot be
+ * async. Each call runs the async client in a worker thread (synckit: `Atomics.wait` on a shared
+ * buffer) and returns its result, or throws the same typed error class the async client would.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  type AddSkillOptions,
+  DEFAULT_URL,
+  deserializeClientError,
+  type SkillData,
+  type UpdateSkillOptions,
+} from '@skillport/sdk-browser';
+import type {
+  ApiKeyCreateParams,
+  ApiKeyCreateResult,
+  ApiKeyListResult,
+  ApiKeyRevokeResult,
+  HealthResult,
+  QueueStatus,
+  SkillAddResult,
+  SkillDeleteParams,
+  SkillDeleteResult,
+  SkillFindParams,
+  SkillFindResult,
+  SkillGetParams,
+  SkillGetResult,
+  SkillListParams,
+  SkillListResult,
+  SkillUpdateResult,
+  SkillValidateParams,
+  SkillValidateResult,
+  TaskGetResult,
+  TempUploadResult,
+} from '@skillport/spec';
+import { createSyncFn } from 'synckit';
+import type { SyncClientOptions, SyncMethod, WorkerFn, WorkerReply } from './protocol.js';
+
+/** What the sync client's `addSkill`/`updateSkill` accept: content, a local path, or zip/SKILL.md bytes. */
+export type SyncSkillSource = SkillData | Uint8Array;
+
+let call: ((options: SyncClientOptions, method: SyncMethod, args: unknown[]) => WorkerReply) | undefined;
+
+/** The worker file: beside this module in `dist`; from sources (tests), the built copy. */
+function workerPath(): string {
+  const here = import.meta.url;
+  const url = here.endsWith('.ts')
+    ? new URL('../../dist/sync/worker.js', here)
+    : new URL('./worker.js', here);
+  const file = fileURLToPath(url);
+  if (!existsSync(file)) {
+    throw new Error(`SyncHTTPClient worker not found at ${file}: build @skillport/sdk-node first`);
+  }
+  return file;
+}
+
+function invoke<T>(options: SyncClientOptions, method: SyncMethod, args: unknown[]): T {
+  call ??= createSyncFn<WorkerFn>(workerPath()) as unknown as typeof call;
+  const reply = call!(options, method, args);
+  if (reply.ok) return reply.value as T;
+  const { error } = reply;
+  if (error.kind === 'other') {
+    const rebuilt = new Error(error.message);
+    rebuilt.name = error.name;
+    throw rebuilt;
+  }
+  throw deserializeClientError(error);
+}
+
+type NoSignal<T> = Omit<T, 'signal'>;
+
+/**
+ * Synchronous Skillport client: the methods of `AsyncHTTPClient` (Node flavour, so local paths work),
+ * blocking until the answer arrives.
+ *
+ * Throws the same classes as the async client (`NotFoundError`, `SkillInvalidError`, …,
+ * `NetworkError`, `TimeoutError`), rebuilt from the worker's answer with every field.
+ * A custom `fetch` cannot cross to the worker and is not accepted; `Blob`s are given as `Uint8Array`.
+ *
+ * @example
+ * ```ts
+ * import { SyncHTTPClient } from '@skillport/sdk-node/sync';
+ * const client = new SyncHTTPClient({ url: 'http://127.0.0.1:1933' });
+ * client.addSkill('./skills/pdf-tools', { wait: true });
+ * console.log(client.findSkills('fill a pdf form').skills[0]?.name);
+ * ```
+ * @see DESIGN §5
+ */
+export class SyncHTTPClient {
+  /** Base URL of the server. */
+  readonly url: string;
+  readonly #options: SyncClientOptions;
+  #closed = false;
+
+  /** @param options - as `AsyncHTTPClient` (`url`, `apiKey`, `timeout` ms, `retry`, `headers`), without `fetch`. */
+  constructor(options: SyncClientOptions = {}) {
+    this.#options = { ...options };
+    this.url = (options.url ?? DEFAULT_URL).replace(/\/+$/, '');
+  }
+
+  #run<T>(method: SyncMethod, args: unknown[]): T {
+    if (this.#closed) throw new Error('SyncHTTPClient is closed');
+    return invoke<T>(this.#options, method, args);
+  }
+
+  /** `GET /health`; see `AsyncHTTPClient.initialize`. */
+  initialize(): HealthResult {
+    return this.#run('initialize', []);
+  }
+  /** Adds a skill (content, local file or folder, or bytes); see `AsyncHTTPClient.addSkill`. */
+  addSkill(source: SyncSkillSource, options: NoSignal<AddSkillOptions> = {}): SkillAddResult {
+    return this.#run('addSkill', [source, options]);
+  }
+  /** Lists skills; see `AsyncHTTPClient.listSkills`. */
+  listSkills(params: SkillListParams = {}): SkillListResult {
+    return this.#run('listSkills', [params]);
+  }
+  /** Searches skills; see `AsyncHTTPClient.findSkills`. */
+  findSkills(query: string, params: Omit<SkillFindParams, 'query'> = {}): SkillFindResult {
+    return this.#run('findSkills', [query, params]);
+  }
+  /** Validates on the server; see `AsyncHTTPClient.validateSkill`. */
+  validateSkill(data: SkillData, params: Omit<SkillValidateParams, 'data'> = {}): SkillValidateResult {
+    return this.#run('validateSkill', [data, params]);
+  }
+  /** Reads a skill; see `AsyncHTTPClient.getSkill`. */
+  getSkill(name: string, params: SkillGetParams = {}): SkillGetResult {
+    return this.#run('getSkill', [name, params]);
+  }
+  /** Replaces a skill; see `AsyncHTTPClient.updateSkill`. */
+  updateSkill(
+    name: string,
+    source: SyncSkillSource,
+    options: NoSignal<UpdateSkillOptions> = {},
+  ): SkillUpdateResult {
+    return this.#run('updateSkill', [name, source, options]);
+  }
+  /** Deletes a skill; see `AsyncHTTPClient.deleteSkill`. */
+  deleteSkill(name: string, params: SkillDeleteParams = {}): SkillDeleteResult {
+    return this.#run('deleteSkill', [name, params]);
+  }
+  /** Uploads bytes for a later add; see `AsyncHTTPClient.tempUpload`. */
+  tempUpload(
+    file: Uint8Array,
+    options: { filename?: string; upload_mode?: 'local' | 'shared' } = {},
+  ): TempUploadResult {
+    return this.#run('tempUpload', [file, options]);
+  }
+  /** Reads a task; see `AsyncHTTPClient.getTask`. */
+  getTask(taskId: string): TaskGetResult {
+    return this.#run('getTask', [taskId]);
+  }
+  /** Waits for the caller's processing jobs; `timeout` in seconds. See `AsyncHTTPClient.waitProcessed`. */
+  waitProcessed(options: { timeout?: number } = {}): QueueStatus {
+    return this.#run('waitProcessed', [options]);
+  }
+  /** Queue counts; see `AsyncHTTPClient.getQueueStatus`. */
+  getQueueStatus(): QueueStatus {
+    return this.#run('getQueueStatus', []);
+  }
+  /** Creates an API key; see `AsyncHTTPClient.createApiKey`. */
+  createApiKey(accountId: string, params: ApiKeyCreateParams): ApiKeyCreateResult {
+    return this.#run('createApiKey', [accountId, params]);
+  }
+  /** Lists API keys; see `AsyncHTTPClient.listApiKeys`. */
+  listApiKeys(accountId: string): ApiKeyListResult {
+    return this.#run('listApiKeys', [accountId]);
+  }
+  /** Revokes an API key; see `AsyncHTTPClient.revokeApiKey`. */
+  revokeApiKey(accountId: string, keyId: string): ApiKeyRevokeResult {
+    return this.#run('revokeApiKey', [accountId, keyId]);
+  }
+  /** Any route; see `AsyncHTTPClient.request`. */
+  request<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+    path: string,
+    init: { json?: unknown; query?: Record<string, string | number | boolean | null | undefined> } = {},
+  ): T {
+    return this.#run('request', [method, path, init]);
+  }
+  /** Refuses further calls. The shared worker thread is unref'd and ends with the process. */
+  close(): void {
+    this.#closed = true;
+  }
+}
