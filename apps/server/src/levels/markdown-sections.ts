@@ -1,0 +1,126 @@
+/**
+ * A small, deterministic Markdown block scanner for the L1 extractor: enough structure to find
+ * headings, paragraphs and list items, with fenced code skipped. It is not a Markdown renderer.
+ */
+
+/** A list item line, kept as written apart from normalised indentation. */
+export interface ListItem {
+  /** Nesting depth (0 = top level), from the leading indentation. */
+  depth: number;
+  /** The item text after the marker, trimmed. */
+  text: string;
+}
+
+/** Content under one heading (the part before the first heading has `title: null`, `level: 0`). */
+export interface Section {
+  level: number;
+  title: string | null;
+  /** Paragraphs with whitespace collapsed, in order. */
+  paragraphs: string[];
+  items: ListItem[];
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+
+function indentWidth(indent: string): number {
+  let width = 0;
+  for (const ch of indent) width += ch === '\t' ? 4 : 1;
+  return width;
+}
+
+/**
+ * Splits a Markdown body into sections by heading (ATX `#` and setext underlines), collecting
+ * paragraphs and list items. Lines inside fenced code blocks are ignored; so are HTML comments on one
+ * line and table rows.
+ *
+ * @param body - Markdown text (any line endings)
+ * @returns sections in document order; the first one is the preamble (may be empty)
+ */
+export function scanSections(body: string): Section[] {
+  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  const sections: Section[] = [{ level: 0, title: null, paragraphs: [], items: [] }];
+  let current = sections[0]!;
+  let paragraph: string[] = [];
+  let fence: string | null = null;
+  let listIndents: number[] = [];
+
+  const flush = (): void => {
+    if (paragraph.length > 0) current.paragraphs.push(paragraph.join(' ').replace(/\s+/g, ' ').trim());
+    paragraph = [];
+  };
+  const open = (level: number, title: string): void => {
+    flush();
+    listIndents = [];
+    current = { level, title: title.trim(), paragraphs: [], items: [] };
+    sections.push(current);
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const fenceMatch = FENCE.exec(line);
+    if (fence !== null) {
+      if (fenceMatch !== null && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length)
+        fence = null;
+      continue;
+    }
+    if (fenceMatch !== null) {
+      flush();
+      fence = fenceMatch[1]!;
+      continue;
+    }
+    const heading = ATX_HEADING.exec(line);
+    if (heading !== null) {
+      open(heading[1]!.length, heading[2] ?? '');
+      continue;
+    }
+    const next = lines[i + 1];
+    if (
+      paragraph.length === 0 &&
+      line.trim() !== '' &&
+      next !== undefined &&
+      SETEXT.test(next) &&
+      !LIST_ITEM.test(line)
+    ) {
+      open(next.trim().startsWith('=') ? 1 : 2, line);
+      i++;
+      continue;
+    }
+    const item = LIST_ITEM.exec(line);
+    if (item !== null) {
+      flush();
+      const width = indentWidth(item[1]!);
+      while (listIndents.length > 0 && listIndents[listIndents.length - 1]! > width) listIndents.pop();
+      if (listIndents.length === 0 || listIndents[listIndents.length - 1]! < width) listIndents.push(width);
+      current.items.push({ depth: listIndents.length - 1, text: item[2]!.trim() });
+      continue;
+    }
+    const trimmed = line.trim();
+    if (
+      trimmed === '' ||
+      trimmed.startsWith('|') ||
+      /^<!--.*-->$/.test(trimmed) ||
+      /^(\*{3,}|-{3,}|_{3,})$/.test(trimmed)
+    ) {
+      flush();
+      continue;
+    }
+    if (
+      paragraph.length === 0 &&
+      /^[ \t]{2,}/.test(line) &&
+      current.items.length > 0 &&
+      listIndents.length > 0
+    ) {
+      // Continuation of the last list item.
+      const last = current.items[current.items.length - 1]!;
+      last.text = `${last.text} ${trimmed}`;
+      continue;
+    }
+    if (!/^[ \t]/.test(line)) listIndents = [];
+    paragraph.push(trimmed);
+  }
+  flush();
+  return sections;
+}

@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/types.js';
+import { AGENT_ROOT, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+async function seeded(): Promise<Store> {
+  const temp = openTempStore();
+  cleanup = temp.cleanup;
+  const { store } = temp;
+  const skills = [
+    { name: 'calculator', description: 'Perform mathematical calculations', tags: ['math'] },
+    {
+      name: 'notes',
+      description: 'Keep notes in a notebook',
+      body: '# notes\n\nWrite down what the calculator said, or anything else worth remembering.\n',
+    },
+    { name: 'search-web', description: 'Search the web for current information', tags: ['web', 'research'] },
+    { name: 'pdf-tools', description: 'Extract text and tables from PDF files', tags: ['documents', 'pdf'] },
+    { name: 'cafe-finder', description: 'Find a café nearby', tags: ['food'] },
+    {
+      name: 'deploy',
+      description: 'Deploy services to production',
+      body: '# deploy\n\nRuns the deployment pipeline.\n',
+    },
+  ];
+  for (const s of skills) await store.putSkill(makeWrite(s));
+  return store;
+}
+
+describe('sqlite store: search', () => {
+  it('ranks a name hit above a body hit, and reports the exact name match', async () => {
+    const store = await seeded();
+    const hits = await store.search('acme', [USER_ROOT], 'calculator', { limit: 10 });
+    expect(hits.map((h) => h.skill.name)).toEqual(['calculator', 'notes']);
+    // 'calculations' in the description stems like 'calculator'; the default body starts '# calculator'.
+    expect(hits[0]).toMatchObject({ matchReason: 'name', matchedFields: ['name', 'description', 'body'] });
+    expect(hits[1]).toMatchObject({ matchReason: 'lexical', matchedFields: ['body'] });
+    expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? 1);
+  });
+
+  it.each([
+    { query: 'calc', first: 'calculator', why: 'prefix of the last term' },
+    { query: 'Search Web', first: 'search-web', why: 'kebab-case of the query is the name' },
+    { query: 'search_web', first: 'search-web', why: 'snake_case spelling of the name' },
+    { query: 'web research', first: 'search-web', why: 'tags' },
+    { query: 'cafe', first: 'cafe-finder', why: 'diacritics folded' },
+    { query: 'deploying', first: 'deploy', why: 'stemming' },
+    { query: 'PDF tables', first: 'pdf-tools', why: 'case-insensitive, several fields' },
+  ])('finds $first for "$query" ($why)', async ({ query, first }) => {
+    const store = await seeded();
+    const hits = await store.search('acme', [USER_ROOT], query, { limit: 10 });
+    expect(hits[0]?.skill.name).toBe(first);
+  });
+
+  it('returns scores in [0, 1], descending, cut to the limit', async () => {
+    const store = await seeded();
+    const hits = await store.search('acme', [USER_ROOT], 'the web search calculator notes pdf', { limit: 3 });
+    expect(hits).toHaveLength(3);
+    for (const [i, hit] of hits.entries()) {
+      expect(hit.score).toBeGreaterThan(0);
+      expect(hit.score).toBeLessThanOrEqual(1);
+      if (i > 0) expect(hit.score).toBeLessThanOrEqual(hits[i - 1]?.score ?? 1);
+    }
+  });
+
+  it('reports every matched field in field order', async () => {
+    const store = await seeded();
+    const [hit] = await store.search('acme', [USER_ROOT], 'pdf', { limit: 1 });
+    expect(hit?.matchedFields).toEqual(['name', 'tags', 'description', 'body']);
+  });
+
+  it.each([
+    '"foo OR',
+    '*',
+    'NEAR(a b)',
+    'name:calculator',
+    '-',
+    ')(',
+    '^calc',
+    'a AND',
+    '"',
+    "'; DROP TABLE skills; --",
+    '{name}:x',
+  ])('treats FTS syntax in %j as plain text', async (query) => {
+    const store = await seeded();
+    const hits = await store.search('acme', [USER_ROOT], query, { limit: 10 });
+    expect(Array.isArray(hits)).toBe(true);
+  });
+
+  it('finds by words inside operator-like input', async () => {
+    const store = await seeded();
+    expect((await store.search('acme', [USER_ROOT], 'name:calculator', { limit: 1 }))[0]?.skill.name).toBe(
+      'calculator',
+    );
+    expect(await store.search('acme', [USER_ROOT], '*', { limit: 10 })).toEqual([]);
+    expect(await store.search('acme', [USER_ROOT], 'zzzunknownword', { limit: 10 })).toEqual([]);
+  });
+
+  it('searches only the given roots of the given account, and keeps one hit per name (first root wins)', async () => {
+    const store = await seeded();
+    await store.putSkill(
+      makeWrite({ name: 'calculator', rootUri: AGENT_ROOT, description: 'Agent calculator' }),
+    );
+    await store.putSkill(makeWrite({ name: 'abacus', rootUri: AGENT_ROOT, description: 'Old calculator' }));
+    await store.putSkill(makeWrite({ name: 'calculator', accountId: 'other' }));
+    const both = await store.search('acme', [USER_ROOT, AGENT_ROOT], 'calculator', { limit: 10 });
+    expect(both.map((h) => [h.skill.name, h.skill.rootUri])).toEqual([
+      ['calculator', USER_ROOT],
+      ['abacus', AGENT_ROOT],
+      ['notes', USER_ROOT],
+    ]);
+    const agentOnly = await store.search('acme', [AGENT_ROOT], 'calculator', { limit: 10 });
+    expect(agentOnly.map((h) => h.skill.description)).toEqual(['Agent calculator', 'Old calculator']);
+    expect((await store.search('other', [USER_ROOT, AGENT_ROOT], 'calculator', { limit: 10 })).length).toBe(
+      1,
+    );
+    expect(await store.search('nobody', [USER_ROOT], 'calculator', { limit: 10 })).toEqual([]);
+  });
+
+  it('indexes the overview once the task completes', async () => {
+    const store = await seeded();
+    expect(await store.search('acme', [USER_ROOT], 'spreadsheet', { limit: 5 })).toEqual([]);
+    const task = await store.claimTask(Date.now());
+    const skill = await store.getSkillById(task?.skillId ?? '');
+    await store.completeTask(task?.id ?? '', { overview: 'Works with spreadsheet exports', result: {} });
+    const hits = await store.search('acme', [USER_ROOT], 'spreadsheet', { limit: 5 });
+    expect(hits.map((h) => [h.skill.name, h.matchedFields])).toEqual([[skill?.name, ['overview']]]);
+  });
+
+  it('sees an update at once: old words gone, new words found', async () => {
+    const store = await seeded();
+    await store.putSkill(makeWrite({ name: 'deploy', description: 'Roll out releases' }));
+    expect(
+      (await store.search('acme', [USER_ROOT], 'production', { limit: 5 })).map((h) => h.skill.name),
+    ).toEqual([]);
+    expect(
+      (await store.search('acme', [USER_ROOT], 'releases', { limit: 5 })).map((h) => h.skill.name),
+    ).toEqual(['deploy']);
+  });
+});

@@ -1,0 +1,266 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/types.js';
+import { makeWrite, openTempStore, text, USER_ROOT } from './helpers.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+let clock = 1_000_000;
+function setup(): { store: Store; reopen: () => Store } {
+  clock = 1_000_000;
+  const temp = openTempStore({ now: () => clock });
+  cleanup = temp.cleanup;
+  return { store: temp.store, reopen: temp.reopen };
+}
+
+describe('sqlite store: tasks', () => {
+  it('enqueues a pending task with the write and runs it to completion with the overview', async () => {
+    const { store } = setup();
+    const put = await store.putSkill(makeWrite({ name: 'job' }));
+    const pending = await store.getTask('acme', 'alice', put.taskId);
+    expect(pending).toMatchObject({
+      status: 'pending',
+      type: 'add_skill',
+      skillId: put.skill.id,
+      revision: put.skill.revision,
+      attempts: 0,
+    });
+    expect(await store.queueCounts('acme', 'alice')).toEqual({
+      pending: 1,
+      processing: 0,
+      completed: 0,
+      failed: 0,
+    });
+
+    const claimed = await store.claimTask(clock);
+    expect(claimed).toMatchObject({ id: put.taskId, status: 'running', attempts: 1 });
+    expect(await store.claimTask(clock)).toBeNull();
+    expect(await store.queueCounts('acme', 'alice')).toEqual({
+      pending: 0,
+      processing: 1,
+      completed: 0,
+      failed: 0,
+    });
+
+    await store.completeTask(put.taskId, {
+      overview: '# job overview\n',
+      revision: put.skill.revision,
+      result: { ok: 1 },
+    });
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      result: { ok: 1 },
+    });
+    const skill = await store.getSkill('acme', USER_ROOT, 'job');
+    expect(skill?.overview).toBe('# job overview\n');
+    expect(skill?.revision).toBe(put.skill.revision);
+    const overview = await store.readFile(put.skill.id, '.overview.md');
+    expect(overview).toMatchObject({ kind: 'summary', size: 15 });
+    expect(text(overview?.content)).toBe('# job overview\n');
+    await expect(store.completeTask(put.taskId, { overview: null, result: {} })).rejects.toThrow(
+      /already completed/,
+    );
+  });
+
+  it('does not write an overview computed for an older revision', async () => {
+    const { store } = setup();
+    const first = await store.putSkill(makeWrite({ name: 'race' }));
+    await store.claimTask(clock);
+    await store.putSkill(makeWrite({ name: 'race', description: 'newer' }));
+    await store.completeTask(first.taskId, { overview: 'stale', revision: first.skill.revision, result: {} });
+    expect((await store.getSkill('acme', USER_ROOT, 'race'))?.overview).toBeNull();
+    expect(await store.readFile(first.skill.id, '.overview.md')).toBeNull();
+    expect((await store.getTask('acme', 'alice', first.taskId))?.status).toBe('completed');
+  });
+
+  it('keeps the overview when the same files are written again, drops it when they change', async () => {
+    const { store } = setup();
+    const first = await store.putSkill(makeWrite({ name: 'same' }));
+    await store.claimTask(clock);
+    await store.completeTask(first.taskId, { overview: 'ov', revision: first.skill.revision, result: {} });
+    await store.putSkill(makeWrite({ name: 'same' }));
+    expect((await store.getSkill('acme', USER_ROOT, 'same'))?.overview).toBe('ov');
+    expect(await store.readFile(first.skill.id, '.overview.md')).not.toBeNull();
+    await store.putSkill(makeWrite({ name: 'same', body: 'changed' }));
+    expect((await store.getSkill('acme', USER_ROOT, 'same'))?.overview).toBeNull();
+    expect(await store.readFile(first.skill.id, '.overview.md')).toBeNull();
+  });
+
+  it('retries with a future run time, then fails for good', async () => {
+    const { store } = setup();
+    const put = await store.putSkill(makeWrite({ name: 'flaky' }));
+    await store.claimTask(clock);
+    await store.failTask(put.taskId, 'boom 1', clock + 1000);
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'pending',
+      error: 'boom 1',
+      runAt: clock + 1000,
+      attempts: 1,
+    });
+    expect(await store.claimTask(clock + 999)).toBeNull();
+    expect(await store.claimTask(clock + 1000)).toMatchObject({ id: put.taskId, attempts: 2 });
+    await store.failTask(put.taskId, 'boom 2', null);
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'failed',
+      error: 'boom 2',
+    });
+    expect(await store.queueCounts('acme', 'alice')).toEqual({
+      pending: 0,
+      processing: 0,
+      completed: 0,
+      failed: 1,
+    });
+    expect(await store.claimTask(clock + 10_000_000)).toBeNull();
+  });
+
+  it('claims the oldest runnable task first', async () => {
+    const { store } = setup();
+    const a = await store.putSkill(makeWrite({ name: 'a' }));
+    clock += 1;
+    const b = await store.putSkill(makeWrite({ name: 'b' }));
+    expect((await store.claimTask(clock))?.id).toBe(a.taskId);
+    expect((await store.claimTask(clock))?.id).toBe(b.taskId);
+  });
+
+  it('requeues tasks left running by a crashed process, across reopen', async () => {
+    const { store, reopen } = setup();
+    const put = await store.putSkill(makeWrite({ name: 'crash' }));
+    await store.claimTask(clock);
+    await store.close();
+    const next = reopen();
+    clock += 5;
+    expect(await next.requeueStaleTasks(clock - 10)).toBe(0);
+    expect(await next.requeueStaleTasks(clock)).toBe(1);
+    expect(await next.getTask('acme', 'alice', put.taskId)).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((await next.claimTask(clock))?.attempts).toBe(2);
+  });
+
+  it('scopes tasks and counts to their owner, and narrows counts to task ids', async () => {
+    const { store } = setup();
+    const mine = await store.putSkill(makeWrite({ name: 'mine' }));
+    const theirs = await store.putSkill(
+      makeWrite({ name: 'theirs', task: { type: 'add_skill', userId: 'bob' } }),
+    );
+    expect(await store.getTask('acme', 'bob', mine.taskId)).toBeNull();
+    expect(await store.getTask('other', 'alice', mine.taskId)).toBeNull();
+    expect((await store.getTask('acme', 'bob', theirs.taskId))?.userId).toBe('bob');
+    expect((await store.queueCounts('acme', 'alice')).pending).toBe(1);
+    expect(await store.queueCounts('acme', 'alice', { taskIds: [theirs.taskId] })).toEqual({
+      pending: 0,
+      processing: 0,
+      completed: 0,
+      failed: 0,
+    });
+    expect((await store.queueCounts('acme', 'alice', { taskIds: [mine.taskId] })).pending).toBe(1);
+  });
+
+  it('completes a task of a deleted skill as a no-op', async () => {
+    const { store } = setup();
+    const put = await store.putSkill(makeWrite({ name: 'deleted' }));
+    await store.deleteSkill('acme', USER_ROOT, 'deleted');
+    await store.claimTask(clock);
+    await store.completeTask(put.taskId, {
+      overview: 'x',
+      revision: put.skill.revision,
+      result: { skipped: true },
+    });
+    expect((await store.getTask('acme', 'alice', put.taskId))?.status).toBe('completed');
+    expect(await store.getSkill('acme', USER_ROOT, 'deleted')).toBeNull();
+  });
+});
+
+describe('sqlite store: temp uploads', () => {
+  const content = new TextEncoder().encode('zip bytes');
+  it.each([
+    { case: 'own account, in time', account: 'acme', at: 0, found: true },
+    { case: 'another account', account: 'other', at: 0, found: false },
+    { case: 'expired', account: 'acme', at: 60_000, found: false },
+  ])('takes an upload: $case', async ({ account, at, found }) => {
+    const { store } = setup();
+    const id = await store.putTempUpload({
+      accountId: 'acme',
+      filename: 'x.zip',
+      content,
+      expiresAt: clock + 60_000,
+    });
+    expect(id).toMatch(/^tmp_[0-9a-f]{32}$/);
+    const taken = await store.takeTempUpload(account, id, clock + at);
+    expect(taken !== null).toBe(found);
+    if (taken) expect(text(taken.content)).toBe('zip bytes');
+  });
+
+  it('is consumed once; another account cannot consume it', async () => {
+    const { store } = setup();
+    const id = await store.putTempUpload({
+      accountId: 'acme',
+      filename: 'x',
+      content,
+      expiresAt: clock + 1000,
+    });
+    expect(await store.takeTempUpload('other', id, clock)).toBeNull();
+    expect(await store.takeTempUpload('acme', id, clock)).toMatchObject({ filename: 'x', accountId: 'acme' });
+    expect(await store.takeTempUpload('acme', id, clock)).toBeNull();
+    expect(await store.takeTempUpload('acme', 'tmp_unknown', clock)).toBeNull();
+  });
+
+  it('purges expired uploads only', async () => {
+    const { store } = setup();
+    await store.putTempUpload({ accountId: 'acme', filename: 'old', content, expiresAt: clock + 10 });
+    const fresh = await store.putTempUpload({
+      accountId: 'acme',
+      filename: 'new',
+      content,
+      expiresAt: clock + 1000,
+    });
+    expect(await store.purgeExpiredUploads(clock + 10)).toBe(1);
+    expect((await store.takeTempUpload('acme', fresh, clock + 20))?.filename).toBe('new');
+  });
+});
+
+describe('sqlite store: accounts, users, keys', () => {
+  it('creates accounts and users idempotently', async () => {
+    const { store } = setup();
+    await store.ensureUser('acme', 'alice');
+    await store.ensureUser('acme', 'alice');
+    await store.ensureUser('acme', 'bob');
+    await store.ensureAccount('zeta');
+    expect(await store.listAccounts()).toEqual(['acme', 'zeta']);
+    expect(await store.listUsers('acme')).toEqual(['alice', 'bob']);
+    expect(await store.listUsers('zeta')).toEqual([]);
+  });
+
+  it('finds keys by hash only, never returns revoked keys, counts live keys', async () => {
+    const { store } = setup();
+    const key = await store.createApiKey({
+      accountId: 'acme',
+      userId: 'alice',
+      role: 'admin',
+      prefix: 'sk_ab',
+      hash: 'h1',
+    });
+    await store.createApiKey({ accountId: 'zeta', userId: 'zed', role: 'user', prefix: 'sk_cd', hash: 'h2' });
+    expect(key).toMatchObject({
+      accountId: 'acme',
+      userId: 'alice',
+      role: 'admin',
+      prefix: 'sk_ab',
+      revokedAt: null,
+    });
+    expect(key).not.toHaveProperty('hash');
+    expect((await store.findApiKeyByHash('h1'))?.id).toBe(key.id);
+    expect(await store.findApiKeyByHash('sk_ab')).toBeNull();
+    expect(await store.countApiKeys()).toBe(2);
+    expect((await store.listApiKeys('acme')).map((k) => k.id)).toEqual([key.id]);
+    expect(await store.revokeApiKey(key.id)).toBe(true);
+    expect(await store.revokeApiKey(key.id)).toBe(false);
+    expect(await store.findApiKeyByHash('h1')).toBeNull();
+    expect(await store.countApiKeys()).toBe(1);
+    expect((await store.listApiKeys()).find((k) => k.id === key.id)?.revokedAt).toBe(clock);
+    await expect(
+      store.createApiKey({ accountId: 'acme', userId: 'x', role: 'user', prefix: 'p', hash: 'h2' }),
+    ).rejects.toThrow(/UNIQUE/);
+  });
+});
