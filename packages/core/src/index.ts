@@ -12,6 +12,38 @@ export {
   toKebabCase,
   toToolSlug,
 } from './names.js';
+// Toolbox: skills as agent tools, chat models, tool exports and the skills catalogue (DESIGN §3).
+export type { ChatCompleteOptions, ChatCompletion, ChatMessage, ChatModel } from './toolbox/chat-model.js';
+export { ChatModelError, type ChatModelErrorOptions } from './toolbox/chat-model-error.js';
+export {
+  type CallToolOptions,
+  createSkillToolbox,
+  type SkillTool,
+  type SkillToolbox,
+  type SkillToolboxOptions,
+  type SkillToolResult,
+  type ToolboxSkill,
+  type ToolboxWarning,
+} from './toolbox/create-skill-toolbox.js';
+export {
+  createOpenAICompatibleModel,
+  type OpenAICompatibleModelOptions,
+} from './toolbox/openai-compatible-model.js';
+export { type RegistrySkillLike, toolboxSkillsFromRegistry } from './toolbox/registry-skills.js';
+export {
+  type AvailableSkillEntry,
+  escapeXml,
+  renderAvailableSkills,
+} from './toolbox/render-available-skills.js';
+export {
+  type McpToolDefinition,
+  type OpenAIFunctionTool,
+  SKILL_TOOL_PARAMETERS,
+  type SkillToolParameters,
+} from './toolbox/tool-definitions.js';
+// MCP tool <-> skill conversion (API-CONTRACT §MCP).
+export { type McpSkillConversion, fromMcpTool } from './mcp/from-mcp-tool.js';
+export { isMcpTool } from './mcp/is-mcp-tool.js';
 export type {
   IssueSeverity,
   McpTool,

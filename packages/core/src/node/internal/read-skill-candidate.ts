@@ -1,0 +1,123 @@
+/**
+ * Reads one SKILL.md found by discovery and turns it into a {@link DiscoveredSkill}, or into a
+ * `parse_error` / `read_error` / `path_escape` diagnostic. Never throws.
+ */
+import { readFile, realpath } from 'node:fs/promises';
+import type { SkillIssue } from '../../types.js';
+import type { DiscoveredSkill, DiscoveryDiagnostic, DiscoverySource } from '../discovery/types.js';
+import type { Limiter } from './limiter.js';
+import { parseSkillBytes } from './parse-skill-bytes.js';
+import { describeFsError, isInside } from './paths.js';
+
+/** A file to read, in discovery order. */
+export interface SkillCandidate {
+  /** Absolute path (real path for package sources). */
+  path: string;
+  source: DiscoverySource;
+  /** Map key of a `"skills"` map declaration. */
+  declaredName?: string;
+  /** Folder the file's real path must stay in (the package folder), when any. */
+  boundary?: string;
+}
+
+/** A candidate read: either a skill or a diagnostic explaining why not. */
+export type CandidateOutcome = { skill: DiscoveredSkill } | { diagnostic: DiscoveryDiagnostic };
+
+function requiredString(
+  value: string | null,
+  field: 'name' | 'description',
+  issues: SkillIssue[],
+  file: string,
+): string | null {
+  if (value !== null && value.trim() !== '') return value;
+  if (!issues.some((issue) => issue.severity === 'error' && issue.field === field)) {
+    issues.push({
+      rule: `${field}_required`,
+      severity: 'error',
+      message: `${file}: frontmatter has no ${field}; add e.g. ${field}: ${field === 'name' ? 'my-skill' : 'What the skill does and when to use it'}`,
+      field,
+    });
+  }
+  return null;
+}
+
+/** Reads and parses `candidate`. */
+export async function readSkillCandidate(
+  candidate: SkillCandidate,
+  limiter: Limiter,
+): Promise<CandidateOutcome> {
+  const { source } = candidate;
+  let bytes: Uint8Array;
+  try {
+    const real = await limiter.run(() => realpath(candidate.path));
+    if (candidate.boundary !== undefined && !isInside(candidate.boundary, real)) {
+      return {
+        diagnostic: {
+          kind: 'path_escape',
+          severity: 'error',
+          message: `${candidate.path} resolves outside its package (${real}); not followed`,
+          path: candidate.path,
+          source,
+        },
+      };
+    }
+    bytes = await limiter.run(() => readFile(real));
+  } catch (error) {
+    return {
+      diagnostic: {
+        kind: 'read_error',
+        severity: 'error',
+        message: `cannot read ${candidate.path}: ${describeFsError(error)}`,
+        path: candidate.path,
+        source,
+      },
+    };
+  }
+
+  const { skill, issues } = parseSkillBytes(bytes, candidate.path);
+  const rawName = skill.name ?? null;
+  const name = requiredString(rawName ?? candidate.declaredName ?? null, 'name', issues, candidate.path);
+  const description = requiredString(skill.description, 'description', issues, candidate.path);
+  const errors = issues.filter((issue) => issue.severity === 'error');
+  if (errors.length > 0 || name === null || description === null) {
+    const first = errors[0];
+    const where =
+      first?.line === undefined
+        ? ''
+        : ` (line ${first.line}${first.column === undefined ? '' : `, column ${first.column}`})`;
+    const diagnostic: DiscoveryDiagnostic = {
+      kind: 'parse_error',
+      severity: 'error',
+      message: `${candidate.path}: ${first?.message ?? 'unusable SKILL.md'}${where}`,
+      path: candidate.path,
+      source,
+      issues: errors,
+    };
+    if (name !== null) diagnostic.name = name;
+    return { diagnostic };
+  }
+
+  const warnings = issues.filter((issue) => issue.severity !== 'error');
+  if (candidate.declaredName !== undefined && rawName !== null && rawName !== candidate.declaredName) {
+    warnings.push({
+      rule: 'declared_name_mismatch',
+      severity: 'warning',
+      message: `package.json declares this skill as "${candidate.declaredName}" but its frontmatter name is "${rawName}"; the frontmatter name is used`,
+      field: 'name',
+      fix: candidate.declaredName,
+    });
+  }
+  return {
+    skill: {
+      name,
+      description,
+      body: skill.body,
+      path: candidate.path,
+      frontmatter: skill.frontmatter,
+      tags: skill.tags,
+      allowedTools: skill.allowedTools,
+      source,
+      issues: warnings,
+    },
+  };
+}

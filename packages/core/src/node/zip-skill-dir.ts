@@ -1,0 +1,48 @@
+/**
+ * `zipSkillDir`: packs a skill folder into a deterministic zip with SKILL.md at the archive root —
+ * the upload format of the temp-upload route.
+ */
+import { type Zippable, zipSync } from 'fflate';
+import { collectSkillFiles, readCollectedFiles } from './internal/collect-skill-files.js';
+import type { SkillDirOptions } from './skill-dir-options.js';
+
+/** Options of {@link zipSkillDir}: the walk limits of {@link SkillDirOptions} plus compression. */
+export interface ZipSkillDirOptions extends SkillDirOptions {
+  /** Deflate level 0 (store) to 9. Default 6. */
+  level?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+}
+
+/** Fixed timestamp of every entry (1980-01-01, the zip epoch), so equal folders give equal bytes. */
+const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
+
+/**
+ * Zips a skill folder: `SKILL.md` first, at the archive root, then every auxiliary file at its
+ * relative POSIX path in sorted order. Timestamps are fixed, so the same folder always gives the same
+ * bytes. Follows the rules of {@link loadSkillDir}: symlinks, entries escaping the folder and ignored
+ * names are left out.
+ *
+ * @param dir - path of the skill folder (relative paths resolve against `process.cwd()`)
+ * @param options - walk limits (`maxFiles` 1000, `maxTotalBytes` 64 MiB, `maxDepth` 16, `ignore`)
+ *   and `level` (deflate level, default 6)
+ * @returns the zip archive bytes
+ * @throws SkillportError `NOT_FOUND` (no folder or no SKILL.md), `INVALID_ARGUMENT` (not a folder,
+ *   SKILL.md is a symlink), `PAYLOAD_TOO_LARGE` (a limit exceeded)
+ * @example
+ * ```ts
+ * import { writeFile } from 'node:fs/promises';
+ * import { zipSkillDir } from '@skillport/core/node';
+ * await writeFile('my-skill.zip', await zipSkillDir('./skills/my-skill'));
+ * ```
+ * @see API-CONTRACT §Temp upload, §Add (temp_file_id: root holds SKILL.md)
+ */
+export async function zipSkillDir(dir: string, options: ZipSkillDirOptions = {}): Promise<Uint8Array> {
+  const collected = await collectSkillFiles(dir, options);
+  const all = [collected.skillMd, ...collected.files];
+  const contents = await readCollectedFiles(all);
+  const level = options.level ?? 6;
+  const entries: Zippable = {};
+  all.forEach((file, index) => {
+    entries[file.path] = [contents[index] as Uint8Array, { level, mtime: ZIP_EPOCH }];
+  });
+  return zipSync(entries, { level, mtime: ZIP_EPOCH });
+}
