@@ -4,6 +4,9 @@
 // Errors, names and viking:// URIs (API-CONTRACT §Envelope, §Add name rule, DESIGN §2).
 export type { ErrorCode, SkillportErrorBody, SkillportErrorOptions } from './errors.js';
 export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, SkillportError } from './errors.js';
+// MCP tool <-> skill conversion (API-CONTRACT §MCP).
+export { fromMcpTool, type McpSkillConversion } from './mcp/from-mcp-tool.js';
+export { isMcpTool } from './mcp/is-mcp-tool.js';
 export {
   isValidSkillName,
   normalizeSkillName,
@@ -41,9 +44,6 @@ export {
   SKILL_TOOL_PARAMETERS,
   type SkillToolParameters,
 } from './toolbox/tool-definitions.js';
-// MCP tool <-> skill conversion (API-CONTRACT §MCP).
-export { type McpSkillConversion, fromMcpTool } from './mcp/from-mcp-tool.js';
-export { isMcpTool } from './mcp/is-mcp-tool.js';
 export type {
   IssueSeverity,
   McpTool,

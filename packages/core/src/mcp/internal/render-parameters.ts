@@ -1,0 +1,66 @@
+/**
+ * Renders a {@link SchemaView} tree as the Markdown bullets of a skill's `## Parameters` section:
+ *
+ * ```
+ * - **query** (string) (required): Search query
+ * - **filters** (object) (optional): Filter options
+ *   - **sort_by** (string, nullable) (optional): Sort order. One of: `"new"`, `"top"`. Default: `"new"`.
+ * - **items** (array of object | object) (optional): Items to update
+ *   - *option 1* (object)
+ *     - **node_id** (string) (required): The node ID
+ * ```
+ *
+ * Nested properties and union variants are indented two spaces per level. A multi-line description
+ * continues on indented lines (blank lines dropped) so the list stays one list.
+ */
+import type { SchemaView, ViewChild } from './schema-view.js';
+
+const INDENT = '  ';
+
+/**
+ * Renders the children of a view (the parameters of the tool at the top level).
+ *
+ * @param children - the properties or variants to render
+ * @param depth - nesting level (0 for the tool's parameters)
+ * @returns the bullet lines, without trailing newlines
+ */
+export function renderChildren(children: ViewChild[], depth = 0): string[] {
+  const lines: string[] = [];
+  const pad = INDENT.repeat(depth);
+  for (const child of children) {
+    const { view } = child;
+    const type = view.nullable ? `${view.label}, nullable` : view.label;
+    const head =
+      child.kind === 'property'
+        ? `${pad}- **${child.name}** (${type}) (${child.required ? 'required' : 'optional'})`
+        : `${pad}- *option ${child.index + 1}* (${type})`;
+    lines.push(...renderText(head, view, `${pad}${INDENT}`));
+    lines.push(...renderChildren(view.children, depth + 1));
+  }
+  return lines;
+}
+
+function renderText(head: string, view: SchemaView, continuation: string): string[] {
+  const descriptionLines =
+    view.description === null
+      ? []
+      : view.description
+          .split(/\r\n|\n|\r/)
+          .map((line, i) => (i === 0 ? line : line.trim()))
+          .filter((line, i) => i === 0 || line !== '');
+  while (descriptionLines.length > 0 && descriptionLines[0]?.trim() === '') descriptionLines.shift();
+  const extras = view.extras.join(' ');
+  const last = descriptionLines.length - 1;
+  // One line: the extras follow on it, so end the description as a sentence first.
+  if (extras !== '' && last === 0 && !/[.!?:;。！？：；]$/.test(descriptionLines[last]?.trimEnd() ?? '.')) {
+    descriptionLines[last] = `${descriptionLines[last]?.trimEnd()}.`;
+  }
+  if (descriptionLines.length <= 1) {
+    const text = [descriptionLines[0] ?? '', extras].filter((part) => part !== '').join(' ');
+    return [text === '' ? head : `${head}: ${text}`];
+  }
+  const [first, ...rest] = descriptionLines;
+  const lines = [`${head}: ${first}`, ...rest.map((line) => `${continuation}${line}`)];
+  if (extras !== '') lines.push(`${continuation}${extras}`);
+  return lines;
+}

@@ -1,0 +1,385 @@
+/**
+ * Reads a JSON Schema (an MCP tool's `inputSchema`) into a display tree: one node per property or
+ * union variant, with a type label (`string`, `array of object`, `string | number`,
+ * `recursive: Node`), nullability, description and extra facts (enum, default, format, constraints).
+ *
+ * Local `$ref`s are resolved as JSON Pointers against the root (also inside `anyOf`/`oneOf`/`allOf`
+ * and `items`), cycles are cut, depth and size are bounded. Problems become warnings, never throws.
+ */
+import type { SkillIssue } from '../../types.js';
+import { parseLocalRef, resolveLocalRef } from './json-pointer.js';
+
+/** One displayed schema. */
+export interface SchemaView {
+  label: string;
+  nullable: boolean;
+  description: string | null;
+  /** Sentences shown after the description, e.g. ``One of: `"a"`, `"b"`.``. */
+  extras: string[];
+  children: ViewChild[];
+}
+
+/** A nested entry: an object property or one variant of a union. */
+export type ViewChild =
+  | { kind: 'property'; name: string; required: boolean; view: SchemaView }
+  | { kind: 'variant'; index: number; view: SchemaView };
+
+/** Nesting below which children are summarised instead of expanded. */
+const MAX_DEPTH = 8;
+/** Upper bound of nodes described for one tool (protects against exponential `$ref` fan-out). */
+const MAX_NODES = 2000;
+
+type JsonObject = Record<string, unknown>;
+
+interface Context {
+  root: unknown;
+  refStack: string[];
+  nodes: number;
+  issues: Map<string, SkillIssue>;
+}
+
+/**
+ * Describes the root `inputSchema` of a tool.
+ *
+ * @param root - the `inputSchema`
+ * @returns the root view (its `children` are the tool's parameters) and the warnings found
+ */
+export function describeInputSchema(root: JsonObject): { view: SchemaView; issues: SkillIssue[] } {
+  const ctx: Context = { root, refStack: ['#'], nodes: 0, issues: new Map() };
+  const view = describe(root, 'inputSchema', ctx, 0);
+  return { view, issues: [...ctx.issues.values()] };
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function warn(ctx: Context, rule: string, field: string, message: string): void {
+  const key = `${rule}\u0000${field}\u0000${message}`;
+  if (!ctx.issues.has(key)) ctx.issues.set(key, { rule, severity: 'warning', message, field });
+}
+
+function leaf(label: string, description: string | null = null): SchemaView {
+  return { label, nullable: false, description, extras: [], children: [] };
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function refName(ref: string): string {
+  const segments = parseLocalRef(ref);
+  if (segments === null) return ref;
+  return segments.length === 0 ? 'root' : (segments[segments.length - 1] ?? ref);
+}
+
+function pointerField(ref: string): string {
+  const segments = parseLocalRef(ref) ?? [];
+  return ['inputSchema', ...segments].join('.');
+}
+
+function describe(schema: unknown, at: string, ctx: Context, depth: number): SchemaView {
+  ctx.nodes += 1;
+  if (schema === true) return leaf('any');
+  if (schema === false) return leaf('never');
+  if (!isObject(schema)) {
+    warn(ctx, 'mcp_schema_invalid', at, `${at} is not a JSON Schema object (got ${JSON.stringify(schema)})`);
+    return leaf('any');
+  }
+  if (typeof schema.$ref === 'string') return describeRef(schema, at, ctx, depth);
+  if (Array.isArray(schema.allOf)) return describeAllOf(schema, schema.allOf, at, ctx, depth);
+  if (Array.isArray(schema.anyOf)) return describeUnion(schema, 'anyOf', at, ctx, depth);
+  if (Array.isArray(schema.oneOf)) return describeUnion(schema, 'oneOf', at, ctx, depth);
+  return describePlain(schema, at, ctx, depth);
+}
+
+function describeRef(schema: JsonObject, at: string, ctx: Context, depth: number): SchemaView {
+  const ref = schema.$ref as string;
+  const { $ref: _ref, ...siblings } = schema;
+  const description = stringOrNull(siblings.description);
+  if (ctx.refStack.includes(ref)) return leaf(`recursive: ${refName(ref)}`, description);
+  const target = resolveLocalRef(ctx.root, ref);
+  if (target === null || !(isObject(target.value) || typeof target.value === 'boolean')) {
+    warn(
+      ctx,
+      'mcp_ref_unresolved',
+      `${at}.$ref`,
+      `$ref ${JSON.stringify(ref)} at ${at} does not designate a schema in this inputSchema ` +
+        "(only local references such as '#/$defs/Name' are resolved)",
+    );
+    return leaf(`unresolved: ${ref}`, description);
+  }
+  const merged = isObject(target.value) ? { ...target.value, ...siblings } : siblings;
+  ctx.refStack.push(ref);
+  try {
+    return describe(merged, pointerField(ref), ctx, depth);
+  } finally {
+    ctx.refStack.pop();
+  }
+}
+
+function describeAllOf(schema: JsonObject, members: unknown[], at: string, ctx: Context, depth: number) {
+  const { allOf: _allOf, ...rest } = schema;
+  const pushed: string[] = [];
+  const merged: JsonObject = { ...rest };
+  let mergeable = true;
+  for (const member of members) {
+    let value: unknown = member;
+    if (isObject(member) && typeof member.$ref === 'string') {
+      const ref = member.$ref;
+      const target = ctx.refStack.includes(ref) ? null : resolveLocalRef(ctx.root, ref);
+      if (target === null || !isObject(target.value)) {
+        mergeable = false;
+        break;
+      }
+      const { $ref: _ref, ...siblings } = member;
+      value = { ...target.value, ...siblings };
+      pushed.push(ref);
+    }
+    if (!isObject(value) || Array.isArray(value.allOf)) {
+      mergeable = false;
+      break;
+    }
+    for (const [key, item] of Object.entries(value)) {
+      if (key === 'properties' && isObject(item)) {
+        merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...item };
+      } else if (key === 'required' && Array.isArray(item)) {
+        const required = Array.isArray(merged.required) ? merged.required : [];
+        merged.required = [...new Set([...required, ...item])];
+      } else if (!(key in merged)) {
+        merged[key] = item;
+      }
+    }
+  }
+  if (mergeable) {
+    ctx.refStack.push(...pushed);
+    try {
+      return describe(merged, at, ctx, depth);
+    } finally {
+      ctx.refStack.length -= pushed.length;
+    }
+  }
+  const base = describePlain(rest, at, ctx, depth);
+  const views = members.map((member, i) => describe(member, `${at}.allOf[${i}]`, ctx, depth + 1));
+  return {
+    ...base,
+    label: unique(views.map((v) => v.label)).join(' & '),
+    children: views.map((view, index) => ({ kind: 'variant' as const, index, view })),
+  };
+}
+
+function isNullSchema(value: unknown): boolean {
+  return (
+    isObject(value) && value.type === 'null' && Object.keys(value).every((k) => k === 'type' || k === 'title')
+  );
+}
+
+function describeUnion(
+  schema: JsonObject,
+  key: 'anyOf' | 'oneOf',
+  at: string,
+  ctx: Context,
+  depth: number,
+): SchemaView {
+  const { [key]: rawVariants, ...rest } = schema;
+  const variants = rawVariants as unknown[];
+  const others = variants.filter((v) => !isNullSchema(v));
+  const nullable = others.length < variants.length;
+  if (others.length === 0) {
+    const view = describe(rest, at, ctx, depth);
+    return { ...view, label: view.label === 'any' ? 'null' : view.label, nullable };
+  }
+  if (others.length === 1) {
+    const only = others[0];
+    const merged = isObject(only)
+      ? {
+          ...rest,
+          ...only,
+          ...(typeof rest.description === 'string' ? { description: rest.description } : {}),
+        }
+      : rest;
+    const view = describe(merged, `${at}.${key}[${variants.indexOf(only)}]`, ctx, depth);
+    return { ...view, nullable: view.nullable || nullable };
+  }
+  const base = describe(rest, at, ctx, depth);
+  const children: ViewChild[] = [];
+  const labels: string[] = [];
+  others.forEach((variant) => {
+    const index = variants.indexOf(variant);
+    const view =
+      depth >= MAX_DEPTH || ctx.nodes > MAX_NODES
+        ? leaf('schema')
+        : describe(variant, `${at}.${key}[${index}]`, ctx, depth + 1);
+    labels.push(view.nullable ? `${view.label} | null` : view.label);
+    if (view.children.length > 0 || view.description !== null || view.extras.length > 0) {
+      children.push({ kind: 'variant', index: children.length, view });
+    }
+  });
+  return { ...base, label: unique(labels).join(' | '), nullable: nullable || base.nullable, children };
+}
+
+function describePlain(schema: JsonObject, at: string, ctx: Context, depth: number): SchemaView {
+  const declared =
+    typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
+  const types = declared.filter((t): t is string => typeof t === 'string');
+  const nullable = types.includes('null') && types.length > 1;
+  let nonNull = types.filter((t) => t !== 'null' || types.length === 1);
+  if (nonNull.length === 0) nonNull = inferTypes(schema);
+  const view: SchemaView = {
+    label: '',
+    nullable,
+    description: stringOrNull(schema.description),
+    extras: describeExtras(schema, at, ctx, depth),
+    children: [],
+  };
+  const labels: string[] = [];
+  const expand = depth < MAX_DEPTH && ctx.nodes <= MAX_NODES;
+  for (const type of nonNull) {
+    if (type === 'array') {
+      labels.push(describeArray(schema, view, at, ctx, depth, expand));
+    } else {
+      labels.push(type);
+      if (type === 'object') describeObject(schema, view, at, ctx, depth, expand);
+    }
+  }
+  view.label = labels.length > 0 ? unique(labels).join(' | ') : 'any';
+  if (!expand && (isObject(schema.properties) || isObject(schema.items)))
+    view.extras.push('Nested schema not shown.');
+  return view;
+}
+
+function inferTypes(schema: JsonObject): string[] {
+  if (isObject(schema.properties) || isObject(schema.additionalProperties)) return ['object'];
+  if (schema.items !== undefined || Array.isArray(schema.prefixItems)) return ['array'];
+  const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : [];
+  return unique(values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v)));
+}
+
+function describeObject(
+  schema: JsonObject,
+  view: SchemaView,
+  at: string,
+  ctx: Context,
+  depth: number,
+  expand: boolean,
+) {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  for (const name of required) {
+    if (typeof name !== 'string' || !Object.hasOwn(properties, name)) {
+      warn(
+        ctx,
+        'mcp_required_unknown',
+        `${at}.required`,
+        `${at}.required names ${JSON.stringify(name)}, which is not defined in ${at}.properties`,
+      );
+    }
+  }
+  if (!expand) return;
+  for (const [name, property] of Object.entries(properties)) {
+    view.children.push({
+      kind: 'property',
+      name,
+      required: required.includes(name),
+      view: describe(property, `${at}.properties.${name}`, ctx, depth + 1),
+    });
+  }
+}
+
+function describeArray(
+  schema: JsonObject,
+  view: SchemaView,
+  at: string,
+  ctx: Context,
+  depth: number,
+  expand: boolean,
+): string {
+  const tuple = Array.isArray(schema.prefixItems)
+    ? schema.prefixItems
+    : Array.isArray(schema.items)
+      ? schema.items
+      : null;
+  if (tuple !== null) {
+    const labels = tuple.map((item, i) =>
+      expand ? describe(item, `${at}.items[${i}]`, ctx, depth + 1).label : 'schema',
+    );
+    return `array of [${labels.join(', ')}]`;
+  }
+  if (schema.items === undefined) return 'array';
+  if (!expand) return 'array';
+  const item = describe(schema.items, `${at}.items`, ctx, depth + 1);
+  view.children.push(...item.children);
+  // Item descriptions are shown when short; multi-line ones are usually a model's docstring.
+  if (
+    item.description !== null &&
+    !/[\r\n]/.test(item.description.trim()) &&
+    item.description.trim() !== ''
+  ) {
+    view.extras.push(
+      `Items: ${item.description.trim()}${/[.!?。！？]$/.test(item.description.trim()) ? '' : '.'}`,
+    );
+  }
+  view.extras.push(...item.extras.map((extra) => `Items: ${extra}`));
+  return `array of ${item.nullable ? `${item.label} | null` : item.label}`;
+}
+
+const CONSTRAINTS: Array<[string, string]> = [
+  ['minimum', 'minimum'],
+  ['exclusiveMinimum', 'exclusive minimum'],
+  ['maximum', 'maximum'],
+  ['exclusiveMaximum', 'exclusive maximum'],
+  ['multipleOf', 'multiple of'],
+  ['minLength', 'min length'],
+  ['maxLength', 'max length'],
+  ['pattern', 'pattern'],
+  ['minItems', 'min items'],
+  ['maxItems', 'max items'],
+  ['minProperties', 'min properties'],
+  ['maxProperties', 'max properties'],
+];
+
+function describeExtras(schema: JsonObject, at: string, ctx: Context, depth: number): string[] {
+  const extras: string[] = [];
+  if (Array.isArray(schema.enum)) extras.push(`One of: ${schema.enum.map(inlineCode).join(', ')}.`);
+  if ('const' in schema) extras.push(`Constant: ${inlineCode(schema.const)}.`);
+  if ('default' in schema) extras.push(`Default: ${inlineCode(schema.default)}.`);
+  if (typeof schema.format === 'string') extras.push(`Format: ${schema.format}.`);
+  const constraints = CONSTRAINTS.filter(([key]) => key in schema).map(
+    ([key, words]) => `${words} ${inlineCode(schema[key])}`,
+  );
+  if (schema.uniqueItems === true) constraints.push('unique items');
+  if (constraints.length > 0) extras.push(`Constraints: ${constraints.join(', ')}.`);
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) {
+    extras.push(`Examples: ${schema.examples.slice(0, 3).map(inlineCode).join(', ')}.`);
+  }
+  if (schema.deprecated === true) extras.push('Deprecated.');
+  if (isObject(schema.additionalProperties) && depth < MAX_DEPTH) {
+    const values = describe(schema.additionalProperties, `${at}.additionalProperties`, ctx, depth + 1);
+    extras.push(`Other keys allowed, with values of type ${values.label}.`);
+  }
+  return extras;
+}
+
+const INLINE_MAX = 120;
+
+/**
+ * A JSON value as Markdown inline code, truncated past 120 characters; the fence grows when the value
+ * itself contains backticks.
+ */
+export function inlineCode(value: unknown): string {
+  let text = JSON.stringify(value) ?? String(value);
+  if (text.length > INLINE_MAX) text = `${text.slice(0, INLINE_MAX - 1)}…`;
+  return codeSpan(text);
+}
+
+/** Wraps text in a Markdown code span whose fence is longer than any backtick run inside. */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,511 @@
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { isSkillportError } from '../../src/errors.js';
+import { fromMcpTool } from '../../src/mcp/from-mcp-tool.js';
+import type { McpTool } from '../../src/types.js';
+
+/** API-CONTRACT §MCP, copied byte for byte. */
+const CONTRACT_EXAMPLE = `---
+name: search-web
+description: Search the web
+---
+
+# search-web
+
+Search the web
+
+## Parameters
+
+- **query** (string) (required): Search query
+- **limit** (integer) (optional): Max results
+
+## Usage
+
+This tool wraps the MCP tool \`search-web\`. Call this when the user needs functionality matching the description above.
+`;
+
+function tool(inputSchema: Record<string, unknown>, extra: Partial<McpTool> = {}): McpTool {
+  return { name: 'probe', description: 'Probe tool', inputSchema, ...extra };
+}
+
+function parametersOf(content: string): string {
+  const match = /\n## Parameters\n\n([\s\S]*?)\n\n## /.exec(content);
+  if (!match?.[1]) throw new Error(`no Parameters section in:\n${content}`);
+  return match[1];
+}
+
+/** The YAML between the opening fence and the first line that is exactly `---`. */
+function frontmatterText(content: string): string {
+  const lines = content.split('\n');
+  const close = lines.indexOf('---', 1);
+  if (lines[0] !== '---' || close < 0) throw new Error('no frontmatter');
+  return lines.slice(1, close).join('\n');
+}
+
+function frontmatterOf(content: string, version: '1.1' | '1.2' = '1.2'): Record<string, unknown> {
+  return YAML.parse(frontmatterText(content), { version }) as Record<string, unknown>;
+}
+
+describe('fromMcpTool — the flat contract example', () => {
+  it('produces API-CONTRACT §MCP byte for byte for a tool named search-web', () => {
+    const result = fromMcpTool({
+      name: 'search-web',
+      description: 'Search the web',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'Search query' },
+          limit: { type: 'integer', description: 'Max results' },
+        },
+        required: ['query'],
+      },
+    });
+    expect(result.content).toBe(CONTRACT_EXAMPLE);
+    expect(result.name).toBe('search-web');
+    expect(result.description).toBe('Search the web');
+    expect(result.frontmatter).toEqual({ name: 'search-web', description: 'Search the web' });
+    expect(result.issues).toEqual([]);
+  });
+
+  it('converts the calculator tool of API-CONTRACT §Add form 3', () => {
+    const result = fromMcpTool({
+      name: 'calculator',
+      description: 'Perform mathematical calculations',
+      inputSchema: {
+        type: 'object',
+        properties: { expression: { type: 'string', description: 'Mathematical expression to evaluate' } },
+        required: ['expression'],
+      },
+    });
+    expect(result.name).toBe('calculator');
+    expect(parametersOf(result.content)).toBe(
+      '- **expression** (string) (required): Mathematical expression to evaluate',
+    );
+    expect(result.content).not.toContain('## Input schema');
+  });
+});
+
+describe('fromMcpTool — names', () => {
+  it.each([
+    ['search_web', 'search-web'],
+    ['searchWeb', 'search-web'],
+    ['Search Web', 'search-web'],
+    ['ispn.customer.lookup', 'ispn-customer-lookup'],
+    ['sampleLLM', 'sample-llm'],
+  ])(
+    '%s → %s, with mcp_tool right after description and the Usage line naming the original',
+    (name, kebab) => {
+      const result = fromMcpTool(tool({ type: 'object' }, { name }));
+      expect(result.name).toBe(kebab);
+      expect(Object.keys(result.frontmatter)).toEqual(['name', 'description', 'mcp_tool']);
+      expect(result.frontmatter.mcp_tool).toBe(name);
+      expect(frontmatterOf(result.content)).toEqual(result.frontmatter);
+      expect(result.content).toContain(`\n# ${kebab}\n`);
+      expect(result.content).toContain(`This tool wraps the MCP tool \`${name}\`. `);
+    },
+  );
+
+  it('writes no mcp_tool when the name is already kebab-case', () => {
+    const result = fromMcpTool(tool({ type: 'object' }, { name: 'get-env' }));
+    expect(result.frontmatter).toEqual({ name: 'get-env', description: 'Probe tool' });
+    expect(result.content).not.toContain('mcp_tool');
+  });
+
+  it.each<[string, unknown, RegExp]>([
+    ['no ASCII letters', '検索', /no ASCII letters or digits/],
+    ['a kebab name over 64 characters', 'x'.repeat(65), /longer than 64 characters/],
+    ['a non-string name', 42, /needs a string "name"/],
+  ])('refuses %s with INVALID_ARGUMENT on field name', (_label, name, message) => {
+    let caught: unknown;
+    try {
+      fromMcpTool(tool({ type: 'object' }, { name: name as string }));
+    } catch (error) {
+      caught = error;
+    }
+    if (!isSkillportError(caught)) throw new Error('expected a SkillportError');
+    expect(caught.code).toBe('INVALID_ARGUMENT');
+    expect(caught.details?.field).toBe('name');
+    expect(caught.message).toMatch(message);
+  });
+
+  it.each([null, 'x', { name: 'x' }, { name: 'x', inputSchema: [] }, { name: 'x', inputSchema: null }])(
+    'refuses %j, which is not an MCP tool',
+    (value) => {
+      expect(() => fromMcpTool(value as McpTool)).toThrow(/must be an object with an object "inputSchema"/);
+    },
+  );
+});
+
+describe('fromMcpTool — parameters', () => {
+  const cases: Array<[string, Record<string, unknown>, string]> = [
+    [
+      'nested object properties as indented bullets',
+      {
+        type: 'object',
+        properties: {
+          filters: {
+            type: 'object',
+            description: 'Filters',
+            properties: {
+              sort: { type: 'string', description: 'Sort order' },
+              range: { type: 'object', properties: { from: { type: 'string' } }, required: ['from'] },
+            },
+            required: ['sort'],
+          },
+        },
+      },
+      [
+        '- **filters** (object) (optional): Filters',
+        '  - **sort** (string) (required): Sort order',
+        '  - **range** (object) (optional)',
+        '    - **from** (string) (required)',
+      ].join('\n'),
+    ],
+    [
+      'arrays with and without items',
+      {
+        type: 'object',
+        properties: {
+          tags: { type: 'array', items: { type: 'string' } },
+          raw: { type: 'array', description: 'Anything' },
+          files: {
+            type: 'array',
+            items: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+          },
+          pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] },
+        },
+      },
+      [
+        '- **tags** (array of string) (optional)',
+        '- **raw** (array) (optional): Anything',
+        '- **files** (array of object) (optional)',
+        '  - **path** (string) (required)',
+        '- **pair** (array of [string, integer]) (optional)',
+      ].join('\n'),
+    ],
+    [
+      'enum values, default, format and constraints',
+      {
+        type: 'object',
+        properties: {
+          mode: { type: 'string', enum: ['fast', 'slow'], default: 'fast', description: 'Mode' },
+          url: { type: 'string', format: 'uri', minLength: 1, description: 'Target.' },
+          n: { type: 'integer', minimum: 0, exclusiveMaximum: 100, default: 10 },
+          tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, uniqueItems: true },
+        },
+      },
+      [
+        '- **mode** (string) (optional): Mode. One of: `"fast"`, `"slow"`. Default: `"fast"`.',
+        '- **url** (string) (optional): Target. Format: uri. Constraints: min length `1`.',
+        '- **n** (integer) (optional): Default: `10`. Constraints: minimum `0`, exclusive maximum `100`.',
+        '- **tags** (array of string) (optional): Constraints: unique items. Items: One of: `"a"`, `"b"`.',
+      ].join('\n'),
+    ],
+    [
+      'nullable spellings and type unions',
+      {
+        type: 'object',
+        properties: {
+          a: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null },
+          b: { oneOf: [{ type: 'null' }, { type: 'integer' }] },
+          c: { type: ['number', 'null'] },
+          d: { type: ['string', 'number', 'boolean'] },
+          e: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+          f: { description: 'Anything at all' },
+        },
+      },
+      [
+        '- **a** (string, nullable) (optional): Default: `null`.',
+        '- **b** (integer, nullable) (optional)',
+        '- **c** (number, nullable) (optional)',
+        '- **d** (string | number | boolean) (optional)',
+        '- **e** (string | integer, nullable) (optional)',
+        '- **f** (any) (optional): Anything at all',
+      ].join('\n'),
+    ],
+    [
+      'union variants with structure as options',
+      {
+        type: 'object',
+        properties: {
+          target: {
+            description: 'What to act on',
+            oneOf: [
+              { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+              { type: 'string', description: 'A name' },
+            ],
+          },
+        },
+        required: ['target'],
+      },
+      [
+        '- **target** (object | string) (required): What to act on',
+        '  - *option 1* (object)',
+        '    - **id** (integer) (required)',
+        '  - *option 2* (string): A name',
+      ].join('\n'),
+    ],
+    [
+      'local $ref in $defs, definitions and JSON Pointers with ~0/~1 escapes',
+      {
+        type: 'object',
+        $defs: { Point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } },
+        definitions: { 'a/b~c': { type: 'string', enum: ['u', 'v'] } },
+        properties: {
+          origin: { $ref: '#/$defs/Point', description: 'Start point' },
+          kind: { $ref: '#/definitions/a~1b~0c' },
+          list: { type: 'array', items: { $ref: '#/$defs/Point' } },
+          again: { $ref: '#/properties/list/items' },
+        },
+      },
+      [
+        '- **origin** (object) (optional): Start point',
+        '  - **x** (number) (required)',
+        '- **kind** (string) (optional): One of: `"u"`, `"v"`.',
+        '- **list** (array of object) (optional)',
+        '  - **x** (number) (required)',
+        '- **again** (object) (optional)',
+        '  - **x** (number) (required)',
+      ].join('\n'),
+    ],
+    [
+      '$ref inside anyOf, oneOf and allOf',
+      {
+        type: 'object',
+        $defs: {
+          Name: { type: 'string', description: 'A name' },
+          Base: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+          Extra: { type: 'object', properties: { tag: { type: 'string' } } },
+        },
+        properties: {
+          maybe: { anyOf: [{ $ref: '#/$defs/Name' }, { type: 'null' }] },
+          either: { oneOf: [{ $ref: '#/$defs/Name' }, { $ref: '#/$defs/Base' }] },
+          both: { allOf: [{ $ref: '#/$defs/Base' }, { $ref: '#/$defs/Extra' }] },
+        },
+      },
+      [
+        '- **maybe** (string, nullable) (optional): A name',
+        '- **either** (string | object) (optional)',
+        '  - *option 1* (string): A name',
+        '  - *option 2* (object)',
+        '    - **id** (integer) (required)',
+        '- **both** (object) (optional)',
+        '  - **id** (integer) (required)',
+        '  - **tag** (string) (optional)',
+      ].join('\n'),
+    ],
+    [
+      'reference cycles cut and shown as recursive',
+      {
+        type: 'object',
+        $defs: {
+          Node: {
+            type: 'object',
+            properties: {
+              value: { type: 'string' },
+              children: { type: 'array', items: { $ref: '#/$defs/Node' } },
+              parent: { anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }] },
+            },
+          },
+        },
+        properties: { tree: { $ref: '#/$defs/Node' }, self: { $ref: '#' } },
+      },
+      [
+        '- **tree** (object) (optional)',
+        '  - **value** (string) (optional)',
+        '  - **children** (array of recursive: Node) (optional)',
+        '  - **parent** (recursive: Node, nullable) (optional)',
+        '- **self** (recursive: root) (optional)',
+      ].join('\n'),
+    ],
+    [
+      'multi-line descriptions continue on indented lines',
+      {
+        type: 'object',
+        properties: {
+          method: {
+            type: 'string',
+            enum: ['create', 'update'],
+            description: 'Operation.\nOptions are:\n\n- create\n- update\n',
+          },
+        },
+      },
+      [
+        '- **method** (string) (optional): Operation.',
+        '  Options are:',
+        '  - create',
+        '  - update',
+        '  One of: `"create"`, `"update"`.',
+      ].join('\n'),
+    ],
+  ];
+
+  it.each(cases)('%s', (_label, inputSchema, expected) => {
+    const result = fromMcpTool(tool(inputSchema));
+    expect(parametersOf(result.content)).toBe(expected);
+    expect(result.issues).toEqual([]);
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['no properties key', { type: 'object' }],
+    ['empty properties', { type: 'object', properties: {} }],
+  ])('writes no Parameters section for %s', (_label, inputSchema) => {
+    const result = fromMcpTool(tool(inputSchema));
+    expect(result.content).not.toContain('## Parameters');
+    expect(result.content).toContain('\n## Usage\n');
+  });
+
+  it('reports required names missing from properties as warnings, once each, and does not crash', () => {
+    const result = fromMcpTool(
+      tool({
+        type: 'object',
+        properties: {
+          a: { type: 'string' },
+          nested: { type: 'object', properties: { b: { type: 'string' } }, required: ['b', 'ghost'] },
+        },
+        required: ['a', 'missing', 'missing'],
+      }),
+    );
+    expect(parametersOf(result.content)).toContain('- **a** (string) (required)');
+    expect(result.issues).toEqual([
+      {
+        rule: 'mcp_required_unknown',
+        severity: 'warning',
+        message: 'inputSchema.required names "missing", which is not defined in inputSchema.properties',
+        field: 'inputSchema.required',
+      },
+      {
+        rule: 'mcp_required_unknown',
+        severity: 'warning',
+        message:
+          'inputSchema.properties.nested.required names "ghost", which is not defined in inputSchema.properties.nested.properties',
+        field: 'inputSchema.properties.nested.required',
+      },
+    ]);
+  });
+
+  it('reports an unresolvable $ref as a warning and renders it readably', () => {
+    const result = fromMcpTool(
+      tool({
+        type: 'object',
+        properties: {
+          a: { $ref: '#/$defs/Missing' },
+          b: { $ref: 'https://example.com/schema.json' },
+        },
+      }),
+    );
+    expect(parametersOf(result.content)).toBe(
+      [
+        '- **a** (unresolved: #/$defs/Missing) (optional)',
+        '- **b** (unresolved: https://example.com/schema.json) (optional)',
+      ].join('\n'),
+    );
+    expect(result.issues.map((issue) => [issue.rule, issue.field])).toEqual([
+      ['mcp_ref_unresolved', 'inputSchema.properties.a.$ref'],
+      ['mcp_ref_unresolved', 'inputSchema.properties.b.$ref'],
+    ]);
+  });
+
+  it('bounds the rendering of a schema that fans out exponentially', () => {
+    const defs: Record<string, unknown> = { D0: { type: 'string' } };
+    for (let i = 1; i <= 30; i += 1) {
+      defs[`D${i}`] = {
+        type: 'object',
+        properties: { left: { $ref: `#/$defs/D${i - 1}` }, right: { $ref: `#/$defs/D${i - 1}` } },
+      };
+    }
+    const result = fromMcpTool(
+      tool({ type: 'object', $defs: defs, properties: { root: { $ref: '#/$defs/D30' } } }),
+    );
+    expect(result.content.length).toBeLessThan(200_000);
+    expect(result.content).toContain('Nested schema not shown.');
+    expect(result.content).toContain('## Input schema');
+  });
+});
+
+describe('fromMcpTool — frontmatter YAML', () => {
+  it.each([
+    'Search the web',
+    'Key: value with a colon',
+    'Line one\nLine two\n',
+    'Ends without newline\nsecond line',
+    '"Quoted" and \'single\'',
+    '检查小红书登录状态：需要登录',
+    'yes',
+    'null',
+    '- starts like a list',
+    '# starts like a comment',
+    '  leading and trailing spaces  ',
+    'tab\tand\r\ncarriage return',
+    '---\nlooks like a fence\n---',
+  ])('keeps %j exact in one frontmatter block', (description) => {
+    const result = fromMcpTool(tool({ type: 'object' }, { name: 'probe_tool', description }));
+    expect(frontmatterOf(result.content)).toEqual({
+      name: 'probe-tool',
+      description,
+      mcp_tool: 'probe_tool',
+    });
+    expect(frontmatterOf(result.content, '1.1')).toEqual({
+      name: 'probe-tool',
+      description,
+      mcp_tool: 'probe_tool',
+    });
+    const lines = result.content.split('\n');
+    const fences = lines.filter((line, i) => line === '---' && i < lines.indexOf('# probe-tool'));
+    expect(fences).toHaveLength(2);
+  });
+
+  it('quotes only when needed', () => {
+    const plain = fromMcpTool(tool({ type: 'object' }, { name: 'a', description: 'Plain words' }));
+    expect(plain.content.startsWith('---\nname: a\ndescription: Plain words\n---\n')).toBe(true);
+    const colon = fromMcpTool(tool({ type: 'object' }, { name: 'a', description: 'a: b' }));
+    expect(colon.content.startsWith('---\nname: a\ndescription: "a: b"\n---\n')).toBe(true);
+  });
+
+  it('falls back to the title with a warning when the description is missing', () => {
+    const result = fromMcpTool({
+      name: 'x_tool',
+      annotations: { title: 'X Tool' },
+      inputSchema: { type: 'object' },
+    });
+    expect(result.description).toBe('X Tool');
+    expect(result.issues).toEqual([
+      expect.objectContaining({ rule: 'mcp_description_missing', severity: 'warning', field: 'description' }),
+    ]);
+    const bare = fromMcpTool({ name: 'y', inputSchema: { type: 'object' } });
+    expect(bare.description).toBe('MCP tool y');
+  });
+});
+
+describe('fromMcpTool — Input schema section', () => {
+  it('is absent when the Parameters bullets read back exactly', () => {
+    const result = fromMcpTool(
+      tool({
+        type: 'object',
+        properties: { tags: { type: 'array', items: { type: 'string' }, description: 'Tags' } },
+      }),
+    );
+    expect(result.content).not.toContain('## Input schema');
+  });
+
+  it.each<[string, Record<string, unknown>]>([
+    ['extra keywords', { type: 'object', properties: { a: { type: 'string', title: 'A' } } }],
+    [
+      'required order differs from properties order',
+      { type: 'object', properties: { a: {}, b: {} }, required: ['b', 'a'] },
+    ],
+    ['empty required', { type: 'object', properties: { a: {} }, required: [] }],
+    ['no properties key', { type: 'object' }],
+    [
+      'a description needing continuation lines',
+      { type: 'object', properties: { a: { description: 'x\ny' } } },
+    ],
+  ])('is appended verbatim when the rendering is lossy: %s', (_label, inputSchema) => {
+    const result = fromMcpTool(tool(inputSchema));
+    expect(
+      result.content.endsWith(
+        `\n## Input schema\n\n\`\`\`json\n${JSON.stringify(inputSchema, null, 2)}\n\`\`\`\n`,
+      ),
+    ).toBe(true);
+  });
+});
