@@ -1,3 +1,14 @@
 // Public API of @skillport/server: create and start the Skillport HTTP server in-process.
+// Everything exported here is supported; nothing else is.
 
-export {};
+export type { CreateAppOptions, SkillportApp } from './app.js';
+export { createApp, OPENAPI_INFO, openApiDocument } from './app.js';
+export type { AuthMode } from './auth/authenticator.js';
+export type { Logger, ServerLimits, ServerOptions } from './config.js';
+export { consoleLogger, DEFAULT_LIMITS, optionsFromEnv, resolveLimits, silentLogger } from './config.js';
+export { renderOpenApiJson } from './openapi-json.js';
+export type { RunningServer } from './start-server.js';
+export { openStore, startServer } from './start-server.js';
+export { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
+export type { Store } from './store/types.js';
+export { SERVER_VERSION } from './version.js';

@@ -1,0 +1,147 @@
+/**
+ * The Skillport HTTP app: middleware, routes, OpenAPI document.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { cors } from 'hono/cors';
+import { type Authenticator, createAuthenticator } from './auth/authenticator.js';
+import { requireIdentity } from './auth/middleware.js';
+import {
+  consoleLogger,
+  type Logger,
+  resolveLimits,
+  type ServerLimits,
+  type ServerOptions,
+  silentLogger,
+} from './config.js';
+import { accessLog } from './http/access-log.js';
+import { bodyLimits } from './http/body-limit.js';
+import type { AppEnv } from './http/context.js';
+import { createErrorHandler, schemaError } from './http/errors.js';
+import { createNotFoundHandler } from './http/method-not-allowed.js';
+import { requestId } from './http/request-id.js';
+import { renderAbstract } from './levels/render-abstract.js';
+import { renderOverview } from './levels/render-overview.js';
+import { registerAdminRoutes } from './routes/admin.js';
+import { registerHealthRoute } from './routes/health.js';
+import { registerResourceRoutes } from './routes/resources.js';
+import { registerSkillRoutes } from './routes/skills.js';
+import { registerSystemRoutes } from './routes/system.js';
+import type { ServiceDeps } from './services/deps.js';
+import type { Store } from './store/types.js';
+import { SERVER_VERSION } from './version.js';
+
+/** What the app needs beyond {@link ServerOptions}: an opened store and, optionally, a job kick. */
+export interface CreateAppOptions
+  extends Pick<ServerOptions, 'rootApiKey' | 'corsOrigins' | 'limits' | 'logger'> {
+  store: Store;
+  /** Called after each write so a job runner picks the new task up (default: nothing). */
+  kickJobs?: () => void;
+}
+
+/** The app and what it was built with. */
+export interface SkillportApp {
+  app: OpenAPIHono<AppEnv>;
+  /** Handles one fetch `Request` (for `@hono/node-server` or tests). */
+  fetch: (request: Request) => Response | Promise<Response>;
+  auth: Authenticator;
+  limits: ServerLimits;
+  logger: Logger;
+}
+
+/** Title, version and servers of the OpenAPI document. */
+export const OPENAPI_INFO = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Skillport API',
+    version: SERVER_VERSION,
+    description: 'Self-hostable registry for agent skills (SKILL.md) and MCP tools.',
+  },
+} as const;
+
+/**
+ * Builds the HTTP app on an opened store (no listening socket; see `startServer`).
+ *
+ * @param options.store - the store (required)
+ * @param options.rootApiKey - a root key; with none and no stored keys the app runs in dev mode
+ * @param options.corsOrigins - allowed browser origins (default none)
+ * @param options.limits - overrides of the default limits
+ * @param options.logger - request log sink (default JSON lines on stdout; `false` silences)
+ * @returns the app, its fetch handler, the authenticator (for `mode`) and the effective limits
+ * @example
+ * const { fetch } = await createApp({ store: createSqliteStore({ dataDir }) });
+ * const res = await fetch(new Request('http://x/health'));
+ * @see API-CONTRACT (every route), DESIGN §4
+ */
+export async function createApp(options: CreateAppOptions): Promise<SkillportApp> {
+  const logger = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
+  const limits = resolveLimits(options.limits);
+  const store = options.store;
+  const auth = await createAuthenticator(store, { rootApiKey: options.rootApiKey });
+  if (auth.mode === 'dev') {
+    await store.ensureAccount('default');
+    await store.ensureUser('default', 'default');
+  }
+  const deps: ServiceDeps = {
+    store,
+    limits,
+    kickJobs: options.kickJobs ?? (() => {}),
+    renderAbstract,
+    renderOverview: (skill) => renderOverview(skill),
+    now: Date.now,
+  };
+
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success)
+        throw schemaError(result.error.issues, result.target === 'json' ? 'body' : result.target);
+    },
+  });
+  app.use('*', requestId());
+  app.use('*', accessLog(logger));
+  if (options.corsOrigins && options.corsOrigins.length > 0) {
+    app.use(
+      '*',
+      cors({
+        origin: options.corsOrigins,
+        allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id', 'If-Match'],
+        allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+        exposeHeaders: ['X-Request-Id', 'ETag'],
+        maxAge: 600,
+      }),
+    );
+  }
+  app.use('/api/v1/*', bodyLimits(limits));
+  app.use('/api/v1/admin/*', requireIdentity(auth, 'admin'));
+  app.use('/api/v1/*', async (c, next) => {
+    if (c.req.path.startsWith('/api/v1/admin/')) return next();
+    return requireIdentity(auth, 'data')(c, next);
+  });
+
+  registerHealthRoute(app, auth, SERVER_VERSION);
+  registerResourceRoutes(app, deps);
+  registerSkillRoutes(app, deps);
+  registerSystemRoutes(app, deps);
+  registerAdminRoutes(app, deps);
+  app.doc31('/openapi.json', OPENAPI_INFO);
+
+  app.onError(createErrorHandler(logger));
+  app.notFound(
+    createNotFoundHandler([
+      ...app.openAPIRegistry.definitions.flatMap((d) =>
+        d.type === 'route' ? [{ method: d.route.method, path: d.route.path }] : [],
+      ),
+      { method: 'GET', path: '/openapi.json' },
+    ]),
+  );
+  return { app, fetch: app.fetch, auth, limits, logger };
+}
+
+/**
+ * The OpenAPI 3.1 document of the API, as served at `GET /openapi.json`.
+ *
+ * @param app - an app from {@link createApp}
+ * @returns the document object (key order as generated)
+ */
+export function openApiDocument(app: OpenAPIHono<AppEnv>): Record<string, unknown> {
+  return app.getOpenAPI31Document(OPENAPI_INFO) as unknown as Record<string, unknown>;
+}

@@ -1,0 +1,94 @@
+/**
+ * Resolving the caller of a request (DESIGN §4 Auth): dev mode, the configured root key, or a stored
+ * API key sent as `X-API-Key` or `Authorization: Bearer`.
+ */
+import { SkillportError } from '@skillport/core';
+import type { Identity, Store } from '../store/types.js';
+import { hashApiKey, hashesEqual } from './api-keys.js';
+
+/** `dev`: no keys, loopback only, everyone is `default`/`default`; `api_key`: keys required. */
+export type AuthMode = 'dev' | 'api_key';
+
+/** The identity of every request in dev mode. */
+export const DEV_IDENTITY: Readonly<Identity> = Object.freeze({
+  accountId: 'default',
+  userId: 'default',
+  role: 'admin',
+  keyId: null,
+});
+
+/** The identity of the configured root key (no account: root holds no data). */
+export const ROOT_IDENTITY: Readonly<Identity> = Object.freeze({
+  accountId: '*',
+  userId: 'root',
+  role: 'root',
+  keyId: 'root-env',
+});
+
+/** Reads the key of a request from `X-API-Key` or `Authorization: Bearer <key>`. */
+export function extractApiKey(headers: { get(name: string): string | null | undefined }): string | null {
+  const direct = headers.get('x-api-key');
+  if (direct) return direct.trim();
+  const auth = headers.get('authorization');
+  if (auth) {
+    const match = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (match?.[1]) return match[1].trim();
+  }
+  return null;
+}
+
+/** Resolves identities for one server. */
+export interface Authenticator {
+  readonly mode: AuthMode;
+  /**
+   * The caller of a request.
+   *
+   * @param key - the key sent, or null
+   * @returns the identity
+   * @throws SkillportError `UNAUTHENTICATED` (401) when a key is required and missing, unknown or revoked
+   */
+  authenticate(key: string | null): Promise<Identity>;
+  /** Like `authenticate`, but null instead of throwing (used by `/health`). */
+  tryAuthenticate(key: string | null): Promise<Identity | null>;
+}
+
+/**
+ * Creates the authenticator. Mode is `dev` when no root key is configured and the store holds no
+ * API keys (decided once, at start-up).
+ *
+ * @param store - where keys are looked up (by hash)
+ * @param options.rootApiKey - the configured root key, if any
+ */
+export async function createAuthenticator(
+  store: Store,
+  options: { rootApiKey?: string | undefined },
+): Promise<Authenticator> {
+  const rootHash = options.rootApiKey ? hashApiKey(options.rootApiKey) : null;
+  const mode: AuthMode = rootHash === null && (await store.countApiKeys()) === 0 ? 'dev' : 'api_key';
+
+  async function tryAuthenticate(key: string | null): Promise<Identity | null> {
+    if (mode === 'dev') return { ...DEV_IDENTITY };
+    if (!key) return null;
+    const hash = hashApiKey(key);
+    if (rootHash !== null && hashesEqual(hash, rootHash)) return { ...ROOT_IDENTITY };
+    const record = await store.findApiKeyByHash(hash);
+    if (!record || record.revokedAt !== null) return null;
+    return { accountId: record.accountId, userId: record.userId, role: record.role, keyId: record.id };
+  }
+
+  return {
+    mode,
+    tryAuthenticate,
+    async authenticate(key) {
+      const identity = await tryAuthenticate(key);
+      if (identity) return identity;
+      if (!key) {
+        throw new SkillportError(
+          'UNAUTHENTICATED',
+          'Missing API key: send it as `X-API-Key: <key>` or `Authorization: Bearer <key>`',
+        );
+      }
+      throw new SkillportError('UNAUTHENTICATED', `Invalid or revoked API key (${key.slice(0, 6)}…)`);
+    },
+  };
+}

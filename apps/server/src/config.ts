@@ -1,0 +1,152 @@
+/**
+ * Server options, limits and their environment variables.
+ */
+import type { Store } from './store/types.js';
+
+/** Every input limit of the server; each one, when exceeded, gives a specific 4xx and stores nothing. */
+export interface ServerLimits {
+  /** Largest JSON request body, bytes (`SKILLPORT_MAX_BODY_BYTES`, default 4 MiB) → 413. */
+  maxBodyBytes: number;
+  /** Largest temp upload, bytes (`SKILLPORT_MAX_UPLOAD_BYTES`, default 25 MiB) → 413. */
+  maxUploadBytes: number;
+  /** Most entries in an uploaded zip (`SKILLPORT_MAX_ZIP_ENTRIES`, default 1000) → 413. */
+  maxZipEntries: number;
+  /** Largest total uncompressed size of a zip, bytes (`SKILLPORT_MAX_UNCOMPRESSED_BYTES`, default 64 MiB) → 413. */
+  maxUncompressedBytes: number;
+  /** Largest compression ratio of a zip entry or the whole zip (`SKILLPORT_MAX_COMPRESSION_RATIO`, default 200) → 413. */
+  maxCompressionRatio: number;
+  /** Most files in one skill, SKILL.md included (`SKILLPORT_MAX_FILES_PER_SKILL`, default 500) → 413. */
+  maxFilesPerSkill: number;
+  /** Largest SKILL.md, bytes (`SKILLPORT_MAX_SKILL_MD_BYTES`, default 1 MiB) → 413. */
+  maxSkillMdBytes: number;
+  /** Deepest folder nesting of a skill file (`SKILLPORT_MAX_PATH_DEPTH`, default 16) → 400. */
+  maxPathDepth: number;
+  /** Lifetime of a temp upload, seconds (`SKILLPORT_TEMP_UPLOAD_TTL_SECONDS`, default 43200 = 12 h). */
+  tempUploadTtlSeconds: number;
+  /** Longest `wait` when the request gives no `timeout`, seconds (`SKILLPORT_MAX_WAIT_SECONDS`, default 300). */
+  maxWaitSeconds: number;
+}
+
+/** The defaults of {@link ServerLimits}. */
+export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
+  maxBodyBytes: 4 * 1024 * 1024,
+  maxUploadBytes: 25 * 1024 * 1024,
+  maxZipEntries: 1000,
+  maxUncompressedBytes: 64 * 1024 * 1024,
+  maxCompressionRatio: 200,
+  maxFilesPerSkill: 500,
+  maxSkillMdBytes: 1024 * 1024,
+  maxPathDepth: 16,
+  tempUploadTtlSeconds: 12 * 60 * 60,
+  maxWaitSeconds: 300,
+});
+
+const LIMIT_ENV: Record<keyof ServerLimits, string> = {
+  maxBodyBytes: 'SKILLPORT_MAX_BODY_BYTES',
+  maxUploadBytes: 'SKILLPORT_MAX_UPLOAD_BYTES',
+  maxZipEntries: 'SKILLPORT_MAX_ZIP_ENTRIES',
+  maxUncompressedBytes: 'SKILLPORT_MAX_UNCOMPRESSED_BYTES',
+  maxCompressionRatio: 'SKILLPORT_MAX_COMPRESSION_RATIO',
+  maxFilesPerSkill: 'SKILLPORT_MAX_FILES_PER_SKILL',
+  maxSkillMdBytes: 'SKILLPORT_MAX_SKILL_MD_BYTES',
+  maxPathDepth: 'SKILLPORT_MAX_PATH_DEPTH',
+  tempUploadTtlSeconds: 'SKILLPORT_TEMP_UPLOAD_TTL_SECONDS',
+  maxWaitSeconds: 'SKILLPORT_MAX_WAIT_SECONDS',
+};
+
+/** A structured log sink: one JSON object per call. */
+export interface Logger {
+  info(record: Record<string, unknown>): void;
+  error(record: Record<string, unknown>): void;
+}
+
+/** Options of `createApp` / `startServer`. Every field is optional; see each default. */
+export interface ServerOptions {
+  /** Interface to bind (`SKILLPORT_HOST`, default `127.0.0.1`). Dev mode refuses non-loopback hosts. */
+  host?: string;
+  /** TCP port (`SKILLPORT_PORT`, default 1933; 0 = any free port). */
+  port?: number;
+  /** Data folder of the embedded SQLite store (`SKILLPORT_DATA_DIR`, default `./.skillport`). */
+  dataDir?: string;
+  /** Database URL (`SKILLPORT_DATABASE_URL`); unset = SQLite in `dataDir`. `postgres://` is not supported yet. */
+  databaseUrl?: string;
+  /** A root API key accepted without being stored (`SKILLPORT_ROOT_API_KEY`); its presence disables dev mode. */
+  rootApiKey?: string;
+  /** Origins allowed by CORS (`SKILLPORT_CORS_ORIGINS`, comma list); empty = no CORS headers. */
+  corsOrigins?: string[];
+  /** Overrides of {@link DEFAULT_LIMITS}. */
+  limits?: Partial<ServerLimits>;
+  /** Where request and startup lines go (default: JSON lines on stdout/stderr); `false` silences. */
+  logger?: Logger | false;
+  /** A ready store to use instead of opening one from `dataDir`/`databaseUrl` (closed by `close()`). */
+  store?: Store;
+  /** Run the processing job runner in this process (default true). */
+  runJobs?: boolean;
+}
+
+/** JSON-lines logger on stdout (info) and stderr (error). */
+export const consoleLogger: Logger = {
+  info: (record) => process.stdout.write(`${JSON.stringify({ level: 'info', ...record })}\n`),
+  error: (record) => process.stderr.write(`${JSON.stringify({ level: 'error', ...record })}\n`),
+};
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = { info: () => {}, error: () => {} };
+
+function parsePositiveInt(name: string, raw: string): number {
+  const value = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(value)) {
+    throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/**
+ * Reads server options from environment variables (the variables named on {@link ServerOptions} and
+ * {@link ServerLimits}).
+ *
+ * @param env - the environment (default `process.env`)
+ * @returns options with only the variables that are set
+ * @throws Error naming the variable when a number is malformed
+ * @example const options = optionsFromEnv(process.env);
+ */
+export function optionsFromEnv(env: Record<string, string | undefined> = process.env): ServerOptions {
+  const options: ServerOptions = {};
+  if (env.SKILLPORT_HOST) options.host = env.SKILLPORT_HOST;
+  if (env.SKILLPORT_PORT) options.port = parsePositiveInt('SKILLPORT_PORT', env.SKILLPORT_PORT);
+  if (env.SKILLPORT_DATA_DIR) options.dataDir = env.SKILLPORT_DATA_DIR;
+  if (env.SKILLPORT_DATABASE_URL) options.databaseUrl = env.SKILLPORT_DATABASE_URL;
+  if (env.SKILLPORT_ROOT_API_KEY) options.rootApiKey = env.SKILLPORT_ROOT_API_KEY;
+  if (env.SKILLPORT_CORS_ORIGINS) {
+    options.corsOrigins = env.SKILLPORT_CORS_ORIGINS.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+  }
+  const limits: Partial<ServerLimits> = {};
+  for (const [key, name] of Object.entries(LIMIT_ENV) as Array<[keyof ServerLimits, string]>) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') limits[key] = parsePositiveInt(name, raw);
+  }
+  if (Object.keys(limits).length > 0) options.limits = limits;
+  return options;
+}
+
+/**
+ * Merges limit overrides over {@link DEFAULT_LIMITS}.
+ *
+ * @param overrides - partial limits (undefined keys ignored)
+ * @returns complete limits
+ */
+export function resolveLimits(overrides: Partial<ServerLimits> = {}): ServerLimits {
+  const out: ServerLimits = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(overrides) as Array<[keyof ServerLimits, number | undefined]>) {
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+/** True for hosts that only accept connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::ffff:127.0.0.1';
+}

@@ -1,0 +1,24 @@
+/**
+ * One structured JSON log line per request.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Logger } from '../config.js';
+import type { AppEnv } from './context.js';
+
+/** Middleware logging `{msg: 'request', request_id, method, path, status, duration_ms, account_id?, user_id?}`. */
+export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    await next();
+    const identity = c.get('identity');
+    logger.info({
+      msg: 'request',
+      time: new Date().toISOString(),
+      request_id: c.get('requestId'),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round((performance.now() - c.get('startedAt')) * 1000) / 1000,
+      ...(identity ? { account_id: identity.accountId, user_id: identity.userId } : {}),
+    });
+  };
+}

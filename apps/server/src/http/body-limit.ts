@@ -1,0 +1,34 @@
+/**
+ * Request body size limits: the upload limit on temp upload, the JSON limit everywhere else.
+ * Declared `Content-Length` is checked first; streamed bodies are cut off as they arrive.
+ */
+import { SkillportError } from '@skillport/core';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { ServerLimits } from '../config.js';
+import type { AppEnv } from './context.js';
+
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/** Middleware enforcing {@link ServerLimits.maxBodyBytes} / `maxUploadBytes` with 413 `PAYLOAD_TOO_LARGE`. */
+export function bodyLimits(limits: ServerLimits): MiddlewareHandler<AppEnv> {
+  const make = (maxSize: number, what: string) =>
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new SkillportError(
+          'PAYLOAD_TOO_LARGE',
+          `${what} is larger than the limit of ${maxSize} bytes`,
+          {
+            details: { limit: maxSize },
+          },
+        );
+      },
+    });
+  const json = make(limits.maxBodyBytes, 'Request body');
+  const upload = make(limits.maxUploadBytes + MULTIPART_OVERHEAD, 'Upload');
+  return async (c, next) => {
+    const limiter = c.req.path === '/api/v1/resources/temp_upload' ? upload : json;
+    return limiter(c, next);
+  };
+}

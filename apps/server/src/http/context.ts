@@ -1,0 +1,24 @@
+/**
+ * The per-request variables every middleware and route of the app shares.
+ */
+import type { Identity } from '../store/types.js';
+
+/** What a request asked for in its `telemetry` field, and the operation it performs. */
+export interface TelemetryState {
+  operation: string;
+  summary: boolean;
+}
+
+/** Hono environment of the Skillport app. */
+export interface AppEnv {
+  Variables: {
+    /** Echoed `X-Request-Id`, or a generated UUID. */
+    requestId: string;
+    /** `performance.now()` when the request arrived. */
+    startedAt: number;
+    /** The caller; set by the auth middleware on `/api/v1/*`. */
+    identity: Identity;
+    /** Set when the request body asked for telemetry. */
+    telemetry: TelemetryState | null;
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Builders of the response envelope (API-CONTRACT §Envelope).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from '@skillport/core';
+import type { Context } from 'hono';
+import type { AppEnv, TelemetryState } from './context.js';
+
+/** Seconds since the request arrived. */
+export function elapsedSeconds(c: Context<AppEnv>): number {
+  const started = c.get('startedAt') ?? performance.now();
+  return Math.round(performance.now() - started) / 1000;
+}
+
+/**
+ * Records the request's `telemetry` field so the response carries `telemetry`.
+ *
+ * @param c - request context
+ * @param operation - operation name for the summary, e.g. `skills.add`
+ * @param requested - the body's `telemetry` value (`true`, `{summary: true}`, or absent/null/false)
+ */
+export function requestTelemetry(c: Context<AppEnv>, operation: string, requested: unknown): void {
+  if (requested === true) {
+    c.set('telemetry', { operation, summary: false });
+  } else if (requested !== null && typeof requested === 'object') {
+    c.set('telemetry', { operation, summary: (requested as { summary?: unknown }).summary === true });
+  }
+}
+
+function telemetryOf(state: TelemetryState | null | undefined, status: 'ok' | 'error', time: number) {
+  if (!state) return undefined;
+  const operationId = randomUUID();
+  if (!state.summary) return { operation_id: operationId };
+  return {
+    operation_id: operationId,
+    summary: { operation: state.operation, status, duration_ms: Math.round(time * 1000 * 1000) / 1000 },
+  };
+}
+
+/**
+ * The success envelope `{status: 'ok', result, telemetry?, time}`.
+ *
+ * @param c - request context
+ * @param result - the route's result
+ * @returns the envelope object (serialise with `c.json`)
+ */
+export function okBody<T>(c: Context<AppEnv>, result: T) {
+  const time = elapsedSeconds(c);
+  const telemetry = telemetryOf(c.get('telemetry'), 'ok', time);
+  return telemetry
+    ? { status: 'ok' as const, result, telemetry, time }
+    : { status: 'ok' as const, result, time };
+}
+
+/**
+ * The error envelope `{status: 'error', error: {code, message, details?}, time}`.
+ */
+export function errorBody(
+  c: Context<AppEnv>,
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+) {
+  const time = elapsedSeconds(c);
+  const telemetry = telemetryOf(c.get('telemetry'), 'error', time);
+  const error = details === undefined ? { code, message } : { code, message, details };
+  return telemetry
+    ? { status: 'error' as const, error, telemetry, time }
+    : { status: 'error' as const, error, time };
+}

@@ -1,0 +1,114 @@
+/**
+ * Turning every failure into the error envelope with the status of core's code table:
+ * thrown `SkillportError`s, schema mismatches (`details.validation_errors`), malformed JSON,
+ * oversized bodies, unknown routes and methods, and unexpected exceptions (500 `INTERNAL`).
+ */
+import { ERROR_HTTP_STATUS, type ErrorCode, isSkillportError, SkillportError } from '@skillport/core';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from '../config.js';
+import type { AppEnv } from './context.js';
+import { errorBody } from './envelope.js';
+
+/** A zod issue as `@hono/zod-openapi` hands it to the validation hook. */
+interface ZodIssueLike {
+  code: string;
+  path: ReadonlyArray<PropertyKey>;
+  message: string;
+  keys?: string[];
+}
+
+/**
+ * Converts zod issues to the contract's `validation_errors` `[{loc, message, type}]`.
+ * `unrecognized_keys` issues are split into one entry per unknown key.
+ *
+ * @param issues - zod issues
+ * @param where - the request part (`body`, `query`, `path`, `header`), first element of `loc`
+ */
+export function toValidationErrors(issues: readonly ZodIssueLike[], where: string) {
+  const out: Array<{ loc: Array<string | number>; message: string; type: string }> = [];
+  for (const issue of issues) {
+    const loc = [where, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      for (const key of issue.keys) {
+        out.push({ loc: [...loc, key], message: `Unknown field '${key}'`, type: 'unrecognized_keys' });
+      }
+    } else {
+      out.push({ loc, message: issue.message, type: issue.code });
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds the 400 `INVALID_ARGUMENT` error of a request that does not match its schema.
+ *
+ * @param issues - zod issues
+ * @param where - request part
+ * @returns a SkillportError whose message names the first offending field
+ */
+export function schemaError(issues: readonly ZodIssueLike[], where: string): SkillportError {
+  const validationErrors = toValidationErrors(issues, where);
+  const first = validationErrors[0];
+  const message = first
+    ? `Invalid request ${where}: ${first.loc.slice(1).join('.') || where}: ${first.message}` +
+      (validationErrors.length > 1 ? ` (and ${validationErrors.length - 1} more)` : '')
+    : `Invalid request ${where}`;
+  return new SkillportError('INVALID_ARGUMENT', message, {
+    details: { validation_errors: validationErrors },
+  });
+}
+
+/** Sends an error envelope for a code (status from the table unless overridden). */
+export function sendError(
+  c: Context<AppEnv>,
+  code: ErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+  status?: number,
+): Response {
+  return c.json(
+    errorBody(c, code, message, details),
+    (status ?? ERROR_HTTP_STATUS[code]) as ContentfulStatusCode,
+  );
+}
+
+/**
+ * The app's `onError`: maps any thrown value to the envelope.
+ *
+ * @param logger - receives unexpected errors (500s) with their stack
+ */
+export function createErrorHandler(logger: Logger) {
+  return (err: unknown, c: Context<AppEnv>): Response => {
+    if (isSkillportError(err)) {
+      if (err.status >= 500) {
+        logger.error({
+          msg: 'request failed',
+          request_id: c.get('requestId'),
+          code: err.code,
+          error: err.message,
+        });
+      }
+      return sendError(c, err.code, err.message, err.details, err.status);
+    }
+    if (err instanceof HTTPException) {
+      const status = err.status;
+      if (status === 413) {
+        return sendError(c, 'PAYLOAD_TOO_LARGE', err.message || 'Request body too large');
+      }
+      if (status === 400) {
+        const message = /json/i.test(err.message)
+          ? `Malformed JSON in request body: ${err.message}`
+          : err.message || 'Bad request';
+        return sendError(c, 'INVALID_ARGUMENT', message);
+      }
+      if (status === 401) return sendError(c, 'UNAUTHENTICATED', err.message || 'Authentication required');
+      if (status === 403) return sendError(c, 'PERMISSION_DENIED', err.message || 'Permission denied');
+      if (status === 404) return sendError(c, 'NOT_FOUND', err.message || 'Not found');
+    }
+    const stack = err instanceof Error ? err.stack : String(err);
+    logger.error({ msg: 'unhandled error', request_id: c.get('requestId'), error: stack });
+    return sendError(c, 'INTERNAL', 'Internal server error', { request_id: c.get('requestId') });
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Shared pieces of route definitions: error responses, JSON bodies, the success envelope.
+ */
+import { ErrorEnvelopeSchema, okEnvelope } from '@skillport/core';
+import type { z } from 'zod';
+
+/** Error responses every `/api/v1` route may give (status from core's code table). */
+export const errorResponses = {
+  400: {
+    description: 'INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
+  401: { description: 'UNAUTHENTICATED', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
+  403: { description: 'PERMISSION_DENIED', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
+  404: { description: 'NOT_FOUND', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
+  413: { description: 'PAYLOAD_TOO_LARGE', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
+  500: {
+    description: 'INTERNAL or PROCESSING_ERROR',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
+} as const;
+
+/** The 504 of routes that wait. */
+export const timeoutResponse = {
+  504: {
+    description: 'DEADLINE_EXCEEDED: `wait` timed out',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
+} as const;
+
+/** The 412 of conditional writes. */
+export const preconditionResponse = {
+  412: {
+    description: 'CONFLICT: stale `If-Match` revision',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
+} as const;
+
+/** A required JSON request body. */
+export function jsonBody<T extends z.ZodType>(schema: T, required = true) {
+  return { required, content: { 'application/json': { schema } } };
+}
+
+/** The 200 response carrying `{status: 'ok', result}`. */
+export function okResponse<T extends z.ZodType>(result: T, id: string, description: string) {
+  return { 200: { description, content: { 'application/json': { schema: okEnvelope(result, id) } } } };
+}
+
+/** Value of an optional string query parameter, with `''`/`null`/`false` meaning absent. */
+export function optionalQuery(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const v = value.trim();
+  return v === '' || v === 'null' || v === 'false' || v === 'None' ? null : v;
+}
+
+/** A request's loose optional (`null`/`false`/absent = not given). */
+export function given<T>(value: T | null | false | undefined): T | null {
+  return value === null || value === false || value === undefined ? null : value;
+}

@@ -1,0 +1,60 @@
+/**
+ * `POST /api/v1/resources/temp_upload` (API-CONTRACT §Temp upload): multipart `file` (+ `upload_mode`).
+ */
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { SkillportError, TempUploadFormSchema, TempUploadResultSchema } from '@skillport/core';
+import type { AppEnv } from '../http/context.js';
+import { okBody } from '../http/envelope.js';
+import type { ServiceDeps } from '../services/deps.js';
+import { errorResponses, okResponse } from './common.js';
+
+const tempUploadRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/resources/temp_upload',
+  operationId: 'tempUpload',
+  tags: ['resources'],
+  summary: 'Upload a zipped skill folder or one SKILL.md; returns an id for add/update (consumed once)',
+  request: {
+    body: { required: true, content: { 'multipart/form-data': { schema: TempUploadFormSchema } } },
+  },
+  responses: {
+    ...okResponse(TempUploadResultSchema, 'TempUploadResponse', 'Stored temporarily'),
+    ...errorResponses,
+  },
+});
+
+/** Registers the temp upload route. */
+export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
+  app.openapi(tempUploadRoute, async (c) => {
+    const form = c.req.valid('form') as Record<string, unknown>;
+    const file = form.file;
+    if (!(file instanceof Blob)) {
+      throw new SkillportError(
+        'INVALID_ARGUMENT',
+        'Multipart field `file` is required and must be a file (e.g. `-F file=@skill.zip`)',
+        {
+          details: {
+            field: 'file',
+            validation_errors: [{ loc: ['form', 'file'], message: 'file required', type: 'missing' }],
+          },
+        },
+      );
+    }
+    if (file.size > deps.limits.maxUploadBytes) {
+      throw new SkillportError(
+        'PAYLOAD_TOO_LARGE',
+        `Upload is ${file.size} bytes; the limit is ${deps.limits.maxUploadBytes}`,
+        { details: { field: 'file', size: file.size, limit: deps.limits.maxUploadBytes } },
+      );
+    }
+    const content = new Uint8Array(await file.arrayBuffer());
+    const identity = c.get('identity');
+    const id = await deps.store.putTempUpload({
+      accountId: identity.accountId,
+      filename: file instanceof File ? file.name.slice(0, 255) : 'upload',
+      content,
+      expiresAt: deps.now() + deps.limits.tempUploadTtlSeconds * 1000,
+    });
+    return c.json(okBody(c, { temp_file_id: id }), 200);
+  });
+}

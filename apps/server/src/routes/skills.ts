@@ -1,0 +1,217 @@
+/**
+ * The skill routes: add, list, find, validate, get, update, delete (API-CONTRACT §Add … §Delete).
+ */
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import {
+  AddSkillRequestSchema,
+  DeleteSkillQuerySchema,
+  DeleteSkillResultSchema,
+  FindSkillsRequestSchema,
+  FindSkillsResultSchema,
+  GetSkillQuerySchema,
+  GetSkillResultSchema,
+  ListSkillsQuerySchema,
+  ListSkillsResultSchema,
+  SkillWriteResultSchema,
+  ValidateSkillRequestSchema,
+  ValidateSkillResultSchema,
+} from '@skillport/core';
+import { z } from 'zod';
+import type { AppEnv } from '../http/context.js';
+import { okBody, requestTelemetry } from '../http/envelope.js';
+import type { ServiceDeps } from '../services/deps.js';
+import { deleteSkill, findSkills, getSkill, listSkills } from '../services/skill-reader.js';
+import { validateSkillInput } from '../services/skill-validate.js';
+import { writeSkill } from '../services/skill-writer.js';
+import {
+  errorResponses,
+  given,
+  jsonBody,
+  okResponse,
+  optionalQuery,
+  preconditionResponse,
+  timeoutResponse,
+} from './common.js';
+
+const NameParams = z.object({
+  name: z
+    .string()
+    .meta({ param: { name: 'name', in: 'path' }, description: 'Skill name: 1–64 of [A-Za-z0-9_-]' }),
+});
+const IfMatchHeaders = z.object({
+  'if-match': z.string().optional().meta({ description: 'Expected current revision (stale → 412)' }),
+});
+
+const addRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/skills',
+  operationId: 'addSkill',
+  tags: ['skills'],
+  summary:
+    'Add a skill (SKILL.md text, MCP tool, structured object or temp upload); replaces a same-named skill',
+  request: { body: jsonBody(AddSkillRequestSchema) },
+  responses: {
+    ...okResponse(SkillWriteResultSchema, 'AddSkillResponse', 'Stored'),
+    ...errorResponses,
+    ...timeoutResponse,
+  },
+});
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/skills',
+  operationId: 'listSkills',
+  tags: ['skills'],
+  summary: 'List skills of the user root and the agent root, or of one root',
+  request: { query: ListSkillsQuerySchema },
+  responses: { ...okResponse(ListSkillsResultSchema, 'ListSkillsResponse', 'Skills'), ...errorResponses },
+});
+
+const findRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/skills/find',
+  operationId: 'findSkills',
+  tags: ['skills'],
+  summary: 'Search skills (lexical, best first)',
+  request: { body: jsonBody(FindSkillsRequestSchema) },
+  responses: { ...okResponse(FindSkillsResultSchema, 'FindSkillsResponse', 'Hits'), ...errorResponses },
+});
+
+const validateRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/skills/validate',
+  operationId: 'validateSkill',
+  tags: ['skills'],
+  summary: 'Validate a skill without storing it (always 200 for a readable request)',
+  request: { body: jsonBody(ValidateSkillRequestSchema) },
+  responses: {
+    ...okResponse(ValidateSkillResultSchema, 'ValidateSkillResponse', 'Verdict'),
+    ...errorResponses,
+  },
+});
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/skills/{name}',
+  operationId: 'getSkill',
+  tags: ['skills'],
+  summary: 'Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all',
+  request: { params: NameParams, query: GetSkillQuerySchema },
+  responses: {
+    ...okResponse(GetSkillResultSchema, 'GetSkillResponse', 'The skill (ETag = revision)'),
+    ...errorResponses,
+  },
+});
+
+const updateRoute = createRoute({
+  method: 'put',
+  path: '/api/v1/skills/{name}',
+  operationId: 'updateSkill',
+  tags: ['skills'],
+  summary: 'Replace a skill completely; the name in the content must equal {name}',
+  request: { params: NameParams, headers: IfMatchHeaders, body: jsonBody(AddSkillRequestSchema) },
+  responses: {
+    ...okResponse(SkillWriteResultSchema, 'UpdateSkillResponse', 'Replaced'),
+    ...errorResponses,
+    ...preconditionResponse,
+    ...timeoutResponse,
+  },
+});
+
+const deleteRoute = createRoute({
+  method: 'delete',
+  path: '/api/v1/skills/{name}',
+  operationId: 'deleteSkill',
+  tags: ['skills'],
+  summary: 'Delete a skill and its files',
+  request: { params: NameParams, query: DeleteSkillQuerySchema },
+  responses: { ...okResponse(DeleteSkillResultSchema, 'DeleteSkillResponse', 'Deleted'), ...errorResponses },
+});
+
+function parseIfMatch(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().replace(/^W\//, '');
+  if (v === '' || v === '*') return undefined;
+  return v.replace(/^"(.*)"$/, '$1');
+}
+
+function parseLevel(value: string | undefined): 0 | 1 | 2 | null {
+  return value === '0' ? 0 : value === '1' ? 1 : value === '2' ? 2 : null;
+}
+
+/** Registers the skill routes on the app. */
+export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
+  app.openapi(addRoute, async (c) => {
+    const body = c.req.valid('json');
+    requestTelemetry(c, 'skills.add', body.telemetry);
+    const result = await writeSkill(deps, c.get('identity'), body, { action: 'add' });
+    return c.json(okBody(c, result), 200);
+  });
+
+  app.openapi(listRoute, async (c) => {
+    const query = c.req.valid('query');
+    const limit = query.node_limit === undefined ? 1000 : Number(query.node_limit);
+    const result = await listSkills(deps, c.get('identity'), {
+      limit,
+      targetUri: optionalQuery(query.target_uri),
+    });
+    return c.json(okBody(c, result), 200);
+  });
+
+  app.openapi(findRoute, async (c) => {
+    const body = c.req.valid('json');
+    requestTelemetry(c, 'skills.find', body.telemetry);
+    const level = given(body.level);
+    const result = await findSkills(deps, c.get('identity'), {
+      query: body.query,
+      limit: given(body.limit) ?? 10,
+      scoreThreshold: given(body.score_threshold),
+      targetUri: given(body.target_uri),
+      levels: level === null ? null : Array.isArray(level) ? level : [level],
+    });
+    return c.json(okBody(c, result), 200);
+  });
+
+  app.openapi(validateRoute, async (c) => {
+    const body = c.req.valid('json');
+    requestTelemetry(c, 'skills.validate', body.telemetry);
+    const result = validateSkillInput(deps, body);
+    return c.json(okBody(c, result), 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const { name } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const result = await getSkill(deps, c.get('identity'), name, {
+      level: parseLevel(query.level),
+      includeContent: query.include_content === true,
+      includeFiles: query.include_files !== false,
+      includeSource: query.include_source === true,
+      targetUri: optionalQuery(query.target_uri),
+    });
+    c.header('ETag', `"${result.revision}"`);
+    return c.json(okBody(c, result), 200);
+  });
+
+  app.openapi(updateRoute, async (c) => {
+    const { name } = c.req.valid('param');
+    const headers = c.req.valid('header');
+    const body = c.req.valid('json');
+    requestTelemetry(c, 'skills.update', body.telemetry);
+    const ifMatch = parseIfMatch(headers['if-match']);
+    const result = await writeSkill(deps, c.get('identity'), body, {
+      action: 'update',
+      pathName: name,
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
+    });
+    c.header('ETag', `"${result.revision}"`);
+    return c.json(okBody(c, result), 200);
+  });
+
+  app.openapi(deleteRoute, async (c) => {
+    const { name } = c.req.valid('param');
+    const query = c.req.valid('query');
+    const result = await deleteSkill(deps, c.get('identity'), name, optionalQuery(query.target_uri));
+    return c.json(okBody(c, result), 200);
+  });
+}

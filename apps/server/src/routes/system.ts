@@ -1,0 +1,67 @@
+/**
+ * Tasks, waiting and the queue observer (API-CONTRACT §Tasks, waiting, health).
+ */
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { QueueStatusSchema, TaskResultSchema, WaitRequestSchema } from '@skillport/core';
+import { z } from 'zod';
+import type { AppEnv } from '../http/context.js';
+import { okBody, requestTelemetry } from '../http/envelope.js';
+import type { ServiceDeps } from '../services/deps.js';
+import { getTask } from '../services/tasks.js';
+import { effectiveTimeout, waitForQueue } from '../services/wait.js';
+import { errorResponses, jsonBody, okResponse, timeoutResponse } from './common.js';
+
+const taskRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/tasks/{task_id}',
+  operationId: 'getTask',
+  tags: ['system'],
+  summary: "One of the caller's processing tasks",
+  request: { params: z.object({ task_id: z.string().meta({ param: { name: 'task_id', in: 'path' } }) }) },
+  responses: { ...okResponse(TaskResultSchema, 'TaskResponse', 'The task'), ...errorResponses },
+});
+
+const waitRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/system/wait',
+  operationId: 'waitProcessed',
+  tags: ['system'],
+  summary: "Wait until the caller's pending jobs are done",
+  request: { body: jsonBody(WaitRequestSchema, false) },
+  responses: {
+    ...okResponse(QueueStatusSchema, 'WaitResponse', 'Queue drained'),
+    ...errorResponses,
+    ...timeoutResponse,
+  },
+});
+
+const queueRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/observer/queue',
+  operationId: 'observeQueue',
+  tags: ['system'],
+  summary: "The caller's queue counts",
+  responses: { ...okResponse(QueueStatusSchema, 'QueueResponse', 'Counts'), ...errorResponses },
+});
+
+/** Registers tasks, wait and queue routes. */
+export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
+  app.openapi(taskRoute, async (c) => {
+    const { task_id } = c.req.valid('param');
+    return c.json(okBody(c, await getTask(deps, c.get('identity'), task_id)), 200);
+  });
+
+  app.openapi(waitRoute, async (c) => {
+    const body = c.req.valid('json');
+    requestTelemetry(c, 'system.wait', body.telemetry);
+    const counts = await waitForQueue(deps, c.get('identity'), {
+      timeoutSeconds: effectiveTimeout(body.timeout, deps.limits.maxWaitSeconds),
+    });
+    return c.json(okBody(c, counts), 200);
+  });
+
+  app.openapi(queueRoute, async (c) => {
+    const identity = c.get('identity');
+    return c.json(okBody(c, await deps.store.queueCounts(identity.accountId, identity.userId)), 200);
+  });
+}

@@ -1,0 +1,27 @@
+/**
+ * What the services need from the rest of the server, injected by `createApp`.
+ */
+import type { ServerLimits } from '../config.js';
+import type { Store } from '../store/types.js';
+
+/** The fields the L0 abstract is rendered from. */
+export interface AbstractInput {
+  name: string;
+  description: string;
+  tags: readonly string[];
+  allowedTools: readonly string[];
+}
+
+/** Dependencies of the services. */
+export interface ServiceDeps {
+  store: Store;
+  limits: ServerLimits;
+  /** Wakes the job runner after a write (no-op when jobs run elsewhere). */
+  kickJobs: () => void;
+  /** Renders `.abstract.md` (L0) at write time. */
+  renderAbstract: (skill: AbstractInput) => string;
+  /** Renders the L1 overview from a skill body when the job has not written it yet; null when unavailable. */
+  renderOverview: ((skill: AbstractInput & { body: string }) => string) | null;
+  /** Clock, epoch milliseconds. */
+  now: () => number;
+}

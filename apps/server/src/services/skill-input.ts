@@ -1,0 +1,173 @@
+/**
+ * Turning the body of add/update into SKILL.md text plus auxiliary files, whatever the input form
+ * (API-CONTRACT §Add): SKILL.md string, MCP tool, structured object, or a temp upload.
+ */
+import {
+  fromMcpTool,
+  isMcpTool,
+  type SkillIssue,
+  SkillportError,
+  type StructuredSkill,
+  skillMdFromStructured,
+} from '@skillport/core';
+import type { Identity } from '../store/types.js';
+import { extractUploadedSkill } from '../uploads/skill-folder.js';
+import type { ZipFile } from '../uploads/zip-reader.js';
+import type { ServiceDeps } from './deps.js';
+import { checkNoNul, checkSkillMdSize, decodeSkillMd } from './skill-text.js';
+
+/** Which request form a skill came from. */
+export type SkillInputForm = 'skill_md' | 'mcp' | 'structured' | 'upload';
+
+/** A skill ready to validate and store. */
+export interface SkillSource {
+  form: SkillInputForm;
+  /** SKILL.md text. */
+  text: string;
+  /** SKILL.md bytes to store: the uploaded bytes for SKILL.md input, else the UTF-8 of `text`. */
+  bytes: Uint8Array;
+  auxiliary: ZipFile[];
+  /** The folder the upload's SKILL.md sat in, if any. */
+  folderName: string | null;
+  /** Issues raised by a conversion (MCP). */
+  conversionIssues: SkillIssue[];
+}
+
+const encoder = new TextEncoder();
+const PATH_PREFIX = /^(\.\/|\.\.\/|~\/|[A-Za-z]:\\)/;
+
+/**
+ * True when a `data` string is a host path rather than SKILL.md content: one line that contains
+ * `/` or `\`, or starts with `./`, `../`, `~/` or a drive letter.
+ */
+export function looksLikeHostPath(value: string): boolean {
+  const s = value.trim();
+  if (s.length === 0 || /[\r\n]/.test(s)) return false;
+  return s.includes('/') || s.includes('\\') || PATH_PREFIX.test(s);
+}
+
+/** The add/update body fields this module reads. */
+export interface SkillInputBody {
+  data?: unknown;
+  temp_file_id?: string | null | false | undefined;
+}
+
+/**
+ * Resolves the body of add/update to a {@link SkillSource}.
+ *
+ * @param body - request body (`data` XOR `temp_file_id`)
+ * @param identity - the caller (temp uploads are bound to the account)
+ * @param deps - store, limits, clock
+ * @throws SkillportError `INVALID_ARGUMENT` (both/neither given, bad `data`), `PERMISSION_DENIED`
+ *   (a host path), `NOT_FOUND` (unknown/expired/consumed temp file), and the upload and text errors
+ */
+export async function resolveSkillSource(
+  body: SkillInputBody,
+  identity: Identity,
+  deps: ServiceDeps,
+): Promise<SkillSource> {
+  const hasData = body.data !== undefined && body.data !== null;
+  const tempId = typeof body.temp_file_id === 'string' && body.temp_file_id !== '' ? body.temp_file_id : null;
+  if (hasData && tempId !== null) {
+    throw new SkillportError('INVALID_ARGUMENT', 'Give either `data` or `temp_file_id`, not both', {
+      details: { field: 'data' },
+    });
+  }
+  if (tempId !== null) return fromTempUpload(tempId, identity, deps);
+  if (!hasData) {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      'Missing skill: give `data` (SKILL.md text, MCP tool or structured skill) or `temp_file_id`',
+      { details: { field: 'data' } },
+    );
+  }
+  return fromData(body.data, deps);
+}
+
+/** Resolves a `data` value (also used by validate). */
+export function fromData(data: unknown, deps: Pick<ServiceDeps, 'limits'>): SkillSource {
+  if (typeof data === 'string') {
+    if (looksLikeHostPath(data)) {
+      throw new SkillportError(
+        'PERMISSION_DENIED',
+        'The server accepts skill content or temp uploads, not host paths: ' +
+          `${JSON.stringify(data.slice(0, 120))} looks like a path. Upload the file with temp_upload first.`,
+        { details: { field: 'data', reason: 'host_path' } },
+      );
+    }
+    const bytes = encoder.encode(data);
+    checkSkillMdSize(bytes.length, deps.limits.maxSkillMdBytes);
+    checkNoNul(data);
+    return { form: 'skill_md', text: data, bytes, auxiliary: [], folderName: null, conversionIssues: [] };
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `\`data\` must be SKILL.md text or an object, got ${Array.isArray(data) ? 'an array' : typeof data}`,
+      {
+        details: {
+          field: 'data',
+          validation_errors: [
+            { loc: ['body', 'data'], message: 'expected string or object', type: 'invalid_type' },
+          ],
+        },
+      },
+    );
+  }
+  if ('inputSchema' in data) {
+    if (!isMcpTool(data)) {
+      throw new SkillportError(
+        'INVALID_ARGUMENT',
+        'MCP tool needs a string `name` and an object `inputSchema`, e.g. {"name": "calc", "inputSchema": {"type": "object"}}',
+        { details: { field: 'data.inputSchema' } },
+      );
+    }
+    const converted = fromMcpTool(data);
+    return textSource('mcp', converted.content, deps, converted.issues);
+  }
+  const structured = data as Record<string, unknown>;
+  if (typeof structured.name !== 'string') {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      'Structured skill needs a string `name`, e.g. {"name": "my-skill", …}',
+      {
+        details: { field: 'name', value: structured.name ?? null },
+      },
+    );
+  }
+  const text = skillMdFromStructured(structured as StructuredSkill);
+  return textSource('structured', text, deps, []);
+}
+
+function textSource(
+  form: SkillInputForm,
+  text: string,
+  deps: Pick<ServiceDeps, 'limits'>,
+  issues: SkillIssue[],
+): SkillSource {
+  const bytes = encoder.encode(text);
+  checkSkillMdSize(bytes.length, deps.limits.maxSkillMdBytes);
+  checkNoNul(text);
+  return { form, text, bytes, auxiliary: [], folderName: null, conversionIssues: issues };
+}
+
+async function fromTempUpload(id: string, identity: Identity, deps: ServiceDeps): Promise<SkillSource> {
+  const upload = await deps.store.takeTempUpload(identity.accountId, id, deps.now());
+  if (!upload) {
+    throw new SkillportError(
+      'NOT_FOUND',
+      `Temp upload ${JSON.stringify(id.slice(0, 80))} not found: unknown, expired, already used, or uploaded by another account`,
+      { details: { type: 'temp_file', resource: id.slice(0, 200) } },
+    );
+  }
+  const skill = extractUploadedSkill(upload.content, deps.limits);
+  const text = decodeSkillMd(skill.skillMd, deps.limits.maxSkillMdBytes);
+  return {
+    form: 'upload',
+    text,
+    bytes: skill.skillMd,
+    auxiliary: skill.auxiliary,
+    folderName: skill.folderName,
+    conversionIssues: [],
+  };
+}

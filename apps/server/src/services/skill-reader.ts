@@ -1,0 +1,252 @@
+/**
+ * List, find, get and delete (API-CONTRACT §List, §Find, §Get, §Delete). Every lookup is confined
+ * to the caller's account and to the caller's own user root or the account's agent root.
+ */
+import {
+  AGENT_SKILL_ROOT,
+  type DeleteSkillResult,
+  type FindSkillItem,
+  type FindSkillsResult,
+  type GetSkillResult,
+  type ListSkillsResult,
+  normalizeSkillName,
+  resolveSkillRoot,
+  type SkillFile,
+  type SkillListItem,
+  SkillportError,
+  userSkillRoot,
+} from '@skillport/core';
+import { ABSTRACT_PATH, DEFINITION_PATH, type Identity, type SkillRecord } from '../store/types.js';
+import type { ServiceDeps } from './deps.js';
+
+// ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** The roots a request looks at: the given one, or the user root then the agent root. */
+export function rootsFor(identity: Identity, targetUri: string | null | undefined): string[] {
+  if (typeof targetUri === 'string' && targetUri.trim() !== '') {
+    return [resolveSkillRoot(targetUri.trim(), { userId: identity.userId })];
+  }
+  return [userSkillRoot(identity.userId), AGENT_SKILL_ROOT];
+}
+
+/** A stored skill as a list item. */
+export function toListItem(skill: SkillRecord): SkillListItem {
+  const uri = `${skill.rootUri}/${skill.name}`;
+  return {
+    type: 'skill',
+    name: skill.name,
+    uri,
+    root_uri: skill.rootUri,
+    skill_md_uri: `${uri}/${DEFINITION_PATH}`,
+    description: skill.description,
+    tags: skill.tags,
+    allowed_tools: skill.allowedTools,
+    level: 0,
+    revision: skill.revision,
+    updated_at: iso(skill.updatedAt),
+  };
+}
+
+/**
+ * Lists skills.
+ *
+ * @param options.limit - `node_limit` (default 1000), applied to the merged list
+ * @param options.targetUri - one root, or both roots when absent
+ */
+export async function listSkills(
+  deps: ServiceDeps,
+  identity: Identity,
+  options: { limit: number; targetUri: string | null },
+): Promise<ListSkillsResult> {
+  const roots = rootsFor(identity, options.targetUri);
+  const skills: SkillListItem[] = [];
+  let total = 0;
+  for (const root of roots) {
+    const page = await deps.store.listSkills(identity.accountId, root, {
+      limit: Math.max(0, options.limit - skills.length),
+    });
+    total += page.total;
+    for (const s of page.skills) skills.push(toListItem(s));
+  }
+  const cut = skills.slice(0, options.limit);
+  return options.targetUri
+    ? { root_uri: roots[0] as string, skills: cut, total }
+    : { root_uris: roots, skills: cut, total };
+}
+
+const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, overview: 1, body: 2 };
+
+/**
+ * Finds skills by lexical search over both roots (or one), de-duplicated by name, best first.
+ */
+export async function findSkills(
+  deps: ServiceDeps,
+  identity: Identity,
+  options: {
+    query: string;
+    limit: number;
+    scoreThreshold: number | null;
+    targetUri: string | null;
+    levels: number[] | null;
+  },
+): Promise<FindSkillsResult> {
+  const roots = rootsFor(identity, options.targetUri);
+  const hits = await deps.store.search(identity.accountId, roots, options.query, {
+    limit: options.levels ? Math.max(options.limit * 4, 50) : options.limit * roots.length,
+  });
+  const seen = new Set<string>();
+  const skills: FindSkillItem[] = [];
+  for (const hit of hits) {
+    if (options.scoreThreshold !== null && hit.score < options.scoreThreshold) continue;
+    const level = Math.min(...hit.matchedFields.map((f) => FIELD_LEVEL[f] ?? 2), 2);
+    if (options.levels && !options.levels.includes(level)) continue;
+    if (seen.has(hit.skill.name)) continue;
+    seen.add(hit.skill.name);
+    skills.push({ ...toListItem(hit.skill), level, score: hit.score, match_reason: hit.matchReason });
+    if (skills.length >= options.limit) break;
+  }
+  return { query: options.query, root_uris: roots, skills, total: skills.length };
+}
+
+async function locate(deps: ServiceDeps, identity: Identity, rawName: string, targetUri: string | null) {
+  const name = normalizeSkillName(rawName);
+  const roots = rootsFor(identity, targetUri);
+  for (const root of roots) {
+    const skill = await deps.store.getSkill(identity.accountId, root, name);
+    if (skill) return skill;
+  }
+  const resource = `${roots[0]}/${name}`;
+  throw new SkillportError('NOT_FOUND', `Skill ${JSON.stringify(name)} not found in ${roots.join(' or ')}`, {
+    details: { type: 'skill', resource },
+  });
+}
+
+/** Options of {@link getSkill}. */
+export interface GetSkillOptions {
+  level: 0 | 1 | 2 | null;
+  includeContent: boolean;
+  includeFiles: boolean;
+  includeSource: boolean;
+  targetUri: string | null;
+}
+
+function withDirectories(uri: string, files: SkillFile[]): SkillFile[] {
+  const dirs = new Set<string>();
+  for (const f of files) {
+    const parts = f.path.split('/');
+    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
+  }
+  const dirEntries: SkillFile[] = [...dirs].map((path) => ({
+    name: path.slice(path.lastIndexOf('/') + 1),
+    uri: `${uri}/${path}`,
+    path,
+    is_dir: true,
+    kind: 'directory',
+    size: 0,
+    sha256: null,
+  }));
+  return [...files, ...dirEntries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Reads one skill at the requested level(s).
+ *
+ * @returns the get result and the revision for the `ETag` header
+ * @throws SkillportError `NOT_FOUND` with `details {type: 'skill', resource}`
+ */
+export async function getSkill(
+  deps: ServiceDeps,
+  identity: Identity,
+  rawName: string,
+  options: GetSkillOptions,
+): Promise<GetSkillResult> {
+  const skill = await locate(deps, identity, rawName, options.targetUri);
+  const uri = `${skill.rootUri}/${skill.name}`;
+  const result: GetSkillResult = {
+    name: skill.name,
+    uri,
+    root_uri: skill.rootUri,
+    skill_md_uri: `${uri}/${DEFINITION_PATH}`,
+    description: skill.description,
+    tags: skill.tags,
+    allowed_tools: skill.allowedTools,
+    frontmatter: skill.frontmatter,
+    revision: skill.revision,
+    created_at: iso(skill.createdAt),
+    updated_at: iso(skill.updatedAt),
+  };
+  const level = options.level;
+  if (level !== null) result.level = level;
+  if (level === null || level === 0) {
+    const file = await deps.store.readFile(skill.id, ABSTRACT_PATH);
+    result.abstract = file?.content ? decoder.decode(file.content) : '';
+  }
+  if (level === null || level === 1) {
+    result.overview =
+      skill.overview ??
+      deps.renderOverview?.({
+        name: skill.name,
+        description: skill.description,
+        tags: skill.tags,
+        allowedTools: skill.allowedTools,
+        body: skill.body,
+      }) ??
+      '';
+  }
+  if (level === null || level === 2 || options.includeContent) {
+    const file = await deps.store.readFile(skill.id, DEFINITION_PATH);
+    if (!file?.content) throw new Error(`skill ${skill.id} has no readable ${DEFINITION_PATH}`);
+    result.content = decoder.decode(file.content);
+    result.content_sha256 = file.sha256;
+  }
+  if (options.includeFiles) {
+    const stored = await deps.store.listFiles(skill.id, { withContent: false });
+    result.files = withDirectories(
+      uri,
+      stored.map((f) => ({
+        name: f.path.slice(f.path.lastIndexOf('/') + 1),
+        uri: `${uri}/${f.path}`,
+        path: f.path,
+        is_dir: false,
+        kind: f.kind,
+        size: f.size,
+        sha256: f.sha256,
+      })),
+    );
+  }
+  if (options.includeSource) result.source = skill.sourceMetadata;
+  return result;
+}
+
+/**
+ * Deletes one skill (lookup as get).
+ *
+ * @throws SkillportError `NOT_FOUND`
+ */
+export async function deleteSkill(
+  deps: ServiceDeps,
+  identity: Identity,
+  rawName: string,
+  targetUri: string | null,
+): Promise<DeleteSkillResult> {
+  const skill = await locate(deps, identity, rawName, targetUri);
+  const deleted = await deps.store.deleteSkill(identity.accountId, skill.rootUri, skill.name);
+  const uri = `${skill.rootUri}/${skill.name}`;
+  if (deleted === null) {
+    throw new SkillportError('NOT_FOUND', `Skill ${JSON.stringify(skill.name)} not found`, {
+      details: { type: 'skill', resource: uri },
+    });
+  }
+  return {
+    name: skill.name,
+    uri,
+    root_uri: skill.rootUri,
+    estimated_deleted_count: deleted,
+    privacy_deleted: false,
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Byte-level checks of SKILL.md text: size, UTF-8 validity and NUL bytes, each with a located error.
+ */
+import { SkillportError } from '@skillport/core';
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    let need = 0;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    if (b >= 0xc2 && b <= 0xdf) need = 1;
+    else if (b >= 0xe0 && b <= 0xef) need = 2;
+    else if (b >= 0xf0 && b <= 0xf4) need = 3;
+    else return i;
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+    }
+    i += need + 1;
+  }
+  return -1;
+}
+
+function lineColumn(text: string, index: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < index; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: index - lineStart + 1 };
+}
+
+/**
+ * Decodes SKILL.md bytes after checking them.
+ *
+ * @param bytes - the SKILL.md as uploaded
+ * @param maxBytes - size limit (`maxSkillMdBytes`)
+ * @returns the text (a leading BOM kept; the parser handles it)
+ * @throws SkillportError `PAYLOAD_TOO_LARGE` over the limit; `INVALID_ARGUMENT` for invalid UTF-8
+ *   (`details.offset`) or a NUL byte (`details.line`, `details.column`)
+ */
+export function decodeSkillMd(bytes: Uint8Array, maxBytes: number): string {
+  checkSkillMdSize(bytes.length, maxBytes);
+  let text: string;
+  try {
+    text = strictDecoder.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `SKILL.md is not valid UTF-8 (first bad byte at offset ${offset})`,
+      {
+        details: { field: 'SKILL.md', reason: 'invalid_utf8', offset },
+      },
+    );
+  }
+  checkNoNul(text);
+  return text;
+}
+
+/** Refuses a SKILL.md larger than the limit (413). */
+export function checkSkillMdSize(size: number, maxBytes: number): void {
+  if (size > maxBytes) {
+    throw new SkillportError('PAYLOAD_TOO_LARGE', `SKILL.md is ${size} bytes; the limit is ${maxBytes}`, {
+      details: { field: 'SKILL.md', size, limit: maxBytes },
+    });
+  }
+}
+
+/** Refuses text containing a NUL character, naming its line and column (400). */
+export function checkNoNul(text: string): void {
+  const index = text.indexOf('\u0000');
+  if (index >= 0) {
+    const { line, column } = lineColumn(text, index);
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `SKILL.md contains a NUL character at line ${line}, column ${column}`,
+      {
+        details: { field: 'SKILL.md', reason: 'nul_byte', line, column },
+      },
+    );
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * `POST /api/v1/skills/validate`: the validator's verdict on any `data` form, nothing stored.
+ */
+import {
+  type StructuredSkill,
+  type ValidateSkillResult,
+  type ValidationProfile,
+  validateSkill,
+} from '@skillport/core';
+import type { ServiceDeps } from './deps.js';
+import { fromData } from './skill-input.js';
+
+/** The validate body fields this service reads (already schema-checked). */
+export interface ValidateBody {
+  data: unknown;
+  strict?: boolean | null | false | undefined;
+  profile?: ValidationProfile | null | false | undefined;
+  skill_dir_name?: string | null | false | undefined;
+}
+
+/**
+ * Validates `data` (SKILL.md text, MCP tool or structured skill) with core's `validateSkill`.
+ * A host path string is refused (403) as on add; an MCP conversion's issues join the warnings;
+ * a structured object goes to core as is (a missing name is an issue, not a 400).
+ *
+ * @returns the contract's validate result
+ */
+export function validateSkillInput(
+  deps: Pick<ServiceDeps, 'limits'>,
+  body: ValidateBody,
+): ValidateSkillResult {
+  const data = body.data;
+  const structured =
+    typeof data === 'object' && data !== null && !Array.isArray(data) && !('inputSchema' in data);
+  const options: { strict: boolean; profile: ValidationProfile; dirName?: string } = {
+    strict: body.strict === true,
+    profile: body.profile || 'openviking',
+  };
+  if (typeof body.skill_dir_name === 'string' && body.skill_dir_name !== '')
+    options.dirName = body.skill_dir_name;
+  if (structured) {
+    // Core validates the structured form itself, so a missing name is a `name_required` issue, not a 400.
+    return validateSkill(data as StructuredSkill, options);
+  }
+  const source = fromData(data, deps);
+  const result = validateSkill(source.text, options);
+  return { ...result, warnings: [...source.conversionIssues, ...result.warnings] };
+}

@@ -1,0 +1,140 @@
+/**
+ * Add and update (API-CONTRACT §Add, §Update): resolve the input, validate it with core (profile
+ * `openviking`), write SKILL.md + L0 + auxiliary files and the processing job in one transaction,
+ * optionally wait for the job.
+ */
+import {
+  normalizeSkillName,
+  parseSkillMd,
+  resolveSkillRoot,
+  type SkillIssue,
+  SkillportError,
+  type SkillWriteResult,
+  validateSkill,
+} from '@skillport/core';
+import type { Identity, SkillFileInput } from '../store/types.js';
+import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
+import type { ServiceDeps } from './deps.js';
+import { resolveSkillSource, type SkillInputBody } from './skill-input.js';
+import { effectiveTimeout, waitForQueue } from './wait.js';
+
+/** The add/update body fields this service reads (already schema-checked). */
+export interface WriteSkillBody extends SkillInputBody {
+  wait?: boolean | null | undefined;
+  timeout?: number | null | false | undefined;
+  target_uri?: string | null | false | undefined;
+  source_metadata?: Record<string, unknown> | null | false | undefined;
+}
+
+/** How the write was asked for. */
+export interface WriteSkillMode {
+  action: 'add' | 'update';
+  /** The `{name}` path segment of update (raw). */
+  pathName?: string;
+  /** `If-Match` revision of update. */
+  ifMatch?: string;
+}
+
+const encoder = new TextEncoder();
+
+function issueForWire(issue: SkillIssue): SkillIssue {
+  return { ...issue };
+}
+
+/**
+ * Adds or replaces a skill.
+ *
+ * @returns the contract's add result (`queue_status` when `wait`, else `task_id`; `action` on update)
+ * @throws SkillportError `SKILL_INVALID` (validation errors; nothing stored), `INVALID_ARGUMENT`
+ *   (name rule; update name mismatch with `details {expected, actual}`), `INVALID_URI`, `NOT_FOUND`
+ *   (update of a missing skill), `CONFLICT` 412 (stale `If-Match`), `DEADLINE_EXCEEDED` (wait timeout)
+ */
+export async function writeSkill(
+  deps: ServiceDeps,
+  identity: Identity,
+  body: WriteSkillBody,
+  mode: WriteSkillMode,
+): Promise<SkillWriteResult> {
+  const expected = mode.pathName === undefined ? undefined : normalizeSkillName(mode.pathName);
+  const rootUri = resolveSkillRoot(typeof body.target_uri === 'string' ? body.target_uri : null, {
+    userId: identity.userId,
+  });
+  const source = await resolveSkillSource(body, identity, deps);
+  const validation = validateSkill(source.text, { profile: 'openviking' });
+  if (validation.errors.length > 0) {
+    const first = validation.errors[0] as SkillIssue;
+    const where =
+      first.line !== undefined
+        ? ` (line ${first.line}${first.column !== undefined ? `, column ${first.column}` : ''})`
+        : '';
+    throw new SkillportError('SKILL_INVALID', `Skill parse error: ${first.message}${where}`, {
+      details: { issues: [...validation.errors, ...validation.warnings].map(issueForWire) },
+    });
+  }
+  const name = normalizeSkillName(validation.name ?? '');
+  if (expected !== undefined && name !== expected) {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `The name in the content (${JSON.stringify(name)}) must equal the name in the path (${JSON.stringify(expected)})`,
+      { details: { field: 'name', expected, actual: name } },
+    );
+  }
+  const parsed = parseSkillMd(source.text).skill;
+  const description = validation.description ?? parsed.description ?? '';
+  const abstract = deps.renderAbstract({
+    name,
+    description,
+    tags: parsed.tags,
+    allowedTools: parsed.allowedTools,
+  });
+  const files: SkillFileInput[] = [
+    { path: DEFINITION_PATH, kind: 'definition', content: source.bytes },
+    { path: ABSTRACT_PATH, kind: 'summary', content: encoder.encode(abstract) },
+    ...source.auxiliary.map((f) => ({ path: f.path, kind: 'auxiliary' as const, content: f.content })),
+  ];
+  if (files.length > deps.limits.maxFilesPerSkill) {
+    throw new SkillportError(
+      'PAYLOAD_TOO_LARGE',
+      `Skill has ${files.length} files; the limit is ${deps.limits.maxFilesPerSkill}`,
+      { details: { files: files.length, limit: deps.limits.maxFilesPerSkill } },
+    );
+  }
+  const sourceMetadata =
+    body.source_metadata !== null && typeof body.source_metadata === 'object' ? body.source_metadata : null;
+  const written = await deps.store.putSkill({
+    accountId: identity.accountId,
+    rootUri,
+    name,
+    description,
+    tags: parsed.tags,
+    allowedTools: parsed.allowedTools,
+    frontmatter: parsed.frontmatter,
+    body: parsed.body,
+    sourceMetadata,
+    files,
+    ...(mode.ifMatch !== undefined ? { ifMatch: mode.ifMatch } : {}),
+    ...(mode.action === 'update' ? { mustExist: true } : {}),
+    task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
+  });
+  deps.kickJobs();
+  const uri = `${rootUri}/${name}`;
+  const result: SkillWriteResult = {
+    status: 'success',
+    root_uri: uri,
+    uri,
+    name,
+    auxiliary_files: source.auxiliary.length,
+    revision: written.skill.revision,
+    warnings: [...source.conversionIssues, ...validation.warnings].map(issueForWire),
+  };
+  if (mode.action === 'update') result.action = 'update';
+  if (body.wait === true) {
+    result.queue_status = await waitForQueue(deps, identity, {
+      taskIds: [written.taskId],
+      timeoutSeconds: effectiveTimeout(body.timeout, deps.limits.maxWaitSeconds),
+    });
+  } else {
+    result.task_id = written.taskId;
+  }
+  return result;
+}

@@ -1,0 +1,144 @@
+/**
+ * Starting the server in-process: open the store, build the app, listen, run jobs.
+ */
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { serve } from '@hono/node-server';
+import { createApp } from './app.js';
+import type { AuthMode } from './auth/authenticator.js';
+import { consoleLogger, isLoopbackHost, type ServerOptions, silentLogger } from './config.js';
+import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
+import type { Store } from './store/types.js';
+import { SERVER_VERSION } from './version.js';
+
+/** The job runner as the server drives it. */
+interface RunningJobs {
+  kick: () => void;
+  stop: () => Promise<void>;
+}
+
+async function startJobs(
+  _store: Store,
+  _logger: { error(record: Record<string, unknown>): void },
+): Promise<RunningJobs | null> {
+  // Wired to the job runner (apps/server/src/jobs) once it lands; until then tasks stay pending.
+  return null;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** Base URL, e.g. `http://127.0.0.1:1933`. */
+  url: string;
+  host: string;
+  /** The bound port (the real one when `port: 0` was asked). */
+  port: number;
+  authMode: AuthMode;
+  store: Store;
+  /** Stops accepting connections, stops jobs, closes the store (if opened here). Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store named by the options: `databaseUrl` unset → SQLite in `dataDir`.
+ *
+ * @throws Error for `postgres://` URLs (not supported yet) and unknown schemes
+ */
+export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'>): Store {
+  const url = options.databaseUrl?.trim();
+  if (url) {
+    if (/^postgres(ql)?:\/\//i.test(url)) {
+      throw new Error(
+        'SKILLPORT_DATABASE_URL: PostgreSQL is not supported yet by this build; unset SKILLPORT_DATABASE_URL ' +
+          'to use the embedded SQLite store in SKILLPORT_DATA_DIR',
+      );
+    }
+    const sqlite = /^sqlite:(?:\/\/)?(.+)$/i.exec(url);
+    if (!sqlite?.[1]) {
+      throw new Error(
+        `SKILLPORT_DATABASE_URL: unsupported URL ${JSON.stringify(url)} (expected sqlite:<path> or unset)`,
+      );
+    }
+    const file = path.resolve(sqlite[1]);
+    return createSqliteStore({ dataDir: path.dirname(file), filename: path.basename(file) });
+  }
+  return createSqliteStore({ dataDir: path.resolve(options.dataDir ?? './.skillport') });
+}
+
+/**
+ * Starts Skillport: opens the store (or uses `options.store`), builds the app, listens on
+ * `host:port`, and logs one startup line `{msg: 'listening', url, store, auth_mode, version}`.
+ *
+ * @param options - see {@link ServerOptions} (host `127.0.0.1`, port 1933, dataDir `./.skillport`)
+ * @returns the running server; call `close()` to stop it
+ * @throws Error when dev mode (no keys) would bind a non-loopback host, for an unsupported
+ *   database URL, or when the port cannot be bound
+ * @example
+ * const server = await startServer({ port: 0, dataDir: tmp, logger: false });
+ * await fetch(`${server.url}/health`);
+ * await server.close();
+ * @see DESIGN §4
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const logger = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
+  const host = options.host ?? '127.0.0.1';
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? openStore(options);
+  let stopJobs: () => Promise<void> = async () => {};
+  try {
+    const jobs = options.runJobs === false ? null : await startJobs(store, logger);
+    if (jobs) stopJobs = jobs.stop;
+    const built = await createApp({
+      store,
+      kickJobs: jobs?.kick ?? (() => {}),
+      ...(options.rootApiKey !== undefined ? { rootApiKey: options.rootApiKey } : {}),
+      ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
+      ...(options.limits !== undefined ? { limits: options.limits } : {}),
+      logger,
+    });
+    if (built.auth.mode === 'dev' && !isLoopbackHost(host)) {
+      throw new Error(
+        `Refusing to listen on ${host} in dev mode (no API keys): dev mode serves everyone as user ` +
+          '"default" and binds to loopback only. Set SKILLPORT_ROOT_API_KEY (and create keys) or use ' +
+          'SKILLPORT_HOST=127.0.0.1.',
+      );
+    }
+    const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: built.fetch, hostname: host, port: options.port ?? 1933 }, () => resolve(s));
+      s.once('error', reject);
+    });
+    const address = server.address() as AddressInfo;
+    const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    const url = `http://${urlHost}:${address.port}`;
+    logger.info({
+      msg: 'listening',
+      time: new Date().toISOString(),
+      url,
+      store: store.description,
+      auth_mode: built.auth.mode,
+      version: SERVER_VERSION,
+    });
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      host,
+      port: address.port,
+      authMode: built.auth.mode,
+      store,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            if ('closeAllConnections' in server) server.closeAllConnections();
+          });
+          await stopJobs();
+          if (ownsStore) await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await stopJobs();
+    if (ownsStore) await store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Rules for the relative path of a file inside a skill folder (zip slip and friends).
+ */
+import { SkillportError } from '@skillport/core';
+
+const DRIVE_LETTER = /^[A-Za-z]:/;
+// Control characters (C0, DEL) are not allowed in a stored file name.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const MAX_SEGMENT_LENGTH = 255;
+
+function refuse(path: string, reason: string, message: string): never {
+  throw new SkillportError(
+    'INVALID_ARGUMENT',
+    `Unsafe file path ${JSON.stringify(path.slice(0, 200))}: ${message}`,
+    {
+      details: { field: 'path', path: path.slice(0, 500), reason },
+    },
+  );
+}
+
+/**
+ * Checks a relative POSIX path of a skill file and returns it unchanged.
+ * Refused: empty paths, absolute paths, drive letters, backslashes, `.`/`..`/empty segments,
+ * control characters (NUL included), segments over 255 characters, and nesting deeper than `maxDepth`.
+ *
+ * @param path - the path as found in the upload (folder entries end with `/`, which is removed)
+ * @param maxDepth - most path segments allowed (file name included)
+ * @returns the path without a trailing `/`
+ * @throws SkillportError `INVALID_ARGUMENT` with `details {field: 'path', path, reason}`
+ */
+export function checkSkillFilePath(path: string, maxDepth: number): string {
+  const p = path.endsWith('/') ? path.slice(0, -1) : path;
+  if (p.length === 0) refuse(path, 'empty', 'the path is empty');
+  if (CONTROL.test(p)) refuse(path, 'control_character', 'control characters (NUL included) are not allowed');
+  if (p.includes('\\')) refuse(path, 'backslash', 'backslashes are not allowed (use `/`)');
+  if (p.startsWith('/')) refuse(path, 'absolute', 'absolute paths are not allowed');
+  if (DRIVE_LETTER.test(p)) refuse(path, 'drive_letter', 'drive letters are not allowed');
+  const segments = p.split('/');
+  for (const segment of segments) {
+    if (segment === '..') refuse(path, 'traversal', '`..` segments are not allowed');
+    if (segment === '.' || segment === '')
+      refuse(path, 'empty_segment', '`.` and empty segments are not allowed');
+    if ([...segment].length > MAX_SEGMENT_LENGTH) {
+      refuse(path, 'segment_too_long', `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
+    }
+  }
+  if (segments.length > maxDepth) {
+    refuse(path, 'too_deep', `nested ${segments.length} levels deep; the limit is ${maxDepth}`);
+  }
+  return p;
+}

@@ -1,0 +1,86 @@
+/**
+ * Turning a temp upload into the files of one skill: a zip of a skill folder (SKILL.md at the
+ * archive root, or inside its single top-level folder) or a single file read as SKILL.md.
+ */
+import { SkillportError } from '@skillport/core';
+import type { ServerLimits } from '../config.js';
+import { looksLikeZip, readZip, type ZipFile } from './zip-reader.js';
+
+/** The files of an uploaded skill folder. */
+export interface UploadedSkill {
+  /** The SKILL.md bytes, exactly as uploaded. */
+  skillMd: Uint8Array;
+  /** Every other file, at its path relative to the skill folder (derived `.abstract.md`/`.overview.md` dropped). */
+  auxiliary: ZipFile[];
+  /** The top-level folder name inside the zip, if the skill sat in one (e.g. `my-skill`). */
+  folderName: string | null;
+}
+
+const DERIVED = new Set(['.abstract.md', '.overview.md']);
+const IGNORED_BASENAMES = new Set(['.DS_Store', 'Thumbs.db']);
+
+function basename(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? path : path.slice(i + 1);
+}
+
+/**
+ * Locates the skill inside an upload.
+ *
+ * @param bytes - the upload (zip recognised by content, not by name)
+ * @param limits - zip and per-skill limits
+ * @returns SKILL.md and the auxiliary files
+ * @throws SkillportError `INVALID_ARGUMENT` when the zip has no SKILL.md at its root or in a single
+ *   top-level folder; `PAYLOAD_TOO_LARGE` when it has more files than `maxFilesPerSkill`; the
+ *   errors of {@link readZip}
+ */
+export function extractUploadedSkill(bytes: Uint8Array, limits: ServerLimits): UploadedSkill {
+  if (!looksLikeZip(bytes)) return { skillMd: bytes, auxiliary: [], folderName: null };
+  const files = readZip(bytes, {
+    maxEntries: limits.maxZipEntries,
+    maxUncompressedBytes: limits.maxUncompressedBytes,
+    maxCompressionRatio: limits.maxCompressionRatio,
+    maxPathDepth: limits.maxPathDepth,
+  }).filter((f) => !IGNORED_BASENAMES.has(basename(f.path)));
+
+  let prefix = '';
+  let folderName: string | null = null;
+  if (!files.some((f) => f.path === 'SKILL.md')) {
+    const tops = new Set(
+      files.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/')) : '')),
+    );
+    const [only] = tops;
+    if (tops.size === 1 && only && files.some((f) => f.path === `${only}/SKILL.md`)) {
+      prefix = `${only}/`;
+      folderName = only;
+    } else {
+      const found = files
+        .map((f) => f.path)
+        .filter((p) => basename(p) === 'SKILL.md')
+        .slice(0, 5);
+      throw new SkillportError(
+        'INVALID_ARGUMENT',
+        'Zip upload holds no SKILL.md at its root or in its single top-level folder' +
+          (found.length > 0 ? ` (found: ${found.join(', ')})` : ' (no SKILL.md at all)'),
+        { details: { field: 'file', reason: 'missing_skill_md', found } },
+      );
+    }
+  }
+  const inSkill = files
+    .filter((f) => f.path.startsWith(prefix))
+    .map((f) => ({ path: f.path.slice(prefix.length), content: f.content }));
+  if (inSkill.length > limits.maxFilesPerSkill) {
+    throw new SkillportError(
+      'PAYLOAD_TOO_LARGE',
+      `Skill has ${inSkill.length} files; the limit is ${limits.maxFilesPerSkill}`,
+      { details: { field: 'file', files: inSkill.length, limit: limits.maxFilesPerSkill } },
+    );
+  }
+  const skillMd = inSkill.find((f) => f.path === 'SKILL.md');
+  if (!skillMd) throw new Error('unreachable: SKILL.md located above');
+  return {
+    skillMd: skillMd.content,
+    auxiliary: inSkill.filter((f) => f.path !== 'SKILL.md' && !DERIVED.has(f.path)),
+    folderName,
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * A defensive zip reader for uploaded skill folders. It trusts nothing in the archive: entry count,
+ * declared sizes and compression ratios are checked before anything is inflated, inflation stops
+ * as soon as the running total passes a limit or an entry grows past its declared size, and
+ * symlinks, encrypted entries, ZIP64 and unsafe paths are refused.
+ */
+import { crc32 } from 'node:zlib';
+import { SkillportError } from '@skillport/core';
+import { Inflate } from 'fflate';
+import { checkSkillFilePath } from './safe-path.js';
+
+/** Limits applied while reading a zip. */
+export interface ZipLimits {
+  maxEntries: number;
+  maxUncompressedBytes: number;
+  /** Largest uncompressed/compressed ratio, checked for entries and the whole archive above 1 MiB. */
+  maxCompressionRatio: number;
+  maxPathDepth: number;
+}
+
+/** A file read from a zip. */
+export interface ZipFile {
+  path: string;
+  content: Uint8Array;
+}
+
+const RATIO_FLOOR_BYTES = 1024 * 1024;
+const INFLATE_CHUNK = 16 * 1024;
+const EOCD_SIG = 0x06054b50;
+const CEN_SIG = 0x02014b50;
+const LOC_SIG = 0x04034b50;
+const S_IFMT = 0o170000;
+const S_IFLNK = 0o120000;
+
+/** True when the bytes start like a zip archive (local header or empty-archive end record). */
+export function looksLikeZip(bytes: Uint8Array): boolean {
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    ((bytes[2] === 0x03 && bytes[3] === 0x04) || (bytes[2] === 0x05 && bytes[3] === 0x06))
+  );
+}
+
+function invalid(message: string, details: Record<string, unknown> = {}): SkillportError {
+  return new SkillportError('INVALID_ARGUMENT', `Invalid zip upload: ${message}`, {
+    details: { field: 'file', ...details },
+  });
+}
+
+function tooLarge(message: string, details: Record<string, unknown>): SkillportError {
+  return new SkillportError('PAYLOAD_TOO_LARGE', `Zip upload refused: ${message}`, {
+    details: { field: 'file', ...details },
+  });
+}
+
+function findEndOfCentralDirectory(view: DataView): number {
+  const min = Math.max(0, view.byteLength - 22 - 0xffff);
+  for (let i = view.byteLength - 22; i >= min; i--) {
+    if (view.getUint32(i, true) === EOCD_SIG) return i;
+  }
+  throw invalid('no end-of-central-directory record (not a zip, or truncated)');
+}
+
+interface CentralEntry {
+  name: string;
+  flags: number;
+  method: number;
+  crc: number;
+  compressedSize: number;
+  size: number;
+  localOffset: number;
+  mode: number;
+}
+
+function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntry[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const eocd = findEndOfCentralDirectory(view);
+  const count = view.getUint16(eocd + 10, true);
+  const cdOffset = view.getUint32(eocd + 16, true);
+  if (count === 0xffff || cdOffset === 0xffffffff) throw invalid('ZIP64 archives are not supported');
+  if (count > limits.maxEntries) {
+    throw tooLarge(`${count} entries; the limit is ${limits.maxEntries}`, {
+      entries: count,
+      limit: limits.maxEntries,
+    });
+  }
+  const decoder = new TextDecoder('utf-8');
+  const entries: CentralEntry[] = [];
+  let p = cdOffset;
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > bytes.length || view.getUint32(p, true) !== CEN_SIG)
+      throw invalid('corrupt central directory');
+    const nameLength = view.getUint16(p + 28, true);
+    const extraLength = view.getUint16(p + 30, true);
+    const commentLength = view.getUint16(p + 32, true);
+    if (p + 46 + nameLength > bytes.length) throw invalid('corrupt central directory');
+    const entry: CentralEntry = {
+      flags: view.getUint16(p + 8, true),
+      method: view.getUint16(p + 10, true),
+      crc: view.getUint32(p + 16, true),
+      compressedSize: view.getUint32(p + 20, true),
+      size: view.getUint32(p + 24, true),
+      mode: (view.getUint32(p + 38, true) >>> 16) & 0xffff,
+      localOffset: view.getUint32(p + 42, true),
+      name: decoder.decode(bytes.subarray(p + 46, p + 46 + nameLength)),
+    };
+    if (
+      entry.size === 0xffffffff ||
+      entry.compressedSize === 0xffffffff ||
+      entry.localOffset === 0xffffffff
+    ) {
+      throw invalid('ZIP64 entries are not supported', { path: entry.name });
+    }
+    entries.push(entry);
+    p += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+function inflateEntry(data: Uint8Array, entry: CentralEntry, budget: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let produced = 0;
+  const inflater = new Inflate((chunk) => {
+    produced += chunk.length;
+    if (produced > entry.size) {
+      throw tooLarge(
+        `entry ${JSON.stringify(entry.name)} inflates past its declared size of ${entry.size} bytes`,
+        {
+          path: entry.name,
+          reason: 'size_mismatch',
+        },
+      );
+    }
+    if (produced > budget) {
+      throw tooLarge('total uncompressed size exceeds the limit while inflating', { path: entry.name });
+    }
+    chunks.push(chunk);
+  });
+  try {
+    for (let i = 0; i < data.length; i += INFLATE_CHUNK) {
+      inflater.push(data.subarray(i, i + INFLATE_CHUNK), i + INFLATE_CHUNK >= data.length);
+    }
+    if (data.length === 0) inflater.push(new Uint8Array(0), true);
+  } catch (error) {
+    if (error instanceof SkillportError) throw error;
+    throw invalid(`entry ${JSON.stringify(entry.name)} is not valid deflate data`, { path: entry.name });
+  }
+  const out = new Uint8Array(produced);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/**
+ * Reads every regular file of a zip archive, in central-directory order. Folder entries and
+ * `__MACOSX/` metadata are skipped.
+ *
+ * @param bytes - the archive
+ * @param limits - entry count, total uncompressed bytes, compression ratio, path depth
+ * @returns the files with checked relative paths
+ * @throws SkillportError `PAYLOAD_TOO_LARGE` (413) for a limit; `INVALID_ARGUMENT` (400) for a
+ *   corrupt archive, ZIP64, encryption, an unsupported method, a symlink or an unsafe path
+ */
+export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
+  const entries = readCentralDirectory(bytes, limits).filter(
+    (e) => !e.name.startsWith('__MACOSX/') && !e.name.endsWith('/'),
+  );
+  let declaredTotal = 0;
+  let compressedTotal = 0;
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    checkSkillFilePath(entry.name, limits.maxPathDepth);
+    if ((entry.mode & S_IFMT) === S_IFLNK) {
+      throw invalid(`symlink entries are not allowed (${JSON.stringify(entry.name)})`, {
+        path: entry.name,
+        reason: 'symlink',
+      });
+    }
+    if (entry.flags & 1) throw invalid(`encrypted entries are not supported (${JSON.stringify(entry.name)})`);
+    if (entry.method !== 0 && entry.method !== 8) {
+      throw invalid(
+        `entry ${JSON.stringify(entry.name)} uses compression method ${entry.method}; only stored and deflate are supported`,
+      );
+    }
+    if (seen.has(entry.name))
+      throw invalid(`duplicate entry ${JSON.stringify(entry.name)}`, { path: entry.name });
+    seen.add(entry.name);
+    if (
+      entry.size >= RATIO_FLOOR_BYTES &&
+      entry.size / Math.max(entry.compressedSize, 1) > limits.maxCompressionRatio
+    ) {
+      throw tooLarge(
+        `entry ${JSON.stringify(entry.name)} has a compression ratio above ${limits.maxCompressionRatio}:1 (possible zip bomb)`,
+        { path: entry.name, reason: 'compression_ratio', limit: limits.maxCompressionRatio },
+      );
+    }
+    declaredTotal += entry.size;
+    compressedTotal += entry.compressedSize;
+  }
+  if (declaredTotal > limits.maxUncompressedBytes) {
+    throw tooLarge(
+      `declared uncompressed size ${declaredTotal} bytes exceeds the limit of ${limits.maxUncompressedBytes}`,
+      {
+        reason: 'uncompressed_size',
+        limit: limits.maxUncompressedBytes,
+      },
+    );
+  }
+  if (
+    declaredTotal >= RATIO_FLOOR_BYTES &&
+    declaredTotal / Math.max(compressedTotal, 1) > limits.maxCompressionRatio
+  ) {
+    throw tooLarge(`archive compression ratio above ${limits.maxCompressionRatio}:1 (possible zip bomb)`, {
+      reason: 'compression_ratio',
+      limit: limits.maxCompressionRatio,
+    });
+  }
+
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const files: ZipFile[] = [];
+  let produced = 0;
+  for (const entry of entries) {
+    const p = entry.localOffset;
+    if (p + 30 > bytes.length || view.getUint32(p, true) !== LOC_SIG) {
+      throw invalid(`corrupt local header for ${JSON.stringify(entry.name)}`);
+    }
+    const start = p + 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true);
+    const end = start + entry.compressedSize;
+    if (end > bytes.length) throw invalid(`entry ${JSON.stringify(entry.name)} is truncated`);
+    const data = bytes.subarray(start, end);
+    let content: Uint8Array;
+    if (entry.method === 0) {
+      if (entry.compressedSize !== entry.size)
+        throw invalid(`stored entry ${JSON.stringify(entry.name)} has inconsistent sizes`);
+      content = data;
+    } else {
+      content = inflateEntry(data, entry, limits.maxUncompressedBytes - produced);
+    }
+    if (content.length !== entry.size) {
+      throw invalid(`entry ${JSON.stringify(entry.name)} is shorter than its declared size`, {
+        path: entry.name,
+      });
+    }
+    if (crc32(content) >>> 0 !== entry.crc) {
+      throw invalid(`entry ${JSON.stringify(entry.name)} fails its CRC check (corrupt archive)`, {
+        path: entry.name,
+      });
+    }
+    produced += content.length;
+    files.push({ path: entry.name, content });
+  }
+  return files;
+}

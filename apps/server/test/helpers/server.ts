@@ -1,0 +1,82 @@
+/**
+ * Test helpers: a real server on 127.0.0.1:0 with a temp SQLite data folder, and a tiny JSON client.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type RunningServer, type ServerOptions, startServer } from '../../src/index.js';
+
+/** A started test server and helpers bound to it. */
+export interface TestServer {
+  server: RunningServer;
+  url: string;
+  dataDir: string;
+  /** Sends a request; JSON-encodes `body` unless it is a string, FormData or Uint8Array. */
+  request(method: string, urlPath: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  apiKey?: string;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field in tests
+  json: any;
+  text: string;
+}
+
+/**
+ * Starts a server for one test file.
+ *
+ * @param options - extra server options (logger silenced, port 0, temp data folder by default)
+ */
+export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'skillport-http-'));
+  const server = await startServer({ host: '127.0.0.1', port: 0, logger: false, ...options, dataDir });
+  const url = server.url;
+  return {
+    server,
+    url,
+    dataDir,
+    async request(method, urlPath, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.apiKey) headers['x-api-key'] = opts.apiKey;
+      let body: BodyInit | undefined;
+      if (opts.body instanceof FormData || typeof opts.body === 'string' || opts.body instanceof Uint8Array) {
+        body = opts.body as BodyInit;
+      } else if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(`${url}${urlPath}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      });
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = null;
+      }
+      return { status: res.status, headers: res.headers, json, text };
+    },
+    async close() {
+      await server.close();
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The shared corpus folder (`SKILLPORT_CORPUS`, else `../shared/corpus` beside the repo); throws when missing. */
+export function corpusDir(): string {
+  const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+  const dir = process.env.SKILLPORT_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
+  return dir;
+}
