@@ -15,6 +15,14 @@ export {
   toKebabCase,
   toToolSlug,
 } from './names.js';
+// Parse, serialize and validate SKILL.md (DESIGN §3, API-CONTRACT §Validate).
+export { type ParseSkillMdOptions, parseSkillMd } from './parse/parse-skill-md.js';
+export {
+  type SerializableSkill,
+  serializeSkillMd,
+  skillMdFromStructured,
+} from './parse/serialize-skill-md.js';
+export { splitAllowedTools, splitTags } from './parse/split-lists.js';
 // Toolbox: skills as agent tools, chat models, tool exports and the skills catalogue (DESIGN §3).
 export type { ChatCompleteOptions, ChatCompletion, ChatMessage, ChatModel } from './toolbox/chat-model.js';
 export { ChatModelError, type ChatModelErrorOptions } from './toolbox/chat-model-error.js';
@@ -63,6 +71,11 @@ export {
   USER_ID_PATTERN,
   userSkillRoot,
 } from './uri.js';
+export {
+  VALIDATION_PROFILES,
+  type ValidateSkillOptions,
+  validateSkill,
+} from './validate/validate-skill.js';
 export type {
   ApiKeyInfo,
   CreateAccountRequest,

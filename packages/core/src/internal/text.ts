@@ -1,0 +1,129 @@
+/**
+ * Small text helpers shared by the parser and the validator: Unicode code point lengths, line
+ * counting with every line-break style, offset → line/column, and input excerpts for messages.
+ * Private to `@skillport/core`.
+ */
+
+/** How many characters of an offending input a message quotes. */
+export const EXCERPT_MAX = 60;
+
+/**
+ * Length of `text` in Unicode code points (an emoji or a CJK extension character counts once),
+ * not UTF-16 code units.
+ */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A high surrogate followed by a low surrogate is one code point.
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/** The first `max` code points of `text`, never splitting a surrogate pair. */
+export function sliceCodePoints(text: string, max: number): string {
+  let count = 0;
+  let i = 0;
+  while (i < text.length && count < max) {
+    const code = text.charCodeAt(i);
+    i += code >= 0xd800 && code <= 0xdbff && i + 1 < text.length ? 2 : 1;
+    count++;
+  }
+  return text.slice(0, i);
+}
+
+/**
+ * `text` quoted for a message: JSON-escaped (so control characters and line breaks are visible) and
+ * cut to {@link EXCERPT_MAX} code points with an ellipsis.
+ */
+export function excerpt(text: string, max = EXCERPT_MAX): string {
+  const cut = codePointLength(text) > max ? `${sliceCodePoints(text, max - 1)}…` : text;
+  return JSON.stringify(cut);
+}
+
+/**
+ * Number of lines of `text`: line breaks are LF, CRLF or a lone CR; a final line break does not
+ * open a new line, so `''` has 0 lines, `'a'` and `'a\n'` have 1, `'a\n\nb'` has 3.
+ */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let lines = 1;
+  let from = 0;
+  // Fast path: most text has no CR at all.
+  if (text.indexOf('\r') === -1) {
+    for (;;) {
+      const at = text.indexOf('\n', from);
+      if (at === -1) break;
+      from = at + 1;
+      if (from < text.length) lines++;
+    }
+    return lines;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 13 /* \r */) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+    } else if (code !== 10 /* \n */) {
+      continue;
+    }
+    if (i + 1 < text.length) lines++;
+  }
+  return lines;
+}
+
+/** Replaces CRLF and lone CR line breaks with LF; the number and place of lines does not change. */
+export function normalizeLineBreaks(text: string): string {
+  return text.indexOf('\r') === -1 ? text : text.replace(/\r\n?/g, '\n');
+}
+
+/** A 1-based position: line, and column counted in code points. */
+export interface TextPosition {
+  line: number;
+  column: number;
+}
+
+/**
+ * 1-based line and column (in code points) of `offset` (a UTF-16 index) in `text`, whose line
+ * breaks must already be LF only. Offsets past the end resolve to the end of the text.
+ */
+export function positionAt(text: string, offset: number): TextPosition {
+  const end = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  for (;;) {
+    const at = text.indexOf('\n', lineStart);
+    if (at === -1 || at >= end) break;
+    line++;
+    lineStart = at + 1;
+  }
+  return { line, column: codePointLength(text.slice(lineStart, end)) + 1 };
+}
+
+/** The line (without its LF) that contains `offset` in LF-only `text`, and where it starts. */
+export function lineAt(text: string, offset: number): { text: string; start: number } {
+  const start = offset <= 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
+  const endAt = text.indexOf('\n', Math.max(start, offset));
+  return { text: text.slice(start, endAt === -1 ? text.length : endAt), start };
+}
+
+/** Whether `value` is a plain object (a YAML mapping or a JSON object), not an array or null. */
+export function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A short English name of a value's type for messages: `a number`, `a list`, `a mapping`, `null`. */
+export function describeType(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'boolean') return 'a boolean';
+  if (typeof value === 'number' || typeof value === 'bigint') return 'a number';
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,101 @@
+/**
+ * `parseSkillMd`: SKILL.md text → the skill and every problem found, located in the original text.
+ */
+
+import type { TextPosition } from '../internal/text.js';
+import type { ParsedSkill, ParseResult, SkillIssue } from '../types.js';
+import { readListFields } from './list-fields.js';
+import { readYaml } from './read-yaml.js';
+import { splitFrontmatter } from './split-frontmatter.js';
+
+/** Options of {@link parseSkillMd}. */
+export interface ParseSkillMdOptions {
+  /** Where the text came from (a file path or URI); named in the error thrown for non-string input. */
+  path?: string;
+}
+
+/** A parse result plus what the validator needs to locate its own issues. Private. */
+export interface ParseDetail {
+  result: ParseResult;
+  /** False when the frontmatter is missing, unclosed or not readable YAML. */
+  readable: boolean;
+  /** Position of a top-level frontmatter key's value in the original text. */
+  locate(key: string): TextPosition | undefined;
+}
+
+/**
+ * Parses SKILL.md text once and keeps the locator of frontmatter keys (used by the validator so it
+ * never parses twice).
+ */
+export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = {}): ParseDetail {
+  if (typeof text !== 'string') {
+    throw new TypeError(
+      `parseSkillMd: expected the SKILL.md text as a string${options.path ? ` (${options.path})` : ''}, got ${text === null ? 'null' : typeof text}`,
+    );
+  }
+  const split = splitFrontmatter(text);
+  if (!split.hasFrontmatter) {
+    return {
+      result: {
+        skill: emptySkill(split.body),
+        issues: split.issue ? [split.issue] : [],
+        hasFrontmatter: false,
+      },
+      readable: false,
+      locate: () => undefined,
+    };
+  }
+  const yaml = readYaml(split.yaml, split.yamlLine);
+  const data = yaml.data;
+  const lists = readListFields(data, yaml.locate);
+  const issues: SkillIssue[] = lists.issues.length === 0 ? yaml.issues : [...yaml.issues, ...lists.issues];
+  const skill: ParsedSkill = {
+    name: typeof data.name === 'string' ? data.name : null,
+    description: typeof data.description === 'string' ? data.description : null,
+    body: split.body,
+    frontmatter: data,
+    tags: lists.tags,
+    allowedTools: lists.allowedTools,
+  };
+  return { result: { skill, issues, hasFrontmatter: true }, readable: yaml.readable, locate: yaml.locate };
+}
+
+function emptySkill(body: string): ParsedSkill {
+  return { name: null, description: null, body, frontmatter: {}, tags: [], allowedTools: [] };
+}
+
+/**
+ * Parses a SKILL.md document: YAML frontmatter between `---` fences, then a Markdown body.
+ *
+ * Tolerant and exact: a UTF-8 BOM, CRLF / CR / mixed line endings, trailing blanks on the fences
+ * and a closing fence at the end of the file without a newline are accepted; a `---` inside a YAML
+ * value (indented in a block scalar or a multi-line quoted value, or inside a one-line value) never
+ * splits the document. YAML is read with the 1.2 core schema (`yes` and dates stay strings).
+ * Authoring mistakes are recovered with a warning (`yaml_unquoted_colon`: an unquoted `": "` in a
+ * one-line value, `yaml_reserved_indicator`: a value starting with `@` or `` ` ``); duplicate keys
+ * are reported (`yaml_duplicate_key`); list fields that cannot be read are errors naming the field
+ * (`tags_invalid`, `allowed_tools_invalid`); a missing, unclosed or unreadable frontmatter is a
+ * `yaml_format` error.
+ *
+ * Never throws on bad input: every problem is an issue with a rule id, a field and a 1-based
+ * line/column in the original text (BOM excluded; columns count code points).
+ *
+ * @param text - the SKILL.md text (decode bytes as UTF-8 first)
+ * @param options - `path`: where the text came from, named in the error for non-string input
+ * @returns `{skill, issues, hasFrontmatter}`: `skill.name` / `skill.description` are the
+ *   frontmatter values when they are strings (else `null`), `skill.body` the text after the
+ *   closing fence as written, `skill.frontmatter` every key as parsed (only the keys before the
+ *   first error when the YAML is broken), `skill.tags` / `skill.allowedTools` normalised lists
+ *   (`allowed-tools`, `allowed_tools` and `allowedTools` all read; strings split)
+ * @throws TypeError when `text` is not a string (a programmer error)
+ * @example
+ * ```ts
+ * const { skill, issues } = parseSkillMd('---\nname: pdf\ndescription: Read PDFs\nallowed-tools: Bash(git add:*) Read\n---\n# PDF\n');
+ * skill.allowedTools; // ['Bash(git add:*)', 'Read']
+ * issues; // []
+ * ```
+ * @see DESIGN §3 (parseSkillMd), API-CONTRACT §Validate (issue shape)
+ */
+export function parseSkillMd(text: string, options: ParseSkillMdOptions = {}): ParseResult {
+  return parseSkillMdDetail(text, options).result;
+}

@@ -1,0 +1,287 @@
+/**
+ * Reads the frontmatter YAML of a SKILL.md: YAML 1.2 core schema (`yes`, `on` and dates stay
+ * strings), one parse in the common case, recovery of unquoted `": "` and reserved first characters,
+ * duplicate-key reports, and every problem located in the original file.
+ */
+import { type Document, isMap, isNode, isScalar, type Pair, parseDocument, type YAMLError } from 'yaml';
+import {
+  describeType,
+  excerpt,
+  lineAt,
+  normalizeLineBreaks,
+  positionAt,
+  type TextPosition,
+} from '../internal/text.js';
+import type { SkillIssue } from '../types.js';
+import { recoverLines, recoveryIssue } from './recover-yaml.js';
+
+/** Parse options: YAML 1.2 core schema; unknown and `!!binary`-style tags stay plain values. */
+const PARSE_OPTIONS = {
+  version: '1.2',
+  schema: 'core',
+  prettyErrors: false,
+  resolveKnownTags: false,
+  uniqueKeys: true,
+} as const;
+
+/** Aliases may expand to at most this many nodes (guards against "billion laughs"). */
+const MAX_ALIAS_COUNT = 100;
+
+/** How many YAML syntax errors are reported; the first ones are the useful ones. */
+const MAX_SYNTAX_ISSUES = 3;
+
+/** Top-level keys whose duplicates are errors when the values differ: they decide identity or permissions. */
+const SENSITIVE_KEYS = new Set([
+  'name',
+  'description',
+  'tags',
+  'allowed-tools',
+  'allowed_tools',
+  'allowedTools',
+]);
+
+/** What the frontmatter YAML says. */
+export interface YamlRead {
+  /** The top-level mapping; when the YAML is unreadable, the keys read before the first error. */
+  data: Record<string, unknown>;
+  /** False when a `yaml_format` error was reported (syntax, not a mapping, alias bomb). */
+  readable: boolean;
+  issues: SkillIssue[];
+  /** Position of a top-level key's value (or of the key when the value is empty) in the original file. */
+  locate(key: string): TextPosition | undefined;
+}
+
+const NOWHERE = (): undefined => undefined;
+
+/**
+ * Parses `yamlRaw` (the text between the fences) into the frontmatter mapping.
+ *
+ * @param yamlRaw - the YAML as written, any line-break style
+ * @param yamlLine - 1-based line of its first line in the original file
+ * @returns the data, whether it was readable, the issues and a locator for top-level keys
+ */
+export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
+  let source = normalizeLineBreaks(yamlRaw);
+  let doc = parseDocument(source, PARSE_OPTIONS);
+  const issues: SkillIssue[] = [];
+  let syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
+
+  if (syntax.length > 0) {
+    // Recover line by line, re-parsing until no reported line is recoverable.
+    const lines = source.split('\n');
+    const touched = new Set<number>();
+    for (let pass = 0; pass < 8 && syntax.length > 0; pass++) {
+      const errorLines = new Set<number>();
+      for (const error of syntax) {
+        const at = positionAt(source, error.pos[0]).line - 1;
+        if (!touched.has(at)) errorLines.add(at);
+      }
+      const recovered = recoverLines(lines, errorLines);
+      if (recovered.length === 0) break;
+      for (const r of recovered) {
+        touched.add(r.lineIndex);
+        issues.push(recoveryIssue(r, yamlLine));
+      }
+      source = lines.join('\n');
+      doc = parseDocument(source, PARSE_OPTIONS);
+      syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
+    }
+  }
+
+  const locate = (offset: number): TextPosition => {
+    const { line, column } = positionAt(source, offset);
+    return { line: line + yamlLine - 1, column };
+  };
+
+  for (const warning of doc.warnings) {
+    const at = locate(warning.pos[0]);
+    issues.push({
+      rule: 'yaml_warning',
+      severity: 'warning',
+      message: `YAML: ${warning.message}`,
+      field: null,
+      ...at,
+    });
+  }
+
+  if (syntax.length > 0) {
+    for (const error of syntax.slice(0, MAX_SYNTAX_ISSUES)) issues.push(syntaxIssue(error, source, locate));
+    return { data: readBefore(doc, syntax), readable: false, issues, locate: NOWHERE };
+  }
+
+  const contents = doc.contents;
+  if (contents !== null && !isMap(contents)) {
+    const value = isScalar(contents) ? contents.value : isNode(contents) ? contents.toJSON() : contents;
+    issues.push({
+      rule: 'yaml_format',
+      severity: 'error',
+      message: `The frontmatter must be a mapping of keys to values (e.g. "name: my-skill"), got ${describeType(value)}.`,
+      field: null,
+      ...locate(contents.range?.[0] ?? 0),
+    });
+    return { data: {}, readable: false, issues, locate: NOWHERE };
+  }
+
+  let data: Record<string, unknown>;
+  try {
+    const js: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    data = js !== null && typeof js === 'object' ? (js as Record<string, unknown>) : {};
+  } catch (error) {
+    issues.push({
+      rule: 'yaml_format',
+      severity: 'error',
+      message: `The frontmatter YAML cannot be read: ${(error as Error).message}`,
+      field: null,
+      line: yamlLine,
+      column: 1,
+    });
+    return { data: {}, readable: false, issues, locate: NOWHERE };
+  }
+
+  const offsets = new Map<string, number>();
+  if (isMap(contents)) {
+    reportDuplicates(doc, contents.items, data, issues, locate);
+    reportNestedDuplicates(doc, contents.items, source, issues, locate);
+    for (const pair of contents.items) {
+      const key = keyString(pair);
+      const node = isNode(pair.value) ? pair.value : isNode(pair.key) ? pair.key : null;
+      if (key !== null && node?.range) offsets.set(key, node.range[0]);
+    }
+  }
+  return {
+    data,
+    readable: true,
+    issues,
+    locate: (key) => {
+      const offset = offsets.get(key);
+      return offset === undefined ? undefined : locate(offset);
+    },
+  };
+}
+
+/** The key of a pair as a string, or null for a complex key. */
+function keyString(pair: Pair): string | null {
+  const key = pair.key;
+  if (isScalar(key)) return String(key.value);
+  if (key === null || typeof key !== 'object') return String(key);
+  return null;
+}
+
+/** One `yaml_format` error for a YAML syntax error, with a hint for the common causes. */
+function syntaxIssue(error: YAMLError, source: string, locate: (offset: number) => TextPosition): SkillIssue {
+  const at = locate(error.pos[0]);
+  const line = lineAt(source, error.pos[0]).text;
+  let hint = '';
+  if (error.code === 'BAD_ALIAS' || /alias/i.test(error.message)) {
+    hint = ' A value starting with "*" is a YAML alias; quote it (e.g. "*").';
+  } else if (error.code === 'BAD_SCALAR_START') {
+    hint = ' Quote the value.';
+  } else if (/flow (sequence|collection|map)/i.test(error.message)) {
+    hint = ' Quote list items that contain "[", "]", "{", "}", "," or start with "@" or "`".';
+  } else if (error.code === 'BLOCK_AS_IMPLICIT_KEY' || /mapping/i.test(error.message)) {
+    hint = ' A value containing ": " must be quoted.';
+  }
+  return {
+    rule: 'yaml_format',
+    severity: 'error',
+    message: `YAML syntax error at line ${at.line}, column ${at.column}: ${error.message}.${hint} Line: ${excerpt(line.trim())}`,
+    field: null,
+    ...at,
+  };
+}
+
+/** Top-level keys that end before the first syntax error: what can be trusted of a broken document. */
+function readBefore(doc: Document.Parsed, errors: YAMLError[]): Record<string, unknown> {
+  const contents = doc.contents;
+  const data: Record<string, unknown> = {};
+  if (!isMap(contents)) return data;
+  const firstError = Math.min(...errors.map((e) => e.pos[0]));
+  for (const pair of contents.items) {
+    const key = keyString(pair);
+    const value = pair.value;
+    const end = isNode(value) ? value.range?.[2] : isNode(pair.key) ? pair.key.range?.[2] : undefined;
+    if (key === null || end === undefined || end > firstError) break;
+    try {
+      data[key] = isNode(value) ? value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) : (value ?? null);
+    } catch {
+      break;
+    }
+  }
+  return data;
+}
+
+/**
+ * Reports top-level keys given more than once. The last value wins (as in most YAML loaders); for
+ * keys that decide identity or permissions, differing values are an error.
+ */
+function reportDuplicates(
+  doc: Document.Parsed,
+  items: Pair[],
+  data: Record<string, unknown>,
+  issues: SkillIssue[],
+  locate: (offset: number) => TextPosition,
+): void {
+  const firstSeen = new Map<string, Pair>();
+  for (const pair of items) {
+    const key = keyString(pair);
+    if (key === null) continue;
+    const earlier = firstSeen.get(key);
+    if (!earlier) {
+      firstSeen.set(key, pair);
+      continue;
+    }
+    const at = locate(isNode(pair.key) ? (pair.key.range?.[0] ?? 0) : 0);
+    const firstAt = locate(isNode(earlier.key) ? (earlier.key.range?.[0] ?? 0) : 0);
+    const earlierValue = isNode(earlier.value) ? safeToJS(earlier.value, doc) : earlier.value;
+    const differs = JSON.stringify(earlierValue) !== JSON.stringify(data[key]);
+    const error = differs && SENSITIVE_KEYS.has(key);
+    issues.push({
+      rule: 'yaml_duplicate_key',
+      severity: error ? 'error' : 'warning',
+      message:
+        `"${key}" is given twice (lines ${firstAt.line} and ${at.line})` +
+        (error
+          ? ' with different values; remove one so it is clear which applies.'
+          : differs
+            ? '; the last value is used. Remove one.'
+            : ' with the same value. Remove one.'),
+      field: key,
+      ...at,
+    });
+  }
+}
+
+/** Duplicate keys inside nested mappings: reported as warnings (the last value is used). */
+function reportNestedDuplicates(
+  doc: Document.Parsed,
+  items: Pair[],
+  source: string,
+  issues: SkillIssue[],
+  locate: (offset: number) => TextPosition,
+): void {
+  const topLevel = new Set<number>();
+  for (const pair of items) if (isNode(pair.key) && pair.key.range) topLevel.add(pair.key.range[0]);
+  for (const error of doc.errors) {
+    if (error.code !== 'DUPLICATE_KEY' || topLevel.has(error.pos[0])) continue;
+    const line = lineAt(source, error.pos[0]).text;
+    const key = /^[ \t]*(?:-[ \t]+)?([^:#]+?):/.exec(line)?.[1] ?? line.trim();
+    issues.push({
+      rule: 'yaml_duplicate_key',
+      severity: 'warning',
+      message: `${excerpt(key)} is given twice in the same mapping; the last value is used. Remove one.`,
+      field: null,
+      ...locate(error.pos[0]),
+    });
+  }
+}
+
+function safeToJS(
+  node: { toJS(doc: Document.Parsed, opts: { maxAliasCount: number }): unknown },
+  doc: Document.Parsed,
+): unknown {
+  try {
+    return node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
+  } catch {
+    return undefined;
+  }
+}

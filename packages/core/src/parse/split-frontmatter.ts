@@ -1,0 +1,144 @@
+/**
+ * Locates the frontmatter block of a SKILL.md document: the opening `---` on line 1, the closing
+ * `---` on the first later line that is exactly three dashes at column 1 (trailing spaces or tabs
+ * allowed), any line-break style, with or without a UTF-8 BOM and a final newline.
+ *
+ * A `---` that is part of a YAML value never splits the document: inside a block scalar (`|`, `>`)
+ * or a multi-line quoted value the line is indented, and an indented line is never a fence; a
+ * `---` inside a one-line value is not alone on its line.
+ */
+
+import { excerpt } from '../internal/text.js';
+import type { SkillIssue } from '../types.js';
+
+/** Where the pieces of a SKILL.md document are. */
+export interface FrontmatterSplit {
+  /** The text without its BOM. */
+  text: string;
+  /** True when both fences were found. */
+  hasFrontmatter: boolean;
+  /** The YAML between the fences, exactly as written (`''` when none). */
+  yaml: string;
+  /** 1-based line of the first YAML line in the original text (the opening fence is line 1). */
+  yamlLine: number;
+  /** The text after the closing fence's line break; the whole text when there is no frontmatter. */
+  body: string;
+  /** The `yaml_format` error when the fences could not be located. */
+  issue: SkillIssue | null;
+}
+
+const FENCE_REST = /^[ \t]*$/;
+
+/** Returns the index just past the line break at `at` (LF, CRLF or CR), or `at` at the end. */
+function skipBreak(text: string, at: number): number {
+  if (at >= text.length) return at;
+  return text.charCodeAt(at) === 13 && text.charCodeAt(at + 1) === 10 ? at + 2 : at + 1;
+}
+
+/** Index of the next line break at or after `from`, or the text's length. */
+function lineEnd(text: string, from: number, hasCr: boolean): number {
+  if (!hasCr) {
+    const lf = text.indexOf('\n', from);
+    return lf === -1 ? text.length : lf;
+  }
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 10 || code === 13) return i;
+  }
+  return text.length;
+}
+
+/** Whether the line starting at `start` (ending at `end`) is a fence: `---` and optional blanks. */
+function isFence(text: string, start: number, end: number): boolean {
+  return text.startsWith('---', start) && FENCE_REST.test(text.slice(start + 3, end));
+}
+
+/**
+ * Splits `raw` into frontmatter YAML and body.
+ *
+ * @param raw - the SKILL.md text as read (a leading U+FEFF is ignored)
+ * @returns where the YAML and the body are; `issue` is a `yaml_format` error when the document
+ *   has no frontmatter or it is never closed
+ */
+export function splitFrontmatter(raw: string): FrontmatterSplit {
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  const hasCr = text.indexOf('\r') !== -1;
+  const firstEnd = lineEnd(text, 0, hasCr);
+  if (!isFence(text, 0, firstEnd)) {
+    return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: noFrontmatter(text) };
+  }
+  const yamlStart = skipBreak(text, firstEnd);
+  let start = yamlStart;
+  let line = 2;
+  let indentedFence = 0;
+  while (start < text.length) {
+    const end = lineEnd(text, start, hasCr);
+    if (isFence(text, start, end)) {
+      return {
+        text,
+        hasFrontmatter: true,
+        yaml: text.slice(yamlStart, start),
+        yamlLine: 2,
+        body: text.slice(skipBreak(text, end)),
+        issue: null,
+      };
+    }
+    if (indentedFence === 0 && /^[ \t]+---[ \t]*$/.test(text.slice(start, end))) indentedFence = line;
+    start = skipBreak(text, end);
+    line++;
+  }
+  const hint =
+    indentedFence > 0
+      ? ` Line ${indentedFence} has an indented "---", which YAML reads as part of a value; the closing fence must start at column 1.`
+      : '';
+  return {
+    text,
+    hasFrontmatter: false,
+    yaml: '',
+    yamlLine: 1,
+    body: text,
+    issue: {
+      rule: 'yaml_format',
+      severity: 'error',
+      message: `The frontmatter opened by "---" on line 1 is never closed: expected a line "---" after the YAML.${hint}`,
+      field: null,
+      line: 1,
+      column: 1,
+    },
+  };
+}
+
+/** The `yaml_format` error for a document without an opening fence, with the likeliest cause. */
+function noFrontmatter(text: string): SkillIssue {
+  const issue = (message: string, line = 1): SkillIssue => ({
+    rule: 'yaml_format',
+    severity: 'error',
+    message,
+    field: null,
+    line,
+    column: 1,
+  });
+  const expected =
+    'a SKILL.md starts with a line "---", then YAML with at least name and description, then a line "---"';
+  if (text.trim().length === 0) return issue(`The file is empty: ${expected}.`);
+  const lines = text.split(/\r\n?|\n/, 200);
+  const first = lines[0] ?? '';
+  if (/^\s*-{3,}\s*$/.test(first) || /^---/.test(first)) {
+    return issue(`No frontmatter: line 1 is ${excerpt(first)}, expected exactly "---" (${expected}).`);
+  }
+  const fenceAt = lines.findIndex((l) => /^---[ \t]*$/.test(l));
+  if (fenceAt > 0) {
+    const before = lines.slice(0, fenceAt).filter((l) => l.trim() !== '');
+    const looksLikeYaml = before.length > 0 && /^[A-Za-z_][\w-]*:(\s|$)/.test(before[0] ?? '');
+    if (looksLikeYaml) {
+      return issue(
+        `No frontmatter: lines 1-${fenceAt} look like YAML closed by "---" on line ${fenceAt + 1}, but the opening "---" on line 1 is missing.`,
+      );
+    }
+    return issue(
+      `No frontmatter: the first "---" is on line ${fenceAt + 1}, but the frontmatter must start on line 1 (${expected}).`,
+      fenceAt + 1,
+    );
+  }
+  return issue(`No frontmatter: line 1 is ${excerpt(first)} (${expected}).`);
+}

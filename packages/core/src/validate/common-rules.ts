@@ -1,0 +1,153 @@
+/**
+ * Checks every profile shares: required string fields, the add-time name rule, lengths in code
+ * points, the folder name and the best-practice hints.
+ */
+
+import { codePointLength, describeType, excerpt, sliceCodePoints } from '../internal/text.js';
+import { toKebabCase } from '../names.js';
+import type { RuleContext, RuleLevel } from './rule-context.js';
+
+/** Longest name, in code points. */
+export const NAME_MAX_LENGTH = 64;
+/** Longest description, in code points. */
+export const DESCRIPTION_MAX_LENGTH = 1024;
+/** A description shorter than this (code points) rarely tells an agent when to use the skill. */
+export const DESCRIPTION_MIN_USEFUL_LENGTH = 20;
+/** Body lines beyond which a skill should move detail into auxiliary files. */
+export const BODY_MAX_LINES = 500;
+
+const ADD_NAME_CHARACTERS = /^[A-Za-z0-9_-]+$/;
+const KEBAB_CASE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * Checks that `key` (`name` or `description`) is present, a string and not blank.
+ *
+ * @returns the trimmed value, or `null` after reporting `<key>_required`
+ */
+export function requireString(ctx: RuleContext, key: 'name' | 'description'): string | null {
+  const fm = ctx.skill.frontmatter;
+  const rule = `${key}_required`;
+  const example = key === 'name' ? 'name: my-skill' : 'description: What the skill does and when to use it';
+  if (!Object.hasOwn(fm, key) || fm[key] === null || fm[key] === undefined) {
+    ctx.report(rule, 'error', key, `"${key}" is required in the frontmatter (e.g. ${example}).`);
+    return null;
+  }
+  const value = fm[key];
+  if (typeof value !== 'string') {
+    const shown = typeof value === 'object' ? '' : ` (${excerpt(String(value))})`;
+    ctx.report(
+      rule,
+      'error',
+      key,
+      `"${key}" must be a string, got ${describeType(value)}${shown}. Quote it: ${example}`,
+    );
+    return null;
+  }
+  const trimmed = value.trim();
+  if (trimmed === '') {
+    ctx.report(rule, 'error', key, `"${key}" is blank (e.g. ${example}).`);
+    return null;
+  }
+  return trimmed;
+}
+
+/** A kebab-case suggestion for `name`, at most 64 code points, or `undefined` when none exists. */
+export function suggestName(name: string): string | undefined {
+  const kebab = toKebabCase(name);
+  const cut = sliceCodePoints(kebab, NAME_MAX_LENGTH).replace(/-+$/, '');
+  return cut === '' || cut === name ? undefined : cut;
+}
+
+/**
+ * The add-time name rule (trimmed, 1–64 of `[A-Za-z0-9_-]`), as `level` issues, plus surrounding
+ * blanks (always a warning: add trims them).
+ */
+export function checkAddNameRule(ctx: RuleContext, name: string, level: RuleLevel): void {
+  const raw = ctx.skill.frontmatter.name;
+  if (typeof raw === 'string' && raw !== name) {
+    ctx.report(
+      'name_whitespace',
+      'warning',
+      'name',
+      `"name" has blanks around it; it is used as ${excerpt(name)}.`,
+      name,
+    );
+  }
+  const length = codePointLength(name);
+  if (length > NAME_MAX_LENGTH) {
+    ctx.report(
+      'name_max_length',
+      level,
+      'name',
+      `"name" is ${length} characters long; at most ${NAME_MAX_LENGTH} are allowed (${excerpt(name)}).`,
+      suggestName(name),
+    );
+  }
+  if (!ADD_NAME_CHARACTERS.test(name)) {
+    const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_-]/.test(c)))].slice(0, 5);
+    ctx.report(
+      'name_allowed_characters',
+      level,
+      'name',
+      `"name" ${excerpt(name)} contains ${bad.map((c) => JSON.stringify(c)).join(', ')}; ` +
+        'only letters, digits, "_" and "-" are allowed (e.g. "search-web"). Add refuses this name.',
+      suggestName(name),
+    );
+  }
+}
+
+/** `name_matches_directory` when a folder name is known. */
+export function checkDirectory(ctx: RuleContext, name: string, level: RuleLevel): void {
+  const dir = ctx.dirName;
+  if (dir === undefined || dir === '' || dir === name) return;
+  ctx.report(
+    'name_matches_directory',
+    level,
+    'name',
+    `"name" ${excerpt(name)} differs from the skill's folder name ${excerpt(dir)}; they must be the same.`,
+    dir,
+  );
+}
+
+/** `name_kebab_case` best-practice warning. */
+export function checkKebabCase(ctx: RuleContext, name: string): void {
+  if (KEBAB_CASE.test(name)) return;
+  ctx.report(
+    'name_kebab_case',
+    'warning',
+    'name',
+    `"name" ${excerpt(name)} is not lowercase kebab-case (e.g. "search-web"), which agents and folders handle best.`,
+    suggestName(name),
+  );
+}
+
+/** `description_max_length` (level given) and `description_too_short` (warning). */
+export function checkDescriptionLength(ctx: RuleContext, description: string, level: RuleLevel): void {
+  const length = codePointLength(description);
+  if (length > DESCRIPTION_MAX_LENGTH) {
+    ctx.report(
+      'description_max_length',
+      level,
+      'description',
+      `"description" is ${length} characters long; at most ${DESCRIPTION_MAX_LENGTH} are allowed. Move detail into the body.`,
+    );
+  } else if (length < DESCRIPTION_MIN_USEFUL_LENGTH) {
+    ctx.report(
+      'description_too_short',
+      'warning',
+      'description',
+      `"description" is ${length} characters long; say what the skill does and when to use it (at least ${DESCRIPTION_MIN_USEFUL_LENGTH} characters).`,
+    );
+  }
+}
+
+/** `body_max_lines` warning. */
+export function checkBodyLines(ctx: RuleContext, level: RuleLevel): void {
+  if (ctx.bodyLines <= BODY_MAX_LINES) return;
+  ctx.report(
+    'body_max_lines',
+    level,
+    'body',
+    `The body has ${ctx.bodyLines} lines; keep it under ${BODY_MAX_LINES} and move detail into auxiliary files.`,
+  );
+}

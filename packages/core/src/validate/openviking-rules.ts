@@ -1,0 +1,35 @@
+/**
+ * Profile `openviking` (the default): the rule table of API-CONTRACT §Validate.
+ *
+ * | rule | severity |
+ * |---|---|
+ * | name_required, description_required | error |
+ * | name_matches_directory (folder name given) | warning; error if strict |
+ * | name_max_length, name_allowed_characters, description_max_length | warning; error if strict |
+ * | body_max_lines (> 500) | warning, strict only |
+ * | name_kebab_case, description_too_short | warning |
+ *
+ * @see API-CONTRACT §Validate
+ */
+import {
+  checkAddNameRule,
+  checkBodyLines,
+  checkDescriptionLength,
+  checkDirectory,
+  checkKebabCase,
+  requireString,
+} from './common-rules.js';
+import type { RuleContext } from './rule-context.js';
+
+/** Runs the `openviking` rules on a readable frontmatter. */
+export function checkOpenViking(ctx: RuleContext): void {
+  const name = requireString(ctx, 'name');
+  const description = requireString(ctx, 'description');
+  if (name !== null) {
+    checkAddNameRule(ctx, name, 'strict-error');
+    checkDirectory(ctx, name, 'strict-error');
+    checkKebabCase(ctx, name);
+  }
+  if (description !== null) checkDescriptionLength(ctx, description, 'strict-error');
+  if (ctx.strict) checkBodyLines(ctx, 'warning');
+}

@@ -1,0 +1,63 @@
+/**
+ * What a rule set sees and how it reports: one parsed skill, the options, and `report`, which
+ * applies the strict promotion and attaches the location of the field.
+ */
+
+import type { TextPosition } from '../internal/text.js';
+import type { ParsedSkill, SkillIssue } from '../types.js';
+
+/** How an issue's severity is decided. */
+export type RuleLevel =
+  /** Always an error. */
+  | 'error'
+  /** A warning, an error in strict mode. */
+  | 'strict-error'
+  /** Always a warning (best practice). */
+  | 'warning';
+
+/** Input of a rule set. */
+export interface RuleContext {
+  skill: ParsedSkill;
+  strict: boolean;
+  /** The folder name the skill's name must equal, when known. */
+  dirName: string | undefined;
+  /** Number of lines of the body. */
+  bodyLines: number;
+  /** Collected issues. */
+  issues: SkillIssue[];
+  /** Adds an issue located at the value of `field` (a top-level frontmatter key) when known. */
+  report(rule: string, level: RuleLevel, field: string | null, message: string, fix?: string): void;
+}
+
+/**
+ * Creates a rule context.
+ *
+ * @param locate - position of a top-level key's value, or `undefined` (structured input)
+ */
+export function createRuleContext(
+  skill: ParsedSkill,
+  strict: boolean,
+  dirName: string | undefined,
+  bodyLines: number,
+  locate: (key: string) => TextPosition | undefined,
+): RuleContext {
+  const issues: SkillIssue[] = [];
+  return {
+    skill,
+    strict,
+    dirName,
+    bodyLines,
+    issues,
+    report(rule, level, field, message, fix) {
+      const severity = level === 'error' || (level === 'strict-error' && strict) ? 'error' : 'warning';
+      const issue: SkillIssue = { rule, severity, message, field };
+      const at = field === null || field === 'body' ? undefined : locate(field.split('.')[0] ?? field);
+      if (at) {
+        issue.line = at.line;
+        issue.column = at.column;
+      }
+      if (fix !== undefined && fix !== '') issue.fix = fix;
+      issues.push(issue);
+    },
+  };
+}

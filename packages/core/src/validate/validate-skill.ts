@@ -1,0 +1,131 @@
+/**
+ * `validateSkill`: the verdict on a skill under one profile — the same code in the CLI, the
+ * browser and the server.
+ */
+import { SkillportError } from '../errors.js';
+import { countLines } from '../internal/text.js';
+import { type ParseDetail, parseSkillMdDetail } from '../parse/parse-skill-md.js';
+import { structuredToSkillMd } from '../parse/serialize-skill-md.js';
+import type { SkillIssue, StructuredSkill, ValidationProfile, ValidationResult } from '../types.js';
+import { checkAgentSkills } from './agentskills-rules.js';
+import { checkOpenViking } from './openviking-rules.js';
+import { createRuleContext } from './rule-context.js';
+
+/** Options of {@link validateSkill}. */
+export interface ValidateSkillOptions {
+  /** Promote the rules the profile marks "error if strict" to errors. Default `false`. */
+  strict?: boolean;
+  /** Rule set. Default `'openviking'`. */
+  profile?: ValidationProfile;
+  /** Name of the skill's folder; enables `name_matches_directory`. */
+  dirName?: string;
+}
+
+/** The profiles, in documentation order. */
+export const VALIDATION_PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
+
+/** Parse warnings about YAML that strict YAML parsers reject: errors under strict agentskills/claude. */
+const STRICT_YAML_RULES = new Set(['yaml_unquoted_colon', 'yaml_reserved_indicator', 'yaml_duplicate_key']);
+
+/**
+ * Validates a skill: parses it once and applies the rules of a profile.
+ *
+ * - `openviking` (default): the rule table of API-CONTRACT §Validate — `yaml_format`,
+ *   `name_required`, `description_required` are errors; `name_matches_directory`,
+ *   `name_max_length` (64), `name_allowed_characters` (`[A-Za-z0-9_-]`, the add-time rule) and
+ *   `description_max_length` (1024) are warnings that `strict` makes errors; `body_max_lines`
+ *   (> 500) is a warning reported only when `strict`; `name_kebab_case` and
+ *   `description_too_short` (< 20) are best-practice warnings.
+ * - `agentskills`: the Agent Skills specification — lowercase kebab name of 1–64 without
+ *   leading, trailing or double `-` (`name_allowed_characters`, `name_hyphens`), name equal to the
+ *   folder name, description 1–1024, `compatibility` ≤ 500, `metadata` string → string; unknown
+ *   keys warn (`frontmatter_unknown_field`, an error when `strict`).
+ * - `claude`: `agentskills` plus no XML tags in name or description and no reserved word
+ *   (`anthropic`, `claude`) in the name.
+ *
+ * Parse issues come first, with their severity (`yaml_unquoted_colon` and the other recovered
+ * YAML mistakes become errors under strict `agentskills` / `claude`). When the frontmatter cannot be
+ * read, only its `yaml_format` error is reported. Lengths count Unicode code points. Issues carry
+ * `line`/`column` for SKILL.md text; for structured input they do not (there is no text to point
+ * into) unless `content` was a full SKILL.md used as is.
+ *
+ * @param input - SKILL.md text, or a structured skill `{name, description?, content?, tags?,
+ *   allowed_tools?, …}` (see {@link skillMdFromStructured})
+ * @param options - `strict` (default false), `profile` (default `'openviking'`), `dirName`
+ * @returns `{valid, strict, profile, name, description, tags, allowed_tools, body_lines, errors,
+ *   warnings}` — `valid` is true when there is no error
+ * @throws SkillportError `INVALID_ARGUMENT` for an unknown profile; TypeError when `input` is
+ *   neither a string nor a plain object (programmer errors — bad skill content never throws)
+ * @example
+ * ```ts
+ * const result = validateSkill('---\nname: My Skill\ndescription: Does things\n---\n', { strict: true });
+ * result.valid; // false
+ * result.errors.map((e) => e.rule); // ['name_allowed_characters']
+ * ```
+ * @see API-CONTRACT §Validate
+ */
+export function validateSkill(
+  input: string | StructuredSkill,
+  options: ValidateSkillOptions = {},
+): ValidationResult {
+  const strict = options.strict ?? false;
+  const profile = options.profile ?? 'openviking';
+  if (!VALIDATION_PROFILES.includes(profile)) {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `Unknown validation profile ${JSON.stringify(profile)}; expected one of ${VALIDATION_PROFILES.join(', ')}.`,
+      { details: { field: 'profile', value: profile } },
+    );
+  }
+  let detail: ParseDetail;
+  let located = true;
+  if (typeof input === 'string') {
+    detail = parseSkillMdDetail(input);
+  } else {
+    const built = structuredToSkillMd(input);
+    detail = parseSkillMdDetail(built.text);
+    located = built.verbatim;
+  }
+  const { skill } = detail.result;
+  const bodyLines = countLines(skill.body);
+  const ctx = createRuleContext(
+    skill,
+    strict,
+    options.dirName,
+    bodyLines,
+    located ? detail.locate : () => undefined,
+  );
+  if (detail.readable) {
+    if (profile === 'openviking') checkOpenViking(ctx);
+    else checkAgentSkills(ctx, profile === 'claude');
+  }
+
+  const errors: SkillIssue[] = [];
+  const warnings: SkillIssue[] = [];
+  const promoteYaml = strict && profile !== 'openviking';
+  for (const parsed of detail.result.issues) {
+    let issue = parsed;
+    if (!located) {
+      const { line: _line, column: _column, ...rest } = parsed;
+      issue = rest;
+    }
+    if (issue.severity === 'warning' && promoteYaml && STRICT_YAML_RULES.has(issue.rule)) {
+      issue = { ...issue, severity: 'error' };
+    }
+    (issue.severity === 'error' ? errors : warnings).push(issue);
+  }
+  for (const issue of ctx.issues) (issue.severity === 'error' ? errors : warnings).push(issue);
+
+  return {
+    valid: errors.length === 0,
+    strict,
+    profile,
+    name: skill.name,
+    description: skill.description,
+    tags: skill.tags,
+    allowed_tools: skill.allowedTools,
+    body_lines: bodyLines,
+    errors,
+    warnings,
+  };
+}
