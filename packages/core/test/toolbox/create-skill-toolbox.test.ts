@@ -113,7 +113,7 @@ describe('createSkillToolbox: tools', () => {
         parameters: toolbox.tools[0]?.parameters,
       },
     });
-    (mcp?.inputSchema.required as string[]).push('context');
+    (mcp!.inputSchema.required as string[]).push('context');
     expect(toolbox.toMcpTools()[0]?.inputSchema.required).toEqual(['task']);
   });
 
@@ -189,7 +189,7 @@ describe('createSkillToolbox: callTool over a real chat-completions server', () 
       result: 'LGTM',
       skill_used: 'Code Review',
     });
-    expect((server.requests[0]?.body as { messages: unknown }).messages).toEqual([
+    expect((server.requests[0]!.body as { messages: unknown }).messages).toEqual([
       { role: 'system', content: '# Review\n\nBe thorough.' },
       { role: 'user', content: 'Review this diff\n\nContext: Repo uses tabs.' },
     ]);
@@ -208,7 +208,7 @@ describe('createSkillToolbox: callTool over a real chat-completions server', () 
       result: 'second',
       skill_used: 'search_web',
     });
-    expect((server.requests[0]?.body as { messages: Array<{ content: string }> }).messages[0]?.content).toBe(
+    expect((server.requests[0]!.body as { messages: Array<{ content: string }> }).messages[0]?.content).toBe(
       'second body',
     );
   });
