@@ -7,6 +7,7 @@ export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, Skillpor
 // MCP tool <-> skill conversion (API-CONTRACT §MCP).
 export { fromMcpTool, type McpSkillConversion } from './mcp/from-mcp-tool.js';
 export { isMcpTool } from './mcp/is-mcp-tool.js';
+export { toMcpTool } from './mcp/to-mcp-tool.js';
 export {
   isValidSkillName,
   normalizeSkillName,

@@ -107,6 +107,8 @@ function rebuildFromParameters(lines: string[]): Record<string, unknown> {
       const match = PARAMETER_LINE.exec(line);
       if (!match) continue;
       const [, name = '', type = '', requirement, description] = match;
+      // Never assign through the prototype setter; such a schema always carries its JSON block.
+      if (name === '__proto__') continue;
       const property: Record<string, unknown> = schemaForLabel(type);
       if (description !== undefined) property.description = description;
       properties[name] = property;

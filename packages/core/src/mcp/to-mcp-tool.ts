@@ -1,0 +1,74 @@
+import { SkillportError } from '../errors.js';
+import { parseSkillMd } from '../parse/parse-skill-md.js';
+import type { McpTool, ParsedSkill } from '../types.js';
+import { readConvertedSkill } from './internal/read-converted-skill.js';
+
+/**
+ * The `inputSchema` of an ordinary (not converted) skill exposed as an MCP tool: the agent passes
+ * the task, and optionally some context. Matches the toolbox's tool arguments (DESIGN §3).
+ */
+function skillTaskSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: { task: { type: 'string' }, context: { type: 'string' } },
+    required: ['task'],
+  };
+}
+
+/**
+ * Turns a skill back into an MCP tool definition.
+ *
+ * - A skill produced by {@link fromMcpTool} (it has `mcp_tool` in its frontmatter, a final
+ *   `## Input schema` block, or the converter's Usage line) gives back the original tool: `name` =
+ *   `mcp_tool` (else the skill name), the description, and the `inputSchema` — read from the
+ *   `## Input schema` JSON block when present, else rebuilt from the flat `## Parameters` bullets.
+ *   `toMcpTool(fromMcpTool(t).content)` returns `t.name`, `t.description` and a deep-equal
+ *   `t.inputSchema`.
+ * - Any other skill gives `{name, description, inputSchema: {type: "object", properties: {task:
+ *   {type: "string"}, context: {type: "string"}}, required: ["task"]}}`.
+ *
+ * @param input - SKILL.md text, or a skill already parsed by `parseSkillMd`
+ * @returns `{name, description, inputSchema}` (description `''` when the skill has none)
+ * @throws SkillportError `SKILL_INVALID` (message `Skill parse error: …`, `details.issues`) when the
+ *   skill has no string `name`, or when its `## Input schema` section is not a fenced JSON object
+ * @example
+ * ```ts
+ * toMcpTool('---\nname: my-skill\ndescription: Does things\n---\n\n# My skill\n');
+ * // { name: 'my-skill', description: 'Does things', inputSchema: { type: 'object', … } }
+ * ```
+ * @see API-CONTRACT §MCP
+ */
+export function toMcpTool(input: string | ParsedSkill): McpTool {
+  let skill: ParsedSkill;
+  if (typeof input === 'string') {
+    const parsed = parseSkillMd(input);
+    skill = parsed.skill;
+    if (skill.name === null) {
+      const errors = parsed.issues.filter((issue) => issue.severity === 'error');
+      const first = errors[0]?.message ?? 'the frontmatter has no string "name"';
+      throw new SkillportError('SKILL_INVALID', `Skill parse error: ${first}`, {
+        details: { issues: errors.length > 0 ? errors : [nameIssue()] },
+      });
+    }
+  } else {
+    skill = input;
+  }
+  if (skill.name === null) {
+    throw new SkillportError('SKILL_INVALID', 'Skill parse error: the frontmatter has no string "name"', {
+      details: { issues: [nameIssue()] },
+    });
+  }
+  const description = skill.description ?? '';
+  const converted = readConvertedSkill(skill.frontmatter, skill.body);
+  if (converted !== null) return { name: converted.name, description, inputSchema: converted.inputSchema };
+  return { name: skill.name, description, inputSchema: skillTaskSchema() };
+}
+
+function nameIssue() {
+  return {
+    rule: 'name_required',
+    severity: 'error' as const,
+    message: 'The frontmatter has no string "name" (e.g. "name: search-web")',
+    field: 'name',
+  };
+}

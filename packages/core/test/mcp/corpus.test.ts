@@ -1,0 +1,58 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { fromMcpTool } from '../../src/mcp/from-mcp-tool.js';
+import { isMcpTool } from '../../src/mcp/is-mcp-tool.js';
+import { toMcpTool } from '../../src/mcp/to-mcp-tool.js';
+import { parseSkillMd } from '../../src/parse/parse-skill-md.js';
+import type { McpTool } from '../../src/types.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../../../..');
+const corpus = process.env.SKILLPORT_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
+const mcpDir = path.join(corpus, 'mcp');
+if (!existsSync(mcpDir)) {
+  throw new Error(`MCP corpus not found at ${mcpDir}: set SKILLPORT_CORPUS to the corpus folder`);
+}
+
+const files = readdirSync(mcpDir)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
+const tools = files.map(
+  (file) => [file, JSON.parse(readFileSync(path.join(mcpDir, file), 'utf8')) as McpTool] as const,
+);
+
+describe('MCP corpus', () => {
+  it('holds the 39 tools this suite was written against', () => {
+    expect(files).toHaveLength(39);
+  });
+
+  it.each(tools)('%s converts, parses cleanly, matches its snapshot and round-trips', async (file, tool) => {
+    expect(isMcpTool(tool)).toBe(true);
+    const result = fromMcpTool(tool);
+    await expect(result.content).toMatchFileSnapshot(
+      `__snapshots__/${file.replace(/\.json$/, '')}.SKILL.md.snap`,
+    );
+
+    const parsed = parseSkillMd(result.content);
+    expect(parsed.hasFrontmatter).toBe(true);
+    expect(parsed.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
+    expect(parsed.skill.name).toBe(result.name);
+    expect(parsed.skill.description).toBe(tool.description);
+    expect(parsed.skill.frontmatter).toEqual(result.frontmatter);
+
+    const back = toMcpTool(result.content);
+    expect(back.name).toBe(tool.name);
+    expect(back.description).toBe(tool.description);
+    expect(back.inputSchema).toEqual(tool.inputSchema);
+  });
+
+  it('keeps the Parameters section flat-exact where the schema allows it', () => {
+    const flat = tools.filter(([, tool]) => !fromMcpTool(tool).content.includes('\n## Input schema\n'));
+    for (const [, tool] of flat) {
+      expect(toMcpTool(fromMcpTool(tool).content).inputSchema).toEqual(tool.inputSchema);
+    }
+    expect(flat.map(([file]) => file)).toContain('047-ispn-dotted-name.json');
+  });
+});
