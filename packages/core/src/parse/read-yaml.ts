@@ -169,8 +169,10 @@ function keyString(pair: Pair): string | null {
 
 /** One `yaml_format` error for a YAML syntax error, with a hint for the common causes. */
 function syntaxIssue(error: YAMLError, source: string, locate: (offset: number) => TextPosition): SkillIssue {
-  const at = locate(error.pos[0]);
-  const line = lineAt(source, error.pos[0]).text;
+  // An error at the very end (an unclosed bracket or quote) is shown on the last written line.
+  const offset = Math.min(error.pos[0], Math.max(0, source.trimEnd().length - 1));
+  const at = locate(offset);
+  const line = lineAt(source, offset).text;
   let hint = '';
   if (error.code === 'BAD_ALIAS' || /alias/i.test(error.message)) {
     hint = ' A value starting with "*" is a YAML alias; quote it (e.g. "*").';
