@@ -36,6 +36,8 @@ export interface CreateAppOptions
   store: Store;
   /** Called after each write so a job runner picks the new task up (default: nothing). */
   kickJobs?: () => void;
+  /** Event-driven wait for tasks (the job runner's `waitFor`); default: polling the store. */
+  waitForJobs?: ServiceDeps['waitForJobs'];
 }
 
 /** The app and what it was built with. */
@@ -56,7 +58,8 @@ export const OPENAPI_INFO = {
     version: SERVER_VERSION,
     description: 'Self-hostable registry for agent skills (SKILL.md) and MCP tools.',
   },
-} as const;
+  security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+};
 
 /**
  * Builds the HTTP app on an opened store (no listening socket; see `startServer`).
@@ -85,6 +88,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     store,
     limits,
     kickJobs: options.kickJobs ?? (() => {}),
+    waitForJobs: options.waitForJobs ?? null,
     renderAbstract,
     renderOverview: (skill) => renderOverview(skill),
     now: Date.now,
@@ -122,6 +126,12 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   registerSkillRoutes(app, deps);
   registerSystemRoutes(app, deps);
   registerAdminRoutes(app, deps);
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'BearerAuth', { type: 'http', scheme: 'bearer' });
   app.doc31('/openapi.json', OPENAPI_INFO);
 
   app.onError(createErrorHandler(logger));

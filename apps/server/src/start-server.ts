@@ -6,7 +6,8 @@ import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { createApp } from './app.js';
 import type { AuthMode } from './auth/authenticator.js';
-import { consoleLogger, isLoopbackHost, type ServerOptions, silentLogger } from './config.js';
+import { consoleLogger, isLoopbackHost, type Logger, type ServerOptions, silentLogger } from './config.js';
+import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
 import type { Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
@@ -15,14 +16,26 @@ import { SERVER_VERSION } from './version.js';
 interface RunningJobs {
   kick: () => void;
   stop: () => Promise<void>;
+  waitFor: JobRunner['waitFor'];
 }
 
-async function startJobs(
-  _store: Store,
-  _logger: { error(record: Record<string, unknown>): void },
-): Promise<RunningJobs | null> {
-  // Wired to the job runner (apps/server/src/jobs) once it lands; until then tasks stay pending.
-  return null;
+async function startJobs(store: Store, logger: Logger): Promise<RunningJobs> {
+  const runner = createJobRunner({
+    store,
+    onError: (error, context) =>
+      logger.error({
+        msg: 'job failed',
+        phase: context.phase,
+        task_id: context.taskId ?? null,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+  await runner.start();
+  return {
+    kick: () => runner.kick(),
+    stop: () => runner.stop(),
+    waitFor: (...args) => runner.waitFor(...args),
+  };
 }
 
 /** A running server. */
@@ -90,6 +103,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const built = await createApp({
       store,
       kickJobs: jobs?.kick ?? (() => {}),
+      ...(jobs ? { waitForJobs: jobs.waitFor } : {}),
       ...(options.rootApiKey !== undefined ? { rootApiKey: options.rootApiKey } : {}),
       ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),

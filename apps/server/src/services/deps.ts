@@ -2,7 +2,7 @@
  * What the services need from the rest of the server, injected by `createApp`.
  */
 import type { ServerLimits } from '../config.js';
-import type { Store } from '../store/types.js';
+import type { QueueCounts, Store } from '../store/types.js';
 
 /** The fields the L0 abstract is rendered from. */
 export interface AbstractInput {
@@ -18,6 +18,14 @@ export interface ServiceDeps {
   limits: ServerLimits;
   /** Wakes the job runner after a write (no-op when jobs run elsewhere). */
   kickJobs: () => void;
+  /** Waits for tasks to leave pending/running (the job runner's `waitFor`); null = poll the store. */
+  waitForJobs:
+    | ((
+        accountId: string,
+        userId: string,
+        options: { taskIds?: readonly string[]; timeoutMs: number },
+      ) => Promise<{ done: boolean; counts: QueueCounts }>)
+    | null;
   /** Renders `.abstract.md` (L0) at write time. */
   renderAbstract: (skill: AbstractInput) => string;
   /** Renders the L1 overview from a skill body when the job has not written it yet; null when unavailable. */

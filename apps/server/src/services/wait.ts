@@ -8,6 +8,14 @@ import type { ServiceDeps } from './deps.js';
 const POLL_MS = 10;
 const MAX_POLL_MS = 100;
 
+function timedOut(timeoutSeconds: number, counts: QueueCounts): SkillportError {
+  return new SkillportError(
+    'DEADLINE_EXCEEDED',
+    `Processing did not finish within ${timeoutSeconds} s (${counts.pending} pending, ${counts.processing} processing)`,
+    { details: { timeout: timeoutSeconds, queue_status: counts } },
+  );
+}
+
 /**
  * Resolves the effective wait timeout in seconds.
  *
@@ -35,6 +43,15 @@ export async function waitForQueue(
 ): Promise<QueueCounts> {
   const deadline = Date.now() + options.timeoutSeconds * 1000;
   const query = options.taskIds ? { taskIds: options.taskIds } : {};
+  if (deps.waitForJobs) {
+    deps.kickJobs();
+    const { done, counts } = await deps.waitForJobs(identity.accountId, identity.userId, {
+      ...query,
+      timeoutMs: options.timeoutSeconds * 1000,
+    });
+    if (!done) throw timedOut(options.timeoutSeconds, counts);
+    return counts;
+  }
   let delay = POLL_MS;
   deps.kickJobs();
   for (;;) {
@@ -42,11 +59,7 @@ export async function waitForQueue(
     if (counts.pending + counts.processing === 0) return counts;
     const left = deadline - Date.now();
     if (left <= 0) {
-      throw new SkillportError(
-        'DEADLINE_EXCEEDED',
-        `Processing did not finish within ${options.timeoutSeconds} s (${counts.pending} pending, ${counts.processing} processing)`,
-        { details: { timeout: options.timeoutSeconds, queue_status: counts } },
-      );
+      throw timedOut(options.timeoutSeconds, counts);
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
     delay = Math.min(delay * 2, MAX_POLL_MS);
