@@ -7,6 +7,7 @@ import { isMcpTool } from '../../src/mcp/is-mcp-tool.js';
 import { toMcpTool } from '../../src/mcp/to-mcp-tool.js';
 import { parseSkillMd } from '../../src/parse/parse-skill-md.js';
 import type { McpTool } from '../../src/types.js';
+import { validateSkill } from '../../src/validate/validate-skill.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
@@ -41,6 +42,11 @@ describe('MCP corpus', () => {
     expect(parsed.skill.name).toBe(result.name);
     expect(parsed.skill.description).toBe(tool.description);
     expect(parsed.skill.frontmatter).toEqual(result.frontmatter);
+
+    // What the add route checks before storing: no errors under the default profile.
+    const validation = validateSkill(result.content);
+    expect(validation.errors).toEqual([]);
+    expect(validation.name).toBe(result.name);
 
     const back = toMcpTool(result.content);
     expect(back.name).toBe(tool.name);
