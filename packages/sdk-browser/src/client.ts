@@ -78,6 +78,12 @@ export type UpdateSkillOptions = AddSkillOptions & {
   ifMatch?: string;
 };
 
+/**
+ * Query parameters of a route, with the names of the spec and natural values: numbers and booleans
+ * are accepted where the wire carries strings (`{level: 2, include_content: true}`).
+ */
+export type QueryOf<T> = { [K in keyof T]?: T[K] | string | number | boolean | null };
+
 type Query = Record<string, string | number | boolean | readonly unknown[] | null | undefined>;
 
 interface RequestInit {
@@ -203,7 +209,10 @@ export class AsyncHTTPClient {
    * @returns `{root_uris | root_uri, skills, total}`; an empty root gives an empty list.
    * @see API-CONTRACT §List
    */
-  async listSkills(params: SkillListParams = {}, options: CallOptions = {}): Promise<SkillListResult> {
+  async listSkills(
+    params: QueryOf<SkillListParams> = {},
+    options: CallOptions = {},
+  ): Promise<SkillListResult> {
     return this.#request<SkillListResult>('GET', 'api/v1/skills', {
       query: params as Query,
       signal: options.signal,
@@ -257,7 +266,7 @@ export class AsyncHTTPClient {
    */
   async getSkill(
     name: string,
-    params: SkillGetParams = {},
+    params: QueryOf<SkillGetParams> = {},
     options: CallOptions = {},
   ): Promise<SkillGetResult> {
     return this.#request<SkillGetResult>('GET', `api/v1/skills/${encodeURIComponent(name)}`, {
@@ -298,7 +307,7 @@ export class AsyncHTTPClient {
    */
   async deleteSkill(
     name: string,
-    params: SkillDeleteParams = {},
+    params: QueryOf<SkillDeleteParams> = {},
     options: CallOptions = {},
   ): Promise<SkillDeleteResult> {
     return this.#request<SkillDeleteResult>('DELETE', `api/v1/skills/${encodeURIComponent(name)}`, {

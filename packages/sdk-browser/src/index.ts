@@ -5,6 +5,7 @@ export type {
   AddSkillOptions,
   CallOptions,
   ClientOptions,
+  QueryOf,
   SkillData,
   SkillSource,
   UpdateSkillOptions,

@@ -8,6 +8,7 @@ export type {
   CallOptions,
   ClientErrorKind,
   ClientOptions,
+  QueryOf,
   SerializedClientError,
   SkillData,
   SkillSource,

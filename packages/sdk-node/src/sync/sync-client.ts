@@ -9,6 +9,7 @@ import {
   type AddSkillOptions,
   DEFAULT_URL,
   deserializeClientError,
+  type QueryOf,
   type SkillData,
   type UpdateSkillOptions,
 } from '@skillport/sdk-browser';
@@ -113,7 +114,7 @@ export class SyncHTTPClient {
     return this.#run('addSkill', [source, options]);
   }
   /** Lists skills; see `AsyncHTTPClient.listSkills`. */
-  listSkills(params: SkillListParams = {}): SkillListResult {
+  listSkills(params: QueryOf<SkillListParams> = {}): SkillListResult {
     return this.#run('listSkills', [params]);
   }
   /** Searches skills; see `AsyncHTTPClient.findSkills`. */
@@ -125,7 +126,7 @@ export class SyncHTTPClient {
     return this.#run('validateSkill', [data, params]);
   }
   /** Reads a skill; see `AsyncHTTPClient.getSkill`. */
-  getSkill(name: string, params: SkillGetParams = {}): SkillGetResult {
+  getSkill(name: string, params: QueryOf<SkillGetParams> = {}): SkillGetResult {
     return this.#run('getSkill', [name, params]);
   }
   /** Replaces a skill; see `AsyncHTTPClient.updateSkill`. */
@@ -137,7 +138,7 @@ export class SyncHTTPClient {
     return this.#run('updateSkill', [name, source, options]);
   }
   /** Deletes a skill; see `AsyncHTTPClient.deleteSkill`. */
-  deleteSkill(name: string, params: SkillDeleteParams = {}): SkillDeleteResult {
+  deleteSkill(name: string, params: QueryOf<SkillDeleteParams> = {}): SkillDeleteResult {
     return this.#run('deleteSkill', [name, params]);
   }
   /** Uploads bytes for a later add; see `AsyncHTTPClient.tempUpload`. */

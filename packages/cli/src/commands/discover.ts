@@ -1,0 +1,75 @@
+/** `discover`: the skills a project would load, where each comes from, and what was skipped and why. */
+import path from 'node:path';
+import { discoverSkills } from '@skillport/core/node';
+import type { Command } from 'commander';
+import { createContext } from '../internal/context.js';
+import { type CliIo, printJson } from '../internal/io.js';
+import { renderTable } from '../internal/table.js';
+
+/** Registers `discover`. */
+export function registerDiscover(program: Command, io: CliIo): void {
+  program
+    .command('discover')
+    .description(
+      'list the skills this project would load (package.json "skills", installed packages, --path) and why',
+    )
+    .option('--cwd <dir>', 'project folder (default: the current folder)')
+    .option('--path <path...>', 'extra skill files or folders')
+    .option('--trust <package...>', 'only these packages may contribute skills (`@scope/*` allowed)')
+    .option('--no-declared', 'skip package.json "skills" declarations')
+    .option('--no-shipped', 'skip the scan of installed packages for SKILL.md')
+    .option('--json', 'same as -o json')
+    .action(
+      async (
+        options: {
+          cwd?: string;
+          path?: string[];
+          trust?: string[];
+          declared?: boolean;
+          shipped?: boolean;
+          json?: boolean;
+        },
+        command: Command,
+      ) => {
+        const ctx = createContext(io, command);
+        const cwd = path.resolve(io.cwd, options.cwd ?? '.');
+        const result = await discoverSkills({
+          cwd,
+          declared: options.declared !== false,
+          shipped: options.shipped !== false,
+          ...(options.path ? { paths: options.path } : {}),
+          ...(options.trust ? { trust: options.trust } : {}),
+        });
+        if (ctx.format === 'json' || options.json) {
+          const skills = result.skills.map(({ body: _body, ...skill }) => skill);
+          return printJson(io, { skills, diagnostics: result.diagnostics, stats: result.stats });
+        }
+        const rel = (p: string | null) => (p ? path.relative(cwd, p) || p : '');
+        if (result.skills.length === 0) ctx.print('no skills found\n');
+        else {
+          ctx.print(
+            renderTable(
+              result.skills,
+              [
+                { header: 'name', value: (s) => s.name, flexible: false },
+                { header: 'from', value: (s) => s.source.strategy, flexible: false },
+                {
+                  header: 'package',
+                  value: (s) => (s.source.package ? `${s.source.package}@${s.source.version ?? ''}` : ''),
+                },
+                { header: 'path', value: (s) => rel(s.path) },
+                { header: 'description', value: (s) => s.description },
+              ],
+              ctx.width,
+            ),
+          );
+        }
+        for (const diagnostic of result.diagnostics) {
+          ctx.print(`${diagnostic.severity} ${diagnostic.kind}: ${diagnostic.message}\n`);
+        }
+        io.stderr.write(
+          `${result.skills.length} skill${result.skills.length === 1 ? '' : 's'} from ${result.stats.packagesScanned} packages, ${result.diagnostics.length} diagnostic${result.diagnostics.length === 1 ? '' : 's'}\n`,
+        );
+      },
+    );
+}

@@ -1,0 +1,86 @@
+/** `keys create|list|revoke`: API keys, through the admin routes (admin or root key). */
+import type { Command } from 'commander';
+import { type Context, createContext } from '../internal/context.js';
+import { CliError, type CliIo, printJson } from '../internal/io.js';
+import { renderPairs, renderTable } from '../internal/table.js';
+
+async function accountOf(ctx: Context, explicit: string | undefined): Promise<string> {
+  if (explicit) return explicit;
+  const health = await (await ctx.client()).initialize();
+  return health.account_id ?? 'default';
+}
+
+/** Registers `keys …`. */
+export function registerKeys(program: Command, io: CliIo): void {
+  const keys = program
+    .command('keys')
+    .description('manage API keys (needs an admin or root key; dev mode: account "default")');
+
+  keys
+    .command('create')
+    .description('create an API key for a user; the key is printed once')
+    .requiredOption('--user <id>', 'user the key acts as')
+    .option('--role <role>', 'user (default) or admin')
+    .option('--account <id>', 'account (default: the account of your key, or "default")')
+    .action(async (options: { user: string; role?: string; account?: string }, command: Command) => {
+      const ctx = createContext(io, command);
+      if (options.role !== undefined && options.role !== 'user' && options.role !== 'admin') {
+        throw new CliError(`--role must be "user" or "admin", got "${options.role}"`);
+      }
+      const account = await accountOf(ctx, options.account);
+      const created = await (await ctx.client()).createApiKey(account, {
+        user_id: options.user,
+        ...(options.role ? { role: options.role as 'user' | 'admin' } : {}),
+      });
+      if (ctx.format === 'json') return printJson(io, created);
+      ctx.print(
+        renderPairs([
+          ['key id', created.key_id],
+          ['account', created.account_id],
+          ['user', created.user_id],
+          ['role', created.role],
+          ['api key', created.api_key],
+        ]),
+      );
+      io.stderr.write('Store the api key now: it is not shown again.\n');
+    });
+
+  keys
+    .command('list')
+    .description('list the API keys of an account (never the secrets)')
+    .option('--account <id>', 'account (default: the account of your key, or "default")')
+    .action(async (options: { account?: string }, command: Command) => {
+      const ctx = createContext(io, command);
+      const account = await accountOf(ctx, options.account);
+      const result = await (await ctx.client()).listApiKeys(account);
+      if (ctx.format === 'json') return printJson(io, result);
+      if (result.keys.length === 0) return ctx.print('no keys\n');
+      ctx.print(
+        renderTable(
+          result.keys,
+          [
+            { header: 'key id', value: (k) => k.key_id, flexible: false },
+            { header: 'user', value: (k) => k.user_id },
+            { header: 'role', value: (k) => k.role, flexible: false },
+            { header: 'prefix', value: (k) => k.prefix, flexible: false },
+            { header: 'created', value: (k) => k.created_at, flexible: false },
+            { header: 'revoked', value: (k) => k.revoked_at ?? '' },
+          ],
+          ctx.width,
+        ),
+      );
+    });
+
+  keys
+    .command('revoke')
+    .description('revoke an API key')
+    .argument('<key-id>', 'key id (from keys list)')
+    .option('--account <id>', 'account (default: the account of your key, or "default")')
+    .action(async (keyId: string, options: { account?: string }, command: Command) => {
+      const ctx = createContext(io, command);
+      const account = await accountOf(ctx, options.account);
+      const result = await (await ctx.client()).revokeApiKey(account, keyId);
+      if (ctx.format === 'json') return printJson(io, result);
+      ctx.print(result.revoked ? `revoked ${result.key_id}\n` : `${result.key_id} was already revoked\n`);
+    });
+}

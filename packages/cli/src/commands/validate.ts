@@ -1,0 +1,91 @@
+/** `skills validate`: local validation through core (no server), with located diagnostics. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  type SkillIssue,
+  type ValidationProfile,
+  type ValidationResult,
+  validateSkill,
+} from '@skillport/core';
+import type { Command } from 'commander';
+import { createContext } from '../internal/context.js';
+import { findSkillFiles } from '../internal/find-skill-files.js';
+import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+
+const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
+
+/** One checked file. */
+export interface FileValidation extends ValidationResult {
+  file: string;
+  dir_name: string | null;
+}
+
+/** Decodes SKILL.md bytes as the server does: UTF-8, BOM kept for the parser, bad bytes replaced. */
+export function decodeSkillBytes(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+}
+
+function formatIssue(file: string, issue: SkillIssue): string {
+  return `${file}:${issue.line ?? 1}:${issue.column ?? 1} ${issue.severity} ${issue.rule} ${issue.message}`;
+}
+
+/** Registers `skills validate` under `skills`. */
+export function registerValidate(skills: Command, io: CliIo): void {
+  skills
+    .command('validate')
+    .description(
+      'check SKILL.md files locally (no server): a file, a skill folder, or a folder of skill folders',
+    )
+    .argument('<paths...>', 'files or folders')
+    .option('--strict', 'report best-practice warnings as errors where the profile says so')
+    .option('--profile <profile>', `rule set: ${PROFILES.join(', ')} (default openviking)`)
+    .option('--no-dir-name', 'do not check that the name matches the folder name')
+    .action(
+      async (
+        targets: string[],
+        options: { strict?: boolean; profile?: string; dirName?: boolean },
+        command,
+      ) => {
+        const ctx = createContext(io, command);
+        const profile = (options.profile ?? 'openviking') as ValidationProfile;
+        if (!PROFILES.includes(profile)) {
+          throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${options.profile}"`);
+        }
+        const files: string[] = [];
+        for (const target of targets) files.push(...(await findSkillFiles(path.resolve(io.cwd, target))));
+        const results: FileValidation[] = [];
+        for (const file of files) {
+          const text = decodeSkillBytes(await readFile(file));
+          const dirName =
+            options.dirName !== false && path.basename(file) === 'SKILL.md'
+              ? path.basename(path.dirname(file))
+              : null;
+          const result = validateSkill(text, {
+            strict: options.strict === true,
+            profile,
+            ...(dirName ? { dirName } : {}),
+          });
+          results.push({ file: path.relative(io.cwd, file) || file, dir_name: dirName, ...result });
+        }
+        const invalid = results.filter((r) => !r.valid).length;
+        const warnings = results.reduce((sum, r) => sum + r.warnings.length, 0);
+        if (ctx.format === 'json') {
+          printJson(io, {
+            results,
+            summary: { files: results.length, valid: results.length - invalid, invalid, warnings },
+          });
+        } else {
+          for (const result of results) {
+            const issues = [...result.errors, ...result.warnings].sort(
+              (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
+            );
+            for (const issue of issues) ctx.print(`${formatIssue(result.file, issue)}\n`);
+          }
+          io.stderr.write(
+            `${results.length} file${results.length === 1 ? '' : 's'} checked: ${results.length - invalid} valid, ${invalid} with errors, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
+          );
+        }
+        if (invalid > 0) throw new CliError('', EXIT.user);
+      },
+    );
+}

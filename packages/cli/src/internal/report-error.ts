@@ -1,0 +1,72 @@
+/** Turns any failure into a message on stderr and an exit status (0 ok, 1 user error, 2 server/network). */
+import { isApiError, isNetworkError, isTimeoutError } from '@skillport/sdk-node';
+import { CliError, type CliIo, EXIT, type OutputFormat } from './io.js';
+
+interface IssueLike {
+  rule?: unknown;
+  severity?: unknown;
+  message?: unknown;
+  field?: unknown;
+  line?: unknown;
+  column?: unknown;
+}
+
+function describeDetails(details: Record<string, unknown> | undefined): string[] {
+  if (!details) return [];
+  const lines: string[] = [];
+  if (Array.isArray(details.issues)) {
+    for (const raw of details.issues as IssueLike[]) {
+      const where =
+        typeof raw.line === 'number' ? `${raw.line}:${typeof raw.column === 'number' ? raw.column : 1}` : '-';
+      lines.push(
+        `  ${where} ${String(raw.severity ?? 'error')} ${String(raw.rule ?? '')} ${String(raw.message ?? '')}`,
+      );
+    }
+  }
+  if (Array.isArray(details.validation_errors)) {
+    for (const raw of details.validation_errors as Array<{ loc?: unknown; message?: unknown }>) {
+      const loc = Array.isArray(raw.loc) ? raw.loc.join('.') : String(raw.loc ?? '');
+      lines.push(`  ${loc}: ${String(raw.message ?? '')}`);
+    }
+  }
+  for (const [key, value] of Object.entries(details)) {
+    if (key === 'issues' || key === 'validation_errors') continue;
+    lines.push(`  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  }
+  return lines;
+}
+
+/**
+ * Reports `error` on stderr (JSON with `-o json`) and returns the exit status.
+ * @returns 1 for refused input (4xx, local problems), 2 for server (5xx) and network failures.
+ */
+export function reportError(io: CliIo, format: OutputFormat, error: unknown): number {
+  let exitCode: number = EXIT.user;
+  let code = 'ERROR';
+  let message = error instanceof Error ? error.message : String(error);
+  let details: Record<string, unknown> | undefined;
+  const extra: string[] = [];
+  if (isApiError(error)) {
+    exitCode = error.status >= 500 ? EXIT.server : EXIT.user;
+    code = error.code;
+    details = error.details;
+    extra.push(...describeDetails(details));
+    if (error.requestId) extra.push(`  request id: ${error.requestId}`);
+    message = `${message} (${error.code}, HTTP ${error.status})`;
+  } else if (isNetworkError(error) || isTimeoutError(error)) {
+    exitCode = EXIT.server;
+    code = isNetworkError(error) ? 'NETWORK_ERROR' : 'TIMEOUT';
+    extra.push('  is the server running? Start one with `skillport serve`, or set --url / SKILLPORT_URL.');
+  } else if (error instanceof CliError) {
+    exitCode = error.exitCode;
+    code = exitCode === EXIT.server ? 'SERVER_ERROR' : 'USER_ERROR';
+  }
+  if (format === 'json') {
+    io.stderr.write(
+      `${JSON.stringify({ status: 'error', error: { code, message, ...(details ? { details } : {}) }, exit_code: exitCode })}\n`,
+    );
+  } else {
+    io.stderr.write(`error: ${message}\n${extra.length ? `${extra.join('\n')}\n` : ''}`);
+  }
+  return exitCode;
+}

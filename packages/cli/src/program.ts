@@ -1,0 +1,81 @@
+/** The `skillport` command tree and the function that runs it. */
+import { Command, CommanderError } from 'commander';
+import { registerConfig } from './commands/config.js';
+import { registerDiscover } from './commands/discover.js';
+import { registerKeys } from './commands/keys.js';
+import { registerServe } from './commands/serve.js';
+import { registerAddSkill, registerSkills } from './commands/skills.js';
+import { registerTasks } from './commands/tasks.js';
+import { registerValidate } from './commands/validate.js';
+import { parseFormat } from './internal/context.js';
+import { type CliIo, EXIT } from './internal/io.js';
+import { reportError } from './internal/report-error.js';
+
+/** Version printed by `skillport --version`. */
+export const CLI_VERSION = '0.1.0';
+
+/** Builds the command tree, writing to `io`. Commander's own exits are turned into thrown errors. */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('skillport')
+    .description('Skillport: store, find and validate agent skills (SKILL.md) and MCP tools')
+    .version(CLI_VERSION)
+    .option('-o, --output <format>', 'output format: table or json', 'table')
+    .option('--url <url>', 'server URL (env SKILLPORT_URL, config file, default http://127.0.0.1:1933)')
+    .option('--api-key <key>', 'API key (env SKILLPORT_API_KEY, config file)')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .exitOverride();
+  registerServe(program, io);
+  registerAddSkill(program, io);
+  const skills = registerSkills(program, io);
+  registerValidate(skills, io);
+  registerTasks(program, io);
+  registerKeys(program, io);
+  registerConfig(program, io);
+  registerDiscover(program, io);
+  for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+    command.exitOverride();
+    command.configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });
+  }
+  return program;
+}
+
+/**
+ * Runs the CLI with `argv` (without the node and script entries) and returns the exit status:
+ * 0 ok, 1 user error (bad arguments, refused input, invalid skills), 2 server or network error.
+ *
+ * @param argv - arguments, e.g. `['skills', 'list', '-o', 'json']`.
+ * @param io - streams, environment and working folder.
+ * @returns the exit status; never throws.
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr,
+ *   stdin: process.stdin, env: process.env, cwd: process.cwd() });
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = createProgram(io);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      if (error.code === 'commander.help') return EXIT.ok;
+      return EXIT.user;
+    }
+    let format: 'table' | 'json' = 'table';
+    try {
+      format = parseFormat(program.opts<{ output?: string }>().output);
+    } catch {
+      // keep table
+    }
+    if (error instanceof Error && error.name === 'CliError' && error.message === '') {
+      return (error as Error & { exitCode: number }).exitCode;
+    }
+    return reportError(io, format, error);
+  }
+}
