@@ -126,11 +126,15 @@ export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promi
   }
   stats.packagesScanned = packages.length;
   const trusted = new Map(packages.map((pkg) => [pkg.dir, isTrusted(publicPackage(pkg))]));
-  const untrustedCounts = new Map<string, { pkg: PackageRecord; count: number }>();
-  const noteUntrusted = (pkg: PackageRecord, count: number): void => {
-    const entry = untrustedCounts.get(pkg.dir) ?? { pkg, count: 0 };
-    entry.count += count;
-    untrustedCounts.set(pkg.dir, entry);
+  const untrusted = new Map<string, { strategy: 'declared' | 'shipped'; files: Set<string> }>();
+  const noteUntrusted = (
+    pkg: PackageRecord,
+    strategy: 'declared' | 'shipped',
+    files: readonly string[],
+  ): void => {
+    const entry = untrusted.get(pkg.dir) ?? { strategy, files: new Set<string>() };
+    for (const file of files) entry.files.add(file);
+    untrusted.set(pkg.dir, entry);
   };
 
   if (useDeclared) {
@@ -140,7 +144,12 @@ export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promi
       const result = resolved[index];
       if (result === undefined) return;
       if (!trusted.get(pkg.dir)) {
-        if (result.files.length > 0) noteUntrusted(pkg, result.files.length);
+        if (result.files.length > 0)
+          noteUntrusted(
+            pkg,
+            'declared',
+            result.files.map((file) => file.path),
+          );
         return;
       }
       diagnostics.push(...result.diagnostics);
@@ -173,7 +182,13 @@ export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promi
         });
       }
       if (!trusted.get(pkg.dir)) {
-        if (scan.files.length > 0) noteUntrusted(pkg, scan.files.length);
+        if (scan.files.length > 0) {
+          noteUntrusted(
+            pkg,
+            'shipped',
+            scan.files.map((rel) => path.join(pkg.dir, ...rel.split('/'))),
+          );
+        }
         return;
       }
       for (const rel of scan.files) {
@@ -182,13 +197,15 @@ export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promi
     });
   }
 
-  for (const { pkg, count } of untrustedCounts.values()) {
-    const source: DiscoverySource = { strategy: 'shipped', package: pkg.name, packageDir: pkg.dir };
+  for (const pkg of packages) {
+    const entry = untrusted.get(pkg.dir);
+    if (entry === undefined) continue;
+    const source: DiscoverySource = { strategy: entry.strategy, package: pkg.name, packageDir: pkg.dir };
     if (pkg.version !== '') source.version = pkg.version;
     diagnostics.push({
       kind: 'untrusted',
       severity: 'warning',
-      message: `${pkg.name}: ${count} skill file(s) ignored because the package is not trusted; add "${pkg.name}" to the trust option to use them`,
+      message: `${pkg.name}: ${entry.files.size} skill file(s) ignored because the package is not trusted; add "${pkg.name}" to the trust option to use them`,
       path: pkg.dir,
       source,
     });

@@ -30,7 +30,9 @@ function requiredString(
   file: string,
 ): string | null {
   if (value !== null && value.trim() !== '') return value;
-  if (!issues.some((issue) => issue.severity === 'error' && issue.field === field)) {
+  if (
+    !issues.some((issue) => issue.severity === 'error' && (issue.field === field || issue.field === null))
+  ) {
     issues.push({
       rule: `${field}_required`,
       severity: 'error',
