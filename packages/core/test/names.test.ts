@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isSkillportError } from '../src/errors.js';
 import {
@@ -129,5 +130,38 @@ describe('normalizeSkillName', () => {
 
   it('rejects a non-string at runtime', () => {
     expect(() => normalizeSkillName(42 as unknown as string)).toThrow(/must be a string, got number/);
+  });
+});
+
+describe('name properties', () => {
+  it('toKebabCase always gives lowercase kebab-case, idempotently', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), (input) => {
+        const kebab = toKebabCase(input);
+        expect(kebab).toMatch(/^(?:[a-z0-9]+(?:-[a-z0-9]+)*)?$/);
+        expect(toKebabCase(kebab)).toBe(kebab);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('toToolSlug always gives [a-z0-9_] without edge or double underscores', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (input) => {
+        expect(toToolSlug(input)).toMatch(/^(?:[a-z0-9]+(?:_[a-z0-9]+)*)?$/);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('normalizeSkillName accepts exactly what trims to a valid name', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 70 }), (input) => {
+        const valid = SKILL_NAME_PATTERN.test(input.trim());
+        if (valid) expect(normalizeSkillName(input)).toBe(input.trim());
+        else expect(() => normalizeSkillName(input)).toThrow(/^Invalid skill name /);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
