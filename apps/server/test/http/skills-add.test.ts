@@ -1,0 +1,373 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { isValidSkillName, validateSkill } from '@skillport/core';
+import { zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { corpusDir, startTestServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+async function upload(bytes: Uint8Array, filename = 'skill.zip'): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), filename);
+  const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+  expect(res.status, res.text).toBe(200);
+  expect(res.json.status).toBe('ok');
+  return res.json.result.temp_file_id;
+}
+
+async function content(name: string, query = ''): Promise<string> {
+  const res = await t.request('GET', `/api/v1/skills/${name}?include_content=true${query}`);
+  expect(res.status, res.text).toBe(200);
+  return res.json.result.content;
+}
+
+const MCP_EXPECTED = `---
+name: search-web
+description: Search the web
+---
+
+# search-web
+
+Search the web
+
+## Parameters
+
+- **query** (string) (required): Search query
+- **limit** (integer) (optional): Max results
+
+## Usage
+
+This tool wraps the MCP tool \`search-web\`. Call this when the user needs functionality matching the description above.
+`;
+
+describe('POST /api/v1/skills — the four request forms', () => {
+  test('1. structured object with wait=true → queue_status, SKILL.md serialised', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: {
+        data: {
+          name: 'search-web',
+          description: 'Search the web for current information',
+          content:
+            '# search-web\n\nSearch the web for current information.\n\n## Parameters\n- **query** (string, required): Search query\n- **limit** (integer, optional): Max results, default 10',
+        },
+        wait: true,
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result).toMatchObject({
+      status: 'success',
+      name: 'search-web',
+      uri: 'viking://user/default/skills/search-web',
+      root_uri: 'viking://user/default/skills/search-web',
+      auxiliary_files: 0,
+      queue_status: { pending: 0, processing: 0, completed: 1, failed: 0 },
+    });
+    expect(res.json.result.task_id).toBeUndefined();
+    expect(typeof res.json.time).toBe('number');
+    const text = await content('search-web');
+    expect(text.startsWith('---\n')).toBe(true);
+    expect(text).toContain('name: search-web');
+    expect(text).toContain('## Parameters');
+  });
+
+  test('2. SKILL.md text → stored byte for byte, task_id when not waiting', async () => {
+    const md = '---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here.';
+    const res = await t.request('POST', '/api/v1/skills', { body: { data: md } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.name).toBe('my-skill');
+    expect(typeof res.json.result.task_id).toBe('string');
+    expect(res.json.result.queue_status).toBeUndefined();
+    expect(res.json.result.warnings.map((w: { rule: string }) => w.rule)).toContain('description_too_short');
+    expect(await content('my-skill')).toBe(md);
+  });
+
+  test('3. MCP tool → skill `calculator`', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: {
+        data: {
+          name: 'calculator',
+          description: 'Perform mathematical calculations',
+          inputSchema: {
+            type: 'object',
+            properties: {
+              expression: { type: 'string', description: 'Mathematical expression to evaluate' },
+            },
+            required: ['expression'],
+          },
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.name).toBe('calculator');
+    const text = await content('calculator');
+    expect(text).toContain('- **expression** (string) (required): Mathematical expression to evaluate');
+  });
+
+  test('MCP example of the contract: SKILL.md exactly as specified', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: {
+        data: {
+          name: 'search-web',
+          description: 'Search the web',
+          inputSchema: {
+            type: 'object',
+            properties: {
+              query: { type: 'string', description: 'Search query' },
+              limit: { type: 'integer', description: 'Max results' },
+            },
+            required: ['query'],
+          },
+        },
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.name).toBe('search-web');
+    const text = await content('search-web');
+    // The contract's text; core may add the original MCP name to the frontmatter (mcp_tool).
+    const withoutMcpKey = text.replace(/^mcp_tool: .*\n/m, '');
+    expect(withoutMcpKey).toBe(MCP_EXPECTED);
+  });
+
+  test.each([['search_web'], ['searchWeb'], ['Search Web']])(
+    'MCP name %j is stored as kebab-case search-web-like name',
+    async (mcpName) => {
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: {
+          data: { name: mcpName, description: 'Search the web', inputSchema: { type: 'object' } },
+          target_uri: 'viking://agent/skills',
+        },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.result.name).toBe('search-web');
+    },
+  );
+
+  test('4. temp upload of a zipped folder (two auxiliary files, single child folder, __MACOSX ignored)', async () => {
+    const md = '---\nname: my-zip-skill\ndescription: A skill uploaded as a zipped folder\n---\n\n# Zip\n';
+    const zip = zipSync({
+      'my-zip-skill/SKILL.md': new TextEncoder().encode(md),
+      'my-zip-skill/scripts/run.sh': new TextEncoder().encode('#!/bin/sh\necho hi\n'),
+      'my-zip-skill/data.bin': new Uint8Array([0, 1, 2, 255, 254]),
+      '__MACOSX/my-zip-skill/._SKILL.md': new Uint8Array([0, 5, 22, 7]),
+    });
+    const id = await upload(zip, 'anything.bin');
+    const res = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id, telemetry: true } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result).toMatchObject({ name: 'my-zip-skill', auxiliary_files: 2 });
+    expect(res.json.telemetry.operation_id).toMatch(/^[0-9a-f-]{36}$/);
+    const get = await t.request('GET', '/api/v1/skills/my-zip-skill?include_content=true');
+    expect(get.json.result.content).toBe(md);
+    const files = get.json.result.files.map((f: { path: string; kind: string }) => `${f.kind}:${f.path}`);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'definition:SKILL.md',
+        'auxiliary:scripts/run.sh',
+        'auxiliary:data.bin',
+        'directory:scripts',
+      ]),
+    );
+    // consumed once
+    const again = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } });
+    expect(again.status).toBe(404);
+    expect(again.json.error.code).toBe('NOT_FOUND');
+  });
+
+  test('temp upload of a single file is read as SKILL.md, bytes kept (BOM + CRLF)', async () => {
+    const md =
+      '\uFEFF---\r\nname: single-file\r\ndescription: One file uploaded without a zip\r\n---\r\n\r\nBody\r\n';
+    const id = await upload(new TextEncoder().encode(md), 'SKILL.md');
+    const res = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } });
+    expect(res.status, res.text).toBe(200);
+    expect(await content('single-file')).toBe(md);
+  });
+});
+
+describe('POST /api/v1/skills — rules', () => {
+  test('adding an existing name replaces it completely (no stale files)', async () => {
+    const enc = new TextEncoder();
+    const v1 = zipSync({
+      'SKILL.md': enc.encode('---\nname: replace-me\ndescription: First version of the skill\n---\nv1\n'),
+      'old.txt': enc.encode('old'),
+    });
+    const first = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: await upload(v1) } });
+    expect(first.status).toBe(200);
+    const second = await t.request('POST', '/api/v1/skills', {
+      body: { data: '---\nname: replace-me\ndescription: Second version of the skill\n---\nv2\n' },
+    });
+    expect(second.status).toBe(200);
+    expect(second.json.result.revision).not.toBe(first.json.result.revision);
+    const get = await t.request('GET', '/api/v1/skills/replace-me');
+    expect(get.json.result.files.map((f: { path: string }) => f.path)).not.toContain('old.txt');
+    expect(get.json.result.description).toBe('Second version of the skill');
+  });
+
+  test.each([
+    ['/etc/passwd'],
+    ['./skills/my-skill'],
+    ['../x'],
+    ['~/skills/a'],
+    ['C:\\skills\\a'],
+    ['skills\\a'],
+  ])('host path %j → 403 PERMISSION_DENIED, nothing stored', async (data) => {
+    const res = await t.request('POST', '/api/v1/skills', { body: { data } });
+    expect(res.status).toBe(403);
+    expect(res.json.error.code).toBe('PERMISSION_DENIED');
+    expect(res.json.error.message).toContain('not host paths');
+  });
+
+  test.each([
+    ['no frontmatter', '# Just markdown\n\nNo frontmatter here.\n', 'yaml_format'],
+    ['missing description', '---\nname: no-desc\n---\nbody\n', 'description_required'],
+    ['missing name', '---\ndescription: A skill without any name at all\n---\nbody\n', 'name_required'],
+    ['unclosed fence', '---\nname: x\ndescription: unclosed front matter block\nbody\n', 'yaml_format'],
+  ])('%s → 400 SKILL_INVALID with details.issues', async (_label, data, rule) => {
+    const res = await t.request('POST', '/api/v1/skills', { body: { data } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('SKILL_INVALID');
+    expect(res.json.error.message).toMatch(/^Skill parse error: /);
+    expect(res.json.error.details.issues.map((i: { rule: string }) => i.rule)).toContain(rule);
+  });
+
+  test.each([['a'.repeat(65)], ['bad name'], ['ümlaut']])(
+    'name %j breaks the name rule → 400 INVALID_ARGUMENT details.field=name',
+    async (name) => {
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: { data: `---\nname: ${name}\ndescription: A description that is long enough\n---\nbody\n` },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+      expect(res.json.error.details.field).toBe('name');
+    },
+  );
+
+  test('both data and temp_file_id, or neither → 400', async () => {
+    const both = await t.request('POST', '/api/v1/skills', { body: { data: 'x', temp_file_id: 'y' } });
+    expect(both.status).toBe(400);
+    const neither = await t.request('POST', '/api/v1/skills', { body: {} });
+    expect(neither.status).toBe(400);
+    expect(neither.json.error.details.field).toBe('data');
+  });
+
+  const md = (name: string) =>
+    `---\nname: ${name}\ndescription: A skill placed in a chosen root\n---\nbody\n`;
+  test.each([
+    ['viking://agent/skills', 'viking://agent/skills'],
+    ['viking://~/skills', 'viking://user/default/skills'],
+    ['viking://user/default/skills', 'viking://user/default/skills'],
+  ])('target_uri %s stores under %s', async (target, root) => {
+    const name = `target-${root.includes('agent') ? 'agent' : 'user'}-${target.length}`;
+    const res = await t.request('POST', '/api/v1/skills', { body: { data: md(name), target_uri: target } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.uri).toBe(`${root}/${name}`);
+    const listed = await t.request('GET', `/api/v1/skills?target_uri=${encodeURIComponent(target)}`);
+    expect(listed.json.result.root_uri).toBe(root);
+    expect(listed.json.result.skills.map((s: { name: string }) => s.name)).toContain(name);
+  });
+
+  test('uid-less viking://user/skills → 400 INVALID_URI with a hint naming both spellings', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('nope'), target_uri: 'viking://user/skills' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_URI');
+    expect(res.json.error.details).toMatchObject({ uri: 'viking://user/skills' });
+    expect(res.json.error.message).toContain('viking://~/skills');
+    expect(res.json.error.message).toContain('viking://user/{user_id}/skills');
+  });
+
+  test('null/false optional fields mean "not given"', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: {
+        data: md('loose-fields'),
+        timeout: null,
+        telemetry: false,
+        target_uri: null,
+        source_metadata: false,
+        wait: false,
+      },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.telemetry).toBeUndefined();
+    expect(res.json.result.uri).toBe('viking://user/default/skills/loose-fields');
+  });
+
+  test('source_metadata is returned by get with include_source', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('with-source'), source_metadata: { repo: 'github.com/x/y', ref: 'main' } },
+    });
+    expect(res.status).toBe(200);
+    const get = await t.request('GET', '/api/v1/skills/with-source?include_source=true');
+    expect(get.json.result.source).toEqual({ repo: 'github.com/x/y', ref: 'main' });
+    const plain = await t.request('GET', '/api/v1/skills/with-source');
+    expect(plain.json.result.source).toBeUndefined();
+  });
+});
+
+describe('corpus: every skill folder zipped, uploaded and added', () => {
+  const root = path.join(corpusDir(), 'skills');
+  const folders = (() => {
+    try {
+      return readdirSync(root).sort();
+    } catch {
+      throw new Error(`corpus not found at ${root}: set SKILLPORT_CORPUS`);
+    }
+  })();
+
+  function zipFolder(dir: string): { zip: Uint8Array; aux: number; skillMd: Uint8Array } {
+    const files: Record<string, Uint8Array> = {};
+    const walk = (rel: string) => {
+      for (const entry of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+        const p = rel ? `${rel}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) walk(p);
+        else if (entry.isFile()) files[p] = readFileSync(path.join(dir, p));
+      }
+    };
+    walk('');
+    const skillMd = files['SKILL.md'];
+    if (!skillMd) throw new Error(`${dir} has no SKILL.md`);
+    const aux = Object.keys(files).filter(
+      (p) => p !== 'SKILL.md' && p !== '.abstract.md' && p !== '.overview.md',
+    );
+    return { zip: zipSync(files), aux: aux.length, skillMd };
+  }
+
+  test.each(folders)('%s', async (folder) => {
+    const { zip, aux, skillMd } = zipFolder(path.join(root, folder));
+    const res0 = await t.request('POST', '/api/v1/skills', {
+      body: { temp_file_id: await upload(zip), target_uri: 'viking://agent/skills' },
+    });
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(skillMd);
+    } catch {
+      expect(res0.status, res0.text).toBe(400);
+      expect(res0.json.error.details.reason).toBe('invalid_utf8');
+      return;
+    }
+    const verdict = validateSkill(text, { profile: 'openviking' });
+    const res = res0;
+    if (verdict.errors.length > 0) {
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('SKILL_INVALID');
+      expect(res.json.error.details.issues.length).toBeGreaterThan(0);
+      return;
+    }
+    const name = (verdict.name ?? '').trim();
+    if (!isValidSkillName(name)) {
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.details.field).toBe('name');
+      return;
+    }
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.auxiliary_files).toBe(aux);
+    const back = await content(name, '&target_uri=viking://agent/skills');
+    expect(Buffer.from(back, 'utf8').equals(Buffer.from(skillMd))).toBe(true);
+  });
+});
