@@ -26,8 +26,13 @@ export interface LoadedSkillDir {
   skill: ParsedSkill;
   /** Every problem found by the parser, plus `encoding` when SKILL.md is not valid UTF-8. */
   issues: SkillIssue[];
-  /** SKILL.md exactly as written (BOM and line endings kept). */
+  /**
+   * SKILL.md as text: BOM and line endings kept; byte-exact unless the file is not valid UTF-8
+   * (then an `encoding` issue is reported and `skillMdBytes` holds the original bytes).
+   */
   skillMd: string;
+  /** SKILL.md bytes as stored. */
+  skillMdBytes: Uint8Array;
   /** Auxiliary files (everything but the root SKILL.md), sorted by path. */
   files: SkillDirFile[];
   /** Entries left out (symlinks, paths escaping the folder, ignored names, special files). */
@@ -46,7 +51,7 @@ export interface LoadedSkillDir {
  * @param options - limits: `maxFiles` (default 1000 auxiliary files), `maxTotalBytes` (default
  *   64 MiB over all files), `maxDepth` (default 16 folder levels), `ignore` (default
  *   `.git`, `node_modules`, `.DS_Store`, `__MACOSX`)
- * @returns `{dir, skill, issues, skillMd, files: [{path, size, content}], skipped}`
+ * @returns `{dir, skill, issues, skillMd, skillMdBytes, files: [{path, size, content}], skipped}`
  * @throws SkillportError `NOT_FOUND` when the folder or its SKILL.md is missing,
  *   `INVALID_ARGUMENT` when `dir` is not a folder or SKILL.md is a symlink,
  *   `PAYLOAD_TOO_LARGE` when a limit is exceeded (`details.limit` names it)
@@ -68,5 +73,13 @@ export async function loadSkillDir(dir: string, options: SkillDirOptions = {}): 
     const content = contents[index + 1] as Uint8Array;
     return { path: file.path, size: content.byteLength, content };
   });
-  return { dir: collected.root, skill, issues, skillMd: text, files, skipped: collected.skipped };
+  return {
+    dir: collected.root,
+    skill,
+    issues,
+    skillMd: text,
+    skillMdBytes: skillBytes,
+    files,
+    skipped: collected.skipped,
+  };
 }

@@ -57,7 +57,7 @@ export async function readSkillCandidate(
         diagnostic: {
           kind: 'path_escape',
           severity: 'error',
-          message: `${candidate.path} resolves outside its package (${real}); not followed`,
+          message: `${source.package ?? 'package'}: ${candidate.path} resolves outside the package folder through a symlink (${real}); not followed`,
           path: candidate.path,
           source,
         },

@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSkillportError, type SkillportError } from '../../src/errors.js';
+import { loadSkillDir, zipSkillDir } from '../../src/node/index.js';
+import { corpusDir, skillMd, tempDir, writeTree } from './fixture-tree.js';
+
+let root: string;
+let cleanup: () => Promise<void>;
+const binary = new Uint8Array([0, 255, 1, 254, 0x50, 0x4b, 3, 4]);
+const bomCrlf = '\uFEFF---\r\nname: bom-skill\r\ndescription: Has a BOM and CRLF\r\n---\r\n\r\n# Body\r\n';
+
+beforeAll(async () => {
+  ({ dir: root, cleanup } = await tempDir('skilldir'));
+  await writeTree(root, {
+    'skill/SKILL.md': bomCrlf,
+    'skill/references/api.md': '# API\n',
+    'skill/assets/logo.bin': binary,
+    'skill/a.txt': 'first',
+    'skill/.git/HEAD': 'ref: refs/heads/main\n',
+    'skill/node_modules/x/index.js': '',
+    'skill/inner-link.md': { symlink: 'a.txt' },
+    'skill/outer-link': { symlink: '../secret' },
+    'skill/dangling': { symlink: 'nowhere' },
+    'secret/token.txt': 'do not upload',
+    'no-skill/readme.md': 'x',
+    'lowercase/skill.md': skillMd('lower'),
+    'linked-skill-md/SKILL.md': { symlink: '../skill/SKILL.md' },
+    'not-a-dir.txt': 'file',
+    'many/SKILL.md': skillMd('many'),
+    'many/1.txt': '1',
+    'many/2.txt': '22',
+    'many/3.txt': '333',
+    'deep/SKILL.md': skillMd('deep'),
+    'deep/a/b/c/file.txt': 'deep',
+    'broken/SKILL.md': '---\nname: broken\n',
+  });
+});
+afterAll(async () => {
+  await cleanup();
+});
+
+async function thrown(promise: Promise<unknown>): Promise<SkillportError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+  expect(isSkillportError(error)).toBe(true);
+  return error as SkillportError;
+}
+
+describe('loadSkillDir', () => {
+  it('returns SKILL.md exactly, parsed, with auxiliary files sorted and binary-safe', async () => {
+    const loaded = await loadSkillDir(path.join(root, 'skill'));
+    expect(loaded.dir).toBe(path.join(root, 'skill'));
+    expect(loaded.skillMd).toBe(bomCrlf);
+    expect(loaded.skill.name).toBe('bom-skill');
+    expect(loaded.skill.description).toBe('Has a BOM and CRLF');
+    expect(loaded.files.map((f) => [f.path, f.size])).toEqual([
+      ['a.txt', 5],
+      ['assets/logo.bin', 8],
+      ['references/api.md', 6],
+    ]);
+    expect(loaded.files[1]?.content).toEqual(binary);
+  });
+
+  it('skips symlinks, entries escaping the folder and ignored names, and says why', async () => {
+    const { skipped } = await loadSkillDir(path.join(root, 'skill'));
+    expect(skipped.map((s) => [s.path, s.reason])).toEqual([
+      ['.git', 'ignored'],
+      ['dangling', 'symlink'],
+      ['inner-link.md', 'symlink'],
+      ['node_modules', 'ignored'],
+      ['outer-link', 'outside_root'],
+    ]);
+    expect(skipped.find((s) => s.path === 'outer-link')?.message).toContain(
+      'resolves outside the skill folder',
+    );
+  });
+
+  it('reports parse problems as issues without throwing', async () => {
+    const loaded = await loadSkillDir(path.join(root, 'broken'));
+    expect(loaded.issues.map((i) => [i.rule, i.severity])).toContainEqual(['yaml_format', 'error']);
+    expect(loaded.skillMd).toBe('---\nname: broken\n');
+  });
+
+  it.each([
+    { dir: 'missing', code: 'NOT_FOUND', message: 'Skill folder not found' },
+    { dir: 'not-a-dir.txt', code: 'INVALID_ARGUMENT', message: 'Not a folder' },
+    { dir: 'no-skill', code: 'NOT_FOUND', message: 'No SKILL.md at the root' },
+    { dir: 'lowercase', code: 'NOT_FOUND', message: 'found skill.md; the name must be exactly SKILL.md' },
+    { dir: 'linked-skill-md', code: 'INVALID_ARGUMENT', message: 'SKILL.md in' },
+  ])('refuses $dir with $code', async ({ dir, code, message }) => {
+    const error = await thrown(loadSkillDir(path.join(root, dir)));
+    expect(error.code).toBe(code);
+    expect(error.message).toContain(message);
+  });
+
+  it.each([
+    { dir: 'many', options: { maxFiles: 2 }, limit: 'maxFiles' },
+    { dir: 'many', options: { maxTotalBytes: 50 }, limit: 'maxTotalBytes' },
+    { dir: 'deep', options: { maxDepth: 2 }, limit: 'maxDepth' },
+  ])('enforces $limit', async ({ dir, options, limit }) => {
+    const error = await thrown(loadSkillDir(path.join(root, dir), options));
+    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(error.details).toMatchObject({ limit });
+    await expect(loadSkillDir(path.join(root, dir))).resolves.toBeDefined();
+  });
+
+  it('loads every corpus skill folder byte-exactly', async () => {
+    const corpus = corpusDir();
+    if (!existsSync(corpus)) throw new Error(`test corpus missing at ${corpus}; set SKILLPORT_CORPUS`);
+    const folders = (await readdir(path.join(corpus, 'skills'))).sort();
+    expect(folders.length).toBeGreaterThan(50);
+    for (const folder of folders) {
+      const dir = path.join(corpus, 'skills', folder);
+      const loaded = await loadSkillDir(dir);
+      const bytes = await readFile(path.join(dir, 'SKILL.md'));
+      expect(Buffer.from(loaded.skillMdBytes).equals(bytes), folder).toBe(true);
+      const validUtf8 = !loaded.issues.some((issue) => issue.rule === 'encoding');
+      expect(validUtf8, folder).toBe(!folder.includes('invalid-utf8'));
+      if (validUtf8) expect(Buffer.from(loaded.skillMd, 'utf8').equals(bytes), folder).toBe(true);
+      for (const file of loaded.files) {
+        expect(Buffer.from(file.content).equals(await readFile(path.join(dir, file.path))), file.path).toBe(
+          true,
+        );
+      }
+    }
+  });
+});
+
+describe('zipSkillDir', () => {
+  it('zips SKILL.md first at the root, then the auxiliary files, leaving skipped entries out', async () => {
+    const zip = await zipSkillDir(path.join(root, 'skill'));
+    const entries = unzipSync(zip);
+    expect(Object.keys(entries)).toEqual(['SKILL.md', 'a.txt', 'assets/logo.bin', 'references/api.md']);
+    expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(entries['SKILL.md'])).toBe(bomCrlf);
+    expect(entries['assets/logo.bin']).toEqual(binary);
+  });
+
+  it('gives the same bytes for the same folder, whatever the level of detail asked', async () => {
+    const first = await zipSkillDir(path.join(root, 'skill'));
+    const second = await zipSkillDir(path.join(root, 'skill'));
+    expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
+    const stored = await zipSkillDir(path.join(root, 'skill'), { level: 0 });
+    expect(unzipSync(stored)['references/api.md']).toEqual(new TextEncoder().encode('# API\n'));
+  });
+
+  it('applies the same refusals as loadSkillDir', async () => {
+    const error = await thrown(zipSkillDir(path.join(root, 'no-skill')));
+    expect(error.code).toBe('NOT_FOUND');
+  });
+});
