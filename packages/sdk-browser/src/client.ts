@@ -445,7 +445,7 @@ export class AsyncHTTPClient {
     this.#abort.abort(new Error('client closed'));
   }
 
-  #waitTimeout(wait: boolean | null | undefined, seconds: number | null | undefined): number {
+  #waitTimeout(wait: boolean | null | undefined, seconds: number | false | null | undefined): number {
     if (!wait) return this.#timeout;
     const wanted = typeof seconds === 'number' ? seconds * 1000 + 15_000 : 15 * 60_000;
     return Math.min(Math.max(this.#timeout, wanted), 2_147_483_647);

@@ -1,16 +1,88 @@
 // Generated file: do not edit by hand.
-// Source: a draft of spec/openapi.json (the Skillport HTTP API, built from the server's route schemas).
+// Source: spec/openapi.json (the Skillport HTTP API, built from the server's route schemas).
 // Regenerate with: pnpm --filter @skillport/spec generate
 
 export interface paths {
-    "/health": {
+    "/api/v1/admin/accounts": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get: operations["health"];
+        /** List accounts (root: all; admin: its own) */
+        get: operations["adminListAccounts"];
+        put?: never;
+        /** Create an account (root) */
+        post: operations["adminCreateAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{account_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the API keys of an account (never the secrets) */
+        get: operations["adminListKeys"];
+        put?: never;
+        /** Create an API key for a user (the key is returned once) */
+        post: operations["adminCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{account_id}/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["adminRevokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{account_id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the users of an account */
+        get: operations["adminListUsers"];
+        put?: never;
+        /** Create a user in an account */
+        post: operations["adminCreateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/observer/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's queue counts */
+        get: operations["observeQueue"];
         put?: never;
         post?: never;
         delete?: never;
@@ -28,6 +100,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Upload a zipped skill folder or one SKILL.md; returns an id for add/update (consumed once) */
         post: operations["tempUpload"];
         delete?: never;
         options?: never;
@@ -42,8 +115,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** List skills of the user root and the agent root, or of one root */
         get: operations["listSkills"];
         put?: never;
+        /** Add a skill (SKILL.md text, MCP tool, structured object or temp upload); replaces a same-named skill */
         post: operations["addSkill"];
         delete?: never;
         options?: never;
@@ -60,6 +135,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Search skills (lexical, best first) */
         post: operations["findSkills"];
         delete?: never;
         options?: never;
@@ -76,6 +152,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Validate a skill without storing it (always 200 for a readable request) */
         post: operations["validateSkill"];
         delete?: never;
         options?: never;
@@ -90,26 +167,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all */
         get: operations["getSkill"];
+        /** Replace a skill completely; the name in the content must equal {name} */
         put: operations["updateSkill"];
         post?: never;
+        /** Delete a skill and its files */
         delete: operations["deleteSkill"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/tasks/{task_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["getTask"];
-        put?: never;
-        post?: never;
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -124,6 +188,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** Wait until the caller's pending jobs are done */
         post: operations["waitProcessed"];
         delete?: never;
         options?: never;
@@ -131,14 +196,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/observer/queue": {
+    "/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get: operations["observeQueue"];
+        /** One of the caller's processing tasks */
+        get: operations["getTask"];
         put?: never;
         post?: never;
         delete?: never;
@@ -147,33 +213,18 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/admin/accounts/{account_id}/keys": {
+    "/health": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        get: operations["listKeys"];
-        put?: never;
-        post: operations["createKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/admin/accounts/{account_id}/keys/{key_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
+        /** Liveness and auth mode; with a valid key also the caller */
+        get: operations["health"];
         put?: never;
         post?: never;
-        delete: operations["revokeKey"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -183,212 +234,457 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Telemetry: {
-            operation_id: string;
-            summary?: {
-                [key: string]: unknown;
-            };
-        };
-        ErrorEnvelope: {
+        AccountResponse: {
+            result: components["schemas"]["AccountResult"];
             /** @enum {string} */
-            status: "error";
-            error: {
-                code: string;
-                message: string;
-                details?: {
-                    [key: string]: unknown;
-                };
-            };
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
             time: number;
         };
-        Issue: {
-            rule: string;
-            /** @enum {string} */
-            severity?: "error" | "warning";
-            message: string;
-            field: string | null;
-            line?: number;
-            column?: number;
-            fix?: string;
+        AccountResult: {
+            account_id: string;
         };
-        QueueStatus: {
-            pending: number;
-            processing: number;
-            completed: number;
-            failed: number;
-        };
-        TelemetryFlag: (boolean | {
-            summary?: boolean;
-        }) | null;
         AddSkillRequest: {
-            data?: unknown;
-            temp_file_id?: string;
-            wait?: boolean | null;
-            timeout?: number | null;
-            target_uri?: string | null;
-            telemetry?: components["schemas"]["TelemetryFlag"];
+            data?: components["schemas"]["SkillData"];
             source_metadata?: {
                 [key: string]: unknown;
+            } | null | false;
+            /** @description Skill root: the user root (default), `viking://~/skills` or `viking://agent/skills` */
+            target_uri?: string | null | false;
+            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            telemetry?: boolean | {
+                summary?: boolean | null;
             } | null;
+            /** @description Id from temp_upload (zip or SKILL.md) */
+            temp_file_id?: string | null | false;
+            /** @description Seconds to wait, only with `wait` */
+            timeout?: number | null | false;
+            /** @description Wait for processing (default false) */
+            wait?: boolean | null | false;
         };
-        AddSkillResult: {
+        AddSkillResponse: {
+            result: components["schemas"]["SkillWriteResult"];
             /** @enum {string} */
-            status: "success";
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        ApiKeyInfo: {
+            account_id: string;
+            created_at: string;
+            key_id: string;
+            prefix: string;
+            revoked_at: string | null;
+            /** @enum {string} */
+            role: "root" | "admin" | "user";
+            user_id: string;
+        };
+        CreateAccountRequest: {
+            account_id: string;
+        };
+        CreateApiKeyRequest: {
+            /**
+             * @description Default `user`
+             * @enum {string}
+             */
+            role?: "admin" | "user";
+            user_id: string;
+        };
+        CreateUserRequest: {
+            user_id: string;
+        };
+        CreatedApiKey: {
+            account_id: string;
+            /** @description The secret; shown once, stored only as a hash */
+            api_key: string;
+            created_at: string;
+            key_id: string;
+            prefix: string;
+            revoked_at: string | null;
+            /** @enum {string} */
+            role: "root" | "admin" | "user";
+            user_id: string;
+        };
+        CreatedApiKeyResponse: {
+            result: components["schemas"]["CreatedApiKey"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        DeleteSkillResponse: {
+            result: components["schemas"]["DeleteSkillResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        DeleteSkillResult: {
+            estimated_deleted_count: number;
+            name: string;
+            privacy_deleted: boolean;
             root_uri: string;
             uri: string;
-            name: string;
-            auxiliary_files: number;
-            revision: string;
-            warnings: components["schemas"]["Issue"][];
-            queue_status?: components["schemas"]["QueueStatus"];
-            task_id?: string;
-            /** @enum {string} */
-            action?: "add" | "update";
         };
-        SkillItem: {
+        ErrorBody: {
+            code: components["schemas"]["ErrorCode"];
+            details?: {
+                [key: string]: unknown;
+            };
+            message: string;
+        };
+        /** @enum {string} */
+        ErrorCode: "INVALID_ARGUMENT" | "INVALID_URI" | "SKILL_INVALID" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "RESOURCE_EXHAUSTED" | "INTERNAL" | "PROCESSING_ERROR" | "UNAVAILABLE" | "DEADLINE_EXCEEDED";
+        ErrorEnvelope: {
+            error: components["schemas"]["ErrorBody"];
+            /** @enum {string} */
+            status: "error";
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        FindSkillItem: {
+            allowed_tools: string[];
+            description: string;
+            level: number;
+            match_reason: string;
+            name: string;
+            revision: string;
+            root_uri: string;
+            score: number;
+            skill_md_uri: string;
+            tags: string[];
             /** @enum {string} */
             type: "skill";
-            name: string;
-            uri: string;
-            root_uri: string;
-            skill_md_uri: string;
-            description: string;
-            tags: string[];
-            allowed_tools: string[];
-            level: number;
-            revision: string;
+            /** @description ISO 8601 */
             updated_at: string;
+            uri: string;
         };
-        FoundSkill: components["schemas"]["SkillItem"] & {
-            score: number;
-            match_reason: string;
-        };
-        ListResult: {
-            root_uris?: string[];
-            root_uri?: string;
-            skills: components["schemas"]["SkillItem"][];
-            total: number;
-        };
-        FindRequest: {
+        FindSkillsRequest: {
+            level?: number | number[] | null | false;
+            /** @description Default 10 */
+            limit?: number | null | false;
             query: string;
-            limit?: number;
-            score_threshold?: number | null;
-            target_uri?: string | null;
-            telemetry?: components["schemas"]["TelemetryFlag"];
-            level?: number[] | null;
+            score_threshold?: number | null | false;
+            target_uri?: string | null | false;
+            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            telemetry?: boolean | {
+                summary?: boolean | null;
+            } | null;
         };
-        FindResult: {
+        FindSkillsResponse: {
+            result: components["schemas"]["FindSkillsResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        FindSkillsResult: {
             query: string;
             root_uris: string[];
-            skills: components["schemas"]["FoundSkill"][];
+            skills: components["schemas"]["FindSkillItem"][];
             total: number;
         };
-        ValidateRequest: {
-            data: unknown;
-            strict?: boolean | null;
+        GetSkillResponse: {
+            result: components["schemas"]["GetSkillResult"];
             /** @enum {string} */
-            profile?: "openviking" | "agentskills" | "claude";
-            skill_dir_name?: string | null;
-            source_path?: string | null;
-            target_uri?: string | null;
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
         };
-        ValidationResult: {
-            valid: boolean;
-            strict: boolean;
-            profile: string;
-            name: string | null;
-            description: string | null;
-            tags: string[];
+        GetSkillResult: {
+            abstract?: string;
             allowed_tools: string[];
-            body_lines: number;
-            errors: components["schemas"]["Issue"][];
-            warnings: components["schemas"]["Issue"][];
-        };
-        SkillFile: {
-            name: string;
-            uri: string;
-            path: string;
-            is_dir: boolean;
-            /** @enum {string} */
-            kind: "definition" | "summary" | "auxiliary" | "directory";
-            size: number;
-            sha256: string | null;
-        };
-        SkillDetail: {
-            name: string;
-            uri: string;
-            root_uri: string;
-            skill_md_uri: string;
+            content?: string;
+            content_sha256?: string;
+            created_at: string;
             description: string;
-            tags: string[];
-            allowed_tools: string[];
+            files?: components["schemas"]["SkillFile"][];
             frontmatter: {
                 [key: string]: unknown;
             };
-            revision: string;
-            created_at: string;
-            updated_at: string;
             level?: number;
-            abstract?: string;
+            name: string;
             overview?: string;
-            content?: string;
-            content_sha256?: string;
-            files?: components["schemas"]["SkillFile"][];
+            revision: string;
+            root_uri: string;
+            skill_md_uri: string;
             source?: {
                 [key: string]: unknown;
             } | null;
-        };
-        DeleteResult: {
-            name: string;
+            tags: string[];
+            updated_at: string;
             uri: string;
+        };
+        HealthResult: {
+            account_id?: string;
+            /** @enum {string} */
+            auth_mode: "dev" | "api_key";
+            healthy: boolean;
+            /** @enum {string} */
+            role?: "root" | "admin" | "user";
+            /** @enum {string} */
+            status: "ok";
+            user_id?: string;
+            version: string;
+        };
+        ListAccountsResponse: {
+            result: components["schemas"]["ListAccountsResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        ListAccountsResult: {
+            accounts: string[];
+        };
+        ListApiKeysResponse: {
+            result: components["schemas"]["ListApiKeysResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        ListApiKeysResult: {
+            keys: components["schemas"]["ApiKeyInfo"][];
+        };
+        ListSkillsResponse: {
+            result: components["schemas"]["ListSkillsResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        ListSkillsResult: {
+            root_uri?: string;
+            root_uris?: string[];
+            skills: components["schemas"]["SkillListItem"][];
+            total: number;
+        };
+        ListUsersResponse: {
+            result: components["schemas"]["ListUsersResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        ListUsersResult: {
+            account_id: string;
+            users: string[];
+        };
+        QueueResponse: {
+            result: components["schemas"]["QueueStatus"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        QueueStatus: {
+            completed: number;
+            failed: number;
+            pending: number;
+            processing: number;
+        };
+        RevokeApiKeyResponse: {
+            result: components["schemas"]["RevokeApiKeyResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        RevokeApiKeyResult: {
+            key_id: string;
+            revoked: boolean;
+        };
+        /** @description SKILL.md text; or an MCP tool object (has `inputSchema`); or a structured skill `{name, description?, content?, tags?, allowed_tools?, …}` (extra keys become frontmatter) */
+        SkillData: string | {
+            [key: string]: unknown;
+        };
+        SkillFile: {
+            is_dir: boolean;
+            /** @enum {string} */
+            kind: "definition" | "summary" | "auxiliary" | "directory";
+            name: string;
+            path: string;
+            sha256: string | null;
+            size: number;
+            uri: string;
+        };
+        SkillIssue: {
+            column?: number;
+            field: string | null;
+            fix?: string;
+            line?: number;
+            message: string;
+            rule: string;
+            /** @enum {string} */
+            severity?: "error" | "warning";
+        };
+        SkillListItem: {
+            allowed_tools: string[];
+            description: string;
+            level: number;
+            name: string;
+            revision: string;
             root_uri: string;
-            estimated_deleted_count: number;
-            privacy_deleted: boolean;
+            skill_md_uri: string;
+            tags: string[];
+            /** @enum {string} */
+            type: "skill";
+            /** @description ISO 8601 */
+            updated_at: string;
+            uri: string;
+        };
+        SkillWriteResult: {
+            /** @enum {string} */
+            action?: "add" | "update";
+            auxiliary_files: number;
+            name: string;
+            queue_status?: components["schemas"]["QueueStatus"];
+            revision: string;
+            root_uri: string;
+            /** @enum {string} */
+            status: "success";
+            task_id?: string;
+            uri: string;
+            warnings: components["schemas"]["SkillIssue"][];
+        };
+        TaskResponse: {
+            result: components["schemas"]["TaskResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        TaskResult: {
+            created_at: string;
+            error?: string;
+            result?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "running" | "completed" | "failed";
+            task_id: string;
+            /** @enum {string} */
+            task_type: "add_skill" | "update_skill";
+            updated_at: string;
+        };
+        Telemetry: {
+            /** @description UUID of this operation */
+            operation_id: string;
+            summary?: {
+                duration_ms: number;
+                operation: string;
+                /** @enum {string} */
+                status: "ok" | "error";
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        TempUploadForm: {
+            /**
+             * Format: binary
+             * @description A zipped skill folder or one SKILL.md
+             */
+            file?: string;
+            /**
+             * @description Default `local`
+             * @enum {string}
+             */
+            upload_mode?: "local" | "shared";
+        };
+        TempUploadResponse: {
+            result: components["schemas"]["TempUploadResult"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
         };
         TempUploadResult: {
             temp_file_id: string;
         };
-        Task: {
-            task_id: string;
+        UpdateSkillResponse: {
+            result: components["schemas"]["SkillWriteResult"];
             /** @enum {string} */
-            task_type: "add_skill" | "update_skill";
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
+        };
+        UserResponse: {
+            result: components["schemas"]["UserResult"];
             /** @enum {string} */
-            status: "pending" | "running" | "completed" | "failed";
-            created_at: string;
-            updated_at: string;
-            result?: {
-                [key: string]: unknown;
-            };
-            error?: string;
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
         };
-        WaitRequest: {
-            timeout?: number | null;
-        };
-        Health: {
-            status: string;
-            healthy: boolean;
-            version: string;
-            auth_mode: string;
-            account_id?: string;
-            user_id?: string;
-            role?: string;
-        };
-        ApiKey: {
-            key_id: string;
+        UserResult: {
             account_id: string;
             user_id: string;
-            role: string;
-            prefix: string;
-            created_at: string;
-            revoked_at: string | null;
         };
-        CreateKeyRequest: {
-            user_id: string;
+        ValidateSkillRequest: {
+            data: components["schemas"]["SkillData"];
+            profile?: ("openviking" | "agentskills" | "claude") | null | false;
+            skill_dir_name?: string | null | false;
+            source_path?: string | null | false;
+            strict?: boolean | null | false;
+            /** @description Accepted and ignored */
+            target_uri?: string | null | false;
+            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            telemetry?: boolean | {
+                summary?: boolean | null;
+            } | null;
+        };
+        ValidateSkillResponse: {
+            result: components["schemas"]["ValidateSkillResult"];
             /** @enum {string} */
-            role?: "admin" | "user";
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
         };
-        CreatedKey: components["schemas"]["ApiKey"] & {
-            api_key: string;
+        ValidateSkillResult: {
+            allowed_tools: string[];
+            body_lines: number;
+            description: string | null;
+            errors: components["schemas"]["SkillIssue"][];
+            name: string | null;
+            /** @enum {string} */
+            profile: "openviking" | "agentskills" | "claude";
+            strict: boolean;
+            tags: string[];
+            valid: boolean;
+            warnings: components["schemas"]["SkillIssue"][];
+        };
+        WaitRequest: {
+            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            telemetry?: boolean | {
+                summary?: boolean | null;
+            } | null;
+            /** @description Seconds; default: server limit */
+            timeout?: number | null | false;
+        };
+        WaitResponse: {
+            result: components["schemas"]["QueueStatus"];
+            /** @enum {string} */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent, seconds */
+            time: number;
         };
     };
     responses: never;
@@ -399,7 +695,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    health: {
+    adminListAccounts: {
         parameters: {
             query?: never;
             header?: never;
@@ -408,17 +704,603 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Accounts */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Health"];
+                    "application/json": components["schemas"]["ListAccountsResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminCreateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminListKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeApiKeyResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminListUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Users */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListUsersResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    adminCreateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    observeQueue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QueueResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -437,32 +1319,66 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "multipart/form-data": {
-                    /** Format: binary */
-                    file: string;
-                    /** @enum {string} */
-                    upload_mode?: "local" | "shared";
-                };
+                "multipart/form-data": components["schemas"]["TempUploadForm"];
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Stored temporarily */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["TempUploadResult"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["TempUploadResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -475,7 +1391,7 @@ export interface operations {
     listSkills: {
         parameters: {
             query?: {
-                node_limit?: number;
+                node_limit?: string;
                 target_uri?: string;
             };
             header?: never;
@@ -484,23 +1400,62 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Skills */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["ListResult"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["ListSkillsResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -523,23 +1478,71 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Stored */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["AddSkillResult"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["AddSkillResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DEADLINE_EXCEEDED: `wait` timed out */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -558,27 +1561,66 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["FindRequest"];
+                "application/json": components["schemas"]["FindSkillsRequest"];
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Hits */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["FindResult"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["FindSkillsResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -597,27 +1639,66 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ValidateRequest"];
+                "application/json": components["schemas"]["ValidateSkillRequest"];
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Verdict */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["ValidationResult"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["ValidateSkillResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -630,38 +1711,78 @@ export interface operations {
     getSkill: {
         parameters: {
             query?: {
-                level?: number;
-                include_content?: boolean;
-                include_files?: boolean;
-                include_integrity?: boolean;
-                include_source?: boolean;
+                level?: "0" | "1" | "2" | "null" | "";
+                include_content?: "0" | "1" | "true" | "false" | "True" | "False";
+                include_files?: "0" | "1" | "true" | "false" | "True" | "False";
+                include_integrity?: "0" | "1" | "true" | "false" | "True" | "False";
+                include_source?: "0" | "1" | "true" | "false" | "True" | "False";
                 target_uri?: string;
             };
             header?: never;
             path: {
+                /** @description Skill name: 1–64 of [A-Za-z0-9_-] */
                 name: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description The skill (ETag = revision) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["SkillDetail"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["GetSkillResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -674,8 +1795,12 @@ export interface operations {
     updateSkill: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Expected current revision (stale → 412) */
+                "if-match"?: string;
+            };
             path: {
+                /** @description Skill name: 1–64 of [A-Za-z0-9_-] */
                 name: string;
             };
             cookie?: never;
@@ -686,23 +1811,80 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Replaced */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["AddSkillResult"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["UpdateSkillResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: stale `If-Match` revision */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DEADLINE_EXCEEDED: `wait` timed out */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -719,29 +1901,156 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description Skill name: 1–64 of [A-Za-z0-9_-] */
                 name: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Deleted */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["DeleteResult"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["DeleteSkillResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    waitProcessed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WaitRequest"];
+            };
+        };
+        responses: {
+            /** @description Queue drained */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DEADLINE_EXCEEDED: `wait` timed out */
+            504: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -762,23 +2071,62 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description The task */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["Task"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
+                    "application/json": components["schemas"]["TaskResponse"];
                 };
             };
-            /** @description error */
-            default: {
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -788,197 +2136,22 @@ export interface operations {
             };
         };
     };
-    waitProcessed: {
+    health: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["WaitRequest"];
-            };
-        };
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["QueueStatus"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
-                };
-            };
-            /** @description error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    observeQueue: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Healthy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["QueueStatus"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
-                };
-            };
-            /** @description error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    listKeys: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                account_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: {
-                            keys: components["schemas"]["ApiKey"][];
-                        };
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
-                };
-            };
-            /** @description error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    createKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                account_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateKeyRequest"];
-            };
-        };
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: components["schemas"]["CreatedKey"];
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
-                };
-            };
-            /** @description error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-        };
-    };
-    revokeKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                account_id: string;
-                key_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                        result: {
-                            key_id: string;
-                            revoked: boolean;
-                        };
-                        telemetry?: components["schemas"]["Telemetry"];
-                        time: number;
-                    };
-                };
-            };
-            /** @description error */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
+                    "application/json": components["schemas"]["HealthResult"];
                 };
             };
         };
