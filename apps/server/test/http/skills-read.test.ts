@@ -1,0 +1,333 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+const md = (name: string, description: string, body = '# Title\n\nBody text.\n', extra = '') =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}`;
+
+async function add(data: unknown, extra: Record<string, unknown> = {}) {
+  const res = await t.request('POST', '/api/v1/skills', { body: { data, wait: true, ...extra } });
+  expect(res.status, res.text).toBe(200);
+  return res.json.result;
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  await add(
+    md(
+      'pdf-tools',
+      'Extract text and tables from PDF documents',
+      '# PDF\n\n## Usage\n\nUse pdftotext for extraction.\n',
+      'tags: [pdf, documents]\nallowed-tools: Bash(pdftotext:*) Read\n',
+    ),
+  );
+  await add(md('git-helper', 'Helps with git branches, rebases and commits'));
+  await add(md('web-search', 'Search the web for current information'));
+  await add(md('shared-deploy', 'Deploy services to the shared cluster'), {
+    target_uri: 'viking://agent/skills',
+  });
+  await add(md('web-search', 'Agent copy of the web search skill'), { target_uri: 'viking://agent/skills' });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('GET /api/v1/skills', () => {
+  test('without target_uri: both roots, items with the contract fields', async () => {
+    const res = await t.request('GET', '/api/v1/skills');
+    expect(res.status).toBe(200);
+    expect(res.json.result.root_uris).toEqual(['viking://user/default/skills', 'viking://agent/skills']);
+    expect(res.json.result.total).toBe(5);
+    const pdf = res.json.result.skills.find((s: { name: string }) => s.name === 'pdf-tools');
+    expect(pdf).toMatchObject({
+      type: 'skill',
+      uri: 'viking://user/default/skills/pdf-tools',
+      root_uri: 'viking://user/default/skills',
+      skill_md_uri: 'viking://user/default/skills/pdf-tools/SKILL.md',
+      description: 'Extract text and tables from PDF documents',
+      tags: ['pdf', 'documents'],
+      allowed_tools: ['Bash(pdftotext:*)', 'Read'],
+      level: 0,
+    });
+    expect(pdf.revision).toMatch(/^[0-9a-f]{64}$/);
+    expect(Number.isNaN(Date.parse(pdf.updated_at))).toBe(false);
+  });
+
+  test.each([
+    ['node_limit=2', 2],
+    ['node_limit=0', 0],
+    ['node_limit=1000', 5],
+  ])('%s is honoured', async (query, count) => {
+    const res = await t.request('GET', `/api/v1/skills?${query}`);
+    expect(res.status).toBe(200);
+    expect(res.json.result.skills).toHaveLength(count);
+  });
+
+  test('with target_uri: one root; unknown query parameters ignored', async () => {
+    const res = await t.request('GET', '/api/v1/skills?target_uri=viking://agent/skills&foo=bar');
+    expect(res.status).toBe(200);
+    expect(res.json.result.root_uri).toBe('viking://agent/skills');
+    expect(res.json.result.root_uris).toBeUndefined();
+    expect(res.json.result.skills.map((s: { name: string }) => s.name).sort()).toEqual([
+      'shared-deploy',
+      'web-search',
+    ]);
+  });
+
+  test('an empty root is an empty list, not 404', async () => {
+    const other = await startTestServer();
+    try {
+      const res = await other.request('GET', '/api/v1/skills?target_uri=viking://agent/skills');
+      expect(res.status).toBe(200);
+      expect(res.json.result).toMatchObject({ skills: [], total: 0 });
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('node_limit that is not a number → 400 with validation_errors', async () => {
+    const res = await t.request('GET', '/api/v1/skills?node_limit=abc');
+    expect(res.status).toBe(400);
+    expect(res.json.error.details.validation_errors[0].loc).toEqual(['query', 'node_limit']);
+  });
+});
+
+describe('POST /api/v1/skills/find', () => {
+  test('ranks, scores in [0,1] descending, match_reason', async () => {
+    const res = await t.request('POST', '/api/v1/skills/find', { body: { query: 'pdf tables' } });
+    expect(res.status, res.text).toBe(200);
+    const skills = res.json.result.skills;
+    expect(skills[0].name).toBe('pdf-tools');
+    for (const s of skills) {
+      expect(s.score).toBeGreaterThanOrEqual(0);
+      expect(s.score).toBeLessThanOrEqual(1);
+      expect(typeof s.match_reason).toBe('string');
+    }
+    const scores = skills.map((s: { score: number }) => s.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  test('merged roots are de-duplicated by name (user copy first)', async () => {
+    const res = await t.request('POST', '/api/v1/skills/find', { body: { query: 'web search' } });
+    const names = res.json.result.skills.map((s: { name: string }) => s.name);
+    expect(names.filter((n: string) => n === 'web-search')).toHaveLength(1);
+  });
+
+  test('limit, target_uri, score_threshold and null compat fields', async () => {
+    const limited = await t.request('POST', '/api/v1/skills/find', { body: { query: 'the', limit: 1 } });
+    expect(limited.json.result.skills.length).toBeLessThanOrEqual(1);
+    const agent = await t.request('POST', '/api/v1/skills/find', {
+      body: {
+        query: 'deploy cluster',
+        target_uri: 'viking://agent/skills',
+        score_threshold: null,
+        level: null,
+        telemetry: null,
+      },
+    });
+    expect(agent.status, agent.text).toBe(200);
+    expect(agent.json.result.skills.map((s: { name: string }) => s.name)).toEqual(['shared-deploy']);
+    const strict = await t.request('POST', '/api/v1/skills/find', {
+      body: { query: 'pdf', score_threshold: 1.0 },
+    });
+    for (const s of strict.json.result.skills) expect(s.score).toBe(1);
+  });
+
+  test('level filter keeps matches of that level', async () => {
+    const body = await t.request('POST', '/api/v1/skills/find', { body: { query: 'pdftotext', level: [0] } });
+    expect(body.status, body.text).toBe(200);
+    expect(body.json.result.skills).toEqual([]);
+    const deep = await t.request('POST', '/api/v1/skills/find', {
+      body: { query: 'pdftotext', level: [1, 2] },
+    });
+    expect(deep.json.result.skills.map((s: { name: string }) => s.name)).toContain('pdf-tools');
+  });
+
+  test.each([
+    [{ query: '' }, 'query'],
+    [{ query: 'x', limit: 'ten' }, 'limit'],
+    [{ query: 'x', bogus: 1 }, 'bogus'],
+    [{}, 'query'],
+  ])('bad body %j → 400 naming %s', async (body, field) => {
+    const res = await t.request('POST', '/api/v1/skills/find', { body });
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details.validation_errors.map((e: { loc: string[] }) => e.loc.at(-1))).toContain(
+      field,
+    );
+  });
+});
+
+describe('GET /api/v1/skills/{name}', () => {
+  test('no level: abstract, overview, content (+sha256), files, frontmatter, revision, ETag', async () => {
+    const res = await t.request('GET', '/api/v1/skills/pdf-tools');
+    expect(res.status).toBe(200);
+    const r = res.json.result;
+    expect(r.abstract).toContain('pdf-tools');
+    expect(r.overview).toContain('pdf-tools');
+    expect(r.content).toContain('name: pdf-tools');
+    expect(r.content_sha256).toBe(createHash('sha256').update(r.content, 'utf8').digest('hex'));
+    expect(r.frontmatter).toMatchObject({ name: 'pdf-tools', tags: ['pdf', 'documents'] });
+    expect(res.headers.get('etag')).toBe(`"${r.revision}"`);
+    const skillMd = r.files.find((f: { path: string }) => f.path === 'SKILL.md');
+    expect(skillMd).toMatchObject({
+      name: 'SKILL.md',
+      is_dir: false,
+      kind: 'definition',
+      sha256: r.content_sha256,
+    });
+    expect(skillMd.uri).toBe('viking://user/default/skills/pdf-tools/SKILL.md');
+  });
+
+  test.each([
+    ['0', ['abstract'], ['overview', 'content']],
+    ['1', ['overview'], ['abstract', 'content']],
+    ['2', ['content', 'content_sha256'], ['abstract', 'overview']],
+  ])('level=%s returns only that level', async (level, present, absent) => {
+    const res = await t.request('GET', `/api/v1/skills/pdf-tools?level=${level}`);
+    expect(res.status).toBe(200);
+    for (const k of present) expect(res.json.result[k]).toBeDefined();
+    for (const k of absent) expect(res.json.result[k]).toBeUndefined();
+  });
+
+  test('include_content=true adds content to a level; include_files=false drops files', async () => {
+    const res = await t.request(
+      'GET',
+      '/api/v1/skills/pdf-tools?level=0&include_content=true&include_files=false',
+    );
+    expect(res.json.result.content).toContain('pdf-tools');
+    expect(res.json.result.files).toBeUndefined();
+  });
+
+  test('include_integrity adds size/sha256 per file and the revision', async () => {
+    const res = await t.request('GET', '/api/v1/skills/pdf-tools?include_integrity=true');
+    expect(res.json.result.revision).toMatch(/^[0-9a-f]{64}$/);
+    for (const f of res.json.result.files.filter((x: { is_dir: boolean }) => !x.is_dir)) {
+      expect(f.size).toBeGreaterThan(0);
+      expect(f.sha256).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  test('lookup: user root first, then agent root; target_uri picks one', async () => {
+    const user = await t.request('GET', '/api/v1/skills/web-search?level=0');
+    expect(user.json.result.root_uri).toBe('viking://user/default/skills');
+    const agent = await t.request(
+      'GET',
+      '/api/v1/skills/web-search?level=0&target_uri=viking://agent/skills',
+    );
+    expect(agent.json.result.description).toBe('Agent copy of the web search skill');
+    const fallback = await t.request('GET', '/api/v1/skills/shared-deploy?level=0');
+    expect(fallback.json.result.root_uri).toBe('viking://agent/skills');
+  });
+
+  test('missing → 404 NOT_FOUND with details {type, resource}', async () => {
+    const res = await t.request('GET', '/api/v1/skills/nope');
+    expect(res.status).toBe(404);
+    expect(res.json.error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { type: 'skill', resource: 'viking://user/default/skills/nope' },
+    });
+  });
+
+  test('invalid name segment → 400 details.field=name', async () => {
+    const res = await t.request('GET', `/api/v1/skills/${encodeURIComponent('bad name!')}`);
+    expect(res.status).toBe(400);
+    expect(res.json.error.details.field).toBe('name');
+  });
+});
+
+describe('PUT /api/v1/skills/{name}', () => {
+  test('full replacement; action=update; If-Match current → ok, stale → 412', async () => {
+    const before = await t.request('GET', '/api/v1/skills/git-helper?level=0');
+    const rev = before.json.result.revision;
+    const ok = await t.request('PUT', '/api/v1/skills/git-helper', {
+      body: { data: md('git-helper', 'Helps with git history and bisecting') },
+      headers: { 'if-match': `"${rev}"` },
+    });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.result).toMatchObject({ action: 'update', name: 'git-helper' });
+    expect(ok.json.result.revision).not.toBe(rev);
+    const stale = await t.request('PUT', '/api/v1/skills/git-helper', {
+      body: { data: md('git-helper', 'This write must be refused') },
+      headers: { 'if-match': rev },
+    });
+    expect(stale.status).toBe(412);
+    expect(stale.json.error.code).toBe('CONFLICT');
+    const after = await t.request('GET', '/api/v1/skills/git-helper?level=0');
+    expect(after.json.result.description).toBe('Helps with git history and bisecting');
+  });
+
+  test('name in content must equal {name} → 400 details {expected, actual}', async () => {
+    const res = await t.request('PUT', '/api/v1/skills/git-helper', {
+      body: { data: md('other-name', 'A different skill name in the content') },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toMatchObject({ expected: 'git-helper', actual: 'other-name' });
+  });
+
+  test('update of a missing skill → 404', async () => {
+    const res = await t.request('PUT', '/api/v1/skills/ghost', {
+      body: { data: md('ghost', 'A skill that was never added') },
+    });
+    expect(res.status).toBe(404);
+    expect(res.json.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('DELETE /api/v1/skills/{name}', () => {
+  test('deletes, reports the count, then GET → 404', async () => {
+    await add(md('to-delete', 'A skill that will be deleted soon'));
+    const res = await t.request('DELETE', '/api/v1/skills/to-delete');
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result).toMatchObject({
+      name: 'to-delete',
+      uri: 'viking://user/default/skills/to-delete',
+      root_uri: 'viking://user/default/skills',
+      privacy_deleted: false,
+    });
+    expect(res.json.result.estimated_deleted_count).toBeGreaterThanOrEqual(2);
+    expect((await t.request('GET', '/api/v1/skills/to-delete')).status).toBe(404);
+    expect((await t.request('DELETE', '/api/v1/skills/to-delete')).status).toBe(404);
+  });
+});
+
+describe('POST /api/v1/skills/validate', () => {
+  test.each([
+    [{ data: md('good-skill', 'A perfectly fine skill description') }, true, 'openviking'],
+    [{ data: md('bad.name', 'Fine description but the name is odd'), strict: true }, false, 'openviking'],
+    [{ data: '# no frontmatter\n' }, false, 'openviking'],
+    [{ data: { description: 'structured without a name' } }, false, 'openviking'],
+    [
+      {
+        data: md('x', 'short'),
+        profile: 'agentskills',
+        skill_dir_name: 'x',
+        target_uri: 'viking://agent/skills',
+      },
+      true,
+      'agentskills',
+    ],
+  ])('%j → valid=%s (always 200)', async (body, valid, profile) => {
+    const res = await t.request('POST', '/api/v1/skills/validate', { body });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.valid).toBe(valid);
+    expect(res.json.result.profile).toBe(profile);
+    expect(Array.isArray(res.json.result.errors)).toBe(true);
+    expect(Array.isArray(res.json.result.warnings)).toBe(true);
+  });
+
+  test('MCP tool data is converted then validated; nothing is stored', async () => {
+    const res = await t.request('POST', '/api/v1/skills/validate', {
+      body: {
+        data: {
+          name: 'never_stored',
+          description: 'An MCP tool that is only validated',
+          inputSchema: { type: 'object' },
+        },
+      },
+    });
+    expect(res.json.result).toMatchObject({ valid: true, name: 'never-stored' });
+    expect((await t.request('GET', '/api/v1/skills/never-stored')).status).toBe(404);
+  });
+});
