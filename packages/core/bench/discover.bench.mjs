@@ -46,7 +46,12 @@ const rows = [
   ['project root', path.basename(root)],
   ['packages scanned', String(last.stats.packagesScanned)],
   ['skills found', String(last.skills.length)],
-  ['diagnostics', Object.entries(kinds).map(([k, n]) => `${k}: ${n}`).join(', ') || 'none'],
+  [
+    'diagnostics',
+    Object.entries(kinds)
+      .map(([k, n]) => `${k}: ${n}`)
+      .join(', ') || 'none',
+  ],
   ['cache hits (warm)', String(last.stats.cacheHits)],
   [`cold median (${COLD_RUNS} runs)`, `${median(cold).toFixed(1)} ms`],
   [`warm median (${WARM_RUNS} runs)`, `${median(warm).toFixed(1)} ms`],
@@ -57,5 +62,6 @@ console.log('| discoverSkills (declared + shipped) | value |');
 console.log('|---|---|');
 for (const [k, v] of rows) console.log(`| ${k.padEnd(width)} | ${v} |`);
 if (process.argv.includes('--list')) {
-  for (const s of last.skills) console.log(`${s.name}\t${s.source.strategy}\t${s.source.package ?? ''}\t${s.path}`);
+  for (const s of last.skills)
+    console.log(`${s.name}\t${s.source.strategy}\t${s.source.package ?? ''}\t${s.path}`);
 }
