@@ -172,7 +172,9 @@ interface InvalidCase {
 const invalid: Record<string, InvalidCase> = {
   'no-frontmatter': {
     hasFrontmatter: false,
-    parse: [{ rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'No frontmatter' }],
+    parse: [
+      { rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'No frontmatter' },
+    ],
     errors: ['yaml_format'],
     body: '# Just Markdown\n\nNo frontmatter here.\n',
   },
@@ -184,17 +186,30 @@ const invalid: Record<string, InvalidCase> = {
   },
   unclosed: {
     hasFrontmatter: false,
-    parse: [{ rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'never closed' }],
+    parse: [
+      { rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'never closed' },
+    ],
     errors: ['yaml_format'],
   },
   'indented-closing-fence': {
     hasFrontmatter: false,
-    parse: [{ rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'Line 5 has an indented "---"' }],
+    parse: [
+      {
+        rule: 'yaml_format',
+        severity: 'error',
+        field: null,
+        line: 1,
+        column: 1,
+        says: 'Line 5 has an indented "---"',
+      },
+    ],
     errors: ['yaml_format'],
   },
   'four-dash-opening': {
     hasFrontmatter: false,
-    parse: [{ rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'line 1 is "----"' }],
+    parse: [
+      { rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'line 1 is "----"' },
+    ],
     errors: ['yaml_format'],
   },
   'not-a-mapping': {
@@ -204,26 +219,53 @@ const invalid: Record<string, InvalidCase> = {
   },
   'yaml-syntax': {
     hasFrontmatter: true,
-    parse: [{ rule: 'yaml_format', severity: 'error', field: null, line: 4, column: 19, says: 'flow sequence' }],
+    parse: [
+      { rule: 'yaml_format', severity: 'error', field: null, line: 4, column: 19, says: 'flow sequence' },
+    ],
     errors: ['yaml_format'],
     name: 'yaml-syntax',
   },
   'allowed-tools-map': {
     hasFrontmatter: true,
     parse: [
-      { rule: 'allowed_tools_invalid', severity: 'error', field: 'allowed-tools', line: 5, column: 3, says: 'got a mapping' },
+      {
+        rule: 'allowed_tools_invalid',
+        severity: 'error',
+        field: 'allowed-tools',
+        line: 5,
+        column: 3,
+        says: 'got a mapping',
+      },
     ],
     errors: ['allowed_tools_invalid'],
     name: 'allowed-tools-map',
   },
   'tags-number': {
     hasFrontmatter: true,
-    parse: [{ rule: 'tags_invalid', severity: 'error', field: 'tags', line: 4, column: 7, says: 'got a number ("42")' }],
+    parse: [
+      {
+        rule: 'tags_invalid',
+        severity: 'error',
+        field: 'tags',
+        line: 4,
+        column: 7,
+        says: 'got a number ("42")',
+      },
+    ],
     errors: ['tags_invalid'],
   },
   'duplicate-name': {
     hasFrontmatter: true,
-    parse: [{ rule: 'yaml_duplicate_key', severity: 'error', field: 'name', line: 4, column: 1, says: 'lines 2 and 4' }],
+    parse: [
+      {
+        rule: 'yaml_duplicate_key',
+        severity: 'error',
+        field: 'name',
+        line: 4,
+        column: 1,
+        says: 'lines 2 and 4',
+      },
+    ],
     errors: ['yaml_duplicate_key'],
     name: 'second-name',
   },
