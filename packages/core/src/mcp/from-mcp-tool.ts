@@ -110,6 +110,9 @@ export function fromMcpTool(tool: McpTool): McpSkillConversion {
   const described = describeInputSchema(tool.inputSchema);
   issues.push(...described.issues);
   const parameters = renderChildren(described.view.children);
+  // Facts about the whole argument object (e.g. "Needs at least one of: …") follow the bullets.
+  if (parameters.length > 0 && described.view.extras.length > 0)
+    parameters.push('', described.view.extras.join(' '));
 
   let body = `\n# ${name}\n\n${description}\n`;
   if (parameters.length > 0) body += `\n## Parameters\n\n${parameters.join('\n')}\n`;

@@ -295,6 +295,33 @@ describe('fromMcpTool — parameters', () => {
       ].join('\n'),
     ],
     [
+      'properties beside a union of required sets',
+      {
+        type: 'object',
+        properties: {
+          contact: {
+            type: 'object',
+            properties: { email: { type: 'string' }, phone: { type: 'string' } },
+            anyOf: [{ required: ['email'] }, { required: ['phone'] }],
+          },
+          pick: {
+            type: 'object',
+            properties: { a: { type: 'string' } },
+            oneOf: [{ required: ['a'] }, { properties: { b: { type: 'integer' } }, required: ['b'] }],
+          },
+        },
+      },
+      [
+        '- **contact** (object) (optional): Needs at least one of: `email`; `phone`.',
+        '  - **email** (string) (optional)',
+        '  - **phone** (string) (optional)',
+        '- **pick** (object) (optional): Needs exactly one of: `a`.',
+        '  - **a** (string) (optional)',
+        '  - *option 1* (object)',
+        '    - **b** (integer) (required)',
+      ].join('\n'),
+    ],
+    [
       'reference cycles cut and shown as recursive',
       {
         type: 'object',
@@ -382,6 +409,25 @@ describe('fromMcpTool — parameters', () => {
         field: 'inputSchema.properties.nested.required',
       },
     ]);
+  });
+
+  it('states constraints on the whole argument object after the bullets', () => {
+    const result = fromMcpTool(
+      tool({
+        type: 'object',
+        properties: { id: { type: 'string' }, email: { type: 'string' } },
+        anyOf: [{ required: ['id'] }, { required: ['email'] }],
+      }),
+    );
+    expect(parametersOf(result.content)).toBe(
+      [
+        '- **id** (string) (optional)',
+        '- **email** (string) (optional)',
+        '',
+        'Needs at least one of: `id`; `email`.',
+      ].join('\n'),
+    );
+    expect(result.issues).toEqual([]);
   });
 
   it('reports an unresolvable $ref as a warning and renders it readably', () => {

@@ -164,7 +164,7 @@ function describeAllOf(schema: JsonObject, members: unknown[], at: string, ctx: 
   return {
     ...base,
     label: unique(views.map((v) => v.label)).join(' & '),
-    children: views.map((view, index) => ({ kind: 'variant' as const, index, view })),
+    children: [...base.children, ...views.map((view, index) => ({ kind: 'variant' as const, index, view }))],
   };
 }
 
@@ -202,20 +202,47 @@ function describeUnion(
     return { ...view, nullable: view.nullable || nullable };
   }
   const base = describe(rest, at, ctx, depth);
-  const children: ViewChild[] = [];
+  const variantChildren: ViewChild[] = [];
   const labels: string[] = [];
-  others.forEach((variant) => {
+  const requiredSets: string[][] = [];
+  for (const variant of others) {
+    if (isRequiredOnly(variant)) {
+      requiredSets.push(variant.required);
+      continue;
+    }
     const index = variants.indexOf(variant);
     const view =
       depth >= MAX_DEPTH || ctx.nodes > MAX_NODES
         ? leaf('schema')
         : describe(variant, `${at}.${key}[${index}]`, ctx, depth + 1);
-    labels.push(view.nullable ? `${view.label} | null` : view.label);
+    if (view.label !== 'any' || base.label === 'any')
+      labels.push(view.nullable ? `${view.label} | null` : view.label);
     if (view.children.length > 0 || view.description !== null || view.extras.length > 0) {
-      children.push({ kind: 'variant', index: children.length, view });
+      variantChildren.push({ kind: 'variant', index: variantChildren.length, view });
     }
-  });
-  return { ...base, label: unique(labels).join(' | '), nullable: nullable || base.nullable, children };
+  }
+  const extras = [...base.extras];
+  if (requiredSets.length > 0) {
+    const sets = requiredSets.map((set) => set.map((name) => codeSpan(name)).join(' + ')).join('; ');
+    extras.push(`Needs ${key === 'oneOf' ? 'exactly' : 'at least'} one of: ${sets}.`);
+  }
+  return {
+    ...base,
+    label: labels.length > 0 ? unique(labels).join(' | ') : base.label,
+    nullable: nullable || base.nullable,
+    extras,
+    children: [...base.children, ...variantChildren],
+  };
+}
+
+/** A union member that only says which properties must be present (`{required: ["a"]}`). */
+function isRequiredOnly(value: unknown): value is { required: string[] } {
+  return (
+    isObject(value) &&
+    Array.isArray(value.required) &&
+    value.required.every((name) => typeof name === 'string') &&
+    Object.keys(value).every((k) => k === 'required')
+  );
 }
 
 function describePlain(schema: JsonObject, at: string, ctx: Context, depth: number): SchemaView {
