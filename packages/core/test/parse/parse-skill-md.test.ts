@@ -182,7 +182,9 @@ describe('parseSkillMd', () => {
     if (c.skill) expect(result.skill).toMatchObject(c.skill);
     const issues = c.issues ?? [];
     expect(result.issues.map((i) => i.rule)).toEqual(issues.map((i) => i.rule));
-    issues.forEach((want, i) => expect(result.issues[i]).toMatchObject(want));
+    issues.forEach((want, i) => {
+      expect(result.issues[i]).toMatchObject(want);
+    });
   });
 
   it('keeps a __proto__ key as data without touching prototypes', () => {
