@@ -106,6 +106,16 @@ export function createErrorHandler(logger: Logger) {
       if (status === 401) return sendError(c, 'UNAUTHENTICATED', err.message || 'Authentication required');
       if (status === 403) return sendError(c, 'PERMISSION_DENIED', err.message || 'Permission denied');
       if (status === 404) return sendError(c, 'NOT_FOUND', err.message || 'Not found');
+      if (status === 415) {
+        const type = c.req.header('content-type') ?? '(none)';
+        return sendError(
+          c,
+          'INVALID_ARGUMENT',
+          `Unsupported Content-Type ${JSON.stringify(type)}: send application/json (multipart/form-data for temp_upload)`,
+          { field: 'content-type' },
+        );
+      }
+      if (status >= 400 && status < 500) return sendError(c, 'INVALID_ARGUMENT', err.message || 'Bad request');
     }
     const stack = err instanceof Error ? err.stack : String(err);
     logger.error({ msg: 'unhandled error', request_id: c.get('requestId'), error: stack });
