@@ -212,6 +212,7 @@ describe('fromMcpTool — parameters', () => {
           d: { type: ['string', 'number', 'boolean'] },
           e: { anyOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
           f: { description: 'Anything at all' },
+          g: { type: 'string', nullable: true },
         },
       },
       [
@@ -221,6 +222,7 @@ describe('fromMcpTool — parameters', () => {
         '- **d** (string | number | boolean) (optional)',
         '- **e** (string | integer, nullable) (optional)',
         '- **f** (any) (optional): Anything at all',
+        '- **g** (string, nullable) (optional)',
       ].join('\n'),
     ],
     [

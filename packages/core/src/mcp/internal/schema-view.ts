@@ -249,7 +249,8 @@ function describePlain(schema: JsonObject, at: string, ctx: Context, depth: numb
   const declared =
     typeof schema.type === 'string' ? [schema.type] : Array.isArray(schema.type) ? schema.type : [];
   const types = declared.filter((t): t is string => typeof t === 'string');
-  const nullable = types.includes('null') && types.length > 1;
+  // `nullable: true` is the OpenAPI 3.0 spelling some servers emit.
+  const nullable = (types.includes('null') && types.length > 1) || schema.nullable === true;
   let nonNull = types.filter((t) => t !== 'null' || types.length === 1);
   if (nonNull.length === 0) nonNull = inferTypes(schema);
   const view: SchemaView = {
