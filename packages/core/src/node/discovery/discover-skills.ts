@@ -77,8 +77,8 @@ function describeSource(source: DiscoverySource): string {
  * @returns `{skills, diagnostics, stats}` — each skill `{name, description, body, path, frontmatter,
  *   tags, allowedTools, source: {strategy, package?, version?, packageDir?}, issues}`, each diagnostic
  *   `{kind, severity, message, path, source, name?, issues?, conflictsWith?}`
- * @throws SkillportError is never thrown for bad input; only programmer errors (e.g. a throwing
- *   `trust` predicate) propagate
+ * @throws nothing for bad input (missing folders, unreadable files and broken SKILL.md files become
+ *   diagnostics); only an exception thrown by a `trust` predicate propagates
  * @example
  * ```ts
  * import { discoverSkills } from '@skillport/core/node';

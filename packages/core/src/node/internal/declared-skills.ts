@@ -110,7 +110,13 @@ export async function resolveDeclaredSkills(pkg: PackageRecord, limiter: Limiter
       );
       continue;
     }
-    const info = await limiter.run(() => stat(real));
+    const info = await limiter
+      .run(() => stat(real))
+      .catch((error: unknown) => {
+        report('read_error', `${label} cannot be read (${describeFsError(error)})`, target);
+        return null;
+      });
+    if (info === null) continue;
     if (info.isFile()) {
       files.push(entry.key === undefined ? { path: real } : { path: real, declaredName: entry.key });
       continue;

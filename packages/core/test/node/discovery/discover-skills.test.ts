@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAICompatibleModel, createSkillToolbox } from '../../../src/index.js';
 import { createDiscoveryCache, type DiscoveryResult, discoverSkills } from '../../../src/node/index.js';
+import { completion, startChatServer } from '../../toolbox/chat-server.js';
 import { skillMd, tempDir, writeTree } from '../fixture-tree.js';
 
 // One project exercising every strategy and layout: a workspace member, npm-style and scoped
@@ -270,5 +272,37 @@ describe('discoverSkills over a project with npm, pnpm, scoped, symlinked and wo
     const result = await discoverSkills({ cwd: path.join(root, 'does-not-exist'), cache: false });
     expect(result.skills).toEqual([]);
     expect(result.diagnostics.map((d) => d.kind)).toEqual(['missing_path']);
+  });
+});
+
+describe('discovered skills as agent tools', () => {
+  it('feed createSkillToolbox directly and run against a chat-completions server', async () => {
+    const server = await startChatServer();
+    try {
+      server.reply({ body: completion('Read 3 pages.') });
+      const { skills } = await discoverSkills({ cwd: root, shipped: false, cache: false });
+      const toolbox = createSkillToolbox(skills, {
+        model: createOpenAICompatibleModel({ baseURL: server.baseURL, model: 'local' }),
+      });
+      expect(toolbox.tools.map((t) => t.name)).toEqual(['lint', 'alpha', 'beta', 'pdf', 'evil']);
+      expect(toolbox.renderAvailableSkills()).toContain(
+        `<location>${nm('declared-map', 'skills', 'pdf', 'SKILL.md')}</location>`,
+      );
+      await expect(toolbox.callTool('pdf', { task: 'Read a.pdf', context: 'It is short.' })).resolves.toEqual(
+        {
+          result: 'Read 3 pages.',
+          skill_used: 'pdf',
+        },
+      );
+      expect(server.requests[0]?.body).toEqual({
+        model: 'local',
+        messages: [
+          { role: 'system', content: '# pdf\n' },
+          { role: 'user', content: 'Read a.pdf\n\nContext: It is short.' },
+        ],
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import * as core from '../../src/index.js';
+import * as node from '../../src/node/index.js';
+
+// Pins the public surface owned by the Node subpath and the toolbox: a change here is deliberate.
+describe('public exports', () => {
+  it('@skillport/core/node exports exactly these values', () => {
+    expect(Object.keys(node).sort()).toEqual([
+      'DEFAULT_SKILL_DIR_LIMITS',
+      'DISCOVERY_DEFAULTS',
+      'createDiscoveryCache',
+      'discoverSkills',
+      'loadSkillDir',
+      'zipSkillDir',
+    ]);
+  });
+
+  it('@skillport/core exports the toolbox values', () => {
+    const toolbox = [
+      'ChatModelError',
+      'SKILL_TOOL_PARAMETERS',
+      'createOpenAICompatibleModel',
+      'createSkillToolbox',
+      'escapeXml',
+      'renderAvailableSkills',
+      'toolboxSkillsFromRegistry',
+    ];
+    for (const name of toolbox) expect(Object.keys(core)).toContain(name);
+  });
+});
