@@ -17,7 +17,8 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
 
 /**
  * Zips a skill folder: `SKILL.md` first, at the archive root, then every auxiliary file at its
- * relative POSIX path in sorted order. Timestamps are fixed, so the same folder always gives the same
+ * relative POSIX path in sorted order (a root file with a purely numeric name, like `2024`, is
+ * written before SKILL.md: the zip writer orders entries as object keys). Timestamps are fixed, so the same folder always gives the same
  * bytes. Follows the rules of {@link loadSkillDir}: symlinks, entries escaping the folder and ignored
  * names are left out.
  *

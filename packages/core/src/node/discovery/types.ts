@@ -37,7 +37,9 @@ export interface DiscoveredPackage {
 
 /**
  * Which packages may contribute skills: an allow-list of package names (an entry `@scope/*` allows a
- * whole scope) or a predicate. Skills given through `paths` are always trusted.
+ * whole scope) or a predicate. It applies to every package, the project's own workspace members
+ * included (a predicate can let them through with `pkg.kind === 'workspace'`). Skills given through
+ * `paths` are always trusted.
  */
 export type DiscoveryTrust = readonly string[] | ((pkg: DiscoveredPackage) => boolean);
 
