@@ -3,9 +3,10 @@ import { SkillportError } from '../errors.js';
 import { SKILL_NAME_MAX_LENGTH, toKebabCase } from '../names.js';
 import type { McpTool, SkillIssue } from '../types.js';
 import { deepEqualJson } from './internal/deep-equal.js';
+import { codeSpan } from './internal/markdown-code.js';
 import { INPUT_SCHEMA_HEADING, readConvertedSkill, USAGE_PREFIX } from './internal/read-converted-skill.js';
 import { renderChildren } from './internal/render-parameters.js';
-import { codeSpan, describeInputSchema } from './internal/schema-view.js';
+import { describeInputSchema } from './internal/schema-view.js';
 import { isMcpTool } from './is-mcp-tool.js';
 
 /** Result of {@link fromMcpTool}. */

@@ -8,6 +8,8 @@
  */
 import type { SkillIssue } from '../../types.js';
 import { parseLocalRef, resolveLocalRef } from './json-pointer.js';
+import { codeSpan } from './markdown-code.js';
+import { schemaFacts } from './schema-facts.js';
 
 /** One displayed schema. */
 export interface SchemaView {
@@ -351,61 +353,13 @@ function describeArray(
   return `array of ${item.nullable ? `${item.label} | null` : item.label}`;
 }
 
-const CONSTRAINTS: Array<[string, string]> = [
-  ['minimum', 'minimum'],
-  ['exclusiveMinimum', 'exclusive minimum'],
-  ['maximum', 'maximum'],
-  ['exclusiveMaximum', 'exclusive maximum'],
-  ['multipleOf', 'multiple of'],
-  ['minLength', 'min length'],
-  ['maxLength', 'max length'],
-  ['pattern', 'pattern'],
-  ['minItems', 'min items'],
-  ['maxItems', 'max items'],
-  ['minProperties', 'min properties'],
-  ['maxProperties', 'max properties'],
-];
-
 function describeExtras(schema: JsonObject, at: string, ctx: Context, depth: number): string[] {
-  const extras: string[] = [];
-  if (Array.isArray(schema.enum)) extras.push(`One of: ${schema.enum.map(inlineCode).join(', ')}.`);
-  if ('const' in schema) extras.push(`Constant: ${inlineCode(schema.const)}.`);
-  if ('default' in schema) extras.push(`Default: ${inlineCode(schema.default)}.`);
-  if (typeof schema.format === 'string') extras.push(`Format: ${schema.format}.`);
-  const constraints = CONSTRAINTS.filter(([key]) => key in schema).map(
-    ([key, words]) => `${words} ${inlineCode(schema[key])}`,
-  );
-  if (schema.uniqueItems === true) constraints.push('unique items');
-  if (constraints.length > 0) extras.push(`Constraints: ${constraints.join(', ')}.`);
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) {
-    extras.push(`Examples: ${schema.examples.slice(0, 3).map(inlineCode).join(', ')}.`);
-  }
-  if (schema.deprecated === true) extras.push('Deprecated.');
+  const extras = schemaFacts(schema);
   if (isObject(schema.additionalProperties) && depth < MAX_DEPTH) {
     const values = describe(schema.additionalProperties, `${at}.additionalProperties`, ctx, depth + 1);
     extras.push(`Other keys allowed, with values of type ${values.label}.`);
   }
   return extras;
-}
-
-const INLINE_MAX = 120;
-
-/**
- * A JSON value as Markdown inline code, truncated past 120 characters; the fence grows when the value
- * itself contains backticks.
- */
-export function inlineCode(value: unknown): string {
-  let text = JSON.stringify(value) ?? String(value);
-  if (text.length > INLINE_MAX) text = `${text.slice(0, INLINE_MAX - 1)}…`;
-  return codeSpan(text);
-}
-
-/** Wraps text in a Markdown code span whose fence is longer than any backtick run inside. */
-export function codeSpan(text: string): string {
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
 }
 
 function unique<T>(values: T[]): T[] {
