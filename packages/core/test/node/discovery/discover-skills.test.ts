@@ -218,6 +218,25 @@ describe('discoverSkills over a project with npm, pnpm, scoped, symlinked and wo
     expect(result.diagnostics.some((d) => d.kind === 'parse_error')).toBe(false);
   });
 
+  it('asks the trust predicate about every package once, with its kind and real folder', async () => {
+    const seen: Array<[string, string, string]> = [];
+    await discoverSkills({
+      cwd: root,
+      cache: false,
+      trust: (pkg) => {
+        seen.push([pkg.name, pkg.version, pkg.kind]);
+        return true;
+      },
+    });
+    expect(seen.slice(0, 3)).toEqual([
+      ['app', '1.0.0', 'workspace'],
+      ['@app/tools', '0.0.1', 'workspace'],
+      ['@scope/pkg', '3.0.0', 'installed'],
+    ]);
+    expect(seen).toHaveLength(13);
+    expect(seen).toContainEqual(['linked-pkg', '0.0.1', 'installed']);
+  });
+
   it.each([
     { case: 'declared only', opts: { shipped: false }, names: ['lint', 'alpha', 'beta', 'pdf', 'evil'] },
     {
