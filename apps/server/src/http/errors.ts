@@ -55,8 +55,12 @@ export function schemaError(issues: readonly ZodIssueLike[], where: string): Ski
     ? `Invalid request ${where}: ${first.loc.slice(1).join('.') || where}: ${first.message}` +
       (validationErrors.length > 1 ? ` (and ${validationErrors.length - 1} more)` : '')
     : `Invalid request ${where}`;
+  const field = first && first.loc.length > 1 ? first.loc.slice(1).join('.') : undefined;
   return new SkillportError('INVALID_ARGUMENT', message, {
-    details: { validation_errors: validationErrors },
+    details:
+      field === undefined
+        ? { validation_errors: validationErrors }
+        : { field, validation_errors: validationErrors },
   });
 }
 
@@ -115,7 +119,8 @@ export function createErrorHandler(logger: Logger) {
           { field: 'content-type' },
         );
       }
-      if (status >= 400 && status < 500) return sendError(c, 'INVALID_ARGUMENT', err.message || 'Bad request');
+      if (status >= 400 && status < 500)
+        return sendError(c, 'INVALID_ARGUMENT', err.message || 'Bad request');
     }
     const stack = err instanceof Error ? err.stack : String(err);
     logger.error({ msg: 'unhandled error', request_id: c.get('requestId'), error: stack });

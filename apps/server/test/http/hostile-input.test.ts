@@ -1,0 +1,190 @@
+import { deflateSync, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { buildZip, type RawZipEntry } from '../helpers/zip-builder.js';
+
+let t: TestServer;
+const LIMITS = {
+  maxBodyBytes: 64 * 1024,
+  maxUploadBytes: 256 * 1024,
+  maxZipEntries: 20,
+  maxUncompressedBytes: 2 * 1024 * 1024,
+  maxCompressionRatio: 50,
+  maxFilesPerSkill: 10,
+  maxSkillMdBytes: 16 * 1024,
+  maxPathDepth: 4,
+};
+const enc = new TextEncoder();
+const SKILL = '---\nname: evil\ndescription: This skill must never be stored by the server\n---\nbody\n';
+const skillEntry: RawZipEntry = { name: 'SKILL.md', data: SKILL };
+
+beforeAll(async () => {
+  t = await startTestServer({ limits: LIMITS });
+});
+afterAll(async () => {
+  // Nothing of any hostile request was stored.
+  const list = await t.request('GET', '/api/v1/skills');
+  expect(list.json.result.total).toBe(0);
+  await t.close();
+});
+
+async function addUpload(bytes: Uint8Array) {
+  const form = new FormData();
+  form.append('file', new Blob([bytes]), 'upload.zip');
+  const up = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+  if (up.status !== 200) return up;
+  return t.request('POST', '/api/v1/skills', { body: { temp_file_id: up.json.result.temp_file_id } });
+}
+
+describe('zip slip and unsafe paths', () => {
+  test.each([
+    ['../evil.txt', 'traversal'],
+    ['docs/../../evil.txt', 'traversal'],
+    ['/etc/cron.d/evil', 'absolute'],
+    ['C:/Windows/evil.dll', 'drive_letter'],
+    ['docs\\evil.txt', 'backslash'],
+    ['docs/./evil.txt', 'empty_segment'],
+    ['docs//evil.txt', 'empty_segment'],
+    ['a/b/c/d/e.txt', 'too_deep'],
+    ['bad\u0001name.txt', 'control_character'],
+  ])('entry %j → 400 reason %s', async (name, reason) => {
+    const res = await addUpload(buildZip([skillEntry, { name, data: 'x' }]));
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details.reason).toBe(reason);
+    expect(res.json.error.message).toContain('Unsafe file path');
+  });
+
+  test('symlink entry (unix mode 120777) → 400 reason symlink', async () => {
+    const res = await addUpload(
+      buildZip([skillEntry, { name: 'link', data: '/etc/passwd', mode: 0o120777 }]),
+    );
+    expect(res.status).toBe(400);
+    expect(res.json.error.details.reason).toBe('symlink');
+  });
+});
+
+describe('zip bombs and size limits', () => {
+  test('declared uncompressed total over the limit → 413 before inflating', async () => {
+    const res = await addUpload(
+      buildZip([skillEntry, { name: 'big.bin', data: new Uint8Array(3 * 1024 * 1024) }]),
+    );
+    expect(res.status, res.text).toBe(413);
+    expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  test('compression ratio above the limit → 413 reason compression_ratio', async () => {
+    const res = await addUpload(
+      buildZip([skillEntry, { name: 'zeros.bin', data: new Uint8Array(1536 * 1024) }]),
+    );
+    expect(res.status, res.text).toBe(413);
+    expect(res.json.error.details.reason).toBe('compression_ratio');
+  });
+
+  test('an entry lying about its size is cut off while inflating → 413 reason size_mismatch', async () => {
+    const res = await addUpload(
+      buildZip([skillEntry, { name: 'liar.bin', data: new Uint8Array(1536 * 1024), declaredSize: 100 }]),
+    );
+    expect(res.status, res.text).toBe(413);
+    expect(res.json.error.details.reason).toBe('size_mismatch');
+  });
+
+  test('more entries than allowed → 413', async () => {
+    const entries = [skillEntry, ...Array.from({ length: 25 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }))];
+    const res = await addUpload(buildZip(entries));
+    expect(res.status).toBe(413);
+    expect(res.json.error.message).toContain('entries');
+  });
+
+  test('more files per skill than allowed → 413', async () => {
+    const entries = [skillEntry, ...Array.from({ length: 12 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }))];
+    const res = await addUpload(buildZip(entries));
+    expect(res.status).toBe(413);
+    expect(res.json.error.message).toContain('files');
+  });
+
+  test('upload larger than maxUploadBytes → 413 at temp_upload', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(300 * 1024)]), 'big.zip');
+    const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+    expect(res.status).toBe(413);
+    expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  test('JSON body larger than maxBodyBytes → 413', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: `${SKILL}${'x'.repeat(100 * 1024)}` },
+    });
+    expect(res.status).toBe(413);
+    expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  test('SKILL.md larger than maxSkillMdBytes → 413 field SKILL.md', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: `${SKILL}${'x'.repeat(20 * 1024)}` },
+    });
+    expect(res.status).toBe(413);
+    expect(res.json.error.details.field).toBe('SKILL.md');
+  });
+});
+
+describe('broken archives and text', () => {
+  test('truncated zip → 400', async () => {
+    const zip = zipSync({ 'SKILL.md': enc.encode(SKILL) });
+    const res = await addUpload(zip.subarray(0, zip.length - 30));
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toMatch(/zip/i);
+  });
+
+  test('corrupted deflate data → 400 (CRC or deflate error)', async () => {
+    const zip = buildZip([{ name: 'SKILL.md', data: deflateSync(enc.encode(SKILL)), method: 0 }]);
+    // Stored entry whose CRC no longer matches after flipping a byte.
+    zip[40] = (zip[40] ?? 0) ^ 0xff;
+    const res = await addUpload(zip);
+    expect(res.status).toBe(400);
+  });
+
+  test('zip without SKILL.md at root or single folder → 400 missing_skill_md', async () => {
+    const res = await addUpload(
+      buildZip([
+        { name: 'a/SKILL.md', data: SKILL },
+        { name: 'b/SKILL.md', data: SKILL },
+      ]),
+    );
+    expect(res.status).toBe(400);
+    expect(res.json.error.details.reason).toBe('missing_skill_md');
+  });
+
+  test('invalid UTF-8 in an uploaded SKILL.md → 400 invalid_utf8 with the byte offset', async () => {
+    const bytes = new Uint8Array([
+      ...enc.encode(SKILL.slice(0, 20)),
+      0xc3,
+      0x28,
+      ...enc.encode(SKILL.slice(20)),
+    ]);
+    const res = await addUpload(bytes);
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toMatchObject({ reason: 'invalid_utf8', offset: 20 });
+  });
+
+  test.each([
+    [
+      'inline data',
+      async () =>
+        t.request('POST', '/api/v1/skills', { body: { data: SKILL.replace('body', 'bo\u0000dy') } }),
+    ],
+    ['uploaded file', async () => addUpload(enc.encode(SKILL.replace('body', 'bo\u0000dy')))],
+  ])('NUL byte in %s → 400 with line and column', async (_label, send) => {
+    const res = await send();
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toMatchObject({ reason: 'nul_byte', line: 5, column: 3 });
+  });
+
+  test('temp_upload without a file field → 400', async () => {
+    const form = new FormData();
+    form.append('upload_mode', 'local');
+    const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details.field, res.text).toBe('file');
+  });
+});
