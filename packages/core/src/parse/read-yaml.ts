@@ -138,25 +138,50 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
     return { data: {}, readable: false, issues, locate: NOWHERE };
   }
 
-  const offsets = new Map<string, number>();
   if (isMap(contents)) {
     reportDuplicates(doc, contents.items, data, issues, locate);
     reportNestedDuplicates(doc, contents.items, source, issues, locate);
-    for (const pair of contents.items) {
-      const key = keyString(pair);
-      const node = isNode(pair.value) ? pair.value : isNode(pair.key) ? pair.key : null;
-      if (key !== null && node?.range) offsets.set(key, node.range[0]);
-    }
   }
   return {
     data,
     readable: true,
     issues,
-    locate: (key) => {
-      const offset = offsets.get(key);
+    locate: (field) => {
+      const offset = offsetOf(contents, field);
       return offset === undefined ? undefined : locate(offset);
     },
   };
+}
+
+/**
+ * Offset of the value at `field` — a top-level key, or a dotted path into nested mappings
+ * (`metadata.version`); the key's offset when the value is empty; `undefined` when not found.
+ */
+function offsetOf(contents: unknown, field: string): number | undefined {
+  let node: unknown = contents;
+  let offset: number | undefined;
+  // A top-level key may itself contain dots: try it whole first.
+  const paths = field.includes('.') ? [[field], field.split('.')] : [[field]];
+  for (const path of paths) {
+    node = contents;
+    offset = undefined;
+    for (const segment of path) {
+      if (!isMap(node)) {
+        offset = undefined;
+        break;
+      }
+      const pair = node.items.find((item) => keyString(item) === segment);
+      if (!pair) {
+        offset = undefined;
+        break;
+      }
+      const target = isNode(pair.value) ? pair.value : pair.key;
+      node = pair.value;
+      offset = isNode(target) ? target.range?.[0] : undefined;
+    }
+    if (offset !== undefined) return offset;
+  }
+  return undefined;
 }
 
 /** The key of a pair as a string, or null for a complex key. */

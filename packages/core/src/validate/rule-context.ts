@@ -25,7 +25,7 @@ export interface RuleContext {
   bodyLines: number;
   /** Collected issues. */
   issues: SkillIssue[];
-  /** Adds an issue located at the value of `field` (a top-level frontmatter key) when known. */
+  /** Adds an issue located at the value of `field` (a frontmatter key or dotted path) when known. */
   report(rule: string, level: RuleLevel, field: string | null, message: string, fix?: string): void;
 }
 
@@ -51,7 +51,7 @@ export function createRuleContext(
     report(rule, level, field, message, fix) {
       const severity = level === 'error' || (level === 'strict-error' && strict) ? 'error' : 'warning';
       const issue: SkillIssue = { rule, severity, message, field };
-      const at = field === null || field === 'body' ? undefined : locate(field.split('.')[0] ?? field);
+      const at = field === null || field === 'body' ? undefined : locate(field);
       if (at) {
         issue.line = at.line;
         issue.column = at.column;

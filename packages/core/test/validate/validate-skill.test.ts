@@ -1,0 +1,289 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isSkillportError,
+  type SkillIssue,
+  ValidateSkillResultSchema,
+  type ValidationProfile,
+  validateSkill,
+} from '../../src/index.js';
+
+const GOOD_DESCRIPTION = 'Extract text and tables from PDF files; use when the user mentions PDFs';
+
+/** A SKILL.md with the given frontmatter lines and body. */
+function skillMd(lines: string[], body = '\n# Body\n'): string {
+  return `---\n${lines.join('\n')}\n---\n${body}`;
+}
+
+const named = (name: string, ...more: string[]): string =>
+  skillMd([`name: ${name}`, `description: ${GOOD_DESCRIPTION}`, ...more]);
+
+interface Case {
+  text: string;
+  profile?: ValidationProfile;
+  dirName?: string;
+  /** Rules of errors and warnings, not strict. */
+  errors?: string[];
+  warnings?: string[];
+  /** Rules of errors and warnings with strict: true (default: as above). */
+  strictErrors?: string[];
+  strictWarnings?: string[];
+  /** Pinned details of the first issue (errors first). */
+  first?: Partial<SkillIssue>;
+}
+
+const rules = (issues: SkillIssue[]): string[] => issues.map((i) => i.rule);
+
+const openviking: Record<string, Case> = {
+  'a good skill has no issue': { text: named('pdf-tools') },
+  'missing description': {
+    text: skillMd(['name: pdf-tools']),
+    errors: ['description_required'],
+    first: { field: 'description', severity: 'error' },
+  },
+  'blank name': {
+    text: skillMd(['name: "  "', `description: ${GOOD_DESCRIPTION}`]),
+    errors: ['name_required'],
+    first: { line: 2, column: 7 },
+  },
+  'name that is a list': { text: named('[a, b]'), errors: ['name_required'] },
+  'name with a space: add refuses it (warning; strict error) and it is not kebab-case': {
+    text: named('My Skill'),
+    warnings: ['name_allowed_characters', 'name_kebab_case'],
+    strictErrors: ['name_allowed_characters'],
+    strictWarnings: ['name_kebab_case'],
+    first: { rule: 'name_allowed_characters', fix: 'my-skill', line: 2, column: 7 },
+  },
+  'name of 65 characters': {
+    text: named('a'.repeat(65)),
+    warnings: ['name_max_length'],
+    strictErrors: ['name_max_length'],
+    strictWarnings: [],
+    first: { fix: 'a'.repeat(64) },
+  },
+  'name of 64 characters is fine': { text: named('a'.repeat(64)) },
+  'snake_case name is allowed by add but not kebab-case': {
+    text: named('pdf_tools'),
+    warnings: ['name_kebab_case'],
+    first: { fix: 'pdf-tools' },
+  },
+  'blanks around the name: add trims them': {
+    text: named('" pdf-tools "'),
+    warnings: ['name_whitespace'],
+    first: { fix: 'pdf-tools' },
+  },
+  'description of 1024 emoji (2048 UTF-16 units) is within the limit': {
+    text: skillMd(['name: emoji', `description: ${'😀'.repeat(1024)}`]),
+  },
+  'description of 1025 code points': {
+    text: skillMd(['name: long', `description: ${'é'.repeat(1025)}`]),
+    warnings: ['description_max_length'],
+    strictErrors: ['description_max_length'],
+    strictWarnings: [],
+    first: { line: 3, column: 14 },
+  },
+  'short description (best practice, never promoted)': {
+    text: skillMd(['name: short', 'description: Does PDFs']),
+    warnings: ['description_too_short'],
+  },
+  'body of 501 lines: reported only when strict, as a warning': {
+    text: skillMd(['name: long-body', `description: ${GOOD_DESCRIPTION}`], 'line\n'.repeat(501)),
+    strictWarnings: ['body_max_lines'],
+    first: { field: 'body' },
+  },
+  'body of 500 lines is fine': {
+    text: skillMd(['name: body', `description: ${GOOD_DESCRIPTION}`], 'line\n'.repeat(500)),
+  },
+  'folder name differs': {
+    text: named('pdf-tools'),
+    dirName: 'pdf',
+    warnings: ['name_matches_directory'],
+    strictErrors: ['name_matches_directory'],
+    strictWarnings: [],
+    first: { fix: 'pdf', line: 2 },
+  },
+  'recovered YAML stays a warning under strict openviking': {
+    text: skillMd(['name: colon', 'description: Reads PDFs. Trigger words: pdf, form']),
+    warnings: ['yaml_unquoted_colon'],
+  },
+  'unreadable frontmatter reports only yaml_format': {
+    text: skillMd(['name: [broken', 'description: d']),
+    errors: ['yaml_format'],
+  },
+};
+
+const agentskills: Record<string, Case> = {
+  'uppercase and underscore': {
+    text: named('PDF_Tools'),
+    profile: 'agentskills',
+    errors: ['name_allowed_characters'],
+    first: { fix: 'pdf-tools' },
+  },
+  'double hyphen': { text: named('pdf--tools'), profile: 'agentskills', errors: ['name_hyphens'] },
+  'trailing hyphen': {
+    text: named('pdf-'),
+    profile: 'agentskills',
+    errors: ['name_hyphens'],
+    first: { fix: 'pdf' },
+  },
+  'folder name differs: an error': {
+    text: named('pdf-tools'),
+    profile: 'agentskills',
+    dirName: 'pdf',
+    errors: ['name_matches_directory'],
+  },
+  'compatibility of 501 characters': {
+    text: named('compat', `compatibility: ${'x'.repeat(501)}`),
+    profile: 'agentskills',
+    errors: ['compatibility_max_length'],
+  },
+  'compatibility of 500 characters is fine': {
+    text: named('compat', `compatibility: ${'x'.repeat(500)}`),
+    profile: 'agentskills',
+  },
+  'compatibility as a list': {
+    text: named('compat', 'compatibility: [node, python]'),
+    profile: 'agentskills',
+    errors: ['compatibility_invalid'],
+  },
+  'metadata with a number and a nested map': {
+    text: named('meta', 'metadata:', '  version: 2', '  nested:', '    a: b', '  ok: "yes"'),
+    profile: 'agentskills',
+    errors: ['metadata_invalid', 'metadata_invalid'],
+    first: { field: 'metadata.version', line: 5, column: 12 },
+  },
+  'metadata as a string': {
+    text: named('meta', 'metadata: just text'),
+    profile: 'agentskills',
+    errors: ['metadata_invalid'],
+  },
+  'license as a number': {
+    text: named('lic', 'license: 2'),
+    profile: 'agentskills',
+    errors: ['license_invalid'],
+  },
+  'unknown key: warning, error when strict': {
+    text: named('unknown', 'version: 1.0.0'),
+    profile: 'agentskills',
+    warnings: ['frontmatter_unknown_field'],
+    strictErrors: ['frontmatter_unknown_field'],
+    strictWarnings: [],
+    first: { field: 'version', line: 4 },
+  },
+  'recovered YAML is an error under strict agentskills': {
+    text: skillMd(['name: colon', 'description: Reads PDFs. Trigger words: pdf, form']),
+    profile: 'agentskills',
+    warnings: ['yaml_unquoted_colon'],
+    strictErrors: ['yaml_unquoted_colon'],
+    strictWarnings: [],
+  },
+  'Claude Code keys are unknown to the specification': {
+    text: named('hint', 'argument-hint: "[file]"'),
+    profile: 'agentskills',
+    warnings: ['frontmatter_unknown_field'],
+    strictErrors: ['frontmatter_unknown_field'],
+    strictWarnings: [],
+  },
+};
+
+const claude: Record<string, Case> = {
+  'reserved word in the name': {
+    text: named('claude-helper'),
+    profile: 'claude',
+    errors: ['name_reserved_word'],
+  },
+  'reserved word, any case': {
+    text: named('My-Anthropic-Tool'),
+    profile: 'claude',
+    errors: ['name_allowed_characters', 'name_reserved_word'],
+  },
+  'XML tag in the description': {
+    text: skillMd(['name: xml', 'description: Use with <file-path> to read a PDF document']),
+    profile: 'claude',
+    errors: ['description_xml_tag'],
+  },
+  'angle brackets that are not a tag are fine': {
+    text: skillMd(['name: math', 'description: Compares numbers when a < b and b > c holds']),
+    profile: 'claude',
+  },
+  'Claude Code keys are known': {
+    text: named('hint', 'argument-hint: "[file]"', 'model: opus'),
+    profile: 'claude',
+  },
+};
+
+describe.each([
+  ['openviking', openviking],
+  ['agentskills', agentskills],
+  ['claude', claude],
+])('profile %s', (_profile, table) => {
+  it.each(Object.entries(table))('%s', (_title, c) => {
+    const options = {
+      ...(c.profile ? { profile: c.profile } : {}),
+      ...(c.dirName ? { dirName: c.dirName } : {}),
+    };
+    const loose = validateSkill(c.text, options);
+    expect(rules(loose.errors)).toEqual(c.errors ?? []);
+    expect(rules(loose.warnings)).toEqual(c.warnings ?? []);
+    expect(loose.valid).toBe((c.errors ?? []).length === 0);
+    const strict = validateSkill(c.text, { ...options, strict: true });
+    expect(rules(strict.errors)).toEqual(c.strictErrors ?? c.errors ?? []);
+    expect(rules(strict.warnings)).toEqual(c.strictWarnings ?? c.warnings ?? []);
+    expect(strict.strict).toBe(true);
+    if (c.first) {
+      const first = [...strict.errors, ...strict.warnings][0] ?? [...loose.errors, ...loose.warnings][0];
+      expect(first).toMatchObject(c.first);
+    }
+  });
+});
+
+describe('validateSkill input and result', () => {
+  it('returns the contract result shape (the wire schema accepts it)', () => {
+    const result = validateSkill(named('shape', 'tags: [a, b]', 'allowed-tools: Read Bash(git:*)'));
+    expect(ValidateSkillResultSchema.parse(result)).toEqual(result);
+    expect(result).toEqual({
+      valid: true,
+      strict: false,
+      profile: 'openviking',
+      name: 'shape',
+      description: GOOD_DESCRIPTION,
+      tags: ['a', 'b'],
+      allowed_tools: ['Read', 'Bash(git:*)'],
+      body_lines: 2,
+      errors: [],
+      warnings: [],
+    });
+  });
+
+  it('validates a structured skill without line numbers', () => {
+    const result = validateSkill({
+      name: 'My Skill',
+      description: GOOD_DESCRIPTION,
+      content: '# Hi\n',
+      tags: 'a, b',
+    });
+    expect(rules(result.warnings)).toEqual(['name_allowed_characters', 'name_kebab_case']);
+    expect(result.warnings[0]?.line).toBeUndefined();
+    expect(result.tags).toEqual(['a', 'b']);
+    expect(result.body_lines).toBe(2);
+  });
+
+  it('reports a structured name that is not a string', () => {
+    const result = validateSkill({ name: 42 as unknown as string, description: GOOD_DESCRIPTION });
+    expect(rules(result.errors)).toEqual(['name_required']);
+    expect(result.errors[0]?.message).toContain('must be a string');
+  });
+
+  it('locates issues in a full SKILL.md given as structured content', () => {
+    const result = validateSkill({ name: 'Bad Name', content: named('Bad Name') });
+    expect(result.warnings[0]).toMatchObject({ rule: 'name_allowed_characters', line: 2 });
+  });
+
+  it('refuses an unknown profile with INVALID_ARGUMENT', () => {
+    try {
+      validateSkill(named('x'), { profile: 'strictest' as ValidationProfile });
+      expect.unreachable();
+    } catch (error) {
+      expect(isSkillportError(error) && error.code).toBe('INVALID_ARGUMENT');
+    }
+  });
+});
