@@ -1,6 +1,5 @@
 /** `discover`: the skills a project would load, where each comes from, and what was skipped and why. */
 import path from 'node:path';
-import { discoverSkills } from '@skillport/core/node';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { type CliIo, printJson } from '../internal/io.js';
@@ -33,6 +32,7 @@ export function registerDiscover(program: Command, io: CliIo): void {
       ) => {
         const ctx = createContext(io, command);
         const cwd = path.resolve(io.cwd, options.cwd ?? '.');
+        const { discoverSkills } = await import('@skillport/core/node');
         const result = await discoverSkills({
           cwd,
           declared: options.declared !== false,

@@ -1,12 +1,7 @@
 /** `skills validate`: local validation through core (no server), with located diagnostics. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  type SkillIssue,
-  type ValidationProfile,
-  type ValidationResult,
-  validateSkill,
-} from '@skillport/core';
+import type { SkillIssue, ValidationProfile, ValidationResult } from '@skillport/core';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { findSkillFiles } from '../internal/find-skill-files.js';
@@ -53,6 +48,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
         }
         const files: string[] = [];
         for (const target of targets) files.push(...(await findSkillFiles(path.resolve(io.cwd, target))));
+        const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
         for (const file of files) {
           const text = decodeSkillBytes(await readFile(file));

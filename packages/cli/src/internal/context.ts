@@ -14,7 +14,7 @@ export interface GlobalOptions {
 export interface Context {
   io: CliIo;
   format: OutputFormat;
-  /** Terminal width for tables; undefined off a TTY (nothing is cut). */
+  /** Width tables must fit: the terminal's on a TTY, else `COLUMNS` or 160. */
   width: number | undefined;
   /** The client for the resolved URL and key (created on first use). */
   client(): Promise<AsyncHTTPClient>;
@@ -39,7 +39,7 @@ export function createContext(io: CliIo, command: Command): Context {
   return {
     io,
     format,
-    width: io.stdout.isTTY ? (io.stdout.columns ?? 100) : undefined,
+    width: io.stdout.isTTY ? (io.stdout.columns ?? 100) : Number(io.env.COLUMNS) || 160,
     async client() {
       if (!client) {
         const settings = await resolveSettings(io.env, { url: options.url, apiKey: options.apiKey });

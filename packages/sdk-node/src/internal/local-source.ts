@@ -4,7 +4,6 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { zipSkillDir } from '@skillport/core/node';
 
 /** A local file or folder read for upload: the bytes and the file name to send. */
 export interface LocalUpload {
@@ -43,6 +42,8 @@ export async function readLocalSource(value: string): Promise<LocalUpload | unde
     return undefined;
   }
   if (info.isDirectory()) {
+    // Loaded on demand: the folder walker pulls in the skill parser, which plain calls do not need.
+    const { zipSkillDir } = await import('@skillport/core/node');
     const bytes = await zipSkillDir(candidate);
     return {
       bytes,
