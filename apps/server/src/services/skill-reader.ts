@@ -10,7 +10,6 @@ import {
   type GetSkillResult,
   type ListSkillsResult,
   normalizeSkillName,
-  resolveSkillRoot,
   type SkillFile,
   type SkillListItem,
   SkillportError,
@@ -18,6 +17,7 @@ import {
 } from '@skillport/core';
 import { ABSTRACT_PATH, DEFINITION_PATH, type Identity, type SkillRecord } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
+import { resolveCallerRoot } from './skill-roots.js';
 
 // ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -29,7 +29,7 @@ function iso(ms: number): string {
 /** The roots a request looks at: the given one, or the user root then the agent root. */
 export function rootsFor(identity: Identity, targetUri: string | null | undefined): string[] {
   if (typeof targetUri === 'string' && targetUri.trim() !== '') {
-    return [resolveSkillRoot(targetUri.trim(), { userId: identity.userId })];
+    return [resolveCallerRoot(identity, targetUri)];
   }
   return [userSkillRoot(identity.userId), AGENT_SKILL_ROOT];
 }

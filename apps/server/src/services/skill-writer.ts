@@ -6,7 +6,6 @@
 import {
   normalizeSkillName,
   parseSkillMd,
-  resolveSkillRoot,
   type SkillIssue,
   SkillportError,
   type SkillWriteResult,
@@ -16,6 +15,7 @@ import type { Identity, SkillFileInput } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { resolveSkillSource, type SkillInputBody } from './skill-input.js';
+import { resolveCallerRoot } from './skill-roots.js';
 import { effectiveTimeout, waitForQueue } from './wait.js';
 
 /** The add/update body fields this service reads (already schema-checked). */
@@ -56,9 +56,7 @@ export async function writeSkill(
   mode: WriteSkillMode,
 ): Promise<SkillWriteResult> {
   const expected = mode.pathName === undefined ? undefined : normalizeSkillName(mode.pathName);
-  const rootUri = resolveSkillRoot(typeof body.target_uri === 'string' ? body.target_uri : null, {
-    userId: identity.userId,
-  });
+  const rootUri = resolveCallerRoot(identity, typeof body.target_uri === 'string' ? body.target_uri : null);
   const source = await resolveSkillSource(body, identity, deps);
   const validation = validateSkill(source.text, { profile: 'openviking' });
   if (validation.errors.length > 0) {

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 async function addUpload(bytes: Uint8Array) {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), 'upload.zip');
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'upload.zip');
   const up = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
   if (up.status !== 200) return up;
   return t.request('POST', '/api/v1/skills', { body: { temp_file_id: up.json.result.temp_file_id } });

@@ -15,7 +15,7 @@ afterAll(async () => {
 
 async function upload(bytes: Uint8Array, filename = 'skill.zip'): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), filename);
+  form.append('file', new Blob([new Uint8Array(bytes)]), filename);
   const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
   expect(res.status, res.text).toBe(200);
   expect(res.json.status).toBe('ok');

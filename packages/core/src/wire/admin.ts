@@ -3,14 +3,20 @@
  * Root keys manage every account; admin keys manage their own account.
  */
 import { z } from 'zod';
+import { USER_ID_PATTERN } from '../uri.js';
 
-const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const idField = (what: string) =>
-  z.string().regex(ID_PATTERN, `${what} must be 1–64 characters of [A-Za-z0-9_-]`);
+const ACCOUNT_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const accountIdField = z
+  .string()
+  .regex(ACCOUNT_ID_PATTERN, 'account_id must be 1–64 characters of [A-Za-z0-9_-], e.g. "acme"');
+const userIdField = z
+  .string()
+  .max(128, 'user_id must be at most 128 characters')
+  .regex(USER_ID_PATTERN, 'user_id must use only [A-Za-z0-9_.@-], e.g. "alice" or "alice@example.com"');
 
 /** Body of `POST /api/v1/admin/accounts`. */
 export const CreateAccountRequestSchema = z
-  .strictObject({ account_id: idField('account_id') })
+  .strictObject({ account_id: accountIdField })
   .meta({ id: 'CreateAccountRequest' });
 
 /** Result of account creation. */
@@ -23,7 +29,7 @@ export const ListAccountsResultSchema = z
 
 /** Body of `POST /api/v1/admin/accounts/{account_id}/users`. */
 export const CreateUserRequestSchema = z
-  .strictObject({ user_id: idField('user_id') })
+  .strictObject({ user_id: userIdField })
   .meta({ id: 'CreateUserRequest' });
 
 /** Result of user creation. */
@@ -39,7 +45,7 @@ export const ListUsersResultSchema = z
 /** Body of `POST /api/v1/admin/accounts/{account_id}/keys`. */
 export const CreateApiKeyRequestSchema = z
   .strictObject({
-    user_id: idField('user_id'),
+    user_id: userIdField,
     role: z.enum(['admin', 'user']).optional().meta({ description: 'Default `user`' }),
   })
   .meta({ id: 'CreateApiKeyRequest' });
