@@ -9,18 +9,33 @@
 export const MAX_QUERY_TOKENS = 16;
 /** Tokens are cut to this many characters. */
 export const MAX_TOKEN_LENGTH = 64;
-/** The last token is matched as a prefix only from this length on (a one-letter prefix matches everything). */
-export const MIN_PREFIX_LENGTH = 2;
+/**
+ * The last token is matched as a prefix only from this length on: shorter prefixes match most of the
+ * vocabulary and cost more than they help. The index keeps 3-character prefixes (`prefix='3'`).
+ */
+export const MIN_PREFIX_LENGTH = 3;
+
+/**
+ * English function words dropped from a query that has other words: they occur in nearly every skill,
+ * so BM25 gives them almost no weight, yet they make the index read most of its postings.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an and are as at be but by for from has have how i if in into is it its of on or so than that the ' +
+    'their then there these this to was we what when where which who will with you your'
+  ).split(' '),
+);
 
 /**
  * Splits a query into search tokens: NFKC-normalised, lower-cased runs of letters and digits,
- * de-duplicated in order, at most {@link MAX_QUERY_TOKENS}, each at most {@link MAX_TOKEN_LENGTH}.
+ * de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
+ * {@link MAX_QUERY_TOKENS}, each at most {@link MAX_TOKEN_LENGTH}.
  *
  * @param query - raw user text (any characters; FTS operators are just punctuation here)
  * @returns the tokens, possibly empty (`"*"`, `"--"`)
  * @example
  * ```ts
- * tokenizeQuery('"foo OR bar*'); // ['foo', 'or', 'bar']
+ * tokenizeQuery('"foo OR bar*'); // ['foo', 'bar'] ("or" is a stop word)
  * ```
  */
 export function tokenizeQuery(query: string): string[] {
@@ -33,9 +48,9 @@ export function tokenizeQuery(query: string): string[] {
   for (const word of words) {
     const token = Array.from(word).slice(0, MAX_TOKEN_LENGTH).join('');
     if (!tokens.includes(token)) tokens.push(token);
-    if (tokens.length === MAX_QUERY_TOKENS) break;
   }
-  return tokens;
+  const content = tokens.filter((token) => !STOP_WORDS.has(token));
+  return (content.length > 0 ? content : tokens).slice(0, MAX_QUERY_TOKENS);
 }
 
 /**
@@ -47,7 +62,7 @@ export function tokenizeQuery(query: string): string[] {
  * @returns the expression, or null when there are no tokens (the caller returns no hits)
  * @example
  * ```ts
- * buildMatchExpression(['search', 'we']); // '"search" OR "we"*'
+ * buildMatchExpression(['search', 'web']); // '"search" OR "web"*'
  * ```
  */
 export function buildMatchExpression(
@@ -59,7 +74,9 @@ export function buildMatchExpression(
   const terms = tokens.map((token, index) => {
     const quoted = `"${token.replaceAll('"', '""')}"`;
     const isLast = index === tokens.length - 1;
-    return isLast && prefixLast && Array.from(token).length >= MIN_PREFIX_LENGTH ? `${quoted}*` : quoted;
+    const prefix =
+      isLast && prefixLast && Array.from(token).length >= MIN_PREFIX_LENGTH && !STOP_WORDS.has(token);
+    return prefix ? `${quoted}*` : quoted;
   });
   const expression = terms.join(' OR ');
   return options.column === undefined ? expression : `{${options.column}} : (${expression})`;

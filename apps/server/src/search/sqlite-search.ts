@@ -2,29 +2,40 @@ import { toKebabCase } from '@skillport/core';
 import type { Connection } from '../store/sqlite/connection.js';
 import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
 import type { SearchHit } from '../store/types.js';
-import { buildMatchExpression, tokenizeQuery } from './fts-query.js';
-import { FIELD_WEIGHTS, NAME_MATCH_BOOST, normaliseScore, SEARCH_FIELDS, type SearchField } from './score.js';
+import { matchFields } from './field-match.js';
+import { buildMatchExpression, MIN_PREFIX_LENGTH, STOP_WORDS, tokenizeQuery } from './fts-query.js';
+import { FIELD_WEIGHTS, NAME_MATCH_BOOST, normaliseScore, SEARCH_FIELDS } from './score.js';
+import { buildSearchDocument } from './search-document.js';
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
 
-/** Per-field BM25 (weight 1 on that field, 0 elsewhere): negative exactly when the field matched. */
-const FIELD_PROBES = SEARCH_FIELDS.map(
-  (field, i) =>
-    `bm25(skills_fts, ${SEARCH_FIELDS.map((_, j) => (i === j ? 1 : 0)).join(', ')}) AS m_${field}`,
-).join(', ');
+/** Ranking over the whole index (no join): fast when the caller's roots hold most of the index. */
+const RANK_ALL = `SELECT rowid AS seq, -bm25(skills_fts, ${WEIGHTS}) AS raw FROM skills_fts
+  WHERE skills_fts MATCH ? ORDER BY raw DESC LIMIT ?`;
 
-interface CandidateRow extends SkillRow {
-  raw: number;
-}
+/** Ranking restricted to the caller's roots (join per match): exact, used when the fast path falls short. */
+const RANK_SCOPED = `SELECT s.seq AS seq, -bm25(skills_fts, ${WEIGHTS}) AS raw
+  FROM skills_fts JOIN skills s ON s.seq = skills_fts.rowid
+  WHERE skills_fts MATCH ? AND s.account_id = ? AND s.root_uri IN (SELECT value FROM json_each(?))
+  ORDER BY raw DESC LIMIT ?`;
 
-interface FieldRow {
-  rowid: number;
+/** Light rows (no body) of ranked candidates that lie in the caller's scope. */
+const KEYS_IN_SCOPE = `SELECT seq, name, root_uri FROM skills WHERE seq IN (SELECT value FROM json_each(?))
+  AND account_id = ? AND root_uri IN (SELECT value FROM json_each(?))`;
+
+const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills WHERE account_id = ?
+  AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
+
+const ROWS_BY_SEQ = 'SELECT * FROM skills WHERE seq IN (SELECT value FROM json_each(?))';
+
+/** The fast path reads this many times the needed candidates before filtering by account and root. */
+const OVERFETCH = 4;
+
+interface Candidate {
+  seq: number;
+  name: string;
+  root_uri: string;
   raw: number;
-  m_name: number;
-  m_tags: number;
-  m_description: number;
-  m_overview: number;
-  m_body: number;
 }
 
 /** Names a query would be an exact hit for: the trimmed query and its kebab-case form, lower-cased. */
@@ -34,14 +45,47 @@ function exactNameKeys(query: string): string[] {
   return [...new Set([trimmed, kebab].filter((key) => key !== ''))];
 }
 
+/** The best `needed` FTS hits within the caller's roots, in rank order (light rows: no body). */
+function rankCandidates(
+  conn: Connection,
+  match: string,
+  accountId: string,
+  roots: string,
+  needed: number,
+): Candidate[] {
+  const wanted = needed * OVERFETCH + 20;
+  let order = conn.stmt(RANK_ALL).all(match, wanted) as Array<{ seq: number; raw: number }>;
+  let keys = conn
+    .stmt(KEYS_IN_SCOPE)
+    .all(JSON.stringify(order.map((r) => r.seq)), accountId, roots) as Candidate[];
+  if (keys.length < needed && order.length === wanted) {
+    // Other accounts or roots crowd the top of the index: rank within the caller's scope exactly.
+    order = conn.stmt(RANK_SCOPED).all(match, accountId, roots, needed) as Array<{
+      seq: number;
+      raw: number;
+    }>;
+    keys = conn
+      .stmt(KEYS_IN_SCOPE)
+      .all(JSON.stringify(order.map((r) => r.seq)), accountId, roots) as Candidate[];
+  }
+  const bySeq = new Map(keys.map((key) => [key.seq, key]));
+  const result: Candidate[] = [];
+  for (const { seq, raw } of order) {
+    const key = bySeq.get(seq);
+    if (key !== undefined && result.length < needed) result.push({ ...key, raw });
+  }
+  return result;
+}
+
 /**
  * `Store.search` on SQLite: FTS5 BM25 with field weights over the given roots of one account.
  *
  * 1. The query is tokenised and quoted (no FTS syntax reaches SQLite; an empty token list → no hits),
- *    terms OR-ed, the last one also as a prefix.
- * 2. Candidates: the best `limit × roots` FTS hits, plus skills whose name equals the query.
- * 3. Per-field BM25 probes on the candidates give `matchedFields`; exact-name hits get
- *    {@link NAME_MATCH_BOOST}; scores are normalised by `s / (s + k)`.
+ *    stop words dropped, terms OR-ed, the last one also as a prefix.
+ * 2. Candidates: the best `limit × roots` FTS hits in the caller's scope, plus skills whose name
+ *    equals the query.
+ * 3. Exact-name hits get {@link NAME_MATCH_BOOST}; scores are normalised by `s / (s + k)`;
+ *    `matchedFields` comes from {@link matchFields} (a skill found only by name has `['name']`).
  * 4. A name present in several roots is kept once, from the earliest root in `rootUris` (the same
  *    root `get` would read), and the list is cut to `limit`.
  *
@@ -59,72 +103,54 @@ export function searchSkills(
   const match = buildMatchExpression(tokens);
   if (match === null || max === 0 || rootUris.length === 0) return [];
   const roots = JSON.stringify(rootUris);
+  const last = tokens[tokens.length - 1] ?? '';
+  const prefixLast = Array.from(last).length >= MIN_PREFIX_LENGTH && !STOP_WORDS.has(last);
 
-  const candidates = conn
-    .stmt(
-      `SELECT s.*, -bm25(skills_fts, ${WEIGHTS}) AS raw FROM skills_fts JOIN skills s ON s.seq = skills_fts.rowid
-       WHERE skills_fts MATCH ? AND s.account_id = ? AND s.root_uri IN (SELECT value FROM json_each(?))
-       ORDER BY raw DESC LIMIT ?`,
-    )
-    .all(match, accountId, roots, max * rootUris.length) as CandidateRow[];
-
+  const candidates = new Map<number, Candidate>();
+  for (const candidate of rankCandidates(conn, match, accountId, roots, max * rootUris.length)) {
+    candidates.set(candidate.seq, candidate);
+  }
   const keys = exactNameKeys(query);
-  const byName = conn
-    .stmt(
-      `SELECT s.*, 0 AS raw FROM skills s WHERE s.account_id = ? AND lower(s.name) IN (SELECT value FROM json_each(?))
-         AND s.root_uri IN (SELECT value FROM json_each(?))`,
-    )
-    .all(accountId, JSON.stringify(keys), roots) as CandidateRow[];
-  const bySeq = new Map<number, CandidateRow>(candidates.map((row) => [row.seq, row]));
-  for (const row of byName) if (!bySeq.has(row.seq)) bySeq.set(row.seq, row);
-
-  const probes = new Map<number, FieldRow>();
-  if (bySeq.size > 0) {
-    const rows = conn
-      .stmt(
-        `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) AS raw, ${FIELD_PROBES} FROM skills_fts
-         WHERE skills_fts MATCH ? AND rowid IN (SELECT value FROM json_each(?))`,
-      )
-      .all(match, JSON.stringify([...bySeq.keys()])) as FieldRow[];
-    for (const row of rows) probes.set(row.rowid, row);
+  for (const key of conn.stmt(KEYS_BY_NAME).all(accountId, JSON.stringify(keys), roots) as Candidate[]) {
+    if (!candidates.has(key.seq)) candidates.set(key.seq, { ...key, raw: 0 });
   }
 
   const exact = new Set(keys);
-  const scored = [...bySeq.values()].map((row) => {
-    const probe = probes.get(row.seq);
-    const isName = exact.has(row.name.toLowerCase());
-    const raw = (probe?.raw ?? row.raw) + (isName ? NAME_MATCH_BOOST : 0);
-    const matchedFields: SearchField[] =
-      probe === undefined ? [] : SEARCH_FIELDS.filter((f) => probe[`m_${f}`] < 0);
-    if (isName && !matchedFields.includes('name')) matchedFields.unshift('name');
-    return { row, raw, matchedFields, isName };
-  });
   const rootOrder = new Map(rootUris.map((uri, i) => [uri, i]));
+  const rank = (uri: string): number => rootOrder.get(uri) ?? rootUris.length;
+  const scored = [...candidates.values()].map((candidate) => {
+    const isName = exact.has(candidate.name.toLowerCase());
+    return { ...candidate, raw: candidate.raw + (isName ? NAME_MATCH_BOOST : 0), isName };
+  });
   scored.sort(
     (a, b) =>
       b.raw - a.raw ||
-      (rootOrder.get(a.row.root_uri) ?? 0) - (rootOrder.get(b.row.root_uri) ?? 0) ||
-      (a.row.name < b.row.name ? -1 : a.row.name > b.row.name ? 1 : 0),
+      rank(a.root_uri) - rank(b.root_uri) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
 
   // De-duplicate by name: keep the copy from the earliest root.
   const preferred = new Map<string, (typeof scored)[number]>();
   for (const hit of scored) {
-    const current = preferred.get(hit.row.name);
-    if (
-      current === undefined ||
-      (rootOrder.get(hit.row.root_uri) ?? 0) < (rootOrder.get(current.row.root_uri) ?? 0)
-    ) {
-      preferred.set(hit.row.name, hit);
-    }
+    const current = preferred.get(hit.name);
+    if (current === undefined || rank(hit.root_uri) < rank(current.root_uri)) preferred.set(hit.name, hit);
   }
-  return scored
-    .filter((hit) => preferred.get(hit.row.name) === hit)
-    .slice(0, max)
-    .map((hit) => ({
-      skill: toSkillRecord(hit.row),
-      score: normaliseScore(hit.raw),
-      matchedFields: hit.matchedFields,
-      matchReason: hit.isName ? 'name' : 'lexical',
-    }));
+  const top = scored.filter((hit) => preferred.get(hit.name) === hit).slice(0, max);
+  const rows = conn.stmt(ROWS_BY_SEQ).all(JSON.stringify(top.map((hit) => hit.seq))) as SkillRow[];
+  const rowBySeq = new Map(rows.map((row) => [row.seq, row]));
+  return top.flatMap((hit) => {
+    const row = rowBySeq.get(hit.seq);
+    if (row === undefined) return [];
+    const skill = toSkillRecord(row);
+    const matchedFields = matchFields(buildSearchDocument(skill), tokens, prefixLast);
+    if (hit.isName && !matchedFields.includes('name')) matchedFields.unshift('name');
+    return [
+      {
+        skill,
+        score: normaliseScore(hit.raw),
+        matchedFields,
+        matchReason: hit.isName ? ('name' as const) : ('lexical' as const),
+      },
+    ];
+  });
 }

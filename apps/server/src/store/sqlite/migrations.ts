@@ -16,7 +16,8 @@ interface Migration {
  *   manifest and `skill_revisions` every version's manifest, so history keeps old contents without
  *   copying them. Blobs are never deleted while history references them (history is kept forever).
  * - `skills_fts` is contentless (`content=''`, `contentless_delete=1`): it stores only the index, the
- *   text stays in `skills`.
+ *   text stays in `skills`. Tokens are Porter-stemmed
+ *   Unicode words with diacritics folded; 3-character prefixes are indexed for type-ahead queries.
  * - Tasks have no foreign key to skills: a task of a deleted skill completes as a no-op.
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -121,7 +122,7 @@ CREATE INDEX tasks_runnable ON tasks (status, run_at, seq);
 CREATE INDEX tasks_by_owner ON tasks (account_id, user_id, status);
 CREATE VIRTUAL TABLE skills_fts USING fts5 (
   name, tags, description, overview, body,
-  content = '', contentless_delete = 1,
+  content = '', contentless_delete = 1, prefix = '3',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
 `,

@@ -1,0 +1,275 @@
+import { parseSkillMd } from '@skillport/core';
+import { renderOverview } from '../levels/render-overview.js';
+import {
+  DEFINITION_PATH,
+  type QueueCounts,
+  type SkillRecord,
+  type Store,
+  type TaskRecord,
+} from '../store/types.js';
+import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
+
+/** Computes the L1 overview of a skill from its stored SKILL.md text. */
+export type OverviewSummarizer = (input: {
+  skill: SkillRecord;
+  definition: string;
+}) => string | Promise<string>;
+
+/** Options of {@link createJobRunner}. */
+export interface JobRunnerOptions {
+  store: Store;
+  /** Attempts before a task is `failed` for good; default 5. */
+  maxAttempts?: number;
+  /** Retry delays; default 1 s doubling up to 5 min. */
+  backoff?: BackoffPolicy;
+  /** How often an idle worker looks for due tasks (retries, other writers), in ms; default 1000. `kick()` skips the wait. */
+  pollIntervalMs?: number;
+  /** Tasks processed at once; default 1 (SQLite has one writer; the work is small). */
+  concurrency?: number;
+  /**
+   * `start()` requeues tasks left `running` whose claim is older than this, in ms; default 0 (all of
+   * them: with SQLite only this process runs jobs, so any `running` task at start-up was orphaned).
+   */
+  staleAfterMs?: number;
+  /** How often expired temp uploads are purged, in ms; default 10 minutes; 0 disables. */
+  purgeIntervalMs?: number;
+  /** The L1 generator; default: the deterministic extractor ({@link defaultSummarizer}). An LLM summariser can replace it. */
+  summarize?: OverviewSummarizer;
+  /** Receives failures of tasks and of the loop itself (default: one line on stderr). */
+  onError?: (error: unknown, context: { taskId?: string; phase: string }) => void;
+  /** Clock in epoch ms; default `Date.now`. */
+  now?: () => number;
+}
+
+/** Result of {@link JobRunner.waitFor}. */
+export interface WaitResult {
+  /** True when none of the awaited tasks is pending or running any more. */
+  done: boolean;
+  /** Counts at the end of the wait (`processing` = running). */
+  counts: QueueCounts;
+}
+
+/** Runs processing jobs (L1 overview + search index) from the store's task table. */
+export interface JobRunner {
+  /** Requeues orphaned tasks, then starts the workers. Idempotent. */
+  start(): Promise<void>;
+  /** Stops claiming, lets running tasks finish, ends pending waits. Idempotent. */
+  stop(): Promise<void>;
+  /** Wakes idle workers now (call after a write so its job runs without a polling delay). */
+  kick(): void;
+  /**
+   * Waits until the caller's tasks (or just `taskIds`) are neither pending nor running, or
+   * `timeoutMs` passes.
+   */
+  waitFor(
+    accountId: string,
+    userId: string,
+    options: { taskIds?: readonly string[]; timeoutMs: number },
+  ): Promise<WaitResult>;
+  /** Claims and processes at most one due task in the calling context; true when one was processed. */
+  runOnce(): Promise<boolean>;
+}
+
+/** A waiting loop re-checks the counts at least this often, in ms (tasks finished by another process). */
+const WAIT_RECHECK_MS = 250;
+
+/**
+ * The default L1 generator: parses the stored SKILL.md with core's `parseSkillMd` and renders the
+ * deterministic overview; falls back to the stored name/description when the text lacks them.
+ */
+export const defaultSummarizer: OverviewSummarizer = ({ skill, definition }) => {
+  const parsed = parseSkillMd(definition).skill;
+  return renderOverview({
+    name: parsed.name ?? skill.name,
+    description: parsed.description ?? skill.description,
+    body: parsed.body,
+  });
+};
+
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 2000 ? `${text.slice(0, 1999)}…` : text;
+}
+
+/**
+ * Creates the job runner. Each job: load the skill and its SKILL.md, compute the L1 overview, then
+ * `completeTask` (overview + search row + status in one transaction). A failure is retried with
+ * exponential backoff until `maxAttempts`, then the task is `failed` (the skill stays findable by
+ * name, tags, description and body, which `putSkill` indexed). A task whose skill was deleted or
+ * replaced since it was enqueued completes without work (`result.skipped`).
+ *
+ * @param options - see {@link JobRunnerOptions}
+ * @returns a stopped runner; call `start()`
+ * @example
+ * ```ts
+ * const runner = createJobRunner({ store });
+ * await runner.start();
+ * const { taskId } = await store.putSkill(write);
+ * runner.kick();
+ * await runner.waitFor(accountId, userId, { taskIds: [taskId], timeoutMs: 30_000 });
+ * ```
+ * @see DESIGN §4 (Jobs)
+ */
+export function createJobRunner(options: JobRunnerOptions): JobRunner {
+  const { store } = options;
+  const now = options.now ?? Date.now;
+  const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 1000);
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
+  const purgeIntervalMs = options.purgeIntervalMs ?? 600_000;
+  const summarize = options.summarize ?? defaultSummarizer;
+  const onError =
+    options.onError ??
+    ((error, context) => {
+      process.stderr.write(
+        `[skillport jobs] ${context.phase}${context.taskId ? ` ${context.taskId}` : ''}: ${describeError(error)}\n`,
+      );
+    });
+
+  let running = false;
+  let stopped = false;
+  /** Set once `stop()` has let the running tasks finish: waits end then. */
+  let halted = false;
+  let workers: Promise<void>[] = [];
+  let kickGeneration = 0;
+  let wakers = new Set<() => void>();
+  let purgeTimer: NodeJS.Timeout | undefined;
+
+  /** Resolves every sleeper (idle workers and waiters). */
+  const wakeAll = (): void => {
+    const current = wakers;
+    wakers = new Set();
+    for (const wake of current) wake();
+  };
+
+  /** Sleeps until woken or `ms` passes. */
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      function done(): void {
+        clearTimeout(timer);
+        wakers.delete(done);
+        resolve();
+      }
+      wakers.add(done);
+    });
+
+  async function process_(task: TaskRecord): Promise<void> {
+    try {
+      if (task.attempts > maxAttempts) {
+        await store.failTask(
+          task.id,
+          `Gave up after ${maxAttempts} attempts; last error: ${task.error ?? 'none'}`,
+          null,
+        );
+        return;
+      }
+      // Read the record before the file: if a write lands in between, the overview is computed from
+      // newer content than `skill.revision` and `completeTask` drops it (the newer task redoes it).
+      const skill = await store.getSkillById(task.skillId);
+      if (skill === null) {
+        await store.completeTask(task.id, { overview: null, result: { skipped: 'skill deleted' } });
+        return;
+      }
+      if (skill.revision !== task.revision) {
+        await store.completeTask(task.id, {
+          overview: null,
+          result: { skipped: 'superseded by a newer revision', revision: skill.revision },
+        });
+        return;
+      }
+      const file = await store.readFile(skill.id, DEFINITION_PATH);
+      if (file?.content === undefined)
+        throw new Error(`${DEFINITION_PATH} of skill ${skill.name} is missing`);
+      const definition = new TextDecoder().decode(file.content);
+      const overview = await summarize({ skill, definition });
+      await store.completeTask(task.id, {
+        overview,
+        revision: skill.revision,
+        result: {
+          revision: skill.revision,
+          overview_bytes: new TextEncoder().encode(overview).byteLength,
+          indexed: true,
+        },
+      });
+    } catch (error) {
+      onError(error, { taskId: task.id, phase: 'task failed' });
+      const retryAt = task.attempts >= maxAttempts ? null : now() + backoffDelay(task.attempts, backoff);
+      try {
+        await store.failTask(task.id, describeError(error), retryAt);
+      } catch (failError) {
+        onError(failError, { taskId: task.id, phase: 'recording failure' });
+      }
+    }
+  }
+
+  async function runOnce(): Promise<boolean> {
+    const task = await store.claimTask(now());
+    if (task === null) return false;
+    try {
+      await process_(task);
+    } finally {
+      wakeAll();
+    }
+    return true;
+  }
+
+  async function work(): Promise<void> {
+    while (running) {
+      const generation = kickGeneration;
+      let processed = false;
+      try {
+        processed = await runOnce();
+      } catch (error) {
+        onError(error, { phase: 'claiming' });
+      }
+      if (!processed && running && generation === kickGeneration) await sleep(pollIntervalMs);
+    }
+  }
+
+  return {
+    async start() {
+      if (running) return;
+      if (stopped) throw new Error('JobRunner: cannot restart a stopped runner; create a new one');
+      await store.requeueStaleTasks(now() - Math.max(0, options.staleAfterMs ?? 0) + 1);
+      running = true;
+      workers = Array.from({ length: concurrency }, () => work());
+      if (purgeIntervalMs > 0) {
+        purgeTimer = setInterval(() => {
+          store
+            .purgeExpiredUploads(now())
+            .catch((error: unknown) => onError(error, { phase: 'purging uploads' }));
+        }, purgeIntervalMs);
+        purgeTimer.unref();
+      }
+    },
+    async stop() {
+      stopped = true;
+      running = false;
+      if (purgeTimer !== undefined) clearInterval(purgeTimer);
+      wakeAll();
+      await Promise.all(workers);
+      workers = [];
+      halted = true;
+      wakeAll();
+    },
+    kick() {
+      kickGeneration++;
+      wakeAll();
+    },
+    async waitFor(accountId, userId, { taskIds, timeoutMs }) {
+      const deadline = performance.now() + Math.max(0, timeoutMs);
+      const narrow = taskIds === undefined ? undefined : { taskIds };
+      for (;;) {
+        const counts = await store.queueCounts(accountId, userId, narrow);
+        if (counts.pending + counts.processing === 0) return { done: true, counts };
+        const left = deadline - performance.now();
+        if (left <= 0 || halted) return { done: false, counts };
+        await sleep(Math.min(left, WAIT_RECHECK_MS));
+      }
+    },
+    runOnce,
+  };
+}

@@ -1,0 +1,83 @@
+import { SEARCH_FIELDS, type SearchField } from './score.js';
+import type { SearchDocument } from './search-document.js';
+
+/** Suffixes folded before comparing words, longest first; a rough stand-in for the index's Porter stemmer. */
+const SUFFIXES = [
+  'ational',
+  'ations',
+  'ation',
+  'ators',
+  'ments',
+  'ator',
+  'ings',
+  'ions',
+  'ment',
+  'ness',
+  'ing',
+  'ion',
+  'ers',
+  'ies',
+  'ate',
+  'er',
+  'es',
+  'ed',
+  'ly',
+  'al',
+  's',
+];
+
+/** Folds text the way the index tokenizer does: NFKD, combining marks removed, lower case. */
+function fold(text: string): string {
+  return /^[\x00-\x7f]*$/.test(text)
+    ? text.toLowerCase()
+    : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Strips one known suffix, keeping at least 3 characters. */
+export function stripSuffix(word: string): string {
+  for (const suffix of SUFFIXES) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= 3) return word.slice(0, -suffix.length);
+  }
+  return word;
+}
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const WORD_AT = /[\p{L}\p{N}]*/uy;
+
+/** True when `text` (folded) has a word starting at an occurrence of `start` that satisfies `accept`. */
+function hasWord(text: string, start: string, accept: (word: string) => boolean): boolean {
+  if (start === '') return false;
+  for (let at = text.indexOf(start); at !== -1; at = text.indexOf(start, at + 1)) {
+    if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    WORD_AT.lastIndex = at;
+    const word = WORD_AT.exec(text)?.[0] ?? '';
+    if (accept(word)) return true;
+  }
+  return false;
+}
+
+/**
+ * Which fields of a document contain a query token, for `matchedFields`. Computed in JavaScript on
+ * the few hits returned (asking FTS5 per field costs a full index read per field and hit). Words are
+ * compared after the same folding as the index (case, diacritics) and a light suffix strip that
+ * approximates its Porter stemming; the last token also matches as a prefix when `prefixLast`.
+ *
+ * @param doc - the indexed text of the hit
+ * @param tokens - query tokens (from `tokenizeQuery`)
+ * @param prefixLast - whether the last token was searched as a prefix
+ * @returns matched fields in index order (possibly empty when the match came only from stemming
+ *   this approximation does not reproduce)
+ */
+export function matchFields(
+  doc: SearchDocument,
+  tokens: readonly string[],
+  prefixLast: boolean,
+): SearchField[] {
+  const stems = tokens.map((token) => stripSuffix(fold(token)));
+  const prefix = prefixLast ? fold(tokens[tokens.length - 1] ?? '') : undefined;
+  return SEARCH_FIELDS.filter((field) => {
+    const text = fold(doc[field]);
+    if (prefix !== undefined && hasWord(text, prefix, () => true)) return true;
+    return stems.some((stem) => hasWord(text, stem, (word) => stripSuffix(word) === stem));
+  });
+}

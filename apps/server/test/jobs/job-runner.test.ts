@@ -1,0 +1,219 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { backoffDelay } from '../../src/jobs/backoff.js';
+import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.js';
+import type { Store } from '../../src/store/types.js';
+import { makeWrite, openTempStore, text, USER_ROOT } from '../store/helpers.js';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+function setup(): { store: Store; reopen: () => Store } {
+  const temp = openTempStore();
+  cleanups.push(temp.cleanup);
+  return { store: temp.store, reopen: temp.reopen };
+}
+
+function track(runner: JobRunner): JobRunner {
+  cleanups.push(() => runner.stop());
+  return runner;
+}
+
+const quiet = () => {};
+
+describe('backoffDelay', () => {
+  it.each([
+    [1, 100],
+    [2, 200],
+    [3, 400],
+    [5, 1000],
+    [60, 1000],
+    [0, 100],
+  ])('attempt %i → %i ms (base 100, cap 1000)', (attempt, expected) => {
+    expect(backoffDelay(attempt, { baseMs: 100, maxMs: 1000 })).toBe(expected);
+  });
+});
+
+describe('JobRunner', () => {
+  it('processes a write right after kick(): overview stored, indexed, task completed', async () => {
+    const { store } = setup();
+    const runner = track(createJobRunner({ store, pollIntervalMs: 60_000, onError: quiet }));
+    await runner.start();
+    const put = await store.putSkill(
+      makeWrite({
+        name: 'search-web',
+        description: 'Search the web',
+        body: '# search-web\n\n## Parameters\n\n- **query** (string) (required): Search query\n',
+      }),
+    );
+    runner.kick();
+    const started = performance.now();
+    const waited = await runner.waitFor('acme', 'alice', { taskIds: [put.taskId], timeoutMs: 5000 });
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(waited).toEqual({ done: true, counts: { pending: 0, processing: 0, completed: 1, failed: 0 } });
+    const task = await store.getTask('acme', 'alice', put.taskId);
+    expect(task).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+      result: { revision: put.skill.revision, indexed: true },
+    });
+    const skill = await store.getSkill('acme', USER_ROOT, 'search-web');
+    expect(skill?.overview).toContain('- **query** (string) (required): Search query');
+    expect(text((await store.readFile(put.skill.id, '.overview.md'))?.content)).toBe(skill?.overview);
+    expect(skill?.revision).toBe(put.skill.revision);
+  });
+
+  it('retries a failing summariser with backoff, then succeeds', async () => {
+    const { store } = setup();
+    let calls = 0;
+    const errors: string[] = [];
+    const runner = track(
+      createJobRunner({
+        store,
+        pollIntervalMs: 5,
+        backoff: { baseMs: 20, maxMs: 100 },
+        summarize: () => {
+          calls++;
+          if (calls < 3) throw new Error(`transient ${calls}`);
+          return 'third time lucky';
+        },
+        onError: (error) => errors.push((error as Error).message),
+      }),
+    );
+    await runner.start();
+    const put = await store.putSkill(makeWrite({ name: 'flaky' }));
+    runner.kick();
+    const waited = await runner.waitFor('acme', 'alice', { timeoutMs: 5000 });
+    expect(waited.done).toBe(true);
+    expect(calls).toBe(3);
+    expect(errors).toEqual(['transient 1', 'transient 2']);
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      attempts: 3,
+      error: null,
+    });
+    expect((await store.getSkill('acme', USER_ROOT, 'flaky'))?.overview).toBe('third time lucky');
+  });
+
+  it('gives up after maxAttempts: task failed, skill still findable', async () => {
+    const { store } = setup();
+    const runner = track(
+      createJobRunner({
+        store,
+        maxAttempts: 2,
+        pollIntervalMs: 5,
+        backoff: { baseMs: 10, maxMs: 10 },
+        summarize: () => {
+          throw new Error('always broken');
+        },
+        onError: quiet,
+      }),
+    );
+    await runner.start();
+    const put = await store.putSkill(makeWrite({ name: 'broken', description: 'Unlucky summariser' }));
+    runner.kick();
+    const waited = await runner.waitFor('acme', 'alice', { taskIds: [put.taskId], timeoutMs: 5000 });
+    expect(waited).toEqual({ done: true, counts: { pending: 0, processing: 0, completed: 0, failed: 1 } });
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'failed',
+      attempts: 2,
+      error: 'Error: always broken',
+    });
+    const hits = await store.search('acme', [USER_ROOT], 'unlucky', { limit: 5 });
+    expect(hits.map((h) => h.skill.name)).toEqual(['broken']);
+  });
+
+  it('waitFor times out with done=false while work is pending', async () => {
+    const { store } = setup();
+    const runner = track(createJobRunner({ store, onError: quiet }));
+    await store.putSkill(makeWrite({ name: 'idle' }));
+    const started = performance.now();
+    const waited = await runner.waitFor('acme', 'alice', { timeoutMs: 150 });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+    expect(waited).toEqual({ done: false, counts: { pending: 1, processing: 0, completed: 0, failed: 0 } });
+    expect(await runner.waitFor('acme', 'nobody', { timeoutMs: 0 })).toMatchObject({ done: true });
+  });
+
+  it('picks up orphaned running tasks at start (jobs survive a restart)', async () => {
+    const { store, reopen } = setup();
+    const put = await store.putSkill(makeWrite({ name: 'orphan' }));
+    expect(await store.claimTask(Date.now())).toMatchObject({ id: put.taskId, status: 'running' });
+    await store.close(); // the "crash": the task stays running in the file
+    const next = reopen();
+    const runner = track(createJobRunner({ store: next, pollIntervalMs: 10, onError: quiet }));
+    await runner.start();
+    const waited = await runner.waitFor('acme', 'alice', { timeoutMs: 5000 });
+    expect(waited.done).toBe(true);
+    expect(await next.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+    });
+  });
+
+  it('skips tasks whose skill was deleted or superseded', async () => {
+    const { store } = setup();
+    const runner = track(createJobRunner({ store, onError: quiet }));
+    const gone = await store.putSkill(makeWrite({ name: 'gone' }));
+    await store.deleteSkill('acme', USER_ROOT, 'gone');
+    const old = await store.putSkill(makeWrite({ name: 'moving' }));
+    const latest = await store.putSkill(makeWrite({ name: 'moving', body: 'v2' }));
+    while (await runner.runOnce()) {}
+    expect((await store.getTask('acme', 'alice', gone.taskId))?.result).toEqual({ skipped: 'skill deleted' });
+    expect((await store.getTask('acme', 'alice', old.taskId))?.result).toMatchObject({
+      skipped: expect.any(String),
+    });
+    expect((await store.getTask('acme', 'alice', latest.taskId))?.result).toMatchObject({ indexed: true });
+    expect((await store.getSkill('acme', USER_ROOT, 'moving'))?.overview).toContain('# moving — overview');
+  });
+
+  it('stop() lets the running task finish and ends waits', async () => {
+    const { store } = setup();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const runner = createJobRunner({
+      store,
+      pollIntervalMs: 5,
+      summarize: async () => {
+        await gate;
+        return 'slow overview';
+      },
+      onError: quiet,
+    });
+    await runner.start();
+    const put = await store.putSkill(makeWrite({ name: 'slow' }));
+    runner.kick();
+    while ((await store.getTask('acme', 'alice', put.taskId))?.status !== 'running')
+      await new Promise((r) => setTimeout(r, 5));
+    const waiting = runner.waitFor('acme', 'alice', { timeoutMs: 60_000 });
+    const stopping = runner.stop();
+    release();
+    await stopping;
+    expect((await store.getTask('acme', 'alice', put.taskId))?.status).toBe('completed');
+    expect((await waiting).counts.completed).toBe(1);
+    await expect(runner.start()).rejects.toThrow(/stopped/);
+  });
+
+  it('purges expired uploads periodically', async () => {
+    const { store } = setup();
+    await store.putTempUpload({
+      accountId: 'acme',
+      filename: 'x',
+      content: new Uint8Array([1]),
+      expiresAt: Date.now() - 1,
+    });
+    const fresh = await store.putTempUpload({
+      accountId: 'acme',
+      filename: 'y',
+      content: new Uint8Array([2]),
+      expiresAt: Date.now() + 60_000,
+    });
+    const runner = track(createJobRunner({ store, purgeIntervalMs: 10, onError: quiet }));
+    await runner.start();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await store.purgeExpiredUploads(Date.now())).toBe(0);
+    expect((await store.takeTempUpload('acme', fresh, Date.now()))?.filename).toBe('y');
+  });
+});
