@@ -52,28 +52,15 @@ export function excerpt(text: string, max = EXCERPT_MAX): string {
  */
 export function countLines(text: string): number {
   if (text.length === 0) return 0;
-  let lines = 1;
-  let from = 0;
-  // Fast path: most text has no CR at all.
-  if (text.indexOf('\r') === -1) {
-    for (;;) {
-      const at = text.indexOf('\n', from);
-      if (at === -1) break;
-      from = at + 1;
-      if (from < text.length) lines++;
-    }
-    return lines;
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks++;
+  // A CR not followed by LF is a line break of its own (classic Mac OS, mixed files).
+  for (let at = text.indexOf('\r'); at !== -1; at = text.indexOf('\r', at + 1)) {
+    if (text.charCodeAt(at + 1) !== 10) breaks++;
   }
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 13 /* \r */) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-    } else if (code !== 10 /* \n */) {
-      continue;
-    }
-    if (i + 1 < text.length) lines++;
-  }
-  return lines;
+  const last = text.charCodeAt(text.length - 1);
+  const endsWithBreak = last === 10 || last === 13;
+  return endsWithBreak ? breaks : breaks + 1;
 }
 
 /** Replaces CRLF and lone CR line breaks with LF; the number and place of lines does not change. */

@@ -68,43 +68,45 @@ export function splitFrontmatter(raw: string): FrontmatterSplit {
     return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: noFrontmatter(text) };
   }
   const yamlStart = skipBreak(text, firstEnd);
-  let start = yamlStart;
-  let line = 2;
-  let indentedFence = 0;
-  while (start < text.length) {
-    const end = lineEnd(text, start, hasCr);
-    if (isFence(text, start, end)) {
-      return {
-        text,
-        hasFrontmatter: true,
-        yaml: text.slice(yamlStart, start),
-        yamlLine: 2,
-        body: text.slice(skipBreak(text, end)),
-        issue: null,
-      };
+  // Jump from one "---" to the next; only one at the start of a line, alone on it, is a fence.
+  let from = yamlStart;
+  for (;;) {
+    const at = text.indexOf('---', from);
+    if (at === -1) break;
+    const before = at === yamlStart ? 10 : text.charCodeAt(at - 1);
+    if (before === 10 || before === 13) {
+      const end = lineEnd(text, at, hasCr);
+      if (isFence(text, at, end)) {
+        return {
+          text,
+          hasFrontmatter: true,
+          yaml: text.slice(yamlStart, at),
+          yamlLine: 2,
+          body: text.slice(skipBreak(text, end)),
+          issue: null,
+        };
+      }
     }
-    if (indentedFence === 0 && /^[ \t]+---[ \t]*$/.test(text.slice(start, end))) indentedFence = line;
-    start = skipBreak(text, end);
-    line++;
+    from = at + 3;
   }
+  return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: unclosed(text) };
+}
+
+/** The `yaml_format` error for a frontmatter that is never closed, with a hint for an indented fence. */
+function unclosed(text: string): SkillIssue {
+  const lines = text.split(/\r\n?|\n/);
+  const indented = lines.findIndex((line, i) => i > 0 && /^[ \t]+---[ \t]*$/.test(line));
   const hint =
-    indentedFence > 0
-      ? ` Line ${indentedFence} has an indented "---", which YAML reads as part of a value; the closing fence must start at column 1.`
+    indented > 0
+      ? ` Line ${indented + 1} has an indented "---", which YAML reads as part of a value; the closing fence must start at column 1.`
       : '';
   return {
-    text,
-    hasFrontmatter: false,
-    yaml: '',
-    yamlLine: 1,
-    body: text,
-    issue: {
-      rule: 'yaml_format',
-      severity: 'error',
-      message: `The frontmatter opened by "---" on line 1 is never closed: expected a line "---" after the YAML.${hint}`,
-      field: null,
-      line: 1,
-      column: 1,
-    },
+    rule: 'yaml_format',
+    severity: 'error',
+    message: `The frontmatter opened by "---" on line 1 is never closed: expected a line "---" after the YAML.${hint}`,
+    field: null,
+    line: 1,
+    column: 1,
   };
 }
 
