@@ -105,7 +105,15 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
   }
 
   if (syntax.length > 0) {
-    for (const error of syntax.slice(0, MAX_SYNTAX_ISSUES)) issues.push(syntaxIssue(error, source, locate));
+    // One error per line: the parser often reports a single mistake several ways.
+    const seenLines = new Set<number>();
+    for (const error of syntax) {
+      const issue = syntaxIssue(error, source, locate);
+      if (seenLines.has(issue.line ?? 0)) continue;
+      seenLines.add(issue.line ?? 0);
+      issues.push(issue);
+      if (seenLines.size === MAX_SYNTAX_ISSUES) break;
+    }
     return { data: readBefore(doc, syntax), readable: false, issues, locate: NOWHERE };
   }
 

@@ -48,8 +48,6 @@ export function recoverLines(lines: string[], errorLines: Iterable<number>): Yam
     const value = (match[4] ?? '').trimEnd();
     const first = value[0];
     if (first === undefined || NOT_PLAIN_START.has(first)) continue;
-    const reserved = first === '@' || first === '`';
-    if (!reserved && !value.includes(': ') && !value.endsWith(':')) continue;
     // A plain scalar continues on the following, more indented lines: fold them in.
     const keyIndent = prefix.length;
     const parts = [value];
@@ -61,6 +59,8 @@ export function recoverLines(lines: string[], errorLines: Iterable<number>): Yam
       parts.push(candidate.trim());
     }
     const folded = parts.join(' ');
+    const reserved = first === '@' || first === '`';
+    if (!reserved && !folded.includes(': ') && !folded.endsWith(':')) continue;
     const key = rawKey.startsWith('"') || rawKey.startsWith("'") ? rawKey.slice(1, -1) : rawKey;
     lines[index] = `${prefix}${rawKey}: ${JSON.stringify(folded)}`;
     for (let blank = index + 1; blank < next; blank++) lines[blank] = '';

@@ -61,6 +61,15 @@ const cases: Record<string, Case> = {
       },
     ],
   },
+  'a ": " on a continuation line is recovered with the whole value': {
+    text: fm('name: cont', 'description: This skill helps', '  with things. Trigger: pdf'),
+    skill: { description: 'This skill helps with things. Trigger: pdf' },
+    issues: [{ rule: 'yaml_unquoted_colon', severity: 'warning', field: 'description', line: 3, column: 14 }],
+  },
+  'a mistake the parser reports several ways on one line is one issue': {
+    text: fm('name: once', 'description: "quoted" then: more'),
+    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 3, column: 14 }],
+  },
   'an unquoted ": " in a nested value is recovered and named by its path': {
     text: fm('name: nested', 'description: d', 'metadata:', '  short-description: Install: things'),
     skill: {
