@@ -76,6 +76,16 @@ export function checkAgentSkills(ctx: RuleContext, claude: boolean): void {
   const known = claude ? CLAUDE_KEY_SET : SPEC_KEY_SET;
   for (const key of Object.keys(ctx.skill.frontmatter)) {
     if (known.has(key)) continue;
+    if (key === 'allowed_tools' || key === 'allowedTools') {
+      ctx.report(
+        'frontmatter_unknown_field',
+        'strict-error',
+        key,
+        `"${key}" is read as the allowed tools here, but the specification spells it "allowed-tools"; other agents ignore "${key}".`,
+        'allowed-tools',
+      );
+      continue;
+    }
     ctx.report(
       'frontmatter_unknown_field',
       'strict-error',

@@ -21,8 +21,20 @@ export interface ValidateSkillOptions {
   dirName?: string;
 }
 
-/** The profiles, in documentation order. */
-export const VALIDATION_PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
+/**
+ * Every validation profile, the default (`openviking`) first: the values `profile` accepts.
+ *
+ * @example
+ * ```ts
+ * VALIDATION_PROFILES.includes('claude'); // true
+ * ```
+ * @see DESIGN §3 (profiles), API-CONTRACT §Validate (`profile`)
+ */
+export const VALIDATION_PROFILES: readonly ValidationProfile[] = Object.freeze([
+  'openviking',
+  'agentskills',
+  'claude',
+]);
 
 /** Parse warnings about YAML that strict YAML parsers reject: errors under strict agentskills/claude. */
 const STRICT_YAML_RULES = new Set(['yaml_unquoted_colon', 'yaml_reserved_indicator', 'yaml_duplicate_key']);

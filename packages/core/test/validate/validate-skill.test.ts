@@ -176,6 +176,14 @@ const agentskills: Record<string, Case> = {
     strictErrors: ['yaml_unquoted_colon'],
     strictWarnings: [],
   },
+  'the allowed_tools spelling is unknown to the specification, with the standard key as fix': {
+    text: named('alias', 'allowed_tools: Read Grep'),
+    profile: 'agentskills',
+    warnings: ['frontmatter_unknown_field'],
+    strictErrors: ['frontmatter_unknown_field'],
+    strictWarnings: [],
+    first: { field: 'allowed_tools', fix: 'allowed-tools', line: 4, column: 16 },
+  },
   'Claude Code keys are unknown to the specification': {
     text: named('hint', 'argument-hint: "[file]"'),
     profile: 'agentskills',
