@@ -1,0 +1,177 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { DEFAULT_LIMITS, optionsFromEnv, startServer } from '../../src/index.js';
+import { startTestServer } from '../helpers/server.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'skillport-life-'));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const md = (name: string) =>
+  `---\nname: ${name}\ndescription: A skill used by the lifecycle tests\n---\nbody\n`;
+
+describe('startServer', () => {
+  test('dev mode refuses a non-loopback host with a clear message', async () => {
+    await expect(
+      startServer({ host: '0.0.0.0', port: 0, dataDir: tempDir(), logger: false }),
+    ).rejects.toThrow(/dev mode.*loopback/i);
+  });
+
+  test('a root key enables api_key mode, which may bind any host', async () => {
+    const server = await startServer({
+      host: '0.0.0.0',
+      port: 0,
+      dataDir: tempDir(),
+      logger: false,
+      rootApiKey: 'sk_r',
+    });
+    try {
+      expect(server.authMode).toBe('api_key');
+      const res = await fetch(`http://127.0.0.1:${server.port}/health`);
+      expect((await res.json()).auth_mode).toBe('api_key');
+    } finally {
+      await server.close();
+    }
+  });
+
+  test.each([
+    ['postgres://u:p@localhost/db', /PostgreSQL is not supported yet/],
+    ['mysql://x', /unsupported URL/],
+  ])('SKILLPORT_DATABASE_URL %s is refused', async (databaseUrl, message) => {
+    await expect(startServer({ port: 0, dataDir: tempDir(), logger: false, databaseUrl })).rejects.toThrow(
+      message,
+    );
+  });
+
+  test('data survives a restart on the same data folder', async () => {
+    const dataDir = tempDir();
+    const first = await startTestServer({ dataDir });
+    expect((await first.request('POST', '/api/v1/skills', { body: { data: md('durable') } })).status).toBe(
+      200,
+    );
+    await first.close();
+    const second = await startTestServer({ dataDir });
+    try {
+      expect((await second.request('GET', '/api/v1/skills/durable?level=0')).status).toBe(200);
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('one structured log line per request and a startup line', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = {
+      info: (r: Record<string, unknown>) => lines.push(r),
+      error: (r: Record<string, unknown>) => lines.push(r),
+    };
+    const server = await startServer({ port: 0, dataDir: tempDir(), logger });
+    try {
+      await fetch(`${server.url}/api/v1/skills`, { headers: { 'x-request-id': 'log-check' } });
+      expect(lines[0]).toMatchObject({ msg: 'listening', url: server.url, auth_mode: 'dev' });
+      expect(String(lines[0]?.store)).toMatch(/^sqlite:/);
+      const request = lines.find((l) => l.msg === 'request');
+      expect(request).toMatchObject({
+        request_id: 'log-check',
+        method: 'GET',
+        path: '/api/v1/skills',
+        status: 200,
+        user_id: 'default',
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('options from the environment', () => {
+  test('reads host, port, folders, keys, CORS and limits', () => {
+    const options = optionsFromEnv({
+      SKILLPORT_HOST: '0.0.0.0',
+      SKILLPORT_PORT: '8080',
+      SKILLPORT_DATA_DIR: '/data',
+      SKILLPORT_ROOT_API_KEY: 'sk_x',
+      SKILLPORT_CORS_ORIGINS: 'https://a.example, https://b.example',
+      SKILLPORT_MAX_UPLOAD_BYTES: '1000',
+      SKILLPORT_MAX_ZIP_ENTRIES: '5',
+    });
+    expect(options).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      dataDir: '/data',
+      rootApiKey: 'sk_x',
+      corsOrigins: ['https://a.example', 'https://b.example'],
+      limits: { maxUploadBytes: 1000, maxZipEntries: 5 },
+    });
+    expect(optionsFromEnv({})).toEqual({});
+    expect(DEFAULT_LIMITS.maxWaitSeconds).toBe(300);
+  });
+
+  test('a malformed number names the variable', () => {
+    expect(() => optionsFromEnv({ SKILLPORT_PORT: 'eighty' })).toThrow(/SKILLPORT_PORT/);
+    expect(() => optionsFromEnv({ SKILLPORT_MAX_BODY_BYTES: '-1' })).toThrow(/SKILLPORT_MAX_BODY_BYTES/);
+  });
+});
+
+describe('CORS, waiting without a job runner, expiry', () => {
+  test('CORS answers preflight for allowed origins and exposes X-Request-Id and ETag', async () => {
+    const t = await startTestServer({ corsOrigins: ['https://app.example'] });
+    try {
+      const preflight = await fetch(`${t.url}/api/v1/skills`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+      const get = await t.request('GET', '/api/v1/skills', { headers: { origin: 'https://app.example' } });
+      expect(get.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/i);
+      expect(get.headers.get('access-control-expose-headers')).toMatch(/ETag/i);
+      const other = await t.request('GET', '/api/v1/skills', { headers: { origin: 'https://evil.example' } });
+      expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('wait=true times out with 504 DEADLINE_EXCEEDED (the skill is stored)', async () => {
+    const t = await startTestServer({ runJobs: false });
+    try {
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: { data: md('slow'), wait: true, timeout: 0.2 },
+      });
+      expect(res.status).toBe(504);
+      expect(res.json.error.code).toBe('DEADLINE_EXCEEDED');
+      expect(res.json.error.details.queue_status.pending).toBe(1);
+      const wait = await t.request('POST', '/api/v1/system/wait', { body: { timeout: 0.1 } });
+      expect(wait.status).toBe(504);
+      const queue = await t.request('GET', '/api/v1/observer/queue');
+      expect(queue.json.result.pending).toBe(1);
+      expect((await t.request('GET', '/api/v1/skills/slow?level=0')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('expired temp uploads are gone (404)', async () => {
+    const t = await startTestServer({ limits: { tempUploadTtlSeconds: 0 } });
+    try {
+      const form = new FormData();
+      form.append('file', new Blob([md('expired')]), 'SKILL.md');
+      const up = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+      await new Promise((r) => setTimeout(r, 5));
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: { temp_file_id: up.json.result.temp_file_id },
+      });
+      expect(res.status).toBe(404);
+      expect(res.json.error.details.type).toBe('temp_file');
+    } finally {
+      await t.close();
+    }
+  });
+});
