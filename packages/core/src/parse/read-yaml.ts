@@ -5,6 +5,7 @@
  */
 import { type Document, isMap, isNode, isScalar, type Pair, parseDocument, type YAMLError } from 'yaml';
 import {
+  countLines,
   describeType,
   excerpt,
   lineAt,
@@ -108,7 +109,7 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
     // One error per line: the parser often reports a single mistake several ways.
     const seenLines = new Set<number>();
     for (const error of syntax) {
-      const issue = syntaxIssue(error, source, locate);
+      const issue = syntaxIssue(error, source, locate, yamlLine + countLines(source));
       if (seenLines.has(issue.line ?? 0)) continue;
       seenLines.add(issue.line ?? 0);
       issues.push(issue);
@@ -201,13 +202,22 @@ function keyString(pair: Pair): string | null {
 }
 
 /** One `yaml_format` error for a YAML syntax error, with a hint for the common causes. */
-function syntaxIssue(error: YAMLError, source: string, locate: (offset: number) => TextPosition): SkillIssue {
+function syntaxIssue(
+  error: YAMLError,
+  source: string,
+  locate: (offset: number) => TextPosition,
+  fenceLine: number,
+): SkillIssue {
   // An error at the very end (an unclosed bracket or quote) is shown on the last written line.
   const offset = Math.min(error.pos[0], Math.max(0, source.trimEnd().length - 1));
   const at = locate(offset);
   const line = lineAt(source, offset).text;
   let hint = '';
-  if (error.code === 'BAD_ALIAS' || /alias/i.test(error.message)) {
+  if (error.code === 'MISSING_CHAR' && /quote/i.test(error.message)) {
+    hint =
+      ` The quoted value is still open at the closing "---" on line ${fenceLine}: a line "---" always ends` +
+      ' the frontmatter; indent it to keep it inside the value, and close the quote.';
+  } else if (error.code === 'BAD_ALIAS' || /alias/i.test(error.message)) {
     hint = ' A value starting with "*" is a YAML alias; quote it (e.g. "*").';
   } else if (error.code === 'BAD_SCALAR_START') {
     hint = ' Quote the value.';

@@ -35,6 +35,11 @@ const cases: Record<string, Case> = {
     text: fm('name: a --- b', 'description: "c --- d"'),
     skill: { name: 'a --- b', description: 'c --- d', body: '\n# Body\n' },
   },
+  'a "---" line inside an open quoted value ends the frontmatter, and the error says so': {
+    text: '---\nname: q\ndescription: "first line\n---\nstill description"\n---\nbody\n',
+    skill: { name: 'q', body: 'still description"\n---\nbody\n' },
+    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 3, column: 24 }],
+  },
   'BOM + CRLF: errors are located in the original lines': {
     text: '\ufeff---\r\nname: x\r\ndescription: [a\r\n---\r\nbody\r\n',
     skill: { name: 'x', body: 'body\r\n' },
@@ -204,6 +209,11 @@ describe('parseSkillMd', () => {
 
   it('throws a TypeError only for a non-string argument', () => {
     expect(() => parseSkillMd(42 as unknown as string, { path: 'x/SKILL.md' })).toThrow(/x\/SKILL\.md/);
+  });
+
+  it('explains a quoted value cut by the closing fence', () => {
+    const { issues } = parseSkillMd('---\nname: q\ndescription: "first line\n---\nrest"\n---\n');
+    expect(issues[0]?.message).toContain('still open at the closing "---" on line 4');
   });
 
   it('names what it expected in the no-frontmatter message', () => {
