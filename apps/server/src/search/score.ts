@@ -27,12 +27,20 @@ export type SearchField = (typeof SEARCH_FIELDS)[number];
 /**
  * Added to the raw relevance of a skill whose name equals the query (case-insensitively, or the
  * query's kebab-case form): an exact name hit outranks any lexical hit of comparable strength, and
- * its score is at least `NAME_MATCH_BOOST / (NAME_MATCH_BOOST + SCORE_HALF_POINT)` (0.8).
+ * its score is at least `NAME_MATCH_BOOST / (NAME_MATCH_BOOST + SCORE_HALF_POINT)` (≈ 0.89).
  */
 export const NAME_MATCH_BOOST = 40;
 
-/** The raw relevance that maps to a score of 0.5. */
-export const SCORE_HALF_POINT = 10;
+/**
+ * Added to the raw relevance of every lexical match. FTS5 clamps the IDF of a term found in more
+ * than half of the documents to ~0, so in a small registry a real match could otherwise score 0;
+ * with the floor every match scores at least `0.5 / (0.5 + SCORE_HALF_POINT)` (≈ 0.09). A constant
+ * shift keeps the order.
+ */
+export const LEXICAL_MATCH_FLOOR = 0.5;
+
+/** The raw relevance that maps to a score of 0.5 (typical strong multi-field hits reach 3–10). */
+export const SCORE_HALF_POINT = 5;
 
 /**
  * Maps raw relevance to [0, 1): `s / (s + SCORE_HALF_POINT)`, 0 for `s <= 0`.
@@ -41,7 +49,7 @@ export const SCORE_HALF_POINT = 10;
  * @returns the score, rounded to 6 decimals (rounding keeps ties equal, never reorders)
  * @example
  * ```ts
- * normaliseScore(10); // 0.5
+ * normaliseScore(5); // 0.5
  * ```
  */
 export function normaliseScore(raw: number): number {

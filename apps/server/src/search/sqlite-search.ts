@@ -4,7 +4,13 @@ import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
 import type { SearchHit } from '../store/types.js';
 import { matchFields } from './field-match.js';
 import { buildMatchExpression, MIN_PREFIX_LENGTH, STOP_WORDS, tokenizeQuery } from './fts-query.js';
-import { FIELD_WEIGHTS, NAME_MATCH_BOOST, normaliseScore, SEARCH_FIELDS } from './score.js';
+import {
+  FIELD_WEIGHTS,
+  LEXICAL_MATCH_FLOOR,
+  NAME_MATCH_BOOST,
+  normaliseScore,
+  SEARCH_FIELDS,
+} from './score.js';
 import { buildSearchDocument } from './search-document.js';
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
@@ -84,7 +90,8 @@ function rankCandidates(
  *    stop words dropped, terms OR-ed, the last one also as a prefix.
  * 2. Candidates: the best `limit × roots` FTS hits in the caller's scope, plus skills whose name
  *    equals the query.
- * 3. Exact-name hits get {@link NAME_MATCH_BOOST}; scores are normalised by `s / (s + k)`;
+ * 3. Lexical hits get {@link LEXICAL_MATCH_FLOOR}, exact-name hits {@link NAME_MATCH_BOOST}; scores
+ *    are normalised by `s / (s + k)`;
  *    `matchedFields` comes from {@link matchFields} (a skill found only by name has `['name']`).
  * 4. A name present in several roots is kept once, from the earliest root in `rootUris` (the same
  *    root `get` would read), and the list is cut to `limit`.
@@ -120,7 +127,8 @@ export function searchSkills(
   const rank = (uri: string): number => rootOrder.get(uri) ?? rootUris.length;
   const scored = [...candidates.values()].map((candidate) => {
     const isName = exact.has(candidate.name.toLowerCase());
-    return { ...candidate, raw: candidate.raw + (isName ? NAME_MATCH_BOOST : 0), isName };
+    const lexical = candidate.raw > 0 ? candidate.raw + LEXICAL_MATCH_FLOOR : 0;
+    return { ...candidate, raw: lexical + (isName ? NAME_MATCH_BOOST : 0), isName };
   });
   scored.sort(
     (a, b) =>

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { LEXICAL_MATCH_FLOOR, normaliseScore, SCORE_HALF_POINT } from '../../src/search/score.js';
 import type { Store } from '../../src/store/types.js';
 import { AGENT_ROOT, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 
@@ -120,6 +121,26 @@ describe('sqlite store: search', () => {
       1,
     );
     expect(await store.search('nobody', [USER_ROOT], 'calculator', { limit: 10 })).toEqual([]);
+  });
+
+  it('gives a positive score to a term found in every skill (FTS5 clamps its IDF to ~0)', async () => {
+    const temp = openTempStore();
+    cleanup = temp.cleanup;
+    await temp.store.putSkill(makeWrite({ name: 'one', description: 'git helper', body: 'git git' }));
+    await temp.store.putSkill(makeWrite({ name: 'two', description: 'uses git' }));
+    const hits = await temp.store.search('acme', [USER_ROOT], 'git', { limit: 5 });
+    expect(hits.map((h) => h.skill.name)).toEqual(['one', 'two']);
+    for (const hit of hits) expect(hit.score).toBeGreaterThanOrEqual(normaliseScore(LEXICAL_MATCH_FLOOR));
+  });
+
+  it.each([
+    [0, 0],
+    [-3, 0],
+    [SCORE_HALF_POINT, 0.5],
+    [SCORE_HALF_POINT * 3, 0.75],
+    [1e9, 1],
+  ])('normaliseScore(%d) = %d', (raw, expected) => {
+    expect(normaliseScore(raw)).toBeCloseTo(expected, 6);
   });
 
   it('indexes the overview once the task completes', async () => {
