@@ -3,7 +3,17 @@
  * strings), one parse in the common case, recovery of unquoted `": "` and reserved first characters,
  * duplicate-key reports, and every problem located in the original file.
  */
-import { type Document, isMap, isNode, isScalar, type Pair, parseDocument, type YAMLError } from 'yaml';
+import {
+  type Document,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  type Pair,
+  parseDocument,
+  type YAMLError,
+} from 'yaml';
+import { deepEqual, hasCycle } from '../internal/deep-equal.js';
 import {
   countLines,
   describeType,
@@ -120,11 +130,11 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
 
   const contents = doc.contents;
   if (contents !== null && !isMap(contents)) {
-    const value = isScalar(contents) ? contents.value : isNode(contents) ? contents.toJSON() : contents;
+    const got = isScalar(contents) ? describeType(contents.value) : isSeq(contents) ? 'a list' : 'an alias';
     issues.push({
       rule: 'yaml_format',
       severity: 'error',
-      message: `The frontmatter must be a mapping of keys to values (e.g. "name: my-skill"), got ${describeType(value)}.`,
+      message: `The frontmatter must be a mapping of keys to values (e.g. "name: my-skill"), got ${got}.`,
       field: null,
       ...locate(contents.range?.[0] ?? 0),
     });
@@ -135,6 +145,10 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
   try {
     const js: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     data = js !== null && typeof js === 'object' ? (js as Record<string, unknown>) : {};
+    // Only aliases can make a value contain itself; skip the walk when there are none.
+    if (source.includes('*') && source.includes('&') && hasCycle(data)) {
+      throw new Error('an alias is used inside its own anchor (e.g. "&a [*a]"), so a value contains itself');
+    }
   } catch (error) {
     issues.push({
       rule: 'yaml_format',
@@ -247,7 +261,9 @@ function readBefore(doc: Document.Parsed, errors: YAMLError[]): Record<string, u
     const end = isNode(value) ? value.range?.[2] : isNode(pair.key) ? pair.key.range?.[2] : undefined;
     if (key === null || end === undefined || end > firstError) break;
     try {
-      data[key] = isNode(value) ? value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) : (value ?? null);
+      const js: unknown = isNode(value) ? value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) : (value ?? null);
+      if (hasCycle(js)) break;
+      data[key] = js;
     } catch {
       break;
     }
@@ -278,7 +294,7 @@ function reportDuplicates(
     const at = locate(isNode(pair.key) ? (pair.key.range?.[0] ?? 0) : 0);
     const firstAt = locate(isNode(earlier.key) ? (earlier.key.range?.[0] ?? 0) : 0);
     const earlierValue = isNode(earlier.value) ? safeToJS(earlier.value, doc) : earlier.value;
-    const differs = JSON.stringify(earlierValue) !== JSON.stringify(data[key]);
+    const differs = !deepEqual(earlierValue, data[key]);
     const error = differs && SENSITIVE_KEYS.has(key);
     issues.push({
       rule: 'yaml_duplicate_key',

@@ -3,6 +3,7 @@
  * `skillMdFromStructured`.
  */
 import { Document, visit } from 'yaml';
+import { deepEqual } from '../internal/deep-equal.js';
 import { isPlainRecord } from '../internal/text.js';
 import type { StructuredSkill } from '../types.js';
 import { ALLOWED_TOOLS_KEYS } from './list-fields.js';
@@ -140,7 +141,7 @@ export function structuredToSkillMd(input: StructuredSkill): StructuredSkillMd {
     if (!parsed.readable) return { text: content, verbatim: true };
     const { skill } = parsed.result;
     const overrides = Object.entries(explicit).filter(
-      ([key, value]) => JSON.stringify(skill.frontmatter[key]) !== JSON.stringify(value),
+      ([key, value]) => !deepEqual(skill.frontmatter[key], value),
     );
     const tagsDiffer = Array.isArray(tagList) && !sameList(tagList, skill.tags, splitTags);
     const toolsDiffer = Array.isArray(toolList) && !sameList(toolList, skill.allowedTools, splitAllowedTools);

@@ -177,6 +177,14 @@ const cases: Record<string, Case> = {
     ),
     issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 2, column: 1 }],
   },
+  'an alias inside its own anchor is a yaml_format error (no JSON consumer could hold it)': {
+    text: fm('name: cycle', 'description: d', 'a: &x', '  b: *x'),
+    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 2, column: 1 }],
+  },
+  'an alias used twice (no cycle) is fine': {
+    text: fm('name: shared', 'description: d', 'a: &x [1, 2]', 'b: *x'),
+    skill: { frontmatter: { name: 'shared', description: 'd', a: [1, 2], b: [1, 2] } },
+  },
   'a long unclosed document is reported at the opening fence': {
     text: `---\nname: a\n${'text\n'.repeat(2000)}`,
     hasFrontmatter: false,
