@@ -261,7 +261,9 @@ function readBefore(doc: Document.Parsed, errors: YAMLError[]): Record<string, u
     const end = isNode(value) ? value.range?.[2] : isNode(pair.key) ? pair.key.range?.[2] : undefined;
     if (key === null || end === undefined || end > firstError) break;
     try {
-      const js: unknown = isNode(value) ? value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) : (value ?? null);
+      const js: unknown = isNode(value)
+        ? value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT })
+        : (value ?? null);
       if (hasCycle(js)) break;
       data[key] = js;
     } catch {
