@@ -15,7 +15,7 @@ import { type Authenticator, extractApiKey } from './authenticator.js';
  */
 export function requireIdentity(auth: Authenticator, access: 'data' | 'admin'): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const identity = await auth.authenticate(extractApiKey(c.req.raw.headers));
+    const identity = await auth.authenticate(extractApiKey({ get: (name) => c.req.header(name) }));
     c.set('identity', identity);
     if (access === 'data' && identity.role === 'root') {
       throw new SkillportError(

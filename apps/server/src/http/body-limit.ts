@@ -28,6 +28,14 @@ export function bodyLimits(limits: ServerLimits): MiddlewareHandler<AppEnv> {
   const json = make(limits.maxBodyBytes, 'Request body');
   const upload = make(limits.maxUploadBytes + MULTIPART_OVERHEAD, 'Upload');
   return async (c, next) => {
+    // Bodiless requests skip the limiter (it would materialise the full fetch Request for nothing).
+    const method = c.req.method;
+    if (
+      (method === 'GET' || method === 'HEAD' || method === 'DELETE') &&
+      c.req.header('content-length') === undefined
+    ) {
+      if (c.req.header('transfer-encoding') === undefined) return next();
+    }
     const limiter = c.req.path === '/api/v1/resources/temp_upload' ? upload : json;
     return limiter(c, next);
   };

@@ -15,7 +15,9 @@ export function requestId(): MiddlewareHandler<AppEnv> {
     const given = c.req.header('x-request-id');
     const id = given !== undefined && SANE_ID.test(given) ? given : randomUUID();
     c.set('requestId', id);
-    await next();
+    // Set before the handler runs: Hono then writes it with the response it builds. Setting it
+    // afterwards would rebuild the finished Response (a costly copy on every request).
     c.header('X-Request-Id', id);
+    await next();
   };
 }

@@ -22,7 +22,7 @@ const healthRoute = createRoute({
 export function registerHealthRoute(app: OpenAPIHono<AppEnv>, auth: Authenticator, version: string): void {
   app.openapi(healthRoute, async (c) => {
     const result: HealthResult = { status: 'ok', healthy: true, version, auth_mode: auth.mode };
-    const key = extractApiKey(c.req.raw.headers);
+    const key = extractApiKey({ get: (name) => c.req.header(name) });
     const identity = auth.mode === 'api_key' && key ? await auth.tryAuthenticate(key) : null;
     if (identity) {
       result.account_id = identity.accountId;
