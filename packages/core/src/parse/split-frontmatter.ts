@@ -123,7 +123,8 @@ function noFrontmatter(text: string): SkillIssue {
   const expected =
     'a SKILL.md starts with a line "---", then YAML with at least name and description, then a line "---"';
   if (text.trim().length === 0) return issue(`The file is empty: ${expected}.`);
-  const lines = text.split(/\r\n?|\n/, 200);
+  // The diagnosis only looks at the head of the file; do not split a large body into lines.
+  const lines = (text.length > 16_384 ? text.slice(0, 16_384) : text).split(/\r\n?|\n/, 200);
   const first = lines[0] ?? '';
   if (/^\s*-{3,}\s*$/.test(first) || /^---/.test(first)) {
     return issue(`No frontmatter: line 1 is ${excerpt(first)}, expected exactly "---" (${expected}).`);
