@@ -7,7 +7,7 @@ import { deepEqual } from '../internal/deep-equal.js';
 import { isPlainRecord } from '../internal/text.js';
 import type { StructuredSkill } from '../types.js';
 import { ALLOWED_TOOLS_KEYS } from './list-fields.js';
-import { parseSkillMdDetail } from './parse-skill-md.js';
+import { type ParseDetail, parseSkillMdDetail } from './parse-skill-md.js';
 import { splitAllowedTools, splitTags } from './split-lists.js';
 
 /** What {@link serializeSkillMd} writes. */
@@ -118,6 +118,8 @@ export interface StructuredSkillMd {
   text: string;
   /** True when `content` was a full SKILL.md returned unchanged (positions in it are meaningful). */
   verbatim: boolean;
+  /** The parse of `text` when one was made on the way (verbatim content), so callers need not parse again. */
+  parsed?: ParseDetail;
 }
 
 /**
@@ -138,14 +140,15 @@ export function structuredToSkillMd(input: StructuredSkill): StructuredSkillMd {
 
   if (typeof content === 'string' && /^\uFEFF?---[ \t]*(?:\r\n?|\n|$)/.test(content)) {
     const parsed = parseSkillMdDetail(content);
-    if (!parsed.readable) return { text: content, verbatim: true };
+    if (!parsed.readable) return { text: content, verbatim: true, parsed };
     const { skill } = parsed.result;
     const overrides = Object.entries(explicit).filter(
       ([key, value]) => !deepEqual(skill.frontmatter[key], value),
     );
     const tagsDiffer = Array.isArray(tagList) && !sameList(tagList, skill.tags, splitTags);
     const toolsDiffer = Array.isArray(toolList) && !sameList(toolList, skill.allowedTools, splitAllowedTools);
-    if (overrides.length === 0 && !tagsDiffer && !toolsDiffer) return { text: content, verbatim: true };
+    if (overrides.length === 0 && !tagsDiffer && !toolsDiffer)
+      return { text: content, verbatim: true, parsed };
     const frontmatter = { ...skill.frontmatter, ...Object.fromEntries(overrides) };
     return {
       text: serializeSkillMd({

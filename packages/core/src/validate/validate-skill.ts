@@ -95,7 +95,7 @@ export function validateSkill(
     detail = parseSkillMdDetail(input);
   } else {
     const built = structuredToSkillMd(input);
-    detail = parseSkillMdDetail(built.text);
+    detail = built.parsed ?? parseSkillMdDetail(built.text);
     located = built.verbatim;
   }
   const { skill } = detail.result;
