@@ -187,10 +187,15 @@ export interface Store {
   getSkillById(skillId: string): Promise<SkillRecord | null>;
   /** Every stored version of the named skill, newest first (kept after delete). */
   listRevisions(accountId: string, rootUri: string, name: string): Promise<SkillRevisionRecord[]>;
+  /**
+   * Skills of one root by name, at most `limit`, with the root's total. `withBody: false` (default
+   * true) leaves `body` as `''` and skips reading it — what a listing needs, and much cheaper for
+   * large skills.
+   */
   listSkills(
     accountId: string,
     rootUri: string,
-    options: { limit: number },
+    options: { limit: number; withBody?: boolean },
   ): Promise<{ skills: SkillRecord[]; total: number }>;
   listFiles(skillId: string, options: { withContent: boolean }): Promise<StoredFile[]>;
   readFile(skillId: string, path: string): Promise<StoredFile | null>;

@@ -204,6 +204,12 @@ describe('sqlite store: skills', () => {
     expect(page.total).toBe(4);
     expect(page.skills.map((s) => s.name)).toEqual(['alpha', 'bravo']);
     expect((await store.listSkills('acme', AGENT_ROOT, { limit: 10 })).skills).toEqual([]);
+    const light = await store.listSkills('acme', USER_ROOT, { limit: 2, withBody: false });
+    expect(light.skills.map((s) => [s.name, s.body, s.description])).toEqual([
+      ['alpha', '', 'Description of alpha'],
+      ['bravo', '', 'Description of bravo'],
+    ]);
+    expect(page.skills[0]?.body).toContain('# alpha');
   });
 
   it('deletes a skill and its files, keeps history, and answers null for an absent skill', async () => {

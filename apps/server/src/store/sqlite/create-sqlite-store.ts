@@ -84,8 +84,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async listRevisions(accountId, rootUri, name) {
       return reads.listRevisions(conn, accountId, rootUri, name);
     },
-    async listSkills(accountId, rootUri, { limit }) {
-      return db.transaction(() => reads.listSkills(conn, accountId, rootUri, limit)).deferred();
+    async listSkills(accountId, rootUri, { limit, withBody }) {
+      return db
+        .transaction(() => reads.listSkills(conn, accountId, rootUri, limit, withBody ?? true))
+        .deferred();
     },
     async listFiles(skillId, { withContent }) {
       return reads.listFiles(conn, skillId, withContent);

@@ -11,13 +11,17 @@ interface Migration {
  * The schema, versioned in code. `PRAGMA user_version` records the last applied step.
  *
  * Notes on the design:
- * - `skills.seq` is the integer rowid shared with the FTS table; `skills.id` is the public id.
+ * - `skills.seq` is the integer rowid shared with the FTS table; `skills.id` is the public id. The
+ *   large columns (`frontmatter`, `overview`, `body`) come last, so reading the small ones (lists,
+ *   search candidates) never walks a body's overflow pages.
  * - File contents live once in `blobs` (content-addressed by sha-256); `skill_files` holds the live
  *   manifest and `skill_revisions` every version's manifest, so history keeps old contents without
  *   copying them. Blobs are never deleted while history references them (history is kept forever).
  * - `skills_fts` is contentless (`content=''`, `contentless_delete=1`): it stores only the index, the
  *   text stays in `skills`. Tokens are Porter-stemmed
  *   Unicode words with diacritics folded; 3-character prefixes are indexed for type-ahead queries.
+ *   Full detail (positions) is kept: FTS5's `bm25()` needs instance counts, which `detail = column`
+ *   does not provide (every score would be 0).
  * - Tasks have no foreign key to skills: a task of a deleted skill completes as a no-op.
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -60,14 +64,14 @@ CREATE TABLE skills (
   description TEXT NOT NULL,
   tags TEXT NOT NULL,
   allowed_tools TEXT NOT NULL,
-  frontmatter TEXT NOT NULL,
-  body TEXT NOT NULL,
   source_metadata TEXT,
   revision TEXT NOT NULL,
-  overview TEXT,
   overview_revision TEXT,
   created_at INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
+  frontmatter TEXT NOT NULL,
+  overview TEXT,
+  body TEXT NOT NULL,
   UNIQUE (account_id, root_uri, name)
 );
 CREATE INDEX skills_by_lower_name ON skills (account_id, lower(name));

@@ -42,18 +42,25 @@ export function getSkillById(conn: Connection, skillId: string): SkillRecord | n
   return row === undefined ? null : toSkillRecord(row);
 }
 
+/** Every column of `skills` but `body` (last in the row, so the body's pages are never read). */
+const WITHOUT_BODY = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
+  overview_revision, created_at, updated_at, frontmatter, overview, '' AS body`;
+
 /** `Store.listSkills`: by name (code-unit order), at most `limit`, with the total of the root. */
 export function listSkills(
   conn: Connection,
   accountId: string,
   rootUri: string,
   limit: number,
+  withBody: boolean,
 ): { skills: SkillRecord[]; total: number } {
   const { total } = conn
     .stmt('SELECT count(*) AS total FROM skills WHERE account_id = ? AND root_uri = ?')
     .get(accountId, rootUri) as { total: number };
   const rows = conn
-    .stmt('SELECT * FROM skills WHERE account_id = ? AND root_uri = ? ORDER BY name LIMIT ?')
+    .stmt(
+      `SELECT ${withBody ? '*' : WITHOUT_BODY} FROM skills WHERE account_id = ? AND root_uri = ? ORDER BY name LIMIT ?`,
+    )
     .all(accountId, rootUri, Math.max(0, Math.floor(limit))) as SkillRow[];
   return { skills: rows.map(toSkillRecord), total };
 }
