@@ -44,6 +44,18 @@ export function createProgram(io: CliIo): Command {
 }
 
 /**
+ * SKILL.md text given inline starts with `---`, which the option parser would take for an option:
+ * a multi-line argument is moved behind `--` (it is always the last positional: `add-skill <content>`,
+ * `skills update <name> <content>`).
+ */
+function protectContent(argv: readonly string[]): string[] {
+  if (argv.includes('--')) return [...argv];
+  const content = argv.filter((arg) => arg.startsWith('-') && arg.includes('\n'));
+  if (content.length === 0) return [...argv];
+  return [...argv.filter((arg) => !content.includes(arg)), '--', ...content];
+}
+
+/**
  * Runs the CLI with `argv` (without the node and script entries) and returns the exit status:
  * 0 ok, 1 user error (bad arguments, refused input, invalid skills), 2 server or network error.
  *
@@ -59,7 +71,7 @@ export function createProgram(io: CliIo): Command {
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const program = createProgram(io);
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(protectContent(argv), { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) {

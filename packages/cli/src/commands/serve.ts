@@ -1,7 +1,7 @@
 /** `serve`: runs the Skillport server in this process, on the embedded SQLite store by default. */
 import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
-import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+import { CliError, type CliIo, EXIT } from '../internal/io.js';
 
 /** Registers `serve`. */
 export function registerServe(program: Command, io: CliIo): void {
@@ -37,12 +37,14 @@ export function registerServe(program: Command, io: CliIo): void {
           );
         });
       if (ctx.format === 'json') {
-        printJson(io, {
+        // One line, so a supervising process can read the URL as soon as the line ends.
+        const ready = {
           url: running.url,
           host: running.host,
           port: running.port,
           auth_mode: running.authMode,
-        });
+        };
+        io.stdout.write(`${JSON.stringify(ready)}\n`);
       } else {
         io.stderr.write(
           `Skillport ${server.SERVER_VERSION} listening on ${running.url} (auth: ${running.authMode})\n`,

@@ -81,15 +81,19 @@ export function renderTable<Row>(
   const gap = 2;
   if (maxWidth !== undefined) {
     const total = () => widths.reduce((sum, w) => sum + w, 0) + gap * (columns.length - 1);
-    const minimum = 8;
+    const floor = (i: number) => Math.max(8, displayWidth(columns[i]?.header ?? ''));
+    // Shrink the widest flexible column down to the next widest, repeatedly, so cuts are shared.
     while (total() > maxWidth) {
-      let widest = -1;
-      columns.forEach((column, i) => {
-        if (column.flexible === false || (widths[i] ?? 0) <= minimum) return;
-        if (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i;
-      });
-      if (widest < 0) break;
-      widths[widest] = Math.max(minimum, (widths[widest] ?? 0) - (total() - maxWidth));
+      const flexible = columns
+        .map((column, i) => ({ i, width: widths[i] ?? 0, flexible: column.flexible !== false }))
+        .filter((c) => c.flexible && c.width > floor(c.i))
+        .sort((a, b) => b.width - a.width);
+      const widest = flexible[0];
+      if (!widest) break;
+      const next = flexible[1]?.width ?? 0;
+      const overflow = total() - maxWidth;
+      const target = Math.max(floor(widest.i), next, widest.width - overflow);
+      widths[widest.i] = target < widest.width ? target : widest.width - 1;
     }
   }
   const line = (values: string[]) =>
