@@ -1,0 +1,72 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+// `node dist/main.js` as operators run it; `pnpm test` builds dist before running vitest.
+const mainJs = path.resolve(import.meta.dirname, '../../dist/main.js');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function run(env: Record<string, string>): {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<number | null>;
+} {
+  if (!existsSync(mainJs))
+    throw new Error(`${mainJs} is missing: run \`pnpm --filter @skillport/server build\` first`);
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-main-'));
+  dirs.push(dataDir);
+  const child = spawn(process.execPath, [mainJs], {
+    env: { PATH: process.env.PATH ?? '', SKILLPORT_DATA_DIR: dataDir, SKILLPORT_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => {
+    out += d;
+  });
+  child.stderr?.on('data', (d) => {
+    err += d;
+  });
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, exit };
+}
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('node dist/main.js', () => {
+  test('starts from env, logs a startup line and one line per request, stops on SIGTERM with exit 0', async () => {
+    const p = run({});
+    await until(() => p.out().includes('"msg":"listening"'));
+    const startup = JSON.parse(p.out().split('\n')[0] ?? '{}');
+    expect(startup).toMatchObject({ level: 'info', msg: 'listening', auth_mode: 'dev' });
+    expect(startup.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await fetch(`${startup.url}/health`);
+    expect(health.status).toBe(200);
+    await until(() => p.out().includes('"msg":"request"'));
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toBe(0);
+    expect(p.out()).toContain('"msg":"shutting down"');
+  });
+
+  test.each([
+    [{ SKILLPORT_HOST: '0.0.0.0' }, /loopback/],
+    [{ SKILLPORT_DATABASE_URL: 'postgres://localhost/x' }, /not supported yet/],
+    [{ SKILLPORT_PORT: 'x' }, /SKILLPORT_PORT/],
+  ])('%j → exit 1 with a clear message', async (env, message) => {
+    const p = run(env);
+    expect(await p.exit).toBe(1);
+    expect(p.err()).toMatch(message);
+  });
+});
