@@ -2,12 +2,12 @@
  * Crash durability of the real server process: acknowledged adds survive a SIGKILL, no skill is ever
  * half-written, and processing jobs left behind complete after a restart.
  *
- * Runs the built server (`node apps/server/dist/main.js`, built here through turbo when needed) on a
+ * Runs the built server (`node apps/server/dist/main.js`; `pnpm test` builds dist before vitest) on a
  * temp data folder with `SKILLPORT_DATA_DIR` and `SKILLPORT_PORT=0`.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,6 @@ import { createSqliteStore } from '../src/store/sqlite/create-sqlite-store.js';
 import { corpusSkillTexts } from './store/corpus.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = path.resolve(serverDir, '../..');
 const mainJs = path.join(serverDir, 'dist/main.js');
 
 /** Acknowledged adds before the crash batch starts. */
@@ -169,18 +168,11 @@ let dataDir: string;
 const servers: Server[] = [];
 
 beforeAll(() => {
-  if (process.env.SKILLPORT_SKIP_BUILD !== '1') {
-    execFileSync(
-      'pnpm',
-      ['exec', 'turbo', 'run', 'build', '--filter=@skillport/server...', '--output-logs=errors-only'],
-      {
-        cwd: repoRoot,
-        stdio: 'pipe',
-      },
-    );
+  if (!existsSync(mainJs)) {
+    throw new Error(`${mainJs} is missing: run \`pnpm --filter @skillport/server... build\` first`);
   }
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-durability-'));
-}, 300_000);
+});
 
 afterAll(async () => {
   for (const server of servers) {
