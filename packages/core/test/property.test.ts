@@ -11,6 +11,10 @@ import {
   validateSkill,
 } from '../src/index.js';
 
+/** Deeper runs on demand: SKILLPORT_FC_RUNS=20000 pnpm vitest run packages/core/test/property.test.ts */
+const RUNS = Number(process.env.SKILLPORT_FC_RUNS ?? 0) || undefined;
+const runs = (usual: number): number => RUNS ?? usual;
+
 /** Fragments that exercise YAML and the fence scanner: indicators, fences, line breaks, BOM. */
 const yamlish = fc.constantFrom(
   '---',
@@ -83,7 +87,7 @@ describe('no input makes parse or validate throw', () => {
           serializeSkillMd(parsed.skill);
         },
       ),
-      { numRuns: 1500 },
+      { numRuns: runs(1500) },
     );
   });
 
@@ -101,7 +105,7 @@ describe('no input makes parse or validate throw', () => {
           validateSkill({ ...frontmatter, name: frontmatter.name as string }, { profile });
         },
       ),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });
@@ -157,7 +161,7 @@ describe('serialize → parse round-trips', () => {
         // Serializing what was parsed gives the same text again.
         expect(serializeSkillMd(skill)).toBe(text);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

@@ -30,6 +30,9 @@ export interface SerializableSkill {
 const YAML11_NOT_STRING =
   /^(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|[-+]?(?:0b[01_]+|0x[\da-fA-F_]+|0[0-7_]+|\d[\d_]*(?::[0-5]?\d)+(?:\.[\d_]*)?|[\d_]*\.[\d._]*(?:[eE][-+]?\d+)?|\d[\d_]*)|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)|\d{4}-\d\d?-\d\d?(?:[Tt ].*)?)$/;
 
+/** A line of only spaces or tabs inside a multi-line string. */
+const BLANK_ONLY_LINE = /(?:^|\n)[ \t]+(?:\n|$)/;
+
 /** Keys the serializer places itself, in this order. */
 const LEADING_KEYS = new Set<string>(['name', 'description', 'tags', ...ALLOWED_TOOLS_KEYS]);
 
@@ -103,7 +106,11 @@ export function serializeSkillMd(skill: SerializableSkill): string {
   visit(doc, {
     Scalar(key, node) {
       if (key === 'value' || key === null || typeof key === 'number') {
-        if (typeof node.value === 'string' && YAML11_NOT_STRING.test(node.value)) node.type = 'QUOTE_DOUBLE';
+        const value = node.value;
+        if (typeof value !== 'string') return;
+        // Quote strings YAML 1.1 readers misread, and multi-line strings with a blank-only line,
+        // which a block scalar cannot carry exactly (its spaces would read as indentation).
+        if (YAML11_NOT_STRING.test(value) || BLANK_ONLY_LINE.test(value)) node.type = 'QUOTE_DOUBLE';
       }
     },
   });
