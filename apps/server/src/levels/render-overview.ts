@@ -89,8 +89,15 @@ function utf8Length(text: string): number {
   return new TextEncoder().encode(text).byteLength;
 }
 
-/** Cuts text to at most `maxBytes` UTF-8 bytes at a line boundary, marking the cut with `…`. */
-function fitBytes(text: string, maxBytes: number): string {
+/**
+ * Cuts text to at most `maxBytes` UTF-8 bytes at a line boundary, marking the cut with a `…` line
+ * (a single overlong line is cut by code points). Text that fits is returned unchanged.
+ *
+ * @param text - Markdown
+ * @param maxBytes - the bound in UTF-8 bytes (≥ 8)
+ * @returns the text, cut when needed
+ */
+export function fitBytes(text: string, maxBytes: number): string {
   if (utf8Length(text) <= maxBytes) return text;
   const lines = text.split('\n');
   while (lines.length > 1 && utf8Length(`${lines.join('\n')}\n…\n`) > maxBytes) lines.pop();
