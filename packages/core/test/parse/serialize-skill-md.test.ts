@@ -54,7 +54,8 @@ describe('serializeSkillMd', () => {
       text: `---\nname: blocks\ndescription: |-\n  line one\n  line two\nlong: ${'x '.repeat(100).trim()}\n---\n`,
     },
     {
-      title: 'a multi-line string with a blank-only line is double-quoted (a block scalar would lose the blanks)',
+      title:
+        'a multi-line string with a blank-only line is double-quoted (a block scalar would lose the blanks)',
       skill: { name: ' \n', description: 'a\n  \nb' },
       text: '---\nname: "\\ \\n"\ndescription: "a\\n \\ \\nb"\n---\n',
     },
