@@ -5,14 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { type Authenticator, createAuthenticator } from './auth/authenticator.js';
 import { requireIdentity } from './auth/middleware.js';
-import {
-  consoleLogger,
-  type Logger,
-  resolveLimits,
-  type ServerLimits,
-  type ServerOptions,
-  silentLogger,
-} from './config.js';
+import { resolveLimits, type ServerLimits, type ServerOptions } from './config.js';
 import { accessLog } from './http/access-log.js';
 import { bodyLimits } from './http/body-limit.js';
 import type { AppEnv } from './http/context.js';
@@ -21,6 +14,7 @@ import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { requestId } from './http/request-id.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { renderOverview } from './levels/render-overview.js';
+import { consoleLogger, type Logger, silentLogger } from './logger.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerResourceRoutes } from './routes/resources.js';

@@ -1,6 +1,7 @@
 /**
  * Server options, limits and their environment variables.
  */
+import type { Logger } from './logger.js';
 import type { Store } from './store/types.js';
 
 /** Every input limit of the server; each one, when exceeded, gives a specific 4xx and stores nothing. */
@@ -54,12 +55,6 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   maxWaitSeconds: 'SKILLPORT_MAX_WAIT_SECONDS',
 };
 
-/** A structured log sink: one JSON object per call. */
-export interface Logger {
-  info(record: Record<string, unknown>): void;
-  error(record: Record<string, unknown>): void;
-}
-
 /** Options of `createApp` / `startServer`. Every field is optional; see each default. */
 export interface ServerOptions {
   /** Interface to bind (`SKILLPORT_HOST`, default `127.0.0.1`). Dev mode refuses non-loopback hosts. */
@@ -83,15 +78,6 @@ export interface ServerOptions {
   /** Run the processing job runner in this process (default true). */
   runJobs?: boolean;
 }
-
-/** JSON-lines logger on stdout (info) and stderr (error). */
-export const consoleLogger: Logger = {
-  info: (record) => process.stdout.write(`${JSON.stringify({ level: 'info', ...record })}\n`),
-  error: (record) => process.stderr.write(`${JSON.stringify({ level: 'error', ...record })}\n`),
-};
-
-/** A logger that drops everything. */
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
 
 function parsePositiveInt(name: string, raw: string): number {
   const value = Number(raw.trim());

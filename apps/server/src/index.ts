@@ -4,8 +4,10 @@
 export type { CreateAppOptions, SkillportApp } from './app.js';
 export { createApp, OPENAPI_INFO, openApiDocument } from './app.js';
 export type { AuthMode } from './auth/authenticator.js';
-export type { Logger, ServerLimits, ServerOptions } from './config.js';
-export { consoleLogger, DEFAULT_LIMITS, optionsFromEnv, resolveLimits, silentLogger } from './config.js';
+export type { ServerLimits, ServerOptions } from './config.js';
+export { DEFAULT_LIMITS, optionsFromEnv, resolveLimits } from './config.js';
+export type { Logger } from './logger.js';
+export { consoleLogger, silentLogger } from './logger.js';
 export { renderOpenApiJson } from './openapi-json.js';
 export type { RunningServer } from './start-server.js';
 export { openStore, startServer } from './start-server.js';

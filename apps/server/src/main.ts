@@ -3,7 +3,8 @@
  * `node dist/main.js`: starts Skillport from environment variables (see `optionsFromEnv`) and stops
  * gracefully on SIGINT/SIGTERM.
  */
-import { consoleLogger, optionsFromEnv } from './config.js';
+import { optionsFromEnv } from './config.js';
+import { consoleLogger } from './logger.js';
 import { startServer } from './start-server.js';
 
 async function main(): Promise<void> {

@@ -2,7 +2,7 @@
  * One structured JSON log line per request.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { Logger } from '../config.js';
+import type { Logger } from '../logger.js';
 import type { AppEnv } from './context.js';
 
 /** Middleware logging `{msg: 'request', request_id, method, path, status, duration_ms, account_id?, user_id?}`. */

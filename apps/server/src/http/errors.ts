@@ -7,7 +7,7 @@ import { ERROR_HTTP_STATUS, type ErrorCode, isSkillportError, SkillportError } f
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { Logger } from '../config.js';
+import type { Logger } from '../logger.js';
 import type { AppEnv } from './context.js';
 import { errorBody } from './envelope.js';
 
