@@ -109,11 +109,11 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     );
   }
   app.use('/api/v1/*', bodyLimits(limits));
-  app.use('/api/v1/admin/*', requireIdentity(auth, 'admin'));
-  app.use('/api/v1/*', async (c, next) => {
-    if (c.req.path.startsWith('/api/v1/admin/')) return next();
-    return requireIdentity(auth, 'data')(c, next);
-  });
+  const adminAccess = requireIdentity(auth, 'admin');
+  const dataAccess = requireIdentity(auth, 'data');
+  app.use('/api/v1/*', (c, next) =>
+    c.req.path.startsWith('/api/v1/admin/') ? adminAccess(c, next) : dataAccess(c, next),
+  );
 
   registerHealthRoute(app, auth, SERVER_VERSION);
   registerResourceRoutes(app, deps);
