@@ -6,7 +6,7 @@
 //
 // Env: BENCH_STORE_SKILLS (10000), SKILLPORT_CORPUS (default <repo>/../shared/corpus).
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSkillMd } from '@skillport/core';
@@ -74,15 +74,19 @@ try {
   const putMs = performance.now() - started;
 
   for (const query of QUERIES) await store.search('bench', [USER_ROOT, AGENT_ROOT], query, { limit: 10 });
+  // Wall time, and CPU time of this process (less sensitive to other load on a shared machine).
   const finds = [];
+  const findsCpu = [];
   for (let round = 0; round < 20; round++) {
     for (const query of QUERIES) {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await store.search('bench', [USER_ROOT, AGENT_ROOT], query, { limit: 10 });
       finds.push(performance.now() - t0);
+      const cpu = process.cpuUsage(c0);
+      findsCpu.push((cpu.user + cpu.system) / 1000);
     }
   }
-  finds.sort((a, b) => a - b);
 
   const names = (await store.listSkills('bench', USER_ROOT, { limit: 200 })).skills.map((s) => s.name);
   const gets = [];
@@ -92,16 +96,29 @@ try {
     await store.readFile(skill.id, 'SKILL.md');
     gets.push(performance.now() - t0);
   }
-  gets.sort((a, b) => a - b);
-  const lists = [];
-  for (let i = 0; i < 20; i++) {
-    const t0 = performance.now();
-    await store.listSkills('bench', USER_ROOT, { limit: 1000 });
-    lists.push(performance.now() - t0);
-  }
-  lists.sort((a, b) => a - b);
+  const timeList = async (withBody) => {
+    const times = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      await store.listSkills('bench', USER_ROOT, { limit: 1000, withBody });
+      times.push(performance.now() - t0);
+    }
+    return times;
+  };
+  const lists = await timeList(true);
+  const listsLight = await timeList(false);
 
   const size = readdirSync(dataDir).reduce((sum, f) => sum + statSync(path.join(dataDir, f)).size, 0);
+  const stats = (operation, times) => {
+    const sorted = [...times].sort((a, b) => a - b);
+    return {
+      operation,
+      n: sorted.length,
+      'p50 ms': fmt(pct(sorted, 50)),
+      'p95 ms': fmt(pct(sorted, 95)),
+      'p99 ms': fmt(pct(sorted, 99)),
+    };
+  };
   console.table([
     {
       operation: `putSkill ×${SKILLS}`,
@@ -110,31 +127,25 @@ try {
     },
   ]);
   console.table([
-    {
-      operation: 'find (2 roots, limit 10)',
-      n: finds.length,
-      'p50 ms': fmt(pct(finds, 50)),
-      'p95 ms': fmt(pct(finds, 95)),
-      'p99 ms': fmt(pct(finds, 99)),
-    },
-    {
-      operation: 'get + read SKILL.md',
-      n: gets.length,
-      'p50 ms': fmt(pct(gets, 50)),
-      'p95 ms': fmt(pct(gets, 95)),
-      'p99 ms': fmt(pct(gets, 99)),
-    },
-    {
-      operation: 'list (limit 1000)',
-      n: lists.length,
-      'p50 ms': fmt(pct(lists, 50)),
-      'p95 ms': fmt(pct(lists, 95)),
-      'p99 ms': fmt(pct(lists, 99)),
-    },
+    stats('find (2 roots, limit 10), wall', finds),
+    stats('find, CPU time', findsCpu),
+    stats('get + read SKILL.md', gets),
+    stats('list (limit 1000)', lists),
+    stats('list (limit 1000, withBody: false)', listsLight),
   ]);
   console.log(`data folder: ${(size / 1e6).toFixed(0)} MB for ${SKILLS} skills`);
-  const p99 = pct(finds, 99);
-  console.log(`goal find p99 <= 20 ms: ${p99 <= 20 ? 'met' : 'NOT met'} (${fmt(p99)} ms)`);
+  const p99 = pct(
+    [...finds].sort((a, b) => a - b),
+    99,
+  );
+  const p99Cpu = pct(
+    [...findsCpu].sort((a, b) => a - b),
+    99,
+  );
+  console.log(
+    `goal find p99 <= 20 ms: ${p99 <= 20 ? 'met' : 'NOT met'} (${fmt(p99)} ms wall, ${fmt(p99Cpu)} ms CPU; ` +
+      `load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs)`,
+  );
   process.exitCode = p99 <= 20 ? 0 : 1;
 } finally {
   await store.close();
