@@ -144,6 +144,23 @@ const structured = fc.record({
 });
 
 describe('serialize → parse round-trips', () => {
+  it('arbitrary frontmatter maps', () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          text.filter((k) => k !== '__proto__'),
+          fc.jsonValue({ stringUnit: 'binary' }),
+          { maxKeys: 6 },
+        ),
+        (frontmatter) => {
+          const serialized = serializeSkillMd({ name: null, frontmatter });
+          expect(parseSkillMd(serialized).skill.frontmatter).toEqual(frontmatter);
+        },
+      ),
+      { numRuns: runs(500) },
+    );
+  });
+
   it('structured skills', () => {
     fc.assert(
       fc.property(structured, ({ extra, ...fields }) => {

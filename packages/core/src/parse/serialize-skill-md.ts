@@ -105,12 +105,14 @@ export function serializeSkillMd(skill: SerializableSkill): string {
   const doc = new Document(out, { version: '1.2' });
   visit(doc, {
     Scalar(key, node) {
-      if (key === 'value' || key === null || typeof key === 'number') {
-        const value = node.value;
-        if (typeof value !== 'string') return;
-        // Quote strings YAML 1.1 readers misread, and multi-line strings with a blank-only line,
-        // which a block scalar cannot carry exactly (its spaces would read as indentation).
-        if (YAML11_NOT_STRING.test(value) || BLANK_ONLY_LINE.test(value)) node.type = 'QUOTE_DOUBLE';
+      const value = node.value;
+      if (typeof value !== 'string') return;
+      // A U+FEFF at the start of a line would be read as a byte order mark and dropped.
+      if (value.includes('\uFEFF')) node.type = 'QUOTE_DOUBLE';
+      // Quote values YAML 1.1 readers misread, and multi-line strings with a blank-only line,
+      // which a block scalar cannot carry exactly (its spaces would read as indentation).
+      else if (key !== 'key' && (YAML11_NOT_STRING.test(value) || BLANK_ONLY_LINE.test(value))) {
+        node.type = 'QUOTE_DOUBLE';
       }
     },
   });

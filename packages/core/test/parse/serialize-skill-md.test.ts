@@ -60,6 +60,11 @@ describe('serializeSkillMd', () => {
       text: '---\nname: "\\ \\n"\ndescription: "a\\n \\ \\nb"\n---\n',
     },
     {
+      title: 'a string with U+FEFF is double-quoted, keys included (a BOM at a line start would be dropped)',
+      skill: { name: 'bom', frontmatter: { '\uFEFFkey': '\uFEFFvalue' } },
+      text: '---\nname: bom\n"\uFEFFkey": "\uFEFFvalue"\n---\n',
+    },
+    {
       title: 'a body that starts with a line break gets no extra blank line',
       skill: { name: 'b', description: 'd', body: '\n# B\n' },
       text: '---\nname: b\ndescription: d\n---\n\n# B\n',
