@@ -8,7 +8,7 @@ import {
   validateSkill,
 } from '@skillport/core';
 import type { ServiceDeps } from './deps.js';
-import { fromData } from './skill-input.js';
+import { fromData, looksLikeHostPath } from './skill-input.js';
 
 /** The validate body fields this service reads (already schema-checked). */
 export interface ValidateBody {
@@ -20,8 +20,9 @@ export interface ValidateBody {
 
 /**
  * Validates `data` (SKILL.md text, MCP tool or structured skill) with core's `validateSkill`.
- * A host path string is refused (403) as on add; an MCP conversion's issues join the warnings;
- * a structured object goes to core as is (a missing name is an issue, not a 400).
+ * Always a verdict, never a refusal of the skill: a string that looks like a host path (which add
+ * refuses with 403) is reported invalid with a `host_path` error; an MCP conversion's issues join
+ * the warnings; a structured object goes to core as is (a missing name is an issue, not a 400).
  *
  * @returns the contract's validate result
  */
@@ -41,6 +42,17 @@ export function validateSkillInput(
   if (structured) {
     // Core validates the structured form itself, so a missing name is a `name_required` issue, not a 400.
     return validateSkill(data as StructuredSkill, options);
+  }
+  if (typeof data === 'string' && looksLikeHostPath(data)) {
+    const result = validateSkill(data, options);
+    const issue = {
+      rule: 'host_path',
+      severity: 'error' as const,
+      message:
+        'data looks like a host path; the server validates skill content, not paths (upload the file or send its text)',
+      field: null,
+    };
+    return { ...result, valid: false, errors: [issue, ...result.errors] };
   }
   const source = fromData(data, deps);
   const result = validateSkill(source.text, options);

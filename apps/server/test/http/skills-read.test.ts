@@ -317,6 +317,13 @@ describe('POST /api/v1/skills/validate', () => {
     expect(Array.isArray(res.json.result.warnings)).toBe(true);
   });
 
+  test('a host path is a verdict (200, valid=false, rule host_path), not a refusal', async () => {
+    const res = await t.request('POST', '/api/v1/skills/validate', { body: { data: './skills/my-skill' } });
+    expect(res.status).toBe(200);
+    expect(res.json.result.valid).toBe(false);
+    expect(res.json.result.errors[0].rule).toBe('host_path');
+  });
+
   test('MCP tool data is converted then validated; nothing is stored', async () => {
     const res = await t.request('POST', '/api/v1/skills/validate', {
       body: {
