@@ -183,7 +183,10 @@ describe('isolation between accounts', () => {
   test('temp uploads are bound to the uploading account', async () => {
     const form = new FormData();
     form.append('file', new Blob([md('cross-upload', 'Uploaded by alice, used by carol')]), 'SKILL.md');
-    const up = await t.request('POST', '/api/v1/resources/temp_upload', { apiKey: keys.alice ?? '', body: form });
+    const up = await t.request('POST', '/api/v1/resources/temp_upload', {
+      apiKey: keys.alice ?? '',
+      body: form,
+    });
     expect(up.status).toBe(200);
     const use = await as('carol', 'POST', '/api/v1/skills', { temp_file_id: up.json.result.temp_file_id });
     expect(use.status).toBe(404);
