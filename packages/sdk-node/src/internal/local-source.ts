@@ -1,9 +1,12 @@
 /**
  * Resolving a string given to `addSkill`/`updateSkill`: an existing file or folder on this machine is
  * read (file) or zipped (folder) so it can be uploaded; anything else is skill content.
+ *
+ * The package root stays free of `node:*` imports (it bundles for any runtime): the filesystem is
+ * reached through `process.getBuiltinModule` (Node ≥ 20.16) and the folder zipper of
+ * `@skillport/core/node` is loaded on demand. Where neither exists (browsers, workers), strings are
+ * always content.
  */
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 
 /** A local file or folder read for upload: the bytes and the file name to send. */
 export interface LocalUpload {
@@ -14,6 +17,27 @@ export interface LocalUpload {
   kind: 'file' | 'folder';
 }
 
+interface NodeFs {
+  stat(path: string): Promise<{ isDirectory(): boolean; isFile(): boolean }>;
+  readFile(path: string): Promise<Uint8Array>;
+}
+interface NodePath {
+  resolve(...parts: string[]): string;
+  join(...parts: string[]): string;
+  basename(path: string): string;
+}
+interface NodeProcess {
+  env: Record<string, string | undefined>;
+  getBuiltinModule?: (id: string) => unknown;
+}
+
+function nodeModules(): { fs: NodeFs; path: NodePath; env: NodeProcess['env'] } | undefined {
+  const proc = (globalThis as { process?: NodeProcess }).process;
+  const get = proc?.getBuiltinModule;
+  if (!proc || typeof get !== 'function') return undefined;
+  return { fs: get('node:fs/promises') as NodeFs, path: get('node:path') as NodePath, env: proc.env };
+}
+
 /** True when a string has the shape of a host path rather than of SKILL.md content (API-CONTRACT §Add rule 1). */
 export function looksLikePath(value: string): boolean {
   if (value.includes('\n') || value.length > 4096 || value.trim() === '') return false;
@@ -22,19 +46,21 @@ export function looksLikePath(value: string): boolean {
   );
 }
 
-function expandHome(value: string): string {
-  const home = process.env.HOME ?? process.env.USERPROFILE;
-  return home && /^~[\\/]/.test(value) ? path.join(home, value.slice(2)) : value;
-}
-
 /**
  * Reads a local path for upload, or returns `undefined` when `value` is content.
- * @throws Error when `value` looks like a path but nothing exists there (so a typo is not sent as content).
+ * @throws Error when `value` looks like a path but nothing exists there (so a typo is not sent as
+ *   content), or when it names something that is neither a file nor a folder.
  */
 export async function readLocalSource(value: string): Promise<LocalUpload | undefined> {
   if (value.includes('\n') || value.trim() === '' || value.length > 4096) return undefined;
-  const candidate = path.resolve(expandHome(value.trim()));
-  const info = await stat(candidate).catch(() => undefined);
+  const node = nodeModules();
+  if (!node) return undefined;
+  const { fs, path, env } = node;
+  const home = env.HOME ?? env.USERPROFILE;
+  const trimmed = value.trim();
+  const expanded = home && /^~[\\/]/.test(trimmed) ? path.join(home, trimmed.slice(2)) : trimmed;
+  const candidate = path.resolve(expanded);
+  const info = await fs.stat(candidate).catch(() => undefined);
   if (!info) {
     if (looksLikePath(value)) {
       throw new Error(`no such file or folder: ${value.slice(0, 300)} (resolved to ${candidate})`);
@@ -53,6 +79,6 @@ export async function readLocalSource(value: string): Promise<LocalUpload | unde
     };
   }
   if (!info.isFile()) throw new Error(`not a regular file or folder: ${candidate}`);
-  const bytes = new Uint8Array(await readFile(candidate));
+  const bytes = new Uint8Array(await fs.readFile(candidate));
   return { bytes, filename: path.basename(candidate), source: candidate, kind: 'file' };
 }

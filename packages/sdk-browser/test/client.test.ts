@@ -1,0 +1,154 @@
+/**
+ * Transport behaviour of AsyncHTTPClient against a raw HTTP server on 127.0.0.1 that answers what each
+ * case needs (non-envelope bodies, failures, slow answers) — the server-side contract is covered by the
+ * end-to-end tests against the real Skillport server.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  AsyncHTTPClient,
+  InternalServerError,
+  isApiError,
+  NetworkError,
+  NotFoundError,
+  TimeoutError,
+  UnavailableError,
+} from '../src/index.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+let server: http.Server;
+let url: string;
+let seen: Seen[] = [];
+let respond: (req: Seen, res: http.ServerResponse) => void = () => {};
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on('end', () => {
+      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      seen.push(entry);
+      respond(entry, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+beforeEach(() => {
+  seen = [];
+});
+
+const json = (
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+describe('AsyncHTTPClient requests', () => {
+  it('sends the key, extra headers, query and JSON body, and unwraps the envelope', async () => {
+    respond = (_req, res) => json(res, 200, { status: 'ok', result: { skills: [], total: 0 }, time: 0.01 });
+    const client = new AsyncHTTPClient({ url: `${url}/`, apiKey: 'sk-test', headers: { 'X-Trace': 't1' } });
+    expect(await client.listSkills({ node_limit: 5, target_uri: 'viking://agent/skills' })).toEqual({
+      skills: [],
+      total: 0,
+    });
+    await client.findSkills('pdf forms', { limit: 3 });
+    expect(seen[0]).toMatchObject({
+      method: 'GET',
+      url: '/api/v1/skills?node_limit=5&target_uri=viking%3A%2F%2Fagent%2Fskills',
+    });
+    expect(seen[0]?.headers.authorization).toBe('Bearer sk-test');
+    expect(seen[0]?.headers['x-trace']).toBe('t1');
+    expect(seen[1]).toMatchObject({ method: 'POST', url: '/api/v1/skills/find' });
+    expect(JSON.parse(seen[1]!.body)).toEqual({ query: 'pdf forms', limit: 3 });
+  });
+
+  it('encodes names in paths and sends If-Match on update', async () => {
+    respond = (_req, res) => json(res, 200, { status: 'ok', result: { name: 'a b' }, time: 0 });
+    const client = new AsyncHTTPClient({ url });
+    await client.updateSkill('a b/c', '---\nname: x\n---\n', { ifMatch: 'rev-1' });
+    expect(seen[0]).toMatchObject({ method: 'PUT', url: '/api/v1/skills/a%20b%2Fc' });
+    expect(seen[0]?.headers['if-match']).toBe('rev-1');
+  });
+
+  it('builds typed errors from the envelope, with the request id', async () => {
+    respond = (_req, res) =>
+      json(
+        res,
+        404,
+        {
+          status: 'error',
+          error: { code: 'NOT_FOUND', message: 'Skill "x" not found', details: { type: 'skill' } },
+        },
+        { 'x-request-id': 'req-42' },
+      );
+    const error = await new AsyncHTTPClient({ url }).getSkill('x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'Skill "x" not found',
+      details: { type: 'skill' },
+      requestId: 'req-42',
+      method: 'GET',
+      url: `${url}/api/v1/skills/x`,
+    });
+  });
+
+  it('reports a non-envelope failure (proxy page) by its status, showing the body', async () => {
+    respond = (_req, res) => res.writeHead(502, { 'content-type': 'text/html' }).end('<h1>Bad gateway</h1>');
+    const error = await new AsyncHTTPClient({ url, retry: 0 }).initialize().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as InternalServerError).message).toBe('HTTP 502 Bad Gateway: <h1>Bad gateway</h1>');
+  });
+
+  it('retries idempotent requests on 503 but never POST', async () => {
+    respond = (_req, res) =>
+      json(res, 503, { status: 'error', error: { code: 'UNAVAILABLE', message: 'busy' } });
+    const client = new AsyncHTTPClient({ url, retry: 2 });
+    await expect(client.getTask('t')).rejects.toBeInstanceOf(UnavailableError);
+    expect(seen.filter((s) => s.method === 'GET')).toHaveLength(3);
+    seen = [];
+    await expect(client.addSkill('---\nname: a\n---\n')).rejects.toSatisfy(isApiError);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('times out with TimeoutError and fails to connect with NetworkError', async () => {
+    respond = (_req, res) => setTimeout(() => json(res, 200, { status: 'ok', result: {}, time: 0 }), 500);
+    const slow = await new AsyncHTTPClient({ url, timeout: 50, retry: 0 })
+      .getQueueStatus()
+      .catch((e: unknown) => e);
+    expect(slow).toBeInstanceOf(TimeoutError);
+    expect((slow as TimeoutError).message).toMatch(/no answer within 50 ms/);
+    const down = await new AsyncHTTPClient({ url: 'http://127.0.0.1:9', retry: 0 })
+      .initialize()
+      .catch((e: unknown) => e);
+    expect(down).toBeInstanceOf(NetworkError);
+    expect((down as NetworkError).message).toMatch(
+      /^cannot reach the Skillport server at http:\/\/127\.0\.0\.1:9/,
+    );
+  });
+
+  it('refuses calls after close()', async () => {
+    const client = new AsyncHTTPClient({ url });
+    client.close();
+    await expect(client.initialize()).rejects.toThrow(/client is closed/);
+  });
+
+  it('refuses a URL that is not absolute http(s)', () => {
+    expect(() => new AsyncHTTPClient({ url: 'localhost:1933' })).toThrow(/absolute http\(s\) URL/);
+  });
+});

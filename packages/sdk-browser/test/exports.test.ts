@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import * as sdk from '../src/index.js';
+
+describe('@skillport/sdk-browser public surface', () => {
+  it('exports exactly these runtime names (a change here is a deliberate API change)', () => {
+    expect(Object.keys(sdk).sort()).toEqual([
+      'ApiError',
+      'AsyncHTTPClient',
+      'AuthenticationError',
+      'ConflictError',
+      'DEFAULT_URL',
+      'DeadlineExceededError',
+      'InternalServerError',
+      'InvalidArgumentError',
+      'InvalidUriError',
+      'NetworkError',
+      'NotFoundError',
+      'PayloadTooLargeError',
+      'PermissionDeniedError',
+      'RateLimitError',
+      'SkillInvalidError',
+      'TimeoutError',
+      'UnavailableError',
+      'createApiError',
+      'deserializeClientError',
+      'isApiError',
+      'isNetworkError',
+      'isTimeoutError',
+      'serializeClientError',
+      'zipSkillFiles',
+    ]);
+  });
+});
