@@ -1,0 +1,61 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { looksLikePath, readLocalSource } from '../../src/internal/local-source.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-local-'));
+  mkdirSync(path.join(dir, 'my-skill', 'docs'), { recursive: true });
+  writeFileSync(path.join(dir, 'my-skill', 'SKILL.md'), '---\nname: my-skill\ndescription: d\n---\n');
+  writeFileSync(path.join(dir, 'my-skill', 'docs', 'a.md'), 'A');
+  writeFileSync(path.join(dir, 'outside.txt'), 'secret');
+  symlinkSync(path.join(dir, 'outside.txt'), path.join(dir, 'my-skill', 'link.txt'));
+  writeFileSync(path.join(dir, 'single.md'), '---\nname: single\ndescription: d\n---\n');
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('looksLikePath', () => {
+  it.each([
+    ['./skills/a', true],
+    ['skills/a', true],
+    ['C:\\skills\\a', true],
+    ['~/skills/a', true],
+    ['SKILL.md', true],
+    ['bundle.zip', true],
+    ['---\nname: a\n---\n', false],
+    ['just words', false],
+    ['', false],
+  ])('%j → %s', (value, expected) => {
+    expect(looksLikePath(value)).toBe(expected);
+  });
+});
+
+describe('readLocalSource', () => {
+  it('zips a folder with SKILL.md at the root, leaving symlinks out', async () => {
+    const upload = (await readLocalSource(path.join(dir, 'my-skill')))!;
+    expect(upload).toMatchObject({ kind: 'folder', filename: 'my-skill.zip' });
+    const entries = unzipSync(upload.bytes);
+    expect(Object.keys(entries).sort()).toEqual(['SKILL.md', 'docs/a.md']);
+    expect(strFromU8(entries['docs/a.md']!)).toBe('A');
+  });
+
+  it('reads a file as is', async () => {
+    const upload = (await readLocalSource(path.join(dir, 'single.md')))!;
+    expect(upload).toMatchObject({ kind: 'file', filename: 'single.md' });
+    expect(strFromU8(upload.bytes)).toBe('---\nname: single\ndescription: d\n---\n');
+  });
+
+  it('leaves content alone', async () => {
+    expect(await readLocalSource('---\nname: a\ndescription: b\n---\n')).toBeUndefined();
+    expect(await readLocalSource('plain words')).toBeUndefined();
+  });
+
+  it('refuses a path-like string that names nothing', async () => {
+    await expect(readLocalSource(path.join(dir, 'missing-folder'))).rejects.toThrow(/no such file or folder/);
+  });
+});
