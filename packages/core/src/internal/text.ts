@@ -75,20 +75,34 @@ export interface TextPosition {
 }
 
 /**
- * 1-based line and column (in code points) of `offset` (a UTF-16 index) in `text`, whose line
- * breaks must already be LF only. Offsets past the end resolve to the end of the text.
+ * Offset → position lookups in LF-only `text` in O(log lines) each, for texts with many issues.
+ * The line starts are found once, on the first lookup.
  */
-export function positionAt(text: string, offset: number): TextPosition {
-  const end = Math.max(0, Math.min(offset, text.length));
-  let line = 1;
-  let lineStart = 0;
-  for (;;) {
-    const at = text.indexOf('\n', lineStart);
-    if (at === -1 || at >= end) break;
-    line++;
-    lineStart = at + 1;
+export class LineIndex {
+  private starts: number[] | undefined;
+
+  constructor(private readonly text: string) {}
+
+  /** 1-based line and code point column of `offset` (clamped to the text). */
+  positionAt(offset: number): TextPosition {
+    if (this.starts === undefined) {
+      const starts = [0];
+      for (let at = this.text.indexOf('\n'); at !== -1; at = this.text.indexOf('\n', at + 1))
+        starts.push(at + 1);
+      this.starts = starts;
+    }
+    const end = Math.max(0, Math.min(offset, this.text.length));
+    const starts = this.starts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] as number) <= end) low = mid;
+      else high = mid - 1;
+    }
+    const lineStart = starts[low] as number;
+    return { line: low + 1, column: codePointLength(this.text.slice(lineStart, end)) + 1 };
   }
-  return { line, column: codePointLength(text.slice(lineStart, end)) + 1 };
 }
 
 /** The line (without its LF) that contains `offset` in LF-only `text`, and where it starts. */

@@ -18,9 +18,9 @@ import {
   countLines,
   describeType,
   excerpt,
+  LineIndex,
   lineAt,
   normalizeLineBreaks,
-  positionAt,
   type TextPosition,
 } from '../internal/text.js';
 import type { SkillIssue } from '../types.js';
@@ -83,8 +83,9 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
     const touched = new Set<number>();
     for (let pass = 0; pass < 8 && syntax.length > 0; pass++) {
       const errorLines = new Set<number>();
+      const index = new LineIndex(source);
       for (const error of syntax) {
-        const at = positionAt(source, error.pos[0]).line - 1;
+        const at = index.positionAt(error.pos[0]).line - 1;
         if (!touched.has(at)) errorLines.add(at);
       }
       const recovered = recoverLines(lines, errorLines);
@@ -99,8 +100,9 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
     }
   }
 
+  const lineIndex = new LineIndex(source);
   const locate = (offset: number): TextPosition => {
-    const { line, column } = positionAt(source, offset);
+    const { line, column } = lineIndex.positionAt(offset);
     return { line: line + yamlLine - 1, column };
   };
 
@@ -222,8 +224,10 @@ function syntaxIssue(
   locate: (offset: number) => TextPosition,
   fenceLine: number,
 ): SkillIssue {
-  // An error at the very end (an unclosed bracket or quote) is shown on the last written line.
-  const offset = Math.min(error.pos[0], Math.max(0, source.trimEnd().length - 1));
+  // An error at the very end (an unclosed bracket or quote) is shown on the last written line;
+  // an unclosed bracket or quote reported at the start of the next line, at the end of its own.
+  let offset = Math.min(error.pos[0], Math.max(0, source.trimEnd().length - 1));
+  if (offset > 1 && source.charCodeAt(offset - 1) === 10 && /flow|quote/i.test(error.message)) offset -= 2;
   const at = locate(offset);
   const line = lineAt(source, offset).text;
   let hint = '';

@@ -215,6 +215,16 @@ describe('parseSkillMd', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('reports at most three located errors for a large broken frontmatter (5,000 bad lines)', () => {
+    const lines = Array.from({ length: 5_000 }, (_, i) => `key${i}: [unclosed ${i}`);
+    const started = performance.now();
+    const { issues } = parseSkillMd(fm('name: big', ...lines));
+    // Generous: the YAML parser alone takes about a second here on a busy machine.
+    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(issues.map((i) => i.rule)).toEqual(['yaml_format', 'yaml_format', 'yaml_format']);
+    expect(issues[0]?.line).toBe(3);
+  });
+
   it('throws a TypeError only for a non-string argument', () => {
     expect(() => parseSkillMd(42 as unknown as string, { path: 'x/SKILL.md' })).toThrow(/x\/SKILL\.md/);
   });
