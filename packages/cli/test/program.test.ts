@@ -1,0 +1,97 @@
+/** The CLI run in-process for what needs no server: usage, config, local validate, exit statuses. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as cli from '../src/index.js';
+import { memoryIo } from './support/memory-io.js';
+
+let dir: string;
+const run = async (argv: string[], options: Parameters<typeof memoryIo>[0] = {}) => {
+  const io = memoryIo({ env: { XDG_CONFIG_HOME: path.join(dir, 'cfg') }, cwd: dir, ...options });
+  const code = await cli.runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-cli-'));
+  const skill = (folder: string, text: string) => {
+    mkdirSync(path.join(dir, 'skills', folder), { recursive: true });
+    writeFileSync(path.join(dir, 'skills', folder, 'SKILL.md'), text);
+  };
+  skill('good-skill', '---\nname: good-skill\ndescription: Does a good thing for tests\n---\n\n# Good\n');
+  skill('bad-yaml', '---\nname: bad-yaml\ndescription: [unclosed\n---\n');
+  skill('Wrong_Dir', '---\nname: other-name\ndescription: Name differs from folder\n---\n');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('runCli', () => {
+  it('exports runCli, createProgram, CLI_VERSION and EXIT', () => {
+    expect(Object.keys(cli).sort()).toEqual(['CLI_VERSION', 'EXIT', 'createProgram', 'runCli']);
+    expect(cli.EXIT).toEqual({ ok: 0, user: 1, server: 2 });
+  });
+
+  it.each([
+    [['--version'], 0, /^0\.1\.0\n$/],
+    [['--help'], 0, /Usage: skillport/],
+    [['skills', 'nope'], 1, /unknown command 'nope'/],
+    [['skills', 'list', '-o', 'yaml'], 1, /-o\/--output must be "table" or "json", got "yaml"/],
+    [['add-skill'], 1, /missing required argument/],
+    [['skills', 'validate', 'missing-dir'], 1, /no such file or folder/],
+  ])('%j exits %i', async (argv, code, pattern) => {
+    const result = await run(argv);
+    expect(result.code).toBe(code);
+    expect(result.out + result.err).toMatch(pattern);
+  });
+});
+
+describe('skillport skills validate', () => {
+  it('checks every skill folder under a folder and prints located diagnostics', async () => {
+    const result = await run(['skills', 'validate', 'skills']);
+    expect(result.code).toBe(1);
+    const lines = result.out.trimEnd().split('\n');
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^skills\/bad-yaml\/SKILL\.md:\d+:\d+ error yaml_format /),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^skills\/Wrong_Dir\/SKILL\.md:2:7 warning name_matches_directory /),
+    );
+    expect(result.err).toBe('3 files checked: 2 valid, 1 with errors, 1 warning\n');
+  });
+
+  it('--strict turns the folder-name warning into an error; -o json prints only JSON', async () => {
+    const result = await run(['skills', 'validate', 'skills/Wrong_Dir', '--strict', '-o', 'json']);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe('');
+    const json = JSON.parse(result.out) as { results: Array<{ errors: Array<{ rule: string }> }> };
+    expect(json.results[0]?.errors.map((e) => e.rule)).toContain('name_matches_directory');
+  });
+
+  it('exits 0 for a valid skill and refuses an unknown profile', async () => {
+    expect((await run(['skills', 'validate', 'skills/good-skill'])).code).toBe(0);
+    const bad = await run(['skills', 'validate', 'skills/good-skill', '--profile', 'nope']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/--profile must be one of openviking, agentskills, claude/);
+  });
+});
+
+describe('skillport config', () => {
+  it('sets, shows with sources, and unsets', async () => {
+    expect((await run(['config', 'set', 'url', 'http://10.0.0.5:1933'])).code).toBe(0);
+    expect((await run(['config', 'set', 'api-key', 'sk-abcdefghijkl'])).code).toBe(0);
+    const shown = await run(['config', 'get', '-o', 'json']);
+    expect(JSON.parse(shown.out).settings).toEqual([
+      { key: 'url', value: 'http://10.0.0.5:1933', source: 'file' },
+      { key: 'api_key', value: 'sk-a…kl', source: 'file' },
+    ]);
+    const fromEnv = await run(['config', 'get', 'url'], {
+      env: { XDG_CONFIG_HOME: path.join(dir, 'cfg'), SKILLPORT_URL: 'http://env:1' },
+    });
+    expect(fromEnv.out).toBe('http://env:1\n');
+    expect((await run(['config', 'unset', 'url'])).code).toBe(0);
+    expect((await run(['config', 'get', 'url'])).out).toBe('http://127.0.0.1:1933\n');
+    const wrong = await run(['config', 'set', 'colour', 'blue']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.err).toMatch(/unknown config key "colour"/);
+  });
+});
