@@ -144,7 +144,8 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
  * The OpenAPI 3.1 document of the API, as served at `GET /openapi.json`.
  *
  * @param app - an app from {@link createApp}
- * @returns the document object (key order as generated)
+ * @returns the document object (key order as generated; see `renderOpenApiJson` for the file)
+ * @example const doc = openApiDocument((await createApp({ store })).app);
  */
 export function openApiDocument(app: OpenAPIHono<AppEnv>): Record<string, unknown> {
   return app.getOpenAPI31Document(OPENAPI_INFO) as unknown as Record<string, unknown>;

@@ -122,6 +122,7 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
  *
  * @param overrides - partial limits (undefined keys ignored)
  * @returns complete limits
+ * @example resolveLimits({ maxUploadBytes: 5 * 1024 * 1024 }).maxZipEntries; // 1000
  */
 export function resolveLimits(overrides: Partial<ServerLimits> = {}): ServerLimits {
   const out: ServerLimits = { ...DEFAULT_LIMITS };
@@ -131,7 +132,7 @@ export function resolveLimits(overrides: Partial<ServerLimits> = {}): ServerLimi
   return out;
 }
 
-/** True for hosts that only accept connections from this machine. */
+/** True for hosts that only accept connections from this machine (`localhost`, `127.x.x.x`, `::1`). */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::ffff:127.0.0.1';

@@ -18,6 +18,7 @@ function sortKeys(value: unknown): unknown {
  *
  * @param document - the document from `openApiDocument(app)`
  * @returns the file text of `spec/openapi.json`
+ * @example writeFileSync('spec/openapi.json', renderOpenApiJson(openApiDocument(app)));
  */
 export function renderOpenApiJson(document: Record<string, unknown>): string {
   return `${JSON.stringify(sortKeys(document), null, 2)}\n`;

@@ -39,6 +39,9 @@ async function startJobs(store: Store, logger: Logger): Promise<RunningJobs> {
   };
 }
 
+/** How long `close()` lets in-flight requests finish before cutting connections, ms. */
+const SHUTDOWN_GRACE_MS = 5000;
+
 /** A running server. */
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:1933`. */
@@ -48,14 +51,22 @@ export interface RunningServer {
   port: number;
   authMode: AuthMode;
   store: Store;
-  /** Stops accepting connections, stops jobs, closes the store (if opened here). Idempotent. */
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to 5 s), stops the job runner,
+   * closes the store (if opened here). Idempotent.
+   */
   close(): Promise<void>;
 }
 
 /**
- * Opens the store named by the options: `databaseUrl` unset → SQLite in `dataDir`.
+ * Opens the store named by the options: `databaseUrl` unset → SQLite in `dataDir`
+ * (`./.skillport` by default); `sqlite:<path>` → that SQLite file.
  *
+ * @param options.dataDir - data folder (`SKILLPORT_DATA_DIR`)
+ * @param options.databaseUrl - database URL (`SKILLPORT_DATABASE_URL`)
+ * @returns an opened, migrated store
  * @throws Error for `postgres://` URLs (not supported yet) and unknown schemes
+ * @example const store = openStore({ dataDir: './.skillport' });
  */
 export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'>): Store {
   const url = options.databaseUrl?.trim();
@@ -141,9 +152,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       close() {
         closing ??= (async () => {
+          // Graceful: stop accepting, drop idle keep-alive sockets, let in-flight requests finish;
+          // whatever is still open after the grace period is cut.
           await new Promise<void>((resolve) => {
             server.close(() => resolve());
-            if ('closeAllConnections' in server) server.closeAllConnections();
+            if ('closeIdleConnections' in server) server.closeIdleConnections();
+            const force = setTimeout(() => {
+              if ('closeAllConnections' in server) server.closeAllConnections();
+            }, SHUTDOWN_GRACE_MS);
+            force.unref();
           });
           await stopJobs();
           if (ownsStore) await store.close();
