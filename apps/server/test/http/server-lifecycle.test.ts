@@ -66,6 +66,27 @@ describe('startServer', () => {
     }
   });
 
+  test('close() lets an in-flight request finish', async () => {
+    const server = await startServer({ port: 0, dataDir: tempDir(), logger: false, runJobs: false });
+    await fetch(`${server.url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: md('pending-one') }),
+    });
+    const inFlight = fetch(`${server.url}/api/v1/system/wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ timeout: 0.5 }),
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const closed = server.close();
+    const res = await inFlight;
+    expect(res.status).toBe(504);
+    expect((await res.json()).error.code).toBe('DEADLINE_EXCEEDED');
+    await closed;
+    await expect(fetch(`${server.url}/health`)).rejects.toThrow();
+  });
+
   test('one structured log line per request and a startup line', async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = {
