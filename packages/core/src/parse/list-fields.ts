@@ -50,9 +50,10 @@ export function readListFields(data: Record<string, unknown>, locate: Locate): L
     });
   }
   if (found.length > 0) {
-    allowedTools = found[0]?.tools ?? [];
+    const first = found[0]?.tools ?? [];
+    allowedTools = first;
     for (const other of found.slice(1)) {
-      const same = other.tools.join('\n') === allowedTools.join('\n');
+      const same = other.tools.join('\n') === first.join('\n');
       if (!same) allowedTools = [...new Set([...allowedTools, ...other.tools])];
       issues.push({
         rule: 'allowed_tools_conflict',

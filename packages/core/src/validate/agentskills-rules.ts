@@ -76,7 +76,9 @@ export function checkAgentSkills(ctx: RuleContext, claude: boolean): void {
   const known = claude ? CLAUDE_KEY_SET : SPEC_KEY_SET;
   for (const key of Object.keys(ctx.skill.frontmatter)) {
     if (known.has(key)) continue;
-    if (key === 'allowed_tools' || key === 'allowedTools') {
+    // The parser already warns about "allowedTools" (rule allowed_tools_spelling).
+    if (key === 'allowedTools') continue;
+    if (key === 'allowed_tools') {
       ctx.report(
         'frontmatter_unknown_field',
         'strict-error',

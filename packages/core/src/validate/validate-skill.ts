@@ -36,8 +36,16 @@ export const VALIDATION_PROFILES: readonly ValidationProfile[] = Object.freeze([
   'claude',
 ]);
 
-/** Parse warnings about YAML that strict YAML parsers reject: errors under strict agentskills/claude. */
-const STRICT_YAML_RULES = new Set(['yaml_unquoted_colon', 'yaml_reserved_indicator', 'yaml_duplicate_key']);
+/**
+ * Parse warnings about what other agents would not read — YAML that strict parsers reject, the
+ * camelCase `allowedTools` — which strict `agentskills` / `claude` make errors.
+ */
+const STRICT_PROFILE_RULES = new Set([
+  'yaml_unquoted_colon',
+  'yaml_reserved_indicator',
+  'yaml_duplicate_key',
+  'allowed_tools_spelling',
+]);
 
 /**
  * Validates a skill: parses it once and applies the rules of a profile.
@@ -55,8 +63,8 @@ const STRICT_YAML_RULES = new Set(['yaml_unquoted_colon', 'yaml_reserved_indicat
  * - `claude`: `agentskills` plus no XML tags in name or description and no reserved word
  *   (`anthropic`, `claude`) in the name.
  *
- * Parse issues come first, with their severity (`yaml_unquoted_colon` and the other recovered
- * YAML mistakes become errors under strict `agentskills` / `claude`). When the frontmatter cannot be
+ * Parse issues come first, with their severity (`yaml_unquoted_colon`, the other recovered YAML
+ * mistakes and `allowed_tools_spelling` become errors under strict `agentskills` / `claude`). When the frontmatter cannot be
  * read, only its `yaml_format` error is reported. Lengths count Unicode code points. Issues carry
  * `line`/`column` for SKILL.md text; for structured input they do not (there is no text to point
  * into) unless `content` was a full SKILL.md used as is.
@@ -121,7 +129,7 @@ export function validateSkill(
       const { line: _line, column: _column, ...rest } = parsed;
       issue = rest;
     }
-    if (issue.severity === 'warning' && promoteYaml && STRICT_YAML_RULES.has(issue.rule)) {
+    if (issue.severity === 'warning' && promoteYaml && STRICT_PROFILE_RULES.has(issue.rule)) {
       issue = { ...issue, severity: 'error' };
     }
     (issue.severity === 'error' ? errors : warnings).push(issue);

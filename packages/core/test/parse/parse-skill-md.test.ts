@@ -135,6 +135,21 @@ const cases: Record<string, Case> = {
     skill: { allowedTools: ['Read', 'Bash'] },
     issues: [{ rule: 'allowed_tools_conflict', severity: 'warning', field: 'allowed_tools' }],
   },
+  'three spellings of the allowed tools: each later one compared with the first': {
+    text: fm(
+      'name: three',
+      'description: d',
+      'allowed-tools: Read',
+      'allowed_tools: [Bash]',
+      'allowedTools: [Read]',
+    ),
+    skill: { allowedTools: ['Read', 'Bash'] },
+    issues: [
+      { rule: 'allowed_tools_spelling', severity: 'warning', field: 'allowedTools' },
+      { rule: 'allowed_tools_conflict', severity: 'error', field: 'allowed_tools' },
+      { rule: 'allowed_tools_conflict', severity: 'warning', field: 'allowedTools' },
+    ],
+  },
   'list items: numbers become strings, a null item is an error naming the field': {
     text: fm(
       'name: items',

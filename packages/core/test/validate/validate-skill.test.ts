@@ -184,6 +184,14 @@ const agentskills: Record<string, Case> = {
     strictWarnings: [],
     first: { field: 'allowed_tools', fix: 'allowed-tools', line: 4, column: 16 },
   },
+  'camelCase allowedTools: one warning, an error when strict': {
+    text: named('camel', 'allowedTools: [Read]'),
+    profile: 'agentskills',
+    warnings: ['allowed_tools_spelling'],
+    strictErrors: ['allowed_tools_spelling'],
+    strictWarnings: [],
+    first: { field: 'allowedTools', fix: 'allowed-tools' },
+  },
   'Claude Code keys are unknown to the specification': {
     text: named('hint', 'argument-hint: "[file]"'),
     profile: 'agentskills',
