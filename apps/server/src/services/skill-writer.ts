@@ -58,7 +58,10 @@ export async function writeSkill(
   const expected = mode.pathName === undefined ? undefined : normalizeSkillName(mode.pathName);
   const rootUri = resolveCallerRoot(identity, typeof body.target_uri === 'string' ? body.target_uri : null);
   const source = await resolveSkillSource(body, identity, deps);
-  const validation = validateSkill(source.text, { profile: 'openviking' });
+  const validation = validateSkill(source.text, {
+    profile: 'openviking',
+    ...(source.folderName !== null ? { dirName: source.folderName } : {}),
+  });
   if (validation.errors.length > 0) {
     const first = validation.errors[0] as SkillIssue;
     const where =

@@ -179,6 +179,14 @@ describe('POST /api/v1/skills — the four request forms', () => {
     expect(again.json.error.code).toBe('NOT_FOUND');
   });
 
+  test('a folder named differently from the skill gives a name_matches_directory warning', async () => {
+    const md = '---\nname: folder-mismatch\ndescription: Skill whose folder has another name\n---\nbody\n';
+    const id = await upload(zipSync({ 'other-folder/SKILL.md': new TextEncoder().encode(md) }));
+    const res = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.warnings.map((w: { rule: string }) => w.rule)).toContain('name_matches_directory');
+  });
+
   test('temp upload of a single file is read as SKILL.md, bytes kept (BOM + CRLF)', async () => {
     const md =
       '\uFEFF---\r\nname: single-file\r\ndescription: One file uploaded without a zip\r\n---\r\n\r\nBody\r\n';
