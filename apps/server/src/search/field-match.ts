@@ -26,11 +26,11 @@ const SUFFIXES = [
   's',
 ];
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** Folds text the way the index tokenizer does: NFKD, combining marks removed, lower case. */
 function fold(text: string): string {
-  return /^[\x00-\x7f]*$/.test(text)
-    ? text.toLowerCase()
-    : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  return ASCII.test(text) ? text.toLowerCase() : text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /** Strips one known suffix, keeping at least 3 characters. */
@@ -65,6 +65,7 @@ function hasWord(text: string, start: string, accept: (word: string) => boolean)
  * @param doc - the indexed text of the hit
  * @param tokens - query tokens (from `tokenizeQuery`)
  * @param prefixLast - whether the last token was searched as a prefix
+ * @param fields - the fields that were searched (default: all)
  * @returns matched fields in index order (possibly empty when the match came only from stemming
  *   this approximation does not reproduce)
  */
@@ -72,12 +73,18 @@ export function matchFields(
   doc: SearchDocument,
   tokens: readonly string[],
   prefixLast: boolean,
+  fields: readonly SearchField[] = SEARCH_FIELDS,
 ): SearchField[] {
   const stems = tokens.map((token) => stripSuffix(fold(token)));
   const prefix = prefixLast ? fold(tokens[tokens.length - 1] ?? '') : undefined;
-  return SEARCH_FIELDS.filter((field) => {
-    const text = fold(doc[field]);
-    if (prefix !== undefined && hasWord(text, prefix, () => true)) return true;
-    return stems.some((stem) => hasWord(text, stem, (word) => stripSuffix(word) === stem));
+  const found = (text: string): boolean =>
+    (prefix !== undefined && hasWord(text, prefix, () => true)) ||
+    stems.some((stem) => hasWord(text, stem, (word) => stripSuffix(word) === stem));
+  return fields.filter((field) => {
+    const text = doc[field];
+    // Lower-casing is enough unless the text has non-ASCII letters that fold (é → e); only then
+    // pay for NFKD over the whole field, and only when the cheap pass found nothing.
+    if (found(text.toLowerCase())) return true;
+    return !ASCII.test(text) && found(fold(text));
   });
 }

@@ -26,6 +26,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
+/** True when every token is a stop word (the query is only function words, e.g. `the`). */
+export function onlyStopWords(tokens: readonly string[]): boolean {
+  return tokens.length > 0 && tokens.every((token) => STOP_WORDS.has(token));
+}
+
 /**
  * Splits a query into search tokens: NFKC-normalised, lower-cased runs of letters and digits,
  * de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
@@ -58,7 +63,7 @@ export function tokenizeQuery(query: string): string[] {
  *
  * @param tokens - output of {@link tokenizeQuery}
  * @param options - `prefixLast` (default true): match the last token as a prefix when it has at least
- *   {@link MIN_PREFIX_LENGTH} characters; `column`: restrict to one column (`{name} : (…)`)
+ *   {@link MIN_PREFIX_LENGTH} characters; `columns`: restrict to those columns (`{name tags} : (…)`)
  * @returns the expression, or null when there are no tokens (the caller returns no hits)
  * @example
  * ```ts
@@ -67,7 +72,7 @@ export function tokenizeQuery(query: string): string[] {
  */
 export function buildMatchExpression(
   tokens: readonly string[],
-  options: { prefixLast?: boolean; column?: string } = {},
+  options: { prefixLast?: boolean; columns?: readonly string[] } = {},
 ): string | null {
   if (tokens.length === 0) return null;
   const prefixLast = options.prefixLast ?? true;
@@ -79,5 +84,5 @@ export function buildMatchExpression(
     return prefix ? `${quoted}*` : quoted;
   });
   const expression = terms.join(' OR ');
-  return options.column === undefined ? expression : `{${options.column}} : (${expression})`;
+  return options.columns === undefined ? expression : `{${options.columns.join(' ')}} : (${expression})`;
 }

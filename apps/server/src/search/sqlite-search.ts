@@ -3,15 +3,25 @@ import type { Connection } from '../store/sqlite/connection.js';
 import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
 import type { SearchHit } from '../store/types.js';
 import { matchFields } from './field-match.js';
-import { buildMatchExpression, MIN_PREFIX_LENGTH, STOP_WORDS, tokenizeQuery } from './fts-query.js';
+import {
+  buildMatchExpression,
+  MIN_PREFIX_LENGTH,
+  onlyStopWords,
+  STOP_WORDS,
+  tokenizeQuery,
+} from './fts-query.js';
 import {
   FIELD_WEIGHTS,
   LEXICAL_MATCH_FLOOR,
   NAME_MATCH_BOOST,
   normaliseScore,
   SEARCH_FIELDS,
+  type SearchField,
 } from './score.js';
 import { buildSearchDocument } from './search-document.js';
+
+/** Fields searched when the query has only stop words. */
+const SHORT_FIELDS: readonly SearchField[] = ['name', 'tags', 'description'];
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
 
@@ -26,10 +36,11 @@ const RANK_SCOPED = `SELECT s.seq AS seq, -bm25(skills_fts, ${WEIGHTS}) AS raw
   ORDER BY raw DESC LIMIT ?`;
 
 /** Light rows (no body) of ranked candidates that lie in the caller's scope. */
-const KEYS_IN_SCOPE = `SELECT seq, name, root_uri FROM skills WHERE seq IN (SELECT value FROM json_each(?))
-  AND account_id = ? AND root_uri IN (SELECT value FROM json_each(?))`;
+const KEYS_IN_SCOPE = `SELECT s.seq, s.name, s.root_uri FROM json_each(?) AS j CROSS JOIN skills AS s ON s.seq = j.value
+  WHERE s.account_id = ? AND s.root_uri IN (SELECT value FROM json_each(?))`;
+// CROSS JOIN / INDEXED BY: by-rowid and by-name lookups, not a scan of the (account, root) index.
 
-const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills WHERE account_id = ?
+const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills INDEXED BY skills_by_lower_name WHERE account_id = ?
   AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
 
 const ROWS_BY_SEQ = 'SELECT * FROM skills WHERE seq IN (SELECT value FROM json_each(?))';
@@ -87,7 +98,8 @@ function rankCandidates(
  * `Store.search` on SQLite: FTS5 BM25 with field weights over the given roots of one account.
  *
  * 1. The query is tokenised and quoted (no FTS syntax reaches SQLite; an empty token list → no hits),
- *    stop words dropped, terms OR-ed, the last one also as a prefix.
+ *    stop words dropped, terms OR-ed, the last one also as a prefix. A query of stop words only
+ *    searches name, tags and description (not overview and body).
  * 2. Candidates: the best `limit × roots` FTS hits in the caller's scope, plus skills whose name
  *    equals the query.
  * 3. Lexical hits get {@link LEXICAL_MATCH_FLOOR}, exact-name hits {@link NAME_MATCH_BOOST}; scores
@@ -107,7 +119,9 @@ export function searchSkills(
 ): SearchHit[] {
   const max = Math.max(0, Math.floor(limit));
   const tokens = tokenizeQuery(query);
-  const match = buildMatchExpression(tokens);
+  // A query of function words only ("the", "how to") would rank every body; search the short fields.
+  const fields = onlyStopWords(tokens) ? SHORT_FIELDS : SEARCH_FIELDS;
+  const match = buildMatchExpression(tokens, fields === SHORT_FIELDS ? { columns: SHORT_FIELDS } : {});
   if (match === null || max === 0 || rootUris.length === 0) return [];
   const roots = JSON.stringify(rootUris);
   const last = tokens[tokens.length - 1] ?? '';
@@ -150,7 +164,7 @@ export function searchSkills(
     const row = rowBySeq.get(hit.seq);
     if (row === undefined) return [];
     const skill = toSkillRecord(row);
-    const matchedFields = matchFields(buildSearchDocument(skill), tokens, prefixLast);
+    const matchedFields = matchFields(buildSearchDocument(skill), tokens, prefixLast, fields);
     if (hit.isName && !matchedFields.includes('name')) matchedFields.unshift('name');
     return [
       {

@@ -93,6 +93,13 @@ describe('sqlite store: search', () => {
     expect(Array.isArray(hits)).toBe(true);
   });
 
+  it('searches only name, tags and description for a query of stop words', async () => {
+    const store = await seeded();
+    const hits = await store.search('acme', [USER_ROOT], 'The', { limit: 10 });
+    // 'notes' has "the" only in its body; 'search-web' in its description.
+    expect(hits.map((h) => [h.skill.name, h.matchedFields])).toEqual([['search-web', ['description']]]);
+  });
+
   it('finds by words inside operator-like input', async () => {
     const store = await seeded();
     expect((await store.search('acme', [USER_ROOT], 'name:calculator', { limit: 1 }))[0]?.skill.name).toBe(
