@@ -39,7 +39,9 @@ export function createContext(io: CliIo, command: Command): Context {
   return {
     io,
     format,
-    width: io.stdout.isTTY ? (io.stdout.columns ?? 100) : Number(io.env.COLUMNS) || 160,
+    width: io.stdout.isTTY
+      ? io.stdout.columns || Number(io.env.COLUMNS) || 100
+      : Number(io.env.COLUMNS) || 160,
     async client() {
       if (!client) {
         const settings = await resolveSettings(io.env, { url: options.url, apiKey: options.apiKey });

@@ -45,7 +45,10 @@ export async function startServerProcess(corsOrigins: string[] = []): Promise<Se
   });
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start in 30 s: ${stderr}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in 30 s: ${stderr}`));
+    }, 30_000);
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
       const line = stdout.split('\n').find((l) => l.startsWith('{') && l.endsWith('}'));
