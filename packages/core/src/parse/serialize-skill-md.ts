@@ -3,8 +3,9 @@
  * `skillMdFromStructured`.
  */
 import { Document, visit } from 'yaml';
+import { SkillportError } from '../errors.js';
 import { deepEqual } from '../internal/deep-equal.js';
-import { isPlainRecord } from '../internal/text.js';
+import { describeType, isPlainRecord } from '../internal/text.js';
 import type { StructuredSkill } from '../types.js';
 import { ALLOWED_TOOLS_KEYS } from './list-fields.js';
 import { type ParseDetail, parseSkillMdDetail } from './parse-skill-md.js';
@@ -141,6 +142,13 @@ export function structuredToSkillMd(input: StructuredSkill): StructuredSkillMd {
     );
   }
   const { name, description, content, tags, allowed_tools, ...extra } = input;
+  if (content !== undefined && content !== null && typeof content !== 'string') {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `"content" must be a string (the Markdown body, or a full SKILL.md), got ${describeType(content)}.`,
+      { details: { field: 'content' } },
+    );
+  }
   const explicit: Record<string, unknown> = { ...extra };
   if (name !== undefined) explicit.name = name;
   if (description !== undefined) explicit.description = description;
@@ -154,17 +162,20 @@ export function structuredToSkillMd(input: StructuredSkill): StructuredSkillMd {
     const overrides = Object.entries(explicit).filter(
       ([key, value]) => !deepEqual(skill.frontmatter[key], value),
     );
-    const tagsDiffer = Array.isArray(tagList) && !sameList(tagList, skill.tags, splitTags);
-    const toolsDiffer = Array.isArray(toolList) && !sameList(toolList, skill.allowedTools, splitAllowedTools);
+    const tagsDiffer = tagList !== undefined && !sameList(tagList, skill.tags, splitTags);
+    const toolsDiffer = toolList !== undefined && !sameList(toolList, skill.allowedTools, splitAllowedTools);
     if (overrides.length === 0 && !tagsDiffer && !toolsDiffer)
       return { text: content, verbatim: true, parsed };
-    const frontmatter = { ...skill.frontmatter, ...Object.fromEntries(overrides) };
+    const frontmatter: Record<string, unknown> = { ...skill.frontmatter, ...Object.fromEntries(overrides) };
+    // A list that is not a list is written as given, so the validator names it instead of losing it.
+    if (tagsDiffer && !Array.isArray(tagList)) frontmatter.tags = tagList;
+    if (toolsDiffer && !Array.isArray(toolList)) frontmatter['allowed-tools'] = toolList;
     return {
       text: serializeSkillMd({
         name: typeof frontmatter.name === 'string' ? frontmatter.name : null,
         body: skill.body,
-        ...(tagsDiffer ? { tags: tagList as string[] } : {}),
-        ...(toolsDiffer ? { allowedTools: toolList as string[] } : {}),
+        ...(tagsDiffer && Array.isArray(tagList) ? { tags: tagList as string[] } : {}),
+        ...(toolsDiffer && Array.isArray(toolList) ? { allowedTools: toolList as string[] } : {}),
         frontmatter,
       }),
       verbatim: false,
@@ -177,12 +188,7 @@ export function structuredToSkillMd(input: StructuredSkill): StructuredSkillMd {
   return {
     text: serializeSkillMd({
       name: typeof name === 'string' ? name : null,
-      body:
-        typeof content === 'string'
-          ? content
-          : content === undefined || content === null
-            ? ''
-            : String(content),
+      body: content ?? '',
       frontmatter,
     }),
     verbatim: false,
@@ -202,7 +208,8 @@ export function structuredToSkillMd(input: StructuredSkill): StructuredSkillMd {
  *
  * @param input - the structured skill (a JSON object)
  * @returns deterministic SKILL.md text (see {@link serializeSkillMd})
- * @throws TypeError when `input` is not a plain object
+ * @throws TypeError when `input` is not a plain object; SkillportError `INVALID_ARGUMENT`
+ *   (`details.field = 'content'`) when `content` is neither a string nor absent
  * @example
  * ```ts
  * skillMdFromStructured({ name: 'search-web', description: 'Search the web', content: '# search-web\n' });

@@ -2,10 +2,10 @@
  * `validateSkill`: the verdict on a skill under one profile — the same code in the CLI, the
  * browser and the server.
  */
-import { SkillportError } from '../errors.js';
+import { isSkillportError, SkillportError } from '../errors.js';
 import { countLines } from '../internal/text.js';
 import { type ParseDetail, parseSkillMdDetail } from '../parse/parse-skill-md.js';
-import { structuredToSkillMd } from '../parse/serialize-skill-md.js';
+import { type StructuredSkillMd, structuredToSkillMd } from '../parse/serialize-skill-md.js';
 import type { SkillIssue, StructuredSkill, ValidationProfile, ValidationResult } from '../types.js';
 import { checkAgentSkills } from './agentskills-rules.js';
 import { checkOpenViking } from './openviking-rules.js';
@@ -99,10 +99,12 @@ export function validateSkill(
   }
   let detail: ParseDetail;
   let located = true;
+  let contentIssue: SkillIssue | undefined;
   if (typeof input === 'string') {
     detail = parseSkillMdDetail(input);
   } else {
-    const built = structuredToSkillMd(input);
+    const built = readStructured(input);
+    if (built.issue) contentIssue = built.issue;
     detail = built.parsed ?? parseSkillMdDetail(built.text);
     located = built.verbatim;
   }
@@ -120,7 +122,7 @@ export function validateSkill(
     else checkAgentSkills(ctx, profile === 'claude');
   }
 
-  const errors: SkillIssue[] = [];
+  const errors: SkillIssue[] = contentIssue ? [contentIssue] : [];
   const warnings: SkillIssue[] = [];
   const promoteYaml = strict && profile !== 'openviking';
   for (const parsed of detail.result.issues) {
@@ -148,4 +150,21 @@ export function validateSkill(
     errors,
     warnings,
   };
+}
+
+/**
+ * The structured form as SKILL.md text; a `content` that is not text becomes a `content_invalid`
+ * error and is left out, so the rest of the skill is still checked.
+ */
+function readStructured(input: StructuredSkill): StructuredSkillMd & { issue?: SkillIssue } {
+  try {
+    return structuredToSkillMd(input);
+  } catch (error) {
+    if (!isSkillportError(error) || error.details?.field !== 'content') throw error;
+    const { content: _content, ...rest } = input;
+    return {
+      ...structuredToSkillMd(rest as StructuredSkill),
+      issue: { rule: 'content_invalid', severity: 'error', message: error.message, field: 'content' },
+    };
+  }
 }

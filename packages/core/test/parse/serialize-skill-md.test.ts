@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  isSkillportError,
   parseSkillMd,
   type StructuredSkill,
   serializeSkillMd,
@@ -152,5 +153,15 @@ describe('skillMdFromStructured', () => {
 
   it('throws a TypeError for a non-object', () => {
     expect(() => skillMdFromStructured(['a'] as never)).toThrow(/expected an object/);
+  });
+
+  it('refuses a content that is not text with INVALID_ARGUMENT naming the field', () => {
+    try {
+      skillMdFromStructured({ name: 'x', content: 42 as unknown as string });
+      expect.unreachable();
+    } catch (error) {
+      expect(isSkillportError(error) && error.code).toBe('INVALID_ARGUMENT');
+      expect(isSkillportError(error) && error.details).toEqual({ field: 'content' });
+    }
   });
 });

@@ -294,6 +294,27 @@ describe('validateSkill input and result', () => {
     expect(result.warnings[0]).toMatchObject({ rule: 'name_allowed_characters', line: 2 });
   });
 
+  it('reports a structured content that is not text, and still checks the rest', () => {
+    const result = validateSkill({
+      name: 'Bad Name',
+      description: GOOD_DESCRIPTION,
+      content: { md: '# x' } as unknown as string,
+    });
+    expect(rules(result.errors)).toEqual(['content_invalid']);
+    expect(result.errors[0]).toMatchObject({ field: 'content' });
+    expect(result.errors[0]?.message).toContain('got a mapping');
+    expect(rules(result.warnings)).toEqual(['name_allowed_characters', 'name_kebab_case']);
+  });
+
+  it('never drops structured list fields that are not lists, even over a full SKILL.md', () => {
+    const content = named('full', 'allowed-tools: Read');
+    const result = validateSkill({ name: 'full', content, allowed_tools: { Bash: true } as never });
+    expect(rules(result.errors)).toEqual(['allowed_tools_invalid']);
+    expect(rules(validateSkill({ name: 'full', content, tags: 5 as never }).errors)).toEqual([
+      'tags_invalid',
+    ]);
+  });
+
   it('refuses an unknown profile with INVALID_ARGUMENT', () => {
     try {
       validateSkill(named('x'), { profile: 'strictest' as ValidationProfile });
