@@ -31,8 +31,13 @@ export interface JobRunnerOptions {
    * them: with SQLite only this process runs jobs, so any `running` task at start-up was orphaned).
    */
   staleAfterMs?: number;
-  /** How often expired temp uploads are purged, in ms; default 10 minutes; 0 disables. */
+  /** How often housekeeping runs (expired temp uploads, old finished tasks), in ms; default 10 minutes; 0 disables. */
   purgeIntervalMs?: number;
+  /**
+   * Finished (`completed`/`failed`) tasks are deleted this long after their last update, in ms;
+   * default 7 days. `GET /tasks/{id}` and the `completed`/`failed` queue counts cover this window.
+   */
+  taskRetentionMs?: number;
   /** The L1 generator; default: the deterministic extractor ({@link defaultSummarizer}). An LLM summariser can replace it. */
   summarize?: OverviewSummarizer;
   /** Receives failures of tasks and of the loop itself (default: one line on stderr). */
@@ -118,6 +123,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 1000);
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 1));
   const purgeIntervalMs = options.purgeIntervalMs ?? 600_000;
+  const taskRetentionMs = Math.max(0, options.taskRetentionMs ?? 7 * 24 * 3600_000);
   const summarize = options.summarize ?? defaultSummarizer;
   const onError =
     options.onError ??
@@ -241,6 +247,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           store
             .purgeExpiredUploads(now())
             .catch((error: unknown) => onError(error, { phase: 'purging uploads' }));
+          store
+            .purgeFinishedTasks(now() - taskRetentionMs)
+            .catch((error: unknown) => onError(error, { phase: 'purging tasks' }));
         }, purgeIntervalMs);
         purgeTimer.unref();
       }

@@ -232,6 +232,8 @@ export interface Store {
   ): Promise<QueueCounts>;
   /** Tasks left `running` by a crashed process go back to `pending` (called at start-up). */
   requeueStaleTasks(olderThan: number): Promise<number>;
+  /** Deletes `completed`/`failed` tasks last updated before `olderThan` (retention); returns how many. */
+  purgeFinishedTasks(olderThan: number): Promise<number>;
 
   // temporary uploads
   putTempUpload(upload: Omit<TempUploadRecord, 'id'>): Promise<string>;

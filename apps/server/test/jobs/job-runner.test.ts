@@ -216,4 +216,33 @@ describe('JobRunner', () => {
     expect(await store.purgeExpiredUploads(Date.now())).toBe(0);
     expect((await store.takeTempUpload('acme', fresh, Date.now()))?.filename).toBe('y');
   });
+
+  it('deletes finished tasks after the retention period, keeps pending ones', async () => {
+    const { store } = setup();
+    const done = await store.putSkill(makeWrite({ name: 'done' }));
+    const runner = track(createJobRunner({ store, pollIntervalMs: 5, onError: quiet }));
+    await runner.start();
+    runner.kick();
+    expect((await runner.waitFor('acme', 'alice', { timeoutMs: 5000 })).done).toBe(true);
+    await runner.stop();
+    const pending = await store.putSkill(makeWrite({ name: 'pending' }));
+    expect(await store.purgeFinishedTasks(Date.now() - 60_000)).toBe(0);
+    expect(await store.purgeFinishedTasks(Date.now() + 1)).toBe(1);
+    expect(await store.getTask('acme', 'alice', done.taskId)).toBeNull();
+    expect((await store.getTask('acme', 'alice', pending.taskId))?.status).toBe('pending');
+
+    const housekeeper = track(
+      createJobRunner({ store, purgeIntervalMs: 10, taskRetentionMs: 0, onError: quiet }),
+    );
+    await housekeeper.start();
+    housekeeper.kick();
+    expect((await housekeeper.waitFor('acme', 'alice', { timeoutMs: 5000 })).done).toBe(true);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await store.queueCounts('acme', 'alice')).toEqual({
+      pending: 0,
+      processing: 0,
+      completed: 0,
+      failed: 0,
+    });
+  });
 });

@@ -120,6 +120,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async requeueStaleTasks(olderThan) {
       return write(() => tasks.requeueStaleTasks(conn, olderThan, now()));
     },
+    async purgeFinishedTasks(olderThan) {
+      return write(() => tasks.purgeFinishedTasks(conn, olderThan));
+    },
 
     async putTempUpload(upload) {
       return write(() => accounts.putTempUpload(conn, upload, now()));

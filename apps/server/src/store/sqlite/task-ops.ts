@@ -122,6 +122,13 @@ export function queueCounts(
   return counts;
 }
 
+/** `Store.purgeFinishedTasks`: deletes finished tasks not updated since `olderThan`. */
+export function purgeFinishedTasks(conn: Connection, olderThan: number): number {
+  return conn
+    .stmt(`DELETE FROM tasks WHERE status IN ('completed', 'failed') AND updated_at < ?`)
+    .run(olderThan).changes;
+}
+
 /** `Store.requeueStaleTasks`: `running` tasks claimed before `olderThan` go back to `pending` now. */
 export function requeueStaleTasks(conn: Connection, olderThan: number, now: number): number {
   return conn
