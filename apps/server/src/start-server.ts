@@ -1,6 +1,7 @@
 /**
  * Starting the server in-process: open the store, build the app, listen, run jobs.
  */
+import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
@@ -154,13 +155,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         closing ??= (async () => {
           // Graceful: stop accepting, drop idle keep-alive sockets, let in-flight requests finish;
           // whatever is still open after the grace period is cut.
+          // `serve` without TLS/HTTP2 options returns a node:http Server.
+          const http = server as HttpServer;
           await new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            if ('closeIdleConnections' in server) server.closeIdleConnections();
-            const force = setTimeout(() => {
-              if ('closeAllConnections' in server) server.closeAllConnections();
-            }, SHUTDOWN_GRACE_MS);
-            force.unref();
+            const sweep = setInterval(() => http.closeIdleConnections(), 50);
+            const force = setTimeout(() => http.closeAllConnections(), SHUTDOWN_GRACE_MS);
+            server.close(() => {
+              clearInterval(sweep);
+              clearTimeout(force);
+              resolve();
+            });
+            http.closeIdleConnections();
           });
           await stopJobs();
           if (ownsStore) await store.close();

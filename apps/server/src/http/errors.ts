@@ -79,6 +79,17 @@ export function sendError(
 }
 
 /**
+ * True for store failures that a retry can fix: SQLite busy/locked, or a store closed while the
+ * server shuts down.
+ */
+export function isTransientStoreError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') return true;
+  return /database connection is not open/i.test(err.message);
+}
+
+/**
  * The app's `onError`: maps any thrown value to the envelope.
  *
  * @param logger - receives unexpected errors (500s) with their stack
@@ -123,6 +134,13 @@ export function createErrorHandler(logger: Logger) {
         return sendError(c, 'INVALID_ARGUMENT', err.message || 'Bad request');
     }
     const stack = err instanceof Error ? err.stack : String(err);
+    if (isTransientStoreError(err)) {
+      logger.error({ msg: 'store unavailable', request_id: c.get('requestId'), error: stack });
+      c.header('Retry-After', '1');
+      return sendError(c, 'UNAVAILABLE', 'The skill store is busy or shutting down; retry shortly', {
+        request_id: c.get('requestId'),
+      });
+    }
     logger.error({ msg: 'unhandled error', request_id: c.get('requestId'), error: stack });
     return sendError(c, 'INTERNAL', 'Internal server error', { request_id: c.get('requestId') });
   };

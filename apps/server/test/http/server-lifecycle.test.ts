@@ -196,3 +196,53 @@ describe('CORS, waiting without a job runner, expiry', () => {
     }
   });
 });
+
+describe('failures of the store', () => {
+  test('an unexpected error is 500 INTERNAL with the request id; no stack leaks', async () => {
+    const dataDir = tempDir();
+    const { createApp, createSqliteStore } = await import('../../src/index.js');
+    const store = createSqliteStore({ dataDir });
+    // Fault injection on the real store: one method fails as a broken disk would.
+    const faulty = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'listSkills')
+          return async () => Promise.reject(new Error('disk I/O error at /secret/path'));
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const errors: unknown[] = [];
+    const { fetch: handle } = await createApp({
+      store: faulty,
+      logger: { info: () => {}, error: (r) => errors.push(r) },
+    });
+    try {
+      const res = await handle(
+        new Request('http://x/api/v1/skills', { headers: { 'x-request-id': 'boom-1' } }),
+      );
+      expect(res.status).toBe(500);
+      const body = await res.json();
+      expect(body.error).toEqual({
+        code: 'INTERNAL',
+        message: 'Internal server error',
+        details: { request_id: 'boom-1' },
+      });
+      expect(JSON.stringify(body)).not.toContain('/secret/path');
+      expect(JSON.stringify(errors)).toContain('disk I/O error');
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('a closed store is 503 UNAVAILABLE with Retry-After', async () => {
+    const dataDir = tempDir();
+    const { createApp, createSqliteStore } = await import('../../src/index.js');
+    const store = createSqliteStore({ dataDir });
+    const { fetch: handle } = await createApp({ store, logger: false });
+    await store.close();
+    const res = await handle(new Request('http://x/api/v1/skills'));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('1');
+    expect((await res.json()).error.code).toBe('UNAVAILABLE');
+  });
+});
