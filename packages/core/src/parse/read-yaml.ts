@@ -24,7 +24,7 @@ import {
   type TextPosition,
 } from '../internal/text.js';
 import type { SkillIssue } from '../types.js';
-import { recoverLines, recoveryIssue } from './recover-yaml.js';
+import { fieldAtLine, recoverLines, recoveryIssue } from './recover-yaml.js';
 
 /** Parse options: YAML 1.2 core schema; unknown and `!!binary`-style tags stay plain values. */
 const PARSE_OPTIONS = {
@@ -120,8 +120,10 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
   if (syntax.length > 0) {
     // One error per line: the parser often reports a single mistake several ways.
     const seenLines = new Set<number>();
+    const lines = source.split('\n');
     for (const error of syntax) {
       const issue = syntaxIssue(error, source, locate, yamlLine + countLines(source));
+      issue.field = fieldAtLine(lines, (issue.line ?? yamlLine) - yamlLine);
       if (seenLines.has(issue.line ?? 0)) continue;
       seenLines.add(issue.line ?? 0);
       issues.push(issue);

@@ -91,6 +91,32 @@ function fieldPath(lines: string[], index: number, indent: number, key: string):
   return path.join('.');
 }
 
+/** A line that starts a `key:` entry (optionally as a list item); group 1 is everything before the key. */
+const KEY_LINE = /^([ \t]*(?:-[ \t]+)?)([^\s:#'"[\]{},&*!|>%@`][^:#]*?):(?:\s|$)/;
+
+function indentOf(line: string): number {
+  return line.length - line.trimStart().length;
+}
+
+/**
+ * The frontmatter field a line belongs to, as a dotted path (`metadata.triggers.keywords`): the
+ * key on that line, or the key of the less indented line that opens the value it continues.
+ *
+ * @returns the path, or `null` when the line belongs to no key (a stray list item, flow text)
+ */
+export function fieldAtLine(lines: string[], index: number): string | null {
+  const ownIndent = indentOf(lines[index] ?? '');
+  for (let i = index; i >= 0; i--) {
+    const line = lines[i] ?? '';
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    if (i !== index && indentOf(line) >= ownIndent) continue;
+    const match = KEY_LINE.exec(line);
+    if (match) return fieldPath(lines, i, (match[1] ?? '').length, (match[2] ?? '').trim());
+    if (indentOf(line) === 0) return null;
+  }
+  return null;
+}
+
 /**
  * The warning reported for one recovery, located in the original file.
  *

@@ -220,7 +220,14 @@ const invalid: Record<string, InvalidCase> = {
   'yaml-syntax': {
     hasFrontmatter: true,
     parse: [
-      { rule: 'yaml_format', severity: 'error', field: null, line: 4, column: 19, says: 'flow sequence' },
+      {
+        rule: 'yaml_format',
+        severity: 'error',
+        field: 'dependencies',
+        line: 4,
+        column: 19,
+        says: 'flow sequence',
+      },
     ],
     errors: ['yaml_format'],
     name: 'yaml-syntax',
@@ -273,7 +280,9 @@ const invalid: Record<string, InvalidCase> = {
   'name-not-string': { hasFrontmatter: true, parse: [], errors: ['name_required'], name: null },
   'alias-star': {
     hasFrontmatter: true,
-    parse: [{ rule: 'yaml_format', severity: 'error', field: null, line: 4, column: 16, says: 'alias' }],
+    parse: [
+      { rule: 'yaml_format', severity: 'error', field: 'allowed-tools', line: 4, column: 16, says: 'alias' },
+    ],
     errors: ['yaml_format'],
   },
 };

@@ -38,16 +38,16 @@ const cases: Record<string, Case> = {
   'a "---" line inside an open quoted value ends the frontmatter, and the error says so': {
     text: '---\nname: q\ndescription: "first line\n---\nstill description"\n---\nbody\n',
     skill: { name: 'q', body: 'still description"\n---\nbody\n' },
-    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 3, column: 24 }],
+    issues: [{ rule: 'yaml_format', severity: 'error', field: 'description', line: 3, column: 24 }],
   },
   'BOM + CRLF: errors are located in the original lines': {
     text: '\ufeff---\r\nname: x\r\ndescription: [a\r\n---\r\nbody\r\n',
     skill: { name: 'x', body: 'body\r\n' },
-    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 3, column: 15 }],
+    issues: [{ rule: 'yaml_format', severity: 'error', field: 'description', line: 3, column: 15 }],
   },
   'columns count code points (an emoji is one column)': {
     text: fm('name: emoji', 'description: d', 'tags: [😀, @x]'),
-    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 4, column: 11 }],
+    issues: [{ rule: 'yaml_format', severity: 'error', field: 'tags', line: 4, column: 11 }],
   },
   'an unquoted ": " is recovered, continuation lines folded in': {
     text: fm('name: colon', 'description: Use when: a', '  continues here', 'license: MIT'),
@@ -73,7 +73,7 @@ const cases: Record<string, Case> = {
   },
   'a mistake the parser reports several ways on one line is one issue': {
     text: fm('name: once', 'description: "quoted" then: more'),
-    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 3, column: 14 }],
+    issues: [{ rule: 'yaml_format', severity: 'error', field: 'description', line: 3, column: 14 }],
   },
   'an unquoted ": " in a nested value is recovered and named by its path': {
     text: fm('name: nested', 'description: d', 'metadata:', '  short-description: Install: things'),
@@ -199,6 +199,22 @@ const cases: Record<string, Case> = {
   'an alias used twice (no cycle) is fine': {
     text: fm('name: shared', 'description: d', 'a: &x [1, 2]', 'b: *x'),
     skill: { frontmatter: { name: 'shared', description: 'd', a: [1, 2], b: [1, 2] } },
+  },
+  'a syntax error inside a nested value names the path of its key': {
+    text: fm(
+      'name: nested',
+      'description: d',
+      'metadata:',
+      '  triggers:',
+      '    keywords: [@Injected, Resolver]',
+    ),
+    issues: [
+      { rule: 'yaml_format', severity: 'error', field: 'metadata.triggers.keywords', line: 6, column: 16 },
+    ],
+  },
+  'a stray list item belongs to no field': {
+    text: fm('name: stray', '- item'),
+    issues: [{ rule: 'yaml_format', severity: 'error', field: null, line: 3, column: 1 }],
   },
   'a long unclosed document is reported at the opening fence': {
     text: `---\nname: a\n${'text\n'.repeat(2000)}`,
