@@ -55,7 +55,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const conn = openConnection(file, connOptions);
   const { db } = conn;
   const now = options.now ?? Date.now;
-  applyMigrations(db);
+  try {
+    applyMigrations(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   let closed = false;
 
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */

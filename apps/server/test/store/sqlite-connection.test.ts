@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openConnection } from '../../src/store/sqlite/connection.js';
+import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-conn-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('sqlite connection and migrations', () => {
+  it.each([
+    { synchronous: undefined, expected: 1 },
+    { synchronous: 'NORMAL' as const, expected: 1 },
+    { synchronous: 'FULL' as const, expected: 2 },
+  ])(
+    'opens with WAL, foreign keys, busy timeout and synchronous=$synchronous',
+    ({ synchronous, expected }) => {
+      const conn = openConnection(path.join(tempDir(), 'x.db'), synchronous ? { synchronous } : {});
+      try {
+        expect(conn.db.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(conn.db.pragma('foreign_keys', { simple: true })).toBe(1);
+        expect(conn.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+        expect(conn.db.pragma('synchronous', { simple: true })).toBe(expected);
+        expect(conn.stmt('SELECT 1 AS one')).toBe(conn.stmt('SELECT 1 AS one'));
+      } finally {
+        conn.db.close();
+      }
+    },
+  );
+
+  it('migrates a new file to the current schema version, idempotently', async () => {
+    const dir = tempDir();
+    const store = createSqliteStore({ dataDir: path.join(dir, 'nested', 'data') });
+    await store.migrate();
+    await store.close();
+    const conn = openConnection(path.join(dir, 'nested', 'data', 'skillport.db'));
+    expect(conn.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const tables = (
+      conn.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>
+    )
+      .map((t) => t.name)
+      .filter((name) => !name.startsWith('skills_fts_'));
+    expect(tables.sort()).toEqual(
+      [
+        'accounts',
+        'api_keys',
+        'blobs',
+        'skill_files',
+        'skill_revisions',
+        'skills',
+        'skills_fts',
+        'tasks',
+        'temp_uploads',
+        'users',
+      ].sort(),
+    );
+    conn.db.close();
+  });
+
+  it('refuses a file written by a newer schema, with a clear message', () => {
+    const dir = tempDir();
+    const conn = openConnection(path.join(dir, 'skillport.db'));
+    conn.db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    conn.db.close();
+    expect(() => createSqliteStore({ dataDir: dir })).toThrow(/newer than this server understands/);
+  });
+
+  it('honours a custom file name', async () => {
+    const dir = tempDir();
+    const store = createSqliteStore({ dataDir: dir, filename: 'other.sqlite' });
+    expect(store.description).toBe(`sqlite:${path.join(dir, 'other.sqlite')}`);
+    await store.close();
+    await store.close(); // idempotent
+  });
+});
