@@ -330,16 +330,20 @@ function reportNestedDuplicates(
 ): void {
   const topLevel = new Set<number>();
   for (const pair of items) if (isNode(pair.key) && pair.key.range) topLevel.add(pair.key.range[0]);
+  let lines: string[] | undefined;
   for (const error of doc.errors) {
     if (error.code !== 'DUPLICATE_KEY' || topLevel.has(error.pos[0])) continue;
     const line = lineAt(source, error.pos[0]).text;
     const key = /^[ \t]*(?:-[ \t]+)?([^:#]+?):/.exec(line)?.[1] ?? line.trim();
+    const at = locate(error.pos[0]);
+    lines ??= source.split('\n');
+    const field = fieldAtLine(lines, at.line - locate(0).line);
     issues.push({
       rule: 'yaml_duplicate_key',
       severity: 'warning',
-      message: `${excerpt(key)} is given twice in the same mapping; the last value is used. Remove one.`,
-      field: null,
-      ...locate(error.pos[0]),
+      message: `${excerpt(field ?? key)} is given twice in the same mapping; the last value is used. Remove one.`,
+      field,
+      ...at,
     });
   }
 }

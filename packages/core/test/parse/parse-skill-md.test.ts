@@ -121,7 +121,7 @@ const cases: Record<string, Case> = {
   },
   'a duplicate key in a nested mapping is a warning': {
     text: fm('name: dup', 'description: d', 'metadata:', '  a: 1', '  a: 2'),
-    issues: [{ rule: 'yaml_duplicate_key', severity: 'warning', field: null, line: 6, column: 3 }],
+    issues: [{ rule: 'yaml_duplicate_key', severity: 'warning', field: 'metadata.a', line: 6, column: 3 }],
   },
   'allowed-tools and allowed_tools that differ are an error; both lists are kept': {
     text: fm('name: both', 'description: d', 'allowed-tools: Read', 'allowed_tools: [Read, Bash]'),
