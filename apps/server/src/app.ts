@@ -11,6 +11,7 @@ import { bodyLimits } from './http/body-limit.js';
 import type { AppEnv } from './http/context.js';
 import { createErrorHandler, schemaError } from './http/errors.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
+import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { renderOverview } from './levels/render-overview.js';
@@ -111,9 +112,11 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   app.use('/api/v1/*', bodyLimits(limits));
   const adminAccess = requireIdentity(auth, 'admin');
   const dataAccess = requireIdentity(auth, 'data');
+  const limiter = rateLimit(limits.rateLimitPerMinute);
   app.use('/api/v1/*', (c, next) =>
     c.req.path.startsWith('/api/v1/admin/') ? adminAccess(c, next) : dataAccess(c, next),
   );
+  app.use('/api/v1/*', limiter);
 
   registerHealthRoute(app, auth, SERVER_VERSION);
   registerResourceRoutes(app, deps);

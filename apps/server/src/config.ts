@@ -26,6 +26,8 @@ export interface ServerLimits {
   tempUploadTtlSeconds: number;
   /** Longest `wait` when the request gives no `timeout`, seconds (`SKILLPORT_MAX_WAIT_SECONDS`, default 300). */
   maxWaitSeconds: number;
+  /** Requests per minute per API key on `/api/v1` (`SKILLPORT_RATE_LIMIT_PER_MINUTE`, default 0 = off) → 429. */
+  rateLimitPerMinute: number;
 }
 
 /** The defaults of {@link ServerLimits}. */
@@ -40,6 +42,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxPathDepth: 16,
   tempUploadTtlSeconds: 12 * 60 * 60,
   maxWaitSeconds: 300,
+  rateLimitPerMinute: 0,
 });
 
 const LIMIT_ENV: Record<keyof ServerLimits, string> = {
@@ -53,6 +56,7 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   maxPathDepth: 'SKILLPORT_MAX_PATH_DEPTH',
   tempUploadTtlSeconds: 'SKILLPORT_TEMP_UPLOAD_TTL_SECONDS',
   maxWaitSeconds: 'SKILLPORT_MAX_WAIT_SECONDS',
+  rateLimitPerMinute: 'SKILLPORT_RATE_LIMIT_PER_MINUTE',
 };
 
 /** Options of `createApp` / `startServer`. Every field is optional; see each default. */

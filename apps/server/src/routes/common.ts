@@ -14,6 +14,10 @@ export const errorResponses = {
   403: { description: 'PERMISSION_DENIED', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
   404: { description: 'NOT_FOUND', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
   413: { description: 'PAYLOAD_TOO_LARGE', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
+  429: {
+    description: 'RESOURCE_EXHAUSTED: rate limit (see Retry-After)',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
   500: {
     description: 'INTERNAL or PROCESSING_ERROR',
     content: { 'application/json': { schema: ErrorEnvelopeSchema } },

@@ -122,6 +122,7 @@ describe('options from the environment', () => {
       SKILLPORT_CORS_ORIGINS: 'https://a.example, https://b.example',
       SKILLPORT_MAX_UPLOAD_BYTES: '1000',
       SKILLPORT_MAX_ZIP_ENTRIES: '5',
+      SKILLPORT_RATE_LIMIT_PER_MINUTE: '600',
     });
     expect(options).toEqual({
       host: '0.0.0.0',
@@ -129,7 +130,7 @@ describe('options from the environment', () => {
       dataDir: '/data',
       rootApiKey: 'sk_x',
       corsOrigins: ['https://a.example', 'https://b.example'],
-      limits: { maxUploadBytes: 1000, maxZipEntries: 5 },
+      limits: { maxUploadBytes: 1000, maxZipEntries: 5, rateLimitPerMinute: 600 },
     });
     expect(optionsFromEnv({})).toEqual({});
     expect(DEFAULT_LIMITS.maxWaitSeconds).toBe(300);
@@ -174,6 +175,24 @@ describe('CORS, waiting without a job runner, expiry', () => {
       const queue = await t.request('GET', '/api/v1/observer/queue');
       expect(queue.json.result.pending).toBe(1);
       expect((await t.request('GET', '/api/v1/skills/slow?level=0')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('rate limit per key → 429 RESOURCE_EXHAUSTED with Retry-After', async () => {
+    const t = await startTestServer({ limits: { rateLimitPerMinute: 3 } });
+    try {
+      const statuses: number[] = [];
+      let last: Awaited<ReturnType<typeof t.request>> | null = null;
+      for (let i = 0; i < 4; i++) {
+        last = await t.request('GET', '/api/v1/skills');
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(last?.json.error.code).toBe('RESOURCE_EXHAUSTED');
+      expect(Number(last?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect((await t.request('GET', '/health')).status).toBe(200);
     } finally {
       await t.close();
     }
