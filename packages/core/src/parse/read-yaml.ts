@@ -112,7 +112,7 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
       rule: 'yaml_warning',
       severity: 'warning',
       message: `YAML: ${warning.message}`,
-      field: null,
+      field: fieldAtLine(source.split('\n'), at.line - yamlLine),
       ...at,
     });
   }

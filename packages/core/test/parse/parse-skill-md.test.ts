@@ -179,7 +179,7 @@ const cases: Record<string, Case> = {
   'an unknown tag is a warning and the value stays': {
     text: fm('name: tagged', 'description: !custom d'),
     skill: { description: 'd' },
-    issues: [{ rule: 'yaml_warning', severity: 'warning', field: null, line: 3, column: 14 }],
+    issues: [{ rule: 'yaml_warning', severity: 'warning', field: 'description', line: 3, column: 14 }],
   },
   'aliases that expand too much are a yaml_format error, not a crash': {
     text: fm(
