@@ -72,10 +72,14 @@ function emptySkill(body: string): ParsedSkill {
  * value (indented in a block scalar or a multi-line quoted value, or inside a one-line value) never
  * splits the document. YAML is read with the 1.2 core schema (`yes` and dates stay strings).
  * Authoring mistakes are recovered with a warning (`yaml_unquoted_colon`: an unquoted `": "` in a
- * one-line value, `yaml_reserved_indicator`: a value starting with `@` or `` ` ``); duplicate keys
- * are reported (`yaml_duplicate_key`); list fields that cannot be read are errors naming the field
- * (`tags_invalid`, `allowed_tools_invalid`); a missing, unclosed or unreadable frontmatter is a
- * `yaml_format` error.
+ * plain value, `yaml_reserved_indicator`: a value starting with `@` or `` ` ``); duplicate keys
+ * are reported (`yaml_duplicate_key`: an error when `name`, `description`, `tags` or the allowed
+ * tools get two different values, else a warning and the last wins); list fields that cannot be
+ * read are errors naming the field (`tags_invalid`, `allowed_tools_invalid`), as are two
+ * spellings of the allowed tools that disagree (`allowed_tools_conflict`); camelCase
+ * `allowedTools` is read with a warning (`allowed_tools_spelling`); YAML warnings such as unknown
+ * tags are `yaml_warning`; a missing, unclosed or unreadable frontmatter (syntax, not a mapping, a
+ * recursive or exploding alias) is a `yaml_format` error.
  *
  * Never throws on bad input: every problem is an issue with a rule id, a field and a 1-based
  * line/column in the original text (BOM excluded; columns count code points).

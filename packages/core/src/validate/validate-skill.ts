@@ -51,23 +51,30 @@ const STRICT_PROFILE_RULES = new Set([
  * Validates a skill: parses it once and applies the rules of a profile.
  *
  * - `openviking` (default): the rule table of API-CONTRACT §Validate — `yaml_format`,
- *   `name_required`, `description_required` are errors; `name_matches_directory`,
- *   `name_max_length` (64), `name_allowed_characters` (`[A-Za-z0-9_-]`, the add-time rule) and
- *   `description_max_length` (1024) are warnings that `strict` makes errors; `body_max_lines`
- *   (> 500) is a warning reported only when `strict`; `name_kebab_case` and
- *   `description_too_short` (< 20) are best-practice warnings.
- * - `agentskills`: the Agent Skills specification — lowercase kebab name of 1–64 without
- *   leading, trailing or double `-` (`name_allowed_characters`, `name_hyphens`), name equal to the
- *   folder name, description 1–1024, `compatibility` ≤ 500, `metadata` string → string; unknown
- *   keys warn (`frontmatter_unknown_field`, an error when `strict`).
- * - `claude`: `agentskills` plus no XML tags in name or description and no reserved word
- *   (`anthropic`, `claude`) in the name.
+ *   `name_required`, `description_required` (missing, not a string, blank) are errors;
+ *   `name_matches_directory`, `name_max_length` (64), `name_allowed_characters`
+ *   (`[A-Za-z0-9_-]`, the add-time rule) and `description_max_length` (1024) are warnings that
+ *   `strict` makes errors; `body_max_lines` (> 500) is a warning reported only when `strict`;
+ *   `name_kebab_case`, `description_too_short` (< 20) and `name_whitespace` (blanks that add
+ *   trims) are warnings.
+ * - `agentskills`: the Agent Skills specification, as errors — `name_max_length` (64),
+ *   `name_allowed_characters` (lowercase letters, digits, `-`), `name_hyphens` (no leading,
+ *   trailing or double `-`), `name_matches_directory`, `description_max_length` (1024),
+ *   `compatibility_invalid` / `compatibility_max_length` (a string of 1–500), `metadata_invalid`
+ *   (string → string), `license_invalid`; and as warnings `frontmatter_unknown_field` (an error
+ *   when `strict`), `description_too_short`, `body_max_lines`.
+ * - `claude`: `agentskills` (Claude Code's own keys are known) plus `name_xml_tag`,
+ *   `description_xml_tag` and `name_reserved_word` (`anthropic`, `claude`), all errors.
  *
- * Parse issues come first, with their severity (`yaml_unquoted_colon`, the other recovered YAML
- * mistakes and `allowed_tools_spelling` become errors under strict `agentskills` / `claude`). When the frontmatter cannot be
- * read, only its `yaml_format` error is reported. Lengths count Unicode code points. Issues carry
- * `line`/`column` for SKILL.md text; for structured input they do not (there is no text to point
- * into) unless `content` was a full SKILL.md used as is.
+ * Parse issues come first, with their severity: `yaml_format`, `yaml_unquoted_colon`,
+ * `yaml_reserved_indicator`, `yaml_duplicate_key`, `yaml_warning`, `tags_invalid`,
+ * `allowed_tools_invalid`, `allowed_tools_conflict`, `allowed_tools_spelling` (see
+ * {@link parseSkillMd}); the recovered YAML mistakes and `allowed_tools_spelling` become errors
+ * under strict `agentskills` / `claude`. When the frontmatter cannot be read, only its
+ * `yaml_format` error is reported. A structured `content` that is not text is a `content_invalid`
+ * error. Lengths count Unicode code points (descriptions trimmed). Issues carry `line`/`column`
+ * for SKILL.md text; for structured input they do not (there is no text to point into) unless
+ * `content` was a full SKILL.md used as is.
  *
  * @param input - SKILL.md text, or a structured skill `{name, description?, content?, tags?,
  *   allowed_tools?, …}` (see {@link skillMdFromStructured})
