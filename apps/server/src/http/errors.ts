@@ -103,6 +103,9 @@ export function createErrorHandler(logger: Logger) {
           request_id: c.get('requestId'),
           code: err.code,
           error: err.message,
+          ...(err.cause !== undefined
+            ? { cause: err.cause instanceof Error ? err.cause.stack : String(err.cause) }
+            : {}),
         });
       }
       return sendError(c, err.code, err.message, err.details, err.status);

@@ -4,6 +4,7 @@
  * optionally wait for the job.
  */
 import {
+  isSkillportError,
   normalizeSkillName,
   parseSkillMd,
   type SkillIssue,
@@ -11,7 +12,8 @@ import {
   type SkillWriteResult,
   validateSkill,
 } from '@skillport/core';
-import type { Identity, SkillFileInput } from '../store/types.js';
+import { isTransientStoreError } from '../http/errors.js';
+import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { resolveSkillSource, type SkillInputBody } from './skill-input.js';
@@ -102,7 +104,7 @@ export async function writeSkill(
   }
   const sourceMetadata =
     body.source_metadata !== null && typeof body.source_metadata === 'object' ? body.source_metadata : null;
-  const written = await deps.store.putSkill({
+  const write: SkillWrite = {
     accountId: identity.accountId,
     rootUri,
     name,
@@ -116,7 +118,21 @@ export async function writeSkill(
     ...(mode.ifMatch !== undefined ? { ifMatch: mode.ifMatch } : {}),
     ...(mode.action === 'update' ? { mustExist: true } : {}),
     task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
-  });
+  };
+  let written: Awaited<ReturnType<typeof deps.store.putSkill>>;
+  try {
+    written = await deps.store.putSkill(write);
+  } catch (error) {
+    if (isSkillportError(error) || isTransientStoreError(error)) throw error;
+    throw new SkillportError(
+      'PROCESSING_ERROR',
+      `Storing skill ${JSON.stringify(name)} failed after it was accepted`,
+      {
+        details: { name, root_uri: rootUri },
+        cause: error,
+      },
+    );
+  }
   deps.kickJobs();
   const uri = `${rootUri}/${name}`;
   const result: SkillWriteResult = {

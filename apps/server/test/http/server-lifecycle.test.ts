@@ -253,6 +253,35 @@ describe('failures of the store', () => {
     }
   });
 
+  test('a write failing after the input was accepted is 500 PROCESSING_ERROR', async () => {
+    const dataDir = tempDir();
+    const { createApp, createSqliteStore } = await import('../../src/index.js');
+    const store = createSqliteStore({ dataDir });
+    const faulty = new Proxy(store, {
+      get(target, prop, receiver) {
+        if (prop === 'putSkill') return async () => Promise.reject(new Error('disk full'));
+        const value = Reflect.get(target, prop, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const { fetch: handle } = await createApp({ store: faulty, logger: false });
+    try {
+      const res = await handle(
+        new Request('http://x/api/v1/skills', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ data: md('never-written') }),
+        }),
+      );
+      expect(res.status).toBe(500);
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: 'PROCESSING_ERROR', details: { name: 'never-written' } });
+      expect(JSON.stringify(body)).not.toContain('disk full');
+    } finally {
+      await store.close();
+    }
+  });
+
   test('a closed store is 503 UNAVAILABLE with Retry-After', async () => {
     const dataDir = tempDir();
     const { createApp, createSqliteStore } = await import('../../src/index.js');
