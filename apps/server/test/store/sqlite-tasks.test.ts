@@ -138,6 +138,21 @@ describe('sqlite store: tasks', () => {
     expect((await next.claimTask(clock))?.attempts).toBe(2);
   });
 
+  it('never hands one task to two connections on the same file', async () => {
+    const { store, reopen } = setup();
+    const other = reopen();
+    const ids = new Set<string>();
+    for (let i = 0; i < 30; i++) ids.add((await store.putSkill(makeWrite({ name: `t-${i}` }))).taskId);
+    const claimed: string[] = [];
+    for (;;) {
+      const [a, b] = await Promise.all([store.claimTask(clock), other.claimTask(clock)]);
+      for (const task of [a, b]) if (task) claimed.push(task.id);
+      if (!a && !b) break;
+    }
+    expect(claimed).toHaveLength(30);
+    expect(new Set(claimed)).toEqual(ids);
+  });
+
   it('scopes tasks and counts to their owner, and narrows counts to task ids', async () => {
     const { store } = setup();
     const mine = await store.putSkill(makeWrite({ name: 'mine' }));
