@@ -95,3 +95,51 @@ describe('skillport config', () => {
     expect(wrong.err).toMatch(/unknown config key "colour"/);
   });
 });
+
+describe('skillport discover', () => {
+  it('lists declared and shipped skills of installed packages and reports name collisions', async () => {
+    const project = path.join(dir, 'project');
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    };
+    write(
+      'package.json',
+      JSON.stringify({ name: 'proj', version: '1.0.0', dependencies: { 'pkg-a': '1', 'pkg-b': '2' } }),
+    );
+    write(
+      'node_modules/pkg-a/package.json',
+      JSON.stringify({ name: 'pkg-a', version: '1.2.0', skills: { alpha: './s/SKILL.md' } }),
+    );
+    write(
+      'node_modules/pkg-a/s/SKILL.md',
+      '---\nname: alpha\ndescription: Alpha skill declared by pkg-a\n---\n',
+    );
+    write('node_modules/pkg-b/package.json', JSON.stringify({ name: 'pkg-b', version: '2.0.0' }));
+    write(
+      'node_modules/pkg-b/x/SKILL.md',
+      '---\nname: beta\ndescription: Beta skill shipped in pkg-b\n---\n',
+    );
+    write('extra/SKILL.md', '---\nname: alpha\ndescription: Same name, given by path\n---\n');
+
+    const json = await run(['discover', '--cwd', 'project', '--path', 'extra', '--json']);
+    expect(json.code, json.err).toBe(0);
+    const result = JSON.parse(json.out) as {
+      skills: Array<{ name: string; source: { strategy: string; package?: string } }>;
+      diagnostics: Array<{ kind: string; name?: string }>;
+    };
+    expect(result.skills.map((s) => [s.name, s.source.strategy, s.source.package])).toEqual([
+      ['alpha', 'declared', 'pkg-a'],
+      ['beta', 'shipped', 'pkg-b'],
+    ]);
+    expect(result.diagnostics).toContainEqual(
+      expect.objectContaining({ kind: 'name_collision', name: 'alpha' }),
+    );
+
+    const table = await run(['discover', '--cwd', 'project', '--path', 'extra']);
+    expect(table.out).toMatch(
+      /^NAME\s+FROM\s+PACKAGE\s+PATH\s+DESCRIPTION\nalpha\s+declared\s+pkg-a@1\.2\.0/,
+    );
+    expect(table.out).toMatch(/warning name_collision: /);
+  });
+});

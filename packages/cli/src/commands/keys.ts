@@ -18,7 +18,7 @@ export function registerKeys(program: Command, io: CliIo): void {
 
   keys
     .command('create')
-    .description('create an API key for a user; the key is printed once')
+    .description('create an API key for a user (the user is created when missing); the key is printed once')
     .requiredOption('--user <id>', 'user the key acts as')
     .option('--role <role>', 'user (default) or admin')
     .option('--account <id>', 'account (default: the account of your key, or "default")')
@@ -28,7 +28,12 @@ export function registerKeys(program: Command, io: CliIo): void {
         throw new CliError(`--role must be "user" or "admin", got "${options.role}"`);
       }
       const account = await accountOf(ctx, options.account);
-      const created = await (await ctx.client()).createApiKey(account, {
+      const client = await ctx.client();
+      // Creating a user is idempotent on the server, so a key can be made for a new user in one step.
+      await client.request('POST', `api/v1/admin/accounts/${encodeURIComponent(account)}/users`, {
+        json: { user_id: options.user },
+      });
+      const created = await client.createApiKey(account, {
         user_id: options.user,
         ...(options.role ? { role: options.role as 'user' | 'admin' } : {}),
       });
