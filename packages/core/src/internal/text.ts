@@ -12,6 +12,8 @@ export const EXCERPT_MAX = 60;
  * not UTF-16 code units.
  */
 export function codePointLength(text: string): number {
+  // Most text has no astral characters: then code points are UTF-16 units.
+  if (!SURROGATE.test(text)) return text.length;
   let length = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -24,6 +26,8 @@ export function codePointLength(text: string): number {
   }
   return length;
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 /** The first `max` code points of `text`, never splitting a surrogate pair. */
 export function sliceCodePoints(text: string, max: number): string {
