@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -264,6 +265,34 @@ describe('PUT /api/v1/skills/{name}', () => {
     });
     expect(res.status).toBe(400);
     expect(res.json.error.details).toMatchObject({ expected: 'git-helper', actual: 'other-name' });
+  });
+
+  test('update from a temp upload replaces every file (no stale auxiliary files)', async () => {
+    const enc = new TextEncoder();
+    const upload = async (files: Record<string, string>) => {
+      const form = new FormData();
+      const zip = zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, enc.encode(v)])));
+      form.append('file', new Blob([new Uint8Array(zip)]), 'skill.zip');
+      const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+      return res.json.result.temp_file_id as string;
+    };
+    const skill = md('zip-updated', 'A skill updated from uploaded folders');
+    expect((await add(skill)).name).toBe('zip-updated');
+    const first = await t.request('PUT', '/api/v1/skills/zip-updated', {
+      body: { temp_file_id: await upload({ 'SKILL.md': skill, 'a.txt': 'a', 'docs/b.md': 'b' }), wait: true },
+    });
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.result).toMatchObject({ action: 'update', auxiliary_files: 2 });
+    const second = await t.request('PUT', '/api/v1/skills/zip-updated', {
+      body: { temp_file_id: await upload({ 'SKILL.md': skill, 'c.txt': 'c' }) },
+    });
+    expect(second.status, second.text).toBe(200);
+    const get = await t.request('GET', '/api/v1/skills/zip-updated');
+    const paths = get.json.result.files.map((f: { path: string }) => f.path);
+    expect(paths).toContain('c.txt');
+    expect(paths).not.toContain('a.txt');
+    expect(paths).not.toContain('docs/b.md');
+    expect(paths).not.toContain('docs');
   });
 
   test('update of a missing skill → 404', async () => {
