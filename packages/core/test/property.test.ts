@@ -1,5 +1,8 @@
 // Property tests: no input makes the parser or the validator throw, and structured skills survive
 // serialize → parse unchanged.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -106,6 +109,45 @@ describe('no input makes parse or validate throw', () => {
         },
       ),
       { numRuns: runs(500) },
+    );
+  });
+});
+
+const corpus =
+  process.env.SKILLPORT_CORPUS ??
+  resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/corpus');
+if (!existsSync(join(corpus, 'skills'))) {
+  throw new Error(`The skill corpus is missing: expected ${join(corpus, 'skills')} (set SKILLPORT_CORPUS).`);
+}
+/** The frontmatter region (first 2 KiB) of every corpus SKILL.md: real YAML to mutate. */
+const heads = readdirSync(join(corpus, 'skills'))
+  .sort()
+  .map((dir) => readFileSync(join(corpus, 'skills', dir, 'SKILL.md'), 'utf8').slice(0, 2048));
+
+describe('mutated real files never make parse or validate throw', () => {
+  it('random edits of corpus frontmatters', () => {
+    const edit = fc.record({
+      at: fc.nat(),
+      remove: fc.nat({ max: 8 }),
+      insert: fc.oneof(yamlish, fc.string({ maxLength: 4 })),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...heads),
+        fc.array(edit, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(...VALIDATION_PROFILES),
+        (head, edits, profile) => {
+          let text = head;
+          for (const { at, remove, insert } of edits) {
+            const i = at % (text.length + 1);
+            text = text.slice(0, i) + insert + text.slice(i + remove);
+          }
+          const result = validateSkill(text, { profile, strict: true });
+          expect(result.valid).toBe(result.errors.length === 0);
+          serializeSkillMd(parseSkillMd(text).skill);
+        },
+      ),
+      { numRuns: runs(1000) },
     );
   });
 });
