@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isValidSkillName, validateSkill } from '@skillport/core';
+import { fromMcpTool, isValidSkillName, type McpTool, validateSkill } from '@skillport/core';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { corpusDir, startTestServer, type TestServer } from '../helpers/server.js';
@@ -377,5 +377,34 @@ describe('corpus: every skill folder zipped, uploaded and added', () => {
     expect(res.json.result.auxiliary_files).toBe(aux);
     const back = await content(name, '&target_uri=viking://agent/skills');
     expect(Buffer.from(back, 'utf8').equals(Buffer.from(skillMd))).toBe(true);
+  });
+});
+
+describe('corpus: every MCP tool added as data, SKILL.md read back byte for byte', () => {
+  const dir = path.join(corpusDir(), 'mcp');
+  const files = (() => {
+    try {
+      return readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort();
+    } catch {
+      throw new Error(`corpus not found at ${dir}: set SKILLPORT_CORPUS`);
+    }
+  })();
+
+  test.each(files)('%s', async (file) => {
+    const tool = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as McpTool;
+    const expected = fromMcpTool(tool);
+    const verdict = validateSkill(expected.content, { profile: 'openviking' });
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: tool, target_uri: 'viking://agent/skills' },
+    });
+    if (verdict.errors.length > 0 || !isValidSkillName(expected.name)) {
+      expect(res.status, res.text).toBe(400);
+      return;
+    }
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.name).toBe(expected.name);
+    expect(await content(expected.name, '&target_uri=viking://agent/skills')).toBe(expected.content);
   });
 });
