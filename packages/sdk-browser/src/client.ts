@@ -109,6 +109,20 @@ function toSearchParams(query: Query | undefined): URLSearchParams {
   return params;
 }
 
+/** `AbortSignal.any`, with a fallback for runtimes that lack it (Node < 20.3, older browsers). */
+function anySignal(signals: AbortSignal[]): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
+  const controller = new AbortController();
+  for (const signal of signals) {
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
+}
+
 function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
@@ -477,8 +491,7 @@ export class AsyncHTTPClient {
     const fullUrl = `${this.url}/${path}`;
     if (this.#closed)
       throw new NetworkError(`${method} ${fullUrl}: the client is closed`, { method, url: fullUrl });
-    const signals = [this.#abort.signal, ...(init.signal ? [init.signal] : [])];
-    const signal = signals.length === 1 ? signals[0] : AbortSignal.any(signals);
+    const signal = init.signal ? anySignal([this.#abort.signal, init.signal]) : this.#abort.signal;
     const params = toSearchParams(init.query);
     try {
       const response = await this.#http(path, {

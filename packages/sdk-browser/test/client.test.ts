@@ -142,6 +142,16 @@ describe('AsyncHTTPClient requests', () => {
     );
   });
 
+  it('passes a caller abort through as is (not a NetworkError)', async () => {
+    respond = (_req, res) => setTimeout(() => json(res, 200, { status: 'ok', result: {}, time: 0 }), 500);
+    const controller = new AbortController();
+    const pending = new AsyncHTTPClient({ url, retry: 0 }).getQueueStatus({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const error = await pending.catch((e: unknown) => e);
+    expect((error as Error).name).toBe('AbortError');
+    expect(error).not.toBeInstanceOf(NetworkError);
+  });
+
   it('refuses calls after close()', async () => {
     const client = new AsyncHTTPClient({ url });
     client.close();
