@@ -24,7 +24,7 @@ import {
   type TextPosition,
 } from '../internal/text.js';
 import type { SkillIssue } from '../types.js';
-import { fieldAtLine, recoverLines, recoveryIssue } from './recover-yaml.js';
+import { fieldAtLine, findTopLevelMistakes, recoverLines, recoveryIssue } from './recover-yaml.js';
 
 /** Parse options: YAML 1.2 core schema; unknown and `!!binary`-style tags stay plain values. */
 const PARSE_OPTIONS = {
@@ -73,14 +73,24 @@ const NOWHERE = (): undefined => undefined;
  */
 export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
   let source = normalizeLineBreaks(yamlRaw);
-  let doc = parseDocument(source, PARSE_OPTIONS);
   const issues: SkillIssue[] = [];
+  const touched = new Set<number>();
+  // Top-level mistakes are certain before parsing: recover them first and parse once.
+  const certain = findTopLevelMistakes(source);
+  if (certain.length > 0) {
+    const lines = source.split('\n');
+    for (const r of recoverLines(lines, certain)) {
+      touched.add(r.lineIndex);
+      issues.push(recoveryIssue(r, yamlLine));
+    }
+    source = lines.join('\n');
+  }
+  let doc = parseDocument(source, PARSE_OPTIONS);
   let syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
 
   if (syntax.length > 0) {
-    // Recover line by line, re-parsing until no reported line is recoverable.
+    // Recover line by line what the parser reports, re-parsing until no reported line is recoverable.
     const lines = source.split('\n');
-    const touched = new Set<number>();
     for (let pass = 0; pass < 8 && syntax.length > 0; pass++) {
       const errorLines = new Set<number>();
       const index = new LineIndex(source);

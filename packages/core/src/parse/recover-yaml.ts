@@ -18,6 +18,38 @@ const KEY_VALUE = /^([ \t]*(?:-[ \t]+)?)([A-Za-z0-9_][\w.-]*|"[^"\n]*"|'[^'\n]*'
 /** First characters that make a value something other than a plain scalar. */
 const NOT_PLAIN_START = new Set(['"', "'", '[', '{', '|', '>', '&', '*', '!', '%', '#']);
 
+/**
+ * A top-level `key: value` line whose plain value YAML always rejects: it contains `": "` (or ends
+ * with `:`), or starts with `@` or `` ` ``. A line at column 1 can be nothing but a top-level key
+ * (block scalar and multi-line plain, quoted or flow values must be indented), so these lines are
+ * found before the first parse, saving a second one.
+ */
+const TOP_LEVEL_MISTAKE =
+  /^(?:[A-Za-z0-9_][\w.-]*|"[^"\n]*"|'[^'\n]*'):[ \t]+(?:[^\s"'[{|>&*!%#@`][^\n]*?(?:: |:[ \t]*$)|[@`])/gm;
+
+/**
+ * 0-based indexes of the lines of LF-only `source` that {@link recoverLines} will rewrite whatever
+ * the parser says (top-level plain values YAML always rejects).
+ */
+export function findTopLevelMistakes(source: string): number[] {
+  const found: number[] = [];
+  let line = 0;
+  let counted = 0;
+  TOP_LEVEL_MISTAKE.lastIndex = 0;
+  for (let match = TOP_LEVEL_MISTAKE.exec(source); match; match = TOP_LEVEL_MISTAKE.exec(source)) {
+    for (
+      let at = source.indexOf('\n', counted);
+      at !== -1 && at < match.index;
+      at = source.indexOf('\n', at + 1)
+    ) {
+      line++;
+      counted = at + 1;
+    }
+    found.push(line);
+  }
+  return found;
+}
+
 /** A rewrite of one line: where it was, what was read, and the warning to report. */
 export interface YamlRecovery {
   /** 0-based index of the rewritten line in the YAML text. */

@@ -90,6 +90,22 @@ const cases: Record<string, Case> = {
       },
     ],
   },
+  'top-level and nested mistakes in one file are all recovered': {
+    text: fm('name: both', 'description: Use when: x', 'metadata:', '  short: Install: it', 'note: @here'),
+    skill: {
+      frontmatter: {
+        name: 'both',
+        description: 'Use when: x',
+        metadata: { short: 'Install: it' },
+        note: '@here',
+      },
+    },
+    issues: [
+      { rule: 'yaml_unquoted_colon', severity: 'warning', field: 'description', line: 3, column: 14 },
+      { rule: 'yaml_reserved_indicator', severity: 'warning', field: 'note', line: 6, column: 7 },
+      { rule: 'yaml_unquoted_colon', severity: 'warning', field: 'metadata.short', line: 5, column: 10 },
+    ],
+  },
   'a value starting with "`" is recovered': {
     text: fm('name: tick', 'description: `npm test` runner'),
     skill: { description: '`npm test` runner' },
