@@ -129,7 +129,7 @@ describe('skillport skills list', () => {
     const run = await cli(['skills', 'list']);
     expect(run.code).toBe(0);
     const lines = run.stdout.toString('utf8').trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+DESCRIPTION/);
+    expect(lines[0]).toMatch(/^NAME\s+SCOPE\s+UPDATED\s+TAGS\s+DESCRIPTION$/);
     expect(lines.at(-1)).toBe(`${expectedFinalState(skills, tools).size} skills`);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(160 * 2);
   });

@@ -56,6 +56,18 @@ function printWriteResult(ctx: Context, result: WriteResultLike): void {
   }
 }
 
+/** `agent` for the shared root, `user` for a user root, else the URI itself. */
+function scopeOf(rootUri: string): string {
+  if (rootUri.startsWith('viking://agent/')) return 'agent';
+  if (rootUri.startsWith('viking://user/')) return 'user';
+  return rootUri;
+}
+
+/** `2026-11-30T09:29:30.554Z` → `2026-11-30 09:29` (UTC). */
+function shortTime(iso: string): string {
+  return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
+}
+
 function writeFields(options: WriteOptions) {
   const timeout = parsePositive('--timeout', options.timeout);
   if (timeout !== undefined && !options.wait) throw new CliError('--timeout only applies with --wait');
@@ -131,10 +143,10 @@ export function registerSkills(program: Command, io: CliIo): Command {
           result.skills,
           [
             { header: 'name', value: (s) => s.name, flexible: false },
-            { header: 'description', value: (s) => s.description },
+            { header: 'scope', value: (s) => scopeOf(s.root_uri), flexible: false },
+            { header: 'updated', value: (s) => shortTime(s.updated_at), flexible: false },
             { header: 'tags', value: (s) => s.tags.join(',') },
-            { header: 'root', value: (s) => s.root_uri },
-            { header: 'updated', value: (s) => s.updated_at, flexible: false },
+            { header: 'description', value: (s) => s.description },
           ],
           ctx.width,
         ),
