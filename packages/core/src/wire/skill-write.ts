@@ -41,7 +41,9 @@ export const AddSkillRequestSchema = z
     data: SkillDataSchema.optional(),
     temp_file_id: looseOptional(z.string()).meta({ description: 'Id from temp_upload (zip or SKILL.md)' }),
     wait: looseOptional(z.boolean()).meta({ description: 'Wait for processing (default false)' }),
-    timeout: looseOptional(z.number().positive()).meta({ description: 'Seconds to wait, only with `wait`' }),
+    timeout: looseOptional(z.number().nonnegative()).meta({
+      description: 'Seconds to wait, only with `wait` (0 or absent: the server limit)',
+    }),
     target_uri: looseOptional(z.string()).meta({
       description: 'Skill root: the user root (default), `viking://~/skills` or `viking://agent/skills`',
     }),

@@ -34,7 +34,9 @@ export const TaskResultSchema = z
 /** Body of `POST /api/v1/system/wait`. */
 export const WaitRequestSchema = z
   .strictObject({
-    timeout: looseOptional(z.number().positive()).meta({ description: 'Seconds; default: server limit' }),
+    timeout: looseOptional(z.number().nonnegative()).meta({
+      description: 'Seconds (0 or absent: the server limit)',
+    }),
     telemetry: TelemetryRequestSchema,
   })
   .meta({ id: 'WaitRequest' });
