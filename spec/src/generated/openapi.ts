@@ -258,7 +258,7 @@ export interface components {
             } | null;
             /** @description Id from temp_upload (zip or SKILL.md) */
             temp_file_id?: string | null | false;
-            /** @description Seconds to wait, only with `wait` */
+            /** @description Seconds to wait, only with `wait` (0 or absent: the server limit) */
             timeout?: number | null | false;
             /** @description Wait for processing (default false) */
             wait?: boolean | null | false;
@@ -675,7 +675,7 @@ export interface components {
             telemetry?: boolean | {
                 summary?: boolean | null;
             } | null;
-            /** @description Seconds; default: server limit */
+            /** @description Seconds (0 or absent: the server limit) */
             timeout?: number | null | false;
         };
         WaitResponse: {
