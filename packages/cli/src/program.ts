@@ -14,7 +14,16 @@ import { reportError } from './internal/report-error.js';
 /** Version printed by `skillport --version`. */
 export const CLI_VERSION = '0.1.0';
 
-/** Builds the command tree, writing to `io`. Commander's own exits are turned into thrown errors. */
+/**
+ * Builds the `skillport` command tree, writing to `io`. Commander's own exits (help, usage errors)
+ * are turned into thrown `CommanderError`s so the process is never exited from inside.
+ * @param io - streams, environment and working folder the commands use.
+ * @returns the commander program; {@link runCli} parses and reports errors.
+ * @example
+ * ```ts
+ * createProgram(io).commands.map((c) => c.name()); // ['serve', 'add-skill', 'skills', …]
+ * ```
+ */
 export function createProgram(io: CliIo): Command {
   const program = new Command('skillport')
     .description('Skillport: store, find and validate agent skills (SKILL.md) and MCP tools')

@@ -135,6 +135,13 @@ const BY_STATUS: Record<number, ErrorCode> = {
  * unknown or the body was not an envelope).
  * @param fields - status, code, message, details, request id, method and URL.
  * @returns an instance of the subclass for `fields.code`, else `ApiError`.
+ * @example
+ * ```ts
+ * const error = createApiError({ status: 404, code: 'NOT_FOUND', message: 'Skill "x" not found',
+ *   method: 'GET', url: 'http://127.0.0.1:1933/api/v1/skills/x' });
+ * error instanceof NotFoundError; // true
+ * ```
+ * @see API-CONTRACT §Envelope (code → HTTP status table)
  */
 export function createApiError(fields: ApiErrorFields): ApiError {
   const known = (BY_CODE as Record<string, typeof ApiError | undefined>)[fields.code];
@@ -174,7 +181,14 @@ function kindOf(value: unknown): ClientErrorKind | undefined {
   return (value as Record<symbol, ClientErrorKind | undefined>)[BRAND];
 }
 
-/** True when `value` is an {@link ApiError} (from any copy of this package). */
+/**
+ * True when `value` is an {@link ApiError} (from any copy of this package: the check reads a brand,
+ * not the prototype chain).
+ * @example
+ * ```ts
+ * try { await client.getSkill('x'); } catch (e) { if (isApiError(e) && e.code === 'NOT_FOUND') { … } }
+ * ```
+ */
 export function isApiError(value: unknown): value is ApiError {
   return kindOf(value) === 'api';
 }
