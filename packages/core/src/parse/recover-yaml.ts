@@ -4,9 +4,12 @@
  * (`description: Helps with reports. Trigger words: pdf`) or starts with a reserved indicator
  * (`@`, `` ` ``) is re-read as a double-quoted string, and the author gets a warning.
  *
- * Only lines that the YAML parser reported an error on are touched, so block scalars, quoted
- * values and comments that merely look like `key: a: b` are never rewritten. Line numbers do not
- * change: folded continuation lines are blanked, not removed.
+ * Only lines YAML certainly rejects are touched — top-level `key: a: b` lines (found before
+ * parsing: a line at column 1 is always a key) and the lines the parser reports an error on — so
+ * block scalars, quoted values and comments that merely look like `key: a: b` are never rewritten.
+ * The value, with its more indented continuation lines, must be plain (not quoted, a list, a map
+ * or a block scalar). Line numbers do not change: folded continuation lines are blanked, not
+ * removed.
  */
 
 import { codePointLength, excerpt } from '../internal/text.js';
