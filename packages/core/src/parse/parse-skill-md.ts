@@ -48,7 +48,9 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
   const yaml = readYaml(split.yaml, split.yamlLine);
   const data = yaml.data;
   const lists = readListFields(data, yaml.locate);
-  const issues: SkillIssue[] = lists.issues.length === 0 ? yaml.issues : [...yaml.issues, ...lists.issues];
+  const issues: SkillIssue[] = [...yaml.issues, ...lists.issues];
+  // In reading order; the sort is stable, so issues at one place keep the order they were found in.
+  if (issues.length > 1) issues.sort(byPosition);
   const skill: ParsedSkill = {
     name: typeof data.name === 'string' ? data.name : null,
     description: typeof data.description === 'string' ? data.description : null,
@@ -58,6 +60,13 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
     allowedTools: lists.allowedTools,
   };
   return { result: { skill, issues, hasFrontmatter: true }, readable: yaml.readable, locate: yaml.locate };
+}
+
+function byPosition(a: SkillIssue, b: SkillIssue): number {
+  return (
+    (a.line ?? Number.MAX_SAFE_INTEGER) - (b.line ?? Number.MAX_SAFE_INTEGER) ||
+    (a.column ?? 0) - (b.column ?? 0)
+  );
 }
 
 function emptySkill(body: string): ParsedSkill {

@@ -90,7 +90,7 @@ const cases: Record<string, Case> = {
       },
     ],
   },
-  'top-level and nested mistakes in one file are all recovered': {
+  'top-level and nested mistakes in one file are all recovered, reported in reading order': {
     text: fm('name: both', 'description: Use when: x', 'metadata:', '  short: Install: it', 'note: @here'),
     skill: {
       frontmatter: {
@@ -102,8 +102,8 @@ const cases: Record<string, Case> = {
     },
     issues: [
       { rule: 'yaml_unquoted_colon', severity: 'warning', field: 'description', line: 3, column: 14 },
-      { rule: 'yaml_reserved_indicator', severity: 'warning', field: 'note', line: 6, column: 7 },
       { rule: 'yaml_unquoted_colon', severity: 'warning', field: 'metadata.short', line: 5, column: 10 },
+      { rule: 'yaml_reserved_indicator', severity: 'warning', field: 'note', line: 6, column: 7 },
     ],
   },
   'a value starting with "`" is recovered': {
@@ -161,9 +161,9 @@ const cases: Record<string, Case> = {
     ),
     skill: { allowedTools: ['Read', 'Bash'] },
     issues: [
-      { rule: 'allowed_tools_spelling', severity: 'warning', field: 'allowedTools' },
-      { rule: 'allowed_tools_conflict', severity: 'error', field: 'allowed_tools' },
-      { rule: 'allowed_tools_conflict', severity: 'warning', field: 'allowedTools' },
+      { rule: 'allowed_tools_conflict', severity: 'error', field: 'allowed_tools', line: 5 },
+      { rule: 'allowed_tools_spelling', severity: 'warning', field: 'allowedTools', line: 6 },
+      { rule: 'allowed_tools_conflict', severity: 'warning', field: 'allowedTools', line: 6 },
     ],
   },
   'list items: numbers become strings, a null item is an error naming the field': {
