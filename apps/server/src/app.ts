@@ -86,6 +86,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     waitForJobs: options.waitForJobs ?? null,
     renderAbstract,
     renderOverview: (skill) => renderOverview(skill),
+    onApiKeyCreated: () => auth.keyCreated(),
     now: Date.now,
   };
 

@@ -39,7 +39,10 @@ export function extractApiKey(headers: { get(name: string): string | null | unde
 
 /** Resolves identities for one server. */
 export interface Authenticator {
+  /** Current mode; leaves `dev` for good once an API key is created. */
   readonly mode: AuthMode;
+  /** Called after an API key is stored: dev mode ends at once (keys now guard every route). */
+  keyCreated(): void;
   /**
    * The caller of a request.
    *
@@ -64,7 +67,7 @@ export async function createAuthenticator(
   options: { rootApiKey?: string | undefined },
 ): Promise<Authenticator> {
   const rootHash = options.rootApiKey ? hashApiKey(options.rootApiKey) : null;
-  const mode: AuthMode = rootHash === null && (await store.countApiKeys()) === 0 ? 'dev' : 'api_key';
+  let mode: AuthMode = rootHash === null && (await store.countApiKeys()) === 0 ? 'dev' : 'api_key';
 
   async function tryAuthenticate(key: string | null): Promise<Identity | null> {
     if (mode === 'dev') return { ...DEV_IDENTITY };
@@ -77,7 +80,12 @@ export async function createAuthenticator(
   }
 
   return {
-    mode,
+    get mode() {
+      return mode;
+    },
+    keyCreated() {
+      mode = 'api_key';
+    },
     tryAuthenticate,
     async authenticate(key) {
       const identity = await tryAuthenticate(key);

@@ -100,6 +100,7 @@ export async function createKey(
   }
   const { key, hash, prefix } = generateApiKey();
   const record = await deps.store.createApiKey({ accountId, userId, role, prefix, hash });
+  deps.onApiKeyCreated();
   return { ...toKeyInfo(record), api_key: key };
 }
 

@@ -30,6 +30,8 @@ export interface ServiceDeps {
   renderAbstract: (skill: AbstractInput) => string;
   /** Renders the L1 overview from a skill body when the job has not written it yet; null when unavailable. */
   renderOverview: ((skill: AbstractInput & { body: string }) => string) | null;
+  /** Told after an API key is stored (ends dev mode). */
+  onApiKeyCreated: () => void;
   /** Clock, epoch milliseconds. */
   now: () => number;
 }

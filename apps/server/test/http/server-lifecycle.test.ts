@@ -51,6 +51,27 @@ describe('startServer', () => {
     );
   });
 
+  test('creating the first API key in dev mode ends dev mode at once (and after restart)', async () => {
+    const dataDir = tempDir();
+    const t = await startTestServer({ dataDir });
+    const created = await t.request('POST', '/api/v1/admin/accounts/default/keys', {
+      body: { user_id: 'default', role: 'admin' },
+    });
+    expect(created.status, created.text).toBe(200);
+    const key = created.json.result.api_key as string;
+    expect((await t.request('GET', '/api/v1/skills')).status).toBe(401);
+    expect((await t.request('GET', '/api/v1/skills', { apiKey: key })).status).toBe(200);
+    expect((await t.request('GET', '/health')).json.auth_mode).toBe('api_key');
+    await t.close();
+    const again = await startTestServer({ dataDir });
+    try {
+      expect(again.server.authMode).toBe('api_key');
+      expect((await again.request('GET', '/api/v1/skills')).status).toBe(401);
+    } finally {
+      await again.close();
+    }
+  });
+
   test('data survives a restart on the same data folder', async () => {
     const dataDir = tempDir();
     const first = await startTestServer({ dataDir });
