@@ -47,10 +47,13 @@ const SHUTDOWN_GRACE_MS = 5000;
 export interface RunningServer {
   /** Base URL, e.g. `http://127.0.0.1:1933`. */
   url: string;
+  /** The interface bound, as given. */
   host: string;
   /** The bound port (the real one when `port: 0` was asked). */
   port: number;
+  /** Auth mode at start-up (`dev` ends once an API key is created; see `/health` for the live value). */
   authMode: AuthMode;
+  /** The store in use (owned by the server unless passed in `options.store`). */
   store: Store;
   /**
    * Stops accepting connections, lets in-flight requests finish (up to 5 s), stops the job runner,
