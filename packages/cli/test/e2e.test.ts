@@ -3,7 +3,7 @@
  * a temp folder, port 0): every corpus skill folder and MCP tool is added, then list, find, show,
  * update, remove and validate are checked against what core says about the corpus files.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AsyncHTTPClient } from '@skillport/sdk-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -322,5 +322,31 @@ describe('skillport keys', () => {
       keys: Array<{ key_id: string; revoked_at: string | null }>;
     }>();
     expect(after.keys.find((k) => k.key_id === key.key_id)?.revoked_at).not.toBeNull();
+  });
+});
+
+describe('skillport add-skill with a tools/list document', () => {
+  it('adds each tool and reports the refused ones, exiting 1', async () => {
+    const file = path.join(server.configHome, 'tools.json');
+    const picked = tools.slice(0, 3).map((t) => t.tool);
+    const broken = {
+      name: '???',
+      description: 'A tool whose name has no usable character',
+      inputSchema: { type: 'object' },
+    };
+    writeFileSync(file, JSON.stringify({ tools: [...picked, broken] }));
+    const run = await cli(['add-skill', file, '--target', 'viking://agent/skills', '-o', 'json']);
+    expect(run.code, run.stderr).toBe(1);
+    const outcomes =
+      run.json<Array<{ tool: string; name?: string; error?: { code: string; message: string } }>>();
+    expect(outcomes.slice(0, 3).map((o) => o.name)).toEqual(tools.slice(0, 3).map((t) => t.name));
+    expect(outcomes[3]).toMatchObject({
+      tool: '???',
+      error: { code: expect.stringMatching(/^(INVALID_ARGUMENT|SKILL_INVALID)$/) },
+    });
+    const agent = (await cli(['skills', 'list', '--target', 'viking://agent/skills', '-o', 'json'])).json<{
+      total: number;
+    }>();
+    expect(agent.total).toBe(3);
   });
 });

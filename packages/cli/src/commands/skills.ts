@@ -1,9 +1,10 @@
 /** `add-skill`, `skills add|list|find|show|update|remove`: the skill routes of the server. */
+import { type ApiError, isApiError, type SkillData } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
-import { CliError, type CliIo, printJson } from '../internal/io.js';
+import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { resolveSource } from '../internal/source.js';
-import { withSpinner } from '../internal/spinner.js';
+import { startSpinner, withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
 
 interface WriteOptions {
@@ -81,13 +82,77 @@ function writeFields(options: WriteOptions) {
 async function addAction(io: CliIo, raw: string, options: WriteOptions, command: Command): Promise<void> {
   const ctx = createContext(io, command);
   const fields = writeFields(options);
-  const { source, label } = await resolveSource(io, raw);
+  const { source, label, tools } = await resolveSource(io, raw, { many: true });
   const client = await ctx.client();
   const verb = options.wait ? 'Adding and processing' : 'Adding';
+  if (tools) return addTools(ctx, tools, fields, `${verb} ${tools.length} tools of ${label}`);
   const result = await withSpinner(io, ctx.format, `${verb} ${label}…`, () =>
     client.addSkill(source, fields),
   );
   printWriteResult(ctx, result);
+}
+
+/** Adds every tool of a `tools/list` document; one line (or JSON item) per tool, failures included. */
+async function addTools(
+  ctx: Context,
+  tools: Array<Record<string, unknown>>,
+  fields: ReturnType<typeof writeFields>,
+  label: string,
+): Promise<void> {
+  const client = await ctx.client();
+  const spinner = startSpinner(ctx.io, ctx.format, `${label}…`);
+  const outcomes: Array<{ tool: string; result?: WriteResultLike; error?: unknown }> = [];
+  try {
+    for (const [index, tool] of tools.entries()) {
+      spinner.update(`${label}: ${index + 1}/${tools.length}`);
+      const name = typeof tool.name === 'string' ? tool.name : `#${index + 1}`;
+      try {
+        outcomes.push({ tool: name, result: await client.addSkill(tool as SkillData, fields) });
+      } catch (error) {
+        if (!isApiError(error)) throw error;
+        outcomes.push({ tool: name, error });
+      }
+    }
+  } finally {
+    spinner.stop();
+  }
+  const failed = outcomes.filter((o) => o.error);
+  if (ctx.format === 'json') {
+    printJson(
+      ctx.io,
+      outcomes.map((o) =>
+        o.result ? { tool: o.tool, ...o.result } : { tool: o.tool, error: errorBody(o.error) },
+      ),
+    );
+  } else {
+    ctx.print(
+      renderTable(
+        outcomes,
+        [
+          { header: 'tool', value: (o) => o.tool, flexible: false },
+          { header: 'skill', value: (o) => o.result?.name ?? '' },
+          {
+            header: 'result',
+            value: (o) =>
+              o.result ? 'added' : `${(o.error as ApiError).code}: ${(o.error as ApiError).message}`,
+          },
+        ],
+        ctx.width,
+      ),
+    );
+  }
+  if (failed.length > 0) {
+    const worst = failed.some((o) => (o.error as ApiError).status >= 500) ? EXIT.server : EXIT.user;
+    throw new CliError(
+      ctx.format === 'json' ? '' : `${failed.length} of ${tools.length} tools were refused`,
+      worst,
+    );
+  }
+}
+
+function errorBody(error: unknown): { code: string; message: string } {
+  const api = error as ApiError;
+  return { code: api.code, message: api.message };
 }
 
 function addWriteOptions(command: Command): Command {
