@@ -72,7 +72,7 @@ beforeAll(async () => {
   }
   const waited = await cli(['wait', '--timeout', '60', '-o', 'json']);
   expect(waited.code, waited.stderr).toBe(0);
-}, 180_000);
+}, 240_000);
 
 afterAll(async () => {
   await server?.stop();
