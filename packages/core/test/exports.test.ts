@@ -1,0 +1,137 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as core from '../src/index.js';
+
+// Pins the public surface of the package root: adding, renaming or removing an export must be a
+// deliberate change here (and comes with a changeset).
+const CORE_EXPORTS = [
+  'AGENT_SKILL_ROOT',
+  'AccountResultSchema',
+  'AddSkillRequestSchema',
+  'ApiKeyInfoSchema',
+  'ChatModelError',
+  'CreateAccountRequestSchema',
+  'CreateApiKeyRequestSchema',
+  'CreateUserRequestSchema',
+  'CreatedApiKeySchema',
+  'DeleteSkillQuerySchema',
+  'DeleteSkillResultSchema',
+  'ERROR_CODES',
+  'ERROR_HTTP_STATUS',
+  'ErrorBodySchema',
+  'ErrorCodeSchema',
+  'ErrorEnvelopeSchema',
+  'FindSkillItemSchema',
+  'FindSkillsRequestSchema',
+  'FindSkillsResultSchema',
+  'GetSkillQuerySchema',
+  'GetSkillResultSchema',
+  'HOME_SKILL_ROOT',
+  'HealthResultSchema',
+  'ListAccountsResultSchema',
+  'ListApiKeysResultSchema',
+  'ListSkillsQuerySchema',
+  'ListSkillsResultSchema',
+  'ListUsersResultSchema',
+  'QueryFlagSchema',
+  'QueueStatusSchema',
+  'RevokeApiKeyResultSchema',
+  'SKILL_NAME_MAX_LENGTH',
+  'SKILL_NAME_PATTERN',
+  'SKILL_TOOL_PARAMETERS',
+  'SkillDataSchema',
+  'SkillFileSchema',
+  'SkillIssueSchema',
+  'SkillListItemSchema',
+  'SkillWriteResultSchema',
+  'SkillportError',
+  'TaskResultSchema',
+  'TelemetryRequestSchema',
+  'TelemetrySchema',
+  'TempUploadFormSchema',
+  'TempUploadResultSchema',
+  'USER_ID_PATTERN',
+  'UserResultSchema',
+  'VALIDATION_PROFILES',
+  'ValidateSkillRequestSchema',
+  'ValidateSkillResultSchema',
+  'ValidationErrorItemSchema',
+  'WaitRequestSchema',
+  'createOpenAICompatibleModel',
+  'createSkillToolbox',
+  'escapeXml',
+  'fromMcpTool',
+  'isErrorCode',
+  'isMcpTool',
+  'isSkillportError',
+  'isValidSkillName',
+  'looseOptional',
+  'normalizeSkillName',
+  'okEnvelope',
+  'parseSkillMd',
+  'parseVikingUri',
+  'renderAvailableSkills',
+  'resolveSkillRoot',
+  'serializeSkillMd',
+  'skillMdFromStructured',
+  'splitAllowedTools',
+  'splitTags',
+  'toKebabCase',
+  'toMcpTool',
+  'toToolSlug',
+  'toolboxSkillsFromRegistry',
+  'userSkillRoot',
+  'validateSkill',
+];
+
+const distDir = path.resolve(import.meta.dirname, '../dist');
+const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+/** Every module reachable from `entry` through relative static or dynamic imports, with its bare imports. */
+function importGraph(entry: string): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (graph.has(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    const specifiers = [
+      ...text.matchAll(/(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g),
+      ...text.matchAll(/(?:^|[\s;])import\s*['"]([^'"]+)['"]/g),
+      ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ].map((match) => match[1]!);
+    const bare: string[] = [];
+    for (const specifier of specifiers) {
+      if (specifier.startsWith('.')) queue.push(path.resolve(path.dirname(file), specifier));
+      else bare.push(specifier);
+    }
+    graph.set(file, bare);
+  }
+  return graph;
+}
+
+describe('@skillport/core public surface', () => {
+  it('exports exactly the pinned values', () => {
+    expect(Object.keys(core).sort()).toEqual([...CORE_EXPORTS].sort());
+  });
+
+  it('built root entry reaches no Node builtin (runtime-neutral)', () => {
+    const entry = path.join(distDir, 'index.js');
+    expect(existsSync(entry), 'build @skillport/core first (pnpm build)').toBe(true);
+    const graph = importGraph(entry);
+    expect(graph.size).toBeGreaterThan(20);
+    const offenders = [...graph].flatMap(([file, bare]) =>
+      bare.filter((s) => NODE_BUILTINS.has(s)).map((s) => `${path.relative(distDir, file)} -> ${s}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it('built Node subpath does use Node builtins (the scan can see them)', () => {
+    const entry = path.join(distDir, 'node', 'index.js');
+    expect(existsSync(entry), 'build @skillport/core first (pnpm build)').toBe(true);
+    const used = [...importGraph(entry).values()].flat().filter((s) => NODE_BUILTINS.has(s));
+    expect(used.length).toBeGreaterThan(0);
+  });
+});
