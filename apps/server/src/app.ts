@@ -4,6 +4,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { cors } from 'hono/cors';
 import { type Authenticator, createAuthenticator } from './auth/authenticator.js';
+import { createFailureThrottle } from './auth/failure-throttle.js';
 import { requireIdentity } from './auth/middleware.js';
 import { resolveLimits, type ServerLimits, type ServerOptions } from './config.js';
 import { accessLog } from './http/access-log.js';
@@ -111,8 +112,9 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     );
   }
   app.use('/api/v1/*', bodyLimits(limits));
-  const adminAccess = requireIdentity(auth, 'admin');
-  const dataAccess = requireIdentity(auth, 'data');
+  const throttle = createFailureThrottle(limits.maxAuthFailuresPerMinute);
+  const adminAccess = requireIdentity(auth, 'admin', throttle);
+  const dataAccess = requireIdentity(auth, 'data', throttle);
   const limiter = rateLimit(limits.rateLimitPerMinute);
   app.use('/api/v1/*', (c, next) =>
     c.req.path.startsWith('/api/v1/admin/') ? adminAccess(c, next) : dataAccess(c, next),

@@ -28,6 +28,8 @@ export interface ServerLimits {
   maxWaitSeconds: number;
   /** Requests per minute per API key on `/api/v1` (`SKILLPORT_RATE_LIMIT_PER_MINUTE`, default 0 = off) → 429. */
   rateLimitPerMinute: number;
+  /** Wrong API keys per client address per minute before 429 (`SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE`, default 60; 0 = off). */
+  maxAuthFailuresPerMinute: number;
 }
 
 /** The defaults of {@link ServerLimits}. */
@@ -43,6 +45,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   tempUploadTtlSeconds: 12 * 60 * 60,
   maxWaitSeconds: 300,
   rateLimitPerMinute: 0,
+  maxAuthFailuresPerMinute: 60,
 });
 
 const LIMIT_ENV: Record<keyof ServerLimits, string> = {
@@ -57,6 +60,7 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   tempUploadTtlSeconds: 'SKILLPORT_TEMP_UPLOAD_TTL_SECONDS',
   maxWaitSeconds: 'SKILLPORT_MAX_WAIT_SECONDS',
   rateLimitPerMinute: 'SKILLPORT_RATE_LIMIT_PER_MINUTE',
+  maxAuthFailuresPerMinute: 'SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE',
 };
 
 /** Options of `createApp` / `startServer`. Every field is optional; see each default. */

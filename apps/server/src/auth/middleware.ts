@@ -6,16 +6,31 @@ import { SkillportError } from '@skillport/core';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { type Authenticator, extractApiKey } from './authenticator.js';
+import { type FailureThrottle, remoteAddress } from './failure-throttle.js';
 
 /**
  * Middleware resolving the caller.
  *
  * @param auth - the server's authenticator
  * @param access - `data` (admin and user; root refused with 403) or `admin` (root and admin; users 403)
+ * @param throttle - counts wrong keys per client address (429 past its limit); none = no throttling
  */
-export function requireIdentity(auth: Authenticator, access: 'data' | 'admin'): MiddlewareHandler<AppEnv> {
+export function requireIdentity(
+  auth: Authenticator,
+  access: 'data' | 'admin',
+  throttle?: FailureThrottle,
+): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const identity = await auth.authenticate(extractApiKey({ get: (name) => c.req.header(name) }));
+    const key = extractApiKey({ get: (name) => c.req.header(name) });
+    const address = throttle && auth.mode === 'api_key' ? remoteAddress(c) : null;
+    if (address !== null) throttle?.check(address);
+    let identity: Awaited<ReturnType<Authenticator['authenticate']>>;
+    try {
+      identity = await auth.authenticate(key);
+    } catch (error) {
+      if (address !== null && key !== null) throttle?.fail(address);
+      throw error;
+    }
     c.set('identity', identity);
     if (access === 'data' && identity.role === 'root') {
       throw new SkillportError(

@@ -108,6 +108,8 @@ export function createErrorHandler(logger: Logger) {
             : {}),
         });
       }
+      const retryAfter = err.details?.retry_after;
+      if (typeof retryAfter === 'number') c.header('Retry-After', String(retryAfter));
       return sendError(c, err.code, err.message, err.details, err.status);
     }
     if (err instanceof HTTPException) {

@@ -38,7 +38,6 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Midd
     bucket.updatedAt = t;
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000));
-      c.header('Retry-After', String(retryAfter));
       throw new SkillportError(
         'RESOURCE_EXHAUSTED',
         `Rate limit of ${perMinute} requests per minute exceeded; retry in ${retryAfter} s`,

@@ -195,6 +195,26 @@ describe('isolation between accounts', () => {
   });
 });
 
+describe('key guessing', () => {
+  test('too many wrong keys from one address → 429 RESOURCE_EXHAUSTED with Retry-After', async () => {
+    const guarded = await startTestServer({ rootApiKey: ROOT, limits: { maxAuthFailuresPerMinute: 3 } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++)
+        statuses.push((await guarded.request('GET', '/api/v1/skills', { apiKey: `sk_guess_${i}` })).status);
+      expect(statuses).toEqual([401, 401, 401]);
+      const blocked = await guarded.request('GET', '/api/v1/skills', { apiKey: 'sk_guess_4' });
+      expect(blocked.status).toBe(429);
+      expect(blocked.json.error.code).toBe('RESOURCE_EXHAUSTED');
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Requests without any key are not guesses and are not counted.
+      expect((await t.request('GET', '/api/v1/skills')).status).toBe(401);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 describe('administration', () => {
   test('admins manage their own account only', async () => {
     const own = await as('alice', 'GET', '/api/v1/admin/accounts/acme/keys');
