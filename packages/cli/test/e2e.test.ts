@@ -306,25 +306,6 @@ describe('skillport queue, tasks and errors', () => {
   });
 });
 
-describe('skillport keys', () => {
-  it('creates a key for a new user (shown once), lists it and revokes it', async () => {
-    const created = await cli(['keys', 'create', '--user', 'e2e-alice', '--role', 'admin', '-o', 'json']);
-    expect(created.code, created.stderr).toBe(0);
-    const key = created.json<{ key_id: string; api_key: string; user_id: string; role: string }>();
-    expect(key).toMatchObject({ user_id: 'e2e-alice', role: 'admin' });
-    expect(key.api_key.length).toBeGreaterThan(20);
-    const listed = (await cli(['keys', 'list', '-o', 'json'])).json<{ keys: Array<{ key_id: string }> }>();
-    expect(listed.keys.map((k) => k.key_id)).toContain(key.key_id);
-    expect(JSON.stringify(listed)).not.toContain(key.api_key);
-    const revoked = await cli(['keys', 'revoke', key.key_id]);
-    expect(revoked.stdout.toString('utf8')).toBe(`revoked ${key.key_id}\n`);
-    const after = (await cli(['keys', 'list', '-o', 'json'])).json<{
-      keys: Array<{ key_id: string; revoked_at: string | null }>;
-    }>();
-    expect(after.keys.find((k) => k.key_id === key.key_id)?.revoked_at).not.toBeNull();
-  });
-});
-
 describe('skillport add-skill with a tools/list document', () => {
   it('adds each tool and reports the refused ones, exiting 1', async () => {
     const file = path.join(server.configHome, 'tools.json');
@@ -348,5 +329,39 @@ describe('skillport add-skill with a tools/list document', () => {
       total: number;
     }>();
     expect(agent.total).toBe(3);
+  });
+});
+
+describe('skillport keys (last: the first key ends dev mode)', () => {
+  it('creates an admin key (shown once), then with it creates, lists and revokes another', async () => {
+    const created = await cli(['keys', 'create', '--user', 'e2e-alice', '--role', 'admin', '-o', 'json']);
+    expect(created.code, created.stderr).toBe(0);
+    const admin = created.json<{ key_id: string; api_key: string; user_id: string; role: string }>();
+    expect(admin).toMatchObject({ user_id: 'e2e-alice', role: 'admin' });
+    expect(admin.api_key.length).toBeGreaterThan(20);
+
+    const anonymous = await cli(['skills', 'list']);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toMatch(/UNAUTHENTICATED, HTTP 401/);
+
+    const withKey = (args: string[]) => cli([...args, '--api-key', admin.api_key]);
+    const second = (await withKey(['keys', 'create', '--user', 'e2e-bob', '-o', 'json'])).json<{
+      key_id: string;
+      api_key: string;
+    }>();
+    const listed = (await withKey(['keys', 'list', '-o', 'json'])).json<{
+      keys: Array<{ key_id: string }>;
+    }>();
+    expect(listed.keys.map((k) => k.key_id)).toEqual(expect.arrayContaining([admin.key_id, second.key_id]));
+    expect(JSON.stringify(listed)).not.toContain(admin.api_key);
+    const revoked = await withKey(['keys', 'revoke', second.key_id]);
+    expect(revoked.stdout.toString('utf8')).toBe(`revoked ${second.key_id}\n`);
+    const after = (await withKey(['keys', 'list', '-o', 'json'])).json<{
+      keys: Array<{ key_id: string; revoked_at: string | null }>;
+    }>();
+    expect(after.keys.find((k) => k.key_id === second.key_id)?.revoked_at).not.toBeNull();
+    const refused = await cli(['skills', 'list', '--api-key', second.api_key]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/UNAUTHENTICATED/);
   });
 });
