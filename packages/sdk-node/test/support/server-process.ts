@@ -13,7 +13,8 @@ const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 const BOOT = `
 const { startServer } = await import('@skillport/server');
 const server = await startServer({ port: 0, dataDir: process.env.DATA_DIR, logger: false,
-  corsOrigins: (process.env.CORS || '').split(',').filter(Boolean) });
+  corsOrigins: (process.env.CORS || '').split(',').filter(Boolean),
+  ...(process.env.ROOT_KEY ? { rootApiKey: process.env.ROOT_KEY } : {}) });
 process.stdout.write(JSON.stringify({ url: server.url }) + '\\n');
 process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
 `;
@@ -26,8 +27,12 @@ export interface ServerProcess {
 /**
  * Starts the built server (`pnpm build` first) and resolves with its URL.
  * @param corsOrigins - origins allowed by CORS (browser tests).
+ * @param rootApiKey - a root key; when given the server is not in dev mode.
  */
-export async function startServerProcess(corsOrigins: string[] = []): Promise<ServerProcess> {
+export async function startServerProcess(
+  corsOrigins: string[] = [],
+  rootApiKey?: string,
+): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-sdk-'));
   const child = spawn(process.execPath, ['--input-type=module', '-e', BOOT], {
     cwd: PACKAGE_DIR,
@@ -36,6 +41,7 @@ export async function startServerProcess(corsOrigins: string[] = []): Promise<Se
       HOME: process.env.HOME ?? '',
       DATA_DIR: dataDir,
       CORS: corsOrigins.join(','),
+      ROOT_KEY: rootApiKey ?? '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
