@@ -159,6 +159,7 @@ try {
 
   const rows = [];
   rows.push(row('ceiling: bare node:http, fixed JSON', await run({ url: bare.url })));
+  rows.push(row('health GET /health (framework floor)', await run({ url: `${server.url}/health` })));
 
   let n = 0;
   const rand = () => `skill-${String(Math.floor(Math.random() * SKILLS)).padStart(5, '0')}`;
@@ -232,8 +233,8 @@ try {
   const mem = rssMb(pid);
   console.table(rows);
   const ceiling = rows[0]['req/s'];
-  const get = rows[1]['req/s'];
-  const findP99 = rows[5]['p99 ms'];
+  const get = rows[2]['req/s'];
+  const findP99 = rows[6]['p99 ms'];
   console.log(
     `server RSS: ${mem.rss.toFixed(0)} MB now, ${mem.peak.toFixed(0)} MB peak (${SKILLS} skills seeded)`,
   );
