@@ -126,6 +126,7 @@ describe('startServer', () => {
         path: '/api/v1/skills',
         status: 200,
         user_id: 'default',
+        remote: '127.0.0.1',
       });
     } finally {
       await server.close();
