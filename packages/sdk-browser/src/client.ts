@@ -2,7 +2,6 @@
  * `AsyncHTTPClient`: the typed Skillport HTTP client over ky + fetch. Request and response types come
  * from `@skillport/spec` (generated from the server's OpenAPI document); nothing here re-declares them.
  */
-import type { McpTool, StructuredSkill } from '@skillport/core';
 import type {
   ApiKeyCreateParams,
   ApiKeyCreateResult,
@@ -10,7 +9,6 @@ import type {
   ApiKeyRevokeResult,
   HealthResult,
   QueueStatus,
-  SkillAddParams,
   SkillAddResult,
   SkillDeleteParams,
   SkillDeleteResult,
@@ -27,108 +25,27 @@ import type {
   TempUploadResult,
 } from '@skillport/spec';
 import ky, { HTTPError, type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
+import {
+  type AddSkillOptions,
+  type CallOptions,
+  type ClientOptions,
+  DEFAULT_URL,
+  type QueryOf,
+  type SkillData,
+  type SkillSource,
+  type UpdateSkillOptions,
+} from './client-options.js';
 import { NetworkError, TimeoutError } from './errors.js';
 import { errorFromResponse, parseJson, unwrapResult } from './internal/envelope.js';
-import { type ZipInput, zipSkillFiles } from './zip-files.js';
-
-/** The URL a client talks to when none is given: the embedded server of `skillport serve`. */
-export const DEFAULT_URL = 'http://127.0.0.1:1933';
-
-/** Options of {@link AsyncHTTPClient}. */
-export interface ClientOptions {
-  /** Server base URL, without `/api/v1`. Default {@link DEFAULT_URL}. */
-  url?: string;
-  /** API key, sent as `Authorization: Bearer <key>`. Default: none (dev-mode servers need none). */
-  apiKey?: string;
-  /** Milliseconds to wait for each HTTP attempt. Default 60 000. Waits (`wait: true`) get longer automatically. */
-  timeout?: number;
-  /** Retries of idempotent requests (GET, PUT, DELETE) on network errors, 408, 429, 5xx. Default 2. POST is never retried. */
-  retry?: number;
-  /** `fetch` implementation to use. Default `globalThis.fetch`. */
-  fetch?: typeof globalThis.fetch;
-  /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
-}
-
-/** Per-call options shared by every method. */
-export interface CallOptions {
-  /** Aborts the call. */
-  signal?: AbortSignal;
-}
-
-/** Skill content the server reads itself: SKILL.md text, a structured skill, or an MCP tool. */
-export type SkillData = string | StructuredSkill | McpTool;
-
-/**
- * What {@link AsyncHTTPClient.addSkill} accepts: {@link SkillData}, a `Blob`/`File` (a zip of a skill
- * folder, or one SKILL.md), or the files of a picked folder (zipped with {@link zipSkillFiles}).
- */
-export type SkillSource = SkillData | Blob | ZipInput[];
-
-/** Options of {@link AsyncHTTPClient.addSkill}: the request fields of API-CONTRACT §Add besides the content. */
-export type AddSkillOptions = Omit<SkillAddParams, 'data' | 'temp_file_id'> &
-  CallOptions & {
-    /** File name used when the source is uploaded (default `SKILL.md` for text, `skill.zip` for zips). */
-    filename?: string;
-  };
-
-/** Options of {@link AsyncHTTPClient.updateSkill}: {@link AddSkillOptions} plus `ifMatch`. */
-export type UpdateSkillOptions = AddSkillOptions & {
-  /** Expected current revision; a stale one gives `ConflictError` (412). */
-  ifMatch?: string;
-};
-
-/**
- * Query parameters of a route, with the names of the spec and natural values: numbers and booleans
- * are accepted where the wire carries strings (`{level: 2, include_content: true}`).
- */
-export type QueryOf<T> = { [K in keyof T]?: T[K] | string | number | boolean | null };
-
-type Query = Record<string, string | number | boolean | readonly unknown[] | null | undefined>;
-
-interface RequestInit {
-  json?: unknown;
-  body?: FormData;
-  query?: Query;
-  headers?: Record<string, string>;
-  timeout?: number;
-  signal?: AbortSignal | undefined;
-}
-
-function isBlob(value: unknown): value is Blob {
-  return typeof Blob !== 'undefined' && value instanceof Blob;
-}
-
-function toSearchParams(query: Query | undefined): URLSearchParams {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
-    else params.set(key, String(value));
-  }
-  return params;
-}
-
-/** `AbortSignal.any`, with a fallback for runtimes that lack it (Node < 20.3, older browsers). */
-function anySignal(signals: AbortSignal[]): AbortSignal {
-  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals);
-  const controller = new AbortController();
-  for (const signal of signals) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      break;
-    }
-    signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-  }
-  return controller.signal;
-}
-
-function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  const detail = cause && typeof cause.message === 'string' ? cause.message : undefined;
-  return detail ? `${error.message} (${detail})` : error.message;
-}
+import {
+  anySignal,
+  describeCause,
+  isBlob,
+  type Query,
+  type RequestInit,
+  toSearchParams,
+} from './internal/http.js';
+import { zipSkillFiles } from './zip-files.js';
 
 /**
  * Typed asynchronous client of the Skillport HTTP API. Runs in browsers, Node, Deno and workers.

@@ -1,6 +1,7 @@
 // Public API of @skillport/sdk-browser: everything exported here is supported; nothing else is.
 // Runtime-neutral: no `node:*` imports (browsers, Node, Deno, workers).
 
+export { AsyncHTTPClient } from './client.js';
 export type {
   AddSkillOptions,
   CallOptions,
@@ -9,8 +10,8 @@ export type {
   SkillData,
   SkillSource,
   UpdateSkillOptions,
-} from './client.js';
-export { AsyncHTTPClient, DEFAULT_URL } from './client.js';
+} from './client-options.js';
+export { DEFAULT_URL } from './client-options.js';
 export type { ApiErrorFields, ClientErrorKind, SerializedClientError } from './errors.js';
 export {
   ApiError,

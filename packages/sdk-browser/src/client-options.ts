@@ -1,0 +1,57 @@
+/** Options and input types of {@link AsyncHTTPClient}; request fields come from `@skillport/spec`. */
+import type { McpTool, StructuredSkill } from '@skillport/core';
+import type { SkillAddParams } from '@skillport/spec';
+import type { ZipInput } from './zip-files.js';
+
+/** The URL a client talks to when none is given: the embedded server of `skillport serve`. */
+export const DEFAULT_URL = 'http://127.0.0.1:1933';
+
+/** Options of {@link AsyncHTTPClient}. */
+export interface ClientOptions {
+  /** Server base URL, without `/api/v1`. Default {@link DEFAULT_URL}. */
+  url?: string;
+  /** API key, sent as `Authorization: Bearer <key>`. Default: none (dev-mode servers need none). */
+  apiKey?: string;
+  /** Milliseconds to wait for each HTTP attempt. Default 60 000. Waits (`wait: true`) get longer automatically. */
+  timeout?: number;
+  /** Retries of idempotent requests (GET, PUT, DELETE) on network errors, 408, 429, 5xx. Default 2. POST is never retried. */
+  retry?: number;
+  /** `fetch` implementation to use. Default `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+/** Per-call options shared by every method. */
+export interface CallOptions {
+  /** Aborts the call. */
+  signal?: AbortSignal;
+}
+
+/** Skill content the server reads itself: SKILL.md text, a structured skill, or an MCP tool. */
+export type SkillData = string | StructuredSkill | McpTool;
+
+/**
+ * What {@link AsyncHTTPClient.addSkill} accepts: {@link SkillData}, a `Blob`/`File` (a zip of a skill
+ * folder, or one SKILL.md), or the files of a picked folder (zipped with {@link zipSkillFiles}).
+ */
+export type SkillSource = SkillData | Blob | ZipInput[];
+
+/** Options of {@link AsyncHTTPClient.addSkill}: the request fields of API-CONTRACT §Add besides the content. */
+export type AddSkillOptions = Omit<SkillAddParams, 'data' | 'temp_file_id'> &
+  CallOptions & {
+    /** File name used when the source is uploaded (default `SKILL.md` for text, `skill.zip` for zips). */
+    filename?: string;
+  };
+
+/** Options of {@link AsyncHTTPClient.updateSkill}: {@link AddSkillOptions} plus `ifMatch`. */
+export type UpdateSkillOptions = AddSkillOptions & {
+  /** Expected current revision; a stale one gives `ConflictError` (412). */
+  ifMatch?: string;
+};
+
+/**
+ * Query parameters of a route, with the names of the spec and natural values: numbers and booleans
+ * are accepted where the wire carries strings (`{level: 2, include_content: true}`).
+ */
+export type QueryOf<T> = { [K in keyof T]?: T[K] | string | number | boolean | null };
