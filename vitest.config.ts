@@ -10,6 +10,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'spec/test/**/*.test.ts'],
+    reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
