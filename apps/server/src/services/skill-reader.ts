@@ -121,9 +121,12 @@ async function locate(deps: ServiceDeps, identity: Identity, rawName: string, ta
     const skill = await deps.store.getSkill(identity.accountId, root, name);
     if (skill) return skill;
   }
-  const resource = `${roots[0]}/${name}`;
-  throw new SkillportError('NOT_FOUND', `Skill ${JSON.stringify(name)} not found in ${roots.join(' or ')}`, {
-    details: { type: 'skill', resource },
+  throw notFound(name, roots);
+}
+
+function notFound(name: string, roots: readonly string[]): SkillportError {
+  return new SkillportError('NOT_FOUND', `Skill ${JSON.stringify(name)} not found in ${roots.join(' or ')}`, {
+    details: { type: 'skill', resource: `${roots[0]}/${name}` },
   });
 }
 
@@ -166,7 +169,24 @@ export async function getSkill(
   rawName: string,
   options: GetSkillOptions,
 ): Promise<GetSkillResult> {
-  const skill = await locate(deps, identity, rawName, options.targetUri);
+  const name = normalizeSkillName(rawName);
+  const roots = rootsFor(identity, options.targetUri);
+  const level = options.level;
+  const wantsAbstract = level === null || level === 0;
+  const wantsOverview = level === null || level === 1;
+  const wantsContent = level === null || level === 2 || options.includeContent;
+  const contents: string[] = [];
+  if (wantsAbstract) contents.push(ABSTRACT_PATH);
+  if (wantsContent) contents.push(DEFINITION_PATH);
+  // One read: the row of the first root holding the skill, the needed contents and the file list.
+  // The body is read only when the overview must be rendered from it (the job has not run yet).
+  const view = await deps.store.readSkillView(identity.accountId, roots, name, {
+    contents,
+    listFiles: options.includeFiles,
+    body: wantsOverview ? 'without-overview' : 'never',
+  });
+  if (view === null) throw notFound(name, roots);
+  const skill = view.skill;
   const uri = `${skill.rootUri}/${skill.name}`;
   const result: GetSkillResult = {
     name: skill.name,
@@ -181,13 +201,12 @@ export async function getSkill(
     created_at: iso(skill.createdAt),
     updated_at: iso(skill.updatedAt),
   };
-  const level = options.level;
   if (level !== null) result.level = level;
-  if (level === null || level === 0) {
-    const file = await deps.store.readFile(skill.id, ABSTRACT_PATH);
+  if (wantsAbstract) {
+    const file = view.contents.get(ABSTRACT_PATH);
     result.abstract = file?.content ? decoder.decode(file.content) : '';
   }
-  if (level === null || level === 1) {
+  if (wantsOverview) {
     result.overview =
       skill.overview ??
       deps.renderOverview?.({
@@ -199,17 +218,16 @@ export async function getSkill(
       }) ??
       '';
   }
-  if (level === null || level === 2 || options.includeContent) {
-    const file = await deps.store.readFile(skill.id, DEFINITION_PATH);
+  if (wantsContent) {
+    const file = view.contents.get(DEFINITION_PATH);
     if (!file?.content) throw new Error(`skill ${skill.id} has no readable ${DEFINITION_PATH}`);
     result.content = decoder.decode(file.content);
     result.content_sha256 = file.sha256;
   }
-  if (options.includeFiles) {
-    const stored = await deps.store.listFiles(skill.id, { withContent: false });
+  if (view.files !== null) {
     result.files = withDirectories(
       uri,
-      stored.map((f) => ({
+      view.files.map((f) => ({
         name: f.path.slice(f.path.lastIndexOf('/') + 1),
         uri: `${uri}/${f.path}`,
         path: f.path,

@@ -131,6 +131,28 @@ export interface QueueCounts {
   failed: number;
 }
 
+/** What {@link Store.readSkillView} reads besides the skill's metadata. */
+export interface SkillViewOptions {
+  /** Paths of files whose contents to return (e.g. `.abstract.md`, `SKILL.md`); missing ones are absent. */
+  contents: readonly string[];
+  /** Also list every live file (without contents). */
+  listFiles: boolean;
+  /**
+   * Whether to read the Markdown body: `always`, `never` (left as `''`), or `without-overview` (only
+   * when the overview is still null, i.e. when a reader must render it from the body).
+   */
+  body: 'always' | 'never' | 'without-overview';
+}
+
+/** One skill as a reader sees it, read in one statement (see {@link Store.readSkillView}). */
+export interface SkillView {
+  skill: SkillRecord;
+  /** The requested files that exist, by path, with `content`. */
+  contents: Map<string, StoredFile>;
+  /** Every live file by path (no contents) when `listFiles` was asked, else null. */
+  files: StoredFile[] | null;
+}
+
 export interface SearchHit {
   skill: SkillRecord;
   /** Normalised to [0, 1], descending. */
@@ -197,6 +219,16 @@ export interface Store {
     rootUri: string,
     options: { limit: number; withBody?: boolean },
   ): Promise<{ skills: SkillRecord[]; total: number }>;
+  /**
+   * The named skill from the first of `rootUris` that holds it, with the requested file contents and
+   * file list — everything `get` needs in one read (one statement on SQLite). Null when no root has it.
+   */
+  readSkillView(
+    accountId: string,
+    rootUris: readonly string[],
+    name: string,
+    options: SkillViewOptions,
+  ): Promise<SkillView | null>;
   listFiles(skillId: string, options: { withContent: boolean }): Promise<StoredFile[]>;
   readFile(skillId: string, path: string): Promise<StoredFile | null>;
   /** Deletes the skill and its files (history kept); returns the number of files deleted, or null if absent. */

@@ -6,6 +6,7 @@ import * as accounts from './account-ops.js';
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { applyMigrations } from './migrations.js';
 import * as reads from './skill-reads.js';
+import { readSkillView } from './skill-view.js';
 import { deleteSkillTx, putSkillTx } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 
@@ -96,6 +97,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async listFiles(skillId, { withContent }) {
       return reads.listFiles(conn, skillId, withContent);
+    },
+    async readSkillView(accountId, rootUris, name, viewOptions) {
+      return readSkillView(conn, accountId, rootUris, name, viewOptions);
     },
     async readFile(skillId, filePath) {
       return reads.readFile(conn, skillId, filePath);

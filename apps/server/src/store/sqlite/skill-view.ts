@@ -1,0 +1,106 @@
+import type { SkillFileKind, SkillView, SkillViewOptions, StoredFile } from '../types.js';
+import type { Connection } from './connection.js';
+import { type SkillRow, toSkillRecord } from './rows.js';
+
+/** Every column of `skills` but `body` (chosen per request, see {@link bodyColumn}). */
+const COLUMNS = `s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
+  s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter, s.overview`;
+
+/** The live files of `s`, by path, as one JSON array of `[path, kind, size, sha256]`. */
+const FILES_JSON = `(SELECT json_group_array(json_array(f.path, f.kind, f.size, f.sha256)) FROM
+  (SELECT path, kind, size, sha256 FROM skill_files WHERE skill_seq = s.seq ORDER BY path) AS f) AS files_json`;
+
+function bodyColumn(mode: SkillViewOptions['body']): string {
+  if (mode === 'always') return 's.body';
+  // `body` is the last column: when the CASE does not need it, its overflow pages are never read.
+  if (mode === 'without-overview') return "CASE WHEN s.overview IS NULL THEN s.body ELSE '' END AS body";
+  return "'' AS body";
+}
+
+/**
+ * The statement for one shape of request (`contents` file joins) and one root. Parameters, in text
+ * order: the content paths, account id, root, name. One root per statement: an `IN (roots) ORDER BY
+ * preference` form sorts through a temporary B-tree and costs ~2.5× a direct unique-index probe.
+ */
+function viewSql(contents: number, options: SkillViewOptions): string {
+  const key = `${contents}/${options.listFiles}/${options.body}`;
+  let sql = sqlByShape.get(key);
+  if (sql === undefined) {
+    sql = buildViewSql(contents, options);
+    sqlByShape.set(key, sql);
+  }
+  return sql;
+}
+
+/** SQL text per request shape (a handful: content count × file list × body mode). */
+const sqlByShape = new Map<string, string>();
+
+function buildViewSql(contents: number, options: SkillViewOptions): string {
+  const select = [COLUMNS, bodyColumn(options.body)];
+  const joins: string[] = [];
+  for (let i = 0; i < contents; i++) {
+    select.push(`f${i}.kind AS k${i}, f${i}.size AS z${i}, f${i}.sha256 AS h${i}, b${i}.content AS c${i}`);
+    joins.push(
+      `LEFT JOIN skill_files f${i} ON f${i}.skill_seq = s.seq AND f${i}.path = ?`,
+      `LEFT JOIN blobs b${i} ON b${i}.sha256 = f${i}.sha256`,
+    );
+  }
+  if (options.listFiles) select.push(FILES_JSON);
+  return `SELECT ${select.join(', ')} FROM skills s ${joins.join(' ')}
+    WHERE s.account_id = ? AND s.root_uri = ? AND s.name = ?`;
+}
+
+type ViewRow = SkillRow & Record<string, unknown> & { files_json?: string };
+
+function bytes(value: unknown): Uint8Array {
+  const buffer = value as Buffer;
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/**
+ * `Store.readSkillView` on SQLite: the skill row of the first root holding `name`, the requested file
+ * contents (joined), and the file list (aggregated as JSON) — one prepared statement per root tried
+ * (one step when the first root holds the skill).
+ *
+ * @param conn - the connection (statements cached per request shape)
+ * @param accountId - the caller's account
+ * @param rootUris - roots in preference order (one or more)
+ * @param name - the exact (normalised) skill name
+ * @param options - see {@link SkillViewOptions}
+ * @returns the view, or null when none of the roots holds the skill (or `rootUris` is empty)
+ */
+export function readSkillView(
+  conn: Connection,
+  accountId: string,
+  rootUris: readonly string[],
+  name: string,
+  options: SkillViewOptions,
+): SkillView | null {
+  const paths = [...new Set(options.contents)];
+  const statement = conn.stmt(viewSql(paths.length, options));
+  let row: ViewRow | undefined;
+  for (const rootUri of rootUris) {
+    row = statement.get(...paths, accountId, rootUri, name) as ViewRow | undefined;
+    if (row !== undefined) break;
+  }
+  if (row === undefined) return null;
+  const contents = new Map<string, StoredFile>();
+  paths.forEach((path, i) => {
+    const sha256 = row[`h${i}`];
+    const content = row[`c${i}`];
+    if (typeof sha256 !== 'string' || content === null || content === undefined) return;
+    contents.set(path, {
+      path,
+      kind: row[`k${i}`] as SkillFileKind,
+      size: row[`z${i}`] as number,
+      sha256,
+      content: bytes(content),
+    });
+  });
+  let files: StoredFile[] | null = null;
+  if (options.listFiles) {
+    const entries = JSON.parse(row.files_json ?? '[]') as Array<[string, SkillFileKind, number, string]>;
+    files = entries.map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }));
+  }
+  return { skill: toSkillRecord(row), contents, files };
+}
