@@ -69,7 +69,7 @@ export async function listSkills(
   for (const root of roots) {
     const page = await deps.store.listSkills(identity.accountId, root, {
       limit: Math.max(0, options.limit - skills.length),
-      withBody: false,
+      summary: true,
     });
     total += page.total;
     for (const s of page.skills) skills.push(toListItem(s));

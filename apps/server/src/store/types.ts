@@ -212,12 +212,14 @@ export interface Store {
   /**
    * Skills of one root by name, at most `limit`, with the root's total. `withBody: false` (default
    * true) leaves `body` as `''` and skips reading it — what a listing needs, and much cheaper for
-   * large skills.
+   * large skills. `summary: true` reads only what a listing shows (name, root, description, tags,
+   * allowed tools, revision, times): `body` `''`, `frontmatter` `{}`, `overview` and `sourceMetadata`
+   * null.
    */
   listSkills(
     accountId: string,
     rootUri: string,
-    options: { limit: number; withBody?: boolean },
+    options: { limit: number; withBody?: boolean; summary?: boolean },
   ): Promise<{ skills: SkillRecord[]; total: number }>;
   /**
    * The named skill from the first of `rootUris` that holds it, with the requested file contents and

@@ -54,6 +54,7 @@ describe('sqlite connection and migrations', () => {
         'accounts',
         'api_keys',
         'blobs',
+        'skill_counts',
         'skill_files',
         'skill_revisions',
         'skills',

@@ -90,10 +90,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async listRevisions(accountId, rootUri, name) {
       return reads.listRevisions(conn, accountId, rootUri, name);
     },
-    async listSkills(accountId, rootUri, { limit, withBody }) {
-      return db
-        .transaction(() => reads.listSkills(conn, accountId, rootUri, limit, withBody ?? true))
-        .deferred();
+    async listSkills(accountId, rootUri, { limit, withBody, summary }) {
+      const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';
+      return db.transaction(() => reads.listSkills(conn, accountId, rootUri, limit, fields)).deferred();
     },
     async listFiles(skillId, { withContent }) {
       return reads.listFiles(conn, skillId, withContent);

@@ -22,6 +22,8 @@ interface Migration {
  *   Unicode words with diacritics folded; 3-character prefixes are indexed for type-ahead queries.
  *   Full detail (positions) is kept: FTS5's `bm25()` needs instance counts, which `detail = column`
  *   does not provide (every score would be 0).
+ * - `skill_counts` holds the number of skills per (account, root), kept by triggers on `skills`
+ *   (version 2), so a listing's `total` is one lookup instead of a count over the root.
  * - Tasks have no foreign key to skills: a task of a deleted skill completes as a no-op.
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -129,6 +131,34 @@ CREATE VIRTUAL TABLE skills_fts USING fts5 (
   content = '', contentless_delete = 1, prefix = '3',
   tokenize = 'porter unicode61 remove_diacritics 2'
 );
+`,
+  },
+  {
+    version: 2,
+    name: 'skill counts per root',
+    // `list` reports each root's total; counting a root's index entries costs ~0.3 ms per 10 000
+    // skills on every request. The counts are kept by triggers in the same transaction as the row.
+    sql: `
+CREATE TABLE skill_counts (
+  account_id TEXT NOT NULL,
+  root_uri TEXT NOT NULL,
+  n INTEGER NOT NULL,
+  PRIMARY KEY (account_id, root_uri)
+) WITHOUT ROWID;
+INSERT INTO skill_counts (account_id, root_uri, n)
+  SELECT account_id, root_uri, count(*) FROM skills GROUP BY account_id, root_uri;
+CREATE TRIGGER skills_count_insert AFTER INSERT ON skills BEGIN
+  INSERT INTO skill_counts (account_id, root_uri, n) VALUES (new.account_id, new.root_uri, 1)
+    ON CONFLICT (account_id, root_uri) DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER skills_count_delete AFTER DELETE ON skills BEGIN
+  UPDATE skill_counts SET n = n - 1 WHERE account_id = old.account_id AND root_uri = old.root_uri;
+END;
+CREATE TRIGGER skills_count_move AFTER UPDATE OF account_id, root_uri ON skills BEGIN
+  UPDATE skill_counts SET n = n - 1 WHERE account_id = old.account_id AND root_uri = old.root_uri;
+  INSERT INTO skill_counts (account_id, root_uri, n) VALUES (new.account_id, new.root_uri, 1)
+    ON CONFLICT (account_id, root_uri) DO UPDATE SET n = n + 1;
+END;
 `,
   },
 ];

@@ -46,23 +46,31 @@ export function getSkillById(conn: Connection, skillId: string): SkillRecord | n
 const WITHOUT_BODY = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
   overview_revision, created_at, updated_at, frontmatter, overview, '' AS body`;
 
+/** The columns a listing shows: no frontmatter, overview, source or body (the large ones). */
+const SUMMARY = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, NULL AS source_metadata,
+  revision, overview_revision, created_at, updated_at, '{}' AS frontmatter, NULL AS overview, '' AS body`;
+
+/** How much of each row {@link listSkills} reads. */
+export type ListFields = 'all' | 'without-body' | 'summary';
+
 /** `Store.listSkills`: by name (code-unit order), at most `limit`, with the total of the root. */
 export function listSkills(
   conn: Connection,
   accountId: string,
   rootUri: string,
   limit: number,
-  withBody: boolean,
+  fields: ListFields,
 ): { skills: SkillRecord[]; total: number } {
-  const { total } = conn
-    .stmt('SELECT count(*) AS total FROM skills WHERE account_id = ? AND root_uri = ?')
-    .get(accountId, rootUri) as { total: number };
+  const counted = conn
+    .stmt('SELECT n FROM skill_counts WHERE account_id = ? AND root_uri = ?')
+    .get(accountId, rootUri) as { n: number } | undefined;
+  const max = Math.max(0, Math.floor(limit));
+  if (max === 0) return { skills: [], total: counted?.n ?? 0 };
+  const columns = fields === 'all' ? '*' : fields === 'summary' ? SUMMARY : WITHOUT_BODY;
   const rows = conn
-    .stmt(
-      `SELECT ${withBody ? '*' : WITHOUT_BODY} FROM skills WHERE account_id = ? AND root_uri = ? ORDER BY name LIMIT ?`,
-    )
-    .all(accountId, rootUri, Math.max(0, Math.floor(limit))) as SkillRow[];
-  return { skills: rows.map(toSkillRecord), total };
+    .stmt(`SELECT ${columns} FROM skills WHERE account_id = ? AND root_uri = ? ORDER BY name LIMIT ?`)
+    .all(accountId, rootUri, max) as SkillRow[];
+  return { skills: rows.map(toSkillRecord), total: counted?.n ?? 0 };
 }
 
 /** `Store.listFiles`: the live files of a skill by path (empty when the skill does not exist). */
