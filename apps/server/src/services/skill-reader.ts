@@ -64,17 +64,20 @@ export async function listSkills(
   options: { limit: number; targetUri: string | null },
 ): Promise<ListSkillsResult> {
   const roots = rootsFor(identity, options.targetUri);
+  // A `node_limit` past 2^53 (e.g. 99999999999999999999) means "everything"; unclamped it reaches
+  // SQLite as a float and fails with "datatype mismatch" (500).
+  const limit = Math.min(options.limit, Number.MAX_SAFE_INTEGER);
   const skills: SkillListItem[] = [];
   let total = 0;
   for (const root of roots) {
     const page = await deps.store.listSkills(identity.accountId, root, {
-      limit: Math.max(0, options.limit - skills.length),
+      limit: Math.max(0, limit - skills.length),
       summary: true,
     });
     total += page.total;
     for (const s of page.skills) skills.push(toListItem(s));
   }
-  const cut = skills.slice(0, options.limit);
+  const cut = skills.slice(0, limit);
   return options.targetUri
     ? { root_uri: roots[0] as string, skills: cut, total }
     : { root_uris: roots, skills: cut, total };

@@ -59,6 +59,9 @@ describe('GET /api/v1/skills', () => {
     ['node_limit=2', 2],
     ['node_limit=0', 0],
     ['node_limit=1000', 5],
+    // Past what SQLite's 64-bit LIMIT holds: still "everything", never a 500.
+    ['node_limit=9223372036854775807', 5],
+    ['node_limit=99999999999999999999', 5],
   ])('%s is honoured', async (query, count) => {
     const res = await t.request('GET', `/api/v1/skills?${query}`);
     expect(res.status).toBe(200);
