@@ -12,7 +12,10 @@ const accountIdField = z
 const userIdField = z
   .string()
   .max(128, 'user_id must be at most 128 characters')
-  .regex(USER_ID_PATTERN, 'user_id must use only [A-Za-z0-9_.@-], e.g. "alice" or "alice@example.com"');
+  .regex(USER_ID_PATTERN, 'user_id must use only [A-Za-z0-9_.@-], e.g. "alice" or "alice@example.com"')
+  // `viking://user/./skills` and `viking://user/../skills` are refused as URIs, so such a user could
+  // never reach their own skill root.
+  .refine((id) => id !== '.' && id !== '..', 'user_id must not be "." or ".."');
 
 /** Body of `POST /api/v1/admin/accounts`. */
 export const CreateAccountRequestSchema = z
