@@ -1,9 +1,12 @@
 // Server benchmark (run by `pnpm bench`, against the built dist/): seeds 10 000 skills into a fresh
 // SQLite data folder, starts `dist/main.js` in its own process on loopback, and measures add, get,
 // list and find with autocannon, side by side with a bare node:http server answering a fixed JSON
-// body (the ceiling). Prints req/s, p50/p99 latency and the server's RSS, then checks the goals:
-// get >= 0.4x ceiling req/s, find p99 <= 20 ms (latency: one client at a time; the 10-connection
-// row shows throughput and queueing), RSS <= 300 MB.
+// body (the ceiling) and a bare Hono app on @hono/node-server answering the same body (the
+// framework floor: what any route of this stack can reach at best). Prints req/s, p50/p99 latency,
+// the CPU time the serving process spent per request (user + system, from /proc; steadier than
+// req/s on a shared machine, where autocannon and other processes compete for the same cores) and
+// the server's RSS, then checks the goals: get >= 0.4x ceiling req/s, find p99 <= 20 ms (with one
+// connection and with BENCH_CONNECTIONS), RSS <= 300 MB.
 //
 // Env: BENCH_SKILLS (10000), BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10).
 import { spawn } from 'node:child_process';
@@ -96,27 +99,38 @@ function startChild(args, env) {
   });
 }
 
+/** CPU time (user + system) of a process so far, ms. */
+function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
+}
+
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-function run(options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, result) =>
-      error ? reject(error) : resolve(result),
+/** Runs one autocannon scenario against the process `pid`; the result carries that process's CPU time. */
+async function run(pid, options) {
+  const before = cpuMs(pid);
+  const result = await new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, out) =>
+      error ? reject(error) : resolve(out),
     );
   });
+  return { ...result, cpuMs: cpuMs(pid) - before };
 }
 
-function row(label, result) {
+function row(key, label, result) {
   const non2xx = result.non2xx + result.errors;
   return {
+    key,
     scenario: label,
     'req/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
+    'cpu µs/req': Math.round((result.cpuMs * 1000) / Math.max(1, result.requests.total)),
     errors: non2xx,
   };
 }
@@ -137,6 +151,8 @@ try {
     {},
   );
   children.push(bare.child);
+  const hono = await startChild([path.join(here, 'hono-floor.mjs')], {});
+  children.push(hono.child);
   const server = await startChild([path.join(here, '../dist/main.js')], {
     SKILLPORT_DATA_DIR: dataDir,
     SKILLPORT_PORT: '0',
@@ -158,39 +174,23 @@ try {
   );
 
   const rows = [];
-  rows.push(row('ceiling: bare node:http, fixed JSON', await run({ url: bare.url })));
-  rows.push(row('health GET /health (framework floor)', await run({ url: `${server.url}/health` })));
+  const add = (key, label, result) => rows.push(row(key, label, result));
+  add('ceiling', 'ceiling: bare node:http, fixed JSON', await run(bare.child.pid, { url: bare.url }));
+  add('hono', 'framework: bare Hono + node-server, same JSON', await run(hono.child.pid, { url: hono.url }));
+  add('health', 'health GET /health (no store)', await run(pid, { url: `${server.url}/health` }));
 
   let n = 0;
   const rand = () => `skill-${String(Math.floor(Math.random() * SKILLS)).padStart(5, '0')}`;
-  rows.push(
-    row(
-      'get  GET /api/v1/skills/{name}',
-      await run({
-        url: server.url,
-        requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/skills/${rand()}` }) }],
-      }),
-    ),
-  );
-  rows.push(
-    row(
-      'get  level=0 (abstract only)',
-      await run({
-        url: server.url,
-        requests: [
-          {
-            method: 'GET',
-            setupRequest: (r) => ({ ...r, path: `/api/v1/skills/${rand()}?level=0&include_files=false` }),
-          },
-        ],
-      }),
-    ),
-  );
-  rows.push(
-    row(
-      'list GET /api/v1/skills?node_limit=50',
-      await run({ url: `${server.url}/api/v1/skills?node_limit=50` }),
-    ),
+  const getPath = (query) => ({
+    url: server.url,
+    requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/skills/${rand()}${query}` }) }],
+  });
+  add('get', 'get  GET /api/v1/skills/{name}', await run(pid, getPath('')));
+  add('get0', 'get  level=0 (abstract only)', await run(pid, getPath('?level=0&include_files=false')));
+  add(
+    'list',
+    'list GET /api/v1/skills?node_limit=50',
+    await run(pid, { url: `${server.url}/api/v1/skills?node_limit=50` }),
   );
   const findRequest = () => ({
     url: server.url,
@@ -209,38 +209,45 @@ try {
       },
     ],
   });
-  rows.push(row(`find POST /api/v1/skills/find (${CONNECTIONS} conn)`, await run(findRequest())));
-  rows.push(row('find POST /api/v1/skills/find (1 conn)', await run({ ...findRequest(), connections: 1 })));
-  rows.push(
-    row(
-      'add  POST /api/v1/skills (inline SKILL.md)',
-      await run({
-        url: server.url,
-        requests: [
-          {
-            method: 'POST',
-            path: '/api/v1/skills',
-            headers: { 'content-type': 'application/json' },
-            setupRequest: (r) => {
-              const name = `bench-add-${n++}`;
-              return { ...r, body: JSON.stringify({ data: skillMd(name, n) }) };
-            },
+  add(
+    'find1',
+    'find POST /api/v1/skills/find (1 conn)',
+    await run(pid, { ...findRequest(), connections: 1 }),
+  );
+  add('findN', `find POST /api/v1/skills/find (${CONNECTIONS} conn)`, await run(pid, findRequest()));
+  add(
+    'add',
+    'add  POST /api/v1/skills (inline SKILL.md)',
+    await run(pid, {
+      url: server.url,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/v1/skills',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (r) => {
+            const name = `bench-add-${n++}`;
+            return { ...r, body: JSON.stringify({ data: skillMd(name, n) }) };
           },
-        ],
-      }),
-    ),
+        },
+      ],
+    }),
   );
   const mem = rssMb(pid);
-  console.table(rows);
-  const ceiling = rows[0]['req/s'];
-  const get = rows[2]['req/s'];
-  const findP99 = rows[6]['p99 ms'];
+  const by = Object.fromEntries(rows.map((r) => [r.key, r]));
+  console.table(rows.map(({ key, ...rest }) => rest));
+  const ratio = (key, base) => (by[key]['req/s'] / by[base]['req/s']).toFixed(2);
   console.log(
     `server RSS: ${mem.rss.toFixed(0)} MB now, ${mem.peak.toFixed(0)} MB peak (${SKILLS} skills seeded)`,
   );
+  console.log(
+    `req/s relative to the ceiling: framework floor ${ratio('hono', 'ceiling')}x, health ${ratio('health', 'ceiling')}x, ` +
+      `get ${ratio('get', 'ceiling')}x (get is ${ratio('get', 'hono')}x of the framework floor)`,
+  );
   const goals = [
-    [`get >= 0.4x ceiling req/s (${(get / ceiling).toFixed(2)}x)`, get >= 0.4 * ceiling],
-    [`find p99 <= 20 ms, one client at a time (${findP99} ms)`, findP99 <= 20],
+    [`get >= 0.4x ceiling req/s (${ratio('get', 'ceiling')}x)`, by.get['req/s'] >= 0.4 * by.ceiling['req/s']],
+    [`find p99 <= 20 ms, 1 connection (${by.find1['p99 ms']} ms)`, by.find1['p99 ms'] <= 20],
+    [`find p99 <= 20 ms, ${CONNECTIONS} connections (${by.findN['p99 ms']} ms)`, by.findN['p99 ms'] <= 20],
     [`RSS <= 300 MB (peak ${mem.peak.toFixed(0)} MB)`, mem.peak <= 300],
     ['no errors or non-2xx', rows.every((r) => r.errors === 0)],
   ];

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context.js';
+import { setResponseHeader } from './response-header.js';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -15,9 +16,9 @@ export function requestId(): MiddlewareHandler<AppEnv> {
     const given = c.req.header('x-request-id');
     const id = given !== undefined && SANE_ID.test(given) ? given : randomUUID();
     c.set('requestId', id);
-    // Set before the handler runs: Hono then writes it with the response it builds. Setting it
-    // afterwards would rebuild the finished Response (a costly copy on every request).
-    c.header('X-Request-Id', id);
+    // Set before the handler runs, so every response carries it (errors too); setting it on the
+    // finished Response would rebuild it (a costly copy on every request).
+    setResponseHeader(c, 'X-Request-Id', id);
     await next();
   };
 }

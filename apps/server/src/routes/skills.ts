@@ -19,6 +19,7 @@ import {
 import { z } from 'zod';
 import type { AppEnv } from '../http/context.js';
 import { okBody, requestTelemetry } from '../http/envelope.js';
+import { setResponseHeader } from '../http/response-header.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { deleteSkill, findSkills, getSkill, listSkills } from '../services/skill-reader.js';
 import { validateSkillInput } from '../services/skill-validate.js';
@@ -189,7 +190,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       includeSource: query.include_source === true,
       targetUri: optionalQuery(query.target_uri),
     });
-    c.header('ETag', `"${result.revision}"`);
+    setResponseHeader(c, 'ETag', `"${result.revision}"`);
     return c.json(okBody(c, result), 200);
   });
 
@@ -204,7 +205,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       pathName: name,
       ...(ifMatch !== undefined ? { ifMatch } : {}),
     });
-    c.header('ETag', `"${result.revision}"`);
+    setResponseHeader(c, 'ETag', `"${result.revision}"`);
     return c.json(okBody(c, result), 200);
   });
 
