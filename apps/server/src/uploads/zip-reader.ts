@@ -201,6 +201,19 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     declaredTotal += entry.size;
     compressedTotal += entry.compressedSize;
   }
+  // `docs` and `docs/a.txt` (or `SKILL.md/x`): no folder on disk can hold both, so no client could
+  // write the skill back out.
+  for (const name of seen) {
+    for (let i = name.indexOf('/'); i > 0; i = name.indexOf('/', i + 1)) {
+      const folder = name.slice(0, i);
+      if (seen.has(folder)) {
+        throw invalid(`${JSON.stringify(folder)} is both a file and the folder of ${JSON.stringify(name)}`, {
+          path: name,
+          reason: 'path_conflict',
+        });
+      }
+    }
+  }
   if (declaredTotal > limits.maxUncompressedBytes) {
     throw tooLarge(
       `declared uncompressed size ${declaredTotal} bytes exceeds the limit of ${limits.maxUncompressedBytes}`,

@@ -55,6 +55,30 @@ describe('zip slip and unsafe paths', () => {
     expect(res.json.error.message).toContain('Unsafe file path');
   });
 
+  // A folder cannot hold a file and a folder of one name: no client could write such a skill to disk.
+  test.each([
+    [
+      'a file and a folder "docs"',
+      [
+        { name: 'docs', data: 'x' },
+        { name: 'docs/a.txt', data: 'y' },
+      ],
+    ],
+    ['a folder named SKILL.md', [{ name: 'SKILL.md/x.txt', data: 'x' }]],
+    [
+      'the folder before the file',
+      [
+        { name: 'd/e/f.txt', data: 'x' },
+        { name: 'd/e', data: 'y' },
+      ],
+    ],
+  ])('%s → 400 reason path_conflict', async (_label, entries) => {
+    const res = await addUpload(buildZip([skillEntry, ...entries]));
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details.reason).toBe('path_conflict');
+  });
+
   test('symlink entry (unix mode 120777) → 400 reason symlink', async () => {
     const res = await addUpload(
       buildZip([skillEntry, { name: 'link', data: '/etc/passwd', mode: 0o120777 }]),
