@@ -38,6 +38,11 @@ export interface JobRunnerOptions {
    * default 7 days. `GET /tasks/{id}` and the `completed`/`failed` queue counts cover this window.
    */
   taskRetentionMs?: number;
+  /**
+   * Pages of search-index merging per step while idle (see `Store.compactSearchIndex`); default 64
+   * (a few ms per step); 0 disables.
+   */
+  compactPagesPerStep?: number;
   /** The L1 generator; default: the deterministic extractor ({@link defaultSummarizer}). An LLM summariser can replace it. */
   summarize?: OverviewSummarizer;
   /** Receives failures of tasks and of the loop itself (default: one line on stderr). */
@@ -141,6 +146,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let kickGeneration = 0;
   let wakers = new Set<() => void>();
   let purgeTimer: NodeJS.Timeout | undefined;
+  const compactPages = Math.max(0, Math.floor(options.compactPagesPerStep ?? 64));
+  let compacting = false;
 
   /** Resolves every sleeper (idle workers and waiters). */
   const wakeAll = (): void => {
@@ -231,7 +238,28 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       } catch (error) {
         onError(error, { phase: 'claiming' });
       }
-      if (!processed && running && generation === kickGeneration) await sleep(pollIntervalMs);
+      if (!processed && running && generation === kickGeneration) {
+        await compactWhileIdle(generation);
+        if (running && generation === kickGeneration) await sleep(pollIntervalMs);
+      }
+    }
+  }
+
+  /**
+   * With no task to run, merges the search index in small steps (yielding to requests between
+   * steps) until it is merged or new work arrives (`kick()`). One worker does it at a time.
+   */
+  async function compactWhileIdle(generation: number): Promise<void> {
+    if (compacting || compactPages <= 0) return;
+    compacting = true;
+    try {
+      while (running && generation === kickGeneration && (await store.compactSearchIndex(compactPages))) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } catch (error) {
+      onError(error, { phase: 'compacting the search index' });
+    } finally {
+      compacting = false;
     }
   }
 

@@ -255,6 +255,16 @@ export interface Store {
     taskId: string,
     output: { overview: string | null; revision?: string; result: Record<string, unknown> },
   ): Promise<void>;
+  /**
+   * Background upkeep of the search index: merges its segments by about `maxPages` pages of work
+   * (each write adds a small segment, and every query probes every segment). Cheap when there is
+   * nothing to do.
+   *
+   * @param maxPages - work budget of this step, in index pages (≈ 4 KiB each); ~64 takes a few ms
+   * @returns true when work was done and more may remain (call again), false when the index is
+   *   already merged
+   */
+  compactSearchIndex(maxPages: number): Promise<boolean>;
   /** Records a failure; `retryAt` null means give up (status failed). */
   failTask(taskId: string, error: string, retryAt: number | null): Promise<void>;
   getTask(accountId: string, userId: string, taskId: string): Promise<TaskRecord | null>;

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills } from '../../search/sqlite-search.js';
 import type { Store } from '../types.js';
 import * as accounts from './account-ops.js';
@@ -63,6 +64,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     throw error;
   }
   let closed = false;
+  // Whether the search index may hold unmerged segments: true at open (unknown), after every write
+  // that touches the index, false once a merge step finds nothing to merge.
+  let searchIndexDirty = true;
 
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
   const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
@@ -79,7 +83,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
 
     async putSkill(skillWrite) {
-      return write(() => putSkillTx(conn, skillWrite, now()));
+      const result = write(() => putSkillTx(conn, skillWrite, now()));
+      searchIndexDirty = true;
+      return result;
     },
     async getSkill(accountId, rootUri, name) {
       return reads.getSkill(conn, accountId, rootUri, name);
@@ -104,7 +110,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return reads.readFile(conn, skillId, filePath);
     },
     async deleteSkill(accountId, rootUri, name) {
-      return write(() => deleteSkillTx(conn, accountId, rootUri, name, now()));
+      const deleted = write(() => deleteSkillTx(conn, accountId, rootUri, name, now()));
+      if (deleted !== null) searchIndexDirty = true;
+      return deleted;
     },
     async search(accountId, rootUris, query, { limit }) {
       return db.transaction(() => searchSkills(conn, accountId, rootUris, query, limit)).deferred();
@@ -115,6 +123,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async completeTask(taskId, output) {
       write(() => tasks.completeTaskTx(conn, taskId, output, now()));
+      searchIndexDirty = true;
+    },
+    async compactSearchIndex(maxPages) {
+      if (!searchIndexDirty || closed) return false;
+      const worked = write(() => mergeSearchIndex(conn, maxPages));
+      if (!worked) searchIndexDirty = false;
+      return worked;
     },
     async failTask(taskId, error, retryAt) {
       write(() => tasks.failTaskTx(conn, taskId, error, retryAt, now()));
