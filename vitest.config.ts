@@ -9,7 +9,12 @@ export default defineConfig({
   resolve: { conditions: [source, ...defaultClientConditions] },
   ssr: { resolve: { conditions: [source, ...defaultServerConditions] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'spec/test/**/*.test.ts', 'examples/test/**/*.test.ts'],
+    include: [
+      'packages/*/test/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'spec/test/**/*.test.ts',
+      'examples/test/**/*.test.ts',
+    ],
     reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
