@@ -87,6 +87,15 @@ export async function createKey(
   role: Role,
 ): Promise<CreatedApiKey> {
   assertManages(identity, accountId);
+  if (identity.keyId === null && role !== 'admin') {
+    // Dev mode (no key yet): the first key ends dev mode for good, and only admin or root keys can
+    // manage keys afterwards — a first key with a weaker role would lock everyone out.
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `The first API key must have role "admin": creating it ends dev mode, and only an admin (or root) key can manage keys afterwards. Create it with role "admin" (skillport keys create --user ${userId} --role admin), then create ${JSON.stringify(role)} keys with it.`,
+      { details: { field: 'role', expected: 'admin', actual: role } },
+    );
+  }
   await assertAccountExists(deps, accountId);
   const users = await deps.store.listUsers(accountId);
   if (!users.includes(userId)) {

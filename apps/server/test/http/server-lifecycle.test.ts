@@ -72,6 +72,25 @@ describe('startServer', () => {
     }
   });
 
+  test('in dev mode the first API key must be an admin key (no lock-out); nothing is created otherwise', async () => {
+    const t = await startTestServer({ dataDir: tempDir() });
+    try {
+      const refused = await t.request('POST', '/api/v1/admin/accounts/default/keys', {
+        body: { user_id: 'alice', role: 'user' },
+      });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.json.error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: { field: 'role', expected: 'admin', actual: 'user' },
+      });
+      expect(refused.json.error.message).toMatch(/first API key must have role "admin"/);
+      expect((await t.request('GET', '/health')).json.auth_mode).toBe('dev');
+      expect((await t.request('GET', '/api/v1/skills')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
   test('data survives a restart on the same data folder', async () => {
     const dataDir = tempDir();
     const first = await startTestServer({ dataDir });
