@@ -15,9 +15,59 @@ export interface FileValidation extends ValidationResult {
   dir_name: string | null;
 }
 
-/** Decodes SKILL.md bytes as the server does: UTF-8, BOM kept for the parser, bad bytes replaced. */
+/** Decodes SKILL.md bytes for the parser: UTF-8, BOM kept, bad bytes replaced (see {@link byteIssue}). */
 export function decodeSkillBytes(bytes: Uint8Array): string {
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+}
+
+function lineColumn(text: string, index: number): { line: number; column: number } {
+  const before = text.slice(0, index);
+  return { line: before.split('\n').length, column: index - before.lastIndexOf('\n') };
+}
+
+/**
+ * What the server refuses before parsing (400 `invalid_utf8` / `nul_byte`), as an error issue, so
+ * that validate never calls valid a file that add refuses.
+ */
+export function byteIssue(bytes: Uint8Array, text: string): SkillIssue | null {
+  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  let offset = -1;
+  try {
+    strict.decode(bytes);
+  } catch {
+    // A streaming decoder fed byte by byte throws at the first byte that breaks a sequence.
+    const stream = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    offset = bytes.length;
+    for (let i = 0; i < bytes.length; i++) {
+      try {
+        stream.decode(bytes.subarray(i, i + 1), { stream: true });
+      } catch {
+        offset = i;
+        break;
+      }
+    }
+  }
+  if (offset >= 0) {
+    const prefix = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, offset));
+    const { line, column } = lineColumn(prefix, prefix.length);
+    return {
+      rule: 'invalid_utf8',
+      severity: 'error',
+      message: `SKILL.md is not valid UTF-8 (first bad byte at offset ${offset}); the server refuses it. Save the file as UTF-8.`,
+      field: null,
+      line,
+      column,
+    };
+  }
+  const nul = text.indexOf('\u0000');
+  if (nul < 0) return null;
+  return {
+    rule: 'nul_byte',
+    severity: 'error',
+    message: 'SKILL.md contains a NUL character; the server refuses it.',
+    field: null,
+    ...lineColumn(text, nul),
+  };
 }
 
 function formatIssue(file: string, issue: SkillIssue): string {
@@ -51,7 +101,8 @@ export function registerValidate(skills: Command, io: CliIo): void {
         const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
         for (const file of files) {
-          const text = decodeSkillBytes(await readFile(file));
+          const bytes = await readFile(file);
+          const text = decodeSkillBytes(bytes);
           const dirName =
             options.dirName !== false && path.basename(file) === 'SKILL.md'
               ? path.basename(path.dirname(file))
@@ -61,6 +112,11 @@ export function registerValidate(skills: Command, io: CliIo): void {
             profile,
             ...(dirName ? { dirName } : {}),
           });
+          const refused = byteIssue(bytes, text);
+          if (refused) {
+            result.valid = false;
+            result.errors = [refused, ...result.errors];
+          }
           results.push({ file: path.relative(io.cwd, file) || file, dir_name: dirName, ...result });
         }
         const invalid = results.filter((r) => !r.valid).length;
