@@ -2,13 +2,15 @@
  * `POST /api/v1/skills/validate`: the validator's verdict on any `data` form, nothing stored.
  */
 import {
+  isSkillportError,
+  type SkillIssue,
   type StructuredSkill,
   type ValidateSkillResult,
   type ValidationProfile,
   validateSkill,
 } from '@skillport/core';
 import type { ServiceDeps } from './deps.js';
-import { fromData, looksLikeHostPath } from './skill-input.js';
+import { fromData, looksLikeHostPath, type SkillSource } from './skill-input.js';
 
 /** The validate body fields this service reads (already schema-checked). */
 export interface ValidateBody {
@@ -16,6 +18,31 @@ export interface ValidateBody {
   strict?: boolean | null | false | undefined;
   profile?: ValidationProfile | null | false | undefined;
   skill_dir_name?: string | null | false | undefined;
+}
+
+/**
+ * Resolves `data` as add does; what add refuses with 400 `INVALID_ARGUMENT` (a NUL character, an MCP
+ * tool it cannot convert) comes back as an error issue instead, so validate stays a 200 verdict.
+ */
+function resolveData(data: unknown, deps: Pick<ServiceDeps, 'limits'>): SkillSource | SkillIssue {
+  try {
+    return fromData(data, deps);
+  } catch (error) {
+    if (!isSkillportError(error) || error.code !== 'INVALID_ARGUMENT') throw error;
+    const details = error.details ?? {};
+    return {
+      rule: typeof details.reason === 'string' ? details.reason : 'data_invalid',
+      severity: 'error',
+      message: error.message,
+      field: typeof details.field === 'string' ? details.field : null,
+      ...(typeof details.line === 'number' ? { line: details.line } : {}),
+      ...(typeof details.column === 'number' ? { column: details.column } : {}),
+    };
+  }
+}
+
+function withError(result: ValidateSkillResult, issue: SkillIssue): ValidateSkillResult {
+  return { ...result, valid: false, errors: [issue, ...result.errors] };
 }
 
 /**
@@ -41,7 +68,10 @@ export function validateSkillInput(
     options.dirName = body.skill_dir_name;
   if (structured) {
     // Core validates the structured form itself, so a missing name is a `name_required` issue, not a 400.
-    return validateSkill(data as StructuredSkill, options);
+    const result = validateSkill(data as StructuredSkill, options);
+    // Add also refuses the text it builds (e.g. a NUL in `content`); core reports the name itself.
+    const resolved = resolveData(data, deps);
+    return 'rule' in resolved && resolved.rule !== 'data_invalid' ? withError(result, resolved) : result;
   }
   if (typeof data === 'string' && looksLikeHostPath(data)) {
     const result = validateSkill(data, options);
@@ -54,7 +84,22 @@ export function validateSkillInput(
     };
     return { ...result, valid: false, errors: [issue, ...result.errors] };
   }
-  const source = fromData(data, deps);
+  const source = resolveData(data, deps);
+  if ('rule' in source) {
+    if (typeof data === 'string') return withError(validateSkill(data, options), source);
+    return {
+      valid: false,
+      strict: options.strict,
+      profile: options.profile,
+      name: null,
+      description: null,
+      tags: [],
+      allowed_tools: [],
+      body_lines: 0,
+      errors: [source],
+      warnings: [],
+    };
+  }
   const result = validateSkill(source.text, options);
   return { ...result, warnings: [...source.conversionIssues, ...result.warnings] };
 }

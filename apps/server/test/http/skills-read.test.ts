@@ -356,6 +356,39 @@ describe('POST /api/v1/skills/validate', () => {
     expect(res.json.result.errors[0].rule).toBe('host_path');
   });
 
+  // What add refuses before validating is a verdict here too (200, valid=false), never a 400, and
+  // validate never calls valid what add refuses.
+  test.each([
+    [
+      'a NUL in SKILL.md text',
+      { data: `${md('nul-text', 'A description long enough')}bo\u0000dy\n` },
+      'nul_byte',
+    ],
+    [
+      'a NUL in structured content',
+      { data: { name: 'nul-struct', description: 'A description long enough', content: 'a\u0000b' } },
+      'nul_byte',
+    ],
+    [
+      'an MCP tool name with no letters',
+      { data: { name: '___', description: 'A description long enough', inputSchema: { type: 'object' } } },
+      'name',
+    ],
+    [
+      'an MCP tool with a null inputSchema',
+      { data: { name: 'calc', inputSchema: null } },
+      'data.inputSchema',
+    ],
+  ])('%s → 200, valid=false (what add refuses)', async (_label, body, ruleOrField) => {
+    const res = await t.request('POST', '/api/v1/skills/validate', { body });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.valid).toBe(false);
+    const [first] = res.json.result.errors;
+    expect([first.rule, first.field]).toContain(ruleOrField);
+    const add = await t.request('POST', '/api/v1/skills', { body });
+    expect(add.status).toBe(400);
+  });
+
   test('MCP tool data is converted then validated; nothing is stored', async () => {
     const res = await t.request('POST', '/api/v1/skills/validate', {
       body: {
