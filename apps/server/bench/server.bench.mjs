@@ -8,17 +8,20 @@
 // the server's RSS, then checks the goals: get >= 0.4x ceiling req/s, find p99 <= 20 ms (with one
 // connection and with BENCH_CONNECTIONS), RSS <= 300 MB.
 //
-// Env: BENCH_SKILLS (10000), BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10).
+// Env: BENCH_SKILLS (10000), BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), BENCH_SERVER_DIST
+// (the built server folder to measure, default ../dist: point it at another build of the server to
+// compare two versions with the same scenarios).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseSkillMd } from '@skillport/core';
 import autocannon from 'autocannon';
-import { createSqliteStore } from '../dist/index.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, process.env.BENCH_SERVER_DIST ?? '../dist');
+const { createSqliteStore } = await import(pathToFileURL(path.join(dist, 'index.js')).href);
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -153,7 +156,7 @@ try {
   children.push(bare.child);
   const hono = await startChild([path.join(here, 'hono-floor.mjs')], {});
   children.push(hono.child);
-  const server = await startChild([path.join(here, '../dist/main.js')], {
+  const server = await startChild([path.join(dist, 'main.js')], {
     SKILLPORT_DATA_DIR: dataDir,
     SKILLPORT_PORT: '0',
     SKILLPORT_HOST: '127.0.0.1',

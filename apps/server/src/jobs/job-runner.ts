@@ -43,6 +43,8 @@ export interface JobRunnerOptions {
    * (a few ms per step); 0 disables.
    */
   compactPagesPerStep?: number;
+  /** Merging waits until no write (`kick()`) came for this long, in ms; default 5000. */
+  compactQuietMs?: number;
   /** The L1 generator; default: the deterministic extractor ({@link defaultSummarizer}). An LLM summariser can replace it. */
   summarize?: OverviewSummarizer;
   /** Receives failures of tasks and of the loop itself (default: one line on stderr). */
@@ -148,6 +150,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let purgeTimer: NodeJS.Timeout | undefined;
   const compactPages = Math.max(0, Math.floor(options.compactPagesPerStep ?? 64));
   let compacting = false;
+  const compactQuietMs = Math.max(0, options.compactQuietMs ?? 5000);
+  let lastKickAt = Number.NEGATIVE_INFINITY;
 
   /** Resolves every sleeper (idle workers and waiters). */
   const wakeAll = (): void => {
@@ -246,11 +250,14 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   }
 
   /**
-   * With no task to run, merges the search index in small steps (yielding to requests between
-   * steps) until it is merged or new work arrives (`kick()`). One worker does it at a time.
+   * With no task to run and no write for `compactQuietMs`, merges the search index in small steps
+   * (yielding to requests between steps) until it is merged or new work arrives (`kick()`). One
+   * worker does it at a time.
    */
   async function compactWhileIdle(generation: number): Promise<void> {
-    if (compacting || compactPages <= 0) return;
+    // Only once writes have paused: merging everything after each write would rewrite the whole
+    // index per write (FTS5's own leveled merging already runs during writes).
+    if (compacting || compactPages <= 0 || performance.now() - lastKickAt < compactQuietMs) return;
     compacting = true;
     try {
       while (running && generation === kickGeneration && (await store.compactSearchIndex(compactPages))) {
@@ -294,6 +301,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     },
     kick() {
       kickGeneration++;
+      lastKickAt = performance.now();
       wakeAll();
     },
     async waitFor(accountId, userId, { taskIds, timeoutMs }) {

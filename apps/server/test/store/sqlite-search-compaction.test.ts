@@ -66,25 +66,30 @@ describe('sqlite store: search index compaction', () => {
     expect(await answers(temp.store)).toEqual(before);
   });
 
-  it('an idle job runner compacts the index (and can be told not to)', async () => {
-    for (const [pages, expectLeft] of [
-      [64, false],
-      [0, true],
-    ] as const) {
-      const temp = openTempStore();
-      await fill(temp.store, 30);
-      const runner = createJobRunner({ store: temp.store, pollIntervalMs: 20, compactPagesPerStep: pages });
-      await runner.start();
-      const deadline = Date.now() + 5000;
-      while (Date.now() < deadline) {
-        const counts = await temp.store.queueCounts('acme', 'alice');
-        if (counts.pending + counts.processing === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      await runner.stop();
-      expect(await temp.store.compactSearchIndex(8)).toBe(expectLeft);
-      await temp.cleanup();
+  it.each([
+    ['compacts when idle', 64, false, false],
+    ['can be told not to', 0, false, true],
+    ['waits while writes keep coming', 64, true, true],
+  ] as const)('an idle job runner %s', async (_label, pages, kicked, expectLeft) => {
+    const temp = openTempStore();
+    cleanup = temp.cleanup;
+    await fill(temp.store, 30);
+    const runner = createJobRunner({
+      store: temp.store,
+      pollIntervalMs: 20,
+      compactPagesPerStep: pages,
+      compactQuietMs: 60_000,
+    });
+    await runner.start();
+    if (kicked) runner.kick();
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      const counts = await temp.store.queueCounts('acme', 'alice');
+      if (counts.pending + counts.processing === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await runner.stop();
+    expect(await temp.store.compactSearchIndex(8)).toBe(expectLeft);
   });
 });
