@@ -77,7 +77,8 @@ function parameterLines(sections: readonly Section[]): string[] {
 
 function outlineLines(sections: readonly Section[]): string[] {
   const headed = sections.filter((s) => s.title !== null && s.title !== '' && s.level <= 3);
-  const top = Math.min(...headed.map((s) => s.level));
+  // A loop, not `Math.min(...levels)`: a body may hold more headings than a call takes arguments.
+  const top = headed.reduce((min, s) => Math.min(min, s.level), Number.POSITIVE_INFINITY);
   const lines = headed
     .slice(0, OUTLINE_MAX_HEADINGS)
     .map((s) => `${'  '.repeat(s.level - top)}- ${clip(s.title ?? '', 120)}`);

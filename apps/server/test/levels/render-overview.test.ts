@@ -114,6 +114,17 @@ describe('renderOverview', () => {
     expect(renderOverview({ name: 'e', description: 'd', body })).toBe(expected);
   });
 
+  // More headings than a JavaScript call takes arguments (a spread `Math.min(...levels)` overflowed
+  // the stack: the job failed and GET answered 500 for the stored skill).
+  it.each([
+    ['200 000 ATX headings', '# h\n'.repeat(200_000)],
+    ['200 000 setext headings', 'h\n=\n\n'.repeat(200_000)],
+  ])('renders %s within the byte bound', (_label, body) => {
+    const out = renderOverview({ name: 'many', description: 'Many headings', body });
+    expect(new TextEncoder().encode(out).byteLength).toBeLessThanOrEqual(OVERVIEW_MAX_BYTES);
+    expect(out).toContain('## Outline\n\n- h\n');
+  });
+
   it.each([OVERVIEW_MAX_BYTES, 300, 64])(
     'stays within %i bytes on a huge body, deterministically',
     (maxBytes) => {
