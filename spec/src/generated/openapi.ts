@@ -10,10 +10,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List accounts (root: all; admin: its own) */
+        /**
+         * List accounts (root: all; admin: its own)
+         * @description Lists account ids: every account for root keys, only the caller's own for admin keys.
+         */
         get: operations["adminListAccounts"];
         put?: never;
-        /** Create an account (root) */
+        /**
+         * Create an account (root)
+         * @description Creates an account; idempotent (an existing id answers the same). Root keys only: admin and user keys get 403 `PERMISSION_DENIED`.
+         */
         post: operations["adminCreateAccount"];
         delete?: never;
         options?: never;
@@ -28,10 +34,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the API keys of an account (never the secrets) */
+        /**
+         * List the API keys of an account (never the secrets)
+         * @description Lists every key of the account, revoked ones included, with id, user, role and prefix.
+         */
         get: operations["adminListKeys"];
         put?: never;
-        /** Create an API key for a user (the key is returned once) */
+        /**
+         * Create an API key for a user (the key is returned once)
+         * @description Creates a key acting as an existing user of the account, with role `user` (default) or `admin`. The secret `api_key` is in this response only; it is stored as a hash. In dev mode the first key must be `admin`, and creating it ends dev mode.
+         */
         post: operations["adminCreateKey"];
         delete?: never;
         options?: never;
@@ -49,7 +61,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key */
+        /**
+         * Revoke an API key
+         * @description Revokes a key of the account at once (later requests with it get 401); 404 when the key is not in that account. Revoking a revoked key answers `revoked: false`.
+         */
         delete: operations["adminRevokeKey"];
         options?: never;
         head?: never;
@@ -63,10 +78,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the users of an account */
+        /**
+         * List the users of an account
+         * @description Lists the user ids of an account (root, or an admin of the account; 404 for a missing account).
+         */
         get: operations["adminListUsers"];
         put?: never;
-        /** Create a user in an account */
+        /**
+         * Create a user in an account
+         * @description Creates a user (idempotent). Root, or an admin of the account; the account must exist (404 otherwise). The user's skill root is `viking://user/{user_id}/skills`.
+         */
         post: operations["adminCreateUser"];
         delete?: never;
         options?: never;
@@ -81,7 +102,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's queue counts */
+        /**
+         * The caller's queue counts
+         * @description Counts of the caller's processing jobs by state, without waiting (`ov observer queue`).
+         */
         get: operations["observeQueue"];
         put?: never;
         post?: never;
@@ -100,7 +124,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a zipped skill folder or one SKILL.md; returns an id for add/update (consumed once) */
+        /**
+         * Upload a zipped skill folder or one SKILL.md; returns an id for add/update (consumed once)
+         * @description Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, consumed once, expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE` (API-CONTRACT §Temp upload).
+         */
         post: operations["tempUpload"];
         delete?: never;
         options?: never;
@@ -115,10 +142,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List skills of the user root and the agent root, or of one root */
+        /**
+         * List skills of the user root and the agent root, or of one root
+         * @description Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with `root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored (API-CONTRACT §List).
+         */
         get: operations["listSkills"];
         put?: never;
-        /** Add a skill (SKILL.md text, MCP tool, structured object or temp upload); replaces a same-named skill */
+        /**
+         * Add a skill (SKILL.md text, MCP tool, structured object or temp upload); replaces a same-named skill
+         * @description Stores a skill given as `data` (SKILL.md text, MCP tool with `inputSchema`, or structured object) or as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 `SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host path as `data` → 403. Adding an existing name replaces that skill completely. The processing job (overview, search index) runs after the response unless `wait=true` (API-CONTRACT §Add).
+         */
         post: operations["addSkill"];
         delete?: never;
         options?: never;
@@ -135,7 +168,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Search skills (lexical, best first) */
+        /**
+         * Search skills (lexical, best first)
+         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body; hits carry `score` (0–1, descending) and `match_reason`, are de-duplicated by name and cut to `limit` (API-CONTRACT §Find).
+         */
         post: operations["findSkills"];
         delete?: never;
         options?: never;
@@ -152,7 +188,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Validate a skill without storing it (always 200 for a readable request) */
+        /**
+         * Validate a skill without storing it (always 200 for a readable request)
+         * @description Runs the validator on `data` in any form (SKILL.md text, MCP tool, structured object) with a profile and strictness, and returns the verdict with located issues. A skill that fails is still a 200 with `valid: false`; only a malformed request is a 4xx (API-CONTRACT §Validate).
+         */
         post: operations["validateSkill"];
         delete?: never;
         options?: never;
@@ -167,12 +206,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all */
+        /**
+         * Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all
+         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files` (API-CONTRACT §Get).
+         */
         get: operations["getSkill"];
-        /** Replace a skill completely; the name in the content must equal {name} */
+        /**
+         * Replace a skill completely; the name in the content must equal {name}
+         * @description Body as add. The skill must exist (404 otherwise) and the name in the new content must equal `{name}` (400 with `details {field, expected, actual}`). All files are replaced in one transaction; with `If-Match`, a stale revision → 412. The result is add's plus `action: "update"`, and the `ETag` header carries the new revision (API-CONTRACT §Update).
+         */
         put: operations["updateSkill"];
         post?: never;
-        /** Delete a skill and its files */
+        /**
+         * Delete a skill and its files
+         * @description Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete).
+         */
         delete: operations["deleteSkill"];
         options?: never;
         head?: never;
@@ -188,7 +236,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Wait until the caller's pending jobs are done */
+        /**
+         * Wait until the caller's pending jobs are done
+         * @description Blocks until none of the caller's jobs is pending or running, then returns the counts; past `timeout` (seconds, capped at the server limit, default 300) → 504 `DEADLINE_EXCEEDED` with `details {timeout, queue_status}`. The body is optional (API-CONTRACT §Tasks, waiting, health).
+         */
         post: operations["waitProcessed"];
         delete?: never;
         options?: never;
@@ -203,7 +254,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One of the caller's processing tasks */
+        /**
+         * One of the caller's processing tasks
+         * @description The state of a processing job (L1 overview and search index) enqueued by add or update. Only the caller's own tasks: unknown ids and other users' tasks answer 404 (API-CONTRACT §Tasks).
+         */
         get: operations["getTask"];
         put?: never;
         post?: never;
@@ -220,7 +274,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness and auth mode; with a valid key also the caller */
+        /**
+         * Liveness and auth mode; with a valid key also the caller
+         * @description Needs no API key and is not enveloped: `{status: "ok", healthy: true, version, auth_mode}`, plus `{account_id, user_id, role}` when a valid key is sent (API-CONTRACT §Tasks, waiting, health).
+         */
         get: operations["health"];
         put?: never;
         post?: never;
@@ -234,456 +291,1181 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: AccountResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         AccountResponse: {
             result: components["schemas"]["AccountResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description The created (or already existing) account */
         AccountResult: {
+            /**
+             * @description The account id
+             * @example acme
+             */
             account_id: string;
         };
+        /**
+         * @description Body of add (`POST /api/v1/skills`) and update (`PUT /api/v1/skills/{name}`): `data` XOR `temp_file_id`, plus options. Unknown fields are refused with 400 `INVALID_ARGUMENT` (API-CONTRACT §Add). The name rule: trimmed, 1–64 characters of `[A-Za-z0-9_-]`.
+         * @example {
+         *       "data": {
+         *         "content": "# search-web\n\nSearch the web for current information.\n\n## Parameters\n- **query** (string, required): Search query\n- **limit** (integer, optional): Max results, default 10",
+         *         "description": "Search the web for current information",
+         *         "name": "search-web"
+         *       },
+         *       "wait": true
+         *     }
+         * @example {
+         *       "data": "---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here."
+         *     }
+         * @example {
+         *       "data": {
+         *         "description": "Perform mathematical calculations",
+         *         "inputSchema": {
+         *           "properties": {
+         *             "expression": {
+         *               "description": "Mathematical expression to evaluate",
+         *               "type": "string"
+         *             }
+         *           },
+         *           "required": [
+         *             "expression"
+         *           ],
+         *           "type": "object"
+         *         },
+         *         "name": "calculator"
+         *       }
+         *     }
+         * @example {
+         *       "temp_file_id": "tmp_5d41402abc4b2a76b9719d911017c592"
+         *     }
+         */
         AddSkillRequest: {
             data?: components["schemas"]["SkillData"];
+            /**
+             * @description Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by `GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given (API-CONTRACT §Compatibility).
+             * @example {
+             *       "commit": "4f1c2a9",
+             *       "repository": "https://github.com/acme/skills"
+             *     }
+             */
             source_metadata?: {
                 [key: string]: unknown;
             } | null | false;
-            /** @description Skill root: the user root (default), `viking://~/skills` or `viking://agent/skills` */
+            /**
+             * @description Skill root to store into: the caller's user root `viking://user/{user_id}/skills` (default; alias `viking://~/skills`) or the account-wide `viking://agent/skills`. Another user's root → 403; `viking://user/skills` (no user id) → 400 `INVALID_URI`. `null`, `false` or `""` mean not given.
+             * @example viking://agent/skills
+             */
             target_uri?: string | null | false;
-            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            /**
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @example true
+             */
             telemetry?: boolean | {
+                /** @description True adds `telemetry.summary` `{operation, status, duration_ms}` to the response */
                 summary?: boolean | null;
             } | null;
-            /** @description Id from temp_upload (zip or SKILL.md) */
+            /**
+             * @description `temp_file_id` returned by `POST /api/v1/resources/temp_upload` (a zipped skill folder or one SKILL.md). Give exactly one of `data` and `temp_file_id`. Bound to the uploading account, consumed by this request, expires (default 12 h). `null`, `false` or `""` mean not given.
+             * @example tmp_5d41402abc4b2a76b9719d911017c592
+             */
             temp_file_id?: string | null | false;
-            /** @description Seconds to wait, only with `wait` (0 or absent: the server limit) */
+            /**
+             * @description Seconds to wait, only with `wait=true`; capped at the server limit (default 300 s). 0, absent, `null` or `false`: the server limit. Past it → 504 `DEADLINE_EXCEEDED`.
+             * @example 30
+             */
             timeout?: number | null | false;
-            /** @description Wait for processing (default false) */
+            /**
+             * @description Wait until this skill's processing job (L1 overview, search index) is done; the result then carries `queue_status` instead of `task_id`. Default false (`null` or `false`: do not wait).
+             * @example true
+             */
             wait?: boolean | null | false;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: SkillWriteResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         AddSkillResponse: {
             result: components["schemas"]["SkillWriteResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description An API key as listed; never the secret */
         ApiKeyInfo: {
+            /**
+             * @description Account the key belongs to
+             * @example acme
+             */
             account_id: string;
+            /**
+             * @description When the key was created, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
             created_at: string;
+            /** @description Id of the key (not the secret); use it to revoke the key */
             key_id: string;
+            /** @description First 10 characters of the secret, to recognise a key; the secret itself is never stored */
             prefix: string;
+            /**
+             * @description When the key was revoked (ISO 8601 UTC), or null while it is live
+             * @example null
+             */
             revoked_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description Role of the key: `root` > `admin` > `user`
+             * @example user
+             * @enum {string}
+             */
             role: "root" | "admin" | "user";
+            /**
+             * @description User the key acts as
+             * @example alice
+             */
             user_id: string;
         };
+        /** @description Body of account creation (root keys only) */
         CreateAccountRequest: {
+            /**
+             * @description New account id: 1–64 characters of `[A-Za-z0-9_-]`; creating an existing one is a no-op
+             * @example acme
+             */
             account_id: string;
         };
+        /**
+         * @description Body of API key creation (root, or an admin of the account)
+         * @example {
+         *       "role": "user",
+         *       "user_id": "alice"
+         *     }
+         */
         CreateApiKeyRequest: {
             /**
-             * @description Default `user`
+             * @description `user` (default): data routes only; `admin`: also manages the account's users and keys. The first key, created in dev mode, must be `admin` (it ends dev mode).
+             * @example user
              * @enum {string}
              */
             role?: "admin" | "user";
+            /**
+             * @description The user the key acts as; must exist in the account
+             * @example alice
+             */
             user_id: string;
         };
+        /** @description Body of user creation (root, or an admin of the account) */
         CreateUserRequest: {
+            /**
+             * @description New user id: up to 128 characters of `[A-Za-z0-9_.@-]`, not `.` or `..` (it names the user root `viking://user/{user_id}/skills`); creating an existing one is a no-op
+             * @example alice
+             */
             user_id: string;
         };
+        /** @description A new API key: its listing plus the secret `api_key` */
         CreatedApiKey: {
+            /**
+             * @description Account the key belongs to
+             * @example acme
+             */
             account_id: string;
-            /** @description The secret; shown once, stored only as a hash */
+            /** @description The secret, shown this once and stored only as a hash: send it as `X-API-Key` or `Authorization: Bearer` */
             api_key: string;
+            /**
+             * @description When the key was created, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
             created_at: string;
+            /** @description Id of the key (not the secret); use it to revoke the key */
             key_id: string;
+            /** @description First 10 characters of the secret, to recognise a key; the secret itself is never stored */
             prefix: string;
+            /**
+             * @description When the key was revoked (ISO 8601 UTC), or null while it is live
+             * @example null
+             */
             revoked_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description Role of the key: `root` > `admin` > `user`
+             * @example user
+             * @enum {string}
+             */
             role: "root" | "admin" | "user";
+            /**
+             * @description User the key acts as
+             * @example alice
+             */
             user_id: string;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: CreatedApiKey, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         CreatedApiKeyResponse: {
             result: components["schemas"]["CreatedApiKey"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: DeleteSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         DeleteSkillResponse: {
             result: components["schemas"]["DeleteSkillResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of delete; a later get of the name answers 404 (API-CONTRACT §Delete) */
         DeleteSkillResult: {
+            /**
+             * @description Number of files deleted: SKILL.md, the `.abstract.md` and `.overview.md` sidecars, and auxiliary files
+             * @example 4
+             */
             estimated_deleted_count: number;
+            /**
+             * @description Name of the deleted skill
+             * @example my-skill
+             */
             name: string;
+            /** @description Always false: the files are gone from the live skill, but earlier revisions stay in the skill's history (kept for the seed API's clients, which read this key) */
             privacy_deleted: boolean;
+            /**
+             * @description The skill root it was deleted from
+             * @example viking://user/alice/skills
+             */
             root_uri: string;
+            /**
+             * @description URI the deleted skill had
+             * @example viking://user/alice/skills/my-skill
+             */
             uri: string;
         };
+        /** @description The `error` member of an error envelope (API-CONTRACT §Envelope) */
         ErrorBody: {
             code: components["schemas"]["ErrorCode"];
+            /**
+             * @description Machine-readable context, by code: schema errors → `{validation_errors: [ValidationErrorItem]}`; name errors → `{field: "name"}` (update mismatch adds `expected`, `actual`); `INVALID_URI` → `{uri, reason}`; `NOT_FOUND` → `{type: "skill", resource: <uri>}`; `SKILL_INVALID` → `{issues: [SkillIssue]}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`. Absent when there is nothing to add.
+             * @example {
+             *       "resource": "viking://user/alice/skills/my-skill",
+             *       "type": "skill"
+             *     }
+             */
             details?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description What failed and what was expected, for humans (do not parse it; use `code` and `details`)
+             * @example Skill "my-skill" not found in viking://user/alice/skills or viking://agent/skills
+             */
             message: string;
         };
-        /** @enum {string} */
+        /**
+         * @description Machine-readable error code; it fixes the HTTP status (API-CONTRACT §Envelope): `INVALID_ARGUMENT`, `INVALID_URI`, `SKILL_INVALID` → 400; `UNAUTHENTICATED` → 401; `PERMISSION_DENIED` → 403; `NOT_FOUND` → 404; `CONFLICT` → 409, or 412 for a stale `If-Match`; `PAYLOAD_TOO_LARGE` → 413; `RESOURCE_EXHAUSTED` → 429; `INTERNAL`, `PROCESSING_ERROR` → 500; `UNAVAILABLE` → 503; `DEADLINE_EXCEEDED` → 504.
+         * @example NOT_FOUND
+         * @enum {string}
+         */
         ErrorCode: "INVALID_ARGUMENT" | "INVALID_URI" | "SKILL_INVALID" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "RESOURCE_EXHAUSTED" | "INTERNAL" | "PROCESSING_ERROR" | "UNAVAILABLE" | "DEADLINE_EXCEEDED";
+        /** @description Body of every non-2xx response: `{status: "error", error: {code, message, details?}, time}`. The `X-Request-Id` response header names the request (API-CONTRACT §Envelope). */
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
-            /** @enum {string} */
+            /**
+             * @description Always `error` for a non-2xx response
+             * @enum {string}
+             */
             status: "error";
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description One hit of find: a list item plus `score` and `match_reason` (API-CONTRACT §Find) */
         FindSkillItem: {
+            /**
+             * @description Frontmatter `allowed_tools` / `allowed-tools` as a list (a string is split on whitespace and commas outside parentheses); empty when none
+             * @example [
+             *       "Bash(git add:*)",
+             *       "Read"
+             *     ]
+             */
             allowed_tools: string[];
+            /**
+             * @description The frontmatter `description`
+             * @example Search the web for current information
+             */
             description: string;
+            /**
+             * @description Level of the best match: 0 = name, tags or description; 1 = overview; 2 = SKILL.md body (what the request's `level` filters on)
+             * @example 0
+             */
             level: number;
+            /**
+             * @description Which signal matched: `name` (the query is the skill's name or its kebab-case form) or `lexical` (full-text match); `semantic` and `hybrid` are reserved for embedding search
+             * @example lexical
+             */
             match_reason: string;
+            /**
+             * @description Skill name (the folder name under its root)
+             * @example search-web
+             */
             name: string;
+            /** @description Current revision: sha-256 (64 lowercase hex) of the skill's file manifest */
             revision: string;
+            /**
+             * @description The skill root holding it: `viking://user/{user_id}/skills` or `viking://agent/skills`
+             * @example viking://user/alice/skills
+             */
             root_uri: string;
+            /**
+             * @description Relevance in [0, 1]; hits come in descending score (a name match scores at least about 0.89)
+             * @example 0.93
+             */
             score: number;
+            /**
+             * @description URI of its SKILL.md (level 2): `<uri>/SKILL.md`
+             * @example viking://user/alice/skills/search-web/SKILL.md
+             */
             skill_md_uri: string;
+            /**
+             * @description Frontmatter `tags` as a list (a string value is split on commas); empty when none
+             * @example [
+             *       "web",
+             *       "search"
+             *     ]
+             */
             tags: string[];
-            /** @enum {string} */
+            /**
+             * @description Always `skill`
+             * @enum {string}
+             */
             type: "skill";
-            /** @description ISO 8601 */
+            /**
+             * @description When the skill was last written, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
             updated_at: string;
+            /**
+             * @description URI of the skill: `<root_uri>/<name>`
+             * @example viking://user/alice/skills/search-web
+             */
             uri: string;
         };
+        /**
+         * @description Body of find; unknown fields are refused with 400 `INVALID_ARGUMENT` (API-CONTRACT §Find)
+         * @example {
+         *       "limit": 5,
+         *       "query": "search the web"
+         *     }
+         */
         FindSkillsRequest: {
+            /**
+             * @description Keep only hits whose best match is at these levels: 0 = name, tags or description; 1 = overview; 2 = SKILL.md body. One level or a list. Absent, `null` or `false`: every level (API-CONTRACT §Compatibility).
+             * @example [
+             *       0,
+             *       1
+             *     ]
+             */
             level?: number | number[] | null | false;
-            /** @description Default 10 */
+            /**
+             * @description Most hits to return, 1–1000; default 10 (`null` or `false`: the default)
+             * @example 10
+             */
             limit?: number | null | false;
+            /**
+             * @description Search text (trimmed; must not be empty), matched over name, tags, description, overview and body
+             * @example search the web
+             */
             query: string;
+            /**
+             * @description Drop hits scoring below this, 0–1. Absent, `null` or `false`: keep every hit (API-CONTRACT §Compatibility).
+             * @example 0.3
+             */
             score_threshold?: number | null | false;
+            /**
+             * @description Search only this root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: both roots, merged and de-duplicated by name.
+             * @example viking://agent/skills
+             */
             target_uri?: string | null | false;
-            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            /**
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @example true
+             */
             telemetry?: boolean | {
+                /** @description True adds `telemetry.summary` `{operation, status, duration_ms}` to the response */
                 summary?: boolean | null;
             } | null;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: FindSkillsResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         FindSkillsResponse: {
             result: components["schemas"]["FindSkillsResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of find (API-CONTRACT §Find) */
         FindSkillsResult: {
+            /**
+             * @description The query as searched (trimmed)
+             * @example search the web
+             */
             query: string;
+            /**
+             * @description The roots searched: the given `target_uri`, or the user root then the agent root
+             * @example [
+             *       "viking://user/alice/skills",
+             *       "viking://agent/skills"
+             *     ]
+             */
             root_uris: string[];
+            /** @description Hits, best first, de-duplicated by name (the user root wins), at most `limit` */
             skills: components["schemas"]["FindSkillItem"][];
+            /** @description Number of hits returned (the length of `skills`) */
             total: number;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: GetSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         GetSkillResponse: {
             result: components["schemas"]["GetSkillResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of get: the skill's metadata, the requested level(s) and its files; the `ETag` header carries `revision` (API-CONTRACT §Get) */
         GetSkillResult: {
+            /** @description Level 0: the one-paragraph summary (.abstract.md); present with no level or level 0 */
             abstract?: string;
+            /** @description Frontmatter `allowed_tools` / `allowed-tools` as a list; empty when none */
             allowed_tools: string[];
+            /** @description Level 2: SKILL.md exactly as stored (byte-for-byte as uploaded for SKILL.md input); present with no level, level 2 or `include_content=true` */
             content?: string;
+            /** @description sha-256 (64 lowercase hex) of the SKILL.md bytes; present with `content` */
             content_sha256?: string;
+            /**
+             * @description When the skill was first added, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
             created_at: string;
+            /**
+             * @description The frontmatter `description`
+             * @example My custom skill
+             */
             description: string;
+            /** @description Every file and folder of the skill, sorted by path; present unless `include_files=false` */
             files?: components["schemas"]["SkillFile"][];
+            /**
+             * @description Every frontmatter key as parsed (YAML 1.2 core schema), unknown keys such as `license`, `version`, `metadata` included
+             * @example {
+             *       "description": "My custom skill",
+             *       "license": "MIT",
+             *       "name": "my-skill"
+             *     }
+             */
             frontmatter: {
                 [key: string]: unknown;
             };
+            /** @description The level asked for (0, 1 or 2); absent when none */
             level?: number;
+            /**
+             * @description Skill name
+             * @example my-skill
+             */
             name: string;
+            /** @description Level 1: parameters and usage overview (.overview.md, rendered from the body until processing stores it); present with no level or level 1 */
             overview?: string;
+            /** @description Current revision: sha-256 (64 lowercase hex) of the file manifest; also sent as the `ETag` header and accepted by update as `If-Match` */
             revision: string;
+            /**
+             * @description The skill root it was found in
+             * @example viking://user/alice/skills
+             */
             root_uri: string;
+            /**
+             * @description URI of its SKILL.md: `<uri>/SKILL.md`
+             * @example viking://user/alice/skills/my-skill/SKILL.md
+             */
             skill_md_uri: string;
+            /**
+             * @description The `source_metadata` given at add/update, null when none; present with `include_source=true`
+             * @example {
+             *       "commit": "4f1c2a9",
+             *       "repository": "https://github.com/acme/skills"
+             *     }
+             */
             source?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Frontmatter `tags` as a list; empty when none */
             tags: string[];
+            /**
+             * @description When it was last written, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
             updated_at: string;
+            /**
+             * @description URI of the skill: `<root_uri>/<name>`
+             * @example viking://user/alice/skills/my-skill
+             */
             uri: string;
         };
+        /** @description Body of `GET /health` (not enveloped, no auth needed) (API-CONTRACT §Tasks, waiting, health) */
         HealthResult: {
+            /**
+             * @description The caller's account; only when a valid API key was sent
+             * @example acme
+             */
             account_id?: string;
-            /** @enum {string} */
+            /**
+             * @description `dev`: no API keys configured — loopback only, every request is user `default` of account `default`; `api_key`: requests need `X-API-Key` or `Authorization: Bearer`
+             * @example api_key
+             * @enum {string}
+             */
             auth_mode: "dev" | "api_key";
+            /** @description True when the server is serving requests */
             healthy: boolean;
-            /** @enum {string} */
+            /**
+             * @description The caller's role (`root` > `admin` > `user`); only when a valid API key was sent
+             * @example user
+             * @enum {string}
+             */
             role?: "root" | "admin" | "user";
-            /** @enum {string} */
+            /**
+             * @description Always `ok`
+             * @enum {string}
+             */
             status: "ok";
+            /**
+             * @description The caller's user id; only when a valid API key was sent
+             * @example alice
+             */
             user_id?: string;
+            /**
+             * @description Server version
+             * @example 0.1.0
+             */
             version: string;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListAccountsResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         ListAccountsResponse: {
             result: components["schemas"]["ListAccountsResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of listing accounts */
         ListAccountsResult: {
+            /**
+             * @description Account ids: every account for root keys, only the caller's own for admin keys
+             * @example [
+             *       "acme",
+             *       "default"
+             *     ]
+             */
             accounts: string[];
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListApiKeysResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         ListApiKeysResponse: {
             result: components["schemas"]["ListApiKeysResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of listing the API keys of an account */
         ListApiKeysResult: {
+            /** @description Every key of the account, revoked ones included */
             keys: components["schemas"]["ApiKeyInfo"][];
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListSkillsResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         ListSkillsResponse: {
             result: components["schemas"]["ListSkillsResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of list: `root_uris` without `target_uri`, `root_uri` with it (API-CONTRACT §List) */
         ListSkillsResult: {
+            /**
+             * @description The one root listed, with `target_uri`
+             * @example viking://agent/skills
+             */
             root_uri?: string;
+            /**
+             * @description The roots listed, without `target_uri`: `[<user root>, "viking://agent/skills"]`
+             * @example [
+             *       "viking://user/alice/skills",
+             *       "viking://agent/skills"
+             *     ]
+             */
             root_uris?: string[];
+            /** @description Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404) */
             skills: components["schemas"]["SkillListItem"][];
+            /** @description Number of skills in the listed root(s), before `node_limit` */
             total: number;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListUsersResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         ListUsersResponse: {
             result: components["schemas"]["ListUsersResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of listing the users of an account */
         ListUsersResult: {
+            /**
+             * @description The account listed
+             * @example acme
+             */
             account_id: string;
+            /**
+             * @description User ids of the account
+             * @example [
+             *       "alice",
+             *       "bob"
+             *     ]
+             */
             users: string[];
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: QueueStatus, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         QueueResponse: {
             result: components["schemas"]["QueueStatus"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /**
+         * @description Counts of processing jobs (L1 overview and search index) by state: the caller's jobs for `system/wait` and `observer/queue`, this request's job for add/update with `wait=true` (API-CONTRACT §Tasks, waiting, health)
+         * @example {
+         *       "completed": 1,
+         *       "failed": 0,
+         *       "pending": 0,
+         *       "processing": 0
+         *     }
+         */
         QueueStatus: {
+            /** @description Jobs finished successfully */
             completed: number;
+            /** @description Jobs that failed for good (retries exhausted) */
             failed: number;
+            /** @description Jobs waiting to run (including failed jobs awaiting a retry) */
             pending: number;
+            /** @description Jobs running now */
             processing: number;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: RevokeApiKeyResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         RevokeApiKeyResponse: {
             result: components["schemas"]["RevokeApiKeyResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of revoking an API key */
         RevokeApiKeyResult: {
+            /** @description The key revoked */
             key_id: string;
+            /** @description True when the key was live and is now revoked; false when it already was */
             revoked: boolean;
         };
-        /** @description SKILL.md text; or an MCP tool object (has `inputSchema`); or a structured skill `{name, description?, content?, tags?, allowed_tools?, …}` (extra keys become frontmatter) */
+        /**
+         * @description The skill, detected in this order (API-CONTRACT §Add): (1) a string is SKILL.md text — a one-line string that looks like a host path (has `/` or `\`, or starts `./`, `../`, `~/`, `X:\`) is refused with 403 `PERMISSION_DENIED`; (2) an object with `inputSchema` is an MCP tool `{name, description?, inputSchema}`, converted to a skill (§MCP); (3) any other object is a structured skill `{name, description?, content?, tags?, allowed_tools?, …}` (extra keys become frontmatter).
+         * @example ---
+         *     name: my-skill
+         *     description: My custom skill
+         *     ---
+         *
+         *     # My Skill
+         *
+         *     Skill content here.
+         */
         SkillData: string | {
             [key: string]: unknown;
         };
+        /** @description One entry of a skill folder (API-CONTRACT §Get `files`), sorted by `path` */
         SkillFile: {
+            /** @description True for a folder entry (`kind: directory`) */
             is_dir: boolean;
-            /** @enum {string} */
+            /**
+             * @description `definition` = SKILL.md; `summary` = the generated `.abstract.md` / `.overview.md`; `auxiliary` = any other file; `directory` = a folder
+             * @example auxiliary
+             * @enum {string}
+             */
             kind: "definition" | "summary" | "auxiliary" | "directory";
+            /**
+             * @description Last segment of `path`
+             * @example helper.py
+             */
             name: string;
+            /**
+             * @description Path relative to the skill folder, `/`-separated
+             * @example scripts/helper.py
+             */
             path: string;
+            /** @description sha-256 of the content, 64 lowercase hex; null for a folder */
             sha256: string | null;
+            /**
+             * @description Size in bytes (0 for a folder)
+             * @example 1832
+             */
             size: number;
+            /**
+             * @description URI of the file: `<skill uri>/<path>`
+             * @example viking://user/alice/skills/my-skill/scripts/helper.py
+             */
             uri: string;
         };
+        /** @description One validation issue, located where possible: `{rule, severity?, message, field, line?, column?, fix?}` (API-CONTRACT §Validate) */
         SkillIssue: {
+            /**
+             * @description 1-based column, counted in Unicode code points (absent when unknown)
+             * @example 7
+             */
             column?: number;
+            /**
+             * @description The frontmatter key the issue is about (`name`, `description`, `allowed-tools`, …), `body`, or null when it concerns the whole document
+             * @example name
+             */
             field: string | null;
+            /**
+             * @description A suggested replacement value (e.g. the kebab-case name), when one exists
+             * @example my-skill
+             */
             fix?: string;
+            /**
+             * @description 1-based line in the SKILL.md text as given (absent when the issue has no position)
+             * @example 2
+             */
             line?: number;
+            /**
+             * @description Human-readable explanation of the problem and how to fix it
+             * @example "name" "My_Skill" is not lowercase kebab-case (e.g. "search-web"), which agents and folders handle best.
+             */
             message: string;
+            /**
+             * @description Stable rule id, e.g. `yaml_format`, `name_required`, `description_required`, `name_matches_directory`, `name_max_length`, `name_allowed_characters`, `description_max_length`, `body_max_lines`, `name_kebab_case`, `description_too_short` (API-CONTRACT §Validate)
+             * @example name_kebab_case
+             */
             rule: string;
-            /** @enum {string} */
+            /**
+             * @description `error` blocks add/update (400 `SKILL_INVALID`); `warning` never does. In validate results the list an issue sits in (`errors` or `warnings`) says the same.
+             * @enum {string}
+             */
             severity?: "error" | "warning";
         };
+        /** @description One skill in list results (API-CONTRACT §List) */
         SkillListItem: {
+            /**
+             * @description Frontmatter `allowed_tools` / `allowed-tools` as a list (a string is split on whitespace and commas outside parentheses); empty when none
+             * @example [
+             *       "Bash(git add:*)",
+             *       "Read"
+             *     ]
+             */
             allowed_tools: string[];
+            /**
+             * @description The frontmatter `description`
+             * @example Search the web for current information
+             */
             description: string;
+            /**
+             * @description Context level of the item: always 0 (the abstract) in list results
+             * @example 0
+             */
             level: number;
+            /**
+             * @description Skill name (the folder name under its root)
+             * @example search-web
+             */
             name: string;
+            /** @description Current revision: sha-256 (64 lowercase hex) of the skill's file manifest */
             revision: string;
+            /**
+             * @description The skill root holding it: `viking://user/{user_id}/skills` or `viking://agent/skills`
+             * @example viking://user/alice/skills
+             */
             root_uri: string;
+            /**
+             * @description URI of its SKILL.md (level 2): `<uri>/SKILL.md`
+             * @example viking://user/alice/skills/search-web/SKILL.md
+             */
             skill_md_uri: string;
+            /**
+             * @description Frontmatter `tags` as a list (a string value is split on commas); empty when none
+             * @example [
+             *       "web",
+             *       "search"
+             *     ]
+             */
             tags: string[];
-            /** @enum {string} */
+            /**
+             * @description Always `skill`
+             * @enum {string}
+             */
             type: "skill";
-            /** @description ISO 8601 */
+            /**
+             * @description When the skill was last written, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
             updated_at: string;
+            /**
+             * @description URI of the skill: `<root_uri>/<name>`
+             * @example viking://user/alice/skills/search-web
+             */
             uri: string;
         };
+        /** @description Result of add and update: the stored skill, plus `queue_status` (this write's job) when `wait=true`, else `task_id` (API-CONTRACT §Add, §Update) */
         SkillWriteResult: {
-            /** @enum {string} */
+            /**
+             * @description `update` on update results; absent on add
+             * @enum {string}
+             */
             action?: "add" | "update";
+            /**
+             * @description Number of stored files besides SKILL.md and the generated `.abstract.md` (0 unless uploaded as a folder)
+             * @example 2
+             */
             auxiliary_files: number;
+            /**
+             * @description The skill name, as read from the content
+             * @example my-skill
+             */
             name: string;
             queue_status?: components["schemas"]["QueueStatus"];
+            /**
+             * @description The new revision: 64 lowercase hex characters, the sha-256 of the skill's file manifest. Send it as `If-Match` to update only this version.
+             * @example 9b1d4f0c2e8a7b6d5c4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c
+             */
             revision: string;
+            /**
+             * @description The stored skill's URI, as the seed API returns it (equal to `uri`); the skill root is this URI without its last segment
+             * @example viking://user/alice/skills/my-skill
+             */
             root_uri: string;
-            /** @enum {string} */
+            /**
+             * @description Always `success` (failures are error envelopes)
+             * @enum {string}
+             */
             status: "success";
+            /** @description Id of the processing job (see `GET /api/v1/tasks/{task_id}`); present when `wait` was not true */
             task_id?: string;
+            /**
+             * @description URI of the stored skill: `<skill root>/<name>`
+             * @example viking://user/alice/skills/my-skill
+             */
             uri: string;
+            /** @description Validation warnings (profile `openviking`) and MCP conversion notes; they never block a write */
             warnings: components["schemas"]["SkillIssue"][];
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: TaskResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         TaskResponse: {
             result: components["schemas"]["TaskResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description One of the caller's processing tasks; other users' tasks answer 404 (API-CONTRACT §Tasks) */
         TaskResult: {
+            /**
+             * @description When the task was enqueued, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
             created_at: string;
+            /** @description Why the last attempt failed (failed or retrying tasks) */
             error?: string;
+            /**
+             * @description Outcome of a completed task, e.g. `{revision, overview_bytes, indexed: true}`, or `{skipped: <reason>}` when the skill was deleted or superseded before the task ran
+             * @example {
+             *       "indexed": true,
+             *       "overview_bytes": 412,
+             *       "revision": "9b1d4f0c…"
+             *     }
+             */
             result?: {
                 [key: string]: unknown;
             };
-            /** @enum {string} */
+            /**
+             * @description `pending` (waiting, or waiting for a retry after a failure), `running`, `completed`, or `failed` (retries exhausted)
+             * @example completed
+             * @enum {string}
+             */
             status: "pending" | "running" | "completed" | "failed";
+            /** @description Id of the task, as returned by add/update as `task_id` */
             task_id: string;
-            /** @enum {string} */
+            /**
+             * @description What enqueued it: `add_skill` (add) or `update_skill` (update)
+             * @example add_skill
+             * @enum {string}
+             */
             task_type: "add_skill" | "update_skill";
+            /**
+             * @description When its state last changed, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.120Z
+             */
             updated_at: string;
         };
+        /** @description Response telemetry, present only when the request sent `telemetry: true` or `{"summary": true}` (API-CONTRACT §Envelope) */
         Telemetry: {
-            /** @description UUID of this operation */
+            /**
+             * @description UUID of this operation (new for every request)
+             * @example 3f2b8c1e-9a4d-4e0f-8b6a-2d7c5e1f0a93
+             */
             operation_id: string;
+            /** @description Present when the request sent `telemetry: {"summary": true}`; may carry further keys */
             summary?: {
+                /** @description Server time spent, milliseconds (float) */
                 duration_ms: number;
+                /** @description Operation name, e.g. `skills.add`, `skills.find` */
                 operation: string;
-                /** @enum {string} */
+                /**
+                 * @description Outcome of the request: `ok` or `error`
+                 * @enum {string}
+                 */
                 status: "ok" | "error";
             } & {
                 [key: string]: unknown;
             };
         };
+        /** @description Multipart form of temp upload: `file` (required) and `upload_mode` (API-CONTRACT §Temp upload) */
         TempUploadForm: {
             /**
              * Format: binary
-             * @description A zipped skill folder or one SKILL.md
+             * @description Required. A zipped skill folder (SKILL.md at the archive root or in its single top folder; `__MACOSX/` ignored; recognised by content, whatever the file name) or one SKILL.md file. Larger than the upload limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE`.
              */
             file?: string;
             /**
-             * @description Default `local`
+             * @description Accepted for seed clients (API-CONTRACT §Compatibility): `local` (default) or `shared`; every upload is stored the same way, bound to the uploading account
+             * @example local
              * @enum {string}
              */
             upload_mode?: "local" | "shared";
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: TempUploadResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         TempUploadResponse: {
             result: components["schemas"]["TempUploadResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Result of temp upload (API-CONTRACT §Temp upload) */
         TempUploadResult: {
+            /**
+             * @description Opaque id (`tmp_` + 32 hex, never a host path) to pass as `temp_file_id` to add or update. Bound to the uploading account, consumed by its first use, expires after 12 h by default.
+             * @example tmp_5d41402abc4b2a76b9719d911017c592
+             */
             temp_file_id: string;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: SkillWriteResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         UpdateSkillResponse: {
             result: components["schemas"]["SkillWriteResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: UserResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         UserResponse: {
             result: components["schemas"]["UserResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description The created user */
         UserResult: {
+            /**
+             * @description The account
+             * @example acme
+             */
             account_id: string;
+            /**
+             * @description The created (or already existing) user
+             * @example alice
+             */
             user_id: string;
         };
+        /**
+         * @description Body of validate: the skill in any `data` form plus options; nothing is stored (API-CONTRACT §Validate)
+         * @example {
+         *       "data": "---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here.",
+         *       "skill_dir_name": "my-skill",
+         *       "strict": true
+         *     }
+         */
         ValidateSkillRequest: {
             data: components["schemas"]["SkillData"];
+            /**
+             * @description Rule set: `openviking` (default; the rules add applies), `agentskills` (the Agent Skills specification: lowercase kebab names, name = folder name, …) or `claude` (agentskills plus no XML tags and no reserved words `anthropic`/`claude`). `null` or `false`: the default.
+             * @example agentskills
+             */
             profile?: ("openviking" | "agentskills" | "claude") | null | false;
+            /**
+             * @description Name of the folder the skill lives in; enables `name_matches_directory` (warning, error when strict). Absent, empty, `null` or `false`: not checked.
+             * @example my-skill
+             */
             skill_dir_name?: string | null | false;
+            /**
+             * @description Where the skill came from, for the caller's records; accepted and not used by the checks
+             * @example skills/my-skill/SKILL.md
+             */
             source_path?: string | null | false;
+            /**
+             * @description Strict mode: `name_matches_directory`, `name_max_length`, `name_allowed_characters` and `description_max_length` become errors, and `body_max_lines` (> 500) is checked. Default false (`null` or `false`: not strict).
+             * @example true
+             */
             strict?: boolean | null | false;
-            /** @description Accepted and ignored */
+            /** @description Accepted for seed clients and ignored: validation stores nothing (API-CONTRACT §Compatibility) */
             target_uri?: string | null | false;
-            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            /**
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @example true
+             */
             telemetry?: boolean | {
+                /** @description True adds `telemetry.summary` `{operation, status, duration_ms}` to the response */
                 summary?: boolean | null;
             } | null;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ValidateSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         ValidateSkillResponse: {
             result: components["schemas"]["ValidateSkillResult"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
+        /** @description The validator's verdict (API-CONTRACT §Validate). A name that add would reject is at least a warning, so validate never promises more than add keeps. */
         ValidateSkillResult: {
+            /** @description Frontmatter `allowed_tools` / `allowed-tools` as a list; empty when none */
             allowed_tools: string[];
+            /**
+             * @description Number of lines of the Markdown body
+             * @example 3
+             */
             body_lines: number;
+            /**
+             * @description The frontmatter `description` when it is a string, else null
+             * @example My custom skill
+             */
             description: string | null;
+            /** @description Issues that make the skill invalid (add would refuse it with 400 `SKILL_INVALID`) */
             errors: components["schemas"]["SkillIssue"][];
+            /**
+             * @description The frontmatter `name` when it is a string, else null
+             * @example my-skill
+             */
             name: string | null;
-            /** @enum {string} */
+            /**
+             * @description The profile applied
+             * @example openviking
+             * @enum {string}
+             */
             profile: "openviking" | "agentskills" | "claude";
+            /** @description Whether strict mode was applied */
             strict: boolean;
+            /** @description Frontmatter `tags` as a list; empty when none */
             tags: string[];
+            /** @description True when `errors` is empty */
             valid: boolean;
+            /** @description Issues that do not block (best practice, and strict-only rules when not strict) */
             warnings: components["schemas"]["SkillIssue"][];
         };
+        /**
+         * @description Body of `POST /api/v1/system/wait` (optional: no body waits up to the server limit); waits until the caller's pending and running jobs are done
+         * @example {
+         *       "timeout": 60
+         *     }
+         */
         WaitRequest: {
-            /** @description Ask for `telemetry` in the response; `{summary: true}` adds a summary */
+            /**
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @example true
+             */
             telemetry?: boolean | {
+                /** @description True adds `telemetry.summary` `{operation, status, duration_ms}` to the response */
                 summary?: boolean | null;
             } | null;
-            /** @description Seconds (0 or absent: the server limit) */
+            /**
+             * @description Longest wait, seconds (float), capped at the server limit (default 300 s). 0, absent, `null` or `false`: the server limit. Past it → 504 `DEADLINE_EXCEEDED`.
+             * @example 60
+             */
             timeout?: number | null | false;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: QueueStatus, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         WaitResponse: {
             result: components["schemas"]["QueueStatus"];
-            /** @enum {string} */
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
             status: "ok";
             telemetry?: components["schemas"]["Telemetry"];
-            /** @description Server time spent, seconds */
+            /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
     };
@@ -870,6 +1652,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Account id (1–64 characters of `[A-Za-z0-9_-]`) */
                 account_id: string;
             };
             cookie?: never;
@@ -955,6 +1738,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Account id (1–64 characters of `[A-Za-z0-9_-]`) */
                 account_id: string;
             };
             cookie?: never;
@@ -1044,7 +1828,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Account id (1–64 characters of `[A-Za-z0-9_-]`) */
                 account_id: string;
+                /** @description Id of the key, as listed (`key_id`), not the secret */
                 key_id: string;
             };
             cookie?: never;
@@ -1130,6 +1916,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Account id (1–64 characters of `[A-Za-z0-9_-]`) */
                 account_id: string;
             };
             cookie?: never;
@@ -1215,6 +2002,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Account id (1–64 characters of `[A-Za-z0-9_-]`) */
                 account_id: string;
             };
             cookie?: never;
@@ -1472,7 +2260,9 @@ export interface operations {
     listSkills: {
         parameters: {
             query?: {
+                /** @description Most skills to return (a non-negative integer; default 1000), applied to the merged list of both roots; `total` still counts them all */
                 node_limit?: string;
+                /** @description List only this root: `viking://user/{user_id}/skills` (the caller's own), `viking://~/skills` or `viking://agent/skills`. Absent, empty, `null` or `false`: both the user root and the agent root. */
                 target_uri?: string;
             };
             header?: never;
@@ -1828,16 +2618,22 @@ export interface operations {
     getSkill: {
         parameters: {
             query?: {
+                /** @description Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = `content` (SKILL.md, with `content_sha256`). Absent, empty or `null`: all three (API-CONTRACT §Get). */
                 level?: "0" | "1" | "2" | "null" | "";
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `content` (SKILL.md) and `content_sha256` whatever the level. Default false. */
                 include_content?: "0" | "1" | "true" | "false" | "True" | "False";
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `files`, the folder listing. Default true. */
                 include_files?: "0" | "1" | "true" | "false" | "True" | "False";
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`), accepted for seed clients (API-CONTRACT §Compatibility): the result always carries `revision` and every file its `size` and `sha256`, so it changes nothing. */
                 include_integrity?: "0" | "1" | "true" | "false" | "True" | "False";
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `source`, the `source_metadata` given at add/update (null when none). Default false. */
                 include_source?: "0" | "1" | "true" | "false" | "True" | "False";
+                /** @description Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
                 target_uri?: string;
             };
             header?: never;
             path: {
-                /** @description Skill name: 1–64 of [A-Za-z0-9_-] */
+                /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
                 name: string;
             };
             cookie?: never;
@@ -1922,11 +2718,11 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Expected current revision (stale → 412) */
+                /** @description Optional: the revision (or `ETag`) the update expects to replace; a stale one → 412 `CONFLICT`. `*` or empty: no check. */
                 "if-match"?: string;
             };
             path: {
-                /** @description Skill name: 1–64 of [A-Za-z0-9_-] */
+                /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
                 name: string;
             };
             cookie?: never;
@@ -2032,11 +2828,12 @@ export interface operations {
     deleteSkill: {
         parameters: {
             query?: {
+                /** @description Skill root to delete from (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
                 target_uri?: string;
             };
             header?: never;
             path: {
-                /** @description Skill name: 1–64 of [A-Za-z0-9_-] */
+                /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
                 name: string;
             };
             cookie?: never;
@@ -2218,6 +3015,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description Id of the task, as returned by add/update (`task_id`) */
                 task_id: string;
             };
             cookie?: never;

@@ -23,10 +23,17 @@ import type { ServiceDeps } from '../services/deps.js';
 import { errorResponses, jsonBody, okResponse } from './common.js';
 
 const AccountParams = z.object({
-  account_id: z.string().meta({ param: { name: 'account_id', in: 'path' } }),
+  account_id: z.string().meta({
+    param: { name: 'account_id', in: 'path' },
+    description: 'Account id (1–64 characters of `[A-Za-z0-9_-]`)',
+    example: 'acme',
+  }),
 });
 const KeyParams = AccountParams.extend({
-  key_id: z.string().meta({ param: { name: 'key_id', in: 'path' } }),
+  key_id: z.string().meta({
+    param: { name: 'key_id', in: 'path' },
+    description: 'Id of the key, as listed (`key_id`), not the secret',
+  }),
 });
 const base = { tags: ['admin'] };
 
@@ -37,6 +44,9 @@ const routes = {
     path: '/api/v1/admin/accounts',
     operationId: 'adminCreateAccount',
     summary: 'Create an account (root)',
+    description:
+      'Creates an account; idempotent (an existing id answers the same). Root keys only: admin and user ' +
+      'keys get 403 `PERMISSION_DENIED`.',
     request: { body: jsonBody(CreateAccountRequestSchema) },
     responses: { ...okResponse(AccountResultSchema, 'AccountResponse', 'Created'), ...errorResponses },
   }),
@@ -46,6 +56,7 @@ const routes = {
     path: '/api/v1/admin/accounts',
     operationId: 'adminListAccounts',
     summary: 'List accounts (root: all; admin: its own)',
+    description: "Lists account ids: every account for root keys, only the caller's own for admin keys.",
     responses: {
       ...okResponse(ListAccountsResultSchema, 'ListAccountsResponse', 'Accounts'),
       ...errorResponses,
@@ -57,6 +68,9 @@ const routes = {
     path: '/api/v1/admin/accounts/{account_id}/users',
     operationId: 'adminCreateUser',
     summary: 'Create a user in an account',
+    description:
+      'Creates a user (idempotent). Root, or an admin of the account; the account must exist (404 otherwise). ' +
+      "The user's skill root is `viking://user/{user_id}/skills`.",
     request: { params: AccountParams, body: jsonBody(CreateUserRequestSchema) },
     responses: { ...okResponse(UserResultSchema, 'UserResponse', 'Created'), ...errorResponses },
   }),
@@ -66,6 +80,8 @@ const routes = {
     path: '/api/v1/admin/accounts/{account_id}/users',
     operationId: 'adminListUsers',
     summary: 'List the users of an account',
+    description:
+      'Lists the user ids of an account (root, or an admin of the account; 404 for a missing account).',
     request: { params: AccountParams },
     responses: { ...okResponse(ListUsersResultSchema, 'ListUsersResponse', 'Users'), ...errorResponses },
   }),
@@ -75,6 +91,10 @@ const routes = {
     path: '/api/v1/admin/accounts/{account_id}/keys',
     operationId: 'adminCreateKey',
     summary: 'Create an API key for a user (the key is returned once)',
+    description:
+      'Creates a key acting as an existing user of the account, with role `user` (default) or `admin`. The ' +
+      'secret `api_key` is in this response only; it is stored as a hash. In dev mode the first key must ' +
+      'be `admin`, and creating it ends dev mode.',
     request: { params: AccountParams, body: jsonBody(CreateApiKeyRequestSchema) },
     responses: { ...okResponse(CreatedApiKeySchema, 'CreatedApiKeyResponse', 'Created'), ...errorResponses },
   }),
@@ -84,6 +104,7 @@ const routes = {
     path: '/api/v1/admin/accounts/{account_id}/keys',
     operationId: 'adminListKeys',
     summary: 'List the API keys of an account (never the secrets)',
+    description: 'Lists every key of the account, revoked ones included, with id, user, role and prefix.',
     request: { params: AccountParams },
     responses: { ...okResponse(ListApiKeysResultSchema, 'ListApiKeysResponse', 'Keys'), ...errorResponses },
   }),
@@ -93,6 +114,9 @@ const routes = {
     path: '/api/v1/admin/accounts/{account_id}/keys/{key_id}',
     operationId: 'adminRevokeKey',
     summary: 'Revoke an API key',
+    description:
+      'Revokes a key of the account at once (later requests with it get 401); 404 when the key is not in ' +
+      'that account. Revoking a revoked key answers `revoked: false`.',
     request: { params: KeyParams },
     responses: {
       ...okResponse(RevokeApiKeyResultSchema, 'RevokeApiKeyResponse', 'Revoked'),

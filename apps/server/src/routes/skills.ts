@@ -35,12 +35,22 @@ import {
 } from './common.js';
 
 const NameParams = z.object({
-  name: z
-    .string()
-    .meta({ param: { name: 'name', in: 'path' }, description: 'Skill name: 1–64 of [A-Za-z0-9_-]' }),
+  name: z.string().meta({
+    param: { name: 'name', in: 'path' },
+    description:
+      'Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`)',
+    example: 'my-skill',
+  }),
 });
 const IfMatchHeaders = z.object({
-  'if-match': z.string().optional().meta({ description: 'Expected current revision (stale → 412)' }),
+  'if-match': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Optional: the revision (or `ETag`) the update expects to replace; a stale one → 412 `CONFLICT`. ' +
+        '`*` or empty: no check.',
+    }),
 });
 
 const addRoute = createRoute({
@@ -50,6 +60,12 @@ const addRoute = createRoute({
   tags: ['skills'],
   summary:
     'Add a skill (SKILL.md text, MCP tool, structured object or temp upload); replaces a same-named skill',
+  description:
+    'Stores a skill given as `data` (SKILL.md text, MCP tool with `inputSchema`, or structured object) or ' +
+    'as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 ' +
+    '`SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host ' +
+    'path as `data` → 403. Adding an existing name replaces that skill completely. The processing job ' +
+    '(overview, search index) runs after the response unless `wait=true` (API-CONTRACT §Add).',
   request: { body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'AddSkillResponse', 'Stored'),
@@ -64,6 +80,10 @@ const listRoute = createRoute({
   operationId: 'listSkills',
   tags: ['skills'],
   summary: 'List skills of the user root and the agent root, or of one root',
+  description:
+    'Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with ' +
+    '`root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored ' +
+    '(API-CONTRACT §List).',
   request: { query: ListSkillsQuerySchema },
   responses: { ...okResponse(ListSkillsResultSchema, 'ListSkillsResponse', 'Skills'), ...errorResponses },
 });
@@ -74,6 +94,10 @@ const findRoute = createRoute({
   operationId: 'findSkills',
   tags: ['skills'],
   summary: 'Search skills (lexical, best first)',
+  description:
+    'Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview ' +
+    'and body; hits carry `score` (0–1, descending) and `match_reason`, are de-duplicated by name and cut ' +
+    'to `limit` (API-CONTRACT §Find).',
   request: { body: jsonBody(FindSkillsRequestSchema) },
   responses: { ...okResponse(FindSkillsResultSchema, 'FindSkillsResponse', 'Hits'), ...errorResponses },
 });
@@ -84,6 +108,10 @@ const validateRoute = createRoute({
   operationId: 'validateSkill',
   tags: ['skills'],
   summary: 'Validate a skill without storing it (always 200 for a readable request)',
+  description:
+    'Runs the validator on `data` in any form (SKILL.md text, MCP tool, structured object) with a profile ' +
+    'and strictness, and returns the verdict with located issues. A skill that fails is still a 200 with ' +
+    '`valid: false`; only a malformed request is a 4xx (API-CONTRACT §Validate).',
   request: { body: jsonBody(ValidateSkillRequestSchema) },
   responses: {
     ...okResponse(ValidateSkillResultSchema, 'ValidateSkillResponse', 'Verdict'),
@@ -97,6 +125,11 @@ const getRoute = createRoute({
   operationId: 'getSkill',
   tags: ['skills'],
   summary: 'Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all',
+  description:
+    'Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` ' +
+    'with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and ' +
+    '`content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header ' +
+    'too) and `files` (API-CONTRACT §Get).',
   request: { params: NameParams, query: GetSkillQuerySchema },
   responses: {
     ...okResponse(GetSkillResultSchema, 'GetSkillResponse', 'The skill (ETag = revision)'),
@@ -110,6 +143,11 @@ const updateRoute = createRoute({
   operationId: 'updateSkill',
   tags: ['skills'],
   summary: 'Replace a skill completely; the name in the content must equal {name}',
+  description:
+    'Body as add. The skill must exist (404 otherwise) and the name in the new content must equal ' +
+    '`{name}` (400 with `details {field, expected, actual}`). All files are replaced in one transaction; ' +
+    'with `If-Match`, a stale revision → 412. The result is add\'s plus `action: "update"`, and the ' +
+    '`ETag` header carries the new revision (API-CONTRACT §Update).',
   request: { params: NameParams, headers: IfMatchHeaders, body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'UpdateSkillResponse', 'Replaced'),
@@ -125,6 +163,9 @@ const deleteRoute = createRoute({
   operationId: 'deleteSkill',
   tags: ['skills'],
   summary: 'Delete a skill and its files',
+  description:
+    'Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get ' +
+    "answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete).",
   request: { params: NameParams, query: DeleteSkillQuerySchema },
   responses: { ...okResponse(DeleteSkillResultSchema, 'DeleteSkillResponse', 'Deleted'), ...errorResponses },
 });

@@ -17,7 +17,17 @@ const taskRoute = createRoute({
   operationId: 'getTask',
   tags: ['system'],
   summary: "One of the caller's processing tasks",
-  request: { params: z.object({ task_id: z.string().meta({ param: { name: 'task_id', in: 'path' } }) }) },
+  description:
+    'The state of a processing job (L1 overview and search index) enqueued by add or update. Only the ' +
+    "caller's own tasks: unknown ids and other users' tasks answer 404 (API-CONTRACT §Tasks).",
+  request: {
+    params: z.object({
+      task_id: z.string().meta({
+        param: { name: 'task_id', in: 'path' },
+        description: 'Id of the task, as returned by add/update (`task_id`)',
+      }),
+    }),
+  },
   responses: { ...okResponse(TaskResultSchema, 'TaskResponse', 'The task'), ...errorResponses },
 });
 
@@ -27,6 +37,10 @@ const waitRoute = createRoute({
   operationId: 'waitProcessed',
   tags: ['system'],
   summary: "Wait until the caller's pending jobs are done",
+  description:
+    "Blocks until none of the caller's jobs is pending or running, then returns the counts; past " +
+    '`timeout` (seconds, capped at the server limit, default 300) → 504 `DEADLINE_EXCEEDED` with ' +
+    '`details {timeout, queue_status}`. The body is optional (API-CONTRACT §Tasks, waiting, health).',
   request: { body: jsonBody(WaitRequestSchema, false) },
   responses: {
     ...okResponse(QueueStatusSchema, 'WaitResponse', 'Queue drained'),
@@ -41,6 +55,7 @@ const queueRoute = createRoute({
   operationId: 'observeQueue',
   tags: ['system'],
   summary: "The caller's queue counts",
+  description: "Counts of the caller's processing jobs by state, without waiting (`ov observer queue`).",
   responses: { ...okResponse(QueueStatusSchema, 'QueueResponse', 'Counts'), ...errorResponses },
 });
 

@@ -14,139 +14,429 @@ export const QueryFlagSchema = z
 /** One skill of list and find. */
 export const SkillListItemSchema = z
   .object({
-    type: z.literal('skill'),
-    name: z.string(),
-    uri: z.string(),
-    root_uri: z.string(),
-    skill_md_uri: z.string(),
-    description: z.string(),
-    tags: z.array(z.string()),
-    allowed_tools: z.array(z.string()),
-    level: z.number().int(),
-    revision: z.string(),
-    updated_at: z.string().meta({ description: 'ISO 8601' }),
+    type: z.literal('skill').meta({ description: 'Always `skill`' }),
+    name: z
+      .string()
+      .meta({ description: 'Skill name (the folder name under its root)', example: 'search-web' }),
+    uri: z.string().meta({
+      description: 'URI of the skill: `<root_uri>/<name>`',
+      example: 'viking://user/alice/skills/search-web',
+    }),
+    root_uri: z.string().meta({
+      description: 'The skill root holding it: `viking://user/{user_id}/skills` or `viking://agent/skills`',
+      example: 'viking://user/alice/skills',
+    }),
+    skill_md_uri: z.string().meta({
+      description: 'URI of its SKILL.md (level 2): `<uri>/SKILL.md`',
+      example: 'viking://user/alice/skills/search-web/SKILL.md',
+    }),
+    description: z.string().meta({
+      description: 'The frontmatter `description`',
+      example: 'Search the web for current information',
+    }),
+    tags: z.array(z.string()).meta({
+      description: 'Frontmatter `tags` as a list (a string value is split on commas); empty when none',
+      example: ['web', 'search'],
+    }),
+    allowed_tools: z.array(z.string()).meta({
+      description:
+        'Frontmatter `allowed_tools` / `allowed-tools` as a list (a string is split on whitespace and ' +
+        'commas outside parentheses); empty when none',
+      example: ['Bash(git add:*)', 'Read'],
+    }),
+    level: z.number().int().meta({
+      description: 'Context level of the item: always 0 (the abstract) in list results',
+      example: 0,
+    }),
+    revision: z.string().meta({
+      description: "Current revision: sha-256 (64 lowercase hex) of the skill's file manifest",
+    }),
+    updated_at: z.string().meta({
+      description: 'When the skill was last written, ISO 8601 UTC with milliseconds',
+      example: '2026-01-31T09:30:00.000Z',
+    }),
   })
-  .meta({ id: 'SkillListItem' });
+  .meta({
+    id: 'SkillListItem',
+    description: 'One skill in list results (API-CONTRACT §List)',
+  });
 
 /** Query of `GET /api/v1/skills`; unknown parameters are ignored. */
 export const ListSkillsQuerySchema = z.object({
-  node_limit: z.string().regex(/^\d+$/, 'expected a non-negative integer').optional(),
-  target_uri: z.string().optional(),
+  node_limit: z
+    .string()
+    .regex(/^\d+$/, 'expected a non-negative integer')
+    .optional()
+    .meta({
+      description:
+        'Most skills to return (a non-negative integer; default 1000), applied to the merged list of ' +
+        'both roots; `total` still counts them all',
+      example: '100',
+    }),
+  target_uri: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        "List only this root: `viking://user/{user_id}/skills` (the caller's own), `viking://~/skills` or " +
+        '`viking://agent/skills`. Absent, empty, `null` or `false`: both the user root and the agent root.',
+      example: 'viking://agent/skills',
+    }),
 });
 
 /** Result of list: `root_uris` without `target_uri`, `root_uri` with it. */
 export const ListSkillsResultSchema = z
   .object({
-    root_uris: z.array(z.string()).optional(),
-    root_uri: z.string().optional(),
-    skills: z.array(SkillListItemSchema),
-    total: z.number().int(),
+    root_uris: z
+      .array(z.string())
+      .optional()
+      .meta({
+        description: 'The roots listed, without `target_uri`: `[<user root>, "viking://agent/skills"]`',
+        example: ['viking://user/alice/skills', 'viking://agent/skills'],
+      }),
+    root_uri: z.string().optional().meta({
+      description: 'The one root listed, with `target_uri`',
+      example: 'viking://agent/skills',
+    }),
+    skills: z.array(SkillListItemSchema).meta({
+      description: 'Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404)',
+    }),
+    total: z
+      .number()
+      .int()
+      .meta({ description: 'Number of skills in the listed root(s), before `node_limit`' }),
   })
-  .meta({ id: 'ListSkillsResult' });
+  .meta({
+    id: 'ListSkillsResult',
+    description: 'Result of list: `root_uris` without `target_uri`, `root_uri` with it (API-CONTRACT §List)',
+  });
 
 /** Body of `POST /api/v1/skills/find`. */
 export const FindSkillsRequestSchema = z
   .strictObject({
-    query: z.string().trim().min(1, 'query must not be empty'),
-    limit: looseOptional(z.number().int().min(1).max(1000)).meta({ description: 'Default 10' }),
-    score_threshold: looseOptional(z.number().min(0).max(1)),
-    target_uri: looseOptional(z.string()),
-    level: looseOptional(z.union([z.number().int().min(0).max(2), z.array(z.number().int().min(0).max(2))])),
+    query: z.string().trim().min(1, 'query must not be empty').meta({
+      description:
+        'Search text (trimmed; must not be empty), matched over name, tags, description, overview and body',
+      example: 'search the web',
+    }),
+    limit: looseOptional(z.number().int().min(1).max(1000)).meta({
+      description: 'Most hits to return, 1–1000; default 10 (`null` or `false`: the default)',
+      example: 10,
+    }),
+    score_threshold: looseOptional(z.number().min(0).max(1)).meta({
+      description:
+        'Drop hits scoring below this, 0–1. Absent, `null` or `false`: keep every hit (API-CONTRACT §Compatibility).',
+      example: 0.3,
+    }),
+    target_uri: looseOptional(z.string()).meta({
+      description:
+        'Search only this root (`viking://user/{user_id}/skills`, `viking://~/skills` or ' +
+        '`viking://agent/skills`). Absent, empty, `null` or `false`: both roots, merged and de-duplicated by name.',
+      example: 'viking://agent/skills',
+    }),
+    level: looseOptional(
+      z.union([z.number().int().min(0).max(2), z.array(z.number().int().min(0).max(2))]),
+    ).meta({
+      description:
+        'Keep only hits whose best match is at these levels: 0 = name, tags or description; 1 = overview; ' +
+        '2 = SKILL.md body. One level or a list. Absent, `null` or `false`: every level (API-CONTRACT §Compatibility).',
+      example: [0, 1],
+    }),
     telemetry: TelemetryRequestSchema,
   })
-  .meta({ id: 'FindSkillsRequest' });
+  .meta({
+    id: 'FindSkillsRequest',
+    description: 'Body of find; unknown fields are refused with 400 `INVALID_ARGUMENT` (API-CONTRACT §Find)',
+    examples: [{ query: 'search the web', limit: 5 }],
+  });
 
 /** One hit of find. */
 export const FindSkillItemSchema = SkillListItemSchema.extend({
-  score: z.number().min(0).max(1),
-  match_reason: z.string(),
-}).meta({ id: 'FindSkillItem' });
+  level: z
+    .number()
+    .int()
+    .meta({
+      description:
+        'Level of the best match: 0 = name, tags or description; 1 = overview; 2 = SKILL.md body (what the ' +
+        "request's `level` filters on)",
+      example: 0,
+    }),
+  score: z.number().min(0).max(1).meta({
+    description:
+      'Relevance in [0, 1]; hits come in descending score (a name match scores at least about 0.89)',
+    example: 0.93,
+  }),
+  match_reason: z.string().meta({
+    description:
+      "Which signal matched: `name` (the query is the skill's name or its kebab-case form) or `lexical` " +
+      '(full-text match); `semantic` and `hybrid` are reserved for embedding search',
+    example: 'lexical',
+  }),
+}).meta({
+  id: 'FindSkillItem',
+  description: 'One hit of find: a list item plus `score` and `match_reason` (API-CONTRACT §Find)',
+});
 
 /** Result of find. */
 export const FindSkillsResultSchema = z
   .object({
-    query: z.string(),
-    root_uris: z.array(z.string()),
-    skills: z.array(FindSkillItemSchema),
-    total: z.number().int(),
+    query: z.string().meta({ description: 'The query as searched (trimmed)', example: 'search the web' }),
+    root_uris: z.array(z.string()).meta({
+      description: 'The roots searched: the given `target_uri`, or the user root then the agent root',
+      example: ['viking://user/alice/skills', 'viking://agent/skills'],
+    }),
+    skills: z.array(FindSkillItemSchema).meta({
+      description: 'Hits, best first, de-duplicated by name (the user root wins), at most `limit`',
+    }),
+    total: z.number().int().meta({ description: 'Number of hits returned (the length of `skills`)' }),
   })
-  .meta({ id: 'FindSkillsResult' });
+  .meta({ id: 'FindSkillsResult', description: 'Result of find (API-CONTRACT §Find)' });
 
 /** Query of `GET /api/v1/skills/{name}`; unknown parameters are ignored. */
 export const GetSkillQuerySchema = z.object({
-  level: z.enum(['0', '1', '2', 'null', '']).optional(),
-  include_content: QueryFlagSchema.optional(),
-  include_files: QueryFlagSchema.optional(),
-  include_integrity: QueryFlagSchema.optional(),
-  include_source: QueryFlagSchema.optional(),
-  target_uri: z.string().optional(),
+  level: z
+    .enum(['0', '1', '2', 'null', ''])
+    .optional()
+    .meta({
+      description:
+        'Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = ' +
+        '`content` (SKILL.md, with `content_sha256`). Absent, empty or `null`: all three (API-CONTRACT §Get).',
+      example: '2',
+    }),
+  include_content: QueryFlagSchema.optional().meta({
+    description:
+      'Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `content` (SKILL.md) and `content_sha256` whatever ' +
+      'the level. Default false.',
+    example: 'true',
+  }),
+  include_files: QueryFlagSchema.optional().meta({
+    description:
+      'Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `files`, the folder listing. Default true.',
+    example: 'false',
+  }),
+  include_integrity: QueryFlagSchema.optional().meta({
+    description:
+      'Flag (`true`/`false`/`1`/`0`/`True`/`False`), accepted for seed clients (API-CONTRACT §Compatibility): ' +
+      'the result always carries `revision` and every file its `size` and `sha256`, so it changes nothing.',
+    example: 'true',
+  }),
+  include_source: QueryFlagSchema.optional().meta({
+    description:
+      'Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `source`, the `source_metadata` given at add/update ' +
+      '(null when none). Default false.',
+    example: 'true',
+  }),
+  target_uri: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or ' +
+        '`viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root.',
+      example: 'viking://agent/skills',
+    }),
 });
 
 /** One file of a skill folder. */
 export const SkillFileSchema = z
   .object({
-    name: z.string(),
-    uri: z.string(),
-    path: z.string(),
-    is_dir: z.boolean(),
-    kind: z.enum(['definition', 'summary', 'auxiliary', 'directory']),
-    size: z.number().int(),
-    sha256: z.string().nullable(),
+    name: z.string().meta({ description: 'Last segment of `path`', example: 'helper.py' }),
+    uri: z.string().meta({
+      description: 'URI of the file: `<skill uri>/<path>`',
+      example: 'viking://user/alice/skills/my-skill/scripts/helper.py',
+    }),
+    path: z.string().meta({
+      description: 'Path relative to the skill folder, `/`-separated',
+      example: 'scripts/helper.py',
+    }),
+    is_dir: z.boolean().meta({ description: 'True for a folder entry (`kind: directory`)' }),
+    kind: z.enum(['definition', 'summary', 'auxiliary', 'directory']).meta({
+      description:
+        '`definition` = SKILL.md; `summary` = the generated `.abstract.md` / `.overview.md`; `auxiliary` = ' +
+        'any other file; `directory` = a folder',
+      example: 'auxiliary',
+    }),
+    size: z.number().int().meta({ description: 'Size in bytes (0 for a folder)', example: 1832 }),
+    sha256: z.string().nullable().meta({
+      description: 'sha-256 of the content, 64 lowercase hex; null for a folder',
+    }),
   })
-  .meta({ id: 'SkillFile' });
+  .meta({
+    id: 'SkillFile',
+    description: 'One entry of a skill folder (API-CONTRACT §Get `files`), sorted by `path`',
+  });
 
 /** Result of get. */
 export const GetSkillResultSchema = z
   .object({
-    name: z.string(),
-    uri: z.string(),
-    root_uri: z.string(),
-    skill_md_uri: z.string(),
-    description: z.string(),
-    tags: z.array(z.string()),
-    allowed_tools: z.array(z.string()),
-    frontmatter: z.record(z.string(), z.unknown()),
-    revision: z.string(),
-    created_at: z.string(),
-    updated_at: z.string(),
-    level: z.number().int().optional(),
-    abstract: z.string().optional(),
-    overview: z.string().optional(),
-    content: z.string().optional(),
-    content_sha256: z.string().optional(),
-    files: z.array(SkillFileSchema).optional(),
-    source: z.record(z.string(), z.unknown()).nullable().optional(),
+    name: z.string().meta({ description: 'Skill name', example: 'my-skill' }),
+    uri: z.string().meta({
+      description: 'URI of the skill: `<root_uri>/<name>`',
+      example: 'viking://user/alice/skills/my-skill',
+    }),
+    root_uri: z.string().meta({
+      description: 'The skill root it was found in',
+      example: 'viking://user/alice/skills',
+    }),
+    skill_md_uri: z.string().meta({
+      description: 'URI of its SKILL.md: `<uri>/SKILL.md`',
+      example: 'viking://user/alice/skills/my-skill/SKILL.md',
+    }),
+    description: z
+      .string()
+      .meta({ description: 'The frontmatter `description`', example: 'My custom skill' }),
+    tags: z.array(z.string()).meta({ description: 'Frontmatter `tags` as a list; empty when none' }),
+    allowed_tools: z.array(z.string()).meta({
+      description: 'Frontmatter `allowed_tools` / `allowed-tools` as a list; empty when none',
+    }),
+    frontmatter: z.record(z.string(), z.unknown()).meta({
+      description:
+        'Every frontmatter key as parsed (YAML 1.2 core schema), unknown keys such as `license`, `version`, ' +
+        '`metadata` included',
+      example: { name: 'my-skill', description: 'My custom skill', license: 'MIT' },
+    }),
+    revision: z.string().meta({
+      description:
+        'Current revision: sha-256 (64 lowercase hex) of the file manifest; also sent as the `ETag` header ' +
+        'and accepted by update as `If-Match`',
+    }),
+    created_at: z.string().meta({
+      description: 'When the skill was first added, ISO 8601 UTC with milliseconds',
+      example: '2026-01-31T09:30:00.000Z',
+    }),
+    updated_at: z.string().meta({
+      description: 'When it was last written, ISO 8601 UTC with milliseconds',
+      example: '2026-01-31T09:30:00.000Z',
+    }),
+    level: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: 'The level asked for (0, 1 or 2); absent when none' }),
+    abstract: z.string().optional().meta({
+      description: 'Level 0: the one-paragraph summary (.abstract.md); present with no level or level 0',
+    }),
+    overview: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Level 1: parameters and usage overview (.overview.md, rendered from the body until processing ' +
+          'stores it); present with no level or level 1',
+      }),
+    content: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Level 2: SKILL.md exactly as stored (byte-for-byte as uploaded for SKILL.md input); present with no ' +
+          'level, level 2 or `include_content=true`',
+      }),
+    content_sha256: z.string().optional().meta({
+      description: 'sha-256 (64 lowercase hex) of the SKILL.md bytes; present with `content`',
+    }),
+    files: z.array(SkillFileSchema).optional().meta({
+      description: 'Every file and folder of the skill, sorted by path; present unless `include_files=false`',
+    }),
+    source: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The `source_metadata` given at add/update, null when none; present with `include_source=true`',
+        example: { repository: 'https://github.com/acme/skills', commit: '4f1c2a9' },
+      }),
   })
-  .meta({ id: 'GetSkillResult' });
+  .meta({
+    id: 'GetSkillResult',
+    description:
+      "Result of get: the skill's metadata, the requested level(s) and its files; the `ETag` header carries " +
+      '`revision` (API-CONTRACT §Get)',
+  });
 
 /** Body of `POST /api/v1/skills/validate`. */
 export const ValidateSkillRequestSchema = z
   .strictObject({
     data: SkillDataSchema,
-    strict: looseOptional(z.boolean()),
-    profile: looseOptional(z.enum(['openviking', 'agentskills', 'claude'])),
-    skill_dir_name: looseOptional(z.string()),
-    source_path: looseOptional(z.string()),
-    target_uri: looseOptional(z.string()).meta({ description: 'Accepted and ignored' }),
+    strict: looseOptional(z.boolean()).meta({
+      description:
+        'Strict mode: `name_matches_directory`, `name_max_length`, `name_allowed_characters` and ' +
+        '`description_max_length` become errors, and `body_max_lines` (> 500) is checked. Default false ' +
+        '(`null` or `false`: not strict).',
+      example: true,
+    }),
+    profile: looseOptional(z.enum(['openviking', 'agentskills', 'claude'])).meta({
+      description:
+        'Rule set: `openviking` (default; the rules add applies), `agentskills` (the Agent Skills ' +
+        'specification: lowercase kebab names, name = folder name, …) or `claude` (agentskills plus no XML ' +
+        'tags and no reserved words `anthropic`/`claude`). `null` or `false`: the default.',
+      example: 'agentskills',
+    }),
+    skill_dir_name: looseOptional(z.string()).meta({
+      description:
+        'Name of the folder the skill lives in; enables `name_matches_directory` (warning, error when strict). ' +
+        'Absent, empty, `null` or `false`: not checked.',
+      example: 'my-skill',
+    }),
+    source_path: looseOptional(z.string()).meta({
+      description: "Where the skill came from, for the caller's records; accepted and not used by the checks",
+      example: 'skills/my-skill/SKILL.md',
+    }),
+    target_uri: looseOptional(z.string()).meta({
+      description:
+        'Accepted for seed clients and ignored: validation stores nothing (API-CONTRACT §Compatibility)',
+    }),
     telemetry: TelemetryRequestSchema,
   })
-  .meta({ id: 'ValidateSkillRequest' });
+  .meta({
+    id: 'ValidateSkillRequest',
+    description:
+      'Body of validate: the skill in any `data` form plus options; nothing is stored (API-CONTRACT §Validate)',
+    examples: [
+      {
+        data: '---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here.',
+        strict: true,
+        skill_dir_name: 'my-skill',
+      },
+    ],
+  });
 
 /** Result of validate. */
 export const ValidateSkillResultSchema = z
   .object({
-    valid: z.boolean(),
-    strict: z.boolean(),
-    profile: z.enum(['openviking', 'agentskills', 'claude']),
-    name: z.string().nullable(),
-    description: z.string().nullable(),
-    tags: z.array(z.string()),
-    allowed_tools: z.array(z.string()),
-    body_lines: z.number().int(),
-    errors: z.array(SkillIssueSchema),
-    warnings: z.array(SkillIssueSchema),
+    valid: z.boolean().meta({ description: 'True when `errors` is empty' }),
+    strict: z.boolean().meta({ description: 'Whether strict mode was applied' }),
+    profile: z.enum(['openviking', 'agentskills', 'claude']).meta({
+      description: 'The profile applied',
+      example: 'openviking',
+    }),
+    name: z.string().nullable().meta({
+      description: 'The frontmatter `name` when it is a string, else null',
+      example: 'my-skill',
+    }),
+    description: z.string().nullable().meta({
+      description: 'The frontmatter `description` when it is a string, else null',
+      example: 'My custom skill',
+    }),
+    tags: z.array(z.string()).meta({ description: 'Frontmatter `tags` as a list; empty when none' }),
+    allowed_tools: z.array(z.string()).meta({
+      description: 'Frontmatter `allowed_tools` / `allowed-tools` as a list; empty when none',
+    }),
+    body_lines: z.number().int().meta({ description: 'Number of lines of the Markdown body', example: 3 }),
+    errors: z.array(SkillIssueSchema).meta({
+      description: 'Issues that make the skill invalid (add would refuse it with 400 `SKILL_INVALID`)',
+    }),
+    warnings: z.array(SkillIssueSchema).meta({
+      description: 'Issues that do not block (best practice, and strict-only rules when not strict)',
+    }),
   })
-  .meta({ id: 'ValidateSkillResult' });
+  .meta({
+    id: 'ValidateSkillResult',
+    description:
+      "The validator's verdict (API-CONTRACT §Validate). A name that add would reject is at least a warning, " +
+      'so validate never promises more than add keeps.',
+  });
 
 export type SkillListItem = z.infer<typeof SkillListItemSchema>;
 export type ListSkillsResult = z.infer<typeof ListSkillsResultSchema>;

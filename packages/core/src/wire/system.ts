@@ -8,51 +8,132 @@ import { looseOptional, TelemetryRequestSchema } from './envelope.js';
 /** Multipart form of `POST /api/v1/resources/temp_upload`. */
 export const TempUploadFormSchema = z
   .object({
-    file: z
-      .any()
-      .meta({ type: 'string', format: 'binary', description: 'A zipped skill folder or one SKILL.md' }),
-    upload_mode: z.enum(['local', 'shared']).optional().meta({ description: 'Default `local`' }),
+    file: z.any().meta({
+      type: 'string',
+      format: 'binary',
+      description:
+        'Required. A zipped skill folder (SKILL.md at the archive root or in its single top folder; ' +
+        '`__MACOSX/` ignored; recognised by content, whatever the file name) or one SKILL.md file. ' +
+        'Larger than the upload limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE`.',
+    }),
+    upload_mode: z
+      .enum(['local', 'shared'])
+      .optional()
+      .meta({
+        description:
+          'Accepted for seed clients (API-CONTRACT §Compatibility): `local` (default) or `shared`; every ' +
+          'upload is stored the same way, bound to the uploading account',
+        example: 'local',
+      }),
   })
-  .meta({ id: 'TempUploadForm' });
+  .meta({
+    id: 'TempUploadForm',
+    description:
+      'Multipart form of temp upload: `file` (required) and `upload_mode` (API-CONTRACT §Temp upload)',
+  });
 
 /** Result of temp upload. */
-export const TempUploadResultSchema = z.object({ temp_file_id: z.string() }).meta({ id: 'TempUploadResult' });
+export const TempUploadResultSchema = z
+  .object({
+    temp_file_id: z.string().meta({
+      description:
+        'Opaque id (`tmp_` + 32 hex, never a host path) to pass as `temp_file_id` to add or update. Bound to ' +
+        'the uploading account, consumed by its first use, expires after 12 h by default.',
+      example: 'tmp_5d41402abc4b2a76b9719d911017c592',
+    }),
+  })
+  .meta({ id: 'TempUploadResult', description: 'Result of temp upload (API-CONTRACT §Temp upload)' });
 
 /** Result of `GET /api/v1/tasks/{task_id}`. */
 export const TaskResultSchema = z
   .object({
-    task_id: z.string(),
-    task_type: z.enum(['add_skill', 'update_skill']),
-    status: z.enum(['pending', 'running', 'completed', 'failed']),
-    created_at: z.string(),
-    updated_at: z.string(),
-    result: z.record(z.string(), z.unknown()).optional(),
-    error: z.string().optional(),
+    task_id: z.string().meta({ description: 'Id of the task, as returned by add/update as `task_id`' }),
+    task_type: z.enum(['add_skill', 'update_skill']).meta({
+      description: 'What enqueued it: `add_skill` (add) or `update_skill` (update)',
+      example: 'add_skill',
+    }),
+    status: z.enum(['pending', 'running', 'completed', 'failed']).meta({
+      description:
+        '`pending` (waiting, or waiting for a retry after a failure), `running`, `completed`, or `failed` ' +
+        '(retries exhausted)',
+      example: 'completed',
+    }),
+    created_at: z.string().meta({
+      description: 'When the task was enqueued, ISO 8601 UTC with milliseconds',
+      example: '2026-01-31T09:30:00.000Z',
+    }),
+    updated_at: z.string().meta({
+      description: 'When its state last changed, ISO 8601 UTC with milliseconds',
+      example: '2026-01-31T09:30:00.120Z',
+    }),
+    result: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({
+        description:
+          'Outcome of a completed task, e.g. `{revision, overview_bytes, indexed: true}`, or `{skipped: <reason>}` ' +
+          'when the skill was deleted or superseded before the task ran',
+        example: { revision: '9b1d4f0c…', overview_bytes: 412, indexed: true },
+      }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: 'Why the last attempt failed (failed or retrying tasks)' }),
   })
-  .meta({ id: 'TaskResult' });
+  .meta({
+    id: 'TaskResult',
+    description: "One of the caller's processing tasks; other users' tasks answer 404 (API-CONTRACT §Tasks)",
+  });
 
 /** Body of `POST /api/v1/system/wait`. */
 export const WaitRequestSchema = z
   .strictObject({
     timeout: looseOptional(z.number().nonnegative()).meta({
-      description: 'Seconds (0 or absent: the server limit)',
+      description:
+        'Longest wait, seconds (float), capped at the server limit (default 300 s). 0, absent, `null` or ' +
+        '`false`: the server limit. Past it → 504 `DEADLINE_EXCEEDED`.',
+      example: 60,
     }),
     telemetry: TelemetryRequestSchema,
   })
-  .meta({ id: 'WaitRequest' });
+  .meta({
+    id: 'WaitRequest',
+    description:
+      "Body of `POST /api/v1/system/wait` (optional: no body waits up to the server limit); waits until the caller's " +
+      'pending and running jobs are done',
+    examples: [{ timeout: 60 }],
+  });
 
 /** `GET /health` (not enveloped). */
 export const HealthResultSchema = z
   .object({
-    status: z.literal('ok'),
-    healthy: z.boolean(),
-    version: z.string(),
-    auth_mode: z.enum(['dev', 'api_key']),
-    account_id: z.string().optional(),
-    user_id: z.string().optional(),
-    role: z.enum(['root', 'admin', 'user']).optional(),
+    status: z.literal('ok').meta({ description: 'Always `ok`' }),
+    healthy: z.boolean().meta({ description: 'True when the server is serving requests' }),
+    version: z.string().meta({ description: 'Server version', example: '0.1.0' }),
+    auth_mode: z.enum(['dev', 'api_key']).meta({
+      description:
+        '`dev`: no API keys configured — loopback only, every request is user `default` of account `default`; ' +
+        '`api_key`: requests need `X-API-Key` or `Authorization: Bearer`',
+      example: 'api_key',
+    }),
+    account_id: z.string().optional().meta({
+      description: "The caller's account; only when a valid API key was sent",
+      example: 'acme',
+    }),
+    user_id: z.string().optional().meta({
+      description: "The caller's user id; only when a valid API key was sent",
+      example: 'alice',
+    }),
+    role: z.enum(['root', 'admin', 'user']).optional().meta({
+      description: "The caller's role (`root` > `admin` > `user`); only when a valid API key was sent",
+      example: 'user',
+    }),
   })
-  .meta({ id: 'HealthResult' });
+  .meta({
+    id: 'HealthResult',
+    description:
+      'Body of `GET /health` (not enveloped, no auth needed) (API-CONTRACT §Tasks, waiting, health)',
+  });
 
 export type TempUploadResult = z.infer<typeof TempUploadResultSchema>;
 export type TaskResult = z.infer<typeof TaskResultSchema>;
