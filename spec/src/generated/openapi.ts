@@ -731,7 +731,7 @@ export interface components {
              *     ]
              */
             root_uris: string[];
-            /** @description Hits, best first, de-duplicated by name (the user root wins), at most `limit` */
+            /** @description Hits, best first, de-duplicated by name (the better-scoring one kept), at most `limit` */
             skills: components["schemas"]["FindSkillItem"][];
             /** @description Number of hits returned (the length of `skills`) */
             total: number;
@@ -1372,7 +1372,7 @@ export interface components {
              */
             source_path?: string | null | false;
             /**
-             * @description Strict mode: `name_matches_directory`, `name_max_length`, `name_allowed_characters` and `description_max_length` become errors, and `body_max_lines` (> 500) is checked. Default false (`null` or `false`: not strict).
+             * @description Strict mode. Profile `openviking`: `name_matches_directory`, `name_max_length`, `name_allowed_characters` and `description_max_length` become errors, and `body_max_lines` (> 500) is reported as a warning. Profiles `agentskills` / `claude`: unknown frontmatter keys and recovered YAML mistakes become errors. Default false (`null` or `false`: not strict).
              * @example true
              */
             strict?: boolean | null | false;
@@ -1432,7 +1432,7 @@ export interface components {
             tags: string[];
             /** @description True when `errors` is empty */
             valid: boolean;
-            /** @description Issues that do not block (best practice, and strict-only rules when not strict) */
+            /** @description Issues that do not make the skill invalid: best-practice hints, and the rules that are errors only in strict mode */
             warnings: components["schemas"]["SkillIssue"][];
         };
         /**

@@ -186,7 +186,7 @@ export const FindSkillsResultSchema = z
       example: ['viking://user/alice/skills', 'viking://agent/skills'],
     }),
     skills: z.array(FindSkillItemSchema).meta({
-      description: 'Hits, best first, de-duplicated by name (the user root wins), at most `limit`',
+      description: 'Hits, best first, de-duplicated by name (the better-scoring one kept), at most `limit`',
     }),
     total: z.number().int().meta({ description: 'Number of hits returned (the length of `skills`)' }),
   })
@@ -361,9 +361,10 @@ export const ValidateSkillRequestSchema = z
     data: SkillDataSchema,
     strict: looseOptional(z.boolean()).meta({
       description:
-        'Strict mode: `name_matches_directory`, `name_max_length`, `name_allowed_characters` and ' +
-        '`description_max_length` become errors, and `body_max_lines` (> 500) is checked. Default false ' +
-        '(`null` or `false`: not strict).',
+        'Strict mode. Profile `openviking`: `name_matches_directory`, `name_max_length`, ' +
+        '`name_allowed_characters` and `description_max_length` become errors, and `body_max_lines` ' +
+        '(> 500) is reported as a warning. Profiles `agentskills` / `claude`: unknown frontmatter keys and ' +
+        'recovered YAML mistakes become errors. Default false (`null` or `false`: not strict).',
       example: true,
     }),
     profile: looseOptional(z.enum(['openviking', 'agentskills', 'claude'])).meta({
@@ -428,7 +429,8 @@ export const ValidateSkillResultSchema = z
       description: 'Issues that make the skill invalid (add would refuse it with 400 `SKILL_INVALID`)',
     }),
     warnings: z.array(SkillIssueSchema).meta({
-      description: 'Issues that do not block (best practice, and strict-only rules when not strict)',
+      description:
+        'Issues that do not make the skill invalid: best-practice hints, and the rules that are errors only in strict mode',
     }),
   })
   .meta({
