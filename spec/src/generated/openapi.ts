@@ -104,7 +104,7 @@ export interface paths {
         };
         /**
          * The caller's queue counts
-         * @description Counts of the caller's processing jobs by state, without waiting (`ov observer queue`).
+         * @description Counts of the caller's processing jobs by state, without waiting (what the seed CLI's `ov observer queue` shows).
          */
         get: operations["observeQueue"];
         put?: never;
@@ -556,7 +556,7 @@ export interface components {
         ErrorBody: {
             code: components["schemas"]["ErrorCode"];
             /**
-             * @description Machine-readable context, by code: schema errors → `{validation_errors: [ValidationErrorItem]}`; name errors → `{field: "name"}` (update mismatch adds `expected`, `actual`); `INVALID_URI` → `{uri, reason}`; `NOT_FOUND` → `{type: "skill", resource: <uri>}`; `SKILL_INVALID` → `{issues: [SkillIssue]}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`. Absent when there is nothing to add.
+             * @description Machine-readable context, by code: schema errors → `{validation_errors: [ValidationErrorItem]}`; name errors → `{field: "name"}` (update mismatch adds `expected`, `actual`); `INVALID_URI` → `{uri, reason}`; `NOT_FOUND` → `{type, resource}` (`type` is `skill` with the skill URI as `resource`, or `task`, `temp_file`, `account`, `user`, `api_key`); `SKILL_INVALID` → `{issues: [SkillIssue]}` (errors and warnings); a host path as `data` → `{field: "data", reason: "host_path"}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`. Absent when there is nothing to add.
              * @example {
              *       "resource": "viking://user/alice/skills/my-skill",
              *       "type": "skill"

@@ -52,8 +52,10 @@ export const ErrorBodySchema = z
         description:
           'Machine-readable context, by code: schema errors → `{validation_errors: [ValidationErrorItem]}`; ' +
           'name errors → `{field: "name"}` (update mismatch adds `expected`, `actual`); `INVALID_URI` → ' +
-          '`{uri, reason}`; `NOT_FOUND` → `{type: "skill", resource: <uri>}`; `SKILL_INVALID` → ' +
-          '`{issues: [SkillIssue]}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`. Absent when there is nothing to add.',
+          '`{uri, reason}`; `NOT_FOUND` → `{type, resource}` (`type` is `skill` with the skill URI as ' +
+          '`resource`, or `task`, `temp_file`, `account`, `user`, `api_key`); `SKILL_INVALID` → ' +
+          '`{issues: [SkillIssue]}` (errors and warnings); a host path as `data` → `{field: "data", reason: ' +
+          '"host_path"}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`. Absent when there is nothing to add.',
         example: { type: 'skill', resource: 'viking://user/alice/skills/my-skill' },
       }),
   })
