@@ -55,7 +55,8 @@ const queueRoute = createRoute({
   operationId: 'observeQueue',
   tags: ['system'],
   summary: "The caller's queue counts",
-  description: "Counts of the caller's processing jobs by state, without waiting (what the seed CLI's `ov observer queue` shows).",
+  description:
+    "Counts of the caller's processing jobs by state, without waiting (what the seed CLI's `ov observer queue` shows).",
   responses: { ...okResponse(QueueStatusSchema, 'QueueResponse', 'Counts'), ...errorResponses },
 });
 
