@@ -85,6 +85,22 @@ export interface ServerOptions {
   store?: Store;
   /** Run the processing job runner in this process (default true). */
   runJobs?: boolean;
+  /**
+   * An OpenAI-compatible chat endpoint that writes the L1 overviews instead of the deterministic
+   * extractor (`SKILLPORT_SUMMARY_BASE_URL`, `SKILLPORT_SUMMARY_MODEL`, `SKILLPORT_SUMMARY_API_KEY`);
+   * unset = deterministic overviews only. When the endpoint fails, the job falls back to the extractor.
+   */
+  summary?: SummaryModelOptions;
+}
+
+/** The chat endpoint of the optional LLM overview writer (any OpenAI-compatible server). */
+export interface SummaryModelOptions {
+  /** Base URL of the API, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1` (Ollama). */
+  baseURL: string;
+  /** Model name, e.g. `gpt-4o-mini` or `llama3.2`. */
+  model: string;
+  /** Bearer key, if the endpoint needs one. */
+  apiKey?: string;
 }
 
 function parsePositiveInt(name: string, raw: string): number {
@@ -115,6 +131,17 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     options.corsOrigins = env.SKILLPORT_CORS_ORIGINS.split(',')
       .map((s) => s.trim())
       .filter((s) => s.length > 0);
+  }
+  const summaryUrl = env.SKILLPORT_SUMMARY_BASE_URL?.trim();
+  const summaryModel = env.SKILLPORT_SUMMARY_MODEL?.trim();
+  if (summaryUrl || summaryModel) {
+    if (!summaryUrl || !summaryModel) {
+      throw new Error(
+        'SKILLPORT_SUMMARY_BASE_URL and SKILLPORT_SUMMARY_MODEL go together (e.g. http://127.0.0.1:11434/v1 and llama3.2); set both or neither',
+      );
+    }
+    options.summary = { baseURL: summaryUrl, model: summaryModel };
+    if (env.SKILLPORT_SUMMARY_API_KEY) options.summary.apiKey = env.SKILLPORT_SUMMARY_API_KEY;
   }
   const limits: Partial<ServerLimits> = {};
   for (const [key, name] of Object.entries(LIMIT_ENV) as Array<[keyof ServerLimits, string]>) {

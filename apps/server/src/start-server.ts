@@ -5,10 +5,12 @@ import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
+import { createOpenAICompatibleModel } from '@skillport/core';
 import { createApp } from './app.js';
 import type { AuthMode } from './auth/authenticator.js';
-import { isLoopbackHost, type ServerOptions } from './config.js';
+import { isLoopbackHost, type ServerOptions, type SummaryModelOptions } from './config.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
 import type { Store } from './store/types.js';
@@ -21,9 +23,30 @@ interface RunningJobs {
   waitFor: JobRunner['waitFor'];
 }
 
-async function startJobs(store: Store, logger: Logger): Promise<RunningJobs> {
+function llmSummarizer(summary: SummaryModelOptions, logger: Logger) {
+  const model = createOpenAICompatibleModel({
+    baseURL: summary.baseURL,
+    model: summary.model,
+    ...(summary.apiKey !== undefined ? { apiKey: summary.apiKey } : {}),
+  });
+  return createLlmSummarizer(model, {
+    onFallback: (error, skillName) =>
+      logger.error({
+        msg: 'LLM overview failed; deterministic overview used',
+        skill: skillName,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+}
+
+async function startJobs(
+  store: Store,
+  logger: Logger,
+  summary: SummaryModelOptions | undefined,
+): Promise<RunningJobs> {
   const runner = createJobRunner({
     store,
+    ...(summary !== undefined ? { summarize: llmSummarizer(summary, logger) } : {}),
     onError: (error, context) =>
       logger.error({
         msg: 'job failed',
@@ -114,7 +137,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const store = options.store ?? openStore(options);
   let stopJobs: () => Promise<void> = async () => {};
   try {
-    const jobs = options.runJobs === false ? null : await startJobs(store, logger);
+    const jobs = options.runJobs === false ? null : await startJobs(store, logger, options.summary);
     if (jobs) stopJobs = jobs.stop;
     const built = await createApp({
       store,
@@ -145,6 +168,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       url,
       store: store.description,
       auth_mode: built.auth.mode,
+      overview: options.summary ? `llm:${options.summary.model}` : 'deterministic',
       version: SERVER_VERSION,
     });
     let closing: Promise<void> | null = null;

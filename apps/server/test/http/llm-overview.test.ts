@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { optionsFromEnv } from '../../src/index.js';
+import { startTestServer } from '../helpers/server.js';
+
+// The optional LLM overview writer, driven by a real OpenAI-compatible chat-completions server on
+// loopback: the L1 overview comes from the model; when the model fails, from the extractor.
+interface ChatRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+}
+
+let chat: Server;
+let chatUrl = '';
+const received: Array<{ body: ChatRequest; authorization: string | undefined }> = [];
+let failNext = false;
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+beforeAll(async () => {
+  chat = createServer(async (req, res) => {
+    const body = JSON.parse(await readBody(req)) as ChatRequest;
+    received.push({ body, authorization: req.headers.authorization });
+    if (failNext) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: 'model not loaded' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        choices: [
+          { index: 0, message: { role: 'assistant', content: '# pdf-fill — overview\n\nFills PDF forms.' } },
+        ],
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => chat.listen(0, '127.0.0.1', resolve));
+  chatUrl = `http://127.0.0.1:${(chat.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => chat.close(resolve));
+});
+
+const skillMd = (name: string) =>
+  `---\nname: ${name}\ndescription: Fill in PDF forms from structured data\n---\n\n# PDF fill\n\n## When to use\n\n- A form must be filled.\n`;
+
+describe('LLM overview writer (SKILLPORT_SUMMARY_*)', () => {
+  test('the model writes L1; it receives the SKILL.md and the key', async () => {
+    const t = await startTestServer({
+      summary: { baseURL: chatUrl, model: 'tiny-model', apiKey: 'sk-test' },
+    });
+    try {
+      const added = await t.request('POST', '/api/v1/skills', {
+        body: { data: skillMd('pdf-fill'), wait: true },
+      });
+      expect(added.status, added.text).toBe(200);
+      const overview = await t.request('GET', '/api/v1/skills/pdf-fill?level=1');
+      expect(overview.json.result.overview).toBe('# pdf-fill — overview\n\nFills PDF forms.\n');
+      const last = received.at(-1)!;
+      expect(last.body.model).toBe('tiny-model');
+      expect(last.authorization).toBe('Bearer sk-test');
+      expect(last.body.messages[1]?.content).toContain('description: Fill in PDF forms from structured data');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a failing model falls back to the deterministic overview (the job still completes)', async () => {
+    failNext = true;
+    const t = await startTestServer({ summary: { baseURL: chatUrl, model: 'tiny-model' } });
+    try {
+      const added = await t.request('POST', '/api/v1/skills', {
+        body: { data: skillMd('pdf-fill'), wait: true },
+      });
+      expect(added.json.result.queue_status).toMatchObject({ completed: 1, failed: 0 });
+      const overview = await t.request('GET', '/api/v1/skills/pdf-fill?level=1');
+      expect(overview.json.result.overview).toMatch(/^# pdf-fill — overview\n/);
+      expect(overview.json.result.overview).toContain('A form must be filled.');
+    } finally {
+      failNext = false;
+      await t.close();
+    }
+  });
+
+  test('environment: both variables or neither', () => {
+    expect(
+      optionsFromEnv({
+        SKILLPORT_SUMMARY_BASE_URL: 'http://127.0.0.1:11434/v1',
+        SKILLPORT_SUMMARY_MODEL: 'llama3.2',
+        SKILLPORT_SUMMARY_API_KEY: 'k',
+      }).summary,
+    ).toEqual({ baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: 'k' });
+    expect(optionsFromEnv({}).summary).toBeUndefined();
+    expect(() => optionsFromEnv({ SKILLPORT_SUMMARY_MODEL: 'llama3.2' })).toThrow(/go together/);
+  });
+});
