@@ -75,6 +75,54 @@ describe('skillport skills validate', () => {
   });
 });
 
+describe('skillport skills validate <MCP tool .json>', () => {
+  it.each([
+    [
+      'one tool',
+      {
+        name: 'search_web',
+        description: 'Search the web for current information',
+        inputSchema: { type: 'object' },
+      },
+      ['tools/one.json#search-web'],
+    ],
+    [
+      'a tools/list answer',
+      {
+        tools: [
+          { name: 'read_file', description: 'Read a file from the disk', inputSchema: { type: 'object' } },
+          { name: 'writeFile', description: 'Write a file to the disk', inputSchema: { type: 'object' } },
+        ],
+      },
+      ['tools/list.json#read-file', 'tools/list.json#write-file'],
+    ],
+  ])('validates %s as the server would (converted, then checked)', async (_label, json, files) => {
+    const file = files[0]!.split('#')[0]!;
+    mkdirSync(path.join(dir, 'tools'), { recursive: true });
+    writeFileSync(path.join(dir, file), JSON.stringify(json));
+    const result = await run(['skills', 'validate', file, '-o', 'json']);
+    expect(result.code, result.err).toBe(0);
+    const out = JSON.parse(result.out) as {
+      results: Array<{ file: string; valid: boolean; errors: unknown[] }>;
+    };
+    expect(out.results.map((r) => r.file)).toEqual(files);
+    expect(out.results.every((r) => r.valid && r.errors.length === 0)).toBe(true);
+  });
+
+  it('refuses JSON that holds no MCP tool, saying what it expected', async () => {
+    mkdirSync(path.join(dir, 'tools'), { recursive: true });
+    writeFileSync(path.join(dir, 'tools/none.json'), JSON.stringify({ name: 'x' }));
+    const result = await run(['skills', 'validate', 'tools/none.json']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/holds no MCP tool: expected an object with "inputSchema"/);
+  });
+
+  it('shows the suggested fix of an issue in text output', async () => {
+    const result = await run(['skills', 'validate', 'skills/Wrong_Dir']);
+    expect(result.out).toMatch(/warning name_matches_directory .*\(fix: "[^"]+"\)$/m);
+  });
+});
+
 describe('skillport config', () => {
   it('sets, shows with sources, and unsets', async () => {
     expect((await run(['config', 'set', 'url', 'http://10.0.0.5:1933'])).code).toBe(0);

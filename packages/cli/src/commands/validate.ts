@@ -1,11 +1,12 @@
 /** `skills validate`: local validation through core (no server), with located diagnostics. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { SkillIssue, ValidationProfile, ValidationResult } from '@skillport/core';
+import type { McpTool, SkillIssue, ValidationProfile, ValidationResult } from '@skillport/core';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { findSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+import { toolsOf } from '../internal/source.js';
 
 const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
 
@@ -71,7 +72,48 @@ export function byteIssue(bytes: Uint8Array, text: string): SkillIssue | null {
 }
 
 function formatIssue(file: string, issue: SkillIssue): string {
-  return `${file}:${issue.line ?? 1}:${issue.column ?? 1} ${issue.severity} ${issue.rule} ${issue.message}`;
+  const fix = issue.fix !== undefined ? ` (fix: ${JSON.stringify(issue.fix)})` : '';
+  return `${file}:${issue.line ?? 1}:${issue.column ?? 1} ${issue.severity} ${issue.rule} ${issue.message}${fix}`;
+}
+
+/**
+ * Validates the MCP tools of a `.json` file (one tool, a `tools/list` answer or an array of tools) the
+ * way the server does: each tool is converted with `fromMcpTool`, the SKILL.md it gives is validated,
+ * and the conversion's issues join the warnings. One result per tool, labelled `file#tool-name`.
+ */
+async function validateToolsFile(
+  file: string,
+  cwd: string,
+  options: { strict: boolean; profile: ValidationProfile },
+): Promise<FileValidation[]> {
+  const label = path.relative(cwd, file) || file;
+  const { fromMcpTool, isMcpTool, validateSkill } = await import('@skillport/core');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new CliError(`${label} is not valid JSON: ${(error as Error).message}`);
+  }
+  const tools = toolsOf(parsed) ?? (isMcpTool(parsed) ? [parsed] : undefined);
+  if (!tools) {
+    throw new CliError(
+      `${label} holds no MCP tool: expected an object with "inputSchema", a tools/list answer ({"tools": [...]}) or an array of tools`,
+    );
+  }
+  return tools.map((tool) => {
+    const converted = fromMcpTool(tool as McpTool);
+    const result = validateSkill(converted.content, options);
+    const conversion = converted.issues.filter((issue) => issue.severity === 'warning');
+    const errors = converted.issues.filter((issue) => issue.severity === 'error');
+    return {
+      file: `${label}#${converted.name || String(tool.name)}`,
+      dir_name: null,
+      ...result,
+      valid: result.valid && errors.length === 0,
+      errors: [...errors, ...result.errors],
+      warnings: [...conversion, ...result.warnings],
+    };
+  });
 }
 
 /** Registers `skills validate` under `skills`. */
@@ -79,7 +121,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
   skills
     .command('validate')
     .description(
-      'check SKILL.md files locally (no server): a file, a skill folder, or a folder of skill folders',
+      'check skills locally (no server): a SKILL.md, a skill folder, a folder of skill folders, or an MCP tool .json',
     )
     .argument('<paths...>', 'files or folders')
     .option('--strict', 'report best-practice warnings as errors where the profile says so')
@@ -100,18 +142,19 @@ export function registerValidate(skills: Command, io: CliIo): void {
         for (const target of targets) files.push(...(await findSkillFiles(path.resolve(io.cwd, target))));
         const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
+        const options_ = { strict: options.strict === true, profile };
         for (const file of files) {
+          if (/\.json$/i.test(file)) {
+            results.push(...(await validateToolsFile(file, io.cwd, options_)));
+            continue;
+          }
           const bytes = await readFile(file);
           const text = decodeSkillBytes(bytes);
           const dirName =
             options.dirName !== false && path.basename(file) === 'SKILL.md'
               ? path.basename(path.dirname(file))
               : null;
-          const result = validateSkill(text, {
-            strict: options.strict === true,
-            profile,
-            ...(dirName ? { dirName } : {}),
-          });
+          const result = validateSkill(text, { ...options_, ...(dirName ? { dirName } : {}) });
           const refused = byteIssue(bytes, text);
           if (refused) {
             result.valid = false;
