@@ -1,3 +1,4 @@
+import { hasCjk, isCjkToken, spaceOutCjk } from './cjk-segment.js';
 import { SEARCH_FIELDS, type SearchField } from './score.js';
 import type { SearchDocument } from './search-document.js';
 
@@ -56,11 +57,21 @@ function hasWord(text: string, start: string, accept: (word: string) => boolean)
   return false;
 }
 
+/** True when `text` contains one of the CJK runs, as written or after NFKC (as the index sees it). */
+function containsRun(text: string, runs: readonly string[]): boolean {
+  if (runs.length === 0 || ASCII.test(text)) return false;
+  if (runs.some((run) => text.includes(run))) return true;
+  const normalised = text.normalize('NFKC');
+  return normalised !== text && runs.some((run) => normalised.includes(run));
+}
+
 /**
  * Which fields of a document contain a query token, for `matchedFields`. Computed in JavaScript on
  * the few hits returned (asking FTS5 per field costs a full index read per field and hit). Words are
  * compared after the same folding as the index (case, diacritics) and a light suffix strip that
  * approximates its Porter stemming; the last token also matches as a prefix when `prefixLast`.
+ * A CJK token (a run of ideographs, kana or hangul) matches where the field contains the run, after
+ * NFKC as in the index (the index finds exactly those texts: the phrase of the run's bigrams).
  *
  * @param doc - the indexed text of the hit
  * @param tokens - query tokens (from `tokenizeQuery`)
@@ -75,13 +86,19 @@ export function matchFields(
   prefixLast: boolean,
   fields: readonly SearchField[] = SEARCH_FIELDS,
 ): SearchField[] {
-  const stems = tokens.map((token) => stripSuffix(fold(token)));
-  const prefix = prefixLast ? fold(tokens[tokens.length - 1] ?? '') : undefined;
+  const cjk = tokens.filter(isCjkToken);
+  const words = cjk.length === 0 ? tokens : tokens.filter((token) => !isCjkToken(token));
+  const stems = words.map((token) => stripSuffix(fold(token)));
+  const last = tokens[tokens.length - 1] ?? '';
+  const prefix = prefixLast && !isCjkToken(last) ? fold(last) : undefined;
   const found = (text: string): boolean =>
     (prefix !== undefined && hasWord(text, prefix, () => true)) ||
     stems.some((stem) => hasWord(text, stem, (word) => stripSuffix(word) === stem));
   return fields.filter((field) => {
-    const text = doc[field];
+    const raw = doc[field];
+    if (containsRun(raw, cjk)) return true;
+    // Words touching CJK letters (`小红书MCP`) are separate words in the index too.
+    const text = hasCjk(raw) ? spaceOutCjk(raw) : raw;
     // Lower-casing is enough unless the text has non-ASCII letters that fold (é → e); only then
     // pay for NFKD over the whole field, and only when the cheap pass found nothing.
     if (found(text.toLowerCase())) return true;

@@ -1,8 +1,11 @@
+import { cjkMatchTerm, isCjkToken, splitCjkRuns } from './cjk-segment.js';
+
 /**
  * Turning user text into a safe FTS5 query. Nothing the user types reaches FTS5 syntax: the text is
  * cut into word tokens (letters and digits), each token is double-quoted, and the tokens are joined
  * with `OR` (BM25 already ranks documents that match more terms higher). The last token also matches
- * as a prefix (`"calc"*`), so results appear while a user is still typing.
+ * as a prefix (`"calc"*`), so results appear while a user is still typing. Runs of Chinese, Japanese
+ * or Korean letters are separate tokens searched as the phrase of their bigrams (see `cjk-segment.ts`).
  */
 
 /** At most this many tokens of a query are used. */
@@ -32,8 +35,8 @@ export function onlyStopWords(tokens: readonly string[]): boolean {
 }
 
 /**
- * Splits a query into search tokens: NFKC-normalised, lower-cased runs of letters and digits,
- * de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
+ * Splits a query into search tokens: NFKC-normalised, lower-cased runs of letters and digits, a
+ * run of CJK letters split from adjacent other letters (`小红书mcp` → `小红书`, `mcp`), de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
  * {@link MAX_QUERY_TOKENS}, each at most {@link MAX_TOKEN_LENGTH}.
  *
  * @param query - raw user text (any characters; FTS operators are just punctuation here)
@@ -51,15 +54,18 @@ export function tokenizeQuery(query: string): string[] {
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   const tokens: string[] = [];
   for (const word of words) {
-    const token = Array.from(word).slice(0, MAX_TOKEN_LENGTH).join('');
-    if (!tokens.includes(token)) tokens.push(token);
+    for (const part of splitCjkRuns(word)) {
+      const token = Array.from(part).slice(0, MAX_TOKEN_LENGTH).join('');
+      if (!tokens.includes(token)) tokens.push(token);
+    }
   }
   const content = tokens.filter((token) => !STOP_WORDS.has(token));
   return (content.length > 0 ? content : tokens).slice(0, MAX_QUERY_TOKENS);
 }
 
 /**
- * Builds the FTS5 `MATCH` expression for tokens: `"a" OR "b" OR "c"*`.
+ * Builds the FTS5 `MATCH` expression for tokens: `"a" OR "b" OR "c"*`. A CJK token is the phrase of
+ * its bigrams (`"小红 红书"`), or a prefix when it is one character (`"书"*`), wherever it stands.
  *
  * @param tokens - output of {@link tokenizeQuery}
  * @param options - `prefixLast` (default true): match the last token as a prefix when it has at least
@@ -68,6 +74,7 @@ export function tokenizeQuery(query: string): string[] {
  * @example
  * ```ts
  * buildMatchExpression(['search', 'web']); // '"search" OR "web"*'
+ * buildMatchExpression(['小红书', 'mcp']); // '"小红 红书" OR "mcp"*'
  * ```
  */
 export function buildMatchExpression(
@@ -77,6 +84,7 @@ export function buildMatchExpression(
   if (tokens.length === 0) return null;
   const prefixLast = options.prefixLast ?? true;
   const terms = tokens.map((token, index) => {
+    if (isCjkToken(token)) return cjkMatchTerm(token);
     const quoted = `"${token.replaceAll('"', '""')}"`;
     const isLast = index === tokens.length - 1;
     const prefix =

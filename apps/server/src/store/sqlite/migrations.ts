@@ -1,10 +1,13 @@
 import type Database from 'better-sqlite3';
+import { rebuildSearchIndex } from '../../search/rebuild-index.js';
 
 /** One schema step. Steps are applied in order, each in its own transaction, and never edited once shipped. */
 interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Work SQL alone cannot do (e.g. re-indexing text segmented in JavaScript), run after `sql`. */
+  run?: (db: Database.Database) => void;
 }
 
 /**
@@ -24,6 +27,8 @@ interface Migration {
  *   does not provide (every score would be 0).
  * - `skill_counts` holds the number of skills per (account, root), kept by triggers on `skills`
  *   (version 2), so a listing's `total` is one lookup instead of a count over the root.
+ * - Runs of Chinese, Japanese and Korean letters are indexed as overlapping bigrams (see
+ *   `search/cjk-segment.ts`); version 3 rebuilds the index of skills stored before that.
  * - Tasks have no foreign key to skills: a task of a deleted skill completes as a no-op.
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -161,6 +166,16 @@ CREATE TRIGGER skills_count_move AFTER UPDATE OF account_id, root_uri ON skills 
 END;
 `,
   },
+  {
+    version: 3,
+    name: 'CJK bigrams in the search index',
+    // `unicode61` keeps an unbroken run of CJK letters as one token, so `小红书` never matched
+    // `检查小红书登录状态`. Writes now segment such runs; skills indexed before are indexed again.
+    sql: '',
+    run: (db) => {
+      rebuildSearchIndex(db);
+    },
+  },
 ];
 
 /** The schema version this build writes. */
@@ -186,7 +201,8 @@ export function applyMigrations(db: Database.Database): number[] {
   for (const migration of MIGRATIONS) {
     if (migration.version <= current) continue;
     db.transaction(() => {
-      db.exec(migration.sql);
+      if (migration.sql !== '') db.exec(migration.sql);
+      migration.run?.(db);
       db.pragma(`user_version = ${migration.version}`);
     }).immediate();
     applied.push(migration.version);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SkillportError } from '@skillport/core';
+import { segmentSearchDocument } from '../../search/cjk-segment.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { DEFINITION_PATH, OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
@@ -46,15 +47,20 @@ function checkFiles(write: SkillWrite): void {
   }
 }
 
-/** Replaces the FTS row of a skill (contentless table: delete by rowid, then insert). */
+/**
+ * Replaces the FTS row of a skill (contentless table: delete by rowid, then insert). CJK runs are
+ * segmented into bigrams (`segmentSearchDocument`); the same rows are rebuilt by schema version 3.
+ */
 export function writeSearchRow(conn: Connection, row: SkillRow): void {
-  const doc = buildSearchDocument({
-    name: row.name,
-    tags: JSON.parse(row.tags) as string[],
-    description: row.description,
-    overview: row.overview,
-    body: row.body,
-  });
+  const doc = segmentSearchDocument(
+    buildSearchDocument({
+      name: row.name,
+      tags: JSON.parse(row.tags) as string[],
+      description: row.description,
+      overview: row.overview,
+      body: row.body,
+    }),
+  );
   conn.stmt('DELETE FROM skills_fts WHERE rowid = ?').run(row.seq);
   conn
     .stmt('INSERT INTO skills_fts (rowid, name, tags, description, overview, body) VALUES (?, ?, ?, ?, ?, ?)')

@@ -1,0 +1,61 @@
+import type Database from 'better-sqlite3';
+import { segmentSearchDocument } from './cjk-segment.js';
+import { buildSearchDocument } from './search-document.js';
+
+/** Skills read per step of a rebuild: bounds memory (bodies are up to ~100 KB indexed each). */
+const REBUILD_BATCH = 256;
+
+interface IndexSource {
+  seq: number;
+  name: string;
+  tags: string;
+  description: string;
+  overview: string | null;
+  body: string;
+}
+
+/**
+ * Empties the search index and indexes every stored skill again, as `writeSearchRow` would now
+ * (used by schema migrations when the indexed text changes, e.g. CJK segmentation in version 3).
+ * Runs inside the caller's transaction; reads the skills in `seq` order, {@link REBUILD_BATCH} at a
+ * time, then merges the index into one segment (`'optimize'`), as a rebuild leaves many.
+ *
+ * @param db - an open connection, inside a write transaction
+ * @returns the number of skills indexed
+ * @throws SqliteError when the index table is missing or a row cannot be written
+ * @example
+ * ```ts
+ * db.transaction(() => rebuildSearchIndex(db)).immediate(); // 10 000 skills: a few seconds
+ * ```
+ */
+export function rebuildSearchIndex(db: Database.Database): number {
+  db.exec("INSERT INTO skills_fts (skills_fts) VALUES ('delete-all')");
+  const page = db.prepare(
+    'SELECT seq, name, tags, description, overview, body FROM skills WHERE seq > ? ORDER BY seq LIMIT ?',
+  );
+  const insert = db.prepare(
+    'INSERT INTO skills_fts (rowid, name, tags, description, overview, body) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  let after = Number.MIN_SAFE_INTEGER;
+  let count = 0;
+  for (;;) {
+    const rows = page.all(after, REBUILD_BATCH) as IndexSource[];
+    for (const row of rows) {
+      const doc = segmentSearchDocument(
+        buildSearchDocument({
+          name: row.name,
+          tags: JSON.parse(row.tags) as string[],
+          description: row.description,
+          overview: row.overview,
+          body: row.body,
+        }),
+      );
+      insert.run(row.seq, doc.name, doc.tags, doc.description, doc.overview, doc.body);
+      after = row.seq;
+      count++;
+    }
+    if (rows.length < REBUILD_BATCH) break;
+  }
+  db.exec("INSERT INTO skills_fts (skills_fts) VALUES ('optimize')");
+  return count;
+}
