@@ -32,7 +32,9 @@ const PARSE_OPTIONS = {
   schema: 'core',
   prettyErrors: false,
   resolveKnownTags: false,
-  uniqueKeys: true,
+  // The parser's own check compares every key with every earlier one (minutes for 60 000 keys);
+  // duplicates are found here in one pass instead (reportDuplicates, reportNestedDuplicates).
+  uniqueKeys: false,
 } as const;
 
 /** Aliases may expand to at most this many nodes (guards against "billion laughs"). */
@@ -177,7 +179,7 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
 
   if (isMap(contents)) {
     reportDuplicates(doc, contents.items, data, issues, locate);
-    reportNestedDuplicates(doc, contents.items, source, issues, locate);
+    reportNestedDuplicates(contents.items, source, issues, locate);
   }
   return {
     data,
@@ -270,7 +272,8 @@ function readBefore(doc: Document.Parsed, errors: YAMLError[]): Record<string, u
   const contents = doc.contents;
   const data: Record<string, unknown> = {};
   if (!isMap(contents)) return data;
-  const firstError = Math.min(...errors.map((e) => e.pos[0]));
+  // A loop, not `Math.min(...offsets)`: a broken document may hold more errors than a call takes arguments.
+  const firstError = errors.reduce((min, e) => Math.min(min, e.pos[0]), Number.POSITIVE_INFINITY);
   for (const pair of contents.items) {
     const key = keyString(pair);
     const value = pair.value;
@@ -332,20 +335,16 @@ function reportDuplicates(
 
 /** Duplicate keys inside nested mappings: reported as warnings (the last value is used). */
 function reportNestedDuplicates(
-  doc: Document.Parsed,
   items: Pair[],
   source: string,
   issues: SkillIssue[],
   locate: (offset: number) => TextPosition,
 ): void {
-  const topLevel = new Set<number>();
-  for (const pair of items) if (isNode(pair.key) && pair.key.range) topLevel.add(pair.key.range[0]);
   let lines: string[] | undefined;
-  for (const error of doc.errors) {
-    if (error.code !== 'DUPLICATE_KEY' || topLevel.has(error.pos[0])) continue;
-    const line = lineAt(source, error.pos[0]).text;
+  for (const offset of nestedDuplicateOffsets(items)) {
+    const line = lineAt(source, offset).text;
     const key = /^[ \t]*(?:-[ \t]+)?([^:#]+?):/.exec(line)?.[1] ?? line.trim();
-    const at = locate(error.pos[0]);
+    const at = locate(offset);
     lines ??= source.split('\n');
     const field = fieldAtLine(lines, at.line - locate(0).line);
     issues.push({
@@ -356,6 +355,31 @@ function reportNestedDuplicates(
       ...at,
     });
   }
+}
+
+/**
+ * Offsets of the keys that repeat an earlier scalar key of the same mapping, in every mapping below
+ * the top level (flow or block, inside lists too), in document order. One pass, no recursion.
+ */
+function nestedDuplicateOffsets(topItems: Pair[]): number[] {
+  const offsets: number[] = [];
+  const stack: unknown[] = topItems.map((pair) => pair.value).reverse();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isMap(node)) {
+      const seen = new Set<unknown>();
+      for (const pair of node.items) {
+        if (isScalar(pair.key)) {
+          if (seen.has(pair.key.value) && pair.key.range) offsets.push(pair.key.range[0]);
+          seen.add(pair.key.value);
+        }
+      }
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push(node.items[i]?.value);
+    } else if (isSeq(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push(node.items[i]);
+    }
+  }
+  return offsets.sort((a, b) => a - b);
 }
 
 function safeToJS(

@@ -139,6 +139,18 @@ const cases: Record<string, Case> = {
     text: fm('name: dup', 'description: d', 'metadata:', '  a: 1', '  a: 2'),
     issues: [{ rule: 'yaml_duplicate_key', severity: 'warning', field: 'metadata.a', line: 6, column: 3 }],
   },
+  'a duplicate key in a nested flow mapping is a warning': {
+    text: fm('name: dup', 'description: d', 'metadata: {a: 1, a: 2}'),
+    issues: [{ rule: 'yaml_duplicate_key', severity: 'warning', field: 'metadata', line: 4, column: 18 }],
+  },
+  'a duplicate key in a mapping inside a list is a warning': {
+    text: fm('name: dup', 'description: d', 'steps:', '  - a: 1', '    a: 2'),
+    issues: [{ rule: 'yaml_duplicate_key', severity: 'warning', field: 'steps.a.a', line: 6, column: 5 }],
+  },
+  'the same key in two sibling mappings is no duplicate': {
+    text: fm('name: dup', 'description: d', 'x:', '  a: 1', 'y:', '  a: 2'),
+    issues: [],
+  },
   'allowed-tools and allowed_tools that differ are an error; both lists are kept': {
     text: fm('name: both', 'description: d', 'allowed-tools: Read', 'allowed_tools: [Read, Bash]'),
     skill: { allowedTools: ['Read', 'Bash'] },
@@ -271,6 +283,24 @@ describe('parseSkillMd', () => {
     expect(issues.map((i) => i.rule)).toEqual(['yaml_format', 'yaml_format', 'yaml_format']);
     expect(issues[0]?.line).toBe(3);
   });
+
+  // Hostile sizes (about 1 MB of frontmatter): linear time, and no RangeError from a spread of
+  // 150 000 error offsets — parseSkillMd never throws on bad input.
+  it.each([
+    ['60,000 distinct keys', Array.from({ length: 60_000 }, (_, i) => `k${i}: v`), []],
+    ['60,000 nested keys', ['metadata:', ...Array.from({ length: 60_000 }, (_, i) => `  k${i}: v`)], []],
+    ['150,000 unclosed flow lists', Array.from({ length: 150_000 }, () => 'a: ['), ['yaml_format']],
+  ])(
+    'reads %s quickly and without throwing',
+    (_label, lines, rules) => {
+      const started = performance.now();
+      const { issues } = parseSkillMd(fm('name: big', 'description: d', lines.join('\n')));
+      // Quadratic duplicate-key checks took 80 s per row here; linear work takes a few seconds at most.
+      expect(performance.now() - started).toBeLessThan(20_000);
+      expect([...new Set(issues.map((i) => i.rule))]).toEqual(rules);
+    },
+    60_000,
+  );
 
   it('throws a TypeError only for a non-string argument', () => {
     expect(() => parseSkillMd(42 as unknown as string, { path: 'x/SKILL.md' })).toThrow(/x\/SKILL\.md/);
