@@ -133,6 +133,14 @@ describe('skillport skills list', () => {
     expect(lines.at(-1)).toBe(`${expectedFinalState(skills, tools).size} skills`);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(160 * 2);
   });
+
+  it('says how many of how many when --limit cuts the list', async () => {
+    const run = await cli(['skills', 'list', '--limit', '3']);
+    expect(run.code).toBe(0);
+    const lines = run.stdout.toString('utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(1 + 3 + 1);
+    expect(lines.at(-1)).toBe(`3 of ${expectedFinalState(skills, tools).size} skills (--limit to see more)`);
+  });
 });
 
 describe('skillport skills find', () => {

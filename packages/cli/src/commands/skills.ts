@@ -64,7 +64,13 @@ export function registerSkills(program: Command, io: CliIo): Command {
           ctx.width,
         ),
       );
-      ctx.print(`${result.total} skill${result.total === 1 ? '' : 's'}\n`);
+      const shown = result.skills.length;
+      const plural = result.total === 1 ? '' : 's';
+      ctx.print(
+        shown < result.total
+          ? `${shown} of ${result.total} skill${plural} (--limit to see more)\n`
+          : `${result.total} skill${plural}\n`,
+      );
     });
 
   skills
