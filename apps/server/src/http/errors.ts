@@ -118,8 +118,11 @@ export function createErrorHandler(logger: Logger) {
         return sendError(c, 'PAYLOAD_TOO_LARGE', err.message || 'Request body too large');
       }
       if (status === 400) {
+        // Hono's own message already reads "Malformed JSON in request body": say it once.
         const message = /json/i.test(err.message)
-          ? `Malformed JSON in request body: ${err.message}`
+          ? err.message.startsWith('Malformed JSON')
+            ? err.message
+            : `Malformed JSON in request body: ${err.message}`
           : err.message || 'Bad request';
         return sendError(c, 'INVALID_ARGUMENT', message);
       }

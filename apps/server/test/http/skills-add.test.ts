@@ -231,6 +231,19 @@ describe('POST /api/v1/skills — rules', () => {
   });
 
   test.each([
+    ['broken JSON', '{"data": '],
+    ['an empty body', ''],
+  ])('%s → 400 INVALID_ARGUMENT saying "Malformed JSON" once', async (_label, raw) => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: raw,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.message.match(/Malformed JSON/g)).toHaveLength(1);
+  });
+
+  test.each([
     ['no frontmatter', '# Just markdown\n\nNo frontmatter here.\n', 'yaml_format'],
     ['missing description', '---\nname: no-desc\n---\nbody\n', 'description_required'],
     ['missing name', '---\ndescription: A skill without any name at all\n---\nbody\n', 'name_required'],
