@@ -28,6 +28,8 @@ const SUFFIXES = [
 ];
 
 const ASCII = /^[\x00-\x7f]*$/;
+/** Code units of characters that NFKC can turn into CJK letters (see `containsRun`). */
+const NFKC_CJK = /[\u1100-\u11ff\uf900-\ufaff\uff66-\uffdc\ud87e]/;
 
 /** Folds text the way the index tokenizer does: NFKD, combining marks removed, lower case. */
 function fold(text: string): string {
@@ -61,8 +63,10 @@ function hasWord(text: string, start: string, accept: (word: string) => boolean)
 function containsRun(text: string, runs: readonly string[]): boolean {
   if (runs.length === 0 || ASCII.test(text)) return false;
   if (runs.some((run) => text.includes(run))) return true;
+  // Only half-width kana, compatibility ideographs and conjoining jamo change under NFKC into CJK letters.
+  if (!NFKC_CJK.test(text)) return false;
   const normalised = text.normalize('NFKC');
-  return normalised !== text && runs.some((run) => normalised.includes(run));
+  return runs.some((run) => normalised.includes(run));
 }
 
 /**
@@ -98,6 +102,7 @@ export function matchFields(
     const raw = doc[field];
     if (containsRun(raw, cjk)) return true;
     // Words touching CJK letters (`小红书MCP`) are separate words in the index too.
+    if (stems.length === 0 && prefix === undefined) return false;
     const text = hasCjk(raw) ? spaceOutCjk(raw) : raw;
     // Lower-casing is enough unless the text has non-ASCII letters that fold (é → e); only then
     // pay for NFKD over the whole field, and only when the cheap pass found nothing.

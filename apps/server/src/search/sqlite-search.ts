@@ -99,7 +99,8 @@ function rankCandidates(
  *
  * 1. The query is tokenised and quoted (no FTS syntax reaches SQLite; an empty token list → no hits),
  *    stop words dropped, terms OR-ed, the last one also as a prefix. A query of stop words only
- *    searches name, tags and description (not overview and body).
+ *    searches name, tags and description (not overview and body). A run of Chinese, Japanese or
+ *    Korean letters is the phrase of its bigrams, as the index stores such runs (`cjk-segment.ts`).
  * 2. Candidates: the best `limit × roots` FTS hits in the caller's scope, plus skills whose name
  *    equals the query.
  * 3. Lexical hits get {@link LEXICAL_MATCH_FLOOR}, exact-name hits {@link NAME_MATCH_BOOST}; scores

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cjkMatchTerm, segmentForIndex, splitCjkRuns } from '../../src/search/cjk-segment.js';
+import { cjkMatchTerm, hasCjk, segmentForIndex, splitCjkRuns } from '../../src/search/cjk-segment.js';
 import { buildMatchExpression, tokenizeQuery } from '../../src/search/fts-query.js';
 
 describe('CJK segmentation', () => {
@@ -17,6 +17,19 @@ describe('CJK segmentation', () => {
     { text: '⺀ radical', out: '⺀ radical' },
   ])('indexes "$text" as "$out"', ({ text, out }) => {
     expect(segmentForIndex(text)).toBe(out);
+  });
+
+  it.each([
+    { text: 'ascii only', cjk: false },
+    { text: 'an em dash — and café', cjk: false },
+    { text: 'a Kangxi radical ⺀ is not a letter', cjk: false },
+    { text: 'Chinese 中', cjk: true },
+    { text: 'Extension B 𠀀', cjk: true },
+    { text: 'half-width ﾛ', cjk: true },
+    { text: 'hangul 한', cjk: true },
+    { text: 'hiragana あ', cjk: true },
+  ])('hasCjk("$text") is $cjk', ({ text, cjk }) => {
+    expect(hasCjk(text)).toBe(cjk);
   });
 
   it.each([
