@@ -101,12 +101,11 @@ export function matchFields(
   return fields.filter((field) => {
     const raw = doc[field];
     if (containsRun(raw, cjk)) return true;
-    // Words touching CJK letters (`小红书MCP`) are separate words in the index too.
     if (stems.length === 0 && prefix === undefined) return false;
-    const text = hasCjk(raw) ? spaceOutCjk(raw) : raw;
     // Lower-casing is enough unless the text has non-ASCII letters that fold (é → e); only then
-    // pay for NFKD over the whole field, and only when the cheap pass found nothing.
-    if (found(text.toLowerCase())) return true;
-    return !ASCII.test(text) && found(fold(text));
+    // pay for NFKD over the whole field, and only when the cheap pass found nothing. Words touching
+    // CJK letters (`小红书MCP`) are separate words in the index, so that pass sets CJK runs apart.
+    if (found(raw.toLowerCase())) return true;
+    return !ASCII.test(raw) && found(fold(hasCjk(raw) ? spaceOutCjk(raw) : raw));
   });
 }
