@@ -232,17 +232,19 @@ export class AsyncHTTPClient {
   /**
    * Deletes a skill.
    * @param params - `target_uri` (default: user root, then agent root).
+   * @param options - `ifMatch`: delete only at this revision (the skill's `revision` / `ETag`).
    * @returns `{name, uri, root_uri, estimated_deleted_count, privacy_deleted}`.
-   * @throws NotFoundError when absent.
+   * @throws NotFoundError when absent; ConflictError (412) on a stale `ifMatch` (nothing deleted).
    * @see API-CONTRACT §Delete
    */
   async deleteSkill(
     name: string,
     params: QueryOf<SkillDeleteParams> = {},
-    options: CallOptions = {},
+    options: CallOptions & { ifMatch?: string } = {},
   ): Promise<SkillDeleteResult> {
     return this.#request<SkillDeleteResult>('DELETE', `api/v1/skills/${encodeURIComponent(name)}`, {
       query: params as Query,
+      headers: options.ifMatch ? { 'If-Match': options.ifMatch } : {},
       signal: options.signal,
     });
   }

@@ -119,7 +119,11 @@ describe('AsyncHTTPClient (Node) over the corpus', () => {
     expect(stale).toBeInstanceOf(ConflictError);
     expect((stale as ConflictError).status).toBe(412);
     expect((await client.getSkill('geomaster', { level: 2 })).content).toBe(text);
-    const deleted = await client.deleteSkill('geomaster');
+    const staleDelete = await client
+      .deleteSkill('geomaster', {}, { ifMatch: current.revision })
+      .catch((e: unknown) => e);
+    expect(staleDelete).toBeInstanceOf(ConflictError);
+    const deleted = await client.deleteSkill('geomaster', {}, { ifMatch: updated.revision });
     expect(deleted.name).toBe('geomaster');
     const missing = await client.getSkill('geomaster').catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);

@@ -219,7 +219,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a skill and its files
-         * @description Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete).
+         * @description Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete). With `If-Match`, a revision other than the current one → 412 and nothing is deleted.
          */
         delete: operations["deleteSkill"];
         options?: never;
@@ -2831,7 +2831,10 @@ export interface operations {
                 /** @description Skill root to delete from (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
                 target_uri?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional: the revision (or `ETag`) the update expects to replace; a stale one → 412 `CONFLICT`. `*` or empty: no check. */
+                "if-match"?: string;
+            };
             path: {
                 /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
                 name: string;
@@ -2878,6 +2881,15 @@ export interface operations {
             };
             /** @description NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: stale `If-Match` revision */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -165,16 +165,34 @@ const deleteRoute = createRoute({
   summary: 'Delete a skill and its files',
   description:
     'Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get ' +
-    "answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete).",
-  request: { params: NameParams, query: DeleteSkillQuerySchema },
-  responses: { ...okResponse(DeleteSkillResultSchema, 'DeleteSkillResponse', 'Deleted'), ...errorResponses },
+    "answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete). With `If-Match`, " +
+    'a revision other than the current one → 412 and nothing is deleted.',
+  request: { params: NameParams, query: DeleteSkillQuerySchema, headers: IfMatchHeaders },
+  responses: {
+    ...okResponse(DeleteSkillResultSchema, 'DeleteSkillResponse', 'Deleted'),
+    ...errorResponses,
+    ...preconditionResponse,
+  },
 });
 
-function parseIfMatch(value: string | undefined): string | undefined {
+/**
+ * The revisions an `If-Match` header lists (RFC 9110 §13.1.1: one or more entity tags, comma
+ * separated, quoted or not, `W/` ignored); `undefined` for no header, an empty one or `*`.
+ */
+export function parseIfMatch(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const v = value.trim().replace(/^W\//, '');
-  if (v === '' || v === '*') return undefined;
-  return v.replace(/^"(.*)"$/, '$1');
+  const tags = value
+    .split(',')
+    .map((tag) =>
+      tag
+        .trim()
+        .replace(/^W\//, '')
+        .replace(/^"(.*)"$/, '$1')
+        .trim(),
+    )
+    .filter((tag) => tag !== '');
+  if (tags.length === 0 || tags.includes('*')) return undefined;
+  return tags;
 }
 
 function parseLevel(value: string | undefined): 0 | 1 | 2 | null {
@@ -253,7 +271,14 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
   app.openapi(deleteRoute, async (c) => {
     const { name } = c.req.valid('param');
     const query = c.req.valid('query');
-    const result = await deleteSkill(deps, c.get('identity'), name, optionalQuery(query.target_uri));
+    const headers = c.req.valid('header');
+    const result = await deleteSkill(
+      deps,
+      c.get('identity'),
+      name,
+      optionalQuery(query.target_uri),
+      parseIfMatch(headers['if-match']),
+    );
     return c.json(okBody(c, result), 200);
   });
 }

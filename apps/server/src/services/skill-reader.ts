@@ -255,9 +255,15 @@ export async function deleteSkill(
   identity: Identity,
   rawName: string,
   targetUri: string | null,
+  ifMatch?: readonly string[],
 ): Promise<DeleteSkillResult> {
   const skill = await locate(deps, identity, rawName, targetUri);
-  const deleted = await deps.store.deleteSkill(identity.accountId, skill.rootUri, skill.name);
+  const deleted = await deps.store.deleteSkill(
+    identity.accountId,
+    skill.rootUri,
+    skill.name,
+    ifMatch !== undefined ? { ifMatch } : {},
+  );
   const uri = `${skill.rootUri}/${skill.name}`;
   if (deleted === null) {
     throw new SkillportError('NOT_FOUND', `Skill ${JSON.stringify(skill.name)} not found`, {

@@ -34,7 +34,7 @@ export interface WriteSkillMode {
   /** The `{name}` path segment of update (raw). */
   pathName?: string;
   /** `If-Match` revision of update. */
-  ifMatch?: string;
+  ifMatch?: readonly string[];
 }
 
 const encoder = new TextEncoder();

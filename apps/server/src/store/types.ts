@@ -88,8 +88,11 @@ export interface SkillWrite extends SkillMetadata {
    * removed. Paths must be unique; `.overview.md` is reserved (refused with `INVALID_ARGUMENT`).
    */
   files: SkillFileInput[];
-  /** When set, the write fails with a `CONFLICT` (412) SkillportError unless the current revision equals it. */
-  ifMatch?: string;
+  /**
+   * When set, the write fails with a `CONFLICT` (412) SkillportError unless the current revision is one
+   * of these (an `If-Match` header may list several).
+   */
+  ifMatch?: readonly string[];
   /** When true the skill must already exist (update); a missing skill is `NOT_FOUND`. */
   mustExist?: boolean;
   /** The processing job enqueued in the same transaction. */
@@ -234,7 +237,12 @@ export interface Store {
   listFiles(skillId: string, options: { withContent: boolean }): Promise<StoredFile[]>;
   readFile(skillId: string, path: string): Promise<StoredFile | null>;
   /** Deletes the skill and its files (history kept); returns the number of files deleted, or null if absent. */
-  deleteSkill(accountId: string, rootUri: string, name: string): Promise<number | null>;
+  deleteSkill(
+    accountId: string,
+    rootUri: string,
+    name: string,
+    options?: { ifMatch?: readonly string[] },
+  ): Promise<number | null>;
   /** Lexical search over the given roots of one account; best first, at most `limit`. */
   search(
     accountId: string,

@@ -322,6 +322,22 @@ describe('DELETE /api/v1/skills/{name}', () => {
     expect((await t.request('GET', '/api/v1/skills/to-delete')).status).toBe(404);
     expect((await t.request('DELETE', '/api/v1/skills/to-delete')).status).toBe(404);
   });
+
+  test('If-Match: stale → 412 and nothing deleted; a list holding the current revision → deleted', async () => {
+    await add(md('guarded-delete', 'A skill deleted only at a known revision'));
+    const rev = (await t.request('GET', '/api/v1/skills/guarded-delete?level=0')).json.result.revision;
+    const stale = await t.request('DELETE', '/api/v1/skills/guarded-delete', {
+      headers: { 'if-match': '"0000"' },
+    });
+    expect(stale.status, stale.text).toBe(412);
+    expect(stale.json.error).toMatchObject({ code: 'CONFLICT', details: { expected: '0000', actual: rev } });
+    expect((await t.request('GET', '/api/v1/skills/guarded-delete?level=0')).status).toBe(200);
+    const ok = await t.request('DELETE', '/api/v1/skills/guarded-delete', {
+      headers: { 'if-match': `"0000", W/"${rev}"` },
+    });
+    expect(ok.status, ok.text).toBe(200);
+    expect((await t.request('GET', '/api/v1/skills/guarded-delete')).status).toBe(404);
+  });
 });
 
 describe('POST /api/v1/skills/validate', () => {

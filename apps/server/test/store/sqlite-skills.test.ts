@@ -111,7 +111,7 @@ describe('sqlite store: skills', () => {
     async ({ put, ifMatch, expectedActual }) => {
       const { store } = setup();
       const existing = put ? await store.putSkill(makeWrite({ name: 'guarded' }, { 'keep.txt': 'k' })) : null;
-      const error = await catchError(store.putSkill(makeWrite({ name: 'guarded', ifMatch })));
+      const error = await catchError(store.putSkill(makeWrite({ name: 'guarded', ifMatch: [ifMatch] })));
       expect(isSkillportError(error)).toBe(true);
       expect(error).toMatchObject({
         code: 'CONFLICT',
@@ -134,9 +134,25 @@ describe('sqlite store: skills', () => {
     const { store } = setup();
     const first = await store.putSkill(makeWrite({ name: 'guarded' }));
     const second = await store.putSkill(
-      makeWrite({ name: 'guarded', description: 'v2', ifMatch: first.skill.revision }),
+      makeWrite({ name: 'guarded', description: 'v2', ifMatch: ['deadbeef', first.skill.revision] }),
     );
     expect(second.skill.description).toBe('v2');
+  });
+
+  it('deleteSkill honours If-Match: a stale list is CONFLICT 412 and deletes nothing; a matching one deletes', async () => {
+    const { store } = setup();
+    const put = await store.putSkill(makeWrite({ name: 'guarded' }, { 'keep.txt': 'k' }));
+    const error = await catchError(
+      store.deleteSkill('acme', USER_ROOT, 'guarded', { ifMatch: ['deadbeef'] }),
+    );
+    expect(error).toMatchObject({
+      code: 'CONFLICT',
+      status: 412,
+      details: { expected: 'deadbeef', actual: put.skill.revision },
+    });
+    expect((await store.getSkill('acme', USER_ROOT, 'guarded'))?.revision).toBe(put.skill.revision);
+    expect(await store.deleteSkill('acme', USER_ROOT, 'guarded', { ifMatch: [put.skill.revision] })).toBe(2);
+    expect(await store.getSkill('acme', USER_ROOT, 'guarded')).toBeNull();
   });
 
   it('mustExist on a missing skill is NOT_FOUND with the resource uri', async () => {

@@ -138,8 +138,12 @@ export class SyncHTTPClient {
     return this.#run('updateSkill', [name, source, options]);
   }
   /** Deletes a skill; see `AsyncHTTPClient.deleteSkill`. */
-  deleteSkill(name: string, params: QueryOf<SkillDeleteParams> = {}): SkillDeleteResult {
-    return this.#run('deleteSkill', [name, params]);
+  deleteSkill(
+    name: string,
+    params: QueryOf<SkillDeleteParams> = {},
+    options: { ifMatch?: string } = {},
+  ): SkillDeleteResult {
+    return this.#run('deleteSkill', [name, params, options]);
   }
   /** Uploads bytes for a later add; see `AsyncHTTPClient.tempUpload`. */
   tempUpload(

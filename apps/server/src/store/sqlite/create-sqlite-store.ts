@@ -109,8 +109,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async readFile(skillId, filePath) {
       return reads.readFile(conn, skillId, filePath);
     },
-    async deleteSkill(accountId, rootUri, name) {
-      const deleted = write(() => deleteSkillTx(conn, accountId, rootUri, name, now()));
+    async deleteSkill(accountId, rootUri, name, options = {}) {
+      const deleted = write(() => deleteSkillTx(conn, accountId, rootUri, name, now(), options.ifMatch));
       if (deleted !== null) searchIndexDirty = true;
       return deleted;
     },

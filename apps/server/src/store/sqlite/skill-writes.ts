@@ -82,6 +82,26 @@ export function putBlob(conn: Connection, content: Uint8Array): string {
  * previous one), indexes name/tags/description/body for search and enqueues the processing task.
  * The overview of the previous version is kept only when the revision did not change.
  */
+/**
+ * Throws `CONFLICT` (412) unless `ifMatch` is absent or lists the current revision.
+ * `details.expected` is the single revision given, or the list when several were.
+ */
+function checkIfMatch(
+  ifMatch: readonly string[] | undefined,
+  existing: SkillRow | undefined,
+  name: string,
+  resource: string,
+): void {
+  if (ifMatch === undefined || (existing !== undefined && ifMatch.includes(existing.revision))) return;
+  const expected = ifMatch.length === 1 ? ifMatch[0] : [...ifMatch];
+  throw new SkillportError(
+    'CONFLICT',
+    `Skill "${name}" has changed: If-Match ${ifMatch.join(', ')} does not match the current revision ` +
+      `${existing?.revision ?? '(none: the skill does not exist)'}; fetch it again and retry`,
+    { status: 412, details: { expected, actual: existing?.revision ?? null, resource } },
+  );
+}
+
 export function putSkillTx(conn: Connection, write: SkillWrite, now: number): SkillWriteResult {
   checkFiles(write);
   const existing = conn.stmt(SELECT_SKILL).get(write.accountId, write.rootUri, write.name) as
@@ -93,14 +113,7 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
       details: { type: 'skill', resource },
     });
   }
-  if (write.ifMatch !== undefined && existing?.revision !== write.ifMatch) {
-    throw new SkillportError(
-      'CONFLICT',
-      `Skill "${write.name}" has changed: If-Match ${write.ifMatch} does not match the current revision ` +
-        `${existing?.revision ?? '(none: the skill does not exist)'}; fetch it again and retry`,
-      { status: 412, details: { expected: write.ifMatch, actual: existing?.revision ?? null, resource } },
-    );
-  }
+  checkIfMatch(write.ifMatch, existing, write.name, resource);
 
   const manifest: ManifestFile[] = write.files
     .map((file) => ({
@@ -186,6 +199,7 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
  * complete as no-ops later.
  *
  * @returns the number of files removed, or null when the skill does not exist
+ * @throws SkillportError `CONFLICT` (412) when `ifMatch` does not list the current revision
  */
 export function deleteSkillTx(
   conn: Connection,
@@ -193,9 +207,11 @@ export function deleteSkillTx(
   rootUri: string,
   name: string,
   now: number,
+  ifMatch?: readonly string[],
 ): number | null {
   const existing = conn.stmt(SELECT_SKILL).get(accountId, rootUri, name) as SkillRow | undefined;
   if (existing === undefined) return null;
+  checkIfMatch(ifMatch, existing, name, `${rootUri}/${name}`);
   const { count } = conn
     .stmt('SELECT count(*) AS count FROM skill_files WHERE skill_seq = ?')
     .get(existing.seq) as {
