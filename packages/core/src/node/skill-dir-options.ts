@@ -12,21 +12,34 @@ export interface SkillDirOptions {
   /** Deepest folder nesting below the skill folder. Default 16. */
   maxDepth?: number;
   /**
-   * Entry names skipped wherever they occur (reported with reason `ignored`).
-   * Default `['.git', 'node_modules', '.DS_Store', '__MACOSX']`.
+   * Entry names skipped wherever they occur (reported with reason `ignored`): exact names, or
+   * `prefix*` / `*suffix` patterns. Default: VCS and OS clutter (`.git`, `node_modules`, `.DS_Store`,
+   * `__MACOSX`) and files that commonly hold secrets (`.env`, `.env.*`, `.npmrc`, `.netrc`, `.pypirc`,
+   * `.git-credentials`), so uploading a folder never publishes them by accident.
    */
   ignore?: readonly string[];
 }
 
 /**
  * Defaults of {@link SkillDirOptions}: 1000 auxiliary files, 64 MiB in total, 16 folder levels, and
- * `.git`, `node_modules`, `.DS_Store`, `__MACOSX` ignored.
+ * VCS/OS clutter and secret-holding files ignored (see {@link SkillDirOptions.ignore}).
  */
 export const DEFAULT_SKILL_DIR_LIMITS = {
   maxFiles: 1000,
   maxTotalBytes: 64 * 1024 * 1024,
   maxDepth: 16,
-  ignore: ['.git', 'node_modules', '.DS_Store', '__MACOSX'] as readonly string[],
+  ignore: [
+    '.git',
+    'node_modules',
+    '.DS_Store',
+    '__MACOSX',
+    '.env',
+    '.env.*',
+    '.npmrc',
+    '.netrc',
+    '.pypirc',
+    '.git-credentials',
+  ] as readonly string[],
 } as const;
 
 /** Why an entry of a skill folder was left out. */

@@ -21,6 +21,10 @@ beforeAll(async () => {
     'skill/a.txt': 'first',
     'skill/.git/HEAD': 'ref: refs/heads/main\n',
     'skill/node_modules/x/index.js': '',
+    'skill/.env': 'API_KEY=secret',
+    'skill/config/.env.production': 'API_KEY=secret',
+    'skill/.npmrc': '//registry.npmjs.org/:_authToken=secret',
+    'skill/.envrc.md': 'not a secret file: kept',
     'skill/inner-link.md': { symlink: 'a.txt' },
     'skill/outer-link': { symlink: '../secret' },
     'skill/dangling': { symlink: 'nowhere' },
@@ -61,22 +65,29 @@ describe('loadSkillDir', () => {
     expect(loaded.skill.name).toBe('bom-skill');
     expect(loaded.skill.description).toBe('Has a BOM and CRLF');
     expect(loaded.files.map((f) => [f.path, f.size])).toEqual([
+      ['.envrc.md', 23],
       ['a.txt', 5],
       ['assets/logo.bin', 8],
       ['references/api.md', 6],
     ]);
-    expect(loaded.files[1]?.content).toEqual(binary);
+    expect(loaded.files.find((f) => f.path === 'assets/logo.bin')?.content).toEqual(binary);
   });
 
   it('skips symlinks, entries escaping the folder and ignored names, and says why', async () => {
     const { skipped } = await loadSkillDir(path.join(root, 'skill'));
     expect(skipped.map((s) => [s.path, s.reason])).toEqual([
+      ['.env', 'ignored'],
       ['.git', 'ignored'],
+      ['.npmrc', 'ignored'],
       ['dangling', 'symlink'],
       ['inner-link.md', 'symlink'],
       ['node_modules', 'ignored'],
       ['outer-link', 'outside_root'],
+      ['config/.env.production', 'ignored'],
     ]);
+    expect(skipped.find((s) => s.path === 'config/.env.production')?.message).toBe(
+      '.env.production matches ".env.*" of the ignore list',
+    );
     expect(skipped.find((s) => s.path === 'outer-link')?.message).toContain(
       'resolves outside the skill folder',
     );
@@ -137,7 +148,14 @@ describe('zipSkillDir', () => {
   it('zips SKILL.md first at the root, then the auxiliary files, leaving skipped entries out', async () => {
     const zip = await zipSkillDir(path.join(root, 'skill'));
     const entries = unzipSync(zip);
-    expect(Object.keys(entries)).toEqual(['SKILL.md', 'a.txt', 'assets/logo.bin', 'references/api.md']);
+    expect(Object.keys(entries)).toEqual([
+      'SKILL.md',
+      '.envrc.md',
+      'a.txt',
+      'assets/logo.bin',
+      'references/api.md',
+    ]);
+    expect(Object.keys(entries).some((p) => p.includes('.env') && p !== '.envrc.md')).toBe(false);
     expect(new TextDecoder('utf-8', { ignoreBOM: true }).decode(entries['SKILL.md'])).toBe(bomCrlf);
     expect(entries['assets/logo.bin']).toEqual(binary);
   });

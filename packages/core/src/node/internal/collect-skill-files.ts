@@ -85,6 +85,21 @@ async function describeSymlink(root: string, absolute: string, rel: string): Pro
  * @throws SkillportError NOT_FOUND (no folder, no SKILL.md), INVALID_ARGUMENT (not a folder, SKILL.md
  * not a regular file), PAYLOAD_TOO_LARGE (a limit exceeded)
  */
+/**
+ * The ignore list as a function of an entry name: exact names, `prefix*` and `*suffix` patterns.
+ * @returns the first pattern that matches, or undefined
+ */
+function ignoreMatcher(patterns: readonly string[]): (name: string) => string | undefined {
+  return (name) =>
+    patterns.find((p) =>
+      p.endsWith('*')
+        ? name.startsWith(p.slice(0, -1))
+        : p.startsWith('*')
+          ? name.endsWith(p.slice(1))
+          : name === p,
+    );
+}
+
 export async function collectSkillFiles(
   dir: string,
   options: SkillDirOptions = {},
@@ -92,7 +107,7 @@ export async function collectSkillFiles(
   const maxFiles = options.maxFiles ?? DEFAULT_SKILL_DIR_LIMITS.maxFiles;
   const maxTotalBytes = options.maxTotalBytes ?? DEFAULT_SKILL_DIR_LIMITS.maxTotalBytes;
   const maxDepth = options.maxDepth ?? DEFAULT_SKILL_DIR_LIMITS.maxDepth;
-  const ignore = new Set(options.ignore ?? DEFAULT_SKILL_DIR_LIMITS.ignore);
+  const ignored = ignoreMatcher(options.ignore ?? DEFAULT_SKILL_DIR_LIMITS.ignore);
   const root = await resolveRoot(dir);
 
   const files: CollectedFile[] = [];
@@ -107,8 +122,13 @@ export async function collectSkillFiles(
     for (const entry of entries) {
       const absolute = path.join(folder, entry.name);
       const rel = toPosixRelative(root, absolute);
-      if (ignore.has(entry.name)) {
-        skipped.push({ path: rel, reason: 'ignored', message: `${entry.name} is in the ignore list` });
+      const pattern = ignored(entry.name);
+      if (pattern !== undefined) {
+        skipped.push({
+          path: rel,
+          reason: 'ignored',
+          message: `${entry.name} matches "${pattern}" of the ignore list`,
+        });
       } else if (entry.isSymbolicLink()) {
         skipped.push(await describeSymlink(root, absolute, rel));
       } else if (entry.isDirectory()) {
