@@ -2718,7 +2718,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the revision (or `ETag`) the update expects to replace; a stale one → 412 `CONFLICT`. `*` or empty: no check. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None current → 412 `CONFLICT` and nothing changes. `*` or empty: no check. */
                 "if-match"?: string;
             };
             path: {
@@ -2832,7 +2832,7 @@ export interface operations {
                 target_uri?: string;
             };
             header?: {
-                /** @description Optional: the revision (or `ETag`) the update expects to replace; a stale one → 412 `CONFLICT`. `*` or empty: no check. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None current → 412 `CONFLICT` and nothing changes. `*` or empty: no check. */
                 "if-match"?: string;
             };
             path: {

@@ -48,8 +48,9 @@ const IfMatchHeaders = z.object({
     .optional()
     .meta({
       description:
-        'Optional: the revision (or `ETag`) the update expects to replace; a stale one → 412 `CONFLICT`. ' +
-        '`*` or empty: no check.',
+        'Optional: the revision the update or delete expects to be current, as returned in `revision` or the ' +
+        '`ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None ' +
+        'current → 412 `CONFLICT` and nothing changes. `*` or empty: no check.',
     }),
 });
 
