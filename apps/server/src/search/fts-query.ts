@@ -36,7 +36,8 @@ export function onlyStopWords(tokens: readonly string[]): boolean {
 
 /**
  * Splits a query into search tokens: NFKC-normalised, lower-cased runs of letters and digits, a
- * run of CJK letters split from adjacent other letters (`小红书mcp` → `小红书`, `mcp`), de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
+ * run of CJK letters split from adjacent other letters (`小红书mcp` → `小红书`, `mcp`),
+ * de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
  * {@link MAX_QUERY_TOKENS}, each at most {@link MAX_TOKEN_LENGTH}.
  *
  * @param query - raw user text (any characters; FTS operators are just punctuation here)

@@ -64,8 +64,8 @@ function ftsCount(file: string, match: string): number {
 }
 
 describe('sqlite store: schema version 3 re-indexes CJK text of a version 2 database', () => {
-  it('is the current version', () => {
-    expect(SCHEMA_VERSION).toBe(3);
+  it('is part of the current schema', () => {
+    expect(SCHEMA_VERSION).toBeGreaterThanOrEqual(3);
   });
 
   it('finds skills stored before the upgrade by a CJK sub-phrase, Latin results unchanged', async () => {
@@ -83,7 +83,7 @@ describe('sqlite store: schema version 3 re-indexes CJK text of a version 2 data
 
     const store = temp.reopen();
     const db = new Database(file, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(3);
+    expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
 
     const table = [
