@@ -17,7 +17,7 @@ export {
   toToolSlug,
 } from './names.js';
 // Parse, serialize and validate SKILL.md (DESIGN §3, API-CONTRACT §Validate).
-export { type ParseSkillMdOptions, parseSkillMd } from './parse/parse-skill-md.js';
+export { MAX_FRONTMATTER_LENGTH, type ParseSkillMdOptions, parseSkillMd } from './parse/parse-skill-md.js';
 export {
   type SerializableSkill,
   serializeSkillMd,

@@ -35,6 +35,7 @@ const CORE_EXPORTS = [
   'ListSkillsQuerySchema',
   'ListSkillsResultSchema',
   'ListUsersResultSchema',
+  'MAX_FRONTMATTER_LENGTH',
   'QueryFlagSchema',
   'QueueStatusSchema',
   'RevokeApiKeyResultSchema',

@@ -12,7 +12,16 @@ import { splitFrontmatter } from './split-frontmatter.js';
 export interface ParseSkillMdOptions {
   /** Where the text came from (a file path or URI); named in the error thrown for non-string input. */
   path?: string;
+  /**
+   * Longest frontmatter read, in UTF-16 code units (default {@link MAX_FRONTMATTER_LENGTH}, 64 Ki).
+   * A longer one is not parsed: it gives one `frontmatter_too_large` error. Real frontmatters are a
+   * few KiB; the bound keeps hostile YAML from costing seconds of parsing.
+   */
+  maxFrontmatterLength?: number;
 }
+
+/** Default bound of the frontmatter read by {@link parseSkillMd}: 65 536 UTF-16 code units. */
+export const MAX_FRONTMATTER_LENGTH = 65_536;
 
 /** A parse result plus what the validator needs to locate its own issues. Private. */
 export interface ParseDetail {
@@ -40,6 +49,27 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
         skill: emptySkill(split.body),
         issues: split.issue ? [split.issue] : [],
         hasFrontmatter: false,
+      },
+      readable: false,
+      locate: () => undefined,
+    };
+  }
+  const maxLength = options.maxFrontmatterLength ?? MAX_FRONTMATTER_LENGTH;
+  if (split.yaml.length > maxLength) {
+    return {
+      result: {
+        skill: emptySkill(split.body),
+        issues: [
+          {
+            rule: 'frontmatter_too_large',
+            severity: 'error',
+            message: `The frontmatter is ${split.yaml.length} characters long; at most ${maxLength} are read. Keep name, description and a few keys there and move long text into the body.`,
+            field: null,
+            line: split.yamlLine,
+            column: 1,
+          },
+        ],
+        hasFrontmatter: true,
       },
       readable: false,
       locate: () => undefined,

@@ -71,7 +71,7 @@ const STRICT_PROFILE_RULES = new Set([
  * `allowed_tools_invalid`, `allowed_tools_conflict`, `allowed_tools_spelling` (see
  * {@link parseSkillMd}); the recovered YAML mistakes and `allowed_tools_spelling` become errors
  * under strict `agentskills` / `claude`. When the frontmatter cannot be read, only its
- * `yaml_format` error is reported. A structured `content` that is not text is a `content_invalid`
+ * `yaml_format` error is reported (or `frontmatter_too_large` past `MAX_FRONTMATTER_LENGTH`). A structured `content` that is not text is a `content_invalid`
  * error. Lengths count Unicode code points (descriptions trimmed). Issues carry `line`/`column`
  * for SKILL.md text; for structured input they do not (there is no text to point into) unless
  * `content` was a full SKILL.md used as is.

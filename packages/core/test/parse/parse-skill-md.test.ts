@@ -277,7 +277,7 @@ describe('parseSkillMd', () => {
   it('reports at most three located errors for a large broken frontmatter (5,000 bad lines)', () => {
     const lines = Array.from({ length: 5_000 }, (_, i) => `key${i}: [unclosed ${i}`);
     const started = performance.now();
-    const { issues } = parseSkillMd(fm('name: big', ...lines));
+    const { issues } = parseSkillMd(fm('name: big', ...lines), { maxFrontmatterLength: Infinity });
     // Generous: the YAML parser alone takes about a second here on a busy machine.
     expect(performance.now() - started).toBeLessThan(8_000);
     expect(issues.map((i) => i.rule)).toEqual(['yaml_format', 'yaml_format', 'yaml_format']);
@@ -294,13 +294,38 @@ describe('parseSkillMd', () => {
     'reads %s quickly and without throwing',
     (_label, lines, rules) => {
       const started = performance.now();
-      const { issues } = parseSkillMd(fm('name: big', 'description: d', lines.join('\n')));
+      const { issues } = parseSkillMd(fm('name: big', 'description: d', lines.join('\n')), {
+        maxFrontmatterLength: Infinity,
+      });
       // Quadratic duplicate-key checks took 80 s per row here; linear work takes a few seconds at most.
       expect(performance.now() - started).toBeLessThan(20_000);
       expect([...new Set(issues.map((i) => i.rule))]).toEqual(rules);
     },
     60_000,
   );
+
+  it.each([
+    ['the default bound (64 Ki characters)', undefined, 70_000, 65_536],
+    ['a bound given by the caller', 1_000, 2_000, 1_000],
+  ])('refuses a frontmatter longer than %s without parsing it', (_label, max, size, limit) => {
+    const filler = `x: "${'a'.repeat(size)}"`;
+    const text = `${fm('name: big', 'description: A frontmatter far too large to read', filler)}`;
+    const result = parseSkillMd(text, max === undefined ? {} : { maxFrontmatterLength: max });
+    expect(result.hasFrontmatter).toBe(true);
+    expect(result.skill.name).toBeNull();
+    expect(result.issues).toHaveLength(1);
+    expect(result.issues[0]).toMatchObject({ rule: 'frontmatter_too_large', severity: 'error', field: null });
+    expect(result.issues[0]?.message).toContain(`at most ${limit} are read`);
+  });
+
+  it('reads a frontmatter just under the bound', () => {
+    const text = fm(
+      'name: ok',
+      'description: Just under the bound of the frontmatter',
+      `x: ${'a'.repeat(900)}`,
+    );
+    expect(parseSkillMd(text, { maxFrontmatterLength: 1_000 }).skill.name).toBe('ok');
+  });
 
   it('throws a TypeError only for a non-string argument', () => {
     expect(() => parseSkillMd(42 as unknown as string, { path: 'x/SKILL.md' })).toThrow(/x\/SKILL\.md/);
