@@ -227,28 +227,24 @@ describe('GET /openapi.json documents the API field by field', () => {
 
   // Units, defaults and compatibility notes a client needs, where the contract states them.
   test.each([
-    { where: ['components', 'schemas', 'ErrorEnvelope', 'properties', 'time'], says: /seconds/ },
-    { where: ['components', 'schemas', 'AddSkillResponse', 'properties', 'time'], says: /seconds/ },
-    {
-      where: ['components', 'schemas', 'Telemetry', 'properties', 'summary', 'properties', 'duration_ms'],
-      says: /milliseconds/,
-    },
-    { where: ['components', 'schemas', 'AddSkillRequest', 'properties', 'timeout'], says: /[Ss]econds.*300/ },
-    { where: ['components', 'schemas', 'AddSkillRequest', 'properties', 'wait'], says: /[Dd]efault false/ },
-    { where: ['components', 'schemas', 'AddSkillRequest', 'properties', 'target_uri'], says: /`null`/ },
-    { where: ['components', 'schemas', 'WaitRequest', 'properties', 'timeout'], says: /seconds/ },
-    { where: ['components', 'schemas', 'FindSkillsRequest', 'properties', 'limit'], says: /default 10/ },
-    {
-      where: ['components', 'schemas', 'FindSkillsRequest', 'properties', 'score_threshold'],
-      says: /`null`/,
-    },
-    { where: ['components', 'schemas', 'FindSkillsRequest', 'properties', 'level'], says: /overview/ },
-    { where: ['components', 'schemas', 'SkillFile', 'properties', 'size'], says: /bytes/ },
-    { where: ['components', 'schemas', 'DeleteSkillResult', 'properties', 'privacy_deleted'], says: /false/ },
-    { where: ['components', 'schemas', 'SkillWriteResult', 'properties', 'root_uri'], says: /`uri`/ },
-    { where: ['components', 'schemas', 'ValidateSkillRequest', 'properties', 'profile'], says: /openviking/ },
-    { where: ['components', 'schemas', 'TempUploadForm', 'properties', 'upload_mode'], says: /`local`/ },
-  ])('$where says $says', ({ where, says }) => {
+    { field: 'ErrorEnvelope.time', says: /seconds/ },
+    { field: 'AddSkillResponse.time', says: /seconds/ },
+    { field: 'Telemetry.summary.duration_ms', says: /milliseconds/ },
+    { field: 'AddSkillRequest.timeout', says: /[Ss]econds.*300/ },
+    { field: 'AddSkillRequest.wait', says: /[Dd]efault false/ },
+    { field: 'AddSkillRequest.target_uri', says: /`null`/ },
+    { field: 'WaitRequest.timeout', says: /seconds/ },
+    { field: 'FindSkillsRequest.limit', says: /default 10/ },
+    { field: 'FindSkillsRequest.score_threshold', says: /`null`/ },
+    { field: 'FindSkillsRequest.level', says: /overview/ },
+    { field: 'SkillFile.size', says: /bytes/ },
+    { field: 'DeleteSkillResult.privacy_deleted', says: /false/ },
+    { field: 'SkillWriteResult.root_uri', says: /`uri`/ },
+    { field: 'ValidateSkillRequest.profile', says: /openviking/ },
+    { field: 'TempUploadForm.upload_mode', says: /`local`/ },
+  ])('$field says $says', ({ field, says }) => {
+    const [component = '', ...props] = field.split('.');
+    const where = ['components', 'schemas', component, ...props.flatMap((p) => ['properties', p])];
     expect(at(doc, [...where, 'description'])).toMatch(says);
   });
 
