@@ -2618,8 +2618,8 @@ export interface operations {
     getSkill: {
         parameters: {
             query?: {
-                /** @description Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = `content` (SKILL.md, with `content_sha256`). Absent, empty or `null`: all three (API-CONTRACT §Get). */
-                level?: "0" | "1" | "2" | "null" | "";
+                /** @description Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = `content` (SKILL.md, with `content_sha256`). Absent, empty, `null` or `false`: all three (API-CONTRACT §Get, §Compatibility). */
+                level?: "0" | "1" | "2" | "null" | "false" | "";
                 /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `content` (SKILL.md) and `content_sha256` whatever the level. Default false. */
                 include_content?: "0" | "1" | "true" | "false" | "True" | "False";
                 /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `files`, the folder listing. Default true. */

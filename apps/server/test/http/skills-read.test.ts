@@ -195,6 +195,12 @@ describe('GET /api/v1/skills/{name}', () => {
     for (const k of absent) expect(res.json.result[k]).toBeUndefined();
   });
 
+  test.each(['null', 'false', ''])('level=%s means "not given": all three levels', async (level) => {
+    const res = await t.request('GET', `/api/v1/skills/pdf-tools?level=${level}`);
+    expect(res.status, res.text).toBe(200);
+    for (const k of ['abstract', 'overview', 'content']) expect(res.json.result[k]).toBeDefined();
+  });
+
   test('include_content=true adds content to a level; include_files=false drops files', async () => {
     const res = await t.request(
       'GET',

@@ -195,12 +195,12 @@ export const FindSkillsResultSchema = z
 /** Query of `GET /api/v1/skills/{name}`; unknown parameters are ignored. */
 export const GetSkillQuerySchema = z.object({
   level: z
-    .enum(['0', '1', '2', 'null', ''])
+    .enum(['0', '1', '2', 'null', 'false', ''])
     .optional()
     .meta({
       description:
         'Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = ' +
-        '`content` (SKILL.md, with `content_sha256`). Absent, empty or `null`: all three (API-CONTRACT §Get).',
+        '`content` (SKILL.md, with `content_sha256`). Absent, empty, `null` or `false`: all three (API-CONTRACT §Get, §Compatibility).',
       example: '2',
     }),
   include_content: QueryFlagSchema.optional().meta({
