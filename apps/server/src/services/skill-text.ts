@@ -56,11 +56,13 @@ export function decodeSkillMd(bytes: Uint8Array, maxBytes: number): string {
     text = strictDecoder.decode(bytes);
   } catch {
     const offset = firstInvalidUtf8(bytes);
+    const before = new TextDecoder('utf-8').decode(bytes.subarray(0, offset));
+    const { line, column } = lineColumn(before, before.length);
     throw new SkillportError(
       'INVALID_ARGUMENT',
-      `SKILL.md is not valid UTF-8 (first bad byte at offset ${offset})`,
+      `SKILL.md is not valid UTF-8: first bad byte at line ${line}, column ${column} (byte offset ${offset}); save the file as UTF-8`,
       {
-        details: { field: 'SKILL.md', reason: 'invalid_utf8', offset },
+        details: { field: 'SKILL.md', reason: 'invalid_utf8', offset, line, column },
       },
     );
   }

@@ -179,7 +179,7 @@ describe('broken archives and text', () => {
     expect(res.json.error.details.reason).toBe('missing_skill_md');
   });
 
-  test('invalid UTF-8 in an uploaded SKILL.md → 400 invalid_utf8 with the byte offset', async () => {
+  test('invalid UTF-8 in an uploaded SKILL.md → 400 invalid_utf8 with line, column and byte offset', async () => {
     const bytes = new Uint8Array([
       ...enc.encode(SKILL.slice(0, 20)),
       0xc3,
@@ -188,7 +188,8 @@ describe('broken archives and text', () => {
     ]);
     const res = await addUpload(bytes);
     expect(res.status).toBe(400);
-    expect(res.json.error.details).toMatchObject({ reason: 'invalid_utf8', offset: 20 });
+    expect(res.json.error.details).toMatchObject({ reason: 'invalid_utf8', offset: 20, line: 3, column: 6 });
+    expect(res.json.error.message).toContain('line 3, column 6');
   });
 
   test.each([
