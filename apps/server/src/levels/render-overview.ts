@@ -51,7 +51,8 @@ function usageLines(sections: readonly Section[]): string[] {
   const lines: string[] = [];
   for (const section of sections) {
     if (section.title === null || !USAGE_TITLE.test(section.title)) continue;
-    lines.push(`**${clip(section.title, 120)}**`);
+    // A section titled just "When to use" needs no sub-title under the overview's own "## When to use".
+    if (!/^when to use[\s:.]*$/i.test(section.title.trim())) lines.push(`**${clip(section.title, 120)}**`);
     const first = section.paragraphs[0];
     if (first !== undefined) lines.push(clip(first, 400));
     for (const item of section.items.filter((i) => i.depth <= 1).slice(0, 10)) lines.push(bullet(item));

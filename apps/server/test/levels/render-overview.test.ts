@@ -94,6 +94,14 @@ describe('renderOverview', () => {
     );
   });
 
+  it('does not repeat a section titled "When to use" as a sub-title of the overview\'s own', () => {
+    const body =
+      '# Release notes\n\n## When to use\n\n- A changelog is asked for.\n\n## Workflow\n\nRun git log.\n';
+    const out = renderOverview({ name: 'release-notes', description: 'Drafts release notes', body });
+    expect(out).toContain('## When to use\n\n- A changelog is asked for.\n**Workflow**\nRun git log.');
+    expect(out).not.toContain('**When to use**');
+  });
+
   it('extracts usage and option lists from a guide and ignores code', () => {
     const out = renderOverview({ name: 'pdf', description: 'Work with PDFs', body: GUIDE });
     expect(out).toContain('## Summary\n\nThis guide covers essential PDF operations.');
