@@ -21,9 +21,36 @@ export interface Section {
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+
+function isBlank(ch: string | undefined): boolean {
+  return ch === ' ' || ch === '\t';
+}
+
+/**
+ * Reads an ATX heading (`## Title ##`) by scanning the line once from each end, so a hostile line
+ * (`# a` + 60,000 spaces + `b`) costs linear time; a regular expression with a lazy title and an
+ * optional closing sequence backtracks quadratically on such a line.
+ *
+ * @returns the level (1–6) and the raw title, or null when the line is not an ATX heading
+ */
+export function readAtxHeading(line: string): { level: number; title: string } | null {
+  let start = 0;
+  while (start < 3 && line[start] === ' ') start++;
+  let hashes = start;
+  while (hashes < line.length && line[hashes] === '#') hashes++;
+  const level = hashes - start;
+  if (level < 1 || level > 6) return null;
+  if (hashes < line.length && !isBlank(line[hashes])) return null;
+  let end = line.length;
+  while (end > hashes && isBlank(line[end - 1])) end--;
+  // An optional closing run of `#`, when blank-separated from the title (or the whole content).
+  let close = end;
+  while (close > hashes && line[close - 1] === '#') close--;
+  if (close < end && (close === hashes || isBlank(line[close - 1]))) end = close;
+  return { level, title: line.slice(hashes, end).trim() };
+}
 
 function indentWidth(indent: string): number {
   let width = 0;
@@ -71,9 +98,9 @@ export function scanSections(body: string): Section[] {
       fence = fenceMatch[1]!;
       continue;
     }
-    const heading = ATX_HEADING.exec(line);
+    const heading = readAtxHeading(line);
     if (heading !== null) {
-      open(heading[1]!.length, heading[2] ?? '');
+      open(heading.level, heading.title);
       continue;
     }
     const next = lines[i + 1];

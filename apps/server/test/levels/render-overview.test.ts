@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { scanSections } from '../../src/levels/markdown-sections.js';
+import { findSuperLinearRung } from '../../../../scripts/test-support/linear-growth.js';
+import { readAtxHeading, scanSections } from '../../src/levels/markdown-sections.js';
 import { OVERVIEW_MAX_BYTES, renderOverview } from '../../src/levels/render-overview.js';
 
 const MCP_STYLE = `
@@ -149,4 +150,52 @@ describe('renderOverview', () => {
       expect(a.endsWith('\n')).toBe(true);
     },
   );
+});
+
+describe('readAtxHeading', () => {
+  it.each([
+    ['# Title', 1, 'Title'],
+    ['###### Six', 6, 'Six'],
+    ['   ## Indented ##  ', 2, 'Indented'],
+    ['## Closing #####', 2, 'Closing'],
+    ['## C# language', 2, 'C# language'],
+    ['## Ends with#', 2, 'Ends with#'],
+    ['#', 1, ''],
+    ['### ###', 3, ''],
+    ['#\tTab', 1, 'Tab'],
+  ])('%j → level %i, title %j', (line, level, title) => {
+    expect(readAtxHeading(line)).toEqual({ level, title });
+  });
+
+  it.each(['#NoSpace', '####### seven', '    # code', 'text # not', ''])('%j is not a heading', (line) => {
+    expect(readAtxHeading(line)).toBeNull();
+  });
+});
+
+// Hostile lines up to the SKILL.md size limit (1 MiB): the extractor's cost grows linearly. A lazy
+// heading regex took 7–11 s on `# a` + 60 000 spaces + `b` and froze the server.
+describe('linear time on hostile lines', () => {
+  const hostile: Array<[string, (n: number) => string]> = [
+    ['heading with a long blank run', (n) => `# a${' '.repeat(n)}b`],
+    ['heading of blanks and hashes', (n) => `## ${' #'.repeat(n / 2)}x`],
+    ['hashes only', (n) => '#'.repeat(n)],
+    ['heading closing run, interrupted', (n) => `# a ${'#'.repeat(n)}b`],
+    ['tabs after a list marker', (n) => `-${'\t'.repeat(n)}x`],
+    ['list marker run', (n) => `${'- '.repeat(n / 2)}`],
+    ['numbered-looking digits', (n) => `${'1'.repeat(n)}.x`],
+    ['unclosed HTML comment', (n) => `<!--${'-->x'.repeat(n / 4)}`],
+    ['setext underline interrupted', (n) => `t\n${'='.repeat(n)} x`],
+    ['thematic break interrupted', (n) => `${'*'.repeat(n)}-`],
+    ['blank-indented continuation', (n) => `- a\n${' '.repeat(n)}b`],
+    ['fence run', (n) => `${'`'.repeat(n)}\n${'`'.repeat(n - 1)}`],
+    ['parameter item', (n) => `- **${'a'.repeat(n)}`],
+    ['parameter item, backticks', (n) => `- \`${'a('.repeat(n / 2)}`],
+    ['parameter item, call form', (n) => `- a${'('.repeat(n)}`],
+    ['usage title words', (n) => `## ${'when '.repeat(n / 5)}x`],
+    ['many short lines', (n) => '# h\n- **p** (string): q\n'.repeat(n / 21)],
+  ];
+  it.each(hostile)('%s', (_label, build) => {
+    const run = (body: string) => renderOverview({ name: 'n', description: 'd', body });
+    expect(findSuperLinearRung(run, build, { from: 4096, to: 1024 * 1024 })).toBeNull();
+  });
 });

@@ -1,0 +1,84 @@
+/**
+ * Test support: checks that a function's cost grows linearly with the size of its input, by
+ * comparing the best time per call at sizes n and 4n (a linear cost grows ×4, a quadratic one ×16).
+ * The best of several trials is used, since a loaded machine only ever adds time; a rung over the
+ * bound is measured again before it counts, so one slow moment does not fail a test.
+ */
+
+/** How one rung of the ladder measured. */
+export interface GrowthRung {
+  /** Input size (whatever unit the builder takes) of the smaller input. */
+  size: number;
+  /** Best milliseconds per call at `size` and at `size * 4`. */
+  small: number;
+  large: number;
+  /** `large / small`. */
+  ratio: number;
+}
+
+/** Options of {@link measureLinearGrowth}. */
+export interface GrowthOptions {
+  /** Smallest size measured (default 4096). */
+  from?: number;
+  /** Largest size measured (inclusive; default 1 MiB). */
+  to?: number;
+  /** Bound on the ratio between sizes n and 4n (default 10: linear is 4, quadratic 16). */
+  maxRatio?: number;
+}
+
+function bestPerCall(fn: () => unknown, reps: number, trials: number): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let t = 0; t < trials; t++) {
+    const start = performance.now();
+    for (let r = 0; r < reps; r++) fn();
+    best = Math.min(best, (performance.now() - start) / reps);
+  }
+  return best;
+}
+
+/** Repetitions that make one trial at this input last about `targetMs` (at least one). */
+function calibrate(fn: () => unknown, targetMs: number): number {
+  const start = performance.now();
+  fn();
+  const once = Math.max(performance.now() - start, 0.001);
+  return Math.max(1, Math.min(10_000, Math.ceil(targetMs / once)));
+}
+
+/**
+ * Measures `run(build(n))` on a ladder of sizes n, 4n, 16n, … from `from` to `to` and returns the
+ * first rung whose growth exceeds `maxRatio` (after two re-measurements), or null when every rung
+ * grew within the bound. The inputs are built outside the timed part.
+ *
+ * @param run - the function under test (its result is ignored)
+ * @param build - makes the input of a given size
+ * @returns the offending rung, or null
+ */
+export function findSuperLinearRung<T>(
+  run: (input: T) => unknown,
+  build: (size: number) => T,
+  options: GrowthOptions = {},
+): GrowthRung | null {
+  const from = options.from ?? 4096;
+  const to = options.to ?? 1024 * 1024;
+  const maxRatio = options.maxRatio ?? 10;
+  for (let size = from; size * 4 <= to; size *= 4) {
+    const smallInput = build(size);
+    const largeInput = build(size * 4);
+    let rung: GrowthRung | null = null;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const reps = calibrate(() => run(smallInput), 4);
+      const small = bestPerCall(() => run(smallInput), reps, 5);
+      const large = bestPerCall(() => run(largeInput), Math.max(1, Math.ceil(reps / 4)), 3);
+      const ratio = large / Math.max(small, 1e-6);
+      if (ratio <= maxRatio) {
+        rung = null;
+        break;
+      }
+      rung = { size, small, large, ratio };
+      // A super-linear function at this size is already slow: no need to insist.
+      if (large > 2000) break;
+    }
+    if (rung !== null) return rung;
+  }
+  return null;
+}
