@@ -74,6 +74,8 @@ export type SkillUpdateResult = ResultOf<'/api/v1/skills/{name}', 'put'>;
 export type SkillDeleteParams = QueryParams<'/api/v1/skills/{name}', 'delete'>;
 /** Result of `DELETE /api/v1/skills/{name}` (API-CONTRACT §Delete). */
 export type SkillDeleteResult = ResultOf<'/api/v1/skills/{name}', 'delete'>;
+/** Query of `GET /api/v1/skills/{name}/files/{path}` (one file of a skill, raw bytes). */
+export type SkillFileParams = QueryParams<'/api/v1/skills/{name}/files/{path}', 'get'>;
 /** Result of `POST /api/v1/resources/temp_upload` (API-CONTRACT §Temp upload). */
 export type TempUploadResult = ResultOf<'/api/v1/resources/temp_upload', 'post'>;
 /** Result of `GET /api/v1/tasks/{task_id}` (API-CONTRACT §Tasks). */

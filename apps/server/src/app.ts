@@ -18,6 +18,7 @@ import { renderAbstract } from './levels/render-abstract.js';
 import { renderOverview } from './levels/render-overview.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerFileRoutes } from './routes/files.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerResourceRoutes } from './routes/resources.js';
 import { registerSkillRoutes } from './routes/skills.js';
@@ -124,6 +125,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   registerHealthRoute(app, auth, SERVER_VERSION);
   registerResourceRoutes(app, deps);
   registerSkillRoutes(app, deps);
+  registerFileRoutes(app, deps);
   registerSystemRoutes(app, deps);
   registerAdminRoutes(app, deps);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {

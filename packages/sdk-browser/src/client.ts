@@ -12,6 +12,7 @@ import type {
   SkillAddResult,
   SkillDeleteParams,
   SkillDeleteResult,
+  SkillFileParams,
   SkillFindParams,
   SkillFindResult,
   SkillGetParams,
@@ -204,6 +205,43 @@ export class AsyncHTTPClient {
       query: params as Query,
       signal: options.signal,
     });
+  }
+
+  /**
+   * Downloads one file of a skill as raw bytes: `SKILL.md`, an auxiliary file (as listed in
+   * {@link getSkill}'s `files[].path`), or the generated `.abstract.md` / `.overview.md`.
+   * @param name - the skill name.
+   * @param path - the file path inside the skill folder, e.g. `scripts/helper.py` (`/`-separated).
+   * @param params - `target_uri` (default: user root, then agent root).
+   * @returns the bytes exactly as stored, with the file's `sha256` (the ETag), the skill's `revision`
+   *   and the `contentType` the server sent.
+   * @throws NotFoundError when the skill or the file is absent (`details.type` `skill` or `file`);
+   *   InvalidArgumentError for a path with `..`, empty segments or a backslash.
+   * @example
+   * ```ts
+   * const { bytes } = await client.getSkillFile('my-skill', 'scripts/helper.py');
+   * const text = new TextDecoder().decode(bytes);
+   * ```
+   */
+  async getSkillFile(
+    name: string,
+    path: string,
+    params: QueryOf<SkillFileParams> = {},
+    options: CallOptions = {},
+  ): Promise<{ bytes: Uint8Array; sha256: string; revision: string; contentType: string }> {
+    const encodedPath = path.split('/').map(encodeURIComponent).join('/');
+    const response = await this.#send(
+      'GET',
+      `api/v1/skills/${encodeURIComponent(name)}/files/${encodedPath}`,
+      { query: params as Query, signal: options.signal },
+    );
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return {
+      bytes,
+      sha256: (response.headers.get('etag') ?? '').replace(/^W\//, '').replace(/"/g, ''),
+      revision: response.headers.get('x-skill-revision') ?? '',
+      contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+    };
   }
 
   /**
@@ -407,6 +445,12 @@ export class AsyncHTTPClient {
   }
 
   async #request<T>(method: string, path: string, init: RequestInit): Promise<T> {
+    const response = await this.#send(method, path, init);
+    return unwrapResult(parseJson(await response.text())) as T;
+  }
+
+  /** Sends a request; resolves with the 2xx response, rejects with the typed error. */
+  async #send(method: string, path: string, init: RequestInit): Promise<Response> {
     const fullUrl = `${this.url}/${path}`;
     if (this.#closed)
       throw new NetworkError(`${method} ${fullUrl}: the client is closed`, { method, url: fullUrl });
@@ -422,7 +466,7 @@ export class AsyncHTTPClient {
         ...(init.timeout !== undefined ? { timeout: init.timeout } : {}),
         ...(signal ? { signal } : {}),
       });
-      return unwrapResult(parseJson(await response.text())) as T;
+      return response;
     } catch (error) {
       if (error instanceof HTTPError) {
         const { response } = error;

@@ -2,6 +2,7 @@
  * The corpus flow through the SDKs against a real server process: `AsyncHTTPClient` (local folders
  * zipped and uploaded, MCP tools, typed errors) and `SyncHTTPClient` (same calls, blocking).
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import {
   type ApiError,
@@ -108,6 +109,24 @@ describe('AsyncHTTPClient (Node) over the corpus', () => {
     }
   });
 
+  it('downloads every auxiliary file of the corpus byte for byte (getSkillFile)', async () => {
+    const expected = expectedFinalState(skills, tools);
+    let checked = 0;
+    for (const entry of expected.values()) {
+      if (!('dir' in entry)) continue;
+      for (const [filePath, sha] of entry.auxiliary) {
+        const file = await client.getSkillFile(entry.name!, filePath);
+        expect(createHash('sha256').update(file.bytes).digest('hex'), `${entry.id} ${filePath}`).toBe(sha);
+        expect(file.sha256).toBe(sha);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+    const missing = await client.getSkillFile('geomaster', 'no/such/file.txt').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as NotFoundError).details).toMatchObject({ type: 'file' });
+  });
+
   it('updates with If-Match, rejects a stale revision with ConflictError, deletes', async () => {
     const current = await client.getSkill('geomaster', { level: 0 });
     const text = '---\nname: geomaster\ndescription: Geospatial analysis, revised\n---\n\n# Geomaster\n';
@@ -177,6 +196,9 @@ describe('SyncHTTPClient', () => {
     const got = client.getSkill(first.name!, { include_content: true, target_uri: 'viking://agent/skills' });
     expect(Buffer.from(got.content ?? '', 'utf8').equals(Buffer.from(first.skillMd))).toBe(true);
     expect(client.findSkills(first.name!, { limit: 5 }).skills.map((s) => s.name)).toContain(first.name);
+    const file = client.getSkillFile(first.name!, 'SKILL.md', { target_uri: 'viking://agent/skills' });
+    expect(Buffer.from(file.bytes).equals(Buffer.from(first.skillMd))).toBe(true);
+    expect(file.contentType).toBe('text/markdown; charset=utf-8');
     expect(client.validateSkill(first.text, { skill_dir_name: path.basename(first.dir) }).valid).toBe(true);
 
     const bytes = new TextEncoder().encode(

@@ -227,6 +227,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/skills/{name}/files/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download one file of a skill (raw bytes)
+         * @description The bytes of one file of the skill, exactly as stored: `SKILL.md`, an auxiliary file, or the generated `.abstract.md` / `.overview.md`. The skill is found as get finds it. Headers: `ETag` = the file's sha-256 (`If-None-Match` → 304), `X-Skill-Revision` = the skill's revision, `Content-Disposition: attachment`. Files are untrusted content: HTML, SVG and scripts are served as `text/plain`, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. Unknown skill or file → 404 `NOT_FOUND` with `details.type` `skill` or `file`.
+         */
+        get: operations["getSkillFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/wait": {
         parameters: {
             query?: never;
@@ -2890,6 +2910,104 @@ export interface operations {
             };
             /** @description CONFLICT: stale `If-Match` revision */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSkillFile: {
+        parameters: {
+            query?: {
+                /** @description Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
+                target_uri?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Skill name: 1–64 characters of `[A-Za-z0-9_-]` */
+                name: string;
+                /** @description File path inside the skill folder as listed in get `files[].path`; may contain `/` (sent as is, or percent-encoded). Empty, `.` and `..` segments, backslashes and control characters → 400. */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file (type from its extension; unknown → `application/octet-stream`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched the ETag) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,6 +15,7 @@ export const SYNC_METHODS = [
   'findSkills',
   'validateSkill',
   'getSkill',
+  'getSkillFile',
   'updateSkill',
   'deleteSkill',
   'tempUpload',

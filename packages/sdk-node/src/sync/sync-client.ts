@@ -23,6 +23,7 @@ import type {
   SkillAddResult,
   SkillDeleteParams,
   SkillDeleteResult,
+  SkillFileParams,
   SkillFindParams,
   SkillFindResult,
   SkillGetParams,
@@ -128,6 +129,14 @@ export class SyncHTTPClient {
   /** Reads a skill; see `AsyncHTTPClient.getSkill`. */
   getSkill(name: string, params: QueryOf<SkillGetParams> = {}): SkillGetResult {
     return this.#run('getSkill', [name, params]);
+  }
+  /** Downloads one file of a skill as bytes; see `AsyncHTTPClient.getSkillFile`. */
+  getSkillFile(
+    name: string,
+    path: string,
+    params: QueryOf<SkillFileParams> = {},
+  ): { bytes: Uint8Array; sha256: string; revision: string; contentType: string } {
+    return this.#run('getSkillFile', [name, path, params]);
   }
   /** Replaces a skill; see `AsyncHTTPClient.updateSkill`. */
   updateSkill(

@@ -1,0 +1,95 @@
+/**
+ * Reading one stored file of a skill (`GET /api/v1/skills/{name}/files/{path}`): SKILL.md, the
+ * generated `.abstract.md` / `.overview.md`, or an auxiliary file, as raw bytes.
+ */
+import { normalizeSkillName, SkillportError } from '@skillport/core';
+import type { Identity, StoredFile } from '../store/types.js';
+import type { ServiceDeps } from './deps.js';
+import { rootsFor } from './skill-reader.js';
+
+/** A file as the route sends it. */
+export interface SkillFileRead {
+  /** URI of the file: `<skill uri>/<path>`. */
+  uri: string;
+  /** The skill's current revision. */
+  revision: string;
+  file: StoredFile & { content: Uint8Array };
+}
+
+/** Longest file path accepted, characters (a stored path is never longer). */
+const MAX_PATH_LENGTH = 1024;
+
+/**
+ * Checks a requested file path: relative, `/`-separated, no empty, `.` or `..` segment, no
+ * backslash or control character.
+ *
+ * @returns the path unchanged
+ * @throws SkillportError `INVALID_ARGUMENT` with `details {field: 'path', reason}`
+ */
+export function checkFilePath(path: string): string {
+  const refuse = (reason: string, why: string) =>
+    new SkillportError(
+      'INVALID_ARGUMENT',
+      `File path ${JSON.stringify(path.slice(0, 200))} ${why}; give a path relative to the skill folder, e.g. "docs/guide.md"`,
+      { details: { field: 'path', reason } },
+    );
+  if (path.length === 0 || path.length > MAX_PATH_LENGTH) throw refuse('length', 'is empty or too long');
+  if (/[\u0000-\u001f\u007f\\]/.test(path))
+    throw refuse('characters', 'contains a backslash or control character');
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.' || segment === '..') {
+      throw refuse('segment', 'has an empty, "." or ".." segment');
+    }
+  }
+  return path;
+}
+
+/**
+ * Reads one file of a skill, found as get finds the skill (`targetUri`, else the user root then the
+ * agent root).
+ *
+ * @param rawName - the `{name}` path segment
+ * @param path - the file path inside the skill folder, e.g. `SKILL.md` or `scripts/run.py`
+ * @returns the file with its content, its URI and the skill's revision
+ * @throws SkillportError `NOT_FOUND` (`details {type: 'skill' | 'file', resource}`), `INVALID_ARGUMENT`
+ *   for a bad name or path, `INVALID_URI` / `PERMISSION_DENIED` for a bad `targetUri`
+ */
+export async function readSkillFile(
+  deps: ServiceDeps,
+  identity: Identity,
+  rawName: string,
+  path: string,
+  targetUri: string | null,
+): Promise<SkillFileRead> {
+  const name = normalizeSkillName(rawName);
+  checkFilePath(path);
+  const roots = rootsFor(identity, targetUri);
+  const view = await deps.store.readSkillView(identity.accountId, roots, name, {
+    contents: [path],
+    listFiles: false,
+    body: 'never',
+  });
+  if (view === null) {
+    throw new SkillportError(
+      'NOT_FOUND',
+      `Skill ${JSON.stringify(name)} not found in ${roots.join(' or ')}`,
+      {
+        details: { type: 'skill', resource: `${roots[0]}/${name}` },
+      },
+    );
+  }
+  const skillUri = `${view.skill.rootUri}/${view.skill.name}`;
+  const file = view.contents.get(path);
+  if (!file?.content) {
+    throw new SkillportError(
+      'NOT_FOUND',
+      `Skill ${JSON.stringify(name)} has no file ${JSON.stringify(path.slice(0, 200))} (the skill's files are listed by GET /api/v1/skills/${name})`,
+      { details: { type: 'file', resource: `${skillUri}/${path}` } },
+    );
+  }
+  return {
+    uri: `${skillUri}/${path}`,
+    revision: view.skill.revision,
+    file: file as StoredFile & { content: Uint8Array },
+  };
+}
