@@ -29,7 +29,7 @@ import { SERVER_VERSION } from './version.js';
 
 /** What the app needs beyond {@link ServerOptions}: an opened store and, optionally, a job kick. */
 export interface CreateAppOptions
-  extends Pick<ServerOptions, 'rootApiKey' | 'corsOrigins' | 'limits' | 'logger'> {
+  extends Pick<ServerOptions, 'rootApiKey' | 'corsOrigins' | 'limits' | 'logger' | 'namePolicy'> {
   store: Store;
   /** Called after each write so a job runner picks the new task up (default: nothing). */
   kickJobs?: () => void;
@@ -84,6 +84,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   const deps: ServiceDeps = {
     store,
     limits,
+    namePolicy: options.namePolicy ?? 'strict',
     kickJobs: options.kickJobs ?? (() => {}),
     waitForJobs: options.waitForJobs ?? null,
     renderAbstract,

@@ -91,7 +91,18 @@ export interface ServerOptions {
    * unset = deterministic overviews only. When the endpoint fails, the job falls back to the extractor.
    */
   summary?: SummaryModelOptions;
+  /**
+   * What add and update do with a `name` that breaks the name rule (`SKILLPORT_NAME_POLICY`):
+   * `strict` (default, as the seed API) refuses it with 400 `INVALID_ARGUMENT` naming the kebab-case
+   * fix; `slug` stores the skill under that kebab-case name (`ElevenLabs Automation` →
+   * `elevenlabs-automation`, see `toSkillSlug` in `@skillport/core`) with a `name_slugged` warning,
+   * keeps SKILL.md byte for byte, and lets get, update and delete take either spelling.
+   */
+  namePolicy?: NamePolicy;
 }
+
+/** See {@link ServerOptions.namePolicy}. */
+export type NamePolicy = 'strict' | 'slug';
 
 /** The chat endpoint of the optional LLM overview writer (any OpenAI-compatible server). */
 export interface SummaryModelOptions {
@@ -142,6 +153,15 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     }
     options.summary = { baseURL: summaryUrl, model: summaryModel };
     if (env.SKILLPORT_SUMMARY_API_KEY) options.summary.apiKey = env.SKILLPORT_SUMMARY_API_KEY;
+  }
+  const namePolicy = env.SKILLPORT_NAME_POLICY?.trim().toLowerCase();
+  if (namePolicy) {
+    if (namePolicy !== 'strict' && namePolicy !== 'slug') {
+      throw new Error(
+        `SKILLPORT_NAME_POLICY must be "strict" or "slug", got ${JSON.stringify(env.SKILLPORT_NAME_POLICY)}`,
+      );
+    }
+    options.namePolicy = namePolicy;
   }
   const limits: Partial<ServerLimits> = {};
   for (const [key, name] of Object.entries(LIMIT_ENV) as Array<[keyof ServerLimits, string]>) {

@@ -146,6 +146,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.rootApiKey !== undefined ? { rootApiKey: options.rootApiKey } : {}),
       ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
+      ...(options.namePolicy !== undefined ? { namePolicy: options.namePolicy } : {}),
       logger,
     });
     if (built.auth.mode === 'dev' && !isLoopbackHost(host)) {

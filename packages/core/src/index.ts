@@ -14,6 +14,7 @@ export {
   SKILL_NAME_MAX_LENGTH,
   SKILL_NAME_PATTERN,
   toKebabCase,
+  toSkillSlug,
   toToolSlug,
 } from './names.js';
 // Parse, serialize and validate SKILL.md (DESIGN §3, API-CONTRACT §Validate).

@@ -52,6 +52,35 @@ export function toKebabCase(value: string): string {
 }
 
 /**
+ * The kebab-case spelling of a skill name that breaks the add-time name rule: lower case, accents
+ * stripped, every run of other characters than ASCII letters and digits (spaces, `_`, `.`, `&`, …)
+ * one `-`, no leading or trailing `-`, at most {@link SKILL_NAME_MAX_LENGTH} characters. Unlike
+ * {@link toKebabCase} it keeps words as written (`ElevenLabs` → `elevenlabs`, not `eleven-labs`), so
+ * the stored name reads like the original. The refusal of such a name suggests it, and a server run
+ * with the `slug` name policy stores the skill under it.
+ *
+ * Edge case: input with no ASCII letters or digits (`'検索'`) gives `''`.
+ *
+ * @param name - a skill name as written in the frontmatter or a path
+ * @returns the slug, possibly `''`
+ * @example
+ * ```ts
+ * toSkillSlug('ElevenLabs Automation'); // 'elevenlabs-automation'
+ * toSkillSlug('  Café & Bar_Tools '); // 'cafe-bar-tools'
+ * ```
+ */
+export function toSkillSlug(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+/, '')
+    .slice(0, SKILL_NAME_MAX_LENGTH)
+    .replace(/-+$/, '');
+}
+
+/**
  * Converts a skill name to a tool slug of `[a-z0-9_]`, as the tool-calling APIs of agent loops
  * require: the {@link toKebabCase} words joined by `_`, with no leading or trailing `_`.
  *
@@ -94,7 +123,8 @@ export function isValidSkillName(name: unknown): name is string {
  * @returns the trimmed name
  * @throws SkillportError `INVALID_ARGUMENT` (400) with `details: {field: 'name', value, reason}`
  *   when the trimmed name is empty, too long or has other characters; the message says what was
- *   expected, with an example, and shows the input truncated to 80 characters.
+ *   expected, with an example, and shows the input truncated to 80 characters. When the name has a
+ *   valid kebab-case spelling ({@link toSkillSlug}) the message names it and `details.fix` holds it.
  * @example
  * ```ts
  * normalizeSkillName('  search-web '); // 'search-web'
@@ -110,28 +140,32 @@ export function normalizeSkillName(raw: string): string {
   if (SKILL_NAME_PATTERN.test(name)) return name;
   const length = [...name].length;
   if (length === 0) throw nameError(raw, 'is empty');
+  const slug = toSkillSlug(name);
+  const fix = SKILL_NAME_PATTERN.test(slug) ? slug : undefined;
   if (length > SKILL_NAME_MAX_LENGTH) {
-    throw nameError(raw, `is ${length} characters long (at most ${SKILL_NAME_MAX_LENGTH})`);
+    throw nameError(raw, `is ${length} characters long (at most ${SKILL_NAME_MAX_LENGTH})`, fix);
   }
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_-]/.test(c)))];
-  return throwBadCharacters(raw, bad);
+  return throwBadCharacters(raw, bad, fix);
 }
 
-function throwBadCharacters(raw: string, bad: string[]): never {
+function throwBadCharacters(raw: string, bad: string[], fix: string | undefined): never {
   const shown = bad
     .slice(0, 5)
     .map((c) => JSON.stringify(c))
     .join(', ');
-  throw nameError(raw, `contains ${bad.length === 1 ? 'character' : 'characters'} ${shown}`);
+  throw nameError(raw, `contains ${bad.length === 1 ? 'character' : 'characters'} ${shown}`, fix);
 }
 
-function nameError(raw: unknown, reason: string): SkillportError {
+function nameError(raw: unknown, reason: string, fix?: string): SkillportError {
   const value = typeof raw === 'string' ? truncate(raw) : raw;
+  const suggestion = fix === undefined ? '' : ` Use the kebab-case name ${JSON.stringify(fix)} instead.`;
   return new SkillportError(
     'INVALID_ARGUMENT',
     `Invalid skill name ${JSON.stringify(value) ?? String(value)}: ${reason}. ` +
-      `Expected 1-${SKILL_NAME_MAX_LENGTH} characters of letters, digits, '_' or '-' (e.g. "search-web").`,
-    { details: { field: 'name', value, reason } },
+      `Expected 1-${SKILL_NAME_MAX_LENGTH} characters of letters, digits, '_' or '-' (e.g. "search-web").` +
+      suggestion,
+    { details: { field: 'name', value, reason, ...(fix === undefined ? {} : { fix }) } },
   );
 }
 

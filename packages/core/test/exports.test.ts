@@ -81,6 +81,7 @@ const CORE_EXPORTS = [
   'splitTags',
   'toKebabCase',
   'toMcpTool',
+  'toSkillSlug',
   'toToolSlug',
   'toolboxSkillsFromRegistry',
   'userSkillRoot',

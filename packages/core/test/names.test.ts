@@ -7,6 +7,7 @@ import {
   SKILL_NAME_MAX_LENGTH,
   SKILL_NAME_PATTERN,
   toKebabCase,
+  toSkillSlug,
   toToolSlug,
 } from '../src/names.js';
 
@@ -56,6 +57,31 @@ describe('toToolSlug', () => {
     ['---', ''],
   ])('%j → %j', (input, expected) => {
     expect(toToolSlug(input)).toBe(expected);
+  });
+});
+
+describe('toSkillSlug', () => {
+  it.each([
+    ['ElevenLabs Automation', 'elevenlabs-automation'],
+    ['search-web', 'search-web'],
+    ['Search_Web Tool', 'search-web-tool'],
+    ['--Hello,  World!--', 'hello-world'],
+    ['Crème brûlée', 'creme-brulee'],
+    ['検索', ''],
+    ['', ''],
+  ])('%j → %j', (input, expected) => {
+    expect(toSkillSlug(input)).toBe(expected);
+  });
+
+  it('is a valid name or empty, at most 64 characters, and idempotent', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (input) => {
+        const slug = toSkillSlug(input);
+        expect(slug === '' || SKILL_NAME_PATTERN.test(slug)).toBe(true);
+        expect(slug).not.toMatch(/^-|-$|[A-Z_]/);
+        expect(toSkillSlug(slug)).toBe(slug);
+      }),
+    );
   });
 });
 
@@ -112,6 +138,36 @@ describe('normalizeSkillName', () => {
     expect(caught.message).toContain(JSON.stringify(raw));
   });
 
+  it.each([
+    ['ElevenLabs Automation', 'elevenlabs-automation'],
+    ['  Café & Bar_Tools ', 'cafe-bar-tools'],
+    ['search.web/x', 'search-web-x'],
+    [`${'a'.repeat(40)} ${'b'.repeat(40)}`, `${'a'.repeat(40)}-${'b'.repeat(23)}`],
+  ])('names the kebab-case fix of %j: %j', (raw, fix) => {
+    let caught: unknown;
+    try {
+      normalizeSkillName(raw);
+    } catch (error) {
+      caught = error;
+    }
+    if (!isSkillportError(caught)) throw new Error('expected a SkillportError');
+    expect(caught.details?.fix).toBe(fix);
+    expect(caught.message).toContain(`Use the kebab-case name "${fix}" instead.`);
+    expect(normalizeSkillName(fix)).toBe(fix);
+  });
+
+  it('suggests no fix when the name has no ASCII letter or digit', () => {
+    let caught: unknown;
+    try {
+      normalizeSkillName('検索 ツール');
+    } catch (error) {
+      caught = error;
+    }
+    if (!isSkillportError(caught)) throw new Error('expected a SkillportError');
+    expect(caught.details).not.toHaveProperty('fix');
+    expect(caught.message).not.toContain('kebab-case name');
+  });
+
   it('truncates a long offending input in the message and details', () => {
     const raw = `${'x'.repeat(100)} y`;
     let caught: unknown;
@@ -125,7 +181,7 @@ describe('normalizeSkillName', () => {
     expect(typeof shown).toBe('string');
     expect([...(shown as string)]).toHaveLength(80);
     expect(shown as string).toMatch(/…$/);
-    expect(caught.message.length).toBeLessThan(300);
+    expect(caught.message.length).toBeLessThan(400);
   });
 
   it('rejects a non-string at runtime', () => {

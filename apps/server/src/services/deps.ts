@@ -1,7 +1,7 @@
 /**
  * What the services need from the rest of the server, injected by `createApp`.
  */
-import type { ServerLimits } from '../config.js';
+import type { NamePolicy, ServerLimits } from '../config.js';
 import type { QueueCounts, Store } from '../store/types.js';
 
 /** The fields the L0 abstract is rendered from. */
@@ -16,6 +16,8 @@ export interface AbstractInput {
 export interface ServiceDeps {
   store: Store;
   limits: ServerLimits;
+  /** What add and update do with a name that breaks the name rule (`ServerOptions.namePolicy`). */
+  namePolicy: NamePolicy;
   /** Wakes the job runner after a write (no-op when jobs run elsewhere). */
   kickJobs: () => void;
   /** Waits for tasks to leave pending/running (the job runner's `waitFor`); null = poll the store. */

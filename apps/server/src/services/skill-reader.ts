@@ -9,7 +9,6 @@ import {
   type FindSkillsResult,
   type GetSkillResult,
   type ListSkillsResult,
-  normalizeSkillName,
   type SkillFile,
   type SkillListItem,
   SkillportError,
@@ -17,6 +16,7 @@ import {
 } from '@skillport/core';
 import { ABSTRACT_PATH, DEFINITION_PATH, type Identity, type SkillRecord } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
+import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
 
 // ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
@@ -118,7 +118,7 @@ export async function findSkills(
 }
 
 async function locate(deps: ServiceDeps, identity: Identity, rawName: string, targetUri: string | null) {
-  const name = normalizeSkillName(rawName);
+  const { name } = resolveSkillName(rawName, deps.namePolicy);
   const roots = rootsFor(identity, targetUri);
   for (const root of roots) {
     const skill = await deps.store.getSkill(identity.accountId, root, name);
@@ -172,7 +172,7 @@ export async function getSkill(
   rawName: string,
   options: GetSkillOptions,
 ): Promise<GetSkillResult> {
-  const name = normalizeSkillName(rawName);
+  const { name } = resolveSkillName(rawName, deps.namePolicy);
   const roots = rootsFor(identity, options.targetUri);
   const level = options.level;
   const wantsAbstract = level === null || level === 0;

@@ -5,7 +5,6 @@
  */
 import {
   isSkillportError,
-  normalizeSkillName,
   parseSkillMd,
   type SkillIssue,
   SkillportError,
@@ -17,6 +16,7 @@ import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { resolveSkillSource, type SkillInputBody } from './skill-input.js';
+import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
 import { effectiveTimeout, waitForQueue } from './wait.js';
 
@@ -43,6 +43,20 @@ function issueForWire(issue: SkillIssue): SkillIssue {
   return { ...issue };
 }
 
+/** The warning of a write whose name was replaced by its kebab-case spelling (name policy `slug`). */
+function sluggedWarning(written: string, stored: string): SkillIssue {
+  return {
+    rule: 'name_slugged',
+    severity: 'warning',
+    message:
+      `"name" ${JSON.stringify(written.trim())} breaks the name rule; the skill is stored as ` +
+      `${JSON.stringify(stored)} (name policy "slug"), SKILL.md as uploaded. Get, update and delete ` +
+      'accept either spelling.',
+    field: 'name',
+    fix: stored,
+  };
+}
+
 /**
  * Adds or replaces a skill.
  *
@@ -57,7 +71,8 @@ export async function writeSkill(
   body: WriteSkillBody,
   mode: WriteSkillMode,
 ): Promise<SkillWriteResult> {
-  const expected = mode.pathName === undefined ? undefined : normalizeSkillName(mode.pathName);
+  const expected =
+    mode.pathName === undefined ? undefined : resolveSkillName(mode.pathName, deps.namePolicy).name;
   const rootUri = resolveCallerRoot(identity, typeof body.target_uri === 'string' ? body.target_uri : null);
   const source = await resolveSkillSource(body, identity, deps);
   const validation = validateSkill(source.text, {
@@ -74,7 +89,8 @@ export async function writeSkill(
       details: { issues: [...validation.errors, ...validation.warnings].map(issueForWire) },
     });
   }
-  const name = normalizeSkillName(validation.name ?? '');
+  const writtenName = validation.name ?? '';
+  const { name, slugged } = resolveSkillName(writtenName, deps.namePolicy);
   if (expected !== undefined && name !== expected) {
     throw new SkillportError(
       'INVALID_ARGUMENT',
@@ -142,7 +158,12 @@ export async function writeSkill(
     name,
     auxiliary_files: source.auxiliary.length,
     revision: written.skill.revision,
-    warnings: [...source.conversionIssues, ...validation.warnings].map(issueForWire),
+    warnings: [
+      ...source.conversionIssues,
+      ...(slugged ? [sluggedWarning(writtenName, name)] : []),
+      // Under the slug policy the name is stored, so "Add refuses this name" no longer holds.
+      ...validation.warnings.filter((w) => !(slugged && w.rule === 'name_allowed_characters')),
+    ].map(issueForWire),
   };
   if (mode.action === 'update') result.action = 'update';
   if (body.wait === true) {

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { optionsFromEnv } from '../../src/index.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const SPACED = `---
+name: ElevenLabs Automation
+description: Automate text to speech with voices and subscriptions
+---
+
+# ElevenLabs Automation
+
+Generate speech from text.
+`;
+
+describe('SKILLPORT_NAME_POLICY', () => {
+  test('reads strict and slug, refuses anything else', () => {
+    expect(optionsFromEnv({ SKILLPORT_NAME_POLICY: 'slug' }).namePolicy).toBe('slug');
+    expect(optionsFromEnv({ SKILLPORT_NAME_POLICY: ' Strict ' }).namePolicy).toBe('strict');
+    expect(optionsFromEnv({}).namePolicy).toBeUndefined();
+    expect(() => optionsFromEnv({ SKILLPORT_NAME_POLICY: 'kebab' })).toThrow(/"strict" or "slug"/);
+  });
+});
+
+describe('name policy strict (default): a name with spaces is refused with its kebab-case fix', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('add → 400 INVALID_ARGUMENT naming the fix; nothing stored', async () => {
+    const res = await t.request('POST', '/api/v1/skills', { body: { data: SPACED } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details.field).toBe('name');
+    expect(res.json.error.details.fix).toBe('elevenlabs-automation');
+    expect(res.json.error.message).toContain('Use the kebab-case name "elevenlabs-automation" instead.');
+    const get = await t.request('GET', '/api/v1/skills/elevenlabs-automation');
+    expect(get.status).toBe(404);
+  });
+
+  test('get by the spaced spelling is a 400 naming the fix, as before', async () => {
+    const res = await t.request('GET', `/api/v1/skills/${encodeURIComponent('ElevenLabs Automation')}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.details.fix).toBe('elevenlabs-automation');
+  });
+});
+
+describe('name policy slug: stored under the kebab-case name, SKILL.md byte for byte', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ namePolicy: 'slug' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('add stores elevenlabs-automation with a name_slugged warning', async () => {
+    const res = await t.request('POST', '/api/v1/skills', { body: { data: SPACED, wait: true } });
+    expect(res.status, res.text).toBe(200);
+    const result = res.json.result;
+    expect(result.name).toBe('elevenlabs-automation');
+    expect(result.uri).toMatch(/\/elevenlabs-automation$/);
+    const rules = result.warnings.map((w: { rule: string }) => w.rule);
+    expect(rules).toContain('name_slugged');
+    expect(rules).not.toContain('name_allowed_characters');
+    const warning = result.warnings.find((w: { rule: string }) => w.rule === 'name_slugged');
+    expect(warning.fix).toBe('elevenlabs-automation');
+    expect(warning.message).toContain('"ElevenLabs Automation"');
+  });
+
+  test('get by either spelling returns the same skill and the uploaded SKILL.md unchanged', async () => {
+    for (const name of ['elevenlabs-automation', encodeURIComponent('ElevenLabs Automation')]) {
+      const res = await t.request('GET', `/api/v1/skills/${name}?include_content=true`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.result.name).toBe('elevenlabs-automation');
+      expect(res.json.result.content).toBe(SPACED);
+    }
+  });
+
+  test('find shows the stored name', async () => {
+    const find = await t.request('POST', '/api/v1/skills/find', { body: { query: 'text to speech voices' } });
+    expect(find.status, find.text).toBe(200);
+    expect(find.json.result.skills.map((s: { name: string }) => s.name)).toContain('elevenlabs-automation');
+  });
+
+  test('update through the spaced spelling replaces the stored skill', async () => {
+    const changed = SPACED.replace('Generate speech from text.', 'Generate speech from text, faster.');
+    const res = await t.request('PUT', `/api/v1/skills/${encodeURIComponent('ElevenLabs Automation')}`, {
+      body: { data: changed, wait: true },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.name).toBe('elevenlabs-automation');
+    const get = await t.request('GET', '/api/v1/skills/elevenlabs-automation?include_content=true');
+    expect(get.json.result.content).toBe(changed);
+  });
+
+  test('delete through the spaced spelling removes it', async () => {
+    const res = await t.request('DELETE', `/api/v1/skills/${encodeURIComponent('ElevenLabs Automation')}`);
+    expect(res.status, res.text).toBe(200);
+    const get = await t.request('GET', '/api/v1/skills/elevenlabs-automation');
+    expect(get.status).toBe(404);
+  });
+
+  test('a name with no ASCII letter or digit is still refused', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: '---\nname: 検索 ツール\ndescription: A description that is long enough\n---\nbody\n' },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details).not.toHaveProperty('fix');
+  });
+});
