@@ -35,6 +35,8 @@ export interface CreateAppOptions
   kickJobs?: () => void;
   /** Event-driven wait for tasks (the job runner's `waitFor`); default: polling the store. */
   waitForJobs?: ServiceDeps['waitForJobs'];
+  /** True once the server is shutting down: `GET /ready` answers 503 (default: never). */
+  draining?: () => boolean;
 }
 
 /** The app and what it was built with. */
@@ -123,7 +125,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   );
   app.use('/api/v1/*', limiter);
 
-  registerHealthRoute(app, auth, SERVER_VERSION);
+  registerHealthRoute(app, auth, SERVER_VERSION, { store, draining: options.draining ?? (() => false) });
   registerResourceRoutes(app, deps);
   registerSkillRoutes(app, deps);
   registerFileRoutes(app, deps);

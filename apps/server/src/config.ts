@@ -85,6 +85,14 @@ export interface ServerOptions {
   store?: Store;
   /** Run the processing job runner in this process (default true). */
   runJobs?: boolean;
+  /** Processing jobs of this replica; see {@link JobOptions}. */
+  jobs?: JobOptions;
+  /**
+   * On shutdown, how long the replica keeps serving with `GET /ready` answering 503 before it stops
+   * accepting connections, in seconds (`SKILLPORT_SHUTDOWN_DELAY_SECONDS`, default 0): time for a load
+   * balancer's readiness probe to take it out of rotation first.
+   */
+  shutdownDelaySeconds?: number;
   /**
    * An OpenAI-compatible chat endpoint that writes the L1 overviews instead of the deterministic
    * extractor (`SKILLPORT_SUMMARY_BASE_URL`, `SKILLPORT_SUMMARY_MODEL`, `SKILLPORT_SUMMARY_API_KEY`);
@@ -103,6 +111,20 @@ export interface ServerOptions {
 
 /** See {@link ServerOptions.namePolicy}. */
 export type NamePolicy = 'strict' | 'slug';
+
+/** How this replica runs processing jobs (every replica on one database shares one queue). */
+export interface JobOptions {
+  /**
+   * Lease of a claimed job, seconds (`SKILLPORT_JOB_LEASE_SECONDS`, default 30). Renewed every third
+   * of it while the job runs; a job whose replica died is taken over by another replica once its lease
+   * has run out — so this is also the longest delay before a crashed replica's job resumes.
+   */
+  leaseSeconds?: number;
+  /** Jobs run at once by this replica (`SKILLPORT_JOB_CONCURRENCY`, default 1). */
+  concurrency?: number;
+  /** Name of this replica in job leases and logs (`SKILLPORT_REPLICA_ID`, default `<hostname>:<pid>:<random>`). */
+  replicaId?: string;
+}
 
 /** The chat endpoint of the optional LLM overview writer (any OpenAI-compatible server). */
 export interface SummaryModelOptions {
@@ -162,6 +184,22 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       );
     }
     options.namePolicy = namePolicy;
+  }
+  const jobs: JobOptions = {};
+  if (env.SKILLPORT_JOB_LEASE_SECONDS) {
+    jobs.leaseSeconds = parsePositiveInt('SKILLPORT_JOB_LEASE_SECONDS', env.SKILLPORT_JOB_LEASE_SECONDS);
+    if (jobs.leaseSeconds < 1) throw new Error('SKILLPORT_JOB_LEASE_SECONDS must be at least 1');
+  }
+  if (env.SKILLPORT_JOB_CONCURRENCY) {
+    jobs.concurrency = parsePositiveInt('SKILLPORT_JOB_CONCURRENCY', env.SKILLPORT_JOB_CONCURRENCY);
+  }
+  if (env.SKILLPORT_REPLICA_ID?.trim()) jobs.replicaId = env.SKILLPORT_REPLICA_ID.trim();
+  if (Object.keys(jobs).length > 0) options.jobs = jobs;
+  if (env.SKILLPORT_SHUTDOWN_DELAY_SECONDS) {
+    options.shutdownDelaySeconds = parsePositiveInt(
+      'SKILLPORT_SHUTDOWN_DELAY_SECONDS',
+      env.SKILLPORT_SHUTDOWN_DELAY_SECONDS,
+    );
   }
   const limits: Partial<ServerLimits> = {};
   for (const [key, name] of Object.entries(LIMIT_ENV) as Array<[keyof ServerLimits, string]>) {

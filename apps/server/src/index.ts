@@ -4,7 +4,7 @@
 export type { CreateAppOptions, SkillportApp } from './app.js';
 export { createApp, OPENAPI_INFO, openApiDocument } from './app.js';
 export type { AuthMode } from './auth/authenticator.js';
-export type { ServerLimits, ServerOptions, SummaryModelOptions } from './config.js';
+export type { JobOptions, ServerLimits, ServerOptions, SummaryModelOptions } from './config.js';
 export { DEFAULT_LIMITS, optionsFromEnv, resolveLimits } from './config.js';
 export type { Logger } from './logger.js';
 export { consoleLogger, silentLogger } from './logger.js';

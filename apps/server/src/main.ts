@@ -8,13 +8,14 @@ import { consoleLogger } from './logger.js';
 import { startServer } from './start-server.js';
 
 async function main(): Promise<void> {
-  const server = await startServer({ ...optionsFromEnv(process.env), logger: consoleLogger });
+  const options = optionsFromEnv(process.env);
+  const server = await startServer({ ...options, logger: consoleLogger });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     consoleLogger.info({ msg: 'shutting down', signal, time: new Date().toISOString() });
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), 10_000 + (options.shutdownDelaySeconds ?? 0) * 1000);
     force.unref();
     server.close().then(
       () => process.exit(0),

@@ -8,7 +8,7 @@ import { serve } from '@hono/node-server';
 import { createOpenAICompatibleModel } from '@skillport/core';
 import { createApp } from './app.js';
 import type { AuthMode } from './auth/authenticator.js';
-import { isLoopbackHost, type ServerOptions, type SummaryModelOptions } from './config.js';
+import { isLoopbackHost, type JobOptions, type ServerOptions, type SummaryModelOptions } from './config.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
@@ -18,6 +18,7 @@ import { SERVER_VERSION } from './version.js';
 
 /** The job runner as the server drives it. */
 interface RunningJobs {
+  owner: string;
   kick: () => void;
   stop: () => Promise<void>;
   waitFor: JobRunner['waitFor'];
@@ -43,9 +44,13 @@ async function startJobs(
   store: Store,
   logger: Logger,
   summary: SummaryModelOptions | undefined,
+  jobs: JobOptions,
 ): Promise<RunningJobs> {
   const runner = createJobRunner({
     store,
+    ...(jobs.leaseSeconds !== undefined ? { leaseMs: jobs.leaseSeconds * 1000 } : {}),
+    ...(jobs.concurrency !== undefined ? { concurrency: Math.max(1, jobs.concurrency) } : {}),
+    ...(jobs.replicaId !== undefined ? { owner: jobs.replicaId } : {}),
     ...(summary !== undefined ? { summarize: llmSummarizer(summary, logger) } : {}),
     onError: (error, context) =>
       logger.error({
@@ -57,6 +62,7 @@ async function startJobs(
   });
   await runner.start();
   return {
+    owner: runner.owner,
     kick: () => runner.kick(),
     stop: () => runner.stop(),
     waitFor: (...args) => runner.waitFor(...args),
@@ -79,8 +85,10 @@ export interface RunningServer {
   /** The store in use (owned by the server unless passed in `options.store`). */
   store: Store;
   /**
-   * Stops accepting connections, lets in-flight requests finish (up to 5 s), stops the job runner,
-   * closes the store (if opened here). Idempotent.
+   * Graceful stop: `GET /ready` answers 503 from now on; after `shutdownDelaySeconds` stops accepting
+   * connections and lets in-flight requests finish (up to 5 s); meanwhile stops the job runner
+   * (running jobs get 3 s, then go back to the queue for other replicas); closes the store (if opened
+   * here). Idempotent.
    */
   close(): Promise<void>;
 }
@@ -136,11 +144,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const ownsStore = options.store === undefined;
   const store = options.store ?? openStore(options);
   let stopJobs: () => Promise<void> = async () => {};
+  let draining = false;
   try {
-    const jobs = options.runJobs === false ? null : await startJobs(store, logger, options.summary);
+    const jobs =
+      options.runJobs === false ? null : await startJobs(store, logger, options.summary, options.jobs ?? {});
     if (jobs) stopJobs = jobs.stop;
     const built = await createApp({
       store,
+      draining: () => draining,
       kickJobs: jobs?.kick ?? (() => {}),
       ...(jobs ? { waitForJobs: jobs.waitFor } : {}),
       ...(options.rootApiKey !== undefined ? { rootApiKey: options.rootApiKey } : {}),
@@ -170,8 +181,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store: store.description,
       auth_mode: built.auth.mode,
       overview: options.summary ? `llm:${options.summary.model}` : 'deterministic',
+      replica: jobs?.owner ?? null,
       version: SERVER_VERSION,
     });
+    const shutdownDelayMs = Math.max(0, options.shutdownDelaySeconds ?? 0) * 1000;
     let closing: Promise<void> | null = null;
     return {
       url,
@@ -181,8 +194,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       close() {
         closing ??= (async () => {
-          // Graceful: stop accepting, drop idle keep-alive sockets, let in-flight requests finish;
-          // whatever is still open after the grace period is cut.
+          // Graceful: `/ready` answers 503 at once (and for `shutdownDelaySeconds` the replica keeps
+          // serving, so a load balancer can take it out of rotation); then stop accepting, drop idle
+          // keep-alive sockets, let in-flight requests finish — whatever is still open after the grace
+          // period is cut. Meanwhile the job runner stops claiming, lets running jobs finish briefly
+          // and releases the rest to the queue for other replicas.
+          draining = true;
+          if (shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, shutdownDelayMs));
+          const jobsStopped = stopJobs();
           // `serve` without TLS/HTTP2 options returns a node:http Server.
           const http = server as HttpServer;
           await new Promise<void>((resolve) => {
@@ -195,7 +214,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             });
             http.closeIdleConnections();
           });
-          await stopJobs();
+          await jobsStopped;
           if (ownsStore) await store.close();
         })();
         return closing;

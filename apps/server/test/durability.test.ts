@@ -156,7 +156,7 @@ async function leaveUnfinishedJobs(dir: string): Promise<{ unfinished: number; t
         task: { type: 'add_skill', userId: 'default' },
       });
     }
-    expect(await store.claimTask(Date.now())).not.toBeNull();
+    expect(await store.claimTask(Date.now(), { owner: 'crashed-process', leaseMs: 500 })).not.toBeNull();
     const counts = await store.queueCounts('default', 'default');
     return { unfinished: counts.pending + counts.processing, texts };
   } finally {

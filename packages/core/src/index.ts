@@ -157,9 +157,16 @@ export {
   SkillIssueSchema,
   SkillWriteResultSchema,
 } from './wire/skill-write.js';
-export type { HealthResult, TaskResult, TempUploadResult, WaitRequest } from './wire/system.js';
+export type {
+  HealthResult,
+  ReadyResult,
+  TaskResult,
+  TempUploadResult,
+  WaitRequest,
+} from './wire/system.js';
 export {
   HealthResultSchema,
+  ReadyResultSchema,
   TaskResultSchema,
   TempUploadFormSchema,
   TempUploadResultSchema,

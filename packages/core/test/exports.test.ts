@@ -38,6 +38,7 @@ const CORE_EXPORTS = [
   'MAX_FRONTMATTER_LENGTH',
   'QueryFlagSchema',
   'QueueStatusSchema',
+  'ReadyResultSchema',
   'RevokeApiKeyResultSchema',
   'SKILL_NAME_MAX_LENGTH',
   'SKILL_NAME_PATTERN',

@@ -307,6 +307,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness for load balancers: database reachable, schema current, not shutting down
+         * @description Needs no API key and is not enveloped. 200 `{status: "ready", ready: true, …}` when this replica can serve: the database answers a query and its schema is the version this build needs. 503 `{status: "unavailable", ready: false, reason, …}` otherwise: the database is unreachable, migrations are pending or were made by a newer build, or the replica is shutting down (it answers 503 from the moment it gets SIGTERM, while it finishes in-flight requests, so a load balancer stops sending it new ones). Use `GET /health` for liveness (restart when it fails) and `GET /ready` for routing.
+         */
+        get: operations["ready"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1012,6 +1032,42 @@ export interface components {
             pending: number;
             /** @description Jobs running now */
             processing: number;
+        };
+        /** @description Body of `GET /ready` (not enveloped, no auth needed): readiness for load balancers. Ready means the database answers a query, its schema is the version this build needs, and the replica is not shutting down. `GET /health` stays the liveness probe (the process is up). */
+        ReadyResult: {
+            /**
+             * @description Storage engine of this replica: `sqlite` or `postgres`
+             * @example postgres
+             */
+            engine: string;
+            /**
+             * @description Schema version this server build needs
+             * @example 4
+             */
+            expected_schema_version: number;
+            /** @description True when this replica can serve requests now */
+            ready: boolean;
+            /**
+             * @description Why the replica is not ready: the database is unreachable, its schema is older or newer than this build, or the replica is shutting down. Absent when ready
+             * @example database unreachable: connect ECONNREFUSED 127.0.0.1:5432
+             */
+            reason?: string;
+            /**
+             * @description Schema version found in the database; null when the database could not be reached
+             * @example 4
+             */
+            schema_version: number | null;
+            /**
+             * @description `ready` (HTTP 200) or `unavailable` (HTTP 503)
+             * @example ready
+             * @enum {string}
+             */
+            status: "ready" | "unavailable";
+            /**
+             * @description Server version
+             * @example 0.1.0
+             */
+            version: string;
         };
         /** @description Success envelope (HTTP 200): `{status: "ok", result: RevokeApiKeyResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
         RevokeApiKeyResponse: {
@@ -3242,6 +3298,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResult"];
+                };
+            };
+        };
+    };
+    ready: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadyResult"];
+                };
+            };
+            /** @description Not ready; `reason` says why */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadyResult"];
                 };
             };
         };

@@ -43,6 +43,8 @@ export interface Authenticator {
   readonly mode: AuthMode;
   /** Called after an API key is stored: dev mode ends at once (keys now guard every route). */
   keyCreated(): void;
+  /** Re-reads whether keys exist (in dev mode only; a key may have been created through another replica). */
+  refreshMode(): Promise<AuthMode>;
   /**
    * The caller of a request.
    *
@@ -57,7 +59,8 @@ export interface Authenticator {
 
 /**
  * Creates the authenticator. Mode is `dev` when no root key is configured and the store holds no
- * API keys (decided once, at start-up).
+ * API keys; it ends for good once a key exists in the store (checked on each request while in dev
+ * mode, so a key created through another replica ends it here too).
  *
  * @param store - where keys are looked up (by hash)
  * @param options.rootApiKey - the configured root key, if any
@@ -69,8 +72,15 @@ export async function createAuthenticator(
   const rootHash = options.rootApiKey ? hashApiKey(options.rootApiKey) : null;
   let mode: AuthMode = rootHash === null && (await store.countApiKeys()) === 0 ? 'dev' : 'api_key';
 
+  async function refreshMode(): Promise<AuthMode> {
+    if (mode === 'dev' && (await store.countApiKeys()) > 0) mode = 'api_key';
+    return mode;
+  }
+
   async function tryAuthenticate(key: string | null): Promise<Identity | null> {
-    if (mode === 'dev') return { ...DEV_IDENTITY };
+    // Another replica (or process) on the same database may have created the first key: dev mode
+    // ends for every replica as soon as a key exists, not only for the one that created it.
+    if ((await refreshMode()) === 'dev') return { ...DEV_IDENTITY };
     if (!key) return null;
     const hash = hashApiKey(key);
     if (rootHash !== null && hashesEqual(hash, rootHash)) return { ...ROOT_IDENTITY };
@@ -87,6 +97,7 @@ export async function createAuthenticator(
       mode = 'api_key';
     },
     tryAuthenticate,
+    refreshMode,
     async authenticate(key) {
       const identity = await tryAuthenticate(key);
       if (identity) return identity;

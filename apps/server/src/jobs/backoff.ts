@@ -11,8 +11,8 @@ export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1000, maxMs: 300_000 };
 
 /**
  * Exponential backoff: the delay after the `attempt`-th failure is `baseMs × 2^(attempt−1)`, capped at
- * `maxMs`. Deterministic (no jitter): jobs of one SQLite file are claimed by one process, so there is
- * no herd of replicas to spread out.
+ * `maxMs`. Deterministic (no jitter): the retry time is stored on the task (`runAt`) and the task is
+ * claimed by one replica at a time, so there is no herd of clients to spread out.
  *
  * @param attempt - failures so far, ≥ 1 (values below 1 count as 1)
  * @param policy - base and cap in ms (default {@link DEFAULT_BACKOFF})

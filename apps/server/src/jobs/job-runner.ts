@@ -1,18 +1,26 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { parseSkillMd } from '@skillport/core';
 import { renderOverview } from '../levels/render-overview.js';
 import {
+  type ClaimedTask,
   DEFINITION_PATH,
   type QueueCounts,
   type SkillRecord,
   type Store,
-  type TaskRecord,
+  type TaskLease,
 } from '../store/types.js';
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 
-/** Computes the L1 overview of a skill from its stored SKILL.md text. */
+/**
+ * Computes the L1 overview of a skill from its stored SKILL.md text. `signal` aborts when the job is
+ * given up (graceful shutdown, or the lease was lost to another replica): a slow summariser (an LLM
+ * call) should stop then; its result would be discarded anyway.
+ */
 export type OverviewSummarizer = (input: {
   skill: SkillRecord;
   definition: string;
+  signal?: AbortSignal;
 }) => string | Promise<string>;
 
 /** Options of {@link createJobRunner}. */
@@ -27,10 +35,21 @@ export interface JobRunnerOptions {
   /** Tasks processed at once; default 1 (SQLite has one writer; the work is small). */
   concurrency?: number;
   /**
-   * `start()` requeues tasks left `running` whose claim is older than this, in ms; default 0 (all of
-   * them: with SQLite only this process runs jobs, so any `running` task at start-up was orphaned).
+   * Who this runner is in `TaskRecord.leaseOwner` (and logs); default `<hostname>:<pid>:<random>`,
+   * unique per process.
    */
-  staleAfterMs?: number;
+  owner?: string;
+  /**
+   * Lease of a claimed task, in ms (`SKILLPORT_JOB_LEASE_SECONDS`; default 30 000). The runner renews
+   * it every third of that while the task runs; when a process dies, another one (or the same one
+   * restarted) takes its task over once the lease has run out.
+   */
+  leaseMs?: number;
+  /**
+   * On `stop()`, how long running tasks may still finish, in ms (default 3000); tasks still running
+   * then are released (back to `pending`, attempt not counted) for another replica to run.
+   */
+  shutdownGraceMs?: number;
   /** How often housekeeping runs (expired temp uploads, old finished tasks), in ms; default 10 minutes; 0 disables. */
   purgeIntervalMs?: number;
   /**
@@ -63,10 +82,15 @@ export interface WaitResult {
 
 /** Runs processing jobs (L1 overview + search index) from the store's task table. */
 export interface JobRunner {
-  /** Requeues orphaned tasks, then starts the workers. Idempotent. */
+  /** Starts the workers. Idempotent. */
   start(): Promise<void>;
-  /** Stops claiming, lets running tasks finish, ends pending waits. Idempotent. */
+  /**
+   * Stops claiming, lets running tasks finish for up to `shutdownGraceMs`, then releases those still
+   * running (back to `pending` for another replica), and ends pending waits. Idempotent.
+   */
   stop(): Promise<void>;
+  /** This runner's lease owner name (see {@link JobRunnerOptions.owner}). */
+  readonly owner: string;
   /** Wakes idle workers now (call after a write so its job runs without a polling delay). */
   kick(): void;
   /**
@@ -82,8 +106,13 @@ export interface JobRunner {
   runOnce(): Promise<boolean>;
 }
 
-/** A waiting loop re-checks the counts at least this often, in ms (tasks finished by another process). */
-const WAIT_RECHECK_MS = 250;
+/** A waiting loop re-checks the counts at least this often, in ms (tasks finished by another replica). */
+const WAIT_RECHECK_MS = 100;
+
+/** `<hostname>:<pid>:<6 hex>`: unique per process, readable in logs. */
+function defaultOwner(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
 
 /**
  * The default L1 generator: parses the stored SKILL.md with core's `parseSkillMd` and renders the
@@ -110,6 +139,12 @@ function describeError(error: unknown): string {
  * name, tags, description and body, which `putSkill` indexed). A task whose skill was deleted or
  * replaced since it was enqueued completes without work (`result.skipped`).
  *
+ * Replicas: any number of runners (processes) may share one store. Each task is claimed with an
+ * expiring lease (`leaseMs`), renewed while it runs; a task whose runner died is taken over by another
+ * once its lease runs out; and completion, failure and release present the lease, so a runner that
+ * lost its lease writes nothing — each job's effect happens once. `waitFor` sees tasks finished by
+ * other runners within about 100 ms (it re-reads the counts).
+ *
  * @param options - see {@link JobRunnerOptions}
  * @returns a stopped runner; call `start()`
  * @example
@@ -132,6 +167,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const purgeIntervalMs = options.purgeIntervalMs ?? 600_000;
   const taskRetentionMs = Math.max(0, options.taskRetentionMs ?? 7 * 24 * 3600_000);
   const summarize = options.summarize ?? defaultSummarizer;
+  const owner = options.owner ?? defaultOwner();
+  const leaseMs = Math.max(50, Math.floor(options.leaseMs ?? 30_000));
+  const renewEveryMs = Math.max(10, Math.floor(leaseMs / 3));
+  const shutdownGraceMs = Math.max(0, options.shutdownGraceMs ?? 3000);
   const onError =
     options.onError ??
     ((error, context) => {
@@ -173,13 +212,49 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       wakers.add(done);
     });
 
-  async function process_(task: TaskRecord): Promise<void> {
+  /** Tasks this runner holds now, by id (for lease renewal and release on `stop()`). */
+  const inFlight = new Map<string, { lease: TaskLease; controller: AbortController; released: boolean }>();
+
+  /**
+   * Runs one claimed task while renewing its lease. Every store call presents the lease, so when the
+   * lease was lost (this process stalled past it and another replica took the task over), nothing
+   * this run produces is written.
+   */
+  async function process_(task: ClaimedTask): Promise<void> {
+    const { lease } = task;
+    const controller = new AbortController();
+    const entry = { lease, controller, released: false };
+    inFlight.set(task.id, entry);
+    let lost = false;
+    const renew = setInterval(() => {
+      store.renewTaskLease(lease, now() + leaseMs).then(
+        (held) => {
+          if (!held && !entry.released) {
+            lost = true;
+            controller.abort(new Error(`lease of task ${task.id} lost to another replica`));
+          }
+        },
+        (error: unknown) => onError(error, { taskId: task.id, phase: 'renewing lease' }),
+      );
+    }, renewEveryMs);
+    renew.unref();
+    /** Reports a store call that found the lease gone (result discarded). */
+    const check = (held: boolean): void => {
+      if (!held && !entry.released) {
+        onError(new Error('lease lost to another replica; result discarded'), {
+          taskId: task.id,
+          phase: 'finishing task',
+        });
+      }
+    };
     try {
       if (task.attempts > maxAttempts) {
-        await store.failTask(
-          task.id,
-          `Gave up after ${maxAttempts} attempts; last error: ${task.error ?? 'none'}`,
-          null,
+        check(
+          await store.failTask(
+            lease,
+            `Gave up after ${maxAttempts} attempts; last error: ${task.error ?? 'none'}`,
+            null,
+          ),
         );
         return;
       }
@@ -187,43 +262,53 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       // newer content than `skill.revision` and `completeTask` drops it (the newer task redoes it).
       const skill = await store.getSkillById(task.skillId);
       if (skill === null) {
-        await store.completeTask(task.id, { overview: null, result: { skipped: 'skill deleted' } });
+        check(await store.completeTask(lease, { overview: null, result: { skipped: 'skill deleted' } }));
         return;
       }
       if (skill.revision !== task.revision) {
-        await store.completeTask(task.id, {
-          overview: null,
-          result: { skipped: 'superseded by a newer revision', revision: skill.revision },
-        });
+        check(
+          await store.completeTask(lease, {
+            overview: null,
+            result: { skipped: 'superseded by a newer revision', revision: skill.revision },
+          }),
+        );
         return;
       }
       const file = await store.readFile(skill.id, DEFINITION_PATH);
       if (file?.content === undefined)
         throw new Error(`${DEFINITION_PATH} of skill ${skill.name} is missing`);
       const definition = new TextDecoder().decode(file.content);
-      const overview = await summarize({ skill, definition });
-      await store.completeTask(task.id, {
-        overview,
-        revision: skill.revision,
-        result: {
+      const overview = await summarize({ skill, definition, signal: controller.signal });
+      if (entry.released || lost) return;
+      check(
+        await store.completeTask(lease, {
+          overview,
           revision: skill.revision,
-          overview_bytes: new TextEncoder().encode(overview).byteLength,
-          indexed: true,
-        },
-      });
+          result: {
+            revision: skill.revision,
+            overview_bytes: new TextEncoder().encode(overview).byteLength,
+            indexed: true,
+            attempt: task.attempts,
+          },
+        }),
+      );
     } catch (error) {
+      if (entry.released || lost) return; // given back on shutdown, or owned by another replica now
       onError(error, { taskId: task.id, phase: 'task failed' });
       const retryAt = task.attempts >= maxAttempts ? null : now() + backoffDelay(task.attempts, backoff);
       try {
-        await store.failTask(task.id, describeError(error), retryAt);
+        check(await store.failTask(lease, describeError(error), retryAt));
       } catch (failError) {
         onError(failError, { taskId: task.id, phase: 'recording failure' });
       }
+    } finally {
+      clearInterval(renew);
+      inFlight.delete(task.id);
     }
   }
 
   async function runOnce(): Promise<boolean> {
-    const task = await store.claimTask(now());
+    const task = await store.claimTask(now(), { owner, leaseMs });
     if (task === null) return false;
     try {
       await process_(task);
@@ -231,6 +316,22 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       wakeAll();
     }
     return true;
+  }
+
+  /** Gives every task still running back to the queue (stop() after the grace period). */
+  async function releaseInFlight(): Promise<void> {
+    const entries = [...inFlight.values()];
+    await Promise.all(
+      entries.map(async (entry) => {
+        entry.released = true;
+        entry.controller.abort(new Error('job runner stopping; task released'));
+        try {
+          await store.releaseTask(entry.lease);
+        } catch (error) {
+          onError(error, { taskId: entry.lease.taskId, phase: 'releasing task' });
+        }
+      }),
+    );
   }
 
   async function work(): Promise<void> {
@@ -274,7 +375,6 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async start() {
       if (running) return;
       if (stopped) throw new Error('JobRunner: cannot restart a stopped runner; create a new one');
-      await store.requeueStaleTasks(now() - Math.max(0, options.staleAfterMs ?? 0) + 1);
       running = true;
       workers = Array.from({ length: concurrency }, () => work());
       if (purgeIntervalMs > 0) {
@@ -294,7 +394,18 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       running = false;
       if (purgeTimer !== undefined) clearInterval(purgeTimer);
       wakeAll();
-      await Promise.all(workers);
+      const drained = Promise.all(workers);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        drained.then(() => true),
+        new Promise<false>((resolve) => {
+          graceTimer = setTimeout(() => resolve(false), shutdownGraceMs);
+        }),
+      ]);
+      clearTimeout(graceTimer);
+      // Tasks still running past the grace period go back to the queue for another replica; their
+      // runs end on the abort signal, and whatever they return is not written.
+      if (!finished) await releaseInFlight();
       workers = [];
       halted = true;
       wakeAll();
@@ -304,6 +415,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       lastKickAt = performance.now();
       wakeAll();
     },
+    owner,
     async waitFor(accountId, userId, { taskIds, timeoutMs }) {
       const deadline = performance.now() + Math.max(0, timeoutMs);
       const narrow = taskIds === undefined ? undefined : { taskIds };

@@ -59,13 +59,16 @@ export function createLlmSummarizer(
         ? `${input.definition.slice(0, maxInputChars)}\n…`
         : input.definition;
     try {
-      const completion = await model.complete([
-        { role: 'system', content: SYSTEM_PROMPT },
-        {
-          role: 'user',
-          content: `Skill name: ${input.skill.name}\n\nSKILL.md:\n${definition}\n\nDraft overview:\n${draft}`,
-        },
-      ]);
+      const completion = await model.complete(
+        [
+          { role: 'system', content: SYSTEM_PROMPT },
+          {
+            role: 'user',
+            content: `Skill name: ${input.skill.name}\n\nSKILL.md:\n${definition}\n\nDraft overview:\n${draft}`,
+          },
+        ],
+        input.signal ? { signal: input.signal } : {},
+      );
       const text = completion.content
         .trim()
         .replace(/^```(?:markdown|md)?\n([\s\S]*?)\n```$/, '$1')
@@ -73,7 +76,8 @@ export function createLlmSummarizer(
       if (text === '') throw new Error('the model returned an empty overview');
       return fitBytes(`${text}\n`, maxBytes);
     } catch (error) {
-      if (!fallback) throw error;
+      // Aborted (the job was released or lost): no fallback, the result would be discarded anyway.
+      if (!fallback || input.signal?.aborted) throw error;
       options.onFallback?.(error, input.skill.name);
       return draft;
     }

@@ -1,10 +1,11 @@
 /**
- * `GET /health` (no auth; not enveloped) and `GET /openapi.json`.
+ * `GET /health` (liveness) and `GET /ready` (readiness): no auth, not enveloped.
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { type HealthResult, HealthResultSchema } from '@skillport/core';
+import { type HealthResult, HealthResultSchema, type ReadyResult, ReadyResultSchema } from '@skillport/core';
 import { type Authenticator, extractApiKey } from '../auth/authenticator.js';
 import type { AppEnv } from '../http/context.js';
+import type { Store } from '../store/types.js';
 
 const healthRoute = createRoute({
   method: 'get',
@@ -21,10 +22,74 @@ const healthRoute = createRoute({
   },
 });
 
-/** Registers `/health`. */
-export function registerHealthRoute(app: OpenAPIHono<AppEnv>, auth: Authenticator, version: string): void {
+const readyRoute = createRoute({
+  method: 'get',
+  path: '/ready',
+  operationId: 'ready',
+  tags: ['system'],
+  summary: 'Readiness for load balancers: database reachable, schema current, not shutting down',
+  description:
+    'Needs no API key and is not enveloped. 200 `{status: "ready", ready: true, …}` when this replica can ' +
+    'serve: the database answers a query and its schema is the version this build needs. 503 ' +
+    '`{status: "unavailable", ready: false, reason, …}` otherwise: the database is unreachable, migrations ' +
+    'are pending or were made by a newer build, or the replica is shutting down (it answers 503 from the ' +
+    'moment it gets SIGTERM, while it finishes in-flight requests, so a load balancer stops sending it ' +
+    'new ones). Use `GET /health` for liveness (restart when it fails) and `GET /ready` for routing.',
+  security: [],
+  responses: {
+    200: { description: 'Ready', content: { 'application/json': { schema: ReadyResultSchema } } },
+    503: {
+      description: 'Not ready; `reason` says why',
+      content: { 'application/json': { schema: ReadyResultSchema } },
+    },
+  },
+});
+
+/** What `/ready` checks besides the store. */
+export interface Readiness {
+  store: Store;
+  /** True once the server is shutting down (`/ready` answers 503 then). */
+  draining: () => boolean;
+}
+
+/** The engine name of a store (`sqlite`, `postgres`), from its description `<engine>:…`. */
+function engineOf(store: Store): string {
+  const colon = store.description.indexOf(':');
+  return colon > 0 ? store.description.slice(0, colon) : store.description;
+}
+
+/** Registers `/health` and `/ready`. */
+export function registerHealthRoute(
+  app: OpenAPIHono<AppEnv>,
+  auth: Authenticator,
+  version: string,
+  readiness: Readiness,
+): void {
+  app.openapi(readyRoute, async (c) => {
+    const checked = await readiness.store.checkReady();
+    const draining = readiness.draining();
+    const ready = checked.ready && !draining;
+    const result: ReadyResult = {
+      status: ready ? 'ready' : 'unavailable',
+      ready,
+      version,
+      engine: engineOf(readiness.store),
+      schema_version: checked.schemaVersion,
+      expected_schema_version: checked.expectedSchemaVersion,
+    };
+    if (draining) result.reason = 'shutting down';
+    else if (checked.reason !== undefined) result.reason = checked.reason;
+    c.header('cache-control', 'no-store');
+    return ready ? c.json(result, 200) : c.json(result, 503);
+  });
+
   app.openapi(healthRoute, async (c) => {
-    const result: HealthResult = { status: 'ok', healthy: true, version, auth_mode: auth.mode };
+    const result: HealthResult = {
+      status: 'ok',
+      healthy: true,
+      version,
+      auth_mode: await auth.refreshMode(),
+    };
     const key = extractApiKey({ get: (name) => c.req.header(name) });
     const identity = auth.mode === 'api_key' && key ? await auth.tryAuthenticate(key) : null;
     if (identity) {

@@ -125,6 +125,31 @@ export interface TaskRecord {
   error: string | null;
   createdAt: number;
   updatedAt: number;
+  /** Replica holding the task while `running` (see {@link TaskLease.owner}); null otherwise. */
+  leaseOwner: string | null;
+  /** When the holder's lease runs out while `running` (epoch ms); null otherwise. */
+  leaseExpiresAt: number | null;
+}
+
+/**
+ * A replica's claim on a running task. Only the holder of the current lease may renew, complete, fail
+ * or release the task: each claim gets a fresh random `token`, and every such call presents it, so a
+ * replica that stalled past its lease (and whose task another replica took over) changes nothing —
+ * its calls answer `false` and write nothing. This is what makes each job's effect happen once.
+ */
+export interface TaskLease {
+  taskId: string;
+  /** Random per claim (a fencing token); never shown to clients. */
+  token: string;
+  /** Who holds it, e.g. `host:pid:random` (diagnostics: logs, `TaskRecord.leaseOwner`). */
+  owner: string;
+  /** End of the lease (epoch ms); past it another replica may take the task over. */
+  expiresAt: number;
+}
+
+/** A task as returned by {@link Store.claimTask}: `running`, with the caller's lease. */
+export interface ClaimedTask extends TaskRecord {
+  lease: TaskLease;
 }
 
 export interface QueueCounts {
@@ -196,6 +221,17 @@ export interface ApiKeyRecord {
   revokedAt: number | null;
 }
 
+/** Result of {@link Store.checkReady}. */
+export interface StoreReadiness {
+  ready: boolean;
+  /** Schema version found in the database; null when it could not be read. */
+  schemaVersion: number | null;
+  /** Schema version this build writes. */
+  expectedSchemaVersion: number;
+  /** Why not ready (e.g. `database unreachable: …`, `schema version 2, expected 4: …`); absent when ready. */
+  reason?: string;
+}
+
 /**
  * The store. All methods may throw `SkillportError` (from `@skillport/core`) for contract errors
  * (`NOT_FOUND`, `CONFLICT`) and plain errors for failures of the engine.
@@ -205,6 +241,11 @@ export interface Store {
   readonly description: string;
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Whether this store can serve requests now (`GET /ready`): the database answers a query and its
+   * schema is the version this build writes. Never throws: failures are `ready: false` with a reason.
+   */
+  checkReady(): Promise<StoreReadiness>;
 
   // skills
   putSkill(write: SkillWrite): Promise<SkillWriteResult>;
@@ -251,18 +292,37 @@ export interface Store {
     options: { limit: number },
   ): Promise<SearchHit[]>;
 
-  // processing jobs (L1 overview + search index)
-  /** Claims the oldest runnable job (pending, or failed-with-retry whose time has come). */
-  claimTask(now: number): Promise<TaskRecord | null>;
+  // processing jobs (L1 overview + search index), safe across replicas (see TaskLease)
+  /**
+   * Claims one runnable task for `options.owner` with a lease of `options.leaseMs`: a task `running`
+   * whose lease expired before `now` (its replica died or stalled: taken over), else the oldest
+   * `pending` task whose `runAt` has come. The task becomes `running` and `attempts` grows by one.
+   * Two replicas never hold the same task at once (SQLite: one write transaction; PostgreSQL:
+   * `FOR UPDATE SKIP LOCKED`).
+   *
+   * @returns the claimed task with its lease, or null when nothing is runnable
+   */
+  claimTask(now: number, options: { owner: string; leaseMs: number }): Promise<ClaimedTask | null>;
+  /**
+   * Extends a lease to `expiresAt` (epoch ms) while the holder works.
+   *
+   * @returns false when the lease is no longer held (the task was taken over, released or finished):
+   *   the holder should stop, its result would be discarded
+   */
+  renewTaskLease(lease: TaskLease, expiresAt: number): Promise<boolean>;
   /**
    * Stores the overview (`.overview.md` + `overview`) and re-indexes the skill for search, then marks
-   * the task completed — one transaction. When `revision` is given and the skill has moved on (or was
-   * deleted) the overview is not written (a newer task covers it); the task still completes.
+   * the task completed — one transaction, only while `lease` is held. When `revision` is given and the
+   * skill has moved on (or was deleted) the overview is not written (a newer task covers it); the task
+   * still completes.
+   *
+   * @returns false when the lease is no longer held: nothing was written (another replica owns the
+   *   task now, or it already finished)
    */
   completeTask(
-    taskId: string,
+    lease: TaskLease,
     output: { overview: string | null; revision?: string; result: Record<string, unknown> },
-  ): Promise<void>;
+  ): Promise<boolean>;
   /**
    * Background upkeep of the search index: merges its segments by about `maxPages` pages of work
    * (each write adds a small segment, and every query probes every segment). Cheap when there is
@@ -273,8 +333,20 @@ export interface Store {
    *   already merged
    */
   compactSearchIndex(maxPages: number): Promise<boolean>;
-  /** Records a failure; `retryAt` null means give up (status failed). */
-  failTask(taskId: string, error: string, retryAt: number | null): Promise<void>;
+  /**
+   * Records a failure of the lease holder: back to `pending` at `retryAt`, or `failed` for good when
+   * `retryAt` is null.
+   *
+   * @returns false when the lease is no longer held (nothing recorded)
+   */
+  failTask(lease: TaskLease, error: string, retryAt: number | null): Promise<boolean>;
+  /**
+   * Gives a claimed task back (graceful shutdown): `pending` again, runnable at once by any replica,
+   * and the attempt is not counted.
+   *
+   * @returns false when the lease is no longer held
+   */
+  releaseTask(lease: TaskLease): Promise<boolean>;
   getTask(accountId: string, userId: string, taskId: string): Promise<TaskRecord | null>;
   /** Counts of the caller's tasks by status (`processing` = running); `taskIds` narrows to those tasks. */
   queueCounts(
@@ -282,8 +354,6 @@ export interface Store {
     userId: string,
     options?: { taskIds?: readonly string[] },
   ): Promise<QueueCounts>;
-  /** Tasks left `running` by a crashed process go back to `pending` (called at start-up). */
-  requeueStaleTasks(olderThan: number): Promise<number>;
   /** Deletes `completed`/`failed` tasks last updated before `olderThan` (retention); returns how many. */
   purgeFinishedTasks(olderThan: number): Promise<number>;
 

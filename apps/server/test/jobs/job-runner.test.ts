@@ -135,11 +135,12 @@ describe('JobRunner', () => {
     expect(await runner.waitFor('acme', 'nobody', { timeoutMs: 0 })).toMatchObject({ done: true });
   });
 
-  it('picks up orphaned running tasks at start (jobs survive a restart)', async () => {
+  it('takes over a task left running by a dead process once its lease runs out', async () => {
     const { store, reopen } = setup();
     const put = await store.putSkill(makeWrite({ name: 'orphan' }));
-    expect(await store.claimTask(Date.now())).toMatchObject({ id: put.taskId, status: 'running' });
-    await store.close(); // the "crash": the task stays running in the file
+    const dead = await store.claimTask(Date.now(), { owner: 'dead-process', leaseMs: 100 });
+    expect(dead).toMatchObject({ id: put.taskId, status: 'running', leaseOwner: 'dead-process' });
+    await store.close(); // the "crash": the task stays running in the file, its lease unrenewed
     const next = reopen();
     const runner = track(createJobRunner({ store: next, pollIntervalMs: 10, onError: quiet }));
     await runner.start();
@@ -148,7 +149,168 @@ describe('JobRunner', () => {
     expect(await next.getTask('acme', 'alice', put.taskId)).toMatchObject({
       status: 'completed',
       attempts: 2,
+      result: { attempt: 2, indexed: true },
     });
+  });
+
+  it('renews the lease of a long task, so no other runner takes it over', async () => {
+    const { store, reopen } = setup();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = track(
+      createJobRunner({
+        store,
+        owner: 'slow',
+        leaseMs: 60,
+        pollIntervalMs: 5,
+        summarize: async () => {
+          await gate;
+          return 'slow but sure';
+        },
+        onError: quiet,
+      }),
+    );
+    const other = reopen();
+    const put = await store.putSkill(makeWrite({ name: 'long' }));
+    await slow.start();
+    slow.kick();
+    while ((await store.getTask('acme', 'alice', put.taskId))?.status !== 'running')
+      await new Promise((r) => setTimeout(r, 5));
+    // Several lease lengths pass; the holder keeps renewing, so the task is never claimable.
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 40));
+      expect(await other.claimTask(Date.now(), { owner: 'thief', leaseMs: 1000 })).toBeNull();
+    }
+    release();
+    expect((await slow.waitFor('acme', 'alice', { timeoutMs: 5000 })).done).toBe(true);
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+    });
+    expect((await store.getSkill('acme', USER_ROOT, 'long'))?.overview).toBe('slow but sure');
+  });
+
+  it('discards the result of a runner whose task was taken over (each effect once)', async () => {
+    const { store, reopen } = setup();
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const errors: string[] = [];
+    const stalled = track(
+      createJobRunner({
+        store,
+        owner: 'stalled',
+        leaseMs: 60_000,
+        pollIntervalMs: 5,
+        summarize: async () => {
+          await gate;
+          return 'written by the stalled runner';
+        },
+        onError: (error) => errors.push((error as Error).message),
+      }),
+    );
+    const put = await store.putSkill(makeWrite({ name: 'contended' }));
+    await stalled.start();
+    stalled.kick();
+    while ((await store.getTask('acme', 'alice', put.taskId))?.status !== 'running')
+      await new Promise((r) => setTimeout(r, 5));
+    // Another replica, whose clock is past the stalled runner's lease, takes the task over.
+    const other = reopen();
+    const taken = await other.claimTask(Date.now() + 120_000, { owner: 'rescuer', leaseMs: 3_600_000 });
+    expect(taken).toMatchObject({ id: put.taskId, attempts: 2, leaseOwner: 'rescuer' });
+    release();
+    while (
+      (await store.getTask('acme', 'alice', put.taskId))?.leaseOwner !== 'rescuer' ||
+      errors.length === 0
+    )
+      await new Promise((r) => setTimeout(r, 5));
+    expect(errors.join('\n')).toMatch(/lease lost/);
+    expect((await store.getSkill('acme', USER_ROOT, 'contended'))?.overview).toBeNull();
+    if (taken === null) throw new Error('no task');
+    expect(
+      await other.completeTask(taken.lease, {
+        overview: 'rescued',
+        revision: put.skill.revision,
+        result: {},
+      }),
+    ).toBe(true);
+    expect((await store.getSkill('acme', USER_ROOT, 'contended'))?.overview).toBe('rescued');
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+    });
+  });
+
+  it('stop() releases a task still running after the grace period; another runner finishes it', async () => {
+    const { store, reopen } = setup();
+    let aborted = false;
+    const stuck = createJobRunner({
+      store,
+      owner: 'stopping',
+      pollIntervalMs: 5,
+      shutdownGraceMs: 30,
+      summarize: ({ signal }) =>
+        new Promise<string>((_resolve, reject) => {
+          signal?.addEventListener('abort', () => {
+            aborted = true;
+            reject(signal.reason);
+          });
+        }),
+      onError: quiet,
+    });
+    const put = await store.putSkill(makeWrite({ name: 'released' }));
+    await stuck.start();
+    stuck.kick();
+    while ((await store.getTask('acme', 'alice', put.taskId))?.status !== 'running')
+      await new Promise((r) => setTimeout(r, 5));
+    await stuck.stop();
+    expect(aborted).toBe(true);
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'pending',
+      attempts: 0,
+      leaseOwner: null,
+      error: null,
+    });
+    const next = reopen();
+    const successor = track(
+      createJobRunner({ store: next, owner: 'successor', pollIntervalMs: 5, onError: quiet }),
+    );
+    await successor.start();
+    successor.kick();
+    expect((await successor.waitFor('acme', 'alice', { timeoutMs: 5000 })).done).toBe(true);
+    expect(await next.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+    });
+  });
+
+  it('two runners on one file complete every task exactly once', async () => {
+    const { store, reopen } = setup();
+    const other = reopen();
+    const calls = new Map<string, number>();
+    const summarize = async ({ skill }: { skill: { name: string } }) => {
+      calls.set(skill.name, (calls.get(skill.name) ?? 0) + 1);
+      await new Promise((r) => setTimeout(r, 1));
+      return `overview of ${skill.name}`;
+    };
+    const a = track(createJobRunner({ store, owner: 'a', pollIntervalMs: 5, summarize, onError: quiet }));
+    const b = track(
+      createJobRunner({ store: other, owner: 'b', pollIntervalMs: 5, summarize, onError: quiet }),
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await store.putSkill(makeWrite({ name: `job-${i}` }))).taskId);
+    await Promise.all([a.start(), b.start()]);
+    a.kick();
+    b.kick();
+    expect((await b.waitFor('acme', 'alice', { timeoutMs: 10_000 })).done).toBe(true);
+    expect([...calls.values()].every((n) => n === 1)).toBe(true);
+    expect(calls.size).toBe(40);
+    for (const id of ids) {
+      expect(await store.getTask('acme', 'alice', id)).toMatchObject({ status: 'completed', attempts: 1 });
+    }
   });
 
   it('skips tasks whose skill was deleted or superseded', async () => {

@@ -75,3 +75,24 @@ export function makeWrite(
 }
 
 export const text = (bytes: Uint8Array | undefined): string => new TextDecoder().decode(bytes);
+
+/** Claim options of a test worker: a lease long enough never to run out during a test. */
+export const TEST_CLAIM = { owner: 'test-worker', leaseMs: 3_600_000 } as const;
+
+/**
+ * Undoes the schema steps after `version` that tests of older migrations need gone (each step that
+ * adds columns or tables is listed here), then sets `user_version` to `version`. Steps that only
+ * rewrite data (version 3's index rebuild) are the calling test's business.
+ *
+ * @param db - an open connection to a store file that no store has open
+ * @param version - the schema version to go back to
+ */
+export function downgradeSchema(db: import('better-sqlite3').Database, version: number): void {
+  if (version < 4) {
+    db.exec(`DROP INDEX IF EXISTS tasks_lease_expiry;
+      ALTER TABLE tasks DROP COLUMN lease_owner;
+      ALTER TABLE tasks DROP COLUMN lease_token;
+      ALTER TABLE tasks DROP COLUMN lease_expires_at;`);
+  }
+  db.pragma(`user_version = ${version}`);
+}

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
-import { AGENT_ROOT, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
+import { AGENT_ROOT, downgradeSchema, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -79,8 +79,9 @@ describe('sqlite store: list totals', () => {
     await temp.store.close();
     // Back to schema version 1: no counts table, no triggers.
     const db = new Database(path.join(temp.dataDir, 'skillport.db'));
+    downgradeSchema(db, 1);
     db.exec(`DROP TRIGGER skills_count_insert; DROP TRIGGER skills_count_delete;
-      DROP TRIGGER skills_count_move; DROP TABLE skill_counts; PRAGMA user_version = 1;`);
+      DROP TRIGGER skills_count_move; DROP TABLE skill_counts;`);
     db.close();
     const reopened = temp.reopen();
     expect(await totals(reopened)).toEqual([3, 1, 0]);

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildSearchDocument } from '../../src/search/search-document.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
-import { makeWrite, openTempStore, USER_ROOT } from './helpers.js';
+import { downgradeSchema, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -45,7 +45,7 @@ function downgradeToV2(file: string, version = 2): void {
         const doc = buildSearchDocument({ ...row, tags: JSON.parse(row.tags) as string[] });
         insert.run(row.seq, doc.name, doc.tags, doc.description, doc.overview, doc.body);
       }
-      db.pragma(`user_version = ${version}`);
+      downgradeSchema(db, version);
     })();
   } finally {
     db.close();

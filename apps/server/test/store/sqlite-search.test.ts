@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEXICAL_MATCH_FLOOR, normaliseScore, SCORE_HALF_POINT } from '../../src/search/score.js';
 import type { Store } from '../../src/store/types.js';
-import { AGENT_ROOT, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
+import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -153,9 +153,10 @@ describe('sqlite store: search', () => {
   it('indexes the overview once the task completes', async () => {
     const store = await seeded();
     expect(await store.search('acme', [USER_ROOT], 'spreadsheet', { limit: 5 })).toEqual([]);
-    const task = await store.claimTask(Date.now());
+    const task = await store.claimTask(Date.now(), TEST_CLAIM);
     const skill = await store.getSkillById(task?.skillId ?? '');
-    await store.completeTask(task?.id ?? '', { overview: 'Works with spreadsheet exports', result: {} });
+    if (task === null) throw new Error('no task');
+    await store.completeTask(task.lease, { overview: 'Works with spreadsheet exports', result: {} });
     const hits = await store.search('acme', [USER_ROOT], 'spreadsheet', { limit: 5 });
     expect(hits.map((h) => [h.skill.name, h.matchedFields])).toEqual([[skill?.name, ['overview']]]);
   });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SkillViewOptions, Store } from '../../src/store/types.js';
-import { AGENT_ROOT, makeWrite, openTempStore, text, USER_ROOT } from './helpers.js';
+import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -80,9 +80,9 @@ describe('sqlite store: readSkillView', () => {
   ] as const)('body %s with overview %s', async (body, overview, expected) => {
     const store = await setup();
     if (overview !== null) {
-      const task = await store.claimTask(Date.now() + 1000);
-      expect(task).not.toBeNull();
-      await store.completeTask(task?.id ?? '', { overview, result: {} });
+      const task = await store.claimTask(Date.now() + 1000, TEST_CLAIM);
+      if (task === null) throw new Error('no task');
+      await store.completeTask(task.lease, { overview, result: {} });
     }
     // The first claimed task is the first skill written: `shared` in the user root.
     const view = await store.readSkillView('acme', [USER_ROOT], 'shared', { ...NONE, body });

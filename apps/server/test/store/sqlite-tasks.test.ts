@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/types.js';
-import { makeWrite, openTempStore, text, USER_ROOT } from './helpers.js';
+import type { ClaimedTask, Store } from '../../src/store/types.js';
+import { makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -9,6 +9,13 @@ afterEach(async () => {
 });
 
 let clock = 1_000_000;
+/** Claims the next task with the test lease; fails the test when none is runnable. */
+async function claim(store: Store, at: number): Promise<ClaimedTask> {
+  const task = await store.claimTask(at, TEST_CLAIM);
+  if (task === null) throw new Error('expected a runnable task');
+  return task;
+}
+
 function setup(): { store: Store; reopen: () => Store } {
   clock = 1_000_000;
   const temp = openTempStore({ now: () => clock });
@@ -35,9 +42,16 @@ describe('sqlite store: tasks', () => {
       failed: 0,
     });
 
-    const claimed = await store.claimTask(clock);
-    expect(claimed).toMatchObject({ id: put.taskId, status: 'running', attempts: 1 });
-    expect(await store.claimTask(clock)).toBeNull();
+    const claimed = await store.claimTask(clock, TEST_CLAIM);
+    expect(claimed).toMatchObject({
+      id: put.taskId,
+      status: 'running',
+      attempts: 1,
+      leaseOwner: TEST_CLAIM.owner,
+      leaseExpiresAt: clock + TEST_CLAIM.leaseMs,
+    });
+    if (claimed === null) throw new Error('no task');
+    expect(await store.claimTask(clock, TEST_CLAIM)).toBeNull();
     expect(await store.queueCounts('acme', 'alice')).toEqual({
       pending: 0,
       processing: 1,
@@ -45,14 +59,18 @@ describe('sqlite store: tasks', () => {
       failed: 0,
     });
 
-    await store.completeTask(put.taskId, {
-      overview: '# job overview\n',
-      revision: put.skill.revision,
-      result: { ok: 1 },
-    });
+    expect(
+      await store.completeTask(claimed.lease, {
+        overview: '# job overview\n',
+        revision: put.skill.revision,
+        result: { ok: 1 },
+      }),
+    ).toBe(true);
     expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
       status: 'completed',
       result: { ok: 1 },
+      leaseOwner: null,
+      leaseExpiresAt: null,
     });
     const skill = await store.getSkill('acme', USER_ROOT, 'job');
     expect(skill?.overview).toBe('# job overview\n');
@@ -60,17 +78,16 @@ describe('sqlite store: tasks', () => {
     const overview = await store.readFile(put.skill.id, '.overview.md');
     expect(overview).toMatchObject({ kind: 'summary', size: 15 });
     expect(text(overview?.content)).toBe('# job overview\n');
-    await expect(store.completeTask(put.taskId, { overview: null, result: {} })).rejects.toThrow(
-      /already completed/,
-    );
+    expect(await store.completeTask(claimed.lease, { overview: 'again', result: {} })).toBe(false);
+    expect(text((await store.readFile(put.skill.id, '.overview.md'))?.content)).toBe('# job overview\n');
   });
 
   it('does not write an overview computed for an older revision', async () => {
     const { store } = setup();
     const first = await store.putSkill(makeWrite({ name: 'race' }));
-    await store.claimTask(clock);
+    const task = await claim(store, clock);
     await store.putSkill(makeWrite({ name: 'race', description: 'newer' }));
-    await store.completeTask(first.taskId, { overview: 'stale', revision: first.skill.revision, result: {} });
+    await store.completeTask(task.lease, { overview: 'stale', revision: first.skill.revision, result: {} });
     expect((await store.getSkill('acme', USER_ROOT, 'race'))?.overview).toBeNull();
     expect(await store.readFile(first.skill.id, '.overview.md')).toBeNull();
     expect((await store.getTask('acme', 'alice', first.taskId))?.status).toBe('completed');
@@ -79,8 +96,8 @@ describe('sqlite store: tasks', () => {
   it('keeps the overview when the same files are written again, drops it when they change', async () => {
     const { store } = setup();
     const first = await store.putSkill(makeWrite({ name: 'same' }));
-    await store.claimTask(clock);
-    await store.completeTask(first.taskId, { overview: 'ov', revision: first.skill.revision, result: {} });
+    const task = await claim(store, clock);
+    await store.completeTask(task.lease, { overview: 'ov', revision: first.skill.revision, result: {} });
     await store.putSkill(makeWrite({ name: 'same' }));
     expect((await store.getSkill('acme', USER_ROOT, 'same'))?.overview).toBe('ov');
     expect(await store.readFile(first.skill.id, '.overview.md')).not.toBeNull();
@@ -92,17 +109,19 @@ describe('sqlite store: tasks', () => {
   it('retries with a future run time, then fails for good', async () => {
     const { store } = setup();
     const put = await store.putSkill(makeWrite({ name: 'flaky' }));
-    await store.claimTask(clock);
-    await store.failTask(put.taskId, 'boom 1', clock + 1000);
+    const task = await claim(store, clock);
+    expect(await store.failTask(task.lease, 'boom 1', clock + 1000)).toBe(true);
     expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
       status: 'pending',
       error: 'boom 1',
       runAt: clock + 1000,
       attempts: 1,
     });
-    expect(await store.claimTask(clock + 999)).toBeNull();
-    expect(await store.claimTask(clock + 1000)).toMatchObject({ id: put.taskId, attempts: 2 });
-    await store.failTask(put.taskId, 'boom 2', null);
+    expect(await store.claimTask(clock + 999, TEST_CLAIM)).toBeNull();
+    const retry = await claim(store, clock + 1000);
+    expect(retry).toMatchObject({ id: put.taskId, attempts: 2 });
+    expect(await store.failTask(task.lease, 'stale holder', null)).toBe(false);
+    expect(await store.failTask(retry.lease, 'boom 2', null)).toBe(true);
     expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
       status: 'failed',
       error: 'boom 2',
@@ -113,7 +132,7 @@ describe('sqlite store: tasks', () => {
       completed: 0,
       failed: 1,
     });
-    expect(await store.claimTask(clock + 10_000_000)).toBeNull();
+    expect(await store.claimTask(clock + 10_000_000, TEST_CLAIM)).toBeNull();
   });
 
   it('claims the oldest runnable task first', async () => {
@@ -121,21 +140,22 @@ describe('sqlite store: tasks', () => {
     const a = await store.putSkill(makeWrite({ name: 'a' }));
     clock += 1;
     const b = await store.putSkill(makeWrite({ name: 'b' }));
-    expect((await store.claimTask(clock))?.id).toBe(a.taskId);
-    expect((await store.claimTask(clock))?.id).toBe(b.taskId);
+    expect((await store.claimTask(clock, TEST_CLAIM))?.id).toBe(a.taskId);
+    expect((await store.claimTask(clock, TEST_CLAIM))?.id).toBe(b.taskId);
   });
 
-  it('requeues tasks left running by a crashed process, across reopen', async () => {
+  it('takes over a task whose lease ran out, across reopen (its process died)', async () => {
     const { store, reopen } = setup();
     const put = await store.putSkill(makeWrite({ name: 'crash' }));
-    await store.claimTask(clock);
+    const dead = await store.claimTask(clock, { owner: 'dead', leaseMs: 1000 });
     await store.close();
     const next = reopen();
-    clock += 5;
-    expect(await next.requeueStaleTasks(clock - 10)).toBe(0);
-    expect(await next.requeueStaleTasks(clock)).toBe(1);
-    expect(await next.getTask('acme', 'alice', put.taskId)).toMatchObject({ status: 'pending', attempts: 1 });
-    expect((await next.claimTask(clock))?.attempts).toBe(2);
+    expect(await next.claimTask(clock + 999, TEST_CLAIM)).toBeNull();
+    const taken = await claim(next, clock + 1000);
+    expect(taken).toMatchObject({ id: put.taskId, attempts: 2, leaseOwner: TEST_CLAIM.owner });
+    expect(await next.completeTask(dead?.lease ?? taken.lease, { overview: 'x', result: {} })).toBe(
+      dead === null,
+    );
   });
 
   it('never hands one task to two connections on the same file', async () => {
@@ -145,7 +165,10 @@ describe('sqlite store: tasks', () => {
     for (let i = 0; i < 30; i++) ids.add((await store.putSkill(makeWrite({ name: `t-${i}` }))).taskId);
     const claimed: string[] = [];
     for (;;) {
-      const [a, b] = await Promise.all([store.claimTask(clock), other.claimTask(clock)]);
+      const [a, b] = await Promise.all([
+        store.claimTask(clock, TEST_CLAIM),
+        other.claimTask(clock, TEST_CLAIM),
+      ]);
       for (const task of [a, b]) if (task) claimed.push(task.id);
       if (!a && !b) break;
     }
@@ -176,8 +199,8 @@ describe('sqlite store: tasks', () => {
     const { store } = setup();
     const put = await store.putSkill(makeWrite({ name: 'deleted' }));
     await store.deleteSkill('acme', USER_ROOT, 'deleted');
-    await store.claimTask(clock);
-    await store.completeTask(put.taskId, {
+    const task = await claim(store, clock);
+    await store.completeTask(task.lease, {
       overview: 'x',
       revision: put.skill.revision,
       result: { skipped: true },

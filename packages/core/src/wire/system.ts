@@ -135,7 +135,47 @@ export const HealthResultSchema = z
       'Body of `GET /health` (not enveloped, no auth needed) (API-CONTRACT §Tasks, waiting, health)',
   });
 
+/** `GET /ready` (not enveloped): 200 when ready, 503 with `reason` when not. */
+export const ReadyResultSchema = z
+  .object({
+    status: z.enum(['ready', 'unavailable']).meta({
+      description: '`ready` (HTTP 200) or `unavailable` (HTTP 503)',
+      example: 'ready',
+    }),
+    ready: z.boolean().meta({ description: 'True when this replica can serve requests now' }),
+    version: z.string().meta({ description: 'Server version', example: '0.1.0' }),
+    engine: z.string().meta({
+      description: 'Storage engine of this replica: `sqlite` or `postgres`',
+      example: 'postgres',
+    }),
+    schema_version: z.number().int().nullable().meta({
+      description: 'Schema version found in the database; null when the database could not be reached',
+      example: 4,
+    }),
+    expected_schema_version: z.number().int().meta({
+      description: 'Schema version this server build needs',
+      example: 4,
+    }),
+    reason: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Why the replica is not ready: the database is unreachable, its schema is older or newer than ' +
+          'this build, or the replica is shutting down. Absent when ready',
+        example: 'database unreachable: connect ECONNREFUSED 127.0.0.1:5432',
+      }),
+  })
+  .meta({
+    id: 'ReadyResult',
+    description:
+      'Body of `GET /ready` (not enveloped, no auth needed): readiness for load balancers. Ready means the ' +
+      'database answers a query, its schema is the version this build needs, and the replica is not shutting ' +
+      'down. `GET /health` stays the liveness probe (the process is up).',
+  });
+
 export type TempUploadResult = z.infer<typeof TempUploadResultSchema>;
 export type TaskResult = z.infer<typeof TaskResultSchema>;
 export type WaitRequest = z.infer<typeof WaitRequestSchema>;
 export type HealthResult = z.infer<typeof HealthResultSchema>;
+export type ReadyResult = z.infer<typeof ReadyResultSchema>;

@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills } from '../../search/sqlite-search.js';
-import type { Store } from '../types.js';
+import type { Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
 import { openConnection, type SqliteSynchronous } from './connection.js';
-import { applyMigrations } from './migrations.js';
+import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
 import { readSkillView } from './skill-view.js';
 import { deleteSkillTx, putSkillTx } from './skill-writes.js';
@@ -23,6 +24,37 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
   /** Clock in epoch ms (default `Date.now`); tests pass a fixed clock. */
   now?: () => number;
+}
+
+/** `Store.checkReady` on SQLite: the file answers a query and its schema is current. */
+function checkSqliteReady(db: Database.Database, closed: boolean): StoreReadiness {
+  const expectedSchemaVersion = SCHEMA_VERSION;
+  if (closed) return { ready: false, schemaVersion: null, expectedSchemaVersion, reason: 'store closed' };
+  let schemaVersion: number;
+  try {
+    db.prepare('SELECT 1 FROM tasks LIMIT 1').get();
+    schemaVersion = readSchemaVersion(db);
+  } catch (error) {
+    return {
+      ready: false,
+      schemaVersion: null,
+      expectedSchemaVersion,
+      reason: `database unreachable: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  if (schemaVersion !== expectedSchemaVersion) {
+    return {
+      ready: false,
+      schemaVersion,
+      expectedSchemaVersion,
+      reason: `schema version ${schemaVersion}, expected ${expectedSchemaVersion}: ${
+        schemaVersion > expectedSchemaVersion
+          ? 'the database was migrated by a newer build'
+          : 'migrations pending'
+      }`,
+    };
+  }
+  return { ready: true, schemaVersion, expectedSchemaVersion };
 }
 
 /**
@@ -81,6 +113,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       closed = true;
       db.close();
     },
+    async checkReady() {
+      return checkSqliteReady(db, closed);
+    },
 
     async putSkill(skillWrite) {
       const result = write(() => putSkillTx(conn, skillWrite, now()));
@@ -118,12 +153,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return db.transaction(() => searchSkills(conn, accountId, rootUris, query, limit)).deferred();
     },
 
-    async claimTask(at) {
-      return write(() => tasks.claimTaskTx(conn, at));
+    async claimTask(at, claimOptions) {
+      return write(() => tasks.claimTaskTx(conn, at, claimOptions));
     },
-    async completeTask(taskId, output) {
-      write(() => tasks.completeTaskTx(conn, taskId, output, now()));
-      searchIndexDirty = true;
+    async renewTaskLease(lease, expiresAt) {
+      return write(() => tasks.renewTaskLeaseTx(conn, lease, expiresAt));
+    },
+    async completeTask(lease, output) {
+      const completed = write(() => tasks.completeTaskTx(conn, lease, output, now()));
+      if (completed) searchIndexDirty = true;
+      return completed;
     },
     async compactSearchIndex(maxPages) {
       if (!searchIndexDirty || closed) return false;
@@ -131,17 +170,17 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       if (!worked) searchIndexDirty = false;
       return worked;
     },
-    async failTask(taskId, error, retryAt) {
-      write(() => tasks.failTaskTx(conn, taskId, error, retryAt, now()));
+    async failTask(lease, error, retryAt) {
+      return write(() => tasks.failTaskTx(conn, lease, error, retryAt, now()));
+    },
+    async releaseTask(lease) {
+      return write(() => tasks.releaseTaskTx(conn, lease, now()));
     },
     async getTask(accountId, userId, taskId) {
       return tasks.getTask(conn, accountId, userId, taskId);
     },
     async queueCounts(accountId, userId, countOptions) {
       return tasks.queueCounts(conn, accountId, userId, countOptions?.taskIds);
-    },
-    async requeueStaleTasks(olderThan) {
-      return write(() => tasks.requeueStaleTasks(conn, olderThan, now()));
     },
     async purgeFinishedTasks(olderThan) {
       return write(() => tasks.purgeFinishedTasks(conn, olderThan));

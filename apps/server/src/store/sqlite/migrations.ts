@@ -176,10 +176,35 @@ END;
       rebuildSearchIndex(db);
     },
   },
+  {
+    version: 4,
+    name: 'job leases',
+    // Jobs are claimed with an expiring lease so several processes (replicas) can share one queue: a
+    // task whose holder died is taken over when its lease runs out, and only the current holder (by
+    // token) may finish it. Tasks left `running` by an older build get an expired lease (taken over
+    // at once, as that build requeued them at start-up).
+    sql: `
+ALTER TABLE tasks ADD COLUMN lease_owner TEXT;
+ALTER TABLE tasks ADD COLUMN lease_token TEXT;
+ALTER TABLE tasks ADD COLUMN lease_expires_at INTEGER;
+UPDATE tasks SET lease_expires_at = 0 WHERE status = 'running';
+CREATE INDEX tasks_lease_expiry ON tasks (status, lease_expires_at);
+`,
+  },
 ];
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/**
+ * The schema version recorded in the file (`PRAGMA user_version`).
+ *
+ * @param db - an open connection
+ * @returns the last applied migration, 0 for a new file
+ */
+export function readSchemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
 
 /**
  * Brings the database to {@link SCHEMA_VERSION}, one transaction per step (a crash mid-way leaves the
@@ -190,7 +215,7 @@ export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version
  * @throws Error when the file was written by a newer build (its `user_version` is unknown here)
  */
 export function applyMigrations(db: Database.Database): number[] {
-  const current = db.pragma('user_version', { simple: true }) as number;
+  const current = readSchemaVersion(db);
   if (current > SCHEMA_VERSION) {
     throw new Error(
       `SQLite schema version ${current} is newer than this server understands (${SCHEMA_VERSION}); ` +

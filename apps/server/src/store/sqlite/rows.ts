@@ -46,6 +46,9 @@ export interface TaskRow {
   error: string | null;
   created_at: number;
   updated_at: number;
+  lease_owner: string | null;
+  lease_token: string | null;
+  lease_expires_at: number | null;
 }
 
 /** An `api_keys` row. */
@@ -118,6 +121,8 @@ export function toTaskRecord(row: TaskRow): TaskRecord {
     error: row.error,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    leaseOwner: row.status === 'running' ? row.lease_owner : null,
+    leaseExpiresAt: row.status === 'running' ? row.lease_expires_at : null,
   };
 }
 

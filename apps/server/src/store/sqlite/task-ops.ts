@@ -1,46 +1,80 @@
-import { OVERVIEW_PATH, type QueueCounts, type TaskRecord } from '../types.js';
+import { randomUUID } from 'node:crypto';
+import {
+  type ClaimedTask,
+  OVERVIEW_PATH,
+  type QueueCounts,
+  type TaskLease,
+  type TaskRecord,
+} from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, type TaskRow, toTaskRecord } from './rows.js';
 import { putBlob, writeSearchRow } from './skill-writes.js';
 
-/** `Store.claimTask` (inside an IMMEDIATE transaction): the oldest runnable task becomes `running`. */
-export function claimTaskTx(conn: Connection, now: number): TaskRecord | null {
-  const row = conn
-    .stmt(`SELECT * FROM tasks WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`)
-    .get(now) as TaskRow | undefined;
+/**
+ * `Store.claimTask` (inside an IMMEDIATE transaction, so two processes on one file never claim the
+ * same task): a `running` task whose lease expired is taken over first, else the oldest due `pending`
+ * task. The claim gets a fresh token; `attempts` grows by one.
+ */
+export function claimTaskTx(
+  conn: Connection,
+  now: number,
+  options: { owner: string; leaseMs: number },
+): ClaimedTask | null {
+  const row = (conn
+    .stmt(
+      `SELECT seq FROM tasks WHERE status = 'running' AND lease_expires_at <= ? ORDER BY lease_expires_at, seq LIMIT 1`,
+    )
+    .get(now) ??
+    conn
+      .stmt(`SELECT seq FROM tasks WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`)
+      .get(now)) as { seq: number } | undefined;
   if (row === undefined) return null;
+  const lease = {
+    token: randomUUID(),
+    owner: options.owner,
+    expiresAt: now + Math.max(1, options.leaseMs),
+  };
   conn
     .stmt(
-      `UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = ?, updated_at = ? WHERE seq = ?`,
+      `UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = ?, updated_at = ?,
+         lease_owner = ?, lease_token = ?, lease_expires_at = ? WHERE seq = ?`,
     )
-    .run(now, now, row.seq);
-  return toTaskRecord(conn.stmt('SELECT * FROM tasks WHERE seq = ?').get(row.seq) as TaskRow);
+    .run(now, now, lease.owner, lease.token, lease.expiresAt, row.seq);
+  const task = toTaskRecord(conn.stmt('SELECT * FROM tasks WHERE seq = ?').get(row.seq) as TaskRow);
+  return { ...task, lease: { taskId: task.id, ...lease } };
 }
 
-function getTaskRow(conn: Connection, taskId: string): TaskRow {
-  const row = conn.stmt('SELECT * FROM tasks WHERE id = ?').get(taskId) as TaskRow | undefined;
-  if (row === undefined) throw new Error(`Unknown task ${JSON.stringify(taskId)}`);
-  if (row.status === 'completed' || row.status === 'failed') {
-    throw new Error(`Task ${taskId} is already ${row.status}`);
-  }
-  return row;
+/** The task row while `lease` is held (running, same token), else undefined. */
+function heldTaskRow(conn: Connection, lease: TaskLease): TaskRow | undefined {
+  return conn
+    .stmt(`SELECT * FROM tasks WHERE id = ? AND status = 'running' AND lease_token = ?`)
+    .get(lease.taskId, lease.token) as TaskRow | undefined;
+}
+
+/** `Store.renewTaskLease`: moves the lease end while it is held. */
+export function renewTaskLeaseTx(conn: Connection, lease: TaskLease, expiresAt: number): boolean {
+  return (
+    conn
+      .stmt(`UPDATE tasks SET lease_expires_at = ? WHERE id = ? AND status = 'running' AND lease_token = ?`)
+      .run(expiresAt, lease.taskId, lease.token).changes === 1
+  );
 }
 
 /**
- * `Store.completeTask` (inside one transaction): writes the overview (`skills.overview`, the
- * `.overview.md` file row, the search row) when the skill still exists at the expected revision, then
- * marks the task completed.
+ * `Store.completeTask` (inside one transaction): while `lease` is held, writes the overview
+ * (`skills.overview`, the `.overview.md` file row, the search row) when the skill still exists at the
+ * expected revision, then marks the task completed.
  *
- * @returns whether the overview was written
- * @throws Error when the task is unknown or already finished
+ * @returns whether the task was completed (false: lease lost, nothing written)
  */
 export function completeTaskTx(
   conn: Connection,
-  taskId: string,
+  lease: TaskLease,
   output: { overview: string | null; revision?: string; result: Record<string, unknown> },
   now: number,
 ): boolean {
-  const task = getTaskRow(conn, taskId);
+  const task = heldTaskRow(conn, lease);
+  if (task === undefined) return false;
   const skill = conn.stmt('SELECT * FROM skills WHERE id = ?').get(task.skill_id) as SkillRow | undefined;
   const current =
     skill !== undefined && (output.revision === undefined || output.revision === skill.revision);
@@ -59,23 +93,44 @@ export function completeTaskTx(
     writeSearchRow(conn, { ...skill, overview: output.overview });
   }
   conn
-    .stmt(`UPDATE tasks SET status = 'completed', result = ?, error = NULL, updated_at = ? WHERE seq = ?`)
+    .stmt(
+      `UPDATE tasks SET status = 'completed', result = ?, error = NULL, updated_at = ?,
+         lease_token = NULL, lease_expires_at = NULL WHERE seq = ?`,
+    )
     .run(JSON.stringify(output.result), now, task.seq);
-  return current && output.overview !== null;
+  return true;
 }
 
-/** `Store.failTask`: back to `pending` at `retryAt`, or `failed` when `retryAt` is null. */
+/** `Store.failTask`: back to `pending` at `retryAt`, or `failed` when `retryAt` is null (lease holder only). */
 export function failTaskTx(
   conn: Connection,
-  taskId: string,
+  lease: TaskLease,
   error: string,
   retryAt: number | null,
   now: number,
-): void {
-  const task = getTaskRow(conn, taskId);
+): boolean {
+  const task = heldTaskRow(conn, lease);
+  if (task === undefined) return false;
   conn
-    .stmt(`UPDATE tasks SET status = ?, run_at = ?, error = ?, updated_at = ? WHERE seq = ?`)
+    .stmt(
+      `UPDATE tasks SET status = ?, run_at = ?, error = ?, updated_at = ?,
+         lease_token = NULL, lease_expires_at = NULL WHERE seq = ?`,
+    )
     .run(retryAt === null ? 'failed' : 'pending', retryAt ?? task.run_at, error, now, task.seq);
+  return true;
+}
+
+/** `Store.releaseTask`: `pending` again and runnable now, the attempt not counted (lease holder only). */
+export function releaseTaskTx(conn: Connection, lease: TaskLease, now: number): boolean {
+  return (
+    conn
+      .stmt(
+        `UPDATE tasks SET status = 'pending', run_at = min(run_at, ?), attempts = max(0, attempts - 1),
+           updated_at = ?, lease_token = NULL, lease_expires_at = NULL
+         WHERE id = ? AND status = 'running' AND lease_token = ?`,
+      )
+      .run(now, now, lease.taskId, lease.token).changes === 1
+  );
 }
 
 /** `Store.getTask`: only the caller's own task. */
@@ -127,14 +182,4 @@ export function purgeFinishedTasks(conn: Connection, olderThan: number): number 
   return conn
     .stmt(`DELETE FROM tasks WHERE status IN ('completed', 'failed') AND updated_at < ?`)
     .run(olderThan).changes;
-}
-
-/** `Store.requeueStaleTasks`: `running` tasks claimed before `olderThan` go back to `pending` now. */
-export function requeueStaleTasks(conn: Connection, olderThan: number, now: number): number {
-  return conn
-    .stmt(
-      `UPDATE tasks SET status = 'pending', run_at = ?, updated_at = ?
-       WHERE status = 'running' AND (started_at IS NULL OR started_at < ?)`,
-    )
-    .run(now, now, olderThan).changes;
 }

@@ -1,0 +1,120 @@
+/**
+ * `GET /ready` (readiness for load balancers), graceful shutdown, and two in-process servers on one
+ * SQLite file behaving as replicas of one registry.
+ */
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0).reverse()) await s.close();
+});
+
+async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const server = await startTestServer(options);
+  servers.push(server);
+  return server;
+}
+
+const md = (name: string, body = 'body') =>
+  `---\nname: ${name}\ndescription: A skill written through one replica and read through another\n---\n${body}\n`;
+
+describe('GET /ready', () => {
+  it('answers 200 with the engine and schema version when the database is current', async () => {
+    const t = await start();
+    const res = await t.request('GET', '/ready');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.json).toEqual({
+      status: 'ready',
+      ready: true,
+      version: expect.any(String),
+      engine: 'sqlite',
+      schema_version: SCHEMA_VERSION,
+      expected_schema_version: SCHEMA_VERSION,
+    });
+  });
+
+  it.each([
+    { case: 'migrations pending', version: SCHEMA_VERSION - 1, reason: /migrations pending/ },
+    { case: 'migrated by a newer build', version: SCHEMA_VERSION + 1, reason: /newer build/ },
+  ])('answers 503 when the schema changed under it: $case', async ({ version, reason }) => {
+    const t = await start();
+    const other = new Database(path.join(t.dataDir, 'skillport.db'));
+    try {
+      other.pragma(`user_version = ${version}`);
+      const res = await t.request('GET', '/ready');
+      expect(res.status).toBe(503);
+      expect(res.json).toMatchObject({
+        status: 'unavailable',
+        ready: false,
+        schema_version: version,
+        expected_schema_version: SCHEMA_VERSION,
+        reason: expect.stringMatching(reason),
+      });
+      // Liveness is a different question: the process is up.
+      expect((await t.request('GET', '/health')).status).toBe(200);
+    } finally {
+      other.pragma(`user_version = ${SCHEMA_VERSION}`);
+      other.close();
+    }
+    expect((await t.request('GET', '/ready')).status).toBe(200);
+  });
+
+  it('answers 503 "shutting down" from the start of a graceful stop while requests are still served', async () => {
+    const t = await start({ shutdownDelaySeconds: 1 });
+    expect((await t.request('GET', '/ready')).status).toBe(200);
+    const closing = t.server.close();
+    const ready = await t.request('GET', '/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.json).toMatchObject({ ready: false, reason: 'shutting down' });
+    const add = await t.request('POST', '/api/v1/skills', { body: { data: md('during-drain') } });
+    expect(add.status, add.text).toBe(200);
+    await closing;
+  });
+});
+
+describe('two servers on one SQLite file', () => {
+  it('share skills, jobs and waits: a write through A is read, awaited and updated through B', async () => {
+    const a = await start();
+    const b = await start({ dataDir: a.dataDir });
+    const add = await a.request('POST', '/api/v1/skills', { body: { data: md('shared-skill') } });
+    expect(add.status, add.text).toBe(200);
+    const wait = await b.request('POST', '/api/v1/system/wait', { body: { timeout: 20 } });
+    expect(wait.status, wait.text).toBe(200);
+    expect(wait.json.result).toMatchObject({ pending: 0, processing: 0 });
+    const task = await b.request('GET', `/api/v1/tasks/${add.json.result.task_id}`);
+    expect(task.json.result).toMatchObject({ status: 'completed', result: { attempt: 1 } });
+    const got = await b.request('GET', '/api/v1/skills/shared-skill');
+    expect(got.status).toBe(200);
+    expect(got.json.result.revision).toBe(add.json.result.revision);
+
+    const update = await b.request('PUT', '/api/v1/skills/shared-skill', {
+      body: { data: md('shared-skill', 'changed through B') },
+      headers: { 'if-match': `"${add.json.result.revision}"` },
+    });
+    expect(update.status, update.text).toBe(200);
+    const stale = await a.request('PUT', '/api/v1/skills/shared-skill', {
+      body: { data: md('shared-skill', 'lost update through A') },
+      headers: { 'if-match': `"${add.json.result.revision}"` },
+    });
+    expect(stale.status).toBe(412);
+  });
+
+  it('ends dev mode on every server once a key is created through one of them', async () => {
+    const a = await start();
+    const b = await start({ dataDir: a.dataDir });
+    expect((await b.request('GET', '/api/v1/skills')).status).toBe(200);
+    const created = await a.request('POST', '/api/v1/admin/accounts/default/keys', {
+      body: { user_id: 'default', role: 'admin' },
+    });
+    expect(created.status, created.text).toBe(200);
+    const key: string = created.json.result.api_key;
+    expect((await b.request('GET', '/health')).json.auth_mode).toBe('api_key');
+    expect((await b.request('GET', '/api/v1/skills')).status).toBe(401);
+    expect((await b.request('GET', '/api/v1/skills', { apiKey: key })).status).toBe(200);
+  });
+});
