@@ -17,6 +17,7 @@ import { requestId } from './http/request-id.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { renderOverview } from './levels/render-overview.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
+import { createMcpEndpoint, type McpEndpoint, mcpOriginGuard } from './mcp/mcp-endpoint.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerFileRoutes } from './routes/files.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -24,6 +25,7 @@ import { registerResourceRoutes } from './routes/resources.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerSystemRoutes } from './routes/system.js';
 import type { ServiceDeps } from './services/deps.js';
+import { createSkillChanges, withSkillChanges } from './services/skill-changes.js';
 import type { Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
 
@@ -47,6 +49,8 @@ export interface SkillportApp {
   auth: Authenticator;
   limits: ServerLimits;
   logger: Logger;
+  /** The `/mcp` endpoint (MCP over Streamable HTTP); `close()` ends its sessions at shutdown. */
+  mcp: Pick<McpEndpoint, 'sessionCount' | 'close'>;
 }
 
 /** Title, version and servers of the OpenAPI document. */
@@ -83,8 +87,10 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     await store.ensureAccount('default');
     await store.ensureUser('default', 'default');
   }
+  // Writes through any route are announced (MCP sessions send list_changed notifications).
+  const changes = createSkillChanges();
   const deps: ServiceDeps = {
-    store,
+    store: withSkillChanges(store, changes),
     limits,
     namePolicy: options.namePolicy ?? 'strict',
     kickJobs: options.kickJobs ?? (() => {}),
@@ -108,9 +114,18 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       '*',
       cors({
         origin: options.corsOrigins,
-        allowHeaders: ['Content-Type', 'Authorization', 'X-API-Key', 'X-Request-Id', 'If-Match'],
+        allowHeaders: [
+          'Content-Type',
+          'Authorization',
+          'X-API-Key',
+          'X-Request-Id',
+          'If-Match',
+          'Mcp-Session-Id',
+          'Mcp-Protocol-Version',
+          'Last-Event-ID',
+        ],
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-        exposeHeaders: ['X-Request-Id', 'ETag'],
+        exposeHeaders: ['X-Request-Id', 'ETag', 'Mcp-Session-Id'],
         maxAge: 600,
       }),
     );
@@ -124,6 +139,13 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     c.req.path.startsWith('/api/v1/admin/') ? adminAccess(c, next) : dataAccess(c, next),
   );
   app.use('/api/v1/*', limiter);
+  // MCP over Streamable HTTP: same keys, limits and rate limit as the API.
+  const mcp = createMcpEndpoint(deps, changes, limits, logger);
+  app.use('/mcp', mcpOriginGuard(options.corsOrigins ?? [], auth));
+  app.use('/mcp', bodyLimits(limits));
+  app.use('/mcp', dataAccess);
+  app.use('/mcp', limiter);
+  app.all('/mcp', (c) => mcp.handle(c));
 
   registerHealthRoute(app, auth, SERVER_VERSION, { store, draining: options.draining ?? (() => false) });
   registerResourceRoutes(app, deps);
@@ -153,7 +175,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       { method: 'GET', path: '/openapi.json' },
     ]),
   );
-  return { app, fetch: app.fetch, auth, limits, logger };
+  return { app, fetch: app.fetch, auth, limits, logger, mcp };
 }
 
 /**

@@ -30,6 +30,10 @@ export interface ServerLimits {
   rateLimitPerMinute: number;
   /** Wrong API keys per client address per minute before 429 (`SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE`, default 60; 0 = off). */
   maxAuthFailuresPerMinute: number;
+  /** Most open MCP sessions on `/mcp` (`SKILLPORT_MAX_MCP_SESSIONS`, default 1000); past it the least recently used one is closed. */
+  maxMcpSessions: number;
+  /** An MCP session with no request and no open notification stream for this long is closed, seconds (`SKILLPORT_MCP_SESSION_IDLE_SECONDS`, default 1800). */
+  mcpSessionIdleSeconds: number;
 }
 
 /** The defaults of {@link ServerLimits}. */
@@ -46,6 +50,8 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxWaitSeconds: 300,
   rateLimitPerMinute: 0,
   maxAuthFailuresPerMinute: 60,
+  maxMcpSessions: 1000,
+  mcpSessionIdleSeconds: 30 * 60,
 });
 
 const LIMIT_ENV: Record<keyof ServerLimits, string> = {
@@ -61,6 +67,8 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   maxWaitSeconds: 'SKILLPORT_MAX_WAIT_SECONDS',
   rateLimitPerMinute: 'SKILLPORT_RATE_LIMIT_PER_MINUTE',
   maxAuthFailuresPerMinute: 'SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE',
+  maxMcpSessions: 'SKILLPORT_MAX_MCP_SESSIONS',
+  mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',
 };
 
 /** Options of `createApp` / `startServer`. Every field is optional; see each default. */

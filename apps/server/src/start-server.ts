@@ -202,6 +202,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           draining = true;
           if (shutdownDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, shutdownDelayMs));
           const jobsStopped = stopJobs();
+          // MCP sessions before the listener: their notification streams would hold connections
+          // open until the grace period ends.
+          await built.mcp.close();
           // `serve` without TLS/HTTP2 options returns a node:http Server.
           const http = server as HttpServer;
           await new Promise<void>((resolve) => {

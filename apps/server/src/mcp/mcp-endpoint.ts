@@ -1,0 +1,266 @@
+/**
+ * `/mcp`: the Skillport MCP server (`@skillport/mcp`) over Streamable HTTP (MCP specification
+ * 2025-11-25, transports), with the API's keys. One MCP session per `initialize`, bound to the
+ * account and user of the key that opened it; later requests of the session must come with a key of
+ * the same user. Sessions live in this process: idle ones are closed, the oldest ones give way past
+ * the maximum, and several replicas need the session id routed to the replica that issued it.
+ */
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createSkillportMcpServer } from '@skillport/mcp';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Authenticator } from '../auth/authenticator.js';
+import { isLoopbackHost, type ServerLimits } from '../config.js';
+import type { AppEnv } from '../http/context.js';
+import type { Logger } from '../logger.js';
+import type { ServiceDeps } from '../services/deps.js';
+import type { SkillChanges } from '../services/skill-changes.js';
+import { SERVER_VERSION } from '../version.js';
+import { createServiceRegistry } from './service-registry.js';
+
+/** How often idle sessions are looked for, ms. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+interface Session {
+  id: string;
+  accountId: string;
+  userId: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  close: () => Promise<void>;
+  /** Epoch ms of the last request. */
+  lastSeen: number;
+  /** Open `GET` notification streams (a session with one is never idle). */
+  openStreams: number;
+}
+
+/** The `/mcp` endpoint: its request handler, and what the server needs to manage it. */
+export interface McpEndpoint {
+  /** Handles a request on `/mcp` (after auth: `identity` is set). */
+  handle(c: Context<AppEnv>): Promise<Response>;
+  /** Open sessions. */
+  sessionCount(): number;
+  /** Closes every session (their notification streams end) and stops the idle sweep. */
+  close(): Promise<void>;
+}
+
+/** A JSON-RPC error answer, as the MCP transport gives them (`id: null`). */
+function rpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/**
+ * The response with its body wrapped so the session knows while a notification stream is open.
+ */
+function trackStream(response: Response, session: Session): Response {
+  const body = response.body;
+  if (!body || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
+  session.openStreams++;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    session.openStreams--;
+    session.lastSeen = Date.now();
+  };
+  const reader = body.getReader();
+  const wrapped = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { value, done: ended } = await reader.read();
+        if (ended) {
+          finish();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        finish();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      finish();
+      await reader.cancel(reason);
+    },
+  });
+  return new Response(wrapped, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
+ * Creates the endpoint.
+ *
+ * @param deps - the services' dependencies (reads go through them, as the caller)
+ * @param changes - the app's skill change channel (list-changed notifications)
+ * @param limits - `maxBodyBytes`, `maxMcpSessions`, `mcpSessionIdleSeconds`
+ * @param logger - session open/close lines
+ */
+export function createMcpEndpoint(
+  deps: ServiceDeps,
+  changes: SkillChanges,
+  limits: ServerLimits,
+  logger: Logger,
+): McpEndpoint {
+  const sessions = new Map<string, Session>();
+
+  const closeSession = async (session: Session, reason: string) => {
+    if (!sessions.delete(session.id)) return;
+    logger.info({ msg: 'mcp session closed', session_id: session.id, reason });
+    await session.close().catch(() => {});
+  };
+
+  const sweep = setInterval(() => {
+    const idleBefore = Date.now() - limits.mcpSessionIdleSeconds * 1000;
+    for (const session of [...sessions.values()]) {
+      if (session.openStreams === 0 && session.lastSeen < idleBefore) void closeSession(session, 'idle');
+    }
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref?.();
+
+  /** Makes room for one more session: the least recently seen ones are closed. */
+  const makeRoom = async () => {
+    while (sessions.size >= Math.max(1, limits.maxMcpSessions)) {
+      let oldest: Session | undefined;
+      for (const s of sessions.values()) if (!oldest || s.lastSeen < oldest.lastSeen) oldest = s;
+      if (!oldest) return;
+      await closeSession(oldest, 'session limit');
+    }
+  };
+
+  async function open(c: Context<AppEnv>): Promise<Response> {
+    const identity = c.get('identity');
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch (error) {
+      return rpcError(400, -32700, `Parse error: the body is not JSON (${(error as Error).message})`);
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    if (!messages.some((m) => isInitializeRequest(m))) {
+      return rpcError(
+        400,
+        -32000,
+        'Bad Request: no MCP session: send an initialize request first, then the Mcp-Session-Id it returns',
+      );
+    }
+    await makeRoom();
+    const server = createSkillportMcpServer(createServiceRegistry(deps, identity, changes), {
+      version: SERVER_VERSION,
+    });
+    const session: Session = {
+      id: '',
+      accountId: identity.accountId,
+      userId: identity.userId,
+      transport: new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          session.id = id;
+          sessions.set(id, session);
+          logger.info({
+            msg: 'mcp session opened',
+            session_id: id,
+            account_id: identity.accountId,
+            user_id: identity.userId,
+          });
+        },
+        onsessionclosed: (id) => {
+          sessions.delete(id);
+          logger.info({ msg: 'mcp session closed', session_id: id, reason: 'client' });
+        },
+        maxRequestBodySize: limits.maxBodyBytes,
+      }),
+      close: () => server.close(),
+      lastSeen: Date.now(),
+      openStreams: 0,
+    };
+    session.transport.onclose = () => {
+      if (session.id) sessions.delete(session.id);
+    };
+    await server.connect(session.transport);
+    const response = await session.transport.handleRequest(c.req.raw, { parsedBody: body });
+    if (session.transport.sessionId === undefined) await server.close();
+    return response;
+  }
+
+  return {
+    async handle(c) {
+      const sessionId = c.req.header('mcp-session-id');
+      if (sessionId === undefined) {
+        if (c.req.method !== 'POST') {
+          return rpcError(
+            400,
+            -32000,
+            'Bad Request: Mcp-Session-Id header is required (open a session with a POST of initialize)',
+          );
+        }
+        return open(c);
+      }
+      const identity = c.get('identity');
+      const session = sessions.get(sessionId);
+      // Another user's session id is answered like an unknown one: nothing leaks about it.
+      if (!session || session.accountId !== identity.accountId || session.userId !== identity.userId) {
+        return rpcError(404, -32001, 'Session not found: it ended or expired; initialize a new session');
+      }
+      session.lastSeen = Date.now();
+      const response = await session.transport.handleRequest(c.req.raw);
+      return c.req.method === 'GET' ? trackStream(response, session) : response;
+    },
+    sessionCount: () => sessions.size,
+    async close() {
+      clearInterval(sweep);
+      await Promise.all([...sessions.values()].map((s) => closeSession(s, 'shutdown')));
+    },
+  };
+}
+
+/**
+ * Guards `/mcp` against DNS rebinding and cross-site calls (the MCP specification asks servers to
+ * check `Origin`): a request with an `Origin` is accepted only from the server's own origin or an
+ * origin of `SKILLPORT_CORS_ORIGINS`; in dev mode (no keys) the `Host` must also be a loopback name.
+ * Refusals are 403 JSON-RPC errors.
+ *
+ * @param corsOrigins - origins allowed to call from a browser
+ * @param auth - the authenticator (for the live auth mode)
+ */
+export function mcpOriginGuard(
+  corsOrigins: readonly string[],
+  auth: Authenticator,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const host = c.req.header('host') ?? '';
+    const origin = c.req.header('origin');
+    if (origin !== undefined) {
+      let sameOrigin = false;
+      try {
+        sameOrigin = new URL(origin).host === host;
+      } catch {
+        sameOrigin = false;
+      }
+      if (!sameOrigin && !corsOrigins.includes(origin)) {
+        return rpcError(
+          403,
+          -32000,
+          `Forbidden: requests from origin ${JSON.stringify(origin.slice(0, 200))} are not allowed (add it to SKILLPORT_CORS_ORIGINS)`,
+        );
+      }
+    }
+    if (auth.mode === 'dev') {
+      const hostname = host.startsWith('[')
+        ? host.slice(0, host.indexOf(']') + 1)
+        : (host.split(':')[0] ?? '');
+      if (!isLoopbackHost(hostname)) {
+        return rpcError(
+          403,
+          -32000,
+          `Forbidden: Host ${JSON.stringify(host.slice(0, 200))} is not a loopback name; a server in dev mode answers only to localhost`,
+        );
+      }
+    }
+    return next();
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The registry the `/mcp` route's MCP server reads: the server's own services, as one caller.
+ */
+import { AGENT_SKILL_ROOT, userSkillRoot } from '@skillport/core';
+import type { SkillRegistry } from '@skillport/mcp';
+import type { ServiceDeps } from '../services/deps.js';
+import type { SkillChanges } from '../services/skill-changes.js';
+import { readSkillFile } from '../services/skill-file.js';
+import { findSkills, getSkill, listSkills } from '../services/skill-reader.js';
+import type { Identity } from '../store/types.js';
+
+/**
+ * A {@link SkillRegistry} over the services with `identity`'s rights: its user root and its account's
+ * agent root. `watch` reports changes to those two roots made through this server process.
+ *
+ * @param deps - the services' dependencies
+ * @param identity - the caller (from the API key that opened the MCP session)
+ * @param changes - the app's change channel
+ */
+export function createServiceRegistry(
+  deps: ServiceDeps,
+  identity: Identity,
+  changes: SkillChanges,
+): SkillRegistry {
+  const ownRoot = userSkillRoot(identity.userId);
+  return {
+    find: (query, options) =>
+      findSkills(deps, identity, {
+        query,
+        limit: options.limit,
+        scoreThreshold: null,
+        targetUri: options.targetUri ?? null,
+        levels: null,
+      }),
+    get: (name, options) =>
+      getSkill(deps, identity, name, {
+        level: options.level ?? null,
+        includeContent: false,
+        includeFiles: true,
+        includeSource: false,
+        targetUri: options.targetUri ?? null,
+      }),
+    list: (options) =>
+      listSkills(deps, identity, { limit: options.limit, targetUri: options.targetUri ?? null }),
+    async readFile(name, path, options) {
+      const read = await readSkillFile(deps, identity, name, path, options.targetUri ?? null);
+      return { uri: read.uri, content: read.file.content, sha256: read.file.sha256 };
+    },
+    watch(onChange) {
+      return changes.subscribe((change) => {
+        if (change.accountId !== identity.accountId) return;
+        if (change.rootUri === ownRoot || change.rootUri === AGENT_SKILL_ROOT) onChange();
+      });
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Skills as MCP prompts: one prompt per skill, named after it; getting it loads the skill's L2
+ * (SKILL.md) into the conversation, with an optional task. Listing is paged (see `pages.ts`).
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { SkillRegistry } from '../registry.js';
+import { INVALID_PARAMS, protocolError } from './errors.js';
+import { readPage } from './pages.js';
+import { parseSkillRef } from './skill-ref.js';
+
+/** Prompts per `prompts/list` page. */
+export const PROMPT_PAGE_SIZE = 100;
+
+const TASK_ARGUMENT = {
+  name: 'task',
+  description: 'What you want done with this skill (optional)',
+  required: false,
+};
+
+/**
+ * Installs the prompt handlers on the low-level server (capabilities declared by the caller).
+ *
+ * @param server - `McpServer.server`
+ * @param registry - the registry read
+ */
+export function registerSkillPrompts(server: Server, registry: SkillRegistry): void {
+  server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
+    try {
+      const page = await readPage(registry, { limit: PROMPT_PAGE_SIZE, cursor: request.params?.cursor });
+      // A name in both roots is one prompt (getting it reads the user root's, as get does).
+      const names = page.skills.map((s) => s.name);
+      const prompts = page.skills
+        .filter((s, i) => names.indexOf(s.name) === i)
+        .map((s) => ({
+          name: s.name,
+          title: s.name,
+          description: s.description,
+          arguments: [TASK_ARGUMENT],
+        }));
+      return { prompts, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    } catch (error) {
+      throw protocolError(error, INVALID_PARAMS);
+    }
+  });
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    try {
+      const ref = parseSkillRef(request.params.name);
+      const skill = await registry.get(ref.name, {
+        level: 2,
+        ...(ref.targetUri ? { targetUri: ref.targetUri } : {}),
+      });
+      const task = request.params.arguments?.task?.trim();
+      const files = (skill.files ?? []).filter((f) => f.kind === 'auxiliary').map((f) => f.path);
+      const text = [
+        `Use the skill "${skill.name}" (${skill.uri}): follow its instructions below.`,
+        ...(task ? [`Task: ${task}`] : []),
+        '',
+        skill.content ?? '',
+        ...(files.length > 0
+          ? [
+              '',
+              `Files of this skill (read them with read_skill_file or as resources under ${skill.uri}/): ${files.join(', ')}`,
+            ]
+          : []),
+      ].join('\n');
+      return {
+        description: skill.description,
+        messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+      };
+    } catch (error) {
+      throw protocolError(error, INVALID_PARAMS);
+    }
+  });
+}

@@ -1,0 +1,165 @@
+/**
+ * Skills as MCP resources: every file of every skill (SKILL.md and its auxiliary files) under its
+ * `viking://` URI, with its media type; URI templates for reading any file directly; completion of
+ * skill names in those templates. Listing is paged by skills (see `pages.ts`).
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CompleteRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type Resource,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { SkillListItem } from '@skillport/core';
+import type { SkillRegistry } from '../registry.js';
+import { toBase64 } from './base64.js';
+import { errorCode, protocolError, RESOURCE_NOT_FOUND } from './errors.js';
+import { mediaTypeFromName, skillFileMediaType } from './media-type.js';
+import { readPage } from './pages.js';
+import { parseSkillRef } from './skill-ref.js';
+
+// `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Skills per `resources/list` page (each gives SKILL.md and its auxiliary files). */
+export const RESOURCE_PAGE_SKILLS = 25;
+/** Registry reads in flight while a page is built. */
+const CONCURRENCY = 6;
+/** Most names a completion returns (MCP caps `values` at 100). */
+const MAX_COMPLETIONS = 100;
+
+const TEMPLATES = [
+  {
+    uriTemplate: 'viking://~/skills/{name}/{+path}',
+    name: 'own-skill-file',
+    title: 'File of one of your skills',
+    description:
+      'A file of a skill in your own skill root: SKILL.md (the instructions) or an auxiliary file such ' +
+      'as scripts/run.py. Reading viking://~/skills/{name} gives its SKILL.md.',
+  },
+  {
+    uriTemplate: 'viking://agent/skills/{name}/{+path}',
+    name: 'shared-skill-file',
+    title: 'File of a shared skill',
+    description:
+      'A file of a skill shared by your account (the agent root): SKILL.md or an auxiliary file. ' +
+      'Reading viking://agent/skills/{name} gives its SKILL.md.',
+  },
+  {
+    uriTemplate: 'viking://user/{user_id}/skills/{name}/{+path}',
+    name: 'user-skill-file',
+    title: 'File of a skill in a user root',
+    description: 'A file of a skill in the skill root of user {user_id} (only your own user id is readable).',
+  },
+];
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+/** The resources of one skill: SKILL.md first, then its auxiliary files by path. */
+async function skillResources(registry: SkillRegistry, item: SkillListItem): Promise<Resource[]> {
+  let files: Array<{ path: string; size: number; kind: string; uri: string }>;
+  try {
+    const skill = await registry.get(item.name, { level: 0, targetUri: item.root_uri });
+    files = (skill.files ?? []).filter((f) => !f.is_dir && f.kind !== 'summary');
+  } catch (error) {
+    if (errorCode(error) === 'NOT_FOUND') return []; // deleted since the listing
+    throw error;
+  }
+  files.sort((a, b) =>
+    a.kind === 'definition' ? -1 : b.kind === 'definition' ? 1 : a.path < b.path ? -1 : 1,
+  );
+  return files.map((f) => {
+    const mimeType = mediaTypeFromName(f.path);
+    const definition = f.kind === 'definition';
+    return {
+      uri: f.uri,
+      name: `${item.name}/${f.path}`,
+      title: definition ? `${item.name} — SKILL.md` : `${item.name} — ${f.path}`,
+      description: definition ? item.description : `Auxiliary file of the skill ${item.name}`,
+      ...(mimeType !== null ? { mimeType } : {}),
+      size: f.size,
+    };
+  });
+}
+
+/**
+ * Installs the resource handlers on the low-level server (capabilities declared by the caller).
+ *
+ * @param server - `McpServer.server`
+ * @param registry - the registry read
+ */
+export function registerSkillResources(server: Server, registry: SkillRegistry): void {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: TEMPLATES }));
+
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    try {
+      const page = await readPage(registry, { limit: RESOURCE_PAGE_SKILLS, cursor: request.params?.cursor });
+      const resources = (await mapLimit(page.skills, CONCURRENCY, (s) => skillResources(registry, s))).flat();
+      return { resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    } catch (error) {
+      throw protocolError(error, RESOURCE_NOT_FOUND);
+    }
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    try {
+      if (!/^viking:\/\//i.test(uri)) {
+        throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri}: skill files have viking:// URIs`);
+      }
+      const ref = parseSkillRef(uri);
+      const path = ref.path ?? 'SKILL.md';
+      const file = await registry.readFile(ref.name, path, ref.targetUri ? { targetUri: ref.targetUri } : {});
+      const media = skillFileMediaType(path, file.content);
+      const content = media.text
+        ? { uri, mimeType: media.type, text: UTF8.decode(file.content) }
+        : { uri, mimeType: media.type, blob: toBase64(file.content) };
+      return { contents: [content] };
+    } catch (error) {
+      throw protocolError(error, RESOURCE_NOT_FOUND);
+    }
+  });
+
+  server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { ref, argument } = request.params;
+    if (argument.name !== 'name') return { completion: { values: [] } };
+    const template =
+      ref.type === 'ref/resource' ? TEMPLATES.find((t) => t.uriTemplate === ref.uri) : undefined;
+    if (ref.type === 'ref/resource' && template === undefined) return { completion: { values: [] } };
+    const targetUri = template?.uriTemplate.startsWith('viking://agent/')
+      ? 'viking://agent/skills'
+      : template?.uriTemplate.startsWith('viking://~/')
+        ? 'viking://~/skills'
+        : undefined;
+    try {
+      const listed = await registry.list({ limit: 1000, ...(targetUri ? { targetUri } : {}) });
+      const prefix = argument.value.toLowerCase();
+      const names = [...new Set(listed.skills.map((s) => s.name))].filter((n) =>
+        n.toLowerCase().startsWith(prefix),
+      );
+      return {
+        completion: {
+          values: names.slice(0, MAX_COMPLETIONS),
+          total: names.length,
+          hasMore: names.length > MAX_COMPLETIONS || listed.total > listed.skills.length,
+        },
+      };
+    } catch (error) {
+      throw protocolError(error, RESOURCE_NOT_FOUND);
+    }
+  });
+}

@@ -1,0 +1,299 @@
+/**
+ * The four tools: `find_skills`, `get_skill`, `list_skills`, `read_skill_file`. Descriptions are
+ * written for the model that calls them; every tool is read-only.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { GetSkillResult } from '@skillport/core';
+import { z } from 'zod';
+import type { SkillRegistry } from '../registry.js';
+import { toBase64 } from './base64.js';
+import { McpInputError, toolError } from './errors.js';
+import { skillFileMediaType } from './media-type.js';
+import { readPage } from './pages.js';
+import { parseSkillRef } from './skill-ref.js';
+
+// `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
+const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** Largest text a `read_skill_file` result carries, in characters (longer files are cut, with a note). */
+export const MAX_TOOL_TEXT_CHARS = 200_000;
+/** Largest binary file `read_skill_file` returns, in bytes (larger ones: read the resource). */
+export const MAX_TOOL_BINARY_BYTES = 1024 * 1024;
+
+const READ_ONLY = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
+const NOT_FOUND_HINT = 'Use find_skills or list_skills to see which skills exist.';
+
+const nameField = z
+  .string()
+  .min(1)
+  .max(300)
+  .describe(
+    'The skill: its name (e.g. "pdf-tools") or its URI as find_skills and list_skills give it ' +
+      '(e.g. "viking://agent/skills/pdf-tools"). A name is looked up in your own skills first, then ' +
+      'in the shared (agent) skills.',
+  );
+
+const targetUriField = z
+  .string()
+  .max(300)
+  .optional()
+  .describe(
+    'Only this skill root: "viking://~/skills" (your own skills), "viking://agent/skills" (skills ' +
+      'shared by your account). Default: both.',
+  );
+
+const skillSummary = z.object({
+  name: z.string().describe('Skill name; pass it to get_skill'),
+  description: z.string().describe('What the skill does and when to use it'),
+  uri: z.string().describe('URI of the skill (viking://…/skills/<name>)'),
+  root_uri: z.string().describe('The skill root holding it: your own or the shared agent root'),
+  tags: z.array(z.string()).describe('Tags from the skill frontmatter'),
+});
+
+const findOutput = {
+  query: z.string().describe('The query as searched'),
+  skills: z
+    .array(
+      skillSummary.extend({
+        score: z.number().describe('Relevance in [0, 1], best first'),
+        match_reason: z.string().describe('Which signal matched (name, lexical, …)'),
+      }),
+    )
+    .describe('Matching skills, best first'),
+};
+
+const listOutput = {
+  skills: z.array(skillSummary.extend({ updated_at: z.string().describe('Last change, ISO 8601') })),
+  total: z.number().describe('Skills in the listed root(s) in all'),
+  next_cursor: z.string().nullable().describe('Pass as cursor to get the next page; null on the last page'),
+};
+
+function jsonText(value: unknown): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+    structuredContent: value as Record<string, unknown>,
+  };
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** The second block of a get_skill result: where the skill lives and which files it has. */
+function describeSkill(skill: GetSkillResult, level: 0 | 1 | 2): string {
+  const files = (skill.files ?? []).filter((f) => !f.is_dir && f.kind !== 'summary');
+  const lines = [
+    `Skill ${skill.name} (${skill.uri}, revision ${skill.revision.slice(0, 12)}).`,
+    files.length > 0
+      ? `Files (read one with read_skill_file): ${files.map((f) => `${f.path} (${formatSize(f.size)})`).join(', ')}.`
+      : 'It has no files besides SKILL.md.',
+  ];
+  if (level !== 2)
+    lines.push('Call get_skill with level 2 for the full instructions before following the skill.');
+  return lines.join('\n');
+}
+
+/**
+ * Registers the tools on `server`.
+ *
+ * @param server - the MCP server
+ * @param registry - the registry the tools read
+ */
+export function registerSkillTools(server: McpServer, registry: SkillRegistry): void {
+  server.registerTool(
+    'find_skills',
+    {
+      title: 'Find skills',
+      description:
+        'Search the Skillport registry for skills that help with a task. A skill is a folder of expert ' +
+        'instructions (SKILL.md) and helper files for one kind of work. Describe the task in plain ' +
+        'words (e.g. "extract tables from a PDF", "write release notes"). Returns the best matches ' +
+        'first with name, description, relevance score (0–1) and URI; then read the one you will use ' +
+        'with get_skill (level 2 for its full instructions).',
+      inputSchema: {
+        query: z.string().min(1).max(1000).describe('What you need to do, in plain words'),
+        limit: z.number().int().min(1).max(50).optional().describe('Most results (1–50, default 10)'),
+        target_uri: targetUriField,
+      },
+      outputSchema: findOutput,
+      annotations: { title: 'Find skills', ...READ_ONLY },
+    },
+    async ({ query, limit, target_uri }) => {
+      try {
+        const found = await registry.find(query, {
+          limit: limit ?? 10,
+          ...(target_uri ? { targetUri: target_uri } : {}),
+        });
+        return jsonText({
+          query: found.query,
+          skills: found.skills.map((s) => ({
+            name: s.name,
+            description: s.description,
+            score: Math.round(s.score * 1000) / 1000,
+            match_reason: s.match_reason,
+            uri: s.uri,
+            root_uri: s.root_uri,
+            tags: s.tags,
+          })),
+        });
+      } catch (error) {
+        return toolError(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'get_skill',
+    {
+      title: 'Read a skill',
+      description:
+        'Read one skill at a level of detail (progressive disclosure): level 0 (default) is a ' +
+        'one-paragraph abstract, level 1 an overview of its parameters and when to use it, level 2 the ' +
+        'full SKILL.md: the instructions to follow. Start cheap, and load level 2 of the skill you ' +
+        "decide to use. The result also lists the skill's auxiliary files (scripts, references, " +
+        'templates) for read_skill_file.',
+      inputSchema: {
+        name: nameField,
+        level: z
+          .number()
+          .int()
+          .min(0)
+          .max(2)
+          .optional()
+          .describe('0 = abstract (default), 1 = overview, 2 = full SKILL.md instructions'),
+      },
+      annotations: { title: 'Read a skill', ...READ_ONLY },
+    },
+    async ({ name, level }) => {
+      try {
+        const ref = parseSkillRef(name);
+        if (ref.path !== undefined) {
+          throw new McpInputError(
+            `${name} names a file of skill ${ref.name}; read it with read_skill_file {name: "${ref.name}", path: "${ref.path}"}`,
+          );
+        }
+        const wanted = (level ?? 0) as 0 | 1 | 2;
+        const skill = await registry.get(ref.name, {
+          level: wanted,
+          ...(ref.targetUri ? { targetUri: ref.targetUri } : {}),
+        });
+        const text = wanted === 0 ? skill.abstract : wanted === 1 ? skill.overview : skill.content;
+        return {
+          content: [
+            { type: 'text', text: text ?? '' },
+            { type: 'text', text: describeSkill(skill, wanted) },
+          ],
+        };
+      } catch (error) {
+        return toolError(error, NOT_FOUND_HINT);
+      }
+    },
+  );
+
+  server.registerTool(
+    'list_skills',
+    {
+      title: 'List skills',
+      description:
+        'List the skills in the registry by name with their descriptions, one page at a time (your own ' +
+        'skills first, then the shared ones). Prefer find_skills to look for a skill by task; use this ' +
+        'to browse. Pass next_cursor back as cursor for the next page.',
+      inputSchema: {
+        target_uri: targetUriField,
+        limit: z.number().int().min(1).max(200).optional().describe('Page size (1–200, default 50)'),
+        cursor: z.string().max(2000).optional().describe('next_cursor of the previous page'),
+      },
+      outputSchema: listOutput,
+      annotations: { title: 'List skills', ...READ_ONLY },
+    },
+    async ({ target_uri, limit, cursor }) => {
+      try {
+        const page = await readPage(registry, { limit: limit ?? 50, cursor, targetUri: target_uri });
+        return jsonText({
+          skills: page.skills.map((s) => ({
+            name: s.name,
+            description: s.description,
+            uri: s.uri,
+            root_uri: s.root_uri,
+            tags: s.tags,
+            updated_at: s.updated_at,
+          })),
+          total: page.total,
+          next_cursor: page.nextCursor,
+        });
+      } catch (error) {
+        return toolError(error);
+      }
+    },
+  );
+
+  server.registerTool(
+    'read_skill_file',
+    {
+      title: 'Read a skill file',
+      description:
+        'Read one file of a skill: SKILL.md or an auxiliary file that its instructions refer to (a ' +
+        'script, a reference document, a template), by its path inside the skill folder as get_skill ' +
+        'lists it (e.g. "scripts/extract.py", "reference/forms.md"). Text comes back as text, images as ' +
+        'images, other binary files as an embedded resource.',
+      inputSchema: {
+        name: nameField,
+        path: z
+          .string()
+          .min(1)
+          .max(1024)
+          .describe('Path of the file inside the skill folder, e.g. "scripts/extract.py"'),
+      },
+      annotations: { title: 'Read a skill file', ...READ_ONLY },
+    },
+    async ({ name, path }) => {
+      try {
+        const ref = parseSkillRef(name);
+        const filePath = path.replace(/^\.\//, '');
+        const file = await registry.readFile(
+          ref.name,
+          filePath,
+          ref.targetUri ? { targetUri: ref.targetUri } : {},
+        );
+        const media = skillFileMediaType(filePath, file.content);
+        if (media.text) {
+          const text = UTF8.decode(file.content);
+          if (text.length <= MAX_TOOL_TEXT_CHARS) return { content: [{ type: 'text', text }] };
+          return {
+            content: [
+              { type: 'text', text: text.slice(0, MAX_TOOL_TEXT_CHARS) },
+              {
+                type: 'text',
+                text: `[Cut: this file has ${text.length} characters; the first ${MAX_TOOL_TEXT_CHARS} are shown.]`,
+              },
+            ],
+          };
+        }
+        if (file.content.length > MAX_TOOL_BINARY_BYTES) {
+          throw new McpInputError(
+            `${filePath} is a ${formatSize(file.content.length)} ${media.type} file, larger than ` +
+              `${formatSize(MAX_TOOL_BINARY_BYTES)}: too large for a tool result`,
+          );
+        }
+        const data = toBase64(file.content);
+        if (media.type.startsWith('image/')) {
+          return { content: [{ type: 'image', data, mimeType: media.type }] };
+        }
+        return {
+          content: [{ type: 'resource', resource: { uri: file.uri, mimeType: media.type, blob: data } }],
+        };
+      } catch (error) {
+        return toolError(error, NOT_FOUND_HINT);
+      }
+    },
+  );
+}
