@@ -3,6 +3,11 @@
 
 export type { CreateAppOptions, SkillportApp } from './app.js';
 export { createApp, OPENAPI_INFO, openApiDocument } from './app.js';
+export type { ArchiveCounts, ArchiveRecordType } from './archive/archive-format.js';
+export { ARCHIVE_FORMAT, ARCHIVE_VERSION } from './archive/archive-format.js';
+export { exportDatabase } from './archive/export-database.js';
+export type { ImportResult } from './archive/import-database.js';
+export { importDatabase } from './archive/import-database.js';
 export type { AuthMode } from './auth/authenticator.js';
 export type { JobOptions, ServerLimits, ServerOptions, SummaryModelOptions } from './config.js';
 export { DEFAULT_LIMITS, optionsFromEnv, resolveLimits } from './config.js';

@@ -1,6 +1,7 @@
 /** The `skillport` command tree and the function that runs it. */
 import { Command, CommanderError } from 'commander';
 import { registerConfig } from './commands/config.js';
+import { registerDb } from './commands/db.js';
 import { registerDiscover } from './commands/discover.js';
 import { registerKeys } from './commands/keys.js';
 import { registerServe } from './commands/serve.js';
@@ -46,6 +47,7 @@ export function createProgram(io: CliIo): Command {
   registerKeys(program, io);
   registerConfig(program, io);
   registerDiscover(program, io);
+  registerDb(program, io);
   for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     command.exitOverride();
     command.configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });

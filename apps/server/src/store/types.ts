@@ -10,6 +10,8 @@
  * reserved: it is derived, written by the processing job (`completeTask`), listed by `listFiles` once
  * written, and NOT part of the revision (so a finished job never changes the ETag a client holds).
  */
+import type { ArchiveCounts, DataRecord } from '../archive/archive-format.js';
+
 /** The path of the L1 overview, written only by the processing job. */
 export const OVERVIEW_PATH = '.overview.md';
 /** The path of the L0 abstract, written with the skill by `putSkill`. */
@@ -375,4 +377,25 @@ export interface Store {
   listApiKeys(accountId?: string): Promise<ApiKeyRecord[]>;
   revokeApiKey(id: string): Promise<boolean>;
   countApiKeys(): Promise<number>;
+
+  // moving data between stores (`skillport db export|import`; records of `archive/archive-format.ts`)
+  /**
+   * Every record of the database in archive order (accounts, users, keys, blobs, skills with their
+   * live manifests, revision history oldest first, tasks, unexpired temp uploads), read as one
+   * consistent snapshot and streamed (a page at a time, never the whole database in memory). Ids,
+   * revisions, sha-256s and times are returned unchanged; a `running` task is returned as `pending`.
+   * The store may be busy until the iteration ends: use a store opened for the export.
+   */
+  exportRecords(): AsyncIterable<DataRecord>;
+  /**
+   * Writes archive records into this store, all or nothing, keeping every id, revision, sha-256 and
+   * time; skills are indexed for search as they arrive. The records come in archive order (blobs
+   * before the skills and revisions that name them). Accounts and users that already exist are
+   * merged; any other data already present makes it refuse.
+   *
+   * @returns the number of records written per type
+   * @throws SkillportError `CONFLICT` when the store already holds skills, history, keys, file
+   *   contents or tasks; whatever the iterable throws (nothing is written then)
+   */
+  importRecords(records: AsyncIterable<DataRecord>): Promise<ArchiveCounts>;
 }

@@ -4,12 +4,16 @@ import * as server from '../../src/index.js';
 // A change of the public surface of @skillport/server must be deliberate: update this list with it.
 test('@skillport/server exports exactly its public API', () => {
   expect(Object.keys(server).sort()).toEqual([
+    'ARCHIVE_FORMAT',
+    'ARCHIVE_VERSION',
     'DEFAULT_LIMITS',
     'OPENAPI_INFO',
     'SERVER_VERSION',
     'consoleLogger',
     'createApp',
     'createSqliteStore',
+    'exportDatabase',
+    'importDatabase',
     'openApiDocument',
     'openStore',
     'optionsFromEnv',

@@ -106,7 +106,7 @@ export interface CliRun {
 export function runBin(
   server: Pick<RunningCliServer, 'url' | 'configHome'>,
   args: string[],
-  options: { input?: string; env?: Record<string, string>; cwd?: string } = {},
+  options: { input?: string | Uint8Array; env?: Record<string, string>; cwd?: string } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], {

@@ -5,6 +5,7 @@ import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills } from '../../search/sqlite-search.js';
 import type { Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
+import * as archive from './archive-ops.js';
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
@@ -222,6 +223,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async countApiKeys() {
       return accounts.countApiKeys(conn);
+    },
+
+    exportRecords() {
+      return archive.exportRecords(conn, now());
+    },
+    async importRecords(records) {
+      const counts = await archive.importRecords(conn, records);
+      searchIndexDirty = true;
+      return counts;
     },
   };
 }
