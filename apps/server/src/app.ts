@@ -39,6 +39,8 @@ export interface CreateAppOptions
   waitForJobs?: ServiceDeps['waitForJobs'];
   /** True once the server is shutting down: `GET /ready` answers 503 (default: never). */
   draining?: () => boolean;
+  /** Query vectors for semantic find (from the embeddings endpoint); default none: find is lexical. */
+  queryVectors?: ServiceDeps['queryVectors'];
 }
 
 /** The app and what it was built with. */
@@ -93,6 +95,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     store: withSkillChanges(store, changes),
     limits,
     namePolicy: options.namePolicy ?? 'strict',
+    queryVectors: options.queryVectors ?? null,
     kickJobs: options.kickJobs ?? (() => {}),
     waitForJobs: options.waitForJobs ?? null,
     renderAbstract,

@@ -115,6 +115,25 @@ export interface ServerOptions {
    * keeps SKILL.md byte for byte, and lets get, update and delete take either spelling.
    */
   namePolicy?: NamePolicy;
+  /**
+   * An OpenAI-compatible embeddings endpoint for the semantic half of `find`
+   * (`SKILLPORT_EMBEDDINGS_URL`, `SKILLPORT_EMBEDDINGS_MODEL`, `SKILLPORT_EMBEDDINGS_API_KEY`): each
+   * skill revision is embedded by the processing job, queries at find time, and results fuse
+   * lexical and semantic relevance. Unset: `find` is lexical.
+   */
+  embeddings?: EmbeddingsOptions;
+}
+
+/** The embeddings endpoint (any OpenAI-compatible server: OpenAI, Ollama, vLLM, LM Studio…). */
+export interface EmbeddingsOptions {
+  /** Base URL of the API, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1`. */
+  baseURL: string;
+  /** Model name, e.g. `text-embedding-3-small` or `bge-m3`; stored with every vector. */
+  model: string;
+  /** Bearer key, if the endpoint needs one. */
+  apiKey?: string;
+  /** After a failed embedding, skills still missing a vector are retried this much later, ms; default 60 000. */
+  retryMs?: number;
 }
 
 /** See {@link ServerOptions.namePolicy}. */
@@ -183,6 +202,17 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     }
     options.summary = { baseURL: summaryUrl, model: summaryModel };
     if (env.SKILLPORT_SUMMARY_API_KEY) options.summary.apiKey = env.SKILLPORT_SUMMARY_API_KEY;
+  }
+  const embeddingsUrl = env.SKILLPORT_EMBEDDINGS_URL?.trim();
+  const embeddingsModel = env.SKILLPORT_EMBEDDINGS_MODEL?.trim();
+  if (embeddingsUrl || embeddingsModel) {
+    if (!embeddingsUrl || !embeddingsModel) {
+      throw new Error(
+        'SKILLPORT_EMBEDDINGS_URL and SKILLPORT_EMBEDDINGS_MODEL go together (e.g. http://127.0.0.1:11434/v1 and bge-m3); set both or neither',
+      );
+    }
+    options.embeddings = { baseURL: embeddingsUrl, model: embeddingsModel };
+    if (env.SKILLPORT_EMBEDDINGS_API_KEY) options.embeddings.apiKey = env.SKILLPORT_EMBEDDINGS_API_KEY;
   }
   const namePolicy = env.SKILLPORT_NAME_POLICY?.trim().toLowerCase();
   if (namePolicy) {

@@ -9,7 +9,14 @@ export { exportDatabase } from './archive/export-database.js';
 export type { ImportResult } from './archive/import-database.js';
 export { importDatabase } from './archive/import-database.js';
 export type { AuthMode } from './auth/authenticator.js';
-export type { JobOptions, ServerLimits, ServerOptions, SummaryModelOptions } from './config.js';
+export type {
+  EmbeddingsOptions,
+  JobOptions,
+  NamePolicy,
+  ServerLimits,
+  ServerOptions,
+  SummaryModelOptions,
+} from './config.js';
 export { DEFAULT_LIMITS, optionsFromEnv, resolveLimits } from './config.js';
 export type { Logger } from './logger.js';
 export { consoleLogger, silentLogger } from './logger.js';

@@ -9,6 +9,9 @@ import { createOpenAICompatibleModel } from '@skillport/core';
 import { createApp } from './app.js';
 import type { AuthMode } from './auth/authenticator.js';
 import { isLoopbackHost, type JobOptions, type ServerOptions, type SummaryModelOptions } from './config.js';
+import type { Embedder } from './embeddings/embedder.js';
+import { createOpenAiEmbedder } from './embeddings/openai-embedder.js';
+import { createQueryVectors } from './embeddings/query-vectors.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
@@ -45,9 +48,13 @@ async function startJobs(
   logger: Logger,
   summary: SummaryModelOptions | undefined,
   jobs: JobOptions,
+  embedder: Embedder | null,
+  embedRetryMs: number | undefined,
 ): Promise<RunningJobs> {
   const runner = createJobRunner({
     store,
+    embedder,
+    ...(embedRetryMs !== undefined ? { embedRetryMs } : {}),
     ...(jobs.leaseSeconds !== undefined ? { leaseMs: jobs.leaseSeconds * 1000 } : {}),
     ...(jobs.concurrency !== undefined ? { concurrency: Math.max(1, jobs.concurrency) } : {}),
     ...(jobs.replicaId !== undefined ? { owner: jobs.replicaId } : {}),
@@ -146,8 +153,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let stopJobs: () => Promise<void> = async () => {};
   let draining = false;
   try {
+    const embeddings = options.embeddings;
     const jobs =
-      options.runJobs === false ? null : await startJobs(store, logger, options.summary, options.jobs ?? {});
+      options.runJobs === false
+        ? null
+        : await startJobs(
+            store,
+            logger,
+            options.summary,
+            options.jobs ?? {},
+            embeddings ? createOpenAiEmbedder({ ...embeddings, timeoutMs: 60_000, maxAttempts: 3 }) : null,
+            embeddings?.retryMs,
+          );
     if (jobs) stopJobs = jobs.stop;
     const built = await createApp({
       store,
@@ -158,6 +175,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
       ...(options.namePolicy !== undefined ? { namePolicy: options.namePolicy } : {}),
+      ...(embeddings
+        ? {
+            queryVectors: createQueryVectors(
+              // A find waits at most a few seconds for its query vector, then ranks lexically.
+              createOpenAiEmbedder({ ...embeddings, timeoutMs: 5000, maxAttempts: 1 }),
+              {
+                onError: (error) =>
+                  logger.error({
+                    msg: 'query embedding failed; find ranks lexically',
+                    error: error instanceof Error ? error.message : String(error),
+                  }),
+              },
+            ),
+          }
+        : {}),
       logger,
     });
     if (built.auth.mode === 'dev' && !isLoopbackHost(host)) {

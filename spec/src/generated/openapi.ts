@@ -169,8 +169,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Search skills (lexical, best first)
-         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body; hits carry `score` (0–1, descending) and `match_reason`, are de-duplicated by name and cut to `limit` (API-CONTRACT §Find).
+         * Search skills (lexical and semantic, best first)
+         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body (BM25 with field weights), fused with the similarity of meaning when the server has an embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and `match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to `limit` (API-CONTRACT §Find).
          */
         post: operations["findSkills"];
         delete?: never;
@@ -649,7 +649,7 @@ export interface components {
              */
             level: number;
             /**
-             * @description Which signal matched: `name` (the query is the skill's name or its kebab-case form) or `lexical` (full-text match); `semantic` and `hybrid` are reserved for embedding search
+             * @description Which signal matched: `name` (the query is the skill's name or its kebab-case form), `lexical` (words of the query matched), `semantic` (the meaning matched, no words: needs an embeddings endpoint on the server) or `hybrid` (both)
              * @example lexical
              */
             match_reason: string;
@@ -666,7 +666,7 @@ export interface components {
              */
             root_uri: string;
             /**
-             * @description Relevance in [0, 1]; hits come in descending score (a name match scores at least about 0.89)
+             * @description Relevance in [0, 1]; hits come in descending score. The scale is `r / (r + 5)` of a raw relevance `r`: BM25 of the matched words (plus 0.5 for any word match), plus the semantic relevance when embeddings are on (0 until a skill stands out from the rest of the caller's skills by more than chance, about √(2 ln n) standard deviations of similarity to the query among n skills; 2 deviations beyond that score 0.5 alone), plus 40 for a name match (so at least about 0.89). An unrelated skill does not reach 0.1 from meaning alone, so `score_threshold` around 0.1–0.3 keeps the related hits.
              * @example 0.93
              */
             score: number;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { parseSkillMd } from '@skillport/core';
+import { type Embedder, embeddingText } from '../embeddings/embedder.js';
 import { renderOverview } from '../levels/render-overview.js';
 import {
   type ClaimedTask,
@@ -66,6 +67,15 @@ export interface JobRunnerOptions {
   compactQuietMs?: number;
   /** The L1 generator; default: the deterministic extractor ({@link defaultSummarizer}). An LLM summariser can replace it. */
   summarize?: OverviewSummarizer;
+  /**
+   * Computes the embedding of each processed skill revision (stored with `putSkillVector`), and while
+   * idle the embeddings still missing: skills added while the embedder failed, or embedded by another
+   * model before the model changed. Null/absent: no embeddings. A failure never fails the task: the
+   * skill stays findable lexically and is embedded later.
+   */
+  embedder?: Embedder | null;
+  /** After an embedding failure, the idle backfill waits this long before trying again, ms; default 60 000. */
+  embedRetryMs?: number;
   /** Receives failures of tasks and of the loop itself (default: one line on stderr). */
   onError?: (error: unknown, context: { taskId?: string; phase: string }) => void;
   /** Clock in epoch ms; default `Date.now`. */
@@ -105,6 +115,9 @@ export interface JobRunner {
   /** Claims and processes at most one due task in the calling context; true when one was processed. */
   runOnce(): Promise<boolean>;
 }
+
+/** Skills embedded per request of the idle backfill. */
+const EMBED_BATCH = 32;
 
 /** A waiting loop re-checks the counts at least this often, in ms (tasks finished by another replica). */
 const WAIT_RECHECK_MS = 100;
@@ -191,6 +204,10 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let compacting = false;
   const compactQuietMs = Math.max(0, options.compactQuietMs ?? 5000);
   let lastKickAt = Number.NEGATIVE_INFINITY;
+  const embedder = options.embedder ?? null;
+  const embedRetryMs = Math.max(0, options.embedRetryMs ?? 60_000);
+  let embedding = false;
+  let embedPausedUntil = Number.NEGATIVE_INFINITY;
 
   /** Resolves every sleeper (idle workers and waiters). */
   const wakeAll = (): void => {
@@ -280,6 +297,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const definition = new TextDecoder().decode(file.content);
       const overview = await summarize({ skill, definition, signal: controller.signal });
       if (entry.released || lost) return;
+      const embedded = embedder ? await embedOne(skill, task.id) : undefined;
+      if (entry.released || lost) return;
       check(
         await store.completeTask(lease, {
           overview,
@@ -289,6 +308,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
             overview_bytes: new TextEncoder().encode(overview).byteLength,
             indexed: true,
             attempt: task.attempts,
+            ...(embedded !== undefined ? { embedded } : {}),
           },
         }),
       );
@@ -304,6 +324,48 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     } finally {
       clearInterval(renew);
       inFlight.delete(task.id);
+    }
+  }
+
+  /** Embeds one skill revision; false (and reported) when the embedder failed. */
+  async function embedOne(skill: SkillRecord, taskId: string): Promise<boolean> {
+    if (!embedder) return false;
+    try {
+      const [vector] = await embedder.embed([embeddingText(skill)], 'document');
+      if (vector === undefined) throw new Error('the embedder returned no vector');
+      await store.putSkillVector(skill.id, skill.revision, embedder.model, vector);
+      return true;
+    } catch (error) {
+      embedPausedUntil = performance.now() + embedRetryMs;
+      onError(error, { taskId, phase: 'embedding (the skill stays findable lexically)' });
+      return false;
+    }
+  }
+
+  /**
+   * With no task to run: embeds skills whose current revision has no vector of the embedder's model,
+   * a batch at a time, until none is left, new work arrives, or the embedder fails (then it waits
+   * `embedRetryMs`). One worker does it at a time.
+   */
+  async function embedWhileIdle(generation: number): Promise<void> {
+    if (!embedder || embedding || performance.now() < embedPausedUntil) return;
+    embedding = true;
+    try {
+      while (running && generation === kickGeneration) {
+        const batch = await store.skillsNeedingVectors(embedder.model, EMBED_BATCH);
+        if (batch.length === 0) return;
+        const vectors = await embedder.embed(batch.map(embeddingText), 'document');
+        for (const [i, skill] of batch.entries()) {
+          const vector = vectors[i];
+          if (vector !== undefined)
+            await store.putSkillVector(skill.skillId, skill.revision, embedder.model, vector);
+        }
+      }
+    } catch (error) {
+      embedPausedUntil = performance.now() + embedRetryMs;
+      onError(error, { phase: 'embedding skills (retried later; they stay findable lexically)' });
+    } finally {
+      embedding = false;
     }
   }
 
@@ -344,6 +406,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         onError(error, { phase: 'claiming' });
       }
       if (!processed && running && generation === kickGeneration) {
+        await embedWhileIdle(generation);
         await compactWhileIdle(generation);
         if (running && generation === kickGeneration) await sleep(pollIntervalMs);
       }

@@ -94,11 +94,13 @@ const findRoute = createRoute({
   path: '/api/v1/skills/find',
   operationId: 'findSkills',
   tags: ['skills'],
-  summary: 'Search skills (lexical, best first)',
+  summary: 'Search skills (lexical and semantic, best first)',
   description:
     'Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview ' +
-    'and body; hits carry `score` (0–1, descending) and `match_reason`, are de-duplicated by name and cut ' +
-    'to `limit` (API-CONTRACT §Find).',
+    'and body (BM25 with field weights), fused with the similarity of meaning when the server has an ' +
+    'embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and ' +
+    '`match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to ' +
+    '`limit` (API-CONTRACT §Find).',
   request: { body: jsonBody(FindSkillsRequestSchema) },
   responses: { ...okResponse(FindSkillsResultSchema, 'FindSkillsResponse', 'Hits'), ...errorResponses },
 });

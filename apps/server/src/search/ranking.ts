@@ -18,7 +18,8 @@ import { buildSearchDocument } from './search-document.js';
  *
  * 1. {@link parseSearchQuery}: tokens, searched fields, whether the last token is a prefix, and the
  *    names an exact-name hit would have. The engine builds its own query from these.
- * 2. {@link rankCandidates}: lexical hits get {@link LEXICAL_MATCH_FLOOR} added, exact-name hits
+ * 2. {@link rankCandidates}: lexical hits get {@link LEXICAL_MATCH_FLOOR} added, semantic relevance
+ *    (`semantic.ts`, on the same scale) is added to it, exact-name hits get
  *    {@link NAME_MATCH_BOOST}; sorted by relevance, then root order, then name; a name present in
  *    several roots is kept once, from the earliest root in `rootUris` (the root `get` would read);
  *    cut to `limit`.
@@ -83,8 +84,10 @@ export interface SearchCandidate<K> {
   key: K;
   name: string;
   rootUri: string;
-  /** The engine's lexical relevance (BM25 scale, > 0 for a match); 0 when found only by its name. */
+  /** The engine's lexical relevance (BM25 scale, > 0 for a match); 0 when found only by its name or meaning. */
   lexical: number;
+  /** Semantic relevance from `semanticMatches` (same scale, > 0 for a match); absent or 0 = none. */
+  semantic?: number;
 }
 
 /** A candidate kept by {@link rankCandidates}, with its combined relevance. */
@@ -115,7 +118,16 @@ export function rankCandidates<K>(
   const byKey = new Map<K, SearchCandidate<K>>();
   for (const candidate of candidates) {
     const seen = byKey.get(candidate.key);
-    if (seen === undefined || candidate.lexical > seen.lexical) byKey.set(candidate.key, candidate);
+    if (seen === undefined) {
+      byKey.set(candidate.key, candidate);
+      continue;
+    }
+    // The same skill from the lexical and the semantic side: keep the best of each signal.
+    byKey.set(candidate.key, {
+      ...seen,
+      lexical: Math.max(seen.lexical, candidate.lexical),
+      semantic: Math.max(seen.semantic ?? 0, candidate.semantic ?? 0),
+    });
   }
   const exact = new Set(query.nameKeys);
   const rootOrder = new Map(rootUris.map((uri, i) => [uri, i]));
@@ -123,10 +135,18 @@ export function rankCandidates<K>(
   const scored = [...byKey.values()].map((candidate): RankedCandidate<K> => {
     const isName = exact.has(candidate.name.toLowerCase());
     const lexical = candidate.lexical > 0 ? candidate.lexical + LEXICAL_MATCH_FLOOR : 0;
+    const semantic = Math.max(0, candidate.semantic ?? 0);
+    const matchReason: SearchHit['matchReason'] = isName
+      ? 'name'
+      : lexical > 0 && semantic > 0
+        ? 'hybrid'
+        : semantic > 0
+          ? 'semantic'
+          : 'lexical';
     return {
       ...candidate,
-      raw: lexical + (isName ? NAME_MATCH_BOOST : 0),
-      matchReason: isName ? 'name' : 'lexical',
+      raw: lexical + semantic + (isName ? NAME_MATCH_BOOST : 0),
+      matchReason,
     };
   });
   scored.sort(

@@ -1,6 +1,7 @@
 import type { Connection } from '../store/sqlite/connection.js';
 import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
-import type { SearchHit } from '../store/types.js';
+import type { VectorCache } from '../store/sqlite/vector-ops.js';
+import type { SearchHit, SemanticQuery } from '../store/types.js';
 import { buildMatchExpression } from './fts-query.js';
 import {
   candidateBudget,
@@ -11,6 +12,7 @@ import {
   toSearchHit,
 } from './ranking.js';
 import { FIELD_WEIGHTS, SEARCH_FIELDS } from './score.js';
+import { semanticMatches } from './semantic.js';
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
 
@@ -33,6 +35,9 @@ const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills INDEXED BY skills_b
   AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
 
 const ROWS_BY_SEQ = 'SELECT * FROM skills WHERE seq IN (SELECT value FROM json_each(?))';
+
+/** Semantic candidates considered at least (a skill found by meaning and by words counts once). */
+const SEMANTIC_CANDIDATES = 50;
 
 /** The fast path reads this many times the needed candidates before filtering by account and root. */
 const OVERFETCH = 4;
@@ -87,8 +92,11 @@ function rankLexical(
  *    Korean letters is the phrase of its bigrams, as the index stores such runs (`cjk-segment.ts`).
  * 2. Candidates: the best `limit × roots` FTS hits in the caller's scope (lexical relevance: negated
  *    BM25 with `FIELD_WEIGHTS`), plus skills whose name equals the query.
- * 3. `rankCandidates` ranks, de-duplicates across roots and cuts to `limit`; the kept rows are read
- *    in full and turned into hits by `toSearchHit`.
+ * 3. With a query vector: the caller's skills with a stored vector of the same model are scored by
+ *    `semanticMatches` (brute-force cosine over the in-memory {@link VectorCache}); those that stand
+ *    out are candidates too, with their semantic relevance.
+ * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
+ *    read in full and turned into hits by `toSearchHit`.
  *
  * @returns hits, best first
  */
@@ -98,6 +106,7 @@ export function searchSkills(
   rootUris: readonly string[],
   query: string,
   limit: number,
+  semantic?: { query: SemanticQuery; cache: VectorCache },
 ): SearchHit[] {
   const max = Math.max(0, Math.floor(limit));
   const parsed = parseSearchQuery(query);
@@ -105,10 +114,33 @@ export function searchSkills(
     parsed.tokens,
     parsed.fields === SHORT_FIELDS ? { columns: SHORT_FIELDS } : {},
   );
-  if (match === null || max === 0 || rootUris.length === 0) return [];
+  if ((match === null && semantic === undefined) || max === 0 || rootUris.length === 0) return [];
   const roots = JSON.stringify(rootUris);
+  const budget = candidateBudget(max, rootUris.length);
 
-  const candidates = rankLexical(conn, match, accountId, roots, candidateBudget(max, rootUris.length));
+  const candidates: Array<SearchCandidate<number>> =
+    match === null ? [] : rankLexical(conn, match, accountId, roots, budget);
+  if (semantic !== undefined) {
+    semantic.cache.refresh(conn);
+    const scoped = semantic.cache.inScope(accountId, new Set(rootUris), semantic.query.model);
+    const matches = semanticMatches(
+      semantic.query.vector,
+      (function* () {
+        for (const entry of scoped) yield { ...entry, key: entry.seq };
+      })(),
+      Math.max(budget, SEMANTIC_CANDIDATES),
+    );
+    // The cache may lag a delete by a moment: keep only skills that are still in scope.
+    const live = new Set(
+      (
+        conn.stmt(KEYS_IN_SCOPE).all(JSON.stringify(matches.map((m) => m.key)), accountId, roots) as KeyRow[]
+      ).map((row) => row.seq),
+    );
+    for (const m of matches) {
+      if (live.has(m.key))
+        candidates.push({ key: m.key, name: m.name, rootUri: m.rootUri, lexical: 0, semantic: m.semantic });
+    }
+  }
   const named = conn.stmt(KEYS_BY_NAME).all(accountId, JSON.stringify(parsed.nameKeys), roots) as KeyRow[];
   for (const key of named)
     candidates.push({ key: key.seq, name: key.name, rootUri: key.root_uri, lexical: 0 });

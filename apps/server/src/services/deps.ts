@@ -2,6 +2,7 @@
  * What the services need from the rest of the server, injected by `createApp`.
  */
 import type { NamePolicy, ServerLimits } from '../config.js';
+import type { QueryVectors } from '../embeddings/query-vectors.js';
 import type { QueueCounts, Store } from '../store/types.js';
 
 /** The fields the L0 abstract is rendered from. */
@@ -18,6 +19,8 @@ export interface ServiceDeps {
   limits: ServerLimits;
   /** What add and update do with a name that breaks the name rule (`ServerOptions.namePolicy`). */
   namePolicy: NamePolicy;
+  /** Embeds a find query for the semantic half of find; null: find is lexical only. */
+  queryVectors: QueryVectors | null;
   /** Wakes the job runner after a write (no-op when jobs run elsewhere). */
   kickJobs: () => void;
   /** Waits for tasks to leave pending/running (the job runner's `waitFor`); null = poll the store. */

@@ -86,7 +86,9 @@ export async function listSkills(
 const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, overview: 1, body: 2 };
 
 /**
- * Finds skills by lexical search over both roots (or one), de-duplicated by name, best first.
+ * Finds skills over both roots (or one), de-duplicated by name, best first: lexical search, fused
+ * with semantic search when an embeddings endpoint is configured (the query is embedded here; when
+ * that fails, lexical only).
  */
 export async function findSkills(
   deps: ServiceDeps,
@@ -100,8 +102,10 @@ export async function findSkills(
   },
 ): Promise<FindSkillsResult> {
   const roots = rootsFor(identity, options.targetUri);
+  const semantic = deps.queryVectors ? await deps.queryVectors(options.query) : null;
   const hits = await deps.store.search(identity.accountId, roots, options.query, {
     limit: options.levels ? Math.max(options.limit * 4, 50) : options.limit * roots.length,
+    ...(semantic ? { semantic } : {}),
   });
   const seen = new Set<string>();
   const skills: FindSkillItem[] = [];

@@ -189,8 +189,29 @@ export interface SearchHit {
   score: number;
   /** Which fields matched (`name`, `tags`, `description`, `overview`, `body`), in that order. */
   matchedFields: string[];
-  /** `name` when the query is the skill's name (or its kebab-case form), else `lexical`. */
-  matchReason: 'name' | 'lexical';
+  /**
+   * `name` when the query is the skill's name (or its kebab-case form); else `hybrid` when both the
+   * words and the meaning matched, `lexical` for words only, `semantic` for meaning only.
+   */
+  matchReason: 'name' | 'lexical' | 'semantic' | 'hybrid';
+}
+
+/** The query vector of a semantic search (see `Store.search`). */
+export interface SemanticQuery {
+  /** The embedder's model: only vectors stored with this model are compared. */
+  model: string;
+  /** The query's unit-length embedding. */
+  vector: Float32Array;
+}
+
+/** A skill revision that needs an embedding (see `Store.skillsNeedingVectors`). */
+export interface SkillToEmbed {
+  skillId: string;
+  revision: string;
+  name: string;
+  description: string;
+  tags: string[];
+  body: string;
 }
 
 /** One version of a skill in its history (the current one has `supersededAt: null`). */
@@ -286,13 +307,29 @@ export interface Store {
     name: string,
     options?: { ifMatch?: readonly string[] },
   ): Promise<number | null>;
-  /** Lexical search over the given roots of one account; best first, at most `limit`. */
+  /**
+   * Search over the given roots of one account; best first, at most `limit`. Lexical always; with
+   * `semantic`, skills whose stored vector (same `model`) is close to the query vector are candidates
+   * too, and the engine-neutral ranking (`search/ranking.ts`) fuses both signals.
+   */
   search(
     accountId: string,
     rootUris: string[],
     query: string,
-    options: { limit: number },
+    options: { limit: number; semantic?: SemanticQuery },
   ): Promise<SearchHit[]>;
+
+  // embeddings (one vector per skill, for its current revision)
+  /**
+   * Stores the embedding of one skill revision (replacing any earlier one). Nothing is stored, and
+   * false returned, when the skill was deleted or has another revision by now.
+   */
+  putSkillVector(skillId: string, revision: string, model: string, vector: Float32Array): Promise<boolean>;
+  /**
+   * Skills (any account) whose current revision has no vector of `model` — new, updated, or embedded
+   * by another model — at most `limit`, oldest first.
+   */
+  skillsNeedingVectors(model: string, limit: number): Promise<SkillToEmbed[]>;
 
   // processing jobs (L1 overview + search index), safe across replicas (see TaskLease)
   /**

@@ -57,6 +57,7 @@ describe('sqlite connection and migrations', () => {
         'skill_counts',
         'skill_files',
         'skill_revisions',
+        'skill_vectors',
         'skills',
         'skills_fts',
         'tasks',

@@ -161,15 +161,26 @@ export const FindSkillItemSchema = SkillListItemSchema.extend({
         "request's `level` filters on)",
       example: 0,
     }),
-  score: z.number().min(0).max(1).meta({
-    description:
-      'Relevance in [0, 1]; hits come in descending score (a name match scores at least about 0.89)',
-    example: 0.93,
-  }),
+  score: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({
+      description:
+        'Relevance in [0, 1]; hits come in descending score. The scale is `r / (r + 5)` of a raw relevance ' +
+        '`r`: BM25 of the matched words (plus 0.5 for any word match), plus the semantic relevance when ' +
+        "embeddings are on (0 until a skill stands out from the rest of the caller's skills by more " +
+        'than chance, about √(2 ln n) standard deviations of similarity to the query among n skills; ' +
+        '2 deviations beyond that score 0.5 alone), plus 40 for a name match (so at least ' +
+        'about 0.89). An unrelated skill does not reach 0.1 from meaning alone, so `score_threshold` ' +
+        'around 0.1–0.3 keeps the related hits.',
+      example: 0.93,
+    }),
   match_reason: z.string().meta({
     description:
-      "Which signal matched: `name` (the query is the skill's name or its kebab-case form) or `lexical` " +
-      '(full-text match); `semantic` and `hybrid` are reserved for embedding search',
+      "Which signal matched: `name` (the query is the skill's name or its kebab-case form), `lexical` " +
+      '(words of the query matched), `semantic` (the meaning matched, no words: needs an embeddings ' +
+      'endpoint on the server) or `hybrid` (both)',
     example: 'lexical',
   }),
 }).meta({

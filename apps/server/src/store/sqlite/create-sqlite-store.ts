@@ -12,6 +12,7 @@ import * as reads from './skill-reads.js';
 import { readSkillView } from './skill-view.js';
 import { deleteSkillTx, putSkillTx } from './skill-writes.js';
 import * as tasks from './task-ops.js';
+import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -100,6 +101,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   // Whether the search index may hold unmerged segments: true at open (unknown), after every write
   // that touches the index, false once a merge step finds nothing to merge.
   let searchIndexDirty = true;
+  // The live embeddings, in memory for the semantic half of find (caught up before each search).
+  const vectors = new VectorCache();
 
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
   const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
@@ -150,8 +153,25 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       if (deleted !== null) searchIndexDirty = true;
       return deleted;
     },
-    async search(accountId, rootUris, query, { limit }) {
-      return db.transaction(() => searchSkills(conn, accountId, rootUris, query, limit)).deferred();
+    async search(accountId, rootUris, query, { limit, semantic }) {
+      return db
+        .transaction(() =>
+          searchSkills(
+            conn,
+            accountId,
+            rootUris,
+            query,
+            limit,
+            semantic === undefined ? undefined : { query: semantic, cache: vectors },
+          ),
+        )
+        .deferred();
+    },
+    async putSkillVector(skillId, revision, model, vector) {
+      return write(() => putSkillVectorTx(conn, skillId, revision, model, vector));
+    },
+    async skillsNeedingVectors(model, limit) {
+      return skillsNeedingVectors(conn, model, limit);
     },
 
     async claimTask(at, claimOptions) {

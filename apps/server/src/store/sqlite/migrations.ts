@@ -30,6 +30,10 @@ interface Migration {
  * - Runs of Chinese, Japanese and Korean letters are indexed as overlapping bigrams (see
  *   `search/cjk-segment.ts`); version 3 rebuilds the index of skills stored before that.
  * - Tasks have no foreign key to skills: a task of a deleted skill completes as a no-op.
+ * - `skill_vectors` (version 5) holds one embedding per skill: the vector of `revision` computed by
+ *   `model` (float32 little-endian). Triggers on `skills` clear the vector (`vector = NULL`) when the
+ *   skill gets a new revision or is deleted, and every change takes the next `change` number, so a
+ *   process keeping the vectors in memory catches up by reading `change > last seen`.
  */
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -189,6 +193,31 @@ ALTER TABLE tasks ADD COLUMN lease_token TEXT;
 ALTER TABLE tasks ADD COLUMN lease_expires_at INTEGER;
 UPDATE tasks SET lease_expires_at = 0 WHERE status = 'running';
 CREATE INDEX tasks_lease_expiry ON tasks (status, lease_expires_at);
+`,
+  },
+  {
+    version: 5,
+    name: 'skill embeddings',
+    sql: `
+CREATE TABLE IF NOT EXISTS skill_vectors (
+  skill_seq INTEGER PRIMARY KEY,
+  revision TEXT NOT NULL,
+  model TEXT NOT NULL,
+  vector BLOB,
+  change INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS skill_vectors_by_change ON skill_vectors (change);
+CREATE TRIGGER IF NOT EXISTS skill_vectors_stale AFTER UPDATE OF revision ON skills
+  WHEN old.revision <> new.revision BEGIN
+  UPDATE skill_vectors SET vector = NULL,
+    change = (SELECT coalesce(max(change), 0) + 1 FROM skill_vectors)
+    WHERE skill_seq = new.seq AND vector IS NOT NULL;
+END;
+CREATE TRIGGER IF NOT EXISTS skill_vectors_gone AFTER DELETE ON skills BEGIN
+  UPDATE skill_vectors SET vector = NULL,
+    change = (SELECT coalesce(max(change), 0) + 1 FROM skill_vectors)
+    WHERE skill_seq = old.seq AND vector IS NOT NULL;
+END;
 `,
   },
 ];
