@@ -246,9 +246,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     const renew = setInterval(() => {
       store.renewTaskLease(lease, now() + leaseMs).then(
         (held) => {
-          if (!held && !entry.released) {
+          if (!held && !entry.released && !lost) {
             lost = true;
-            controller.abort(new Error(`lease of task ${task.id} lost to another replica`));
+            const reason = new Error('lease lost to another replica; run abandoned, nothing written');
+            controller.abort(reason);
+            onError(reason, { taskId: task.id, phase: 'renewing lease' });
           }
         },
         (error: unknown) => onError(error, { taskId: task.id, phase: 'renewing lease' }),
