@@ -494,7 +494,8 @@ describe(`${REPLICAS} replicas on one database`, () => {
     const named = new Set<string>();
     let uploadsLeft = 0;
     for await (const record of store.exportRecords()) {
-      if (record.type === 'blob') blobs.set(record.sha256, Buffer.from(record.content, 'base64').toString('utf8'));
+      if (record.type === 'blob')
+        blobs.set(record.sha256, Buffer.from(record.content, 'base64').toString('utf8'));
       else if (record.type === 'skill') for (const f of record.files) named.add(f.sha256);
       else if (record.type === 'revision') for (const f of record.manifest) named.add(f.sha256);
       else if (record.type === 'temp_upload') uploadsLeft += 1;
