@@ -1,0 +1,490 @@
+/**
+ * The web catalogue in Debian's Chromium (playwright-core) against the real, built server, which
+ * serves the page at `/`: browse, search, filter, open a skill, view and download a file, upload a
+ * folder, see located validation errors before anything is sent, delete with confirmation; a hostile
+ * skill executes nothing (page-side tripwire, CSP violation listener, DOM checks); a keyed server
+ * asks for a key and keeps it in the tab only. Screenshots go to apps/web/test-results/screenshots/
+ * (git-ignored) for people to look at.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AsyncHTTPClient } from '@skillport/sdk-browser';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireBuild } from '../../../packages/cli/test/support/processes.js';
+import {
+  type ServerProcess,
+  startServerProcess,
+} from '../../../packages/sdk-node/test/support/server-process.js';
+
+const CHROMIUM = process.env.SKILLPORT_CHROMIUM ?? '/usr/bin/chromium';
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SHOTS = path.resolve(HERE, '../test-results/screenshots');
+const WEBAPP = path.resolve(HERE, '../../server/dist/webapp/index.html');
+
+const md = (name: string, description: string, body: string, extra = '') =>
+  `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}`;
+
+const NOTES = md(
+  'meeting-notes',
+  'Turn meeting notes into a task list with owners and due dates',
+  '# Meeting notes to tasks\n\nRead the notes and list every **action item**.\n\nSee [the guide](docs/guide.md) and [usage](#usage).\n\n## Usage\n\n| step | what |\n|---|---|\n| 1 | read |\n| 2 | list |\n\n![chart](assets/chart.png)\n',
+  'tags: [notes, tasks, productivity]\nlicense: MIT\nmetadata:\n  author: Ada\n',
+);
+const GUIDE = '# Guide\n\nOwners are the people named next to an action.\n';
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+const HOSTILE = [
+  '---',
+  'name: hostile-skill',
+  'description: <img src=x onerror="window.__tripwire(\'frontmatter-description\')"> looks harmless',
+  'title: <script>window.__tripwire("frontmatter-title")</script>',
+  'tags: ["<svg onload=window.__tripwire(\'tag\')>", safe]',
+  'homepage: javascript:window.__tripwire("frontmatter-link")',
+  '---',
+  '',
+  '# Hostile',
+  '',
+  '<script>window.__tripwire("body-script")</script>',
+  '',
+  '<img src="x" onerror="window.__tripwire(\'body-img\')">',
+  '',
+  '<a href="javascript:window.__tripwire(\'raw-link\')">raw html link</a>',
+  '',
+  '[markdown js link](javascript:window.__tripwire("md-link"))',
+  '',
+  '[encoded js link](jav&#x61;script:window.__tripwire("md-encoded"))',
+  '',
+  '[data link](data:text/html;base64,PHNjcmlwdD53aW5kb3cuX190cmlwd2lyZSgiZGF0YSIpPC9zY3JpcHQ+)',
+  '',
+  '![remote](https://tracker.example/pixel.png)',
+  '',
+  '<iframe src="javascript:window.__tripwire(\'iframe\')"></iframe>',
+  '',
+  '<div style="background:url(javascript:window.__tripwire(\'style\'))" onclick="window.__tripwire(\'onclick\')">click me</div>',
+  '',
+  '[see the evil file](evil.md)',
+  '',
+].join('\n');
+const EVIL_MD =
+  '# Evil aux\n\n<img src=x onerror="window.__tripwire(\'aux-img\')">\n\n[js](javascript:window.__tripwire("aux-link"))\n';
+
+let server: ServerProcess;
+let keyed: ServerProcess;
+let browser: Browser;
+let api: AsyncHTTPClient;
+let work: string;
+
+interface Watched {
+  page: Page;
+  context: BrowserContext;
+  errors: string[];
+  dialogs: string[];
+}
+
+async function openPage(
+  url: string,
+  viewport = { width: 1280, height: 900 },
+  colorScheme: 'light' | 'dark' = 'light',
+) {
+  const context = await browser.newContext({ viewport, colorScheme, acceptDownloads: true });
+  // The tripwire: any payload that runs records itself here; CSP violations are recorded too.
+  await context.addInitScript(() => {
+    const w = window as unknown as { __tripped: string[]; __tripwire: (what: string) => void };
+    w.__tripped = [];
+    w.__tripwire = (what: string) => w.__tripped.push(what);
+    document.addEventListener('securitypolicyviolation', (event) =>
+      w.__tripped.push(`csp:${event.violatedDirective}:${event.blockedURI}`),
+    );
+  });
+  const page = await context.newPage();
+  const watched: Watched = { page, context, errors: [], dialogs: [] };
+  page.on('pageerror', (error) => watched.errors.push(error.message));
+  page.on('console', (message) => {
+    // Failed requests the page expects (a 404 for a missing skill) are logged by Chromium itself.
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
+      watched.errors.push(message.text());
+    }
+  });
+  page.on('dialog', async (dialog) => {
+    watched.dialogs.push(dialog.message());
+    await dialog.dismiss();
+  });
+  await page.goto(url);
+  return watched;
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: false });
+}
+
+async function tripped(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { __tripped: string[] }).__tripped);
+}
+
+beforeAll(async () => {
+  requireBuild();
+  if (!existsSync(WEBAPP))
+    throw new Error(`${WEBAPP} is missing: run \`pnpm build\` (the server bundles the catalogue)`);
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: apt-get install -y chromium, or set SKILLPORT_CHROMIUM`,
+    );
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  work = mkdtempSync(path.join(os.tmpdir(), 'skillport-web-'));
+  server = await startServerProcess();
+  api = new AsyncHTTPClient({ url: server.url });
+  await api.addSkill(
+    [
+      { path: 'meeting-notes/SKILL.md', data: NOTES },
+      { path: 'meeting-notes/docs/guide.md', data: GUIDE },
+      { path: 'meeting-notes/assets/chart.png', data: new Uint8Array(PNG) },
+    ],
+    { wait: true },
+  );
+  await api.addSkill(
+    md(
+      'release-notes',
+      'Draft release notes from merged pull requests',
+      '# Release notes\n',
+      'tags: [release, git]\n',
+    ),
+    {
+      wait: true,
+    },
+  );
+  await api.addSkill(
+    md('deploy-service', 'Deploy a service to the shared cluster', '# Deploy\n', 'tags: [ops]\n'),
+    {
+      wait: true,
+      target_uri: 'viking://agent/skills',
+    },
+  );
+  await api.addSkill(
+    [
+      { path: 'hostile-skill/SKILL.md', data: HOSTILE },
+      { path: 'hostile-skill/evil.md', data: EVIL_MD },
+    ],
+    { wait: true },
+  );
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  api?.close();
+  await browser?.close();
+  await server?.stop();
+  await keyed?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the catalogue page served at /', () => {
+  it('is served with a strict CSP, no-cache for the page and a year for hashed assets', async () => {
+    const res = await fetch(`${server.url}/`, { headers: { 'accept-encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("require-trusted-types-for 'script'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await res.text();
+    const asset = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const js = await fetch(`${server.url}/${asset}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const again = await fetch(`${server.url}/${asset}`, {
+      headers: { 'if-none-match': js.headers.get('etag') ?? '' },
+    });
+    expect(again.status).toBe(304);
+    // The API answers as before.
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect((await fetch(`${server.url}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`${server.url}/assets/nope.js`)).status).toBe(404);
+  });
+
+  it('browses the roots, searches as you type and filters by tag and root', async () => {
+    const { page, context, errors } = await openPage(`${server.url}/`);
+    const list = page.getByTestId('skill-list');
+    await expect.poll(() => list.locator('li').count()).toBe(4);
+    expect(await page.getByTestId('result-line').textContent()).toContain('1–4 of 4 skills');
+    await shot(page, 'catalogue-desktop-light');
+
+    await page.getByLabel('Search skills').fill('action items from a meeting');
+    await expect.poll(() => page.url()).toContain('q=action');
+    await expect.poll(() => list.locator('li').first().getAttribute('data-skill')).toBe('meeting-notes');
+    await shot(page, 'catalogue-search');
+
+    await page.getByLabel('Search skills').fill('');
+    await expect.poll(() => list.locator('li').count()).toBe(4);
+    await page.getByLabel('Filter by tag').selectOption('notes');
+    await expect.poll(() => list.locator('li').count()).toBe(1);
+    expect(await list.locator('li').first().getAttribute('data-skill')).toBe('meeting-notes');
+    await page.getByRole('link', { name: 'Clear' }).click();
+    await page.getByRole('link', { name: 'Shared' }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(1);
+    expect(await list.locator('li').first().getAttribute('data-skill')).toBe('deploy-service');
+    expect(errors).toEqual([]);
+    expect(await tripped(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('works at 360 px and in dark mode, and "/" focuses the search box', async () => {
+    const narrow = await openPage(`${server.url}/`, { width: 360, height: 780 });
+    await expect.poll(() => narrow.page.getByTestId('skill-list').locator('li').count()).toBe(4);
+    const overflow = await narrow.page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(narrow.page, 'catalogue-360px');
+    await narrow.page.keyboard.press('/');
+    expect(await narrow.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Search skills',
+    );
+    await narrow.context.close();
+
+    const dark = await openPage(`${server.url}/#/skill/meeting-notes`, undefined, 'dark');
+    await dark.page.getByTestId('skill-body').locator('h1').waitFor();
+    const background = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).not.toBe('rgb(247, 247, 251)');
+    await shot(dark.page, 'skill-desktop-dark');
+    await dark.context.close();
+  });
+
+  it('opens a skill: levels, frontmatter, files with sizes, file view and download, copy buttons', async () => {
+    const { page, context, errors } = await openPage(`${server.url}/`);
+    await page.getByRole('link', { name: 'meeting-notes' }).click();
+    await expect.poll(() => page.url()).toContain('#/skill/meeting-notes');
+    const body = page.getByTestId('skill-body');
+    await body.locator('h1').waitFor();
+    expect(await body.locator('strong').first().textContent()).toBe('action item');
+    expect(await body.locator('table td').first().textContent()).toBe('1');
+    // The skill's own image loads through the API as a blob URL.
+    await expect.poll(() => body.locator('img').first().getAttribute('src')).toMatch(/^blob:/);
+    expect(await page.getByTestId('install-command').textContent()).toBe('skillport install meeting-notes');
+    expect(await page.getByTestId('skill-uri').textContent()).toBe(
+      'viking://user/default/skills/meeting-notes',
+    );
+    const frontmatter = page.getByTestId('frontmatter');
+    expect(await frontmatter.textContent()).toContain('MIT');
+    expect(await frontmatter.textContent()).toContain('Ada');
+    const files = page.getByTestId('files');
+    expect(await files.locator('tr[data-path="docs/guide.md"] td').nth(1).textContent()).toBe(
+      `${GUIDE.length} B`,
+    );
+    await shot(page, 'skill-desktop-light');
+
+    await page.getByRole('tab', { name: /Overview/ }).click();
+    expect(await page.getByTestId('skill-overview').textContent()).toContain('meeting-notes');
+    await page.getByRole('tab', { name: /Abstract/ }).click();
+    expect(await page.getByTestId('skill-abstract').textContent()).toContain('Turn meeting notes');
+    await page.getByRole('tab', { name: /Source/ }).click();
+    expect(await page.getByTestId('skill-source').textContent()).toBe(NOTES);
+    await page.getByRole('tab', { name: /SKILL\.md/ }).click();
+
+    // A relative link in the body opens the file viewer.
+    await body.getByText('the guide').click();
+    const viewer = page.getByTestId('file-viewer');
+    await viewer.locator('h1').waitFor();
+    expect(await viewer.textContent()).toContain('Owners are the people named next to an action.');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      viewer.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('guide.md');
+    const saved = path.join(work, 'guide.md');
+    await download.saveAs(saved);
+    expect(readFileSync(saved, 'utf8')).toBe(GUIDE);
+
+    // The clipboard gets the install command.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByRole('button', { name: 'Copy install' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('skillport install meeting-notes');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows located validation errors before anything is sent, and uploads a folder with progress', async () => {
+    const { page, context, errors } = await openPage(`${server.url}/#/add`);
+    const editor = page.getByTestId('skill-editor');
+    await editor.fill('---\nname: broken skill\ndescription: [unclosed\n---\n\n# Broken\n');
+    const verdict = page.getByTestId('verdict');
+    await expect.poll(() => verdict.textContent()).toMatch(/error/);
+    const issue = verdict.locator('.diagnostic.error').first();
+    expect(await issue.textContent()).toMatch(/SKILL\.md:\d+:\d+/);
+    expect(await page.getByTestId('submit').isDisabled()).toBe(true);
+    await shot(page, 'add-validation-error');
+    // Nothing reached the server.
+    expect((await api.listSkills()).skills.map((s) => s.name)).not.toContain('broken skill');
+
+    // A name add would refuse is an error here too, although validate only warns about it.
+    await editor.fill(md('Changelog Helper', 'Helps write changelogs for releases', '# Changelog\n'));
+    await expect
+      .poll(() => verdict.locator('.diagnostic.error').first().getAttribute('data-rule'))
+      .toBe('name_allowed_characters');
+
+    const folder = path.join(work, 'pdf-helper');
+    mkdirSync(path.join(folder, 'scripts'), { recursive: true });
+    const skillMd = md(
+      'pdf-helper',
+      'Extract tables from PDF files into CSV',
+      '# PDF helper\n\nRun `scripts/extract.py`.\n',
+      'tags: [pdf]\n',
+    );
+    writeFileSync(path.join(folder, 'SKILL.md'), skillMd);
+    writeFileSync(path.join(folder, 'scripts', 'extract.py'), 'print("tables")\n');
+    writeFileSync(path.join(folder, '.env'), 'SECRET=1\n');
+    await page.getByTestId('folder-input').setInputFiles(folder);
+    await expect.poll(() => verdict.textContent()).toContain('Ready');
+    const listed = await page.getByTestId('upload-files').textContent();
+    expect(listed).toContain('scripts/extract.py');
+    expect(listed).not.toContain('.env');
+    await shot(page, 'add-folder-ready');
+    await page.getByTestId('submit').click();
+    const result = page.getByTestId('add-result');
+    await result.waitFor();
+    expect(await result.textContent()).toContain('Added pdf-helper');
+    await shot(page, 'add-folder-done');
+    const stored = await api.getSkill('pdf-helper', { include_content: true });
+    expect(stored.content).toBe(skillMd);
+    const paths = (stored.files ?? []).filter((f) => f.kind === 'auxiliary').map((f) => f.path);
+    expect(paths).toEqual(['scripts/extract.py']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('deletes a skill after the name is typed', async () => {
+    const { page, context, errors } = await openPage(`${server.url}/#/skill/release-notes`);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog');
+    const confirm = dialog.getByRole('button', { name: 'Delete skill' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox').fill('release-notes');
+    await shot(page, 'delete-confirm');
+    await confirm.click();
+    await expect.poll(() => page.url()).toMatch(/#\/$/);
+    await expect
+      .poll(() => page.getByTestId('skill-list').locator('li[data-skill="release-notes"]').count())
+      .toBe(0);
+    await expect(api.getSkill('release-notes')).rejects.toMatchObject({ status: 404 });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('runs nothing from a hostile skill: scripts, handlers, javascript: links, HTML in frontmatter', async () => {
+    const { page, context, errors, dialogs } = await openPage(`${server.url}/#/skill/hostile-skill`);
+    const body = page.getByTestId('skill-body');
+    await body.locator('h1').waitFor();
+    // Raw HTML is shown as text, never parsed.
+    expect(await body.textContent()).toContain('<script>window.__tripwire("body-script")</script>');
+    expect(await page.getByTestId('skill-description').textContent()).toContain('<img src=x onerror=');
+    const dom = await page.evaluate(() => {
+      const root = document.querySelector('[data-testid="skill-body"]') as HTMLElement;
+      const all = Array.from(root.querySelectorAll('*'));
+      return {
+        scripts: root.querySelectorAll('script, iframe, object, embed').length,
+        handlers: all.flatMap((el) =>
+          Array.from(el.attributes)
+            .filter((a) => /^on/i.test(a.name))
+            .map((a) => a.name),
+        ),
+        hrefs: Array.from(root.querySelectorAll('a[href]')).map((a) => a.getAttribute('href')),
+        images: Array.from(root.querySelectorAll('img')).map((i) => i.getAttribute('src')),
+        styles: all.filter((el) => el.hasAttribute('style')).length,
+      };
+    });
+    expect(dom.scripts).toBe(0);
+    expect(dom.handlers).toEqual([]);
+    expect(dom.styles).toBe(0);
+    for (const href of dom.hrefs) expect(href).toMatch(/^https?:/);
+    expect(dom.images).toEqual([]);
+    expect(await body.textContent()).toContain('remote image on tracker.example, not loaded');
+    // Click every link and control in the rendered body and the frontmatter.
+    for (const link of await body.locator('a, [role="link"], div').all()) {
+      await link.click({ force: true, timeout: 2000 }).catch(() => {});
+    }
+    await page.getByTestId('frontmatter').click();
+    for (const tab of ['Overview', 'Abstract', 'Source'])
+      await page.getByRole('tab', { name: new RegExp(tab) }).click();
+    await page.getByRole('tab', { name: /SKILL\.md/ }).click();
+    await page.getByTestId('skill-body').getByText('see the evil file').click();
+    const viewer = page.getByTestId('file-viewer');
+    await viewer.locator('h1').waitFor();
+    for (const link of await viewer.locator('a, [role="link"]').all()) {
+      await link.click({ force: true, timeout: 2000 }).catch(() => {});
+    }
+    await shot(page, 'hostile-skill');
+    // The catalogue row shows the description as text too.
+    await page.goto(`${server.url}/#/?q=hostile`);
+    await page.getByTestId('skill-list').locator('li[data-skill="hostile-skill"]').waitFor();
+    expect(await tripped(page)).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    // Control: the tripwire does see an inline handler that tries to run (the CSP blocks it).
+    await page.evaluate(() => {
+      const img = document.createElement('img');
+      img.setAttribute('onerror', 'window.__tripwire("control")');
+      img.src = 'data:,not-an-image';
+      document.body.append(img);
+    });
+    await expect.poll(() => tripped(page)).toEqual([expect.stringMatching(/^csp:script-src/)]);
+    await context.close();
+  });
+
+  it('asks for an API key on a keyed server and keeps it in the tab only', async () => {
+    const rootKey = `root-${randomBytes(12).toString('hex')}`;
+    keyed = await startServerProcess([], rootKey);
+    const root = new AsyncHTTPClient({ url: keyed.url, apiKey: rootKey });
+    await root.request('POST', 'api/v1/admin/accounts', { json: { account_id: 'acme' } });
+    await root.request('POST', 'api/v1/admin/accounts/acme/users', { json: { user_id: 'ann' } });
+    const { api_key: key } = await root.createApiKey('acme', { user_id: 'ann' });
+    root.close();
+    const ann = new AsyncHTTPClient({ url: keyed.url, apiKey: key });
+    await ann.addSkill(md('keyed-skill', 'Only readers with a key see this', '# Keyed\n'), { wait: true });
+    ann.close();
+
+    const { page, context, errors } = await openPage(`${keyed.url}/`);
+    const dialog = page.getByRole('dialog', { name: 'API key' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Key').fill('wrong-key');
+    await dialog.getByRole('button', { name: 'Use key' }).click();
+    await expect.poll(() => dialog.textContent()).toContain('refused');
+    await shot(page, 'api-key-prompt');
+    await dialog.getByLabel('Key').fill(key);
+    await dialog.getByRole('button', { name: 'Use key' }).click();
+    await page.getByTestId('skill-list').locator('li[data-skill="keyed-skill"]').waitFor();
+    const stored = await page.evaluate(() => ({
+      session: sessionStorage.getItem('skillport.apiKey'),
+      local: Object.keys(localStorage).filter((k) => localStorage.getItem(k)?.includes('key')),
+    }));
+    expect(stored.session).toBe(key);
+    expect(stored.local).toEqual([]);
+    // A new tab (new session) asks again.
+    const other = await context.newPage();
+    await other.goto(`${keyed.url}/`);
+    await other.getByRole('dialog', { name: 'API key' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
