@@ -28,10 +28,12 @@ import type { ServiceDeps } from './services/deps.js';
 import { createSkillChanges, withSkillChanges } from './services/skill-changes.js';
 import type { Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
+import { findWebDir, loadWebAssets } from './web/web-assets.js';
+import { registerWebRoutes } from './web/web-routes.js';
 
 /** What the app needs beyond {@link ServerOptions}: an opened store and, optionally, a job kick. */
 export interface CreateAppOptions
-  extends Pick<ServerOptions, 'rootApiKey' | 'corsOrigins' | 'limits' | 'logger' | 'namePolicy'> {
+  extends Pick<ServerOptions, 'rootApiKey' | 'corsOrigins' | 'limits' | 'logger' | 'namePolicy' | 'webDir'> {
   store: Store;
   /** Called after each write so a job runner picks the new task up (default: nothing). */
   kickJobs?: () => void;
@@ -53,6 +55,8 @@ export interface SkillportApp {
   logger: Logger;
   /** The `/mcp` endpoint (MCP over Streamable HTTP); `close()` ends its sessions at shutdown. */
   mcp: Pick<McpEndpoint, 'sessionCount' | 'close'>;
+  /** Folder the web catalogue is served from at `/`, or null when there is none. */
+  webDir: string | null;
 }
 
 /** Title, version and servers of the OpenAPI document. */
@@ -74,7 +78,11 @@ export const OPENAPI_INFO = {
  * @param options.corsOrigins - allowed browser origins (default none)
  * @param options.limits - overrides of the default limits
  * @param options.logger - request log sink (default JSON lines on stdout; `false` silences)
- * @returns the app, its fetch handler, the authenticator (for `mode`) and the effective limits
+ * @param options.webDir - folder of the built web catalogue served at `/` (default: the copy in this
+ *   package's `dist/webapp`, else the workspace's `apps/web/dist`); `false` serves none
+ * @returns the app, its fetch handler, the authenticator (for `mode`), the effective limits and the
+ *   catalogue folder
+ * @throws Error when a configured `webDir` holds no built catalogue
  * @example
  * const { fetch } = await createApp({ store: createSqliteStore({ dataDir }) });
  * const res = await fetch(new Request('http://x/health'));
@@ -169,6 +177,9 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     return c.body(openApiText, 200, { 'content-type': 'application/json; charset=utf-8' });
   });
 
+  const webDir = findWebDir(options.webDir);
+  registerWebRoutes(app, webDir ? loadWebAssets(webDir) : null);
+
   app.onError(createErrorHandler(logger));
   app.notFound(
     createNotFoundHandler([
@@ -178,7 +189,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       { method: 'GET', path: '/openapi.json' },
     ]),
   );
-  return { app, fetch: app.fetch, auth, limits, logger, mcp };
+  return { app, fetch: app.fetch, auth, limits, logger, mcp, webDir };
 }
 
 /**

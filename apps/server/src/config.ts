@@ -91,6 +91,12 @@ export interface ServerOptions {
   logger?: Logger | false;
   /** A ready store to use instead of opening one from `dataDir`/`databaseUrl` (closed by `close()`). */
   store?: Store;
+  /**
+   * Folder of the built web catalogue served at `/` (`SKILLPORT_WEB_DIR`; `off` or `false` there, or
+   * `false` here, serves none). Default: the catalogue bundled in this package (`dist/webapp`), else
+   * the workspace's `apps/web/dist`.
+   */
+  webDir?: string | false;
   /** Run the processing job runner in this process (default true). */
   runJobs?: boolean;
   /** Processing jobs of this replica; see {@link JobOptions}. */
@@ -192,6 +198,8 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       .map((s) => s.trim())
       .filter((s) => s.length > 0);
   }
+  const webDir = env.SKILLPORT_WEB_DIR?.trim();
+  if (webDir) options.webDir = /^(off|false|0|none)$/i.test(webDir) ? false : webDir;
   const summaryUrl = env.SKILLPORT_SUMMARY_BASE_URL?.trim();
   const summaryModel = env.SKILLPORT_SUMMARY_MODEL?.trim();
   if (summaryUrl || summaryModel) {

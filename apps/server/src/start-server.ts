@@ -190,6 +190,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             ),
           }
         : {}),
+      ...(options.webDir !== undefined ? { webDir: options.webDir } : {}),
       logger,
     });
     if (built.auth.mode === 'dev' && !isLoopbackHost(host)) {
@@ -214,6 +215,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       auth_mode: built.auth.mode,
       overview: options.summary ? `llm:${options.summary.model}` : 'deterministic',
       replica: jobs?.owner ?? null,
+      web: built.webDir ?? 'off',
       version: SERVER_VERSION,
     });
     const shutdownDelayMs = Math.max(0, options.shutdownDelaySeconds ?? 0) * 1000;
