@@ -1,15 +1,16 @@
 /**
  * Test support: checks that a function's cost grows linearly with the size of its input, by
- * comparing the best time per call at sizes n and 4n (a linear cost grows ×4, a quadratic one ×16).
- * The best of several trials is used, since a loaded machine only ever adds time; a rung over the
- * bound is measured again before it counts, so one slow moment does not fail a test.
+ * comparing the best time per call at sizes n and 16n (a linear cost grows ×16, a quadratic one
+ * ×256; the default bound, ×64, leaves a factor of 4 either way). The best of several trials is
+ * used, since a loaded machine only ever adds time; a rung over the bound is measured again before
+ * it counts, so one slow moment (a GC pause, another process) does not fail a test.
  */
 
 /** How one rung of the ladder measured. */
 export interface GrowthRung {
   /** Input size (whatever unit the builder takes) of the smaller input. */
   size: number;
-  /** Best milliseconds per call at `size` and at `size * 4`. */
+  /** Best milliseconds per call at `size` and at `size * 16`. */
   small: number;
   large: number;
   /** `large / small`. */
@@ -22,13 +23,15 @@ export interface GrowthOptions {
   from?: number;
   /** Largest size measured (inclusive; default 1 MiB). */
   to?: number;
-  /** Bound on the ratio between sizes n and 4n (default 10: linear is 4, quadratic 16). */
+  /** Bound on the ratio between sizes n and 16n (default 64: linear is 16, quadratic 256). */
   maxRatio?: number;
 }
 
+/** Best time per call over `trials` trials of `reps` calls (fewer trials once 2 s are spent). */
 function bestPerCall(fn: () => unknown, reps: number, trials: number): number {
   let best = Number.POSITIVE_INFINITY;
-  for (let t = 0; t < trials; t++) {
+  const begin = performance.now();
+  for (let t = 0; t < trials && (t === 0 || performance.now() - begin < 2000); t++) {
     const start = performance.now();
     for (let r = 0; r < reps; r++) fn();
     best = Math.min(best, (performance.now() - start) / reps);
@@ -45,7 +48,7 @@ function calibrate(fn: () => unknown, targetMs: number): number {
 }
 
 /**
- * Measures `run(build(n))` on a ladder of sizes n, 4n, 16n, … from `from` to `to` and returns the
+ * Measures `run(build(n))` on a ladder of sizes n, 16n, 256n, … from `from` to `to` and returns the
  * first rung whose growth exceeds `maxRatio` (after two re-measurements), or null when every rung
  * grew within the bound. The inputs are built outside the timed part.
  *
@@ -60,15 +63,22 @@ export function findSuperLinearRung<T>(
 ): GrowthRung | null {
   const from = options.from ?? 4096;
   const to = options.to ?? 1024 * 1024;
-  const maxRatio = options.maxRatio ?? 10;
-  for (let size = from; size * 4 <= to; size *= 4) {
+  const maxRatio = options.maxRatio ?? 64;
+  for (let size = from; size * 16 <= to; size *= 16) {
     const smallInput = build(size);
-    const largeInput = build(size * 4);
+    const largeInput = build(size * 16);
     let rung: GrowthRung | null = null;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const reps = calibrate(() => run(smallInput), 4);
-      const small = bestPerCall(() => run(smallInput), reps, 5);
-      const large = bestPerCall(() => run(largeInput), Math.max(1, Math.ceil(reps / 4)), 3);
+      const small = bestPerCall(
+        () => run(smallInput),
+        calibrate(() => run(smallInput), 5),
+        7,
+      );
+      const large = bestPerCall(
+        () => run(largeInput),
+        calibrate(() => run(largeInput), 5),
+        5,
+      );
       const ratio = large / Math.max(small, 1e-6);
       if (ratio <= maxRatio) {
         rung = null;

@@ -14,8 +14,8 @@ import { createErrorHandler, schemaError } from './http/errors.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
+import { EXTRACT_OVERVIEW } from './levels/extract-overview.js';
 import { renderAbstract } from './levels/render-abstract.js';
-import { renderOverview } from './levels/render-overview.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
 import { createMcpEndpoint, type McpEndpoint, mcpOriginGuard } from './mcp/mcp-endpoint.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -30,6 +30,8 @@ import type { Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
 import { findWebDir, loadWebAssets } from './web/web-assets.js';
 import { registerWebRoutes } from './web/web-routes.js';
+import { runsInline } from './workers/inline-policy.js';
+import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
 
 /** What the app needs beyond {@link ServerOptions}: an opened store and, optionally, a job kick. */
 export interface CreateAppOptions
@@ -43,6 +45,8 @@ export interface CreateAppOptions
   draining?: () => boolean;
   /** Query vectors for semantic find (from the embeddings endpoint); default none: find is lexical. */
   queryVectors?: ServiceDeps['queryVectors'];
+  /** Worker threads for CPU-heavy work (default: a pool of its own whose threads start on first use and exit when idle). */
+  workers?: WorkerPool;
 }
 
 /** The app and what it was built with. */
@@ -99,6 +103,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   }
   // Writes through any route are announced (MCP sessions send list_changed notifications).
   const changes = createSkillChanges();
+  const workers = options.workers ?? createWorkerPool();
   const deps: ServiceDeps = {
     store: withSkillChanges(store, changes),
     limits,
@@ -107,7 +112,13 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     kickJobs: options.kickJobs ?? (() => {}),
     waitForJobs: options.waitForJobs ?? null,
     renderAbstract,
-    renderOverview: (skill) => renderOverview(skill),
+    renderOverview: (skill) =>
+      workers.run(
+        EXTRACT_OVERVIEW,
+        { name: skill.name, description: skill.description, body: skill.body },
+        { inline: runsInline(skill.body.length) },
+      ),
+    workers,
     onApiKeyCreated: () => auth.keyCreated(),
     now: Date.now,
   };

@@ -3,6 +3,7 @@
  */
 import type { Logger } from './logger.js';
 import type { Store } from './store/types.js';
+import type { WorkerPoolSettings } from './workers/worker-pool.js';
 
 /** Every input limit of the server; each one, when exceeded, gives a specific 4xx and stores nothing. */
 export interface ServerLimits {
@@ -71,6 +72,13 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',
 };
 
+const WORKER_ENV: Partial<Record<keyof WorkerPoolSettings, string>> = {
+  threads: 'SKILLPORT_WORKER_THREADS',
+  maxQueue: 'SKILLPORT_WORKER_MAX_QUEUE',
+  taskBudgetMs: 'SKILLPORT_WORKER_TASK_BUDGET_MS',
+  maxMemoryMb: 'SKILLPORT_WORKER_MAX_MEMORY_MB',
+};
+
 /** Options of `createApp` / `startServer`. Every field is optional; see each default. */
 export interface ServerOptions {
   /** Interface to bind (`SKILLPORT_HOST`, default `127.0.0.1`). Dev mode refuses non-loopback hosts. */
@@ -128,6 +136,12 @@ export interface ServerOptions {
    * lexical and semantic relevance. Unset: `find` is lexical.
    */
   embeddings?: EmbeddingsOptions;
+  /**
+   * The worker threads that parse large SKILL.md files, extract overviews and inflate zips off the
+   * HTTP thread, each task with a time budget (`SKILLPORT_WORKER_THREADS`, `SKILLPORT_WORKER_MAX_QUEUE`,
+   * `SKILLPORT_WORKER_TASK_BUDGET_MS`, `SKILLPORT_WORKER_MAX_MEMORY_MB`); see the server README.
+   */
+  workers?: Partial<WorkerPoolSettings>;
 }
 
 /** The embeddings endpoint (any OpenAI-compatible server: OpenAI, Ollama, vLLM, LM Studio…). */
@@ -247,6 +261,12 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       env.SKILLPORT_SHUTDOWN_DELAY_SECONDS,
     );
   }
+  const workers: Partial<WorkerPoolSettings> = {};
+  for (const [key, name] of Object.entries(WORKER_ENV) as Array<[keyof WorkerPoolSettings, string]>) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') workers[key] = parsePositiveInt(name, raw);
+  }
+  if (Object.keys(workers).length > 0) options.workers = workers;
   const limits: Partial<ServerLimits> = {};
   for (const [key, name] of Object.entries(LIMIT_ENV) as Array<[keyof ServerLimits, string]>) {
     const raw = env[name];

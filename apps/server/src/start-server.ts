@@ -12,12 +12,13 @@ import { isLoopbackHost, type JobOptions, type ServerOptions, type SummaryModelO
 import type { Embedder } from './embeddings/embedder.js';
 import { createOpenAiEmbedder } from './embeddings/openai-embedder.js';
 import { createQueryVectors } from './embeddings/query-vectors.js';
-import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
 import type { Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
+import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
 
 /** The job runner as the server drives it. */
 interface RunningJobs {
@@ -27,13 +28,14 @@ interface RunningJobs {
   waitFor: JobRunner['waitFor'];
 }
 
-function llmSummarizer(summary: SummaryModelOptions, logger: Logger) {
+function llmSummarizer(summary: SummaryModelOptions, logger: Logger, workers: WorkerPool) {
   const model = createOpenAICompatibleModel({
     baseURL: summary.baseURL,
     model: summary.model,
     ...(summary.apiKey !== undefined ? { apiKey: summary.apiKey } : {}),
   });
   return createLlmSummarizer(model, {
+    draft: createPooledSummarizer(workers),
     onFallback: (error, skillName) =>
       logger.error({
         msg: 'LLM overview failed; deterministic overview used',
@@ -50,6 +52,7 @@ async function startJobs(
   jobs: JobOptions,
   embedder: Embedder | null,
   embedRetryMs: number | undefined,
+  workers: WorkerPool,
 ): Promise<RunningJobs> {
   const runner = createJobRunner({
     store,
@@ -58,7 +61,8 @@ async function startJobs(
     ...(jobs.leaseSeconds !== undefined ? { leaseMs: jobs.leaseSeconds * 1000 } : {}),
     ...(jobs.concurrency !== undefined ? { concurrency: Math.max(1, jobs.concurrency) } : {}),
     ...(jobs.replicaId !== undefined ? { owner: jobs.replicaId } : {}),
-    ...(summary !== undefined ? { summarize: llmSummarizer(summary, logger) } : {}),
+    summarize:
+      summary !== undefined ? llmSummarizer(summary, logger, workers) : createPooledSummarizer(workers),
     onError: (error, context) =>
       logger.error({
         msg: 'job failed',
@@ -94,7 +98,7 @@ export interface RunningServer {
   /**
    * Graceful stop: `GET /ready` answers 503 from now on; after `shutdownDelaySeconds` stops accepting
    * connections and lets in-flight requests finish (up to 5 s); meanwhile stops the job runner
-   * (running jobs get 3 s, then go back to the queue for other replicas); closes the store (if opened
+   * (running jobs get 3 s, then go back to the queue for other replicas) and the worker threads; closes the store (if opened
    * here). Idempotent.
    */
   close(): Promise<void>;
@@ -152,6 +156,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const store = options.store ?? openStore(options);
   let stopJobs: () => Promise<void> = async () => {};
   let draining = false;
+  const workers = createWorkerPool(options.workers);
   try {
     const embeddings = options.embeddings;
     const jobs =
@@ -164,6 +169,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             options.jobs ?? {},
             embeddings ? createOpenAiEmbedder({ ...embeddings, timeoutMs: 60_000, maxAttempts: 3 }) : null,
             embeddings?.retryMs,
+            workers,
           );
     if (jobs) stopJobs = jobs.stop;
     const built = await createApp({
@@ -192,6 +198,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         : {}),
       ...(options.webDir !== undefined ? { webDir: options.webDir } : {}),
       logger,
+      workers,
     });
     if (built.auth.mode === 'dev' && !isLoopbackHost(host)) {
       throw new Error(
@@ -252,6 +259,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             http.closeIdleConnections();
           });
           await jobsStopped;
+          await workers.close();
           if (ownsStore) await store.close();
         })();
         return closing;
@@ -259,6 +267,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
   } catch (error) {
     await stopJobs();
+    await workers.close();
     if (ownsStore) await store.close();
     throw error;
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { parseSkillMd } from '@skillport/core';
 import { type Embedder, embeddingText } from '../embeddings/embedder.js';
+import { EXTRACT_OVERVIEW } from '../levels/extract-overview.js';
 import { renderOverview } from '../levels/render-overview.js';
 import {
   type ClaimedTask,
@@ -11,6 +12,8 @@ import {
   type Store,
   type TaskLease,
 } from '../store/types.js';
+import { runsInline } from '../workers/inline-policy.js';
+import { isProcessingLimitError, type WorkerPool } from '../workers/worker-pool.js';
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 
 /**
@@ -128,8 +131,9 @@ function defaultOwner(): string {
 }
 
 /**
- * The default L1 generator: parses the stored SKILL.md with core's `parseSkillMd` and renders the
- * deterministic overview; falls back to the stored name/description when the text lacks them.
+ * The deterministic L1 generator, in the calling thread: parses the stored SKILL.md with core's
+ * `parseSkillMd` and renders the deterministic overview; falls back to the stored name/description
+ * when the text lacks them. The server runs {@link createPooledSummarizer} instead.
  */
 export const defaultSummarizer: OverviewSummarizer = ({ skill, definition }) => {
   const parsed = parseSkillMd(definition).skill;
@@ -139,6 +143,22 @@ export const defaultSummarizer: OverviewSummarizer = ({ skill, definition }) => 
     body: parsed.body,
   });
 };
+
+/**
+ * The deterministic L1 generator on the worker pool: small SKILL.md files inline, larger ones in a
+ * worker thread with the pool's time budget (a skill over budget fails its task, not the server).
+ *
+ * @param workers - the pool
+ * @returns an {@link OverviewSummarizer}
+ */
+export function createPooledSummarizer(workers: WorkerPool): OverviewSummarizer {
+  return ({ skill, definition }) =>
+    workers.run(
+      EXTRACT_OVERVIEW,
+      { name: skill.name, description: skill.description, definition },
+      { inline: runsInline(definition.length) },
+    );
+}
 
 function describeError(error: unknown): string {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -317,7 +337,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     } catch (error) {
       if (entry.released || lost) return; // given back on shutdown, or owned by another replica now
       onError(error, { taskId: task.id, phase: 'task failed' });
-      const retryAt = task.attempts >= maxAttempts ? null : now() + backoffDelay(task.attempts, backoff);
+      // Over its time or memory budget, the same input would fail again: no retry.
+      const retryAt =
+        task.attempts >= maxAttempts || isProcessingLimitError(error)
+          ? null
+          : now() + backoffDelay(task.attempts, backoff);
       try {
         check(await store.failTask(lease, describeError(error), retryAt));
       } catch (failError) {

@@ -16,6 +16,8 @@ export interface LlmSummarizerOptions {
   fallback?: boolean;
   /** Told about failures that were replaced by the fallback. */
   onFallback?: (error: unknown, skillName: string) => void;
+  /** Writes the deterministic draft (and fallback); default {@link defaultSummarizer} in this thread. */
+  draft?: OverviewSummarizer;
 }
 
 const SYSTEM_PROMPT = [
@@ -52,8 +54,9 @@ export function createLlmSummarizer(
   const maxBytes = Math.max(64, Math.floor(options.maxBytes ?? OVERVIEW_MAX_BYTES));
   const maxInputChars = Math.max(1000, Math.floor(options.maxInputChars ?? 24_000));
   const fallback = options.fallback ?? true;
+  const drafter = options.draft ?? defaultSummarizer;
   return async (input) => {
-    const draft = await defaultSummarizer(input);
+    const draft = await drafter(input);
     const definition =
       input.definition.length > maxInputChars
         ? `${input.definition.slice(0, maxInputChars)}\n…`

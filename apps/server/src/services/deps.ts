@@ -4,6 +4,7 @@
 import type { NamePolicy, ServerLimits } from '../config.js';
 import type { QueryVectors } from '../embeddings/query-vectors.js';
 import type { QueueCounts, Store } from '../store/types.js';
+import type { WorkerPool } from '../workers/worker-pool.js';
 
 /** The fields the L0 abstract is rendered from. */
 export interface AbstractInput {
@@ -34,7 +35,9 @@ export interface ServiceDeps {
   /** Renders `.abstract.md` (L0) at write time. */
   renderAbstract: (skill: AbstractInput) => string;
   /** Renders the L1 overview from a skill body when the job has not written it yet; null when unavailable. */
-  renderOverview: ((skill: AbstractInput & { body: string }) => string) | null;
+  renderOverview: ((skill: AbstractInput & { body: string }) => Promise<string>) | null;
+  /** Worker threads for CPU-heavy work on user input (large text, zips). */
+  workers: WorkerPool;
   /** Told after an API key is stored (ends dev mode). */
   onApiKeyCreated: () => void;
   /** Clock, epoch milliseconds. */

@@ -11,8 +11,8 @@ import {
   skillMdFromStructured,
 } from '@skillport/core';
 import type { Identity } from '../store/types.js';
-import { extractUploadedSkill } from '../uploads/skill-folder.js';
-import type { ZipFile } from '../uploads/zip-reader.js';
+import { EXTRACT_UPLOADED_SKILL } from '../uploads/skill-folder.js';
+import { looksLikeZip, type ZipFile } from '../uploads/zip-reader.js';
 import type { ServiceDeps } from './deps.js';
 import { checkNoNul, checkSkillMdSize, decodeSkillMd } from './skill-text.js';
 
@@ -160,7 +160,12 @@ async function fromTempUpload(id: string, identity: Identity, deps: ServiceDeps)
       { details: { type: 'temp_file', resource: id.slice(0, 200) } },
     );
   }
-  const skill = extractUploadedSkill(upload.content, deps.limits);
+  // Inflating a zip is CPU work proportional to its expanded size: a worker thread does it.
+  const skill = await deps.workers.run(
+    EXTRACT_UPLOADED_SKILL,
+    { bytes: upload.content, limits: deps.limits },
+    { inline: !looksLikeZip(upload.content) },
+  );
   const text = decodeSkillMd(skill.skillMd, deps.limits.maxSkillMdBytes);
   return {
     form: 'upload',

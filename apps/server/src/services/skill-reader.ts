@@ -216,13 +216,13 @@ export async function getSkill(
   if (wantsOverview) {
     result.overview =
       skill.overview ??
-      deps.renderOverview?.({
+      (await deps.renderOverview?.({
         name: skill.name,
         description: skill.description,
         tags: skill.tags,
         allowedTools: skill.allowedTools,
         body: skill.body,
-      }) ??
+      })) ??
       '';
   }
   if (wantsContent) {

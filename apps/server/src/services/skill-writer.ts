@@ -3,18 +3,13 @@
  * `openviking`), write SKILL.md + L0 + auxiliary files and the processing job in one transaction,
  * optionally wait for the job.
  */
-import {
-  isSkillportError,
-  parseSkillMd,
-  type SkillIssue,
-  SkillportError,
-  type SkillWriteResult,
-  validateSkill,
-} from '@skillport/core';
+import { isSkillportError, type SkillIssue, SkillportError, type SkillWriteResult } from '@skillport/core';
 import { isTransientStoreError } from '../http/errors.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
+import { runsInline } from '../workers/inline-policy.js';
 import type { ServiceDeps } from './deps.js';
+import { PREPARE_SKILL } from './prepare-skill.js';
 import { resolveSkillSource, type SkillInputBody } from './skill-input.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
@@ -75,10 +70,13 @@ export async function writeSkill(
     mode.pathName === undefined ? undefined : resolveSkillName(mode.pathName, deps.namePolicy).name;
   const rootUri = resolveCallerRoot(identity, typeof body.target_uri === 'string' ? body.target_uri : null);
   const source = await resolveSkillSource(body, identity, deps);
-  const validation = validateSkill(source.text, {
-    profile: 'openviking',
-    ...(source.folderName !== null ? { dirName: source.folderName } : {}),
-  });
+  // Large text is read in a worker thread, so one big SKILL.md never holds up other requests.
+  const validation = await deps.workers.run(
+    PREPARE_SKILL,
+    { text: source.text, ...(source.folderName !== null ? { dirName: source.folderName } : {}) },
+    { inline: runsInline(source.text.length) },
+  );
+  const parsed = validation;
   if (validation.errors.length > 0) {
     const first = validation.errors[0] as SkillIssue;
     const where =
@@ -98,8 +96,7 @@ export async function writeSkill(
       { details: { field: 'name', expected, actual: name } },
     );
   }
-  const parsed = parseSkillMd(source.text).skill;
-  const description = validation.description ?? parsed.description ?? '';
+  const description = validation.description ?? '';
   const abstract = deps.renderAbstract({
     name,
     description,

@@ -4,6 +4,7 @@
  */
 import { SkillportError } from '@skillport/core';
 import type { ServerLimits } from '../config.js';
+import { defineWorkerTask, withTransfer } from '../workers/worker-task.js';
 import { looksLikeZip, readZip, type ZipFile } from './zip-reader.js';
 
 /** The files of an uploaded skill folder. */
@@ -84,3 +85,29 @@ export function extractUploadedSkill(bytes: Uint8Array, limits: ServerLimits): U
     folderName,
   };
 }
+
+/** Input of {@link extractUploadedSkillTask}. */
+export interface ExtractUploadInput {
+  bytes: Uint8Array;
+  limits: ServerLimits;
+}
+
+/**
+ * {@link extractUploadedSkill} for a worker thread: the files' buffers are moved back to the
+ * caller, not copied.
+ */
+export function extractUploadedSkillTask(input: ExtractUploadInput): UploadedSkill {
+  const skill = extractUploadedSkill(input.bytes, input.limits);
+  return withTransfer(skill, [skill.skillMd, ...skill.auxiliary.map((f) => f.content)].map(ownBuffer));
+}
+
+function ownBuffer(view: Uint8Array): ArrayBuffer {
+  return view.buffer as ArrayBuffer;
+}
+
+/** Zip inflation as a worker pool task (see `workers/worker-pool.ts`). */
+export const EXTRACT_UPLOADED_SKILL = defineWorkerTask(
+  import.meta.url,
+  'extractUploadedSkillTask',
+  extractUploadedSkillTask,
+);

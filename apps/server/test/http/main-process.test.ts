@@ -60,6 +60,27 @@ describe('node dist/main.js', () => {
     expect(p.out()).toContain('"msg":"shutting down"');
   });
 
+  // Large input goes to the worker threads, which load `dist/workers/worker-entry.js` in a build.
+  test('parses a large SKILL.md and extracts its overview in worker threads', async () => {
+    const p = run({});
+    await until(() => p.out().includes('"msg":"listening"'));
+    const { url } = JSON.parse(p.out().split('\n')[0] ?? '{}');
+    const body = `## Usage\n\n${'Use it with care. '.repeat(20_000)}\n\n## Parameters\n\n- **q** (string): query\n`;
+    const text = `---\nname: big-skill\ndescription: A large skill processed off the HTTP thread\n---\n${body}`;
+    const add = await fetch(`${url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: text, wait: true }),
+    });
+    const added = await add.json();
+    expect(add.status, JSON.stringify(added)).toBe(200);
+    expect(added.result.queue_status).toMatchObject({ completed: 1, failed: 0 });
+    const got = await (await fetch(`${url}/api/v1/skills/big-skill?level=1`)).json();
+    expect(got.result.overview).toContain('- **q** (string): query');
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toBe(0);
+  });
+
   test.each([
     [{ SKILLPORT_HOST: '0.0.0.0' }, /loopback/],
     [{ SKILLPORT_DATABASE_URL: 'postgres://localhost/x' }, /not supported yet/],

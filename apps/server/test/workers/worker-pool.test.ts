@@ -1,0 +1,77 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { createWorkerPool, isProcessingLimitError } from '../../src/workers/worker-pool.js';
+import { FILL, HOARD, REFUSE, SPIN, WHERE_AM_I } from './pool-tasks.js';
+
+const pool = createWorkerPool({ threads: 1, maxQueue: 2, taskBudgetMs: 20_000, maxMemoryMb: 64 });
+afterAll(async () => {
+  await pool.close();
+});
+
+describe('worker pool', () => {
+  test('runs a task in a worker thread, or inline when asked', async () => {
+    const off = await pool.run(WHERE_AM_I, 'a');
+    expect(off).toMatchObject({ tag: 'a', isMainThread: false });
+    expect(off.threadId).toBeGreaterThan(0);
+    const inline = await pool.run(WHERE_AM_I, 'b', { inline: true });
+    expect(inline).toMatchObject({ tag: 'b', isMainThread: true });
+  });
+
+  test('a SkillportError keeps its code, status and details across the thread boundary', async () => {
+    const error = await pool.run(REFUSE, 'name').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', status: 400, message: 'bad name' });
+    expect((error as { details: unknown }).details).toEqual({ field: 'name' });
+  });
+
+  test('a task over its budget fails alone; its thread is replaced and the next task runs', async () => {
+    const before = pool.stats().overBudget;
+    const first = await pool.run(WHERE_AM_I, 'before');
+    const error = await pool.run(SPIN, 60_000, { budgetMs: 200 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    expect((error as { details: { reason: string } }).details.reason).toBe('processing_budget');
+    expect((error as Error).message).toContain('200 ms');
+    expect(isProcessingLimitError(error)).toBe(true);
+    expect(pool.stats().overBudget).toBe(before + 1);
+    const after = await pool.run(WHERE_AM_I, 'after');
+    expect(after.isMainThread).toBe(false);
+    expect(after.threadId).not.toBe(first.threadId);
+  });
+
+  test('the budget counts from the start of the run, not the wait in the queue', async () => {
+    // One thread: the second task waits 1.5 s for the first, but runs well within its own budget.
+    const [a, b] = await Promise.all([
+      pool.run(SPIN, 1500, { budgetMs: 10_000 }),
+      pool.run(SPIN, 10, { budgetMs: 1000 }),
+    ]);
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(0);
+  });
+
+  test('a full queue refuses new work at once with 503 UNAVAILABLE and Retry-After', async () => {
+    const busy = pool.run(SPIN, 400);
+    const waiting = [pool.run(SPIN, 1), pool.run(SPIN, 1)];
+    const refused = await pool.run(SPIN, 1).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'UNAVAILABLE', status: 503 });
+    expect((refused as { details: { retry_after: number } }).details.retry_after).toBeGreaterThan(0);
+    await Promise.all([busy, ...waiting]);
+  });
+
+  test('a task past the heap limit fails alone with processing_memory', async () => {
+    const error = await pool.run(HOARD, 4096).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect((error as { details: { reason: string } }).details.reason).toBe('processing_memory');
+    expect((await pool.run(WHERE_AM_I, 'alive')).isMainThread).toBe(false);
+  });
+
+  test('buffers marked with withTransfer arrive intact', async () => {
+    const { bytes } = await pool.run(FILL, 1 << 20);
+    expect(bytes.byteLength).toBe(1 << 20);
+    expect(bytes[12345]).toBe(7);
+    expect((await pool.run(FILL, 16, { inline: true })).bytes.byteLength).toBe(16);
+  });
+
+  test('a closed pool refuses work with 503', async () => {
+    const other = createWorkerPool({ threads: 1 });
+    await other.close();
+    await expect(other.run(WHERE_AM_I, 'x')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});
