@@ -1,8 +1,8 @@
 /**
  * Test support: checks that a function's cost grows linearly with the size of its input, by
  * comparing the best time per call at sizes n and 16n (a linear cost grows ×16, a quadratic one
- * ×256; the default bound, ×64, leaves a factor of 4 either way). The best of several trials is
- * used, since a loaded machine only ever adds time; a rung over the bound is measured again before
+ * ×256; the default bound, ×64, leaves a factor of 4 either way). Time is the process's CPU time,
+ * which other processes on a busy machine do not inflate, and the best of several trials is used; a rung over the bound is measured again before
  * it counts, so one slow moment (a GC pause, another process) does not fail a test.
  */
 
@@ -10,7 +10,7 @@
 export interface GrowthRung {
   /** Input size (whatever unit the builder takes) of the smaller input. */
   size: number;
-  /** Best milliseconds per call at `size` and at `size * 16`. */
+  /** Best CPU milliseconds per call at `size` and at `size * 16`. */
   small: number;
   large: number;
   /** `large / small`. */
@@ -27,23 +27,29 @@ export interface GrowthOptions {
   maxRatio?: number;
 }
 
-/** Best time per call over `trials` trials of `reps` calls (fewer trials once 2 s are spent). */
+/** CPU time of this process in ms: unlike wall time, other processes on a busy machine add none. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** Best CPU time per call over `trials` trials of `reps` calls (fewer trials once 2 s are spent). */
 function bestPerCall(fn: () => unknown, reps: number, trials: number): number {
   let best = Number.POSITIVE_INFINITY;
   const begin = performance.now();
   for (let t = 0; t < trials && (t === 0 || performance.now() - begin < 2000); t++) {
-    const start = performance.now();
+    const start = cpuMs();
     for (let r = 0; r < reps; r++) fn();
-    best = Math.min(best, (performance.now() - start) / reps);
+    best = Math.min(best, (cpuMs() - start) / reps);
   }
   return best;
 }
 
 /** Repetitions that make one trial at this input last about `targetMs` (at least one). */
 function calibrate(fn: () => unknown, targetMs: number): number {
-  const start = performance.now();
+  const start = cpuMs();
   fn();
-  const once = Math.max(performance.now() - start, 0.001);
+  const once = Math.max(cpuMs() - start, 0.001);
   return Math.max(1, Math.min(10_000, Math.ceil(targetMs / once)));
 }
 
