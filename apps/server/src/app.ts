@@ -9,6 +9,7 @@ import { requireIdentity } from './auth/middleware.js';
 import { resolveLimits, type ServerLimits, type ServerOptions } from './config.js';
 import { accessLog } from './http/access-log.js';
 import { bodyLimits } from './http/body-limit.js';
+import { clientAddress, parseTrustedProxies } from './http/client-address.js';
 import type { AppEnv } from './http/context.js';
 import { createErrorHandler, schemaError } from './http/errors.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
@@ -35,7 +36,10 @@ import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
 
 /** What the app needs beyond {@link ServerOptions}: an opened store and, optionally, a job kick. */
 export interface CreateAppOptions
-  extends Pick<ServerOptions, 'rootApiKey' | 'corsOrigins' | 'limits' | 'logger' | 'namePolicy' | 'webDir'> {
+  extends Pick<
+    ServerOptions,
+    'rootApiKey' | 'corsOrigins' | 'limits' | 'logger' | 'namePolicy' | 'webDir' | 'trustedProxies'
+  > {
   store: Store;
   /** Called after each write so a job runner picks the new task up (default: nothing). */
   kickJobs?: () => void;
@@ -130,6 +134,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     },
   });
   app.use('*', requestId());
+  app.use('*', clientAddress(parseTrustedProxies(options.trustedProxies ?? [])));
   app.use('*', accessLog(logger));
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     app.use(

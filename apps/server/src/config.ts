@@ -91,6 +91,13 @@ export interface ServerOptions {
   databaseUrl?: string;
   /** A root API key accepted without being stored (`SKILLPORT_ROOT_API_KEY`); its presence disables dev mode. */
   rootApiKey?: string;
+  /**
+   * Reverse proxies (load balancers) whose `X-Forwarded-For` names the client
+   * (`SKILLPORT_TRUSTED_PROXIES`, comma list of addresses or CIDR ranges, e.g. `127.0.0.1,10.0.0.0/8`;
+   * default none). Per-address limits (the wrong-key throttle) and the access log then see the client,
+   * not the proxy. Only list proxies you run: a trusted peer may name any address.
+   */
+  trustedProxies?: string[];
   /** Origins allowed by CORS (`SKILLPORT_CORS_ORIGINS`, comma list); empty = no CORS headers. */
   corsOrigins?: string[];
   /** Overrides of {@link DEFAULT_LIMITS}. */
@@ -207,6 +214,11 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   if (env.SKILLPORT_DATA_DIR) options.dataDir = env.SKILLPORT_DATA_DIR;
   if (env.SKILLPORT_DATABASE_URL) options.databaseUrl = env.SKILLPORT_DATABASE_URL;
   if (env.SKILLPORT_ROOT_API_KEY) options.rootApiKey = env.SKILLPORT_ROOT_API_KEY;
+  if (env.SKILLPORT_TRUSTED_PROXIES) {
+    options.trustedProxies = env.SKILLPORT_TRUSTED_PROXIES.split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
+  }
   if (env.SKILLPORT_CORS_ORIGINS) {
     options.corsOrigins = env.SKILLPORT_CORS_ORIGINS.split(',')
       .map((s) => s.trim())

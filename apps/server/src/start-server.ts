@@ -179,6 +179,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(jobs ? { waitForJobs: jobs.waitFor } : {}),
       ...(options.rootApiKey !== undefined ? { rootApiKey: options.rootApiKey } : {}),
       ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
+      ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
       ...(options.namePolicy !== undefined ? { namePolicy: options.namePolicy } : {}),
       ...(embeddings

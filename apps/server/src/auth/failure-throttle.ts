@@ -3,21 +3,20 @@
  * server process: after `perMinute` failures within a minute, requests from that address get
  * 429 `RESOURCE_EXHAUSTED` (with `Retry-After`) until the minute has passed.
  */
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { SkillportError } from '@skillport/core';
 import type { Context } from 'hono';
+import { peerAddress } from '../http/client-address.js';
 import type { AppEnv } from '../http/context.js';
 
 const WINDOW_MS = 60_000;
 const MAX_TRACKED = 50_000;
 
-/** Remote address of the request, or `unknown` when not served by the Node adapter (in-process fetch). */
+/**
+ * Address of the request's client (`clientAddress`, which honours trusted proxies), else its TCP
+ * peer, or `unknown` when not served by the Node adapter (in-process fetch).
+ */
 export function remoteAddress(c: Context<AppEnv>): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
+  return c.get('clientAddress') ?? peerAddress(c);
 }
 
 /** Counts failures per address in a fixed one-minute window. */

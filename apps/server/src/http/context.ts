@@ -14,6 +14,8 @@ export interface AppEnv {
   Variables: {
     /** Echoed `X-Request-Id`, or a generated UUID. */
     requestId: string;
+    /** The client's address (through trusted proxies, see `http/client-address.ts`). */
+    clientAddress: string;
     /** `performance.now()` when the request arrived. */
     startedAt: number;
     /** The caller; set by the auth middleware on `/api/v1/*`. */
