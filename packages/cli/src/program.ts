@@ -4,6 +4,7 @@ import { registerConfig } from './commands/config.js';
 import { registerDb } from './commands/db.js';
 import { registerDiscover } from './commands/discover.js';
 import { registerKeys } from './commands/keys.js';
+import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
 import { registerAddSkill } from './commands/skill-write.js';
 import { registerSkills } from './commands/skills.js';
@@ -48,6 +49,7 @@ export function createProgram(io: CliIo): Command {
   registerConfig(program, io);
   registerDiscover(program, io);
   registerDb(program, io);
+  registerMcp(program, io, CLI_VERSION);
   for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     command.exitOverride();
     command.configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });

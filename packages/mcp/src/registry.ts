@@ -31,8 +31,8 @@ export interface RegistryListOptions {
 
 /** One file's bytes, as {@link SkillRegistry.readFile} returns them. */
 export interface RegistryFile {
-  /** URI of the file: `<skill uri>/<path>`, in the root that holds the skill. */
-  uri: string;
+  /** URI of the file (`<skill uri>/<path>` in the root that holds the skill), when known. */
+  uri?: string;
   /** The bytes exactly as stored. */
   content: Uint8Array;
   /** sha-256 of the content (64 lowercase hex), when known. */

@@ -288,9 +288,11 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
         if (media.type.startsWith('image/')) {
           return { content: [{ type: 'image', data, mimeType: media.type }] };
         }
-        return {
-          content: [{ type: 'resource', resource: { uri: file.uri, mimeType: media.type, blob: data } }],
-        };
+        // The embedded resource names the file by URI; a plain name needs the root that holds it.
+        const uri =
+          file.uri ??
+          `${ref.targetUri ? `${ref.targetUri}/${ref.name}` : (await registry.get(ref.name, { level: 0 })).uri}/${filePath}`;
+        return { content: [{ type: 'resource', resource: { uri, mimeType: media.type, blob: data } }] };
       } catch (error) {
         return toolError(error, NOT_FOUND_HINT);
       }

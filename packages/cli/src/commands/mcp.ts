@@ -1,0 +1,87 @@
+/**
+ * `skillport mcp`: the registry as an MCP server over stdio, for desktop agents (Claude Desktop,
+ * Claude Code, Cursor, VS Code, Goose…). It fronts the server named by `--url` / `--api-key` (or
+ * `SKILLPORT_URL` / `SKILLPORT_API_KEY` / the config file), so it works with any Skillport server.
+ * Stdout carries only the protocol; messages for people go to stderr.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Command } from 'commander';
+import { createContext } from '../internal/context.js';
+import { CliError, type CliIo } from '../internal/io.js';
+
+/** Default of `--poll-interval`, seconds. */
+export const DEFAULT_MCP_POLL_SECONDS = 30;
+
+function parsePollInterval(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < 0) {
+    throw new CliError(`--poll-interval must be a number of seconds ≥ 0 (0 = never), got "${raw}"`);
+  }
+  return value;
+}
+
+/** Registers `mcp`. */
+export function registerMcp(program: Command, io: CliIo, version: string): void {
+  program
+    .command('mcp')
+    .description(
+      'serve the registry to an agent over MCP on stdio (tools find_skills, get_skill, list_skills, ' +
+        'read_skill_file; skills as resources and prompts)',
+    )
+    .option(
+      '--poll-interval <seconds>',
+      'how often to check the server for added, changed or deleted skills, to tell the agent (0 = never)',
+      String(DEFAULT_MCP_POLL_SECONDS),
+    )
+    .addHelpText(
+      'after',
+      '\nAgent configuration (claude_desktop_config.json, .mcp.json, …):\n' +
+        '  {"mcpServers": {"skillport": {"command": "npx", "args": ["-y", "@skillport/cli", "mcp"],\n' +
+        '    "env": {"SKILLPORT_URL": "http://127.0.0.1:1933", "SKILLPORT_API_KEY": "<key>"}}}}\n' +
+        'Stdout carries only MCP messages; notes go to stderr.',
+    )
+    .action(async (options: { pollInterval: string }, command: Command) => {
+      const pollSeconds = parsePollInterval(options.pollInterval);
+      // Loaded here, not at start-up: the MCP SDK would add about a second to every other command.
+      const [{ StdioServerTransport }, { createSkillportMcpServer }, { createClientRegistry }] =
+        await Promise.all([
+          import('@modelcontextprotocol/sdk/server/stdio.js'),
+          import('@skillport/mcp'),
+          import('../internal/mcp-registry.js'),
+        ]);
+      const ctx = createContext(io, command);
+      const client = await ctx.client();
+      const note = (text: string) => io.stderr.write(`skillport mcp: ${text}\n`);
+      const registry = createClientRegistry(client, {
+        pollIntervalMs: Math.round(pollSeconds * 1000),
+        onPollStatus: (error) =>
+          note(
+            error === null
+              ? `${client.url} answers again`
+              : `cannot check ${client.url} for changes: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+      });
+      const server = createSkillportMcpServer(registry, { version });
+      const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as unknown as Writable);
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = resolve;
+      });
+      // The agent ends the session by closing our stdin.
+      io.stdin.once('end', () => void server.close());
+      await server.connect(transport);
+      note(`serving ${client.url} over stdio`);
+      client.initialize().then(
+        (health) =>
+          note(
+            `connected to Skillport ${health.version} (${health.auth_mode === 'dev' ? 'dev mode' : `user ${health.user_id ?? '?'} of account ${health.account_id ?? '?'}`})`,
+          ),
+        (error: unknown) =>
+          note(
+            `cannot reach ${client.url} (${error instanceof Error ? error.message : String(error)}); ` +
+              'tools will report this until it answers. Set --url / SKILLPORT_URL and --api-key / SKILLPORT_API_KEY.',
+          ),
+      );
+      await closed;
+      client.close();
+    });
+}
