@@ -34,9 +34,45 @@ export function onlyStopWords(tokens: readonly string[]): boolean {
   return tokens.length > 0 && tokens.every((token) => STOP_WORDS.has(token));
 }
 
+/** A CJK run longer than this many characters is also searched word by word (see {@link segmentCjkWords}). */
+export const MAX_CJK_PHRASE = 4;
+
+const SEGMENTERS = new Map<string, Intl.Segmenter>();
+
+/**
+ * The words of a run of Chinese, Japanese or Korean letters, by the ICU word segmenter built into
+ * Node (`Intl.Segmenter`, locale `ja` when the run has kana, `ko` for hangul, else `zh`); words of
+ * one character (particles, measure words) are left out.
+ *
+ * @param run - a CJK run (from `splitCjkRuns`)
+ * @returns its words of two or more characters, in order, without repeats
+ * @example
+ * ```ts
+ * segmentCjkWords('从报名的人里随机抽取三个幸运中奖者'); // ['报名', '随机', '抽取', '幸运', '中奖']
+ * ```
+ */
+export function segmentCjkWords(run: string): string[] {
+  const locale = /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(run)
+    ? 'ja'
+    : /\p{Script=Hangul}/u.test(run)
+      ? 'ko'
+      : 'zh';
+  let segmenter = SEGMENTERS.get(locale);
+  if (segmenter === undefined) {
+    segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
+    SEGMENTERS.set(locale, segmenter);
+  }
+  const words: string[] = [];
+  for (const { segment, isWordLike } of segmenter.segment(run)) {
+    if (isWordLike && Array.from(segment).length >= 2 && !words.includes(segment)) words.push(segment);
+  }
+  return words;
+}
+
 /**
  * Splits a query into search tokens: NFKC-normalised, lower-cased runs of letters and digits, a
- * run of CJK letters split from adjacent other letters (`小红书mcp` → `小红书`, `mcp`),
+ * run of CJK letters split from adjacent other letters (`小红书mcp` → `小红书`, `mcp`) and, when
+ * longer than {@link MAX_CJK_PHRASE} characters, followed by its words ({@link segmentCjkWords}),
  * de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
  * {@link MAX_QUERY_TOKENS}, each at most {@link MAX_TOKEN_LENGTH}.
  *
@@ -54,10 +90,18 @@ export function tokenizeQuery(query: string): string[] {
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
   const tokens: string[] = [];
+  const add = (part: string): void => {
+    const token = Array.from(part).slice(0, MAX_TOKEN_LENGTH).join('');
+    if (!tokens.includes(token)) tokens.push(token);
+  };
   for (const word of words) {
     for (const part of splitCjkRuns(word)) {
-      const token = Array.from(part).slice(0, MAX_TOKEN_LENGTH).join('');
-      if (!tokens.includes(token)) tokens.push(token);
+      add(part);
+      // A sentence in Chinese or Japanese has no spaces: besides the whole run (an exact phrase),
+      // search its words, so a need written as a sentence finds texts that use some of them.
+      if (isCjkToken(part) && Array.from(part).length > MAX_CJK_PHRASE) {
+        for (const segment of segmentCjkWords(part)) add(segment);
+      }
     }
   }
   const content = tokens.filter((token) => !STOP_WORDS.has(token));
