@@ -135,11 +135,12 @@ try {
   putMs = performance.now() - started;
   started = performance.now();
   const byName = new Map(skills.map((s) => [s.name, s]));
-  for (let task = await store.claimTask(Date.now()); task; task = await store.claimTask(Date.now())) {
+  const claim = () => store.claimTask(Date.now(), { owner: 'search-bench', leaseMs: 600_000 });
+  for (let task = await claim(); task; task = await claim()) {
     const record = task.skillId ? await store.getSkillById(task.skillId) : null;
     const source = record ? byName.get(record.name) : undefined;
     const overview = source ? renderOverview({ ...source.skill, name: record.name }) : null;
-    await store.completeTask(task.id, { overview, revision: record?.revision, result: {} });
+    await store.completeTask(task.lease, { overview, revision: record?.revision, result: {} });
   }
   while (await store.compactSearchIndex(1024)) {}
   jobMs = performance.now() - started;

@@ -81,6 +81,8 @@ function containsRun(text: string, runs: readonly string[]): boolean {
  * @param tokens - query tokens (from `tokenizeQuery`)
  * @param prefixLast - whether the last token was searched as a prefix
  * @param fields - the fields that were searched (default: all)
+ * @param corrected - index terms searched for misspelt words (typo corrections); a word starting with
+ *   one matches
  * @returns matched fields in index order (possibly empty when the match came only from stemming
  *   this approximation does not reproduce)
  */
@@ -89,6 +91,7 @@ export function matchFields(
   tokens: readonly string[],
   prefixLast: boolean,
   fields: readonly SearchField[] = SEARCH_FIELDS,
+  corrected: readonly string[] = [],
 ): SearchField[] {
   const cjk = tokens.filter(isCjkToken);
   const words = cjk.length === 0 ? tokens : tokens.filter((token) => !isCjkToken(token));
@@ -97,11 +100,12 @@ export function matchFields(
   const prefix = prefixLast && !isCjkToken(last) ? fold(last) : undefined;
   const found = (text: string): boolean =>
     (prefix !== undefined && hasWord(text, prefix, () => true)) ||
+    corrected.some((term) => hasWord(text, term, () => true)) ||
     stems.some((stem) => hasWord(text, stem, (word) => stripSuffix(word) === stem));
   return fields.filter((field) => {
     const raw = doc[field];
     if (containsRun(raw, cjk)) return true;
-    if (stems.length === 0 && prefix === undefined) return false;
+    if (stems.length === 0 && prefix === undefined && corrected.length === 0) return false;
     // Lower-casing is enough unless the text has non-ASCII letters that fold (é → e); only then
     // pay for NFKD over the whole field, and only when the cheap pass found nothing. Words touching
     // CJK letters (`小红书MCP`) are separate words in the index, so that pass sets CJK runs apart.

@@ -45,6 +45,11 @@ export interface SearchQuery {
   prefixLast: boolean;
   /** Lower-cased names that make a skill an exact-name hit: the trimmed query and its kebab-case form. */
   nameKeys: string[];
+  /**
+   * Index terms the engine searched for misspelt query words (`search/typo.ts`); `matchedFields`
+   * counts a word starting with one as a match. Empty or absent when there were none.
+   */
+  corrections?: string[];
 }
 
 /**
@@ -180,6 +185,7 @@ export function toSearchHit(
     query.tokens,
     query.prefixLast,
     query.fields,
+    query.corrections ?? [],
   );
   if (ranked.matchReason === 'name' && !matchedFields.includes('name')) matchedFields.unshift('name');
   return {

@@ -13,6 +13,7 @@ import {
 } from './ranking.js';
 import { FIELD_WEIGHTS, SEARCH_FIELDS } from './score.js';
 import { semanticMatches } from './semantic.js';
+import { corrections, isCorrectable } from './typo.js';
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
 
@@ -35,6 +36,63 @@ const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills INDEXED BY skills_b
   AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
 
 const ROWS_BY_SEQ = 'SELECT * FROM skills WHERE seq IN (SELECT value FROM json_each(?))';
+
+/** Whether any indexed text holds the word (`*`: as a prefix), through the index's own tokenizer. */
+const KNOWN_TERM = 'SELECT 1 FROM skills_fts WHERE skills_fts MATCH ? LIMIT 1';
+/** Index terms (stems) starting with a prefix, with the number of skills holding each. */
+const TERMS_FROM = 'SELECT term, doc AS docs FROM skills_fts_vocab WHERE term >= ? AND term < ?';
+
+/** How long a vocabulary slice is reused, ms (new words reach typo correction within this time). */
+const TERM_CACHE_MS = 5 * 60_000;
+/** Vocabulary slices kept. */
+const TERM_CACHE_SLICES = 512;
+
+/**
+ * Slices of the index vocabulary by two-letter prefix, kept for {@link TERM_CACHE_MS}: reading a
+ * slice counts the skills of each of its terms (a few ms at 10,000 skills), so repeated typos of
+ * the same letters cost nothing.
+ */
+export class TermCache {
+  private readonly slices = new Map<string, { at: number; terms: Array<{ term: string; docs: number }> }>();
+
+  /** The terms starting with `prefix` (two letters). */
+  slice(conn: Connection, prefix: string): Array<{ term: string; docs: number }> {
+    const now = performance.now();
+    const hit = this.slices.get(prefix);
+    if (hit !== undefined && now - hit.at < TERM_CACHE_MS) return hit.terms;
+    const upper = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const terms = conn.stmt(TERMS_FROM).all(prefix, upper) as Array<{ term: string; docs: number }>;
+    this.slices.delete(prefix);
+    this.slices.set(prefix, { at: now, terms });
+    if (this.slices.size > TERM_CACHE_SLICES) this.slices.delete(this.slices.keys().next().value as string);
+    return terms;
+  }
+}
+
+/**
+ * Index terms to search besides the query's words, for each word that no indexed text contains and
+ * that looks misspelt (see `search/typo.ts`): the closest terms sharing its first letter and either
+ * its second or its third (a typo in the very first letters is not corrected).
+ */
+function typoCorrections(
+  conn: Connection,
+  terms: TermCache,
+  tokens: readonly string[],
+  prefixLast: boolean,
+): string[] {
+  const extra: string[] = [];
+  tokens.forEach((token, index) => {
+    if (!isCorrectable(token)) return;
+    const asPrefix = prefixLast && index === tokens.length - 1;
+    if (conn.stmt(KNOWN_TERM).get(`"${token}"${asPrefix ? '*' : ''}`) !== undefined) return;
+    const prefixes = [...new Set([token.slice(0, 2), `${token[0]}${token[2]}`])];
+    const vocabulary = prefixes.flatMap((prefix) => terms.slice(conn, prefix));
+    for (const term of corrections(token, vocabulary)) {
+      if (!tokens.includes(term) && !extra.includes(term)) extra.push(term);
+    }
+  });
+  return extra;
+}
 
 /** Semantic candidates considered at least (a skill found by meaning and by words counts once). */
 const SEMANTIC_CANDIDATES = 50;
@@ -107,13 +165,22 @@ export function searchSkills(
   query: string,
   limit: number,
   semantic?: { query: SemanticQuery; cache: VectorCache },
+  terms: TermCache = new TermCache(),
 ): SearchHit[] {
   const max = Math.max(0, Math.floor(limit));
-  const parsed = parseSearchQuery(query);
-  const match = buildMatchExpression(
-    parsed.tokens,
-    parsed.fields === SHORT_FIELDS ? { columns: SHORT_FIELDS } : {},
+  const asked = parseSearchQuery(query);
+  // Misspelt words are searched with their likely corrections too (not for stop-word-only queries).
+  const fixes =
+    asked.fields === SHORT_FIELDS ? [] : typoCorrections(conn, terms, asked.tokens, asked.prefixLast);
+  const parsed = fixes.length === 0 ? asked : { ...asked, corrections: fixes };
+  const original = buildMatchExpression(
+    asked.tokens,
+    asked.fields === SHORT_FIELDS ? { columns: SHORT_FIELDS } : {},
   );
+  const match =
+    original === null || fixes.length === 0
+      ? original
+      : `${original} OR ${fixes.map((term) => `"${term}"`).join(' OR ')}`;
   if ((match === null && semantic === undefined) || max === 0 || rootUris.length === 0) return [];
   const roots = JSON.stringify(rootUris);
   const budget = candidateBudget(max, rootUris.length);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
-import { searchSkills } from '../../search/sqlite-search.js';
+import { searchSkills, TermCache } from '../../search/sqlite-search.js';
 import type { Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
@@ -103,6 +103,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   let searchIndexDirty = true;
   // The live embeddings, in memory for the semantic half of find (caught up before each search).
   const vectors = new VectorCache();
+  // Slices of the search vocabulary for typo tolerance (reused for a few minutes).
+  const terms = new TermCache();
 
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
   const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
@@ -163,6 +165,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
             query,
             limit,
             semantic === undefined ? undefined : { query: semantic, cache: vectors },
+            terms,
           ),
         )
         .deferred();

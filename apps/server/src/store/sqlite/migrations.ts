@@ -30,6 +30,8 @@ interface Migration {
  * - Runs of Chinese, Japanese and Korean letters are indexed as overlapping bigrams (see
  *   `search/cjk-segment.ts`); version 3 rebuilds the index of skills stored before that.
  * - Tasks have no foreign key to skills: a task of a deleted skill completes as a no-op.
+ * - `skills_fts_vocab` (version 6) lists the index's terms (stems) and their document counts, for
+ *   typo tolerance.
  * - `skill_vectors` (version 5) holds one embedding per skill: the vector of `revision` computed by
  *   `model` (float32 little-endian). Triggers on `skills` clear the vector (`vector = NULL`) when the
  *   skill gets a new revision or is deleted, and every change takes the next `change` number, so a
@@ -219,6 +221,13 @@ CREATE TRIGGER IF NOT EXISTS skill_vectors_gone AFTER DELETE ON skills BEGIN
     WHERE skill_seq = old.seq AND vector IS NOT NULL;
 END;
 `,
+  },
+  {
+    version: 6,
+    name: 'search vocabulary',
+    // The terms of the search index with the number of skills holding each, read by typo tolerance
+    // (`search/typo.ts`): a query word no skill contains is compared with the terms of its first letter.
+    sql: `CREATE VIRTUAL TABLE IF NOT EXISTS skills_fts_vocab USING fts5vocab(skills_fts, 'row');`,
   },
 ];
 
