@@ -3,8 +3,9 @@ import { type ApiError, isApiError, type SkillData } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+import { withProgress } from '../internal/progress.js';
 import { resolveSource } from '../internal/source.js';
-import { startSpinner, withSpinner } from '../internal/spinner.js';
+import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
 
 export interface WriteOptions {
@@ -78,7 +79,7 @@ export async function addAction(
   const { source, label, tools } = await resolveSource(io, raw, { many: true });
   const client = await ctx.client();
   const verb = options.wait ? 'Adding and processing' : 'Adding';
-  if (tools) return addTools(ctx, tools, fields, `${verb} ${tools.length} tools of ${label}`);
+  if (tools) return addTools(ctx, tools, fields, `${verb} the tools of ${label}`);
   const result = await withSpinner(io, ctx.format, `${verb} ${label}…`, () =>
     client.addSkill(source, fields),
   );
@@ -93,22 +94,20 @@ async function addTools(
   label: string,
 ): Promise<void> {
   const client = await ctx.client();
-  const spinner = startSpinner(ctx.io, ctx.format, `${label}…`);
   const outcomes: Array<{ tool: string; result?: WriteResultLike; error?: unknown }> = [];
-  try {
+  await withProgress(ctx.io, ctx.format, { total: tools.length, label }, async (bar) => {
     for (const [index, tool] of tools.entries()) {
-      spinner.update(`${label}: ${index + 1}/${tools.length}`);
       const name = typeof tool.name === 'string' ? tool.name : `#${index + 1}`;
+      bar.update(name);
       try {
         outcomes.push({ tool: name, result: await client.addSkill(tool as SkillData, fields) });
       } catch (error) {
         if (!isApiError(error)) throw error;
         outcomes.push({ tool: name, error });
       }
+      bar.advance();
     }
-  } finally {
-    spinner.stop();
-  }
+  });
   const failed = outcomes.filter((o) => o.error);
   if (ctx.format === 'json') {
     printJson(

@@ -1,34 +1,49 @@
-/** A progress spinner on stderr, shown only on a TTY and never with `-o json`. */
+/**
+ * A progress spinner on stderr (`yocto-spinner`), shown only on an interactive terminal and never with
+ * `-o json`: off a TTY, under `CI` or with `TERM=dumb` every call is a no-op, so pipes and logs get
+ * only the command's output.
+ */
+import yoctoSpinner from 'yocto-spinner';
 import type { CliIo, OutputFormat } from './io.js';
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
 export interface Spinner {
+  /** Replaces the text shown beside the spinner. */
   update(text: string): void;
+  /** Removes the spinner line. Safe to call twice. */
   stop(): void;
 }
 
 const SILENT: Spinner = { update() {}, stop() {} };
 
-/** Starts a spinner with `text`, or a silent one off a TTY or with JSON output. */
+/**
+ * Whether live progress (spinner, progress bar) may be drawn on stderr: a TTY, not JSON output, not
+ * under `CI`, and a terminal that understands cursor movement.
+ */
+export function showsProgress(io: CliIo, format: OutputFormat): boolean {
+  return (
+    format !== 'json' &&
+    io.stderr.isTTY === true &&
+    !io.env.CI &&
+    io.env.TERM !== 'dumb' &&
+    typeof (io.stderr as { cursorTo?: unknown }).cursorTo === 'function'
+  );
+}
+
+/** Starts a spinner with `text`, or a silent one where {@link showsProgress} says no. */
 export function startSpinner(io: CliIo, format: OutputFormat, text: string): Spinner {
-  if (format === 'json' || !io.stderr.isTTY || io.env.CI) return SILENT;
-  let frame = 0;
-  let label = text;
-  const draw = () => {
-    io.stderr.write(`\r\x1b[2K${FRAMES[frame % FRAMES.length]} ${label}`);
-    frame += 1;
-  };
-  draw();
-  const timer = setInterval(draw, 80);
-  timer.unref?.();
+  if (!showsProgress(io, format)) return SILENT;
+  const spinner = yoctoSpinner({
+    text,
+    stream: io.stderr as NodeJS.WriteStream,
+    // The CLI reports an interrupted wait itself (see `onInterrupt`); the spinner only draws.
+    handleSignals: false,
+  }).start();
   return {
     update(next: string) {
-      label = next;
+      spinner.text = next;
     },
     stop() {
-      clearInterval(timer);
-      io.stderr.write('\r\x1b[2K');
+      spinner.stop();
     },
   };
 }

@@ -1,7 +1,11 @@
 /**
- * Plain-text tables that fit the terminal: columns keep their natural width when they can, and the
- * widest flexible columns are cut (with `…`) until the row fits. Off a TTY nothing is cut.
+ * Plain-text tables that fit the terminal, rendered by `cli-table3` without borders: columns keep their
+ * natural width when they can, and the widest flexible columns are cut (with `…`) until the row fits.
+ * Off a TTY nothing is cut. Cell widths are measured by `string-width` (East Asian wide characters take
+ * two cells, combining marks none).
  */
+import Table from 'cli-table3';
+import stringWidth from 'string-width';
 
 export interface Column<Row> {
   header: string;
@@ -11,29 +15,31 @@ export interface Column<Row> {
   align?: 'left' | 'right';
 }
 
-/** Display width of a string: East Asian wide characters count two cells. */
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0;
-    if (code < 32 || (code >= 0x300 && code < 0x370)) continue;
-    width += isWide(code) ? 2 : 1;
-  }
-  return width;
-}
+/** Space between two columns. */
+const GAP = 2;
 
-function isWide(code: number): boolean {
-  return (
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd)
-  );
+/** Borderless: no frame, no row lines, columns separated by {@link GAP} spaces. */
+const CHARS = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  mid: '',
+  'mid-mid': '',
+  right: '',
+  'right-mid': '',
+  middle: ' '.repeat(GAP),
+} as const;
+
+/** Display width of a string in terminal cells. */
+export function displayWidth(text: string): number {
+  return stringWidth(text);
 }
 
 /** Cuts `text` to at most `width` cells, ending with `…` when cut. */
@@ -42,18 +48,13 @@ export function truncate(text: string, width: number): string {
   if (width <= 1) return width === 1 ? '…' : '';
   let out = '';
   let used = 0;
-  for (const char of text) {
-    const w = displayWidth(char);
+  for (const { segment } of new Intl.Segmenter().segment(text)) {
+    const w = displayWidth(segment);
     if (used + w > width - 1) break;
-    out += char;
+    out += segment;
     used += w;
   }
   return `${out}…`;
-}
-
-function pad(text: string, width: number, align: 'left' | 'right'): string {
-  const fill = ' '.repeat(Math.max(0, width - displayWidth(text)));
-  return align === 'right' ? fill + text : text + fill;
 }
 
 /** One-line form of a cell: newlines and tabs become spaces. */
@@ -64,7 +65,50 @@ export function oneLine(value: unknown): string {
 }
 
 /**
- * Renders rows as a table.
+ * The width of each column so that the row fits `maxWidth`: the widest flexible column is shrunk to
+ * the next widest, repeatedly, so cuts are shared; no column goes below 8 cells or its header.
+ */
+function fitWidths(natural: number[], flexible: boolean[], headers: string[], maxWidth: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((sum, w) => sum + w, 0) + GAP * (widths.length - 1);
+  const floor = (i: number) => Math.max(8, displayWidth(headers[i] ?? ''));
+  while (total() > maxWidth) {
+    const candidates = widths
+      .map((width, i) => ({ i, width }))
+      .filter((c) => flexible[c.i] && c.width > floor(c.i))
+      .sort((a, b) => b.width - a.width);
+    const widest = candidates[0];
+    if (!widest) break;
+    const next = candidates[1]?.width ?? 0;
+    const target = Math.max(floor(widest.i), next, widest.width - (total() - maxWidth));
+    widths[widest.i] = target < widest.width ? target : widest.width - 1;
+  }
+  return widths;
+}
+
+/** Renders cells with `cli-table3`: borderless, no padding, trailing spaces removed. */
+function draw(cells: string[][], widths: number[], aligns: Array<'left' | 'right'>, cut: boolean): string {
+  const table = new Table({
+    chars: CHARS,
+    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+    colWidths: widths,
+    colAligns: aligns,
+    wordWrap: false,
+    truncate: '…',
+  });
+  for (const row of cells) {
+    // cli-table3 cuts a cell longer than its column; with no limit, columns are wide enough already.
+    table.push(cut ? row.map((cell, i) => truncate(cell, widths[i] ?? 0)) : row);
+  }
+  return `${table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')}\n`;
+}
+
+/**
+ * Renders rows as a table with an upper-case header row.
  * @param maxWidth - terminal columns; `undefined` means no limit (not a TTY).
  * @returns the table text, one trailing newline; an empty string when `rows` is empty.
  */
@@ -74,46 +118,35 @@ export function renderTable<Row>(
   maxWidth?: number,
 ): string {
   if (rows.length === 0) return '';
+  const headers = columns.map((column) => column.header.toUpperCase());
   const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
-  const widths = columns.map((column, i) =>
-    Math.max(displayWidth(column.header), ...cells.map((line) => displayWidth(line[i] ?? ''))),
+  const natural = columns.map((_, i) =>
+    Math.max(displayWidth(headers[i] ?? ''), ...cells.map((line) => displayWidth(line[i] ?? ''))),
   );
-  const gap = 2;
-  if (maxWidth !== undefined) {
-    const total = () => widths.reduce((sum, w) => sum + w, 0) + gap * (columns.length - 1);
-    const floor = (i: number) => Math.max(8, displayWidth(columns[i]?.header ?? ''));
-    // Shrink the widest flexible column down to the next widest, repeatedly, so cuts are shared.
-    while (total() > maxWidth) {
-      const flexible = columns
-        .map((column, i) => ({ i, width: widths[i] ?? 0, flexible: column.flexible !== false }))
-        .filter((c) => c.flexible && c.width > floor(c.i))
-        .sort((a, b) => b.width - a.width);
-      const widest = flexible[0];
-      if (!widest) break;
-      const next = flexible[1]?.width ?? 0;
-      const overflow = total() - maxWidth;
-      const target = Math.max(floor(widest.i), next, widest.width - overflow);
-      widths[widest.i] = target < widest.width ? target : widest.width - 1;
-    }
-  }
-  const line = (values: string[]) =>
-    values
-      .map((value, i) => pad(truncate(value, widths[i] ?? 0), widths[i] ?? 0, columns[i]?.align ?? 'left'))
-      .join(' '.repeat(gap))
-      .trimEnd();
-  const header = line(columns.map((column) => column.header.toUpperCase()));
-  return `${[header, ...cells.map(line)].join('\n')}\n`;
+  const widths =
+    maxWidth === undefined
+      ? natural
+      : fitWidths(
+          natural,
+          columns.map((column) => column.flexible !== false),
+          headers,
+          maxWidth,
+        );
+  return draw(
+    [headers, ...cells],
+    widths,
+    columns.map((column) => column.align ?? 'left'),
+    maxWidth !== undefined,
+  );
 }
 
 /** Renders `key  value` lines (a record shown as a two-column table). */
 export function renderPairs(pairs: ReadonlyArray<readonly [string, unknown]>, maxWidth?: number): string {
-  const rows = pairs.filter(([, value]) => value !== undefined);
-  const keyWidth = Math.max(...rows.map(([key]) => displayWidth(key)));
-  return `${rows
-    .map(([key, value]) => {
-      const text = oneLine(value);
-      const room = maxWidth === undefined ? undefined : Math.max(8, maxWidth - keyWidth - 2);
-      return `${pad(key, keyWidth, 'left')}  ${room === undefined ? text : truncate(text, room)}`.trimEnd();
-    })
-    .join('\n')}\n`;
+  const rows = pairs.filter(([, value]) => value !== undefined).map(([key, value]) => [key, oneLine(value)]);
+  if (rows.length === 0) return '';
+  const keyWidth = Math.max(...rows.map(([key]) => displayWidth(key ?? '')));
+  const valueWidth = Math.max(1, ...rows.map(([, value]) => displayWidth(value ?? '')));
+  const room =
+    maxWidth === undefined ? valueWidth : Math.min(valueWidth, Math.max(8, maxWidth - keyWidth - GAP));
+  return draw(rows as string[][], [keyWidth, room], ['left', 'left'], maxWidth !== undefined);
 }

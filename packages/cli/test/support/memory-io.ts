@@ -1,4 +1,5 @@
 /** Streams that collect what an in-process CLI run prints. */
+import readline from 'node:readline';
 import { Readable } from 'node:stream';
 import type { CliIo } from '../../src/index.js';
 
@@ -8,7 +9,14 @@ export interface MemoryIo extends CliIo {
 }
 
 export function memoryIo(
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; tty?: boolean } = {},
+  options: {
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    input?: string;
+    tty?: boolean;
+    /** stderr is a terminal: `isTTY`, `columns` and the cursor methods of `tty.WriteStream`. */
+    ttyErr?: boolean;
+  } = {},
 ): MemoryIo {
   const out: string[] = [];
   const err: string[] = [];
@@ -20,11 +28,47 @@ export function memoryIo(
       isTTY: options.tty ?? false,
       columns: 80,
     },
-    stderr: { write: (c: string | Uint8Array) => err.push(text(c)), isTTY: false },
+    stderr: options.ttyErr
+      ? terminal(err, text)
+      : { write: (c: string | Uint8Array) => err.push(text(c)), isTTY: false },
     stdin: Readable.from([options.input ?? '']),
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     out: () => out.join(''),
     err: () => err.join(''),
   };
+}
+
+/** A stand-in for `tty.WriteStream` that records what is written, cursor moves included (as escapes). */
+function terminal(err: string[], text: (chunk: string | Uint8Array) => string) {
+  const stream = {
+    isTTY: true,
+    columns: 100,
+    rows: 30,
+    write(chunk: string | Uint8Array, ...rest: unknown[]) {
+      err.push(text(chunk));
+      const callback = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      callback?.();
+      return true;
+    },
+    cursorTo(x: number, y?: number | (() => void)) {
+      return readline.cursorTo(
+        stream as unknown as NodeJS.WritableStream,
+        x,
+        typeof y === 'number' ? y : undefined,
+      );
+    },
+    moveCursor(dx: number, dy: number) {
+      return readline.moveCursor(stream as unknown as NodeJS.WritableStream, dx, dy);
+    },
+    clearLine(dir: -1 | 0 | 1) {
+      return readline.clearLine(stream as unknown as NodeJS.WritableStream, dir);
+    },
+    getWindowSize: () => [100, 30],
+    on: () => stream,
+    once: () => stream,
+    off: () => stream,
+    removeListener: () => stream,
+  };
+  return stream;
 }
