@@ -80,6 +80,25 @@ async function startJobs(
   };
 }
 
+/**
+ * A listen failure a person can act on: a port in use or a privileged port says so and how to pick
+ * another; the error keeps its `code` (`EADDRINUSE`, `EACCES`, …) for callers that branch on it.
+ */
+function listenError(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  const where = `${host}:${port}`;
+  const advice =
+    'set SKILLPORT_PORT (or `skillport serve --port <n>`) to another port, or 0 for any free one';
+  const message =
+    error.code === 'EADDRINUSE'
+      ? `Port ${port} is already in use on ${host} (another Skillport server?): ${advice}`
+      : error.code === 'EACCES'
+        ? `Not allowed to listen on ${where} (ports below 1024 need privileges): ${advice}`
+        : error.code === 'EADDRNOTAVAIL'
+          ? `Cannot listen on ${where}: ${host} is not an address of this machine (SKILLPORT_HOST)`
+          : `Cannot listen on ${where}: ${error.message}`;
+  return Object.assign(new Error(message, { cause: error }), { code: error.code });
+}
+
 /** How long `close()` lets in-flight requests finish before cutting connections, ms. */
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -147,7 +166,7 @@ export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'
  * const server = await startServer({ port: 0, dataDir: tmp, logger: false });
  * await fetch(`${server.url}/health`);
  * await server.close();
- * @see DESIGN §4
+ * @see the @skillport/server README
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const logger = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
@@ -210,7 +229,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const s = serve({ fetch: built.fetch, hostname: host, port: options.port ?? 1933 }, () => resolve(s));
-      s.once('error', reject);
+      s.once('error', (error: NodeJS.ErrnoException) =>
+        reject(listenError(error, host, options.port ?? 1933)),
+      );
     });
     const address = server.address() as AddressInfo;
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -13,9 +13,10 @@ import { registerValidate } from './commands/validate.js';
 import { parseFormat } from './internal/context.js';
 import { type CliIo, EXIT } from './internal/io.js';
 import { reportError } from './internal/report-error.js';
+import { CLI_VERSION as VERSION } from './internal/version.js';
 
-/** Version printed by `skillport --version`. */
-export const CLI_VERSION = '0.1.0';
+/** Version printed by `skillport --version` (the `version` of the package's package.json). */
+export const CLI_VERSION: string = VERSION;
 
 /**
  * Builds the `skillport` command tree, writing to `io`. Commander's own exits (help, usage errors)

@@ -1,41 +1,54 @@
 /** `serve`: runs the Skillport server in this process, on the embedded SQLite store by default. */
 import type { Command } from 'commander';
-import { createContext, parsePositive } from '../internal/context.js';
+import { createContext } from '../internal/context.js';
 import { CliError, type CliIo, EXIT } from '../internal/io.js';
+import { loadServer } from '../internal/load-server.js';
+
+/** Parses `--port`: an integer from 0 to 65535, 0 meaning any free port. */
+export function parsePort(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(value) || value > 65_535) {
+    throw new CliError(`--port must be a TCP port from 0 to 65535 (0 = any free port), got "${raw}"`);
+  }
+  return value;
+}
 
 /** Registers `serve`. */
 export function registerServe(program: Command, io: CliIo): void {
   program
     .command('serve')
-    .description('start the Skillport server here (SQLite in --data-dir; env SKILLPORT_* options apply)')
+    .description(
+      'start the Skillport server here (SQLite in --data-dir; env SKILLPORT_* options apply); needs @skillport/server',
+    )
     .option('--host <host>', 'interface to bind (default 127.0.0.1, or SKILLPORT_HOST)')
-    .option('--port <port>', 'TCP port, 0 = any free one (default 1933, or SKILLPORT_PORT)')
+    .option('--port <port>', 'TCP port 0–65535, 0 = any free one (default 1933, or SKILLPORT_PORT)')
     .option('--data-dir <dir>', 'data folder (default ./.skillport, or SKILLPORT_DATA_DIR)')
     .action(async (options: { host?: string; port?: string; dataDir?: string }, command: Command) => {
       const ctx = createContext(io, command);
-      const port = options.port === '0' ? 0 : parsePositive('--port', options.port, true);
-      let server: typeof import('@skillport/server');
-      try {
-        server = await import('@skillport/server');
-      } catch (error) {
-        throw new CliError(
-          `cannot load @skillport/server (${(error as Error).message}); install it next to the CLI`,
-        );
-      }
-      const running = await server
-        .startServer({
-          ...server.optionsFromEnv(io.env),
-          ...(options.host ? { host: options.host } : {}),
-          ...(port !== undefined ? { port } : {}),
-          ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-          ...(ctx.format === 'json' ? { logger: false } : {}),
-        })
-        .catch((error: unknown) => {
+      const port = parsePort(options.port);
+      const server = await loadServer('skillport serve');
+      const settings = {
+        ...server.optionsFromEnv(io.env),
+        ...(options.host ? { host: options.host } : {}),
+        ...(port !== undefined ? { port } : {}),
+        ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(ctx.format === 'json' ? { logger: false as const } : {}),
+      };
+      const running = await server.startServer(settings).catch((error: unknown) => {
+        if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
+          const where = `${settings.host ?? '127.0.0.1'}:${settings.port ?? 1933}`;
           throw new CliError(
-            `cannot start the server: ${error instanceof Error ? error.message : String(error)}`,
+            `cannot start the server: ${where} is already in use (another Skillport server?). ` +
+              'Choose another port with --port <n> (or SKILLPORT_PORT), or --port 0 for any free one.',
             EXIT.server,
           );
-        });
+        }
+        throw new CliError(
+          `cannot start the server: ${error instanceof Error ? error.message : String(error)}`,
+          EXIT.server,
+        );
+      });
       if (ctx.format === 'json') {
         // One line, so a supervising process can read the URL as soon as the line ends.
         const ready = {
