@@ -10,7 +10,7 @@ import {
   type UpdateSkillOptions,
 } from '@skillport/sdk-browser';
 import type { SkillAddResult, SkillUpdateResult } from '@skillport/spec';
-import { readLocalSource } from './internal/local-source.js';
+import { readLocalSource } from '#local-source';
 
 /**
  * Typed asynchronous Skillport client for Node, accepting local files and folders.
@@ -27,7 +27,7 @@ import { readLocalSource } from './internal/local-source.js';
  * const added = await client.addSkill('./skills/pdf-tools', { wait: true });
  * console.log(added.uri, added.auxiliary_files);
  * ```
- * @see DESIGN §5, API-CONTRACT §Add and §Temp upload
+ * @see the @skillport/sdk-node README, the OpenAPI document: `POST /api/v1/skills`, `POST /api/v1/resources/temp_upload`
  */
 export class AsyncHTTPClient extends BaseClient {
   /**

@@ -38,7 +38,7 @@ function nodeModules(): { fs: NodeFs; path: NodePath; env: NodeProcess['env'] } 
   return { fs: get('node:fs/promises') as NodeFs, path: get('node:path') as NodePath, env: proc.env };
 }
 
-/** True when a string has the shape of a host path rather than of SKILL.md content (API-CONTRACT §Add rule 1). */
+/** True when a string has the shape of a host path rather than of SKILL.md content (`POST /api/v1/skills`, `data` form 1, in the OpenAPI document). */
 export function looksLikePath(value: string): boolean {
   if (value.includes('\n') || value.length > 4096 || value.trim() === '') return false;
   return (

@@ -87,7 +87,7 @@ type NoSignal<T> = Omit<T, 'signal'>;
  * client.addSkill('./skills/pdf-tools', { wait: true });
  * console.log(client.findSkills('fill a pdf form').skills[0]?.name);
  * ```
- * @see DESIGN §5
+ * @see the @skillport/sdk-node README
  */
 export class SyncHTTPClient {
   /** Base URL of the server. */

@@ -1,0 +1,48 @@
+/**
+ * Every entry that calls itself runtime-neutral bundles for the browser: esbuild with
+ * `platform: 'browser'` (no `node` condition, Node builtins unresolvable) over the built packages, as a
+ * consumer's bundler sees them after install.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const NEUTRAL_ENTRIES = [
+  '@skillport/core',
+  '@skillport/spec',
+  '@skillport/sdk-browser',
+  '@skillport/sdk-node',
+];
+
+async function bundleForBrowser(entry: string, conditions: string[] = []) {
+  return build({
+    stdin: { contents: `export * from '${entry}';`, resolveDir: PACKAGE_DIR, loader: 'js' },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    conditions,
+    write: false,
+    logLevel: 'silent',
+  });
+}
+
+describe('browser bundles of the runtime-neutral entries', () => {
+  it.each(NEUTRAL_ENTRIES)('%s bundles with platform=browser and reaches no Node builtin', async (entry) => {
+    if (!existsSync(path.join(PACKAGE_DIR, 'dist'))) throw new Error('dist missing: run `pnpm build` first');
+    const result = await bundleForBrowser(entry);
+    expect(result.errors).toEqual([]);
+    const code = result.outputFiles[0]?.text ?? '';
+    if (entry !== '@skillport/spec') expect(code).toMatch(/export\s*\{/); // spec's root holds only types
+    expect(code).not.toMatch(/["']node:[a-z_/]+["']/);
+  });
+
+  it('the Node flavour of sdk-node, picked by the node condition, is what a browser bundle must avoid', async () => {
+    // The same bundle with the `node` condition reaches the folder zipper of @skillport/core/node and its
+    // filesystem imports: proof that the check above would catch a regression.
+    await expect(bundleForBrowser('@skillport/sdk-node', ['node'])).rejects.toThrow(/node:/);
+  });
+});
