@@ -37,48 +37,48 @@ export type SuccessBody<P extends ApiPath, M extends HttpMethod> =
 /**
  * The `result` of the success envelope of an operation (`{status: "ok", result, time}`), or the body
  * itself for the few routes that answer without an envelope (`GET /health`).
- * @see API-CONTRACT §Envelope
+ * @see the `ErrorEnvelope` schema of the OpenAPI document
  */
 export type ResultOf<P extends ApiPath, M extends HttpMethod> =
   SuccessBody<P, M> extends { result: infer X } ? X : SuccessBody<P, M>;
 
 // ---- aliases by resource (request types `<Resource><Verb>Params`) ----
 
-/** Body of `POST /api/v1/skills` (API-CONTRACT §Add). */
+/** Body of `POST /api/v1/skills` (see the OpenAPI document). */
 export type SkillAddParams = JsonBody<'/api/v1/skills', 'post'>;
 /** Result of `POST /api/v1/skills`. */
 export type SkillAddResult = ResultOf<'/api/v1/skills', 'post'>;
-/** Query of `GET /api/v1/skills` (API-CONTRACT §List). */
+/** Query of `GET /api/v1/skills` (see the OpenAPI document). */
 export type SkillListParams = QueryParams<'/api/v1/skills', 'get'>;
 /** Result of `GET /api/v1/skills`. */
 export type SkillListResult = ResultOf<'/api/v1/skills', 'get'>;
 /** One skill of a list result. */
 export type SkillListItem = SkillListResult['skills'][number];
-/** Body of `POST /api/v1/skills/find` (API-CONTRACT §Find). */
+/** Body of `POST /api/v1/skills/find` (see the OpenAPI document). */
 export type SkillFindParams = JsonBody<'/api/v1/skills/find', 'post'>;
 /** Result of `POST /api/v1/skills/find`. */
 export type SkillFindResult = ResultOf<'/api/v1/skills/find', 'post'>;
-/** Body of `POST /api/v1/skills/validate` (API-CONTRACT §Validate). */
+/** Body of `POST /api/v1/skills/validate` (see the OpenAPI document). */
 export type SkillValidateParams = JsonBody<'/api/v1/skills/validate', 'post'>;
 /** Result of `POST /api/v1/skills/validate`. */
 export type SkillValidateResult = ResultOf<'/api/v1/skills/validate', 'post'>;
-/** Query of `GET /api/v1/skills/{name}` (API-CONTRACT §Get). */
+/** Query of `GET /api/v1/skills/{name}` (see the OpenAPI document). */
 export type SkillGetParams = QueryParams<'/api/v1/skills/{name}', 'get'>;
 /** Result of `GET /api/v1/skills/{name}`. */
 export type SkillGetResult = ResultOf<'/api/v1/skills/{name}', 'get'>;
-/** Body of `PUT /api/v1/skills/{name}` (API-CONTRACT §Update). */
+/** Body of `PUT /api/v1/skills/{name}` (see the OpenAPI document). */
 export type SkillUpdateParams = JsonBody<'/api/v1/skills/{name}', 'put'>;
 /** Result of `PUT /api/v1/skills/{name}`. */
 export type SkillUpdateResult = ResultOf<'/api/v1/skills/{name}', 'put'>;
 /** Query of `DELETE /api/v1/skills/{name}`. */
 export type SkillDeleteParams = QueryParams<'/api/v1/skills/{name}', 'delete'>;
-/** Result of `DELETE /api/v1/skills/{name}` (API-CONTRACT §Delete). */
+/** Result of `DELETE /api/v1/skills/{name}` (see the OpenAPI document). */
 export type SkillDeleteResult = ResultOf<'/api/v1/skills/{name}', 'delete'>;
 /** Query of `GET /api/v1/skills/{name}/files/{path}` (one file of a skill, raw bytes). */
 export type SkillFileParams = QueryParams<'/api/v1/skills/{name}/files/{path}', 'get'>;
-/** Result of `POST /api/v1/resources/temp_upload` (API-CONTRACT §Temp upload). */
+/** Result of `POST /api/v1/resources/temp_upload` (see the OpenAPI document). */
 export type TempUploadResult = ResultOf<'/api/v1/resources/temp_upload', 'post'>;
-/** Result of `GET /api/v1/tasks/{task_id}` (API-CONTRACT §Tasks). */
+/** Result of `GET /api/v1/tasks/{task_id}` (see the OpenAPI document). */
 export type TaskGetResult = ResultOf<'/api/v1/tasks/{task_id}', 'get'>;
 /** Body of `POST /api/v1/system/wait`. */
 export type SystemWaitParams = JsonBody<'/api/v1/system/wait', 'post'>;

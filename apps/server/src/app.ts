@@ -94,7 +94,7 @@ export const OPENAPI_INFO = {
  * @example
  * const { fetch } = await createApp({ store: createSqliteStore({ dataDir }) });
  * const res = await fetch(new Request('http://x/health'));
- * @see API-CONTRACT (every route), DESIGN §4
+ * @see the OpenAPI document (every route), the @skillport/server README
  */
 export async function createApp(options: CreateAppOptions): Promise<SkillportApp> {
   const logger = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);

@@ -4,17 +4,17 @@
  * Every non-2xx response of the server is built from a {@link SkillportError}: its `code`, `message`
  * and `details` become the envelope's `error` object and its `status` the HTTP status.
  *
- * @see API-CONTRACT §Envelope
+ * @see the `ErrorEnvelope` schema of the OpenAPI document
  */
 
 /**
- * Every error code of the wire contract, in the order of the table in API-CONTRACT §Envelope.
+ * Every error code of the wire contract, in the order of the code → HTTP status table of the OpenAPI document (the `code` of `ErrorEnvelope`).
  *
  * @example
  * ```ts
  * ERROR_CODES.includes('NOT_FOUND'); // true
  * ```
- * @see API-CONTRACT §Envelope
+ * @see the `ErrorEnvelope` schema of the OpenAPI document
  */
 export const ERROR_CODES = [
   'INVALID_ARGUMENT',
@@ -45,7 +45,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
  * ```ts
  * ERROR_HTTP_STATUS.NOT_FOUND; // 404
  * ```
- * @see API-CONTRACT §Envelope
+ * @see the `ErrorEnvelope` schema of the OpenAPI document
  */
 export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = Object.freeze({
   INVALID_ARGUMENT: 400,
@@ -117,7 +117,7 @@ export function isErrorCode(value: unknown): value is ErrorCode {
  *   details: { type: 'skill', resource: 'viking://agent/skills/x' },
  * });
  * ```
- * @see API-CONTRACT §Envelope
+ * @see the `ErrorEnvelope` schema of the OpenAPI document
  */
 export class SkillportError extends Error {
   /** The envelope's `error.code`. */

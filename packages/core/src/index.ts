@@ -1,10 +1,10 @@
 // Public API of @skillport/core: everything exported here is supported; nothing else is.
 // Runtime-neutral: no `node:*` imports (Node-only code lives in `@skillport/core/node`).
 
-// Errors, names and viking:// URIs (API-CONTRACT §Envelope, §Add name rule, DESIGN §2).
+// Errors, names and viking:// URIs (the error envelope and name rule of the OpenAPI document, the skill model of the @skillport/core README).
 export type { ErrorCode, SkillportErrorBody, SkillportErrorOptions } from './errors.js';
 export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, SkillportError } from './errors.js';
-// MCP tool <-> skill conversion (API-CONTRACT §MCP).
+// MCP tool <-> skill conversion (the MCP ⇄ skill section of the @skillport/core README).
 export { fromMcpTool, type McpSkillConversion } from './mcp/from-mcp-tool.js';
 export { isMcpTool } from './mcp/is-mcp-tool.js';
 export { toMcpTool } from './mcp/to-mcp-tool.js';
@@ -17,7 +17,7 @@ export {
   toSkillSlug,
   toToolSlug,
 } from './names.js';
-// Parse, serialize and validate SKILL.md (DESIGN §3, API-CONTRACT §Validate).
+// Parse, serialize and validate SKILL.md (the @skillport/core README, the OpenAPI document: `POST /api/v1/skills/validate`).
 export { MAX_FRONTMATTER_LENGTH, type ParseSkillMdOptions, parseSkillMd } from './parse/parse-skill-md.js';
 export {
   type SerializableSkill,
@@ -25,7 +25,7 @@ export {
   skillMdFromStructured,
 } from './parse/serialize-skill-md.js';
 export { splitAllowedTools, splitTags } from './parse/split-lists.js';
-// Toolbox: skills as agent tools, chat models, tool exports and the skills catalogue (DESIGN §3).
+// Toolbox: skills as agent tools, chat models, tool exports and the skills catalogue (the @skillport/core README).
 export type { ChatCompleteOptions, ChatCompletion, ChatMessage, ChatModel } from './toolbox/chat-model.js';
 export { ChatModelError, type ChatModelErrorOptions } from './toolbox/chat-model-error.js';
 export {
@@ -85,7 +85,7 @@ export type {
   CreatedApiKey,
   CreateUserRequest,
 } from './wire/admin.js';
-// Wire schemas (zod 4) of every request and response of the HTTP API (API-CONTRACT).
+// Wire schemas (zod 4) of every request and response of the HTTP API (the OpenAPI document).
 export {
   AccountResultSchema,
   ApiKeyInfoSchema,

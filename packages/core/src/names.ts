@@ -2,16 +2,16 @@
  * Skill names: the add-time name rule, kebab-case names for converted tools and the `[a-z0-9_]`
  * slugs agent loops need for tool names.
  *
- * @see API-CONTRACT §Add (name rule), §MCP (kebab-case names)
+ * @see the OpenAPI document: `POST /api/v1/skills` (name rule), the MCP ⇄ skill section of the @skillport/core README (kebab-case names)
  */
 import { SkillportError } from './errors.js';
 
-/** Longest accepted skill name, in characters. @see API-CONTRACT §Add */
+/** Longest accepted skill name, in characters. @see the OpenAPI document: `POST /api/v1/skills` */
 export const SKILL_NAME_MAX_LENGTH = 64;
 
 /**
  * The add-time name rule: 1–64 characters of `[A-Za-z0-9_-]` (after trimming).
- * @see API-CONTRACT §Add
+ * @see the OpenAPI document: `POST /api/v1/skills`
  */
 export const SKILL_NAME_PATTERN: RegExp = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -38,7 +38,7 @@ const SHOWN_INPUT_MAX = 80;
  * toKebabCase('search_web'); // 'search-web'
  * toKebabCase('HTTPServer'); // 'http-server'
  * ```
- * @see API-CONTRACT §MCP
+ * @see the MCP ⇄ skill section of the @skillport/core README
  */
 export function toKebabCase(value: string): string {
   return value
@@ -93,7 +93,7 @@ export function toSkillSlug(name: string): string {
  * toToolSlug('search-web'); // 'search_web'
  * toToolSlug('GitHub PR Review'); // 'git_hub_pr_review'
  * ```
- * @see DESIGN §3 (Toolbox)
+ * @see the @skillport/core README (Toolbox)
  */
 export function toToolSlug(value: string): string {
   return toKebabCase(value).replace(/-/g, '_');
@@ -110,7 +110,7 @@ export function toToolSlug(value: string): string {
  * isValidSkillName('search-web'); // true
  * isValidSkillName('search web'); // false
  * ```
- * @see API-CONTRACT §Add
+ * @see the OpenAPI document: `POST /api/v1/skills`
  */
 export function isValidSkillName(name: unknown): name is string {
   return typeof name === 'string' && SKILL_NAME_PATTERN.test(name);
@@ -130,7 +130,7 @@ export function isValidSkillName(name: unknown): name is string {
  * normalizeSkillName('  search-web '); // 'search-web'
  * normalizeSkillName('search web');   // throws INVALID_ARGUMENT
  * ```
- * @see API-CONTRACT §Add (name rule)
+ * @see the OpenAPI document: `POST /api/v1/skills` (name rule)
  */
 export function normalizeSkillName(raw: string): string {
   if (typeof raw !== 'string') {

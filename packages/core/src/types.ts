@@ -1,5 +1,5 @@
 /**
- * Shared shapes of the skill model (DESIGN §2, API-CONTRACT §Validate).
+ * Shared shapes of the skill model (the skill model of the @skillport/core README, the OpenAPI document: `POST /api/v1/skills/validate`).
  * Every module of `@skillport/core` speaks these types; they are re-exported from the package root.
  */
 
@@ -16,7 +16,7 @@ export type IssueSeverity = 'error' | 'warning';
  *   count of lines, not of columns).
  * - `fix`: a suggested replacement value (e.g. the kebab-case name), when one exists.
  *
- * @see API-CONTRACT §Validate (issue = `{rule, message, field, line?, column?, fix?}`)
+ * @see the OpenAPI document: `POST /api/v1/skills/validate` (issue = `{rule, message, field, line?, column?, fix?}`)
  */
 export interface SkillIssue {
   rule: string;
@@ -55,7 +55,7 @@ export interface ParseResult {
 }
 
 /**
- * A skill given as an object instead of SKILL.md text (API-CONTRACT §Add, form 3).
+ * A skill given as an object instead of SKILL.md text (`POST /api/v1/skills`, `data` form 3, in the OpenAPI document).
  * Unknown keys are kept as extra frontmatter.
  */
 export interface StructuredSkill {
@@ -67,12 +67,12 @@ export interface StructuredSkill {
   [key: string]: unknown;
 }
 
-/** Validation profiles (DESIGN §3). */
+/** Validation profiles (the @skillport/core README). */
 export type ValidationProfile = 'openviking' | 'agentskills' | 'claude';
 
 /**
  * Result of {@link validateSkill}; the `result` of `POST /api/v1/skills/validate`.
- * @see API-CONTRACT §Validate
+ * @see the OpenAPI document: `POST /api/v1/skills/validate`
  */
 export interface ValidationResult {
   valid: boolean;

@@ -10,15 +10,15 @@
  * `<user_id>` is `[A-Za-z0-9_.@-]+` (not `.` or `..`), `<skill>` follows the add-time name rule, and
  * `<path>` segments are non-empty, never `.` or `..`, without `\`, control characters, `?` or `#`.
  *
- * @see DESIGN §2, API-CONTRACT §Add (`target_uri`), §Compatibility (`INVALID_URI` details)
+ * @see the skill model of the @skillport/core README, the OpenAPI document: `POST /api/v1/skills` (`target_uri`, `INVALID_URI` details)
  */
 import { SkillportError } from './errors.js';
 import { SKILL_NAME_PATTERN } from './names.js';
 
-/** The shared skill root of an account. @see DESIGN §2 */
+/** The shared skill root of an account. @see the skill model of the @skillport/core README */
 export const AGENT_SKILL_ROOT = 'viking://agent/skills';
 
-/** The home alias: the calling user's own skill root. @see DESIGN §2 */
+/** The home alias: the calling user's own skill root. @see the skill model of the @skillport/core README */
 export const HOME_SKILL_ROOT = 'viking://~/skills';
 
 /** Characters allowed in a user id inside a URI. */
@@ -58,7 +58,7 @@ export interface ParseVikingUriOptions {
  * ```ts
  * userSkillRoot('alice'); // 'viking://user/alice/skills'
  * ```
- * @see DESIGN §2
+ * @see the skill model of the @skillport/core README
  */
 export function userSkillRoot(userId: string): string {
   const uri = `${SCHEME}user/${userId}/skills`;
@@ -81,7 +81,7 @@ export function userSkillRoot(userId: string): string {
  * // { scope: 'user', userId: 'alice', rootUri: 'viking://user/alice/skills',
  * //   skillName: 'search-web', path: 'SKILL.md' }
  * ```
- * @see DESIGN §2
+ * @see the skill model of the @skillport/core README
  */
 export function parseVikingUri(uri: string, options: ParseVikingUriOptions = {}): VikingUri {
   if (typeof uri !== 'string') throw uriError(String(uri), 'must be a string');
@@ -176,7 +176,7 @@ export function parseVikingUri(uri: string, options: ParseVikingUriOptions = {})
  * resolveSkillRoot(undefined, { userId: 'alice' });          // 'viking://user/alice/skills'
  * resolveSkillRoot('viking://agent/skills/', { userId: 'alice' }); // 'viking://agent/skills'
  * ```
- * @see API-CONTRACT §Add (`target_uri`), DESIGN §2
+ * @see the OpenAPI document: `POST /api/v1/skills` (`target_uri`), the skill model of the @skillport/core README
  */
 export function resolveSkillRoot(targetUri: string | null | undefined, options: { userId: string }): string {
   if (targetUri === undefined || targetUri === null || targetUri === '') return userSkillRoot(options.userId);

@@ -37,7 +37,7 @@ export type SkillData = string | StructuredSkill | McpTool;
  */
 export type SkillSource = SkillData | Blob | ZipInput[];
 
-/** Options of {@link AsyncHTTPClient.addSkill}: the request fields of API-CONTRACT §Add besides the content. */
+/** Options of {@link AsyncHTTPClient.addSkill}: the request fields of `POST /api/v1/skills` besides the content. */
 export type AddSkillOptions = Omit<SkillAddParams, 'data' | 'temp_file_id'> &
   CallOptions & {
     /** File name used when the source is uploaded (default `SKILL.md` for text, `skill.zip` for zips). */

@@ -61,7 +61,7 @@ import { zipSkillFiles } from './zip-files.js';
  * await client.addSkill('---\nname: hello\ndescription: Say hello\n---\n\n# Hello\n', { wait: true });
  * const { skills } = await client.findSkills('greet someone');
  * ```
- * @see API-CONTRACT (every route), DESIGN §5
+ * @see the OpenAPI document (every route), the @skillport/sdk-node README
  */
 export class AsyncHTTPClient {
   /** Base URL of the server (no trailing slash). */
@@ -103,7 +103,7 @@ export class AsyncHTTPClient {
    * Checks that the server answers (`GET /health`) and returns what it says about itself.
    * @returns `{status, healthy, version, auth_mode}` plus `{account_id, user_id, role}` with a valid key.
    * @throws NetworkError / TimeoutError when the server cannot be reached; ApiError on a non-2xx answer.
-   * @see API-CONTRACT §Tasks, waiting, health
+   * @see the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`
    */
   async initialize(options: CallOptions = {}): Promise<HealthResult> {
     return this.#request<HealthResult>('GET', 'health', { signal: options.signal });
@@ -123,7 +123,7 @@ export class AsyncHTTPClient {
    *   `queue_status` (with `wait`) or `task_id`.
    * @throws SkillInvalidError when the skill cannot be parsed (`details.issues`); InvalidArgumentError
    *   for a bad name; PermissionDeniedError for a host path given as content.
-   * @see API-CONTRACT §Add
+   * @see the OpenAPI document: `POST /api/v1/skills`
    */
   async addSkill(source: SkillSource, options: AddSkillOptions = {}): Promise<SkillAddResult> {
     const { signal, filename, ...fields } = options;
@@ -139,7 +139,7 @@ export class AsyncHTTPClient {
    * Lists the skills of the caller's roots, or of one root.
    * @param params - `node_limit` (server default 1000), `target_uri`.
    * @returns `{root_uris | root_uri, skills, total}`; an empty root gives an empty list.
-   * @see API-CONTRACT §List
+   * @see the OpenAPI document: `GET /api/v1/skills`
    */
   async listSkills(
     params: QueryOf<SkillListParams> = {},
@@ -157,7 +157,7 @@ export class AsyncHTTPClient {
    * @param params - `limit` (default 10), `score_threshold`, `target_uri`, `level`, `telemetry`.
    * @returns `{skills: [{…item, score (0–1, descending), match_reason}], …}`.
    * @throws InvalidArgumentError for an empty query.
-   * @see API-CONTRACT §Find
+   * @see the OpenAPI document: `POST /api/v1/skills/find`
    */
   async findSkills(
     query: string,
@@ -175,7 +175,7 @@ export class AsyncHTTPClient {
    * @param data - SKILL.md text or a structured skill.
    * @param params - `strict` (false), `profile` (`openviking`), `skill_dir_name`, `source_path`.
    * @returns `{valid, strict, profile, name, description, tags, allowed_tools, body_lines, errors, warnings}`.
-   * @see API-CONTRACT §Validate
+   * @see the OpenAPI document: `POST /api/v1/skills/validate`
    */
   async validateSkill(
     data: SkillData,
@@ -194,7 +194,7 @@ export class AsyncHTTPClient {
    * @param params - `level` (0|1|2), `include_content`, `include_files` (true), `target_uri`, …
    * @returns abstract/overview/content (per `level`), `content_sha256`, `files`, `frontmatter`, `revision`.
    * @throws NotFoundError when no root holds the skill.
-   * @see API-CONTRACT §Get
+   * @see the OpenAPI document: `GET /api/v1/skills/{name}`
    */
   async getSkill(
     name: string,
@@ -250,7 +250,7 @@ export class AsyncHTTPClient {
    * @returns add's result plus `action: "update"`.
    * @throws NotFoundError when absent; InvalidArgumentError on a name mismatch (`details {expected, actual}`);
    *   ConflictError (412) on a stale `ifMatch`.
-   * @see API-CONTRACT §Update
+   * @see the OpenAPI document: `PUT /api/v1/skills/{name}`
    */
   async updateSkill(
     name: string,
@@ -273,7 +273,7 @@ export class AsyncHTTPClient {
    * @param options - `ifMatch`: delete only at this revision (the skill's `revision` / `ETag`).
    * @returns `{name, uri, root_uri, estimated_deleted_count, privacy_deleted}`.
    * @throws NotFoundError when absent; ConflictError (412) on a stale `ifMatch` (nothing deleted).
-   * @see API-CONTRACT §Delete
+   * @see the OpenAPI document: `DELETE /api/v1/skills/{name}`
    */
   async deleteSkill(
     name: string,
@@ -293,7 +293,7 @@ export class AsyncHTTPClient {
    * @param options - `filename` (default `upload.bin`, or the File's name), `upload_mode` (`local` | `shared`).
    * @returns `{temp_file_id}`.
    * @throws PayloadTooLargeError above the server's upload limit.
-   * @see API-CONTRACT §Temp upload
+   * @see the OpenAPI document: `POST /api/v1/resources/temp_upload`
    */
   async tempUpload(
     file: Blob | Uint8Array,
@@ -314,7 +314,7 @@ export class AsyncHTTPClient {
    * Reads a processing task of the caller.
    * @returns `{task_id, task_type, status, created_at, updated_at, result?, error?}`.
    * @throws NotFoundError for an unknown id or another user's task.
-   * @see API-CONTRACT §Tasks, waiting, health
+   * @see the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`
    */
   async getTask(taskId: string, options: CallOptions = {}): Promise<TaskGetResult> {
     return this.#request<TaskGetResult>('GET', `api/v1/tasks/${encodeURIComponent(taskId)}`, {
@@ -327,7 +327,7 @@ export class AsyncHTTPClient {
    * @param options - `timeout` in seconds (default: the server's).
    * @returns `{pending, processing, completed, failed}`.
    * @throws DeadlineExceededError (504) when the server-side wait times out.
-   * @see API-CONTRACT §Tasks, waiting, health
+   * @see the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`
    */
   async waitProcessed(options: CallOptions & { timeout?: number } = {}): Promise<QueueStatus> {
     const json = options.timeout === undefined ? {} : { timeout: options.timeout };

@@ -10,7 +10,7 @@
  * Use the guards ({@link isApiError}, {@link isNetworkError}, {@link isTimeoutError}) rather than
  * `instanceof` when errors may cross bundles or realms: they check a brand, not a prototype.
  *
- * @see API-CONTRACT §Envelope
+ * @see the `ErrorEnvelope` schema of the OpenAPI document
  */
 import type { ErrorCode } from '@skillport/core';
 
@@ -141,7 +141,7 @@ const BY_STATUS: Record<number, ErrorCode> = {
  *   method: 'GET', url: 'http://127.0.0.1:1933/api/v1/skills/x' });
  * error instanceof NotFoundError; // true
  * ```
- * @see API-CONTRACT §Envelope (code → HTTP status table)
+ * @see the `ErrorEnvelope` schema of the OpenAPI document (code → HTTP status table)
  */
 export function createApiError(fields: ApiErrorFields): ApiError {
   const known = (BY_CODE as Record<string, typeof ApiError | undefined>)[fields.code];

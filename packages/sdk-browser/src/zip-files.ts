@@ -50,7 +50,7 @@ function normalise(raw: string): string {
  * const zip = await zipSkillFiles(input.files); // <input type="file" webkitdirectory>
  * await client.addSkill(new Blob([zip]), { wait: true });
  * ```
- * @see API-CONTRACT §Temp upload
+ * @see the OpenAPI document: `POST /api/v1/resources/temp_upload`
  */
 export async function zipSkillFiles(files: Iterable<ZipInput> | ArrayLike<ZipInput>): Promise<Uint8Array> {
   const entries = Array.from(files as ArrayLike<ZipInput>).map((entry) => ({

@@ -1,5 +1,5 @@
 /**
- * Resolving the caller of a request (DESIGN §4 Auth): dev mode, the configured root key, or a stored
+ * Resolving the caller of a request (the Auth section of the @skillport/server README): dev mode, the configured root key, or a stored
  * API key sent as `X-API-Key` or `Authorization: Bearer`.
  */
 import { SkillportError } from '@skillport/core';

@@ -1,5 +1,5 @@
 /**
- * Builders of the response envelope (API-CONTRACT §Envelope).
+ * Builders of the response envelope (the `ErrorEnvelope` and success envelopes of the OpenAPI document).
  */
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@skillport/core';

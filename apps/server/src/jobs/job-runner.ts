@@ -188,7 +188,7 @@ function describeError(error: unknown): string {
  * runner.kick();
  * await runner.waitFor(accountId, userId, { taskIds: [taskId], timeoutMs: 30_000 });
  * ```
- * @see DESIGN §4 (Jobs)
+ * @see "How it stores and processes skills" in the @skillport/server README
  */
 export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const { store } = options;

@@ -45,7 +45,7 @@ const SYSTEM_PROMPT = [
  * const model = createOpenAICompatibleModel({ baseURL: 'http://localhost:11434/v1', model: 'llama3.2' });
  * const runner = createJobRunner({ store, summarize: createLlmSummarizer(model) });
  * ```
- * @see DESIGN §2 (L1: "an optional LLM summariser … may replace it")
+ * @see the skill model of the @skillport/core README (L1: "an optional LLM summariser … may replace it")
  */
 export function createLlmSummarizer(
   model: ChatModel,

@@ -39,7 +39,7 @@ function sentence(text: string): string {
  * renderAbstract({ name: 'search-web', description: 'Search the web', tags: ['web'], allowedTools: [] });
  * // '**search-web** — Search the web. Tags: web.\n'
  * ```
- * @see DESIGN §2 (L0)
+ * @see the skill model of the @skillport/core README (L0)
  */
 export function renderAbstract(skill: AbstractInput): string {
   const parts = [`**${collapse(skill.name)}**`];

@@ -132,7 +132,7 @@ export function fitBytes(text: string, maxBytes: number): string {
  * ```ts
  * renderOverview(parseSkillMd(text).skill);
  * ```
- * @see DESIGN §2 (L1)
+ * @see the skill model of the @skillport/core README (L1)
  */
 export function renderOverview(
   skill: Pick<ParsedSkill, 'name' | 'description' | 'body'>,

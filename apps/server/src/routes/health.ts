@@ -15,7 +15,7 @@ const healthRoute = createRoute({
   summary: 'Liveness and auth mode; with a valid key also the caller',
   description:
     'Needs no API key and is not enveloped: `{status: "ok", healthy: true, version, auth_mode}`, plus ' +
-    '`{account_id, user_id, role}` when a valid key is sent (API-CONTRACT §Tasks, waiting, health).',
+    '`{account_id, user_id, role}` when a valid key is sent.',
   security: [],
   responses: {
     200: { description: 'Healthy', content: { 'application/json': { schema: HealthResultSchema } } },

@@ -1,5 +1,5 @@
 /**
- * `POST /api/v1/resources/temp_upload` (API-CONTRACT §Temp upload): multipart `file` (+ `upload_mode`).
+ * `POST /api/v1/resources/temp_upload` (see the OpenAPI document): multipart `file` (+ `upload_mode`).
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { SkillportError, TempUploadFormSchema, TempUploadResultSchema } from '@skillport/core';
@@ -19,7 +19,7 @@ const tempUploadRoute = createRoute({
     'recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ' +
     'ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, consumed ' +
     'once, expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 ' +
-    '`PAYLOAD_TOO_LARGE` (API-CONTRACT §Temp upload).',
+    '`PAYLOAD_TOO_LARGE`.',
   request: {
     body: { required: true, content: { 'multipart/form-data': { schema: TempUploadFormSchema } } },
   },

@@ -1,5 +1,5 @@
 /**
- * The skill routes: add, list, find, validate, get, update, delete (API-CONTRACT §Add … §Delete).
+ * The skill routes: add, list, find, validate, get, update, delete (see the OpenAPI document).
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import {
@@ -66,7 +66,7 @@ const addRoute = createRoute({
     'as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 ' +
     '`SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host ' +
     'path as `data` → 403. Adding an existing name replaces that skill completely. The processing job ' +
-    '(overview, search index) runs after the response unless `wait=true` (API-CONTRACT §Add).',
+    '(overview, search index) runs after the response unless `wait=true`.',
   request: { body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'AddSkillResponse', 'Stored'),
@@ -84,7 +84,7 @@ const listRoute = createRoute({
   description:
     'Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with ' +
     '`root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored ' +
-    '(API-CONTRACT §List).',
+    '.',
   request: { query: ListSkillsQuerySchema },
   responses: { ...okResponse(ListSkillsResultSchema, 'ListSkillsResponse', 'Skills'), ...errorResponses },
 });
@@ -100,7 +100,7 @@ const findRoute = createRoute({
     'and body (BM25 with field weights), fused with the similarity of meaning when the server has an ' +
     'embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and ' +
     '`match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to ' +
-    '`limit` (API-CONTRACT §Find).',
+    '`limit`.',
   request: { body: jsonBody(FindSkillsRequestSchema) },
   responses: { ...okResponse(FindSkillsResultSchema, 'FindSkillsResponse', 'Hits'), ...errorResponses },
 });
@@ -114,7 +114,7 @@ const validateRoute = createRoute({
   description:
     'Runs the validator on `data` in any form (SKILL.md text, MCP tool, structured object) with a profile ' +
     'and strictness, and returns the verdict with located issues. A skill that fails is still a 200 with ' +
-    '`valid: false`; only a malformed request is a 4xx (API-CONTRACT §Validate).',
+    '`valid: false`; only a malformed request is a 4xx.',
   request: { body: jsonBody(ValidateSkillRequestSchema) },
   responses: {
     ...okResponse(ValidateSkillResultSchema, 'ValidateSkillResponse', 'Verdict'),
@@ -132,7 +132,7 @@ const getRoute = createRoute({
     'Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` ' +
     'with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and ' +
     '`content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header ' +
-    'too) and `files` (API-CONTRACT §Get).',
+    'too) and `files`.',
   request: { params: NameParams, query: GetSkillQuerySchema },
   responses: {
     ...okResponse(GetSkillResultSchema, 'GetSkillResponse', 'The skill (ETag = revision)'),
@@ -150,7 +150,7 @@ const updateRoute = createRoute({
     'Body as add. The skill must exist (404 otherwise) and the name in the new content must equal ' +
     '`{name}` (400 with `details {field, expected, actual}`). All files are replaced in one transaction; ' +
     'with `If-Match`, a stale revision → 412. The result is add\'s plus `action: "update"`, and the ' +
-    '`ETag` header carries the new revision (API-CONTRACT §Update).',
+    '`ETag` header carries the new revision.',
   request: { params: NameParams, headers: IfMatchHeaders, body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'UpdateSkillResponse', 'Replaced'),
@@ -168,7 +168,7 @@ const deleteRoute = createRoute({
   summary: 'Delete a skill and its files',
   description:
     'Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get ' +
-    "answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete). With `If-Match`, " +
+    "answers 404. Earlier revisions stay in the skill's history. With `If-Match`, " +
     'a revision other than the current one → 412 and nothing is deleted.',
   request: { params: NameParams, query: DeleteSkillQuerySchema, headers: IfMatchHeaders },
   responses: {

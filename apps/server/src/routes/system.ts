@@ -1,5 +1,5 @@
 /**
- * Tasks, waiting and the queue observer (API-CONTRACT §Tasks, waiting, health).
+ * Tasks, waiting and the queue observer (the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`).
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { QueueStatusSchema, TaskResultSchema, WaitRequestSchema } from '@skillport/core';
@@ -19,7 +19,7 @@ const taskRoute = createRoute({
   summary: "One of the caller's processing tasks",
   description:
     'The state of a processing job (L1 overview and search index) enqueued by add or update. Only the ' +
-    "caller's own tasks: unknown ids and other users' tasks answer 404 (API-CONTRACT §Tasks).",
+    "caller's own tasks: unknown ids and other users' tasks answer 404.",
   request: {
     params: z.object({
       task_id: z.string().meta({
@@ -40,7 +40,7 @@ const waitRoute = createRoute({
   description:
     "Blocks until none of the caller's jobs is pending or running, then returns the counts; past " +
     '`timeout` (seconds, capped at the server limit, default 300) → 504 `DEADLINE_EXCEEDED` with ' +
-    '`details {timeout, queue_status}`. The body is optional (API-CONTRACT §Tasks, waiting, health).',
+    '`details {timeout, queue_status}`. The body is optional.',
   request: { body: jsonBody(WaitRequestSchema, false) },
   responses: {
     ...okResponse(QueueStatusSchema, 'WaitResponse', 'Queue drained'),

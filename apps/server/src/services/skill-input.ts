@@ -1,6 +1,6 @@
 /**
  * Turning the body of add/update into SKILL.md text plus auxiliary files, whatever the input form
- * (API-CONTRACT §Add): SKILL.md string, MCP tool, structured object, or a temp upload.
+ * (the OpenAPI document: `POST /api/v1/skills`): SKILL.md string, MCP tool, structured object, or a temp upload.
  */
 import {
   fromMcpTool,

@@ -1,5 +1,5 @@
 /**
- * List, find, get and delete (API-CONTRACT §List, §Find, §Get, §Delete). Every lookup is confined
+ * List, find, get and delete (the OpenAPI document: `GET /api/v1/skills`, `POST /api/v1/skills/find`, `GET /api/v1/skills/{name}`, `DELETE /api/v1/skills/{name}`). Every lookup is confined
  * to the caller's account and to the caller's own user root or the account's agent root.
  */
 import {

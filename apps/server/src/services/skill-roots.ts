@@ -11,7 +11,7 @@ import type { Identity } from '../store/types.js';
  * @param targetUri - the request's `target_uri` (null/empty = the caller's user root)
  * @returns `viking://user/{userId}/skills` or `viking://agent/skills`
  * @throws SkillportError `INVALID_URI` (core's URI rules); `PERMISSION_DENIED` for another user's root
- * @see API-CONTRACT §Add (`target_uri`), DESIGN §2
+ * @see the OpenAPI document: `POST /api/v1/skills` (`target_uri`), the skill model of the @skillport/core README
  */
 export function resolveCallerRoot(identity: Identity, targetUri: string | null | undefined): string {
   const trimmed = typeof targetUri === 'string' ? targetUri.trim() : null;

@@ -1,5 +1,5 @@
 /**
- * Add and update (API-CONTRACT §Add, §Update): resolve the input, validate it with core (profile
+ * Add and update (the OpenAPI document: `POST /api/v1/skills`, `PUT /api/v1/skills/{name}`): resolve the input, validate it with core (profile
  * `openviking`), write SKILL.md + L0 + auxiliary files and the processing job in one transaction,
  * optionally wait for the job.
  */

@@ -1,5 +1,5 @@
 /**
- * Tasks and the queue observer (API-CONTRACT §Tasks, waiting, health).
+ * Tasks and the queue observer (the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`).
  */
 import { SkillportError, type TaskResult } from '@skillport/core';
 import type { Identity, TaskRecord } from '../store/types.js';

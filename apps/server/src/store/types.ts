@@ -31,7 +31,7 @@ export interface Identity {
   keyId: string | null;
 }
 
-/** How a file relates to the skill (API-CONTRACT §Get `files[].kind`). */
+/** How a file relates to the skill (the OpenAPI document: `GET /api/v1/skills/{name}`, `files[].kind`). */
 export type SkillFileKind = 'definition' | 'summary' | 'auxiliary';
 
 /** A file to write with a skill: `SKILL.md` (definition), `.abstract.md`/`.overview.md` (summary), others. */

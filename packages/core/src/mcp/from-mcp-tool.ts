@@ -26,7 +26,7 @@ export interface McpSkillConversion {
 /**
  * Converts an MCP tool definition into a skill (SKILL.md text).
  *
- * Output, exactly as API-CONTRACT §MCP shows for the flat case (a tool named `search-web`):
+ * Output, exactly as the MCP ⇄ skill section of the @skillport/core README shows for the flat case (a tool named `search-web`):
  * ```
  * ---
  * name: search-web
@@ -81,7 +81,7 @@ export interface McpSkillConversion {
  * });
  * name; // 'search-web'
  * ```
- * @see API-CONTRACT §MCP
+ * @see the MCP ⇄ skill section of the @skillport/core README
  */
 export function fromMcpTool(tool: McpTool): McpSkillConversion {
   if (!isMcpTool(tool)) {

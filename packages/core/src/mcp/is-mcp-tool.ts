@@ -14,7 +14,7 @@ import type { McpTool } from '../types.js';
  * isMcpTool({ name: 'calculator', inputSchema: { type: 'object' } }); // true
  * isMcpTool({ name: 'my-skill', content: '# …' });                     // false
  * ```
- * @see API-CONTRACT §Add (data forms), §MCP
+ * @see the OpenAPI document: `POST /api/v1/skills` (data forms), the MCP ⇄ skill section of the @skillport/core README
  */
 export function isMcpTool(value: unknown): value is McpTool {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

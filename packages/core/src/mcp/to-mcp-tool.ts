@@ -5,7 +5,7 @@ import { readConvertedSkill } from './internal/read-converted-skill.js';
 
 /**
  * The `inputSchema` of an ordinary (not converted) skill exposed as an MCP tool: the agent passes
- * the task, and optionally some context. Matches the toolbox's tool arguments (DESIGN §3).
+ * the task, and optionally some context. Matches the toolbox's tool arguments (the @skillport/core README).
  */
 function skillTaskSchema(): Record<string, unknown> {
   return {
@@ -36,7 +36,7 @@ function skillTaskSchema(): Record<string, unknown> {
  * toMcpTool('---\nname: my-skill\ndescription: Does things\n---\n\n# My skill\n');
  * // { name: 'my-skill', description: 'Does things', inputSchema: { type: 'object', … } }
  * ```
- * @see API-CONTRACT §MCP
+ * @see the MCP ⇄ skill section of the @skillport/core README
  */
 export function toMcpTool(input: string | ParsedSkill): McpTool {
   let skill: ParsedSkill;

@@ -61,7 +61,7 @@ export interface LoadedSkillDir {
  * const { skill, files, issues } = await loadSkillDir('./skills/pdf');
  * console.log(skill.name, files.map((f) => f.path), issues.length);
  * ```
- * @see DESIGN §2 (the skill folder)
+ * @see the skill model of the @skillport/core README (the skill folder)
  */
 export async function loadSkillDir(dir: string, options: SkillDirOptions = {}): Promise<LoadedSkillDir> {
   const collected = await collectSkillFiles(dir, options);

@@ -34,7 +34,7 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
  * import { zipSkillDir } from '@skillport/core/node';
  * await writeFile('my-skill.zip', await zipSkillDir('./skills/my-skill'));
  * ```
- * @see API-CONTRACT §Temp upload, §Add (temp_file_id: root holds SKILL.md)
+ * @see the OpenAPI document: `POST /api/v1/resources/temp_upload`, `POST /api/v1/skills` (temp_file_id: root holds SKILL.md)
  */
 export async function zipSkillDir(dir: string, options: ZipSkillDirOptions = {}): Promise<Uint8Array> {
   const collected = await collectSkillFiles(dir, options);

@@ -137,7 +137,7 @@ function emptySkill(body: string): ParsedSkill {
  * skill.allowedTools; // ['Bash(git add:*)', 'Read']
  * issues; // []
  * ```
- * @see DESIGN §3 (parseSkillMd), API-CONTRACT §Validate (issue shape)
+ * @see the @skillport/core README (parseSkillMd), the OpenAPI document: `POST /api/v1/skills/validate` (issue shape)
  */
 export function parseSkillMd(text: string, options: ParseSkillMdOptions = {}): ParseResult {
   return parseSkillMdDetail(text, options).result;

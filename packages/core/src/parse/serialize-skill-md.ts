@@ -67,7 +67,7 @@ function sameList(value: unknown, list: string[], split: (value: string) => stri
  * serializeSkillMd({ name: 'pdf', description: 'Read PDFs: forms and tables', body: '# PDF\n' });
  * // '---\nname: pdf\ndescription: "Read PDFs: forms and tables"\n---\n\n# PDF\n'
  * ```
- * @see DESIGN §2 (SKILL.md serialized deterministically for structured or MCP input)
+ * @see the skill model of the @skillport/core README (SKILL.md serialized deterministically for structured or MCP input)
  */
 export function serializeSkillMd(skill: SerializableSkill): string {
   if (typeof skill !== 'object' || skill === null) {
@@ -215,7 +215,7 @@ export function structuredToSkillMd(input: StructuredSkill): StructuredSkillMd {
  * skillMdFromStructured({ name: 'search-web', description: 'Search the web', content: '# search-web\n' });
  * // '---\nname: search-web\ndescription: Search the web\n---\n\n# search-web\n'
  * ```
- * @see API-CONTRACT §Add (form 1, structured)
+ * @see the OpenAPI document: `POST /api/v1/skills` (form 1, structured)
  */
 export function skillMdFromStructured(input: StructuredSkill): string {
   return structuredToSkillMd(input).text;

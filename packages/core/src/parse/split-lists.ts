@@ -2,7 +2,7 @@
  * Splitting of the string forms of the list fields: `allowed-tools: Bash(git add:*) Read, Write`
  * and `tags: pdf, reports`.
  *
- * @see DESIGN §2 (frontmatter)
+ * @see the skill model of the @skillport/core README (frontmatter)
  */
 
 /**
@@ -18,7 +18,7 @@
  * ```ts
  * splitAllowedTools('Bash(git add:*) Read, Write'); // ['Bash(git add:*)', 'Read', 'Write']
  * ```
- * @see DESIGN §2 (`allowed_tools`: split on whitespace and commas outside parentheses)
+ * @see the skill model of the @skillport/core README (`allowed_tools`: split on whitespace and commas outside parentheses)
  */
 export function splitAllowedTools(value: string): string[] {
   const tools: string[] = [];
@@ -49,7 +49,7 @@ export function splitAllowedTools(value: string): string[] {
  * ```ts
  * splitTags('pdf, reports ,'); // ['pdf', 'reports']
  * ```
- * @see DESIGN §2 (tags: split on commas)
+ * @see the skill model of the @skillport/core README (tags: split on commas)
  */
 export function splitTags(value: string): string[] {
   const tags: string[] = [];

@@ -2,7 +2,7 @@
  * The chat model a skill toolbox talks to: one method, `complete(messages)`, so any provider can be
  * plugged in. {@link createOpenAICompatibleModel} implements it over the OpenAI wire format.
  *
- * @see DESIGN §3 (Toolbox)
+ * @see the @skillport/core README (Toolbox)
  */
 
 /** One chat message, as in the OpenAI chat-completions format. */

@@ -3,7 +3,7 @@
  * `{task, context?}`; calling it sends the skill body as the system prompt and the task as the user
  * message to a chat model, and returns `{result, skill_used}`.
  *
- * @see DESIGN §3 (Toolbox)
+ * @see the @skillport/core README (Toolbox)
  */
 import { isSkillportError, SkillportError } from '../errors.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
@@ -132,7 +132,7 @@ function checkSkills(skills: readonly ToolboxSkill[]): void {
  * });
  * const { result, skill_used } = await toolbox.callTool('pdf', { task: 'Summarise report.pdf' });
  * ```
- * @see DESIGN §3 (Toolbox)
+ * @see the @skillport/core README (Toolbox)
  */
 export function createSkillToolbox(
   skills: readonly ToolboxSkill[],

@@ -78,7 +78,7 @@ function timeoutController(
  * const model = createOpenAICompatibleModel({ baseURL: 'http://localhost:11434/v1', model: 'llama3.2' });
  * const { content } = await model.complete([{ role: 'user', content: 'Say hi' }]);
  * ```
- * @see DESIGN §3 (Toolbox)
+ * @see the @skillport/core README (Toolbox)
  */
 export function createOpenAICompatibleModel(options: OpenAICompatibleModelOptions): ChatModel {
   let base: URL;

@@ -32,7 +32,7 @@ export interface RegistrySkillLike {
  * const got = await client.getSkill('pdf', { level: 2 });
  * const toolbox = createSkillToolbox(toolboxSkillsFromRegistry([got]), { model });
  * ```
- * @see API-CONTRACT §Get, §Find
+ * @see the OpenAPI document: `GET /api/v1/skills/{name}`, `POST /api/v1/skills/find`
  */
 export function toolboxSkillsFromRegistry(items: readonly RegistrySkillLike[]): ToolboxSkill[] {
   return items.map((item, index) => {

@@ -54,7 +54,7 @@ export function escapeXml(text: string): string {
  * //   </skill>
  * // </available_skills>
  * ```
- * @see DESIGN §3 (Toolbox)
+ * @see the @skillport/core README (Toolbox)
  */
 export function renderAvailableSkills(skills: readonly AvailableSkillEntry[]): string {
   const lines = ['<available_skills>'];

@@ -6,7 +6,7 @@
  * Requirements of the specification are errors; its recommendations are warnings (unknown keys
  * become errors in strict mode).
  *
- * @see DESIGN §3 (profiles)
+ * @see the @skillport/core README (profiles)
  */
 import { codePointLength, describeType, excerpt, isPlainRecord } from '../internal/text.js';
 import {

@@ -1,5 +1,5 @@
 /**
- * Profile `openviking` (the default): the rule table of API-CONTRACT §Validate.
+ * Profile `openviking` (the default): the rule table of `POST /api/v1/skills/validate` in the OpenAPI document.
  *
  * | rule | severity |
  * |---|---|
@@ -9,7 +9,7 @@
  * | body_max_lines (> 500) | warning, strict only |
  * | name_kebab_case, description_too_short | warning |
  *
- * @see API-CONTRACT §Validate
+ * @see the OpenAPI document: `POST /api/v1/skills/validate`
  */
 import {
   checkAddNameRule,

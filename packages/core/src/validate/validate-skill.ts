@@ -28,7 +28,7 @@ export interface ValidateSkillOptions {
  * ```ts
  * VALIDATION_PROFILES.includes('claude'); // true
  * ```
- * @see DESIGN §3 (profiles), API-CONTRACT §Validate (`profile`)
+ * @see the @skillport/core README (profiles), the OpenAPI document: `POST /api/v1/skills/validate` (`profile`)
  */
 export const VALIDATION_PROFILES: readonly ValidationProfile[] = Object.freeze([
   'openviking',
@@ -50,7 +50,7 @@ const STRICT_PROFILE_RULES = new Set([
 /**
  * Validates a skill: parses it once and applies the rules of a profile.
  *
- * - `openviking` (default): the rule table of API-CONTRACT §Validate — `yaml_format`,
+ * - `openviking` (default): the rule table of `POST /api/v1/skills/validate` in the OpenAPI document — `yaml_format`,
  *   `name_required`, `description_required` (missing, not a string, blank) are errors;
  *   `name_matches_directory`, `name_max_length` (64), `name_allowed_characters`
  *   (`[A-Za-z0-9_-]`, the add-time rule) and `description_max_length` (1024) are warnings that
@@ -89,7 +89,7 @@ const STRICT_PROFILE_RULES = new Set([
  * result.valid; // false
  * result.errors.map((e) => e.rule); // ['name_allowed_characters']
  * ```
- * @see API-CONTRACT §Validate
+ * @see the OpenAPI document: `POST /api/v1/skills/validate`
  */
 export function validateSkill(
   input: string | StructuredSkill,

@@ -1,15 +1,15 @@
 /**
- * Wire schemas of the response envelope shared by every route (API-CONTRACT §Envelope).
+ * Wire schemas of the response envelope shared by every route (the `ErrorEnvelope` and success envelopes of the OpenAPI document).
  * Plain zod 4: component names are given with `.meta({id})`, which `@hono/zod-openapi` reads.
  */
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 
-/** One of the contract's error codes. @see API-CONTRACT §Envelope */
+/** One of the contract's error codes. @see the `ErrorEnvelope` schema of the OpenAPI document */
 export const ErrorCodeSchema = z.enum(ERROR_CODES).meta({
   id: 'ErrorCode',
   description:
-    'Machine-readable error code; it fixes the HTTP status (API-CONTRACT §Envelope): ' +
+    'Machine-readable error code; it fixes the HTTP status: ' +
     '`INVALID_ARGUMENT`, `INVALID_URI`, `SKILL_INVALID` → 400; `UNAUTHENTICATED` → 401; ' +
     '`PERMISSION_DENIED` → 403; `NOT_FOUND` → 404; `CONFLICT` → 409, or 412 for a stale `If-Match`; ' +
     '`PAYLOAD_TOO_LARGE` → 413; `RESOURCE_EXHAUSTED` → 429; `INTERNAL`, `PROCESSING_ERROR` → 500; ' +
@@ -61,7 +61,7 @@ export const ErrorBodySchema = z
   })
   .meta({
     id: 'ErrorBody',
-    description: 'The `error` member of an error envelope (API-CONTRACT §Envelope)',
+    description: 'The `error` member of an error envelope',
   });
 
 /** Response telemetry, present when the request asked for it. */
@@ -86,8 +86,7 @@ export const TelemetrySchema = z
   .meta({
     id: 'Telemetry',
     description:
-      'Response telemetry, present only when the request sent `telemetry: true` or ' +
-      '`{"summary": true}` (API-CONTRACT §Envelope)',
+      'Response telemetry, present only when the request sent `telemetry: true` or ' + '`{"summary": true}`',
   });
 
 /** Request field `telemetry`: `true`, `{summary: true}`, or absent/`null`/`false`. */
@@ -105,11 +104,11 @@ export const TelemetryRequestSchema = z
   .meta({
     description:
       'Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds ' +
-      '`summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).',
+      '`summary`. Absent, `null` or `false`: no telemetry.',
     example: true,
   });
 
-/** Any non-2xx response. @see API-CONTRACT §Envelope */
+/** Any non-2xx response. @see the `ErrorEnvelope` schema of the OpenAPI document */
 export const ErrorEnvelopeSchema = z
   .object({
     status: z.literal('error').meta({ description: 'Always `error` for a non-2xx response' }),
@@ -120,7 +119,7 @@ export const ErrorEnvelopeSchema = z
     id: 'ErrorEnvelope',
     description:
       'Body of every non-2xx response: `{status: "error", error: {code, message, details?}, time}`. ' +
-      'The `X-Request-Id` response header names the request (API-CONTRACT §Envelope).',
+      'The `X-Request-Id` response header names the request.',
   });
 
 /** The description of a success envelope, naming its result component when it has one. */
@@ -129,7 +128,7 @@ function envelopeDescription(result: z.ZodType): string {
   const shape = resultId === undefined ? 'result' : `result: ${resultId}`;
   return (
     `Success envelope (HTTP 200): \`{status: "ok", ${shape}, telemetry?, time}\`; ` +
-    '`telemetry` only when the request asked for it (API-CONTRACT §Envelope)'
+    '`telemetry` only when the request asked for it'
   );
 }
 
@@ -140,7 +139,7 @@ function envelopeDescription(result: z.ZodType): string {
  * @param id - component name of the envelope (e.g. `AddSkillResponse`)
  * @returns `{status: 'ok', result, telemetry?, time}`, described as the envelope of `result`'s component
  * @example okEnvelope(TempUploadResultSchema, 'TempUploadResponse')
- * @see API-CONTRACT §Envelope
+ * @see the `ErrorEnvelope` schema of the OpenAPI document
  */
 export function okEnvelope<T extends z.ZodType>(result: T, id: string) {
   return z
@@ -155,7 +154,7 @@ export function okEnvelope<T extends z.ZodType>(result: T, id: string) {
 
 /**
  * An optional request field that clients of the seed API may also send as `null` or `false`,
- * both meaning "not given" (API-CONTRACT §Compatibility).
+ * both meaning "not given" (compatibility with the seed clients).
  *
  * @param schema - the schema of a real value
  * @returns `schema | null | false | undefined`

@@ -1,6 +1,6 @@
 /**
  * Wire schemas of the reading skill routes: list, find, get, validate
- * (API-CONTRACT §List, §Find, §Get, §Validate).
+ * (the OpenAPI document: `GET /api/v1/skills`, `POST /api/v1/skills/find`, `GET /api/v1/skills/{name}`, `POST /api/v1/skills/validate`).
  */
 import { z } from 'zod';
 import { looseOptional, TelemetryRequestSchema } from './envelope.js';
@@ -58,7 +58,7 @@ export const SkillListItemSchema = z
   })
   .meta({
     id: 'SkillListItem',
-    description: 'One skill in list results (API-CONTRACT §List)',
+    description: 'One skill in list results',
   });
 
 /** Query of `GET /api/v1/skills`; unknown parameters are ignored. */
@@ -108,7 +108,7 @@ export const ListSkillsResultSchema = z
   })
   .meta({
     id: 'ListSkillsResult',
-    description: 'Result of list: `root_uris` without `target_uri`, `root_uri` with it (API-CONTRACT §List)',
+    description: 'Result of list: `root_uris` without `target_uri`, `root_uri` with it',
   });
 
 /** Body of `POST /api/v1/skills/find`. */
@@ -124,8 +124,7 @@ export const FindSkillsRequestSchema = z
       example: 10,
     }),
     score_threshold: looseOptional(z.number().min(0).max(1)).meta({
-      description:
-        'Drop hits scoring below this, 0–1. Absent, `null` or `false`: keep every hit (API-CONTRACT §Compatibility).',
+      description: 'Drop hits scoring below this, 0–1. Absent, `null` or `false`: keep every hit.',
       example: 0.3,
     }),
     target_uri: looseOptional(z.string()).meta({
@@ -139,14 +138,14 @@ export const FindSkillsRequestSchema = z
     ).meta({
       description:
         'Keep only hits whose best match is at these levels: 0 = name, tags or description; 1 = overview; ' +
-        '2 = SKILL.md body. One level or a list. Absent, `null` or `false`: every level (API-CONTRACT §Compatibility).',
+        '2 = SKILL.md body. One level or a list. Absent, `null` or `false`: every level.',
       example: [0, 1],
     }),
     telemetry: TelemetryRequestSchema,
   })
   .meta({
     id: 'FindSkillsRequest',
-    description: 'Body of find; unknown fields are refused with 400 `INVALID_ARGUMENT` (API-CONTRACT §Find)',
+    description: 'Body of find; unknown fields are refused with 400 `INVALID_ARGUMENT`',
     examples: [{ query: 'search the web', limit: 5 }],
   });
 
@@ -185,7 +184,7 @@ export const FindSkillItemSchema = SkillListItemSchema.extend({
   }),
 }).meta({
   id: 'FindSkillItem',
-  description: 'One hit of find: a list item plus `score` and `match_reason` (API-CONTRACT §Find)',
+  description: 'One hit of find: a list item plus `score` and `match_reason`',
 });
 
 /** Result of find. */
@@ -201,7 +200,7 @@ export const FindSkillsResultSchema = z
     }),
     total: z.number().int().meta({ description: 'Number of hits returned (the length of `skills`)' }),
   })
-  .meta({ id: 'FindSkillsResult', description: 'Result of find (API-CONTRACT §Find)' });
+  .meta({ id: 'FindSkillsResult', description: 'Result of find' });
 
 /** Query of `GET /api/v1/skills/{name}`; unknown parameters are ignored. */
 export const GetSkillQuerySchema = z.object({
@@ -211,7 +210,7 @@ export const GetSkillQuerySchema = z.object({
     .meta({
       description:
         'Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = ' +
-        '`content` (SKILL.md, with `content_sha256`). Absent, empty, `null` or `false`: all three (API-CONTRACT §Get, §Compatibility).',
+        '`content` (SKILL.md, with `content_sha256`). Absent, empty, `null` or `false`: all three.',
       example: '2',
     }),
   include_content: QueryFlagSchema.optional().meta({
@@ -227,7 +226,7 @@ export const GetSkillQuerySchema = z.object({
   }),
   include_integrity: QueryFlagSchema.optional().meta({
     description:
-      'Flag (`true`/`false`/`1`/`0`/`True`/`False`), accepted for seed clients (API-CONTRACT §Compatibility): ' +
+      'Flag (`true`/`false`/`1`/`0`/`True`/`False`), accepted for seed clients: ' +
       'the result always carries `revision` and every file its `size` and `sha256`, so it changes nothing.',
     example: 'true',
   }),
@@ -274,7 +273,7 @@ export const SkillFileSchema = z
   })
   .meta({
     id: 'SkillFile',
-    description: 'One entry of a skill folder (API-CONTRACT §Get `files`), sorted by `path`',
+    description: 'One entry of a skill folder, sorted by `path`',
   });
 
 /** Result of get. */
@@ -363,7 +362,7 @@ export const GetSkillResultSchema = z
     id: 'GetSkillResult',
     description:
       "Result of get: the skill's metadata, the requested level(s) and its files; the `ETag` header carries " +
-      '`revision` (API-CONTRACT §Get)',
+      '`revision`',
   });
 
 /** Body of `POST /api/v1/skills/validate`. */
@@ -396,15 +395,13 @@ export const ValidateSkillRequestSchema = z
       example: 'skills/my-skill/SKILL.md',
     }),
     target_uri: looseOptional(z.string()).meta({
-      description:
-        'Accepted for seed clients and ignored: validation stores nothing (API-CONTRACT §Compatibility)',
+      description: 'Accepted for seed clients and ignored: validation stores nothing',
     }),
     telemetry: TelemetryRequestSchema,
   })
   .meta({
     id: 'ValidateSkillRequest',
-    description:
-      'Body of validate: the skill in any `data` form plus options; nothing is stored (API-CONTRACT §Validate)',
+    description: 'Body of validate: the skill in any `data` form plus options; nothing is stored',
     examples: [
       {
         data: '---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here.',
@@ -447,7 +444,7 @@ export const ValidateSkillResultSchema = z
   .meta({
     id: 'ValidateSkillResult',
     description:
-      "The validator's verdict (API-CONTRACT §Validate). A name that add would reject is at least a warning, " +
+      "The validator's verdict. A name that add would reject is at least a warning, " +
       'so validate never promises more than add keeps.',
   });
 

@@ -1,10 +1,10 @@
 /**
- * Wire schemas of the writing skill routes: add, update, delete (API-CONTRACT §Add, §Update, §Delete).
+ * Wire schemas of the writing skill routes: add, update, delete (the OpenAPI document: `POST /api/v1/skills`, `PUT /api/v1/skills/{name}`, `DELETE /api/v1/skills/{name}`).
  */
 import { z } from 'zod';
 import { looseOptional, TelemetryRequestSchema } from './envelope.js';
 
-/** One validation issue as sent on the wire. @see API-CONTRACT §Validate */
+/** One validation issue as sent on the wire. @see the OpenAPI document: `POST /api/v1/skills/validate` */
 export const SkillIssueSchema = z
   .object({
     rule: z.string().meta({
@@ -12,7 +12,7 @@ export const SkillIssueSchema = z
         'Stable rule id, e.g. `yaml_format`, `name_required`, `description_required`, ' +
         '`name_matches_directory`, `name_max_length`, `name_allowed_characters`, ' +
         '`description_max_length`, `body_max_lines`, `name_kebab_case`, `description_too_short` ' +
-        '(API-CONTRACT §Validate)',
+        '',
       example: 'name_kebab_case',
     }),
     severity: z
@@ -54,7 +54,7 @@ export const SkillIssueSchema = z
     id: 'SkillIssue',
     description:
       'One validation issue, located where possible: `{rule, severity?, message, field, line?, column?, fix?}` ' +
-      '(API-CONTRACT §Validate)',
+      '',
   });
 
 /** Counts of the caller's processing jobs. */
@@ -73,7 +73,7 @@ export const QueueStatusSchema = z
     description:
       "Counts of processing jobs (L1 overview and search index) by state: the caller's jobs for " +
       "`system/wait` and `observer/queue`, this request's job for add/update with `wait=true` " +
-      '(API-CONTRACT §Tasks, waiting, health)',
+      '',
     example: { pending: 0, processing: 0, completed: 1, failed: 0 },
   });
 
@@ -81,10 +81,10 @@ export const QueueStatusSchema = z
 export const SkillDataSchema = z.union([z.string(), z.record(z.string(), z.unknown())]).meta({
   id: 'SkillData',
   description:
-    'The skill, detected in this order (API-CONTRACT §Add): (1) a string is SKILL.md text — a ' +
+    'The skill, detected in this order: (1) a string is SKILL.md text — a ' +
     'one-line string that looks like a host path (has `/` or `\\`, or starts `./`, `../`, `~/`, `X:\\`) ' +
     'is refused with 403 `PERMISSION_DENIED`; (2) an object with `inputSchema` is an MCP tool ' +
-    '`{name, description?, inputSchema}`, converted to a skill (§MCP); (3) any other object is a ' +
+    '`{name, description?, inputSchema}`, converted to a skill (name in kebab-case, Parameters and Usage sections); (3) any other object is a ' +
     'structured skill `{name, description?, content?, tags?, allowed_tools?, …}` (extra keys become ' +
     'frontmatter).',
   example: '---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here.',
@@ -124,7 +124,7 @@ export const AddSkillRequestSchema = z
       description:
         'Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by ' +
         '`GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given ' +
-        '(API-CONTRACT §Compatibility).',
+        '.',
       example: { repository: 'https://github.com/acme/skills', commit: '4f1c2a9' },
     }),
     telemetry: TelemetryRequestSchema,
@@ -134,7 +134,7 @@ export const AddSkillRequestSchema = z
     description:
       'Body of add (`POST /api/v1/skills`) and update (`PUT /api/v1/skills/{name}`): `data` XOR ' +
       '`temp_file_id`, plus options. Unknown fields are refused with 400 `INVALID_ARGUMENT` ' +
-      '(API-CONTRACT §Add). The name rule: trimmed, 1–64 characters of `[A-Za-z0-9_-]`.',
+      'The name rule: trimmed, 1–64 characters of `[A-Za-z0-9_-]`.',
     examples: [
       {
         data: {
@@ -208,7 +208,7 @@ export const SkillWriteResultSchema = z
     id: 'SkillWriteResult',
     description:
       "Result of add and update: the stored skill, plus `queue_status` (this write's job) when " +
-      '`wait=true`, else `task_id` (API-CONTRACT §Add, §Update)',
+      '`wait=true`, else `task_id`',
   });
 
 /** Query of `DELETE /api/v1/skills/{name}`. */
@@ -249,7 +249,7 @@ export const DeleteSkillResultSchema = z
   })
   .meta({
     id: 'DeleteSkillResult',
-    description: 'Result of delete; a later get of the name answers 404 (API-CONTRACT §Delete)',
+    description: 'Result of delete; a later get of the name answers 404',
   });
 
 export type SkillIssueWire = z.infer<typeof SkillIssueSchema>;

@@ -1,6 +1,6 @@
 /**
  * Wire schemas of temp upload, tasks, waiting, the queue observer and health
- * (API-CONTRACT §Temp upload, §Tasks, waiting, health).
+ * (the OpenAPI document: `POST /api/v1/resources/temp_upload`, `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`).
  */
 import { z } from 'zod';
 import { looseOptional, TelemetryRequestSchema } from './envelope.js';
@@ -21,15 +21,14 @@ export const TempUploadFormSchema = z
       .optional()
       .meta({
         description:
-          'Accepted for seed clients (API-CONTRACT §Compatibility): `local` (default) or `shared`; every ' +
+          'Accepted for seed clients: `local` (default) or `shared`; every ' +
           'upload is stored the same way, bound to the uploading account',
         example: 'local',
       }),
   })
   .meta({
     id: 'TempUploadForm',
-    description:
-      'Multipart form of temp upload: `file` (required) and `upload_mode` (API-CONTRACT §Temp upload)',
+    description: 'Multipart form of temp upload: `file` (required) and `upload_mode`',
   });
 
 /** Result of temp upload. */
@@ -42,7 +41,7 @@ export const TempUploadResultSchema = z
       example: 'tmp_5d41402abc4b2a76b9719d911017c592',
     }),
   })
-  .meta({ id: 'TempUploadResult', description: 'Result of temp upload (API-CONTRACT §Temp upload)' });
+  .meta({ id: 'TempUploadResult', description: 'Result of temp upload' });
 
 /** Result of `GET /api/v1/tasks/{task_id}`. */
 export const TaskResultSchema = z
@@ -82,7 +81,7 @@ export const TaskResultSchema = z
   })
   .meta({
     id: 'TaskResult',
-    description: "One of the caller's processing tasks; other users' tasks answer 404 (API-CONTRACT §Tasks)",
+    description: "One of the caller's processing tasks; other users' tasks answer 404",
   });
 
 /** Body of `POST /api/v1/system/wait`. */
@@ -131,8 +130,7 @@ export const HealthResultSchema = z
   })
   .meta({
     id: 'HealthResult',
-    description:
-      'Body of `GET /health` (not enveloped, no auth needed) (API-CONTRACT §Tasks, waiting, health)',
+    description: 'Body of `GET /health` (not enveloped, no auth needed)',
   });
 
 /** `GET /ready` (not enveloped): 200 when ready, 503 with `reason` when not. */

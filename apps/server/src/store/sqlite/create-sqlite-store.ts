@@ -80,7 +80,7 @@ function checkSqliteReady(db: Database.Database, closed: boolean): StoreReadines
  * const { skills } = await store.listSkills('default', 'viking://agent/skills', { limit: 100 });
  * await store.close();
  * ```
- * @see DESIGN §4 (Stores, Jobs, Search)
+ * @see "How it stores and processes skills" in the @skillport/server README
  */
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   mkdirSync(options.dataDir, { recursive: true });

@@ -2,7 +2,7 @@
  * `discoverSkills`: finds the skills a project has at hand — declared by packages, shipped inside
  * installed packages, or at paths the caller names — with a diagnostic for everything it could not use.
  *
- * @see DESIGN §3 (`@skillport/core/node`: discovery)
+ * @see the @skillport/core README (`@skillport/core/node`: discovery)
  */
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -86,7 +86,7 @@ function describeSource(source: DiscoverySource): string {
  * for (const s of skills) console.log(s.name, s.source.package ?? s.path);
  * for (const d of diagnostics) console.warn(`${d.kind}: ${d.message}`);
  * ```
- * @see DESIGN §3
+ * @see the @skillport/core README
  */
 export async function discoverSkills(options: DiscoverSkillsOptions = {}): Promise<DiscoveryResult> {
   const cwd = path.resolve(options.cwd ?? process.cwd());

@@ -1,7 +1,7 @@
 /**
  * Shapes of skill discovery: options, discovered skills, diagnostics and where each came from.
  *
- * @see DESIGN §3 (`@skillport/core/node`: discovery)
+ * @see the @skillport/core README (`@skillport/core/node`: discovery)
  */
 import type { SkillIssue } from '../../types.js';
 import type { DiscoveryCache } from './discovery-cache.js';
