@@ -14,6 +14,7 @@ export default defineConfig({
       'apps/*/test/**/*.test.ts',
       'spec/test/**/*.test.ts',
       'examples/test/**/*.test.ts',
+      'scripts/test/**/*.test.ts',
     ],
     reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 30_000,

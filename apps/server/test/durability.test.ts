@@ -11,7 +11,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeCorpus } from '../../../scripts/test-corpus.js';
 import { createSqliteStore } from '../src/store/sqlite/create-sqlite-store.js';
 import { corpusSkillTexts } from './store/corpus.js';
 
@@ -182,7 +183,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('durability across SIGKILL', () => {
+describeCorpus('durability across SIGKILL', () => {
   it('keeps every acknowledged add, never a partial skill, and finishes jobs after restart', async () => {
     const corpus = corpusSkillTexts();
     const texts = new Map<string, string>();

@@ -6,7 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { AsyncHTTPClient } from '@skillport/sdk-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeCorpus } from '../../../scripts/test-corpus.js';
 import {
   corpusDir,
   expectedFinalState,
@@ -78,7 +79,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('skillport add-skill (every corpus folder, as folders)', () => {
+describeCorpus('skillport add-skill (every corpus folder, as folders)', () => {
   it('accepts exactly the folders core calls valid, with their auxiliary files', () => {
     for (const skill of skills.filter((s) => s.refusal === null)) {
       const run = addRuns.get(skill.id)!;
@@ -114,7 +115,7 @@ describe('skillport add-skill (every corpus folder, as folders)', () => {
   });
 });
 
-describe('skillport skills list', () => {
+describeCorpus('skillport skills list', () => {
   it('lists one skill per distinct accepted name', async () => {
     const expected = expectedFinalState(skills, tools);
     const run = await cli(['skills', 'list', '-o', 'json']);
@@ -143,7 +144,7 @@ describe('skillport skills list', () => {
   });
 });
 
-describe('skillport skills find', () => {
+describeCorpus('skillport skills find', () => {
   it.each(PARAPHRASES)('finds %s in the top 3 for a paraphrase of its description', async (name, query) => {
     const run = await cli(['skills', 'find', query, '--limit', '3', '-o', 'json']);
     expect(run.code, run.stderr).toBe(0);
@@ -157,7 +158,7 @@ describe('skillport skills find', () => {
   });
 });
 
-describe('skillport skills show', () => {
+describeCorpus('skillport skills show', () => {
   it('returns byte-identical SKILL.md and the same auxiliary files (sha-256) for every stored folder', async () => {
     const finals = [...expectedFinalState(skills, tools).values()].filter((c): c is SkillCase => 'dir' in c);
     expect(finals.length).toBeGreaterThan(40);
@@ -192,7 +193,7 @@ describe('skillport skills show', () => {
   });
 });
 
-describe('skillport skills update and remove', () => {
+describeCorpus('skillport skills update and remove', () => {
   it('replaces a skill from stdin, then removes it', async () => {
     const before = (await cli(['skills', 'show', 'linear', '-o', 'json'])).json<GetResult>();
     const content =
@@ -217,7 +218,7 @@ describe('skillport skills update and remove', () => {
   });
 });
 
-describe('skillport skills validate (local) agrees with POST /skills/validate', () => {
+describeCorpus('skillport skills validate (local) agrees with POST /skills/validate', () => {
   it('gives the same verdict, errors and warnings for every corpus file', async () => {
     const run = await cli(['skills', 'validate', path.join(corpusDir(), 'skills'), '-o', 'json']);
     expect(run.code).toBe(1);
@@ -280,7 +281,7 @@ describe('skillport skills validate (local) agrees with POST /skills/validate', 
   });
 });
 
-describe('skillport queue, tasks and errors', () => {
+describeCorpus('skillport queue, tasks and errors', () => {
   it('reports queue counts and a task', async () => {
     const queue = (await cli(['observer', 'queue', '-o', 'json'])).json<{
       pending: number;
@@ -319,7 +320,7 @@ describe('skillport queue, tasks and errors', () => {
   });
 });
 
-describe('skillport add-skill with a tools/list document', () => {
+describeCorpus('skillport add-skill with a tools/list document', () => {
   it('adds each tool and reports the refused ones, exiting 1', async () => {
     const file = path.join(server.configHome, 'tools.json');
     const picked = tools.slice(0, 3).map((t) => t.tool);
@@ -345,7 +346,7 @@ describe('skillport add-skill with a tools/list document', () => {
   });
 });
 
-describe('skillport keys (last: the first key ends dev mode)', () => {
+describeCorpus('skillport keys (last: the first key ends dev mode)', () => {
   it('creates an admin key (shown once), then with it creates, lists and revokes another', async () => {
     const created = await cli(['keys', 'create', '--user', 'e2e-alice', '--role', 'admin', '-o', 'json']);
     expect(created.code, created.stderr).toBe(0);

@@ -1,10 +1,10 @@
 // The real-world corpus (shared/corpus): every SKILL.md goes through parse, validate (three profiles,
 // strict and not) and serialize without throwing, and the odd files of MANIFEST.tsv get verdicts
 // pinned by hand from reading them.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { describeCorpus, findCorpus, requireCorpus } from '../../../scripts/test-corpus.js';
 import {
   fromMcpTool,
   type McpTool,
@@ -14,23 +14,19 @@ import {
   validateSkill,
 } from '../src/index.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const corpus = process.env.SKILLPORT_CORPUS ?? resolve(repoRoot, '../shared/corpus');
-if (!existsSync(join(corpus, 'skills'))) {
-  throw new Error(
-    `The skill corpus is missing: expected ${join(corpus, 'skills')} (set SKILLPORT_CORPUS to the corpus folder).`,
-  );
-}
-const skillDirs = readdirSync(join(corpus, 'skills')).sort();
-const mcpFiles = readdirSync(join(corpus, 'mcp'))
-  .filter((f) => f.endsWith('.json'))
-  .sort();
+const corpus = findCorpus();
+const skillDirs = corpus ? readdirSync(join(corpus, 'skills')).sort() : [];
+const mcpFiles = corpus
+  ? readdirSync(join(corpus, 'mcp'))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 
 function readSkill(dir: string): string {
-  return readFileSync(join(corpus, 'skills', dir, 'SKILL.md'), 'utf8');
+  return readFileSync(join(requireCorpus(), 'skills', dir, 'SKILL.md'), 'utf8');
 }
 
-describe('every corpus SKILL.md', () => {
+describeCorpus('every corpus SKILL.md', () => {
   it('is present in a useful number', () => {
     expect(skillDirs.length).toBeGreaterThanOrEqual(70);
     expect(mcpFiles.length).toBeGreaterThanOrEqual(30);
@@ -61,7 +57,7 @@ describe('every corpus SKILL.md', () => {
   });
 
   it.each(mcpFiles)('mcp/%s converts to a SKILL.md that parses back to the same skill', (file) => {
-    const tool = JSON.parse(readFileSync(join(corpus, 'mcp', file), 'utf8')) as McpTool;
+    const tool = JSON.parse(readFileSync(join(requireCorpus(), 'mcp', file), 'utf8')) as McpTool;
     const converted = fromMcpTool(tool);
     const { skill, issues } = parseSkillMd(converted.content);
     expect(issues).toEqual([]);
@@ -295,7 +291,7 @@ const pinned: Record<string, Pinned> = {
   '095-link-jumper-invalid-utf8': { name: 'link-jumper' },
 };
 
-describe('pinned verdicts of the odd corpus files', () => {
+describeCorpus('pinned verdicts of the odd corpus files', () => {
   it('pins only files that exist', () => {
     for (const dir of Object.keys(pinned)) expect(skillDirs).toContain(dir);
   });

@@ -1,10 +1,10 @@
 // Property tests: no input makes the parser or the validator throw, and structured skills survive
 // serialize → parse unchanged.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { describeCorpus, findCorpus } from '../../../scripts/test-corpus.js';
 import {
   parseSkillMd,
   type StructuredSkill,
@@ -113,18 +113,15 @@ describe('no input makes parse or validate throw', () => {
   });
 });
 
-const corpus =
-  process.env.SKILLPORT_CORPUS ??
-  resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/corpus');
-if (!existsSync(join(corpus, 'skills'))) {
-  throw new Error(`The skill corpus is missing: expected ${join(corpus, 'skills')} (set SKILLPORT_CORPUS).`);
-}
+const corpus = findCorpus();
 /** The frontmatter region (first 2 KiB) of every corpus SKILL.md: real YAML to mutate. */
-const heads = readdirSync(join(corpus, 'skills'))
-  .sort()
-  .map((dir) => readFileSync(join(corpus, 'skills', dir, 'SKILL.md'), 'utf8').slice(0, 2048));
+const heads = corpus
+  ? readdirSync(join(corpus, 'skills'))
+      .sort()
+      .map((dir) => readFileSync(join(corpus, 'skills', dir, 'SKILL.md'), 'utf8').slice(0, 2048))
+  : [];
 
-describe('mutated real files never make parse or validate throw', () => {
+describeCorpus('mutated real files never make parse or validate throw', () => {
   it('random edits of corpus frontmatters', () => {
     const edit = fc.record({
       at: fc.nat(),

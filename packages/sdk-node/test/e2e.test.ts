@@ -18,7 +18,8 @@ import {
   TimeoutError,
 } from '@skillport/sdk-node';
 import { SyncHTTPClient } from '@skillport/sdk-node/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeCorpus } from '../../../scripts/test-corpus.js';
 import {
   expectedFinalState,
   type McpCase,
@@ -44,7 +45,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('AsyncHTTPClient (Node) over the corpus', () => {
+describeCorpus('AsyncHTTPClient (Node) over the corpus', () => {
   let client: AsyncHTTPClient;
   const outcomes = new Map<string, unknown>();
 
@@ -176,7 +177,7 @@ describe('AsyncHTTPClient (Node) over the corpus', () => {
   });
 });
 
-describe('SyncHTTPClient', () => {
+describeCorpus('SyncHTTPClient', () => {
   it('runs the same calls synchronously and rethrows the same typed errors', () => {
     const client = new SyncHTTPClient({ url: server.url });
     expect(client.initialize().healthy).toBe(true);

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { requireCorpus } from '../../../../scripts/test-corpus.js';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/index.js';
 
 /** A started test server and helpers bound to it. */
@@ -74,9 +75,10 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
   };
 }
 
-/** The shared corpus folder (`SKILLPORT_CORPUS`, else `../shared/corpus` beside the repo); throws when missing. */
+/**
+ * The shared corpus folder (`SKILLPORT_CORPUS`, else `../shared/corpus` beside the repo), for suites
+ * declared with `describeCorpus`; throws when missing.
+ */
 export function corpusDir(): string {
-  const repoRoot = path.resolve(import.meta.dirname, '../../../..');
-  const dir = process.env.SKILLPORT_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
-  return dir;
+  return requireCorpus();
 }

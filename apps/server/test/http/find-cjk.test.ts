@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { describeCorpus } from '../../../../scripts/test-corpus.js';
 import { corpusDir, startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -8,7 +9,6 @@ let t: TestServer;
 /** Every corpus SKILL.md (as text) and the two Xiaohongshu MCP tools, added the way a client would. */
 beforeAll(async () => {
   const skills = path.join(corpusDir(), 'skills');
-  if (!existsSync(skills)) throw new Error(`corpus not found at ${skills}: set SKILLPORT_CORPUS`);
   t = await startTestServer();
   let added = 0;
   for (const folder of readdirSync(skills).sort()) {
@@ -32,7 +32,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('POST /api/v1/skills/find with Chinese, Japanese and Korean queries (real corpus)', () => {
+describeCorpus('POST /api/v1/skills/find with Chinese, Japanese and Korean queries (real corpus)', () => {
   test.each([
     { query: '视频生成', name: 'aigc-director', why: '051, zh: part of the description' },
     { query: '分镜', name: 'aigc-director', why: '051, zh: a two-character word inside a run' },

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fromMcpTool, isValidSkillName, type McpTool, validateSkill } from '@skillport/core';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { corpusDir, startTestServer, type TestServer } from '../helpers/server.js';
+import { describeCorpus, findCorpus } from '../../../../scripts/test-corpus.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -331,15 +332,10 @@ describe('POST /api/v1/skills — rules', () => {
   });
 });
 
-describe('corpus: every skill folder zipped, uploaded and added', () => {
-  const root = path.join(corpusDir(), 'skills');
-  const folders = (() => {
-    try {
-      return readdirSync(root).sort();
-    } catch {
-      throw new Error(`corpus not found at ${root}: set SKILLPORT_CORPUS`);
-    }
-  })();
+describeCorpus('corpus: every skill folder zipped, uploaded and added', () => {
+  const corpus = findCorpus();
+  const root = corpus ? path.join(corpus, 'skills') : '';
+  const folders = corpus ? readdirSync(root).sort() : [];
 
   function zipFolder(dir: string): { zip: Uint8Array; aux: number; skillMd: Uint8Array } {
     const files: Record<string, Uint8Array> = {};
@@ -393,17 +389,14 @@ describe('corpus: every skill folder zipped, uploaded and added', () => {
   });
 });
 
-describe('corpus: every MCP tool added as data, SKILL.md read back byte for byte', () => {
-  const dir = path.join(corpusDir(), 'mcp');
-  const files = (() => {
-    try {
-      return readdirSync(dir)
+describeCorpus('corpus: every MCP tool added as data, SKILL.md read back byte for byte', () => {
+  const corpus = findCorpus();
+  const dir = corpus ? path.join(corpus, 'mcp') : '';
+  const files = corpus
+    ? readdirSync(dir)
         .filter((f) => f.endsWith('.json'))
-        .sort();
-    } catch {
-      throw new Error(`corpus not found at ${dir}: set SKILLPORT_CORPUS`);
-    }
-  })();
+        .sort()
+    : [];
 
   test.each(files)('%s', async (file) => {
     const tool = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as McpTool;

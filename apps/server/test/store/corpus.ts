@@ -1,17 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { requireCorpus } from '../../../../scripts/test-corpus.js';
 
-/** The shared corpus folder: `SKILLPORT_CORPUS`, else `<repo>/../shared/corpus`; throws when missing. */
+/**
+ * The shared corpus folder: `SKILLPORT_CORPUS`, else `<repo>/../shared/corpus`, for suites declared
+ * with `describeCorpus`; throws when missing.
+ */
 export function corpusDir(): string {
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-  const dir = process.env.SKILLPORT_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
-  if (!existsSync(path.join(dir, 'skills'))) {
-    throw new Error(
-      `Corpus not found at ${dir}: set SKILLPORT_CORPUS to the folder holding skills/ and mcp/`,
-    );
-  }
-  return dir;
+  return requireCorpus();
 }
 
 /** Every corpus SKILL.md as raw text (byte-exact), in folder order. */

@@ -1,5 +1,6 @@
 import { parseSkillMd } from '@skillport/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeCorpus } from '../../../../scripts/test-corpus.js';
 import type { SkillWrite, Store } from '../../src/store/types.js';
 import { corpusSkillTexts } from './corpus.js';
 import { openTempStore, USER_ROOT } from './helpers.js';
@@ -64,7 +65,7 @@ afterAll(async () => {
   await cleanup?.();
 });
 
-describe(`search at ${SKILLS} skills`, () => {
+describeCorpus(`search at ${SKILLS} skills`, () => {
   it('answers within the latency budget and ranks the exact name first', async () => {
     for (const query of QUERIES) await store.search('bench', [USER_ROOT], query, { limit: 10 });
     const timings: number[] = [];

@@ -3,24 +3,22 @@
  * with each entry, computed from the files themselves with core.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { fromMcpTool, isValidSkillName, type McpTool, validateSkill } from '@skillport/core';
 import { loadSkillDir } from '@skillport/core/node';
+import { requireCorpus } from '../../../../scripts/test-corpus.js';
 
 /** Root of the repository. */
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export { REPO_ROOT } from '../../../../scripts/test-corpus.js';
 
-/** The corpus folder: `SKILLPORT_CORPUS`, else `../shared/corpus` beside the repository. */
+/**
+ * The corpus folder (`SKILLPORT_CORPUS`, else `../shared/corpus` beside the repository), for suites
+ * declared with `describeCorpus`.
+ * @throws Error when it is missing.
+ */
 export function corpusDir(): string {
-  const dir = process.env.SKILLPORT_CORPUS ?? path.resolve(REPO_ROOT, '../shared/corpus');
-  if (!existsSync(path.join(dir, 'skills')) || !existsSync(path.join(dir, 'mcp'))) {
-    throw new Error(
-      `test corpus not found at ${dir}: set SKILLPORT_CORPUS to the folder holding skills/ and mcp/`,
-    );
-  }
-  return dir;
+  return requireCorpus();
 }
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');

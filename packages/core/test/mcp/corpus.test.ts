@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { describeCorpus, findCorpus } from '../../../../scripts/test-corpus.js';
 import { fromMcpTool } from '../../src/mcp/from-mcp-tool.js';
 import { isMcpTool } from '../../src/mcp/is-mcp-tool.js';
 import { toMcpTool } from '../../src/mcp/to-mcp-tool.js';
@@ -9,22 +9,19 @@ import { parseSkillMd } from '../../src/parse/parse-skill-md.js';
 import type { McpTool } from '../../src/types.js';
 import { validateSkill } from '../../src/validate/validate-skill.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../../..');
-const corpus = process.env.SKILLPORT_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
-const mcpDir = path.join(corpus, 'mcp');
-if (!existsSync(mcpDir)) {
-  throw new Error(`MCP corpus not found at ${mcpDir}: set SKILLPORT_CORPUS to the corpus folder`);
-}
+const corpus = findCorpus();
+const mcpDir = corpus ? path.join(corpus, 'mcp') : '';
 
-const files = readdirSync(mcpDir)
-  .filter((file) => file.endsWith('.json'))
-  .sort();
+const files = corpus
+  ? readdirSync(mcpDir)
+      .filter((file) => file.endsWith('.json'))
+      .sort()
+  : [];
 const tools = files.map(
   (file) => [file, JSON.parse(readFileSync(path.join(mcpDir, file), 'utf8')) as McpTool] as const,
 );
 
-describe('MCP corpus', () => {
+describeCorpus('MCP corpus', () => {
   it('holds the 39 tools this suite was written against', () => {
     expect(files).toHaveLength(39);
   });

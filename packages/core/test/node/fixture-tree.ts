@@ -38,9 +38,3 @@ export async function tempDir(prefix: string): Promise<{ dir: string; cleanup: (
 export function skillMd(name: string, description = `The ${name} skill`, body = `# ${name}\n`): string {
   return `---\nname: ${name}\ndescription: ${description}\n---\n${body}`;
 }
-
-/** Path of the shared test corpus; fails loudly when it is missing. */
-export function corpusDir(): string {
-  const repoRoot = path.resolve(import.meta.dirname, '../../../..');
-  return process.env.SKILLPORT_CORPUS ?? path.resolve(repoRoot, '../shared/corpus');
-}

@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itCorpus, requireCorpus } from '../../../../scripts/test-corpus.js';
 import { isSkillportError, type SkillportError } from '../../src/errors.js';
 import { loadSkillDir, zipSkillDir } from '../../src/node/index.js';
-import { corpusDir, skillMd, tempDir, writeTree } from './fixture-tree.js';
+import { skillMd, tempDir, writeTree } from './fixture-tree.js';
 
 let root: string;
 let cleanup: () => Promise<void>;
@@ -122,9 +122,8 @@ describe('loadSkillDir', () => {
     await expect(loadSkillDir(path.join(root, dir))).resolves.toBeDefined();
   });
 
-  it('loads every corpus skill folder byte-exactly', async () => {
-    const corpus = corpusDir();
-    if (!existsSync(corpus)) throw new Error(`test corpus missing at ${corpus}; set SKILLPORT_CORPUS`);
+  itCorpus('loads every corpus skill folder byte-exactly', async () => {
+    const corpus = requireCorpus();
     const folders = (await readdir(path.join(corpus, 'skills'))).sort();
     expect(folders.length).toBeGreaterThan(50);
     for (const folder of folders) {
