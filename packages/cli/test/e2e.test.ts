@@ -177,7 +177,7 @@ describeCorpus('skillport skills show', () => {
       );
       expect(auxiliary, skill.id).toEqual(skill.auxiliary);
     });
-  });
+  }, 180_000); // one CLI process per stored skill: a busy 2-core machine needs more than the default
 
   it('prints the raw SKILL.md in table mode (CRLF and BOM kept)', async () => {
     const crlf = skills.find((s) => s.id.startsWith('022-'))!;
