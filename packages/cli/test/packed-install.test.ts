@@ -33,6 +33,7 @@ const PACKAGES = [
   ['@skillport/spec', 'spec'],
   ['@skillport/sdk-browser', 'packages/sdk-browser'],
   ['@skillport/sdk-node', 'packages/sdk-node'],
+  ['@skillport/mcp', 'packages/mcp'],
   ['@skillport/cli', 'packages/cli'],
   ['@skillport/server', 'apps/server'],
 ] as const;
@@ -205,8 +206,9 @@ describe('the published files', () => {
         "import { SyncHTTPClient } from '@skillport/sdk-node/sync';",
         "import { runCli } from '@skillport/cli';",
         "import { startServer } from '@skillport/server';",
+        "import { createSkillportMcpServer } from '@skillport/mcp';",
         'type Health = paths["/health"];',
-        'export const used: unknown[] = [validateSkill, loadSkillDir, BrowserClient, AsyncHTTPClient, SyncHTTPClient, runCli, startServer];',
+        'export const used: unknown[] = [validateSkill, loadSkillDir, BrowserClient, AsyncHTTPClient, SyncHTTPClient, runCli, startServer, createSkillportMcpServer];',
         'export type { Health };',
         '',
       ].join('\n'),

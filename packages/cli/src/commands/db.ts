@@ -10,7 +10,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
-import { loadServerPackage, type ServerPackage } from '../internal/server-package.js';
+import { loadServer, type ServerModule } from '../internal/load-server.js';
 
 interface DbOptions {
   databaseUrl?: string;
@@ -21,7 +21,7 @@ interface DbOptions {
  * Opens the store the options (or `SKILLPORT_DATABASE_URL` / `SKILLPORT_DATA_DIR`) name. An export
  * needs an existing SQLite file (a typo in a path must not export an empty new database).
  */
-async function openStore(server: ServerPackage, io: CliIo, options: DbOptions, mustExist: boolean) {
+async function openStore(server: ServerModule, io: CliIo, options: DbOptions, mustExist: boolean) {
   const env = server.optionsFromEnv(io.env);
   const databaseUrl = options.databaseUrl ?? env.databaseUrl;
   const dataDir = path.resolve(io.cwd, options.dataDir ?? env.dataDir ?? './.skillport');
@@ -98,7 +98,7 @@ export function registerDb(program: Command, io: CliIo): Command {
       ),
   ).action(async (file: string, options: DbOptions, command: Command) => {
     const ctx = createContext(io, command);
-    const server = await loadServerPackage('db export');
+    const server = await loadServer('skillport db export');
     const store = await openStore(server, io, options, true);
     const target = file === '-' ? null : path.resolve(io.cwd, file);
     // Written beside the target and renamed at the end, so a failed export never leaves a file
@@ -132,7 +132,7 @@ export function registerDb(program: Command, io: CliIo): Command {
       .description('load an archive from `db export` into an empty database, all or nothing (- = stdin)'),
   ).action(async (file: string, options: DbOptions, command: Command) => {
     const ctx = createContext(io, command);
-    const server = await loadServerPackage('db import');
+    const server = await loadServer('skillport db import');
     const input = file === '-' ? Readable.from(io.stdin) : createReadStream(path.resolve(io.cwd, file));
     if (file !== '-') {
       await new Promise<void>((resolve, reject) => {
@@ -141,7 +141,7 @@ export function registerDb(program: Command, io: CliIo): Command {
       });
     }
     const store = await openStore(server, io, options, false);
-    let result: Awaited<ReturnType<ServerPackage['importDatabase']>>;
+    let result: Awaited<ReturnType<ServerModule['importDatabase']>>;
     try {
       result = await server.importDatabase(store, input);
     } catch (error) {
