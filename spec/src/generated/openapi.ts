@@ -126,7 +126,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a zipped skill folder or one SKILL.md; returns an id for add/update (consumed once)
-         * @description Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, consumed once, expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE` (API-CONTRACT §Temp upload).
+         * @description Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, consumed once, expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE`.
          */
         post: operations["tempUpload"];
         delete?: never;
@@ -144,13 +144,13 @@ export interface paths {
         };
         /**
          * List skills of the user root and the agent root, or of one root
-         * @description Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with `root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored (API-CONTRACT §List).
+         * @description Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with `root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored .
          */
         get: operations["listSkills"];
         put?: never;
         /**
          * Add a skill (SKILL.md text, MCP tool, structured object or temp upload); replaces a same-named skill
-         * @description Stores a skill given as `data` (SKILL.md text, MCP tool with `inputSchema`, or structured object) or as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 `SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host path as `data` → 403. Adding an existing name replaces that skill completely. The processing job (overview, search index) runs after the response unless `wait=true` (API-CONTRACT §Add).
+         * @description Stores a skill given as `data` (SKILL.md text, MCP tool with `inputSchema`, or structured object) or as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 `SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host path as `data` → 403. Adding an existing name replaces that skill completely. The processing job (overview, search index) runs after the response unless `wait=true`.
          */
         post: operations["addSkill"];
         delete?: never;
@@ -170,7 +170,7 @@ export interface paths {
         put?: never;
         /**
          * Search skills (lexical and semantic, best first)
-         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body (BM25 with field weights), fused with the similarity of meaning when the server has an embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and `match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to `limit` (API-CONTRACT §Find).
+         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body (BM25 with field weights), fused with the similarity of meaning when the server has an embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and `match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to `limit`.
          */
         post: operations["findSkills"];
         delete?: never;
@@ -190,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a skill without storing it (always 200 for a readable request)
-         * @description Runs the validator on `data` in any form (SKILL.md text, MCP tool, structured object) with a profile and strictness, and returns the verdict with located issues. A skill that fails is still a 200 with `valid: false`; only a malformed request is a 4xx (API-CONTRACT §Validate).
+         * @description Runs the validator on `data` in any form (SKILL.md text, MCP tool, structured object) with a profile and strictness, and returns the verdict with located issues. A skill that fails is still a 200 with `valid: false`; only a malformed request is a 4xx.
          */
         post: operations["validateSkill"];
         delete?: never;
@@ -208,18 +208,18 @@ export interface paths {
         };
         /**
          * Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all
-         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files` (API-CONTRACT §Get).
+         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files`.
          */
         get: operations["getSkill"];
         /**
          * Replace a skill completely; the name in the content must equal {name}
-         * @description Body as add. The skill must exist (404 otherwise) and the name in the new content must equal `{name}` (400 with `details {field, expected, actual}`). All files are replaced in one transaction; with `If-Match`, a stale revision → 412. The result is add's plus `action: "update"`, and the `ETag` header carries the new revision (API-CONTRACT §Update).
+         * @description Body as add. The skill must exist (404 otherwise) and the name in the new content must equal `{name}` (400 with `details {field, expected, actual}`). All files are replaced in one transaction; with `If-Match`, a stale revision → 412. The result is add's plus `action: "update"`, and the `ETag` header carries the new revision.
          */
         put: operations["updateSkill"];
         post?: never;
         /**
          * Delete a skill and its files
-         * @description Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get answers 404. Earlier revisions stay in the skill's history (API-CONTRACT §Delete). With `If-Match`, a revision other than the current one → 412 and nothing is deleted.
+         * @description Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get answers 404. Earlier revisions stay in the skill's history. With `If-Match`, a revision other than the current one → 412 and nothing is deleted.
          */
         delete: operations["deleteSkill"];
         options?: never;
@@ -258,7 +258,7 @@ export interface paths {
         put?: never;
         /**
          * Wait until the caller's pending jobs are done
-         * @description Blocks until none of the caller's jobs is pending or running, then returns the counts; past `timeout` (seconds, capped at the server limit, default 300) → 504 `DEADLINE_EXCEEDED` with `details {timeout, queue_status}`. The body is optional (API-CONTRACT §Tasks, waiting, health).
+         * @description Blocks until none of the caller's jobs is pending or running, then returns the counts; past `timeout` (seconds, capped at the server limit, default 300) → 504 `DEADLINE_EXCEEDED` with `details {timeout, queue_status}`. The body is optional.
          */
         post: operations["waitProcessed"];
         delete?: never;
@@ -276,7 +276,7 @@ export interface paths {
         };
         /**
          * One of the caller's processing tasks
-         * @description The state of a processing job (L1 overview and search index) enqueued by add or update. Only the caller's own tasks: unknown ids and other users' tasks answer 404 (API-CONTRACT §Tasks).
+         * @description The state of a processing job (L1 overview and search index) enqueued by add or update. Only the caller's own tasks: unknown ids and other users' tasks answer 404.
          */
         get: operations["getTask"];
         put?: never;
@@ -296,7 +296,7 @@ export interface paths {
         };
         /**
          * Liveness and auth mode; with a valid key also the caller
-         * @description Needs no API key and is not enveloped: `{status: "ok", healthy: true, version, auth_mode}`, plus `{account_id, user_id, role}` when a valid key is sent (API-CONTRACT §Tasks, waiting, health).
+         * @description Needs no API key and is not enveloped: `{status: "ok", healthy: true, version, auth_mode}`, plus `{account_id, user_id, role}` when a valid key is sent.
          */
         get: operations["health"];
         put?: never;
@@ -331,7 +331,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: AccountResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: AccountResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         AccountResponse: {
             result: components["schemas"]["AccountResult"];
             /**
@@ -352,7 +352,7 @@ export interface components {
             account_id: string;
         };
         /**
-         * @description Body of add (`POST /api/v1/skills`) and update (`PUT /api/v1/skills/{name}`): `data` XOR `temp_file_id`, plus options. Unknown fields are refused with 400 `INVALID_ARGUMENT` (API-CONTRACT §Add). The name rule: trimmed, 1–64 characters of `[A-Za-z0-9_-]`.
+         * @description Body of add (`POST /api/v1/skills`) and update (`PUT /api/v1/skills/{name}`): `data` XOR `temp_file_id`, plus options. Unknown fields are refused with 400 `INVALID_ARGUMENT` The name rule: trimmed, 1–64 characters of `[A-Za-z0-9_-]`.
          * @example {
          *       "data": {
          *         "content": "# search-web\n\nSearch the web for current information.\n\n## Parameters\n- **query** (string, required): Search query\n- **limit** (integer, optional): Max results, default 10",
@@ -389,7 +389,7 @@ export interface components {
         AddSkillRequest: {
             data?: components["schemas"]["SkillData"];
             /**
-             * @description Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by `GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given (API-CONTRACT §Compatibility).
+             * @description Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by `GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given .
              * @example {
              *       "commit": "4f1c2a9",
              *       "repository": "https://github.com/acme/skills"
@@ -404,7 +404,7 @@ export interface components {
              */
             target_uri?: string | null | false;
             /**
-             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry.
              * @example true
              */
             telemetry?: boolean | {
@@ -427,7 +427,7 @@ export interface components {
              */
             wait?: boolean | null | false;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: SkillWriteResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: SkillWriteResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         AddSkillResponse: {
             result: components["schemas"]["SkillWriteResult"];
             /**
@@ -543,7 +543,7 @@ export interface components {
              */
             user_id: string;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: CreatedApiKey, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: CreatedApiKey, telemetry?, time}`; `telemetry` only when the request asked for it */
         CreatedApiKeyResponse: {
             result: components["schemas"]["CreatedApiKey"];
             /**
@@ -555,7 +555,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: DeleteSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: DeleteSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         DeleteSkillResponse: {
             result: components["schemas"]["DeleteSkillResult"];
             /**
@@ -567,7 +567,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description Result of delete; a later get of the name answers 404 (API-CONTRACT §Delete) */
+        /** @description Result of delete; a later get of the name answers 404 */
         DeleteSkillResult: {
             /**
              * @description Number of files deleted: SKILL.md, the `.abstract.md` and `.overview.md` sidecars, and auxiliary files
@@ -592,7 +592,7 @@ export interface components {
              */
             uri: string;
         };
-        /** @description The `error` member of an error envelope (API-CONTRACT §Envelope) */
+        /** @description The `error` member of an error envelope */
         ErrorBody: {
             code: components["schemas"]["ErrorCode"];
             /**
@@ -612,12 +612,12 @@ export interface components {
             message: string;
         };
         /**
-         * @description Machine-readable error code; it fixes the HTTP status (API-CONTRACT §Envelope): `INVALID_ARGUMENT`, `INVALID_URI`, `SKILL_INVALID` → 400; `UNAUTHENTICATED` → 401; `PERMISSION_DENIED` → 403; `NOT_FOUND` → 404; `CONFLICT` → 409, or 412 for a stale `If-Match`; `PAYLOAD_TOO_LARGE` → 413; `RESOURCE_EXHAUSTED` → 429; `INTERNAL`, `PROCESSING_ERROR` → 500; `UNAVAILABLE` → 503; `DEADLINE_EXCEEDED` → 504.
+         * @description Machine-readable error code; it fixes the HTTP status: `INVALID_ARGUMENT`, `INVALID_URI`, `SKILL_INVALID` → 400; `UNAUTHENTICATED` → 401; `PERMISSION_DENIED` → 403; `NOT_FOUND` → 404; `CONFLICT` → 409, or 412 for a stale `If-Match`; `PAYLOAD_TOO_LARGE` → 413; `RESOURCE_EXHAUSTED` → 429; `INTERNAL`, `PROCESSING_ERROR` → 500; `UNAVAILABLE` → 503; `DEADLINE_EXCEEDED` → 504.
          * @example NOT_FOUND
          * @enum {string}
          */
         ErrorCode: "INVALID_ARGUMENT" | "INVALID_URI" | "SKILL_INVALID" | "UNAUTHENTICATED" | "PERMISSION_DENIED" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "RESOURCE_EXHAUSTED" | "INTERNAL" | "PROCESSING_ERROR" | "UNAVAILABLE" | "DEADLINE_EXCEEDED";
-        /** @description Body of every non-2xx response: `{status: "error", error: {code, message, details?}, time}`. The `X-Request-Id` response header names the request (API-CONTRACT §Envelope). */
+        /** @description Body of every non-2xx response: `{status: "error", error: {code, message, details?}, time}`. The `X-Request-Id` response header names the request. */
         ErrorEnvelope: {
             error: components["schemas"]["ErrorBody"];
             /**
@@ -628,7 +628,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description One hit of find: a list item plus `score` and `match_reason` (API-CONTRACT §Find) */
+        /** @description One hit of find: a list item plus `score` and `match_reason` */
         FindSkillItem: {
             /**
              * @description Frontmatter `allowed_tools` / `allowed-tools` as a list (a string is split on whitespace and commas outside parentheses); empty when none
@@ -700,7 +700,7 @@ export interface components {
             uri: string;
         };
         /**
-         * @description Body of find; unknown fields are refused with 400 `INVALID_ARGUMENT` (API-CONTRACT §Find)
+         * @description Body of find; unknown fields are refused with 400 `INVALID_ARGUMENT`
          * @example {
          *       "limit": 5,
          *       "query": "search the web"
@@ -708,7 +708,7 @@ export interface components {
          */
         FindSkillsRequest: {
             /**
-             * @description Keep only hits whose best match is at these levels: 0 = name, tags or description; 1 = overview; 2 = SKILL.md body. One level or a list. Absent, `null` or `false`: every level (API-CONTRACT §Compatibility).
+             * @description Keep only hits whose best match is at these levels: 0 = name, tags or description; 1 = overview; 2 = SKILL.md body. One level or a list. Absent, `null` or `false`: every level.
              * @example [
              *       0,
              *       1
@@ -726,7 +726,7 @@ export interface components {
              */
             query: string;
             /**
-             * @description Drop hits scoring below this, 0–1. Absent, `null` or `false`: keep every hit (API-CONTRACT §Compatibility).
+             * @description Drop hits scoring below this, 0–1. Absent, `null` or `false`: keep every hit.
              * @example 0.3
              */
             score_threshold?: number | null | false;
@@ -736,7 +736,7 @@ export interface components {
              */
             target_uri?: string | null | false;
             /**
-             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry.
              * @example true
              */
             telemetry?: boolean | {
@@ -744,7 +744,7 @@ export interface components {
                 summary?: boolean | null;
             } | null;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: FindSkillsResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: FindSkillsResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         FindSkillsResponse: {
             result: components["schemas"]["FindSkillsResult"];
             /**
@@ -756,7 +756,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description Result of find (API-CONTRACT §Find) */
+        /** @description Result of find */
         FindSkillsResult: {
             /**
              * @description The query as searched (trimmed)
@@ -776,7 +776,7 @@ export interface components {
             /** @description Number of hits returned (the length of `skills`) */
             total: number;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: GetSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: GetSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         GetSkillResponse: {
             result: components["schemas"]["GetSkillResult"];
             /**
@@ -788,7 +788,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description Result of get: the skill's metadata, the requested level(s) and its files; the `ETag` header carries `revision` (API-CONTRACT §Get) */
+        /** @description Result of get: the skill's metadata, the requested level(s) and its files; the `ETag` header carries `revision` */
         GetSkillResult: {
             /** @description Level 0: the one-paragraph summary (.abstract.md); present with no level or level 0 */
             abstract?: string;
@@ -865,7 +865,7 @@ export interface components {
              */
             uri: string;
         };
-        /** @description Body of `GET /health` (not enveloped, no auth needed) (API-CONTRACT §Tasks, waiting, health) */
+        /** @description Body of `GET /health` (not enveloped, no auth needed) */
         HealthResult: {
             /**
              * @description The caller's account; only when a valid API key was sent
@@ -902,7 +902,7 @@ export interface components {
              */
             version: string;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListAccountsResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListAccountsResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         ListAccountsResponse: {
             result: components["schemas"]["ListAccountsResult"];
             /**
@@ -925,7 +925,7 @@ export interface components {
              */
             accounts: string[];
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListApiKeysResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListApiKeysResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         ListApiKeysResponse: {
             result: components["schemas"]["ListApiKeysResult"];
             /**
@@ -942,7 +942,7 @@ export interface components {
             /** @description Every key of the account, revoked ones included */
             keys: components["schemas"]["ApiKeyInfo"][];
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListSkillsResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListSkillsResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         ListSkillsResponse: {
             result: components["schemas"]["ListSkillsResult"];
             /**
@@ -954,7 +954,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description Result of list: `root_uris` without `target_uri`, `root_uri` with it (API-CONTRACT §List) */
+        /** @description Result of list: `root_uris` without `target_uri`, `root_uri` with it */
         ListSkillsResult: {
             /**
              * @description The one root listed, with `target_uri`
@@ -974,7 +974,7 @@ export interface components {
             /** @description Number of skills in the listed root(s), before `node_limit` */
             total: number;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListUsersResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListUsersResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         ListUsersResponse: {
             result: components["schemas"]["ListUsersResult"];
             /**
@@ -1002,7 +1002,7 @@ export interface components {
              */
             users: string[];
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: QueueStatus, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: QueueStatus, telemetry?, time}`; `telemetry` only when the request asked for it */
         QueueResponse: {
             result: components["schemas"]["QueueStatus"];
             /**
@@ -1015,7 +1015,7 @@ export interface components {
             time: number;
         };
         /**
-         * @description Counts of processing jobs (L1 overview and search index) by state: the caller's jobs for `system/wait` and `observer/queue`, this request's job for add/update with `wait=true` (API-CONTRACT §Tasks, waiting, health)
+         * @description Counts of processing jobs (L1 overview and search index) by state: the caller's jobs for `system/wait` and `observer/queue`, this request's job for add/update with `wait=true`
          * @example {
          *       "completed": 1,
          *       "failed": 0,
@@ -1069,7 +1069,7 @@ export interface components {
              */
             version: string;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: RevokeApiKeyResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: RevokeApiKeyResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         RevokeApiKeyResponse: {
             result: components["schemas"]["RevokeApiKeyResult"];
             /**
@@ -1089,7 +1089,7 @@ export interface components {
             revoked: boolean;
         };
         /**
-         * @description The skill, detected in this order (API-CONTRACT §Add): (1) a string is SKILL.md text — a one-line string that looks like a host path (has `/` or `\`, or starts `./`, `../`, `~/`, `X:\`) is refused with 403 `PERMISSION_DENIED`; (2) an object with `inputSchema` is an MCP tool `{name, description?, inputSchema}`, converted to a skill (§MCP); (3) any other object is a structured skill `{name, description?, content?, tags?, allowed_tools?, …}` (extra keys become frontmatter).
+         * @description The skill, detected in this order: (1) a string is SKILL.md text — a one-line string that looks like a host path (has `/` or `\`, or starts `./`, `../`, `~/`, `X:\`) is refused with 403 `PERMISSION_DENIED`; (2) an object with `inputSchema` is an MCP tool `{name, description?, inputSchema}`, converted to a skill (name in kebab-case, Parameters and Usage sections); (3) any other object is a structured skill `{name, description?, content?, tags?, allowed_tools?, …}` (extra keys become frontmatter).
          * @example ---
          *     name: my-skill
          *     description: My custom skill
@@ -1102,7 +1102,7 @@ export interface components {
         SkillData: string | {
             [key: string]: unknown;
         };
-        /** @description One entry of a skill folder (API-CONTRACT §Get `files`), sorted by `path` */
+        /** @description One entry of a skill folder, sorted by `path` */
         SkillFile: {
             /** @description True for a folder entry (`kind: directory`) */
             is_dir: boolean;
@@ -1135,7 +1135,7 @@ export interface components {
              */
             uri: string;
         };
-        /** @description One validation issue, located where possible: `{rule, severity?, message, field, line?, column?, fix?}` (API-CONTRACT §Validate) */
+        /** @description One validation issue, located where possible: `{rule, severity?, message, field, line?, column?, fix?}` */
         SkillIssue: {
             /**
              * @description 1-based column, counted in Unicode code points (absent when unknown)
@@ -1163,7 +1163,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Stable rule id, e.g. `yaml_format`, `name_required`, `description_required`, `name_matches_directory`, `name_max_length`, `name_allowed_characters`, `description_max_length`, `body_max_lines`, `name_kebab_case`, `description_too_short` (API-CONTRACT §Validate)
+             * @description Stable rule id, e.g. `yaml_format`, `name_required`, `description_required`, `name_matches_directory`, `name_max_length`, `name_allowed_characters`, `description_max_length`, `body_max_lines`, `name_kebab_case`, `description_too_short`
              * @example name_kebab_case
              */
             rule: string;
@@ -1173,7 +1173,7 @@ export interface components {
              */
             severity?: "error" | "warning";
         };
-        /** @description One skill in list results (API-CONTRACT §List) */
+        /** @description One skill in list results */
         SkillListItem: {
             /**
              * @description Frontmatter `allowed_tools` / `allowed-tools` as a list (a string is split on whitespace and commas outside parentheses); empty when none
@@ -1234,7 +1234,7 @@ export interface components {
              */
             uri: string;
         };
-        /** @description Result of add and update: the stored skill, plus `queue_status` (this write's job) when `wait=true`, else `task_id` (API-CONTRACT §Add, §Update) */
+        /** @description Result of add and update: the stored skill, plus `queue_status` (this write's job) when `wait=true`, else `task_id` */
         SkillWriteResult: {
             /**
              * @description `update` on update results; absent on add
@@ -1277,7 +1277,7 @@ export interface components {
             /** @description Validation warnings (profile `openviking`) and MCP conversion notes; they never block a write */
             warnings: components["schemas"]["SkillIssue"][];
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: TaskResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: TaskResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         TaskResponse: {
             result: components["schemas"]["TaskResult"];
             /**
@@ -1289,7 +1289,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description One of the caller's processing tasks; other users' tasks answer 404 (API-CONTRACT §Tasks) */
+        /** @description One of the caller's processing tasks; other users' tasks answer 404 */
         TaskResult: {
             /**
              * @description When the task was enqueued, ISO 8601 UTC with milliseconds
@@ -1329,7 +1329,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description Response telemetry, present only when the request sent `telemetry: true` or `{"summary": true}` (API-CONTRACT §Envelope) */
+        /** @description Response telemetry, present only when the request sent `telemetry: true` or `{"summary": true}` */
         Telemetry: {
             /**
              * @description UUID of this operation (new for every request)
@@ -1351,7 +1351,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description Multipart form of temp upload: `file` (required) and `upload_mode` (API-CONTRACT §Temp upload) */
+        /** @description Multipart form of temp upload: `file` (required) and `upload_mode` */
         TempUploadForm: {
             /**
              * Format: binary
@@ -1359,13 +1359,13 @@ export interface components {
              */
             file?: string;
             /**
-             * @description Accepted for seed clients (API-CONTRACT §Compatibility): `local` (default) or `shared`; every upload is stored the same way, bound to the uploading account
+             * @description Accepted for seed clients: `local` (default) or `shared`; every upload is stored the same way, bound to the uploading account
              * @example local
              * @enum {string}
              */
             upload_mode?: "local" | "shared";
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: TempUploadResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: TempUploadResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         TempUploadResponse: {
             result: components["schemas"]["TempUploadResult"];
             /**
@@ -1377,7 +1377,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description Result of temp upload (API-CONTRACT §Temp upload) */
+        /** @description Result of temp upload */
         TempUploadResult: {
             /**
              * @description Opaque id (`tmp_` + 32 hex, never a host path) to pass as `temp_file_id` to add or update. Bound to the uploading account, consumed by its first use, expires after 12 h by default.
@@ -1385,7 +1385,7 @@ export interface components {
              */
             temp_file_id: string;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: SkillWriteResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: SkillWriteResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         UpdateSkillResponse: {
             result: components["schemas"]["SkillWriteResult"];
             /**
@@ -1397,7 +1397,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: UserResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: UserResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         UserResponse: {
             result: components["schemas"]["UserResult"];
             /**
@@ -1423,7 +1423,7 @@ export interface components {
             user_id: string;
         };
         /**
-         * @description Body of validate: the skill in any `data` form plus options; nothing is stored (API-CONTRACT §Validate)
+         * @description Body of validate: the skill in any `data` form plus options; nothing is stored
          * @example {
          *       "data": "---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here.",
          *       "skill_dir_name": "my-skill",
@@ -1452,10 +1452,10 @@ export interface components {
              * @example true
              */
             strict?: boolean | null | false;
-            /** @description Accepted for seed clients and ignored: validation stores nothing (API-CONTRACT §Compatibility) */
+            /** @description Accepted for seed clients and ignored: validation stores nothing */
             target_uri?: string | null | false;
             /**
-             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry.
              * @example true
              */
             telemetry?: boolean | {
@@ -1463,7 +1463,7 @@ export interface components {
                 summary?: boolean | null;
             } | null;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: ValidateSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ValidateSkillResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         ValidateSkillResponse: {
             result: components["schemas"]["ValidateSkillResult"];
             /**
@@ -1475,7 +1475,7 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description The validator's verdict (API-CONTRACT §Validate). A name that add would reject is at least a warning, so validate never promises more than add keeps. */
+        /** @description The validator's verdict. A name that add would reject is at least a warning, so validate never promises more than add keeps. */
         ValidateSkillResult: {
             /** @description Frontmatter `allowed_tools` / `allowed-tools` as a list; empty when none */
             allowed_tools: string[];
@@ -1519,7 +1519,7 @@ export interface components {
          */
         WaitRequest: {
             /**
-             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry (API-CONTRACT §Envelope).
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry.
              * @example true
              */
             telemetry?: boolean | {
@@ -1532,7 +1532,7 @@ export interface components {
              */
             timeout?: number | null | false;
         };
-        /** @description Success envelope (HTTP 200): `{status: "ok", result: QueueStatus, telemetry?, time}`; `telemetry` only when the request asked for it (API-CONTRACT §Envelope) */
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: QueueStatus, telemetry?, time}`; `telemetry` only when the request asked for it */
         WaitResponse: {
             result: components["schemas"]["QueueStatus"];
             /**
@@ -2694,13 +2694,13 @@ export interface operations {
     getSkill: {
         parameters: {
             query?: {
-                /** @description Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = `content` (SKILL.md, with `content_sha256`). Absent, empty, `null` or `false`: all three (API-CONTRACT §Get, §Compatibility). */
+                /** @description Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = `content` (SKILL.md, with `content_sha256`). Absent, empty, `null` or `false`: all three. */
                 level?: "0" | "1" | "2" | "null" | "false" | "";
                 /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `content` (SKILL.md) and `content_sha256` whatever the level. Default false. */
                 include_content?: "0" | "1" | "true" | "false" | "True" | "False";
                 /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `files`, the folder listing. Default true. */
                 include_files?: "0" | "1" | "true" | "false" | "True" | "False";
-                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`), accepted for seed clients (API-CONTRACT §Compatibility): the result always carries `revision` and every file its `size` and `sha256`, so it changes nothing. */
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`), accepted for seed clients: the result always carries `revision` and every file its `size` and `sha256`, so it changes nothing. */
                 include_integrity?: "0" | "1" | "true" | "false" | "True" | "False";
                 /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `source`, the `source_metadata` given at add/update (null when none). Default false. */
                 include_source?: "0" | "1" | "true" | "false" | "True" | "False";

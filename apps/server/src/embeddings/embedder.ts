@@ -1,5 +1,5 @@
 /**
- * Dense text embeddings for the semantic half of `find` (DESIGN §6, Embeddings).
+ * Dense text embeddings for the semantic half of `find` (see "How it stores and processes skills" in the @skillport/server README).
  *
  * An {@link Embedder} turns texts into unit-length vectors. Skill documents are embedded by the
  * processing job, once per skill revision, and stored with the skill together with the embedder's
