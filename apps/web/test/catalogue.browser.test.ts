@@ -78,6 +78,7 @@ const EVIL_MD =
 
 let server: ServerProcess;
 let keyed: ServerProcess;
+let large: ServerProcess;
 let browser: Browser;
 let api: AsyncHTTPClient;
 let work: string;
@@ -194,6 +195,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await keyed?.stop();
+  await large?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
@@ -262,6 +264,13 @@ describe('the catalogue page served at /', () => {
     expect(await narrow.page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
       'Search skills',
     );
+    await narrow.page.goto(`${server.url}/#/skill/meeting-notes`);
+    await narrow.page.getByTestId('skill-body').locator('h1').waitFor();
+    const skillOverflow = await narrow.page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(skillOverflow).toBeLessThanOrEqual(0);
+    await shot(narrow.page, 'skill-360px');
     await narrow.context.close();
 
     const dark = await openPage(`${server.url}/#/skill/meeting-notes`, undefined, 'dark');
@@ -487,4 +496,60 @@ describe('the catalogue page served at /', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+});
+
+describe('a root larger than the browser holds', () => {
+  const COUNT = 1250;
+
+  it('pages through the server without ever fetching more than a window, and sorts by name only', async () => {
+    large = await startServerProcess();
+    const client = new AsyncHTTPClient({ url: large.url });
+    const names = Array.from({ length: COUNT }, (_, i) => `bulk-${String(i + 1).padStart(4, '0')}`);
+    for (let i = 0; i < names.length; i += 50) {
+      await Promise.all(
+        names.slice(i, i + 50).map((name, j) =>
+          client.addSkill(
+            md(
+              name,
+              `Bulk skill number ${i + j + 1}`,
+              '# Bulk\n',
+              (i + j) % 10 === 0 ? 'tags: [tenth]\n' : '',
+            ),
+            {
+              target_uri: 'viking://agent/skills',
+            },
+          ),
+        ),
+      );
+    }
+    await client.waitProcessed({ timeout: 120 });
+    client.close();
+
+    const { page, context, errors } = await openPage(`${large.url}/#/?root=agent`);
+    const asked: number[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/v1/skills') asked.push(Number(url.searchParams.get('node_limit')));
+    });
+    const list = page.getByTestId('skill-list');
+    const line = page.getByTestId('result-line');
+    await expect.poll(() => line.textContent()).toBe('1–30 of 1,250 skills');
+    expect(await list.locator('li').first().getAttribute('data-skill')).toBe('bulk-0001');
+    expect(await page.getByLabel('Sort').isDisabled()).toBe(true);
+    await page.getByRole('link', { name: 'Next' }).click();
+    await expect.poll(() => line.textContent()).toBe('31–60 of 1,250 skills');
+    expect(await list.locator('li').first().getAttribute('data-skill')).toBe('bulk-0031');
+    await page.goto(`${large.url}/#/?root=agent&page=42`);
+    await expect.poll(() => line.textContent()).toBe('1,231–1,250 of 1,250 skills');
+    expect(await list.locator('li').last().getAttribute('data-skill')).toBe('bulk-1250');
+    expect(await page.locator('a[rel="next"]').getAttribute('aria-disabled')).toBe('true');
+    await shot(page, 'catalogue-large-root');
+    // Only pages and windows were fetched, never the whole root.
+    expect(Math.max(...asked)).toBeLessThanOrEqual(1260);
+    // A tag filter on a large root asks find for the tag and keeps exact matches.
+    await page.goto(`${large.url}/#/?root=agent&tag=tenth`);
+    await expect.poll(() => line.textContent()).toBe('1–30 of 125 skills');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

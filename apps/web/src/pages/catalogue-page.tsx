@@ -89,6 +89,14 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
     return () => controller.abort();
   }, [key, data]);
 
+  // A new page starts at the top of the list.
+  const shownPage = useRef(query.page);
+  useEffect(() => {
+    if (shownPage.current === query.page) return;
+    shownPage.current = query.page;
+    window.scrollTo({ top: 0 });
+  }, [query.page]);
+
   // "/" focuses the search box from anywhere on the page.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
