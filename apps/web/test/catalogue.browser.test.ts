@@ -534,14 +534,14 @@ describe('a root larger than the browser holds', () => {
     const list = page.getByTestId('skill-list');
     const line = page.getByTestId('result-line');
     await expect.poll(() => line.textContent()).toBe('1–30 of 1,250 skills');
-    expect(await list.locator('li').first().getAttribute('data-skill')).toBe('bulk-0001');
+    await expect.poll(() => list.locator('li').first().getAttribute('data-skill')).toBe('bulk-0001');
     expect(await page.getByLabel('Sort').isDisabled()).toBe(true);
     await page.getByRole('link', { name: 'Next' }).click();
     await expect.poll(() => line.textContent()).toBe('31–60 of 1,250 skills');
-    expect(await list.locator('li').first().getAttribute('data-skill')).toBe('bulk-0031');
+    await expect.poll(() => list.locator('li').first().getAttribute('data-skill')).toBe('bulk-0031');
     await page.goto(`${large.url}/#/?root=agent&page=42`);
     await expect.poll(() => line.textContent()).toBe('1,231–1,250 of 1,250 skills');
-    expect(await list.locator('li').last().getAttribute('data-skill')).toBe('bulk-1250');
+    await expect.poll(() => list.locator('li').last().getAttribute('data-skill')).toBe('bulk-1250');
     expect(await page.locator('a[rel="next"]').getAttribute('aria-disabled')).toBe('true');
     await shot(page, 'catalogue-large-root');
     // Only pages and windows were fetched, never the whole root.

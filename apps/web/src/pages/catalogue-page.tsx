@@ -61,6 +61,8 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
   const query = queryFrom(params);
   const key = linkFor(query, { page: query.page });
   const [page, setPage] = useState<Page | null>(null);
+  // The page number and query the shown rows belong to (the URL may be ahead while loading).
+  const [shown, setShown] = useState<{ page: number; q: string }>({ page: query.page, q: query.q });
   const [loading, setLoading] = useState(true);
   const [failed, setFailed] = useState<string | null>(null);
   const [text, setText] = useState(query.q);
@@ -78,6 +80,7 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
       .load(query, controller.signal)
       .then((result) => {
         setPage(result);
+        setShown({ page: query.page, q: query.q });
         setFailed(null);
         setLoading(false);
       })
@@ -121,8 +124,8 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
     }, 180);
   };
 
-  const first = (query.page - 1) * PAGE_SIZE + 1;
-  const shown = page?.items.length ?? 0;
+  const first = (shown.page - 1) * PAGE_SIZE + 1;
+  const count = page?.items.length ?? 0;
   const total = page?.total ?? null;
   const lastPage = total !== null ? Math.max(1, Math.ceil(total / PAGE_SIZE)) : null;
 
@@ -226,9 +229,9 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
           ? 'Loading…'
           : failed && !page
             ? failed
-            : shown === 0
+            : count === 0
               ? ''
-              : `${formatCount(first)}–${formatCount(first + shown - 1)}${total !== null ? ` of ${formatCount(total)}` : ''} ${query.q ? `matches for “${query.q}”` : total === 1 ? 'skill' : 'skills'}`}
+              : `${formatCount(first)}–${formatCount(first + count - 1)}${total !== null ? ` of ${formatCount(total)}` : ''} ${shown.q ? `matches for “${shown.q}”` : total === 1 ? 'skill' : 'skills'}`}
       </p>
 
       <div class={`results ${loading ? 'is-loading' : ''}`} aria-busy={loading ? 'true' : 'false'}>
