@@ -171,7 +171,8 @@ export interface JobOptions {
   /**
    * Lease of a claimed job, seconds (`SKILLPORT_JOB_LEASE_SECONDS`, default 30). Renewed every third
    * of it while the job runs; a job whose replica died is taken over by another replica once its lease
-   * has run out — so this is also the longest delay before a crashed replica's job resumes.
+   * has run out, or at once by the same replica when it starts again (same `replicaId`, or the same
+   * host when no id is set).
    */
   leaseSeconds?: number;
   /** Jobs run at once by this replica (`SKILLPORT_JOB_CONCURRENCY`, default 1). */

@@ -290,5 +290,5 @@ describeCorpus('durability across SIGKILL', () => {
         `files), ${inFlightErrors.length} lost in flight, ${crash.unfinished} jobs unfinished at the kill, ` +
         `${names.length} skills after restart`,
     );
-  });
+  }, 120_000);
 });

@@ -95,7 +95,10 @@ export interface WaitResult {
 
 /** Runs processing jobs (L1 overview + search index) from the store's task table. */
 export interface JobRunner {
-  /** Starts the workers. Idempotent. */
+  /**
+   * Takes back the tasks an earlier run of this process left running (see `owner`), then starts the
+   * workers. Idempotent.
+   */
   start(): Promise<void>;
   /**
    * Stops claiming, lets running tasks finish for up to `shutdownGraceMs`, then releases those still
@@ -128,6 +131,27 @@ const WAIT_RECHECK_MS = 100;
 /** `<hostname>:<pid>:<6 hex>`: unique per process, readable in logs. */
 function defaultOwner(): string {
   return `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * Whether a lease owner is a dead earlier run of this process: the same configured owner name (a
+ * replica id names one replica, so a task held under it while this run just started is from before
+ * a restart), or a default name `<host>:<pid>:<random>` of this host whose process is gone (or whose
+ * pid is ours: an earlier process in this pid namespace). A wrong guess is safe: the old holder's
+ * completion is discarded (see `Store.expireLeases`).
+ */
+function isPreviousRun(holder: string, owner: string, named: boolean): boolean {
+  if (named) return holder === owner;
+  const match = /^(.*):(\d+):[0-9a-f]{6}$/.exec(holder);
+  if (match === null || match[1] !== hostname()) return false;
+  const pid = Number(match[2]);
+  if (pid === process.pid) return holder !== owner;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }
 
 /**
@@ -464,6 +488,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async start() {
       if (running) return;
       if (stopped) throw new Error('JobRunner: cannot restart a stopped runner; create a new one');
+      // Tasks a previous run of this process left running (it crashed) are taken over now, not after
+      // their leases run out.
+      await store.expireLeases((holder) => isPreviousRun(holder, owner, options.owner !== undefined), now());
       running = true;
       workers = Array.from({ length: concurrency }, () => work());
       if (purgeIntervalMs > 0) {

@@ -343,6 +343,16 @@ export interface Store {
    */
   claimTask(now: number, options: { owner: string; leaseMs: number }): Promise<ClaimedTask | null>;
   /**
+   * Ends at `now` the leases of running tasks whose holder `isGone` says is dead (a replica starting
+   * again after a crash: its previous run's tasks need not wait for their leases to run out). The
+   * tasks become claimable at once; their old holders, if alive after all, can no longer finish them
+   * (a new claim changes the token), so a wrong guess costs a repeated run, never a repeated effect.
+   *
+   * @param isGone - called once per distinct lease owner of a running task
+   * @returns the number of tasks whose lease was ended
+   */
+  expireLeases(isGone: (owner: string) => boolean, now: number): Promise<number>;
+  /**
    * Extends a lease to `expiresAt` (epoch ms) while the holder works.
    *
    * @returns false when the lease is no longer held (the task was taken over, released or finished):

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/jobs/backoff.js';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.js';
@@ -152,6 +153,43 @@ describe('JobRunner', () => {
       result: { attempt: 2, indexed: true },
     });
   });
+
+  it.each([
+    { case: 'its replica id, after a restart', holder: 'replica-7', runner: 'replica-7', takenAtOnce: true },
+    {
+      case: 'a dead process of this host',
+      holder: `${hostname()}:999999999:abcdef`,
+      runner: undefined,
+      takenAtOnce: true,
+    },
+    { case: 'another replica id', holder: 'replica-8', runner: 'replica-7', takenAtOnce: false },
+    {
+      case: 'a process of another host',
+      holder: 'elsewhere:1:abcdef',
+      runner: undefined,
+      takenAtOnce: false,
+    },
+  ])(
+    'at start takes back at once a task held by $case: $takenAtOnce',
+    async ({ holder, runner, takenAtOnce }) => {
+      const { store } = setup();
+      const put = await store.putSkill(makeWrite({ name: 'restarted' }));
+      expect(await store.claimTask(Date.now(), { owner: holder, leaseMs: 3_600_000 })).not.toBeNull();
+      const restarted = track(
+        createJobRunner({ store, pollIntervalMs: 5, onError: quiet, ...(runner ? { owner: runner } : {}) }),
+      );
+      await restarted.start();
+      restarted.kick();
+      const waited = await restarted.waitFor('acme', 'alice', {
+        taskIds: [put.taskId],
+        timeoutMs: takenAtOnce ? 5000 : 200,
+      });
+      expect(waited.done).toBe(takenAtOnce);
+      expect((await store.getTask('acme', 'alice', put.taskId))?.status).toBe(
+        takenAtOnce ? 'completed' : 'running',
+      );
+    },
+  );
 
   it('renews the lease of a long task, so no other runner takes it over', async () => {
     const { store, reopen } = setup();

@@ -158,6 +158,25 @@ describe('sqlite store: tasks', () => {
     );
   });
 
+  it('ends the leases of the owners named gone, and only those', async () => {
+    const { store } = setup();
+    const a = await store.putSkill(makeWrite({ name: 'held-a' }));
+    const b = await store.putSkill(makeWrite({ name: 'held-b' }));
+    await store.claimTask(clock, { owner: 'gone', leaseMs: 60_000 });
+    await store.claimTask(clock, { owner: 'alive', leaseMs: 60_000 });
+    const asked: string[] = [];
+    const ended = await store.expireLeases((owner) => {
+      asked.push(owner);
+      return owner === 'gone';
+    }, clock + 1);
+    expect(ended).toBe(1);
+    expect(asked.sort()).toEqual(['alive', 'gone']);
+    const taken = await claim(store, clock + 1);
+    expect(taken).toMatchObject({ id: a.taskId, attempts: 2 });
+    expect(await store.claimTask(clock + 1, TEST_CLAIM)).toBeNull();
+    expect((await store.getTask('acme', 'alice', b.taskId))?.leaseOwner).toBe('alive');
+  });
+
   it('never hands one task to two connections on the same file', async () => {
     const { store, reopen } = setup();
     const other = reopen();

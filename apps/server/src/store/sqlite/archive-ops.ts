@@ -8,9 +8,11 @@ import type { Connection } from './connection.js';
 import type { SkillRow, TaskRow } from './rows.js';
 import { writeSearchRow } from './skill-writes.js';
 
-/** Rows read per statement while exporting (blobs: fewer, they can be large). */
+/** Rows read per statement while exporting (skills carry their body, up to 1 MiB each: fewer). */
 const PAGE = 500;
-const BLOB_PAGE = 64;
+const SKILL_PAGE = 100;
+/** Temp uploads per statement (each up to the upload limit, 25 MiB by default). */
+const UPLOAD_PAGE = 4;
 
 const parse = <T>(text: string | null, fallback: T): T =>
   text === null ? fallback : (JSON.parse(text) as T);
@@ -80,18 +82,21 @@ export async function* exportRecords(conn: Connection, now: number): AsyncGenera
         revoked_at: r.revoked_at,
       };
     }
-    for (const r of pages<{ sha256: string; size: number; content: Buffer }>(
+    // Contents one at a time (a file may be tens of MiB): memory holds one blob, not a page of them.
+    const blobContent = conn.stmt('SELECT content FROM blobs WHERE seq = ?');
+    for (const r of pages<{ seq: number; sha256: string; size: number }>(
       conn,
-      'SELECT seq AS _key, sha256, size, content FROM blobs',
+      'SELECT seq AS _key, seq, sha256, size FROM blobs',
       'seq',
-      BLOB_PAGE,
+      PAGE,
     )) {
-      yield { type: 'blob', sha256: r.sha256, size: r.size, content: r.content.toString('base64') };
+      const { content } = blobContent.get(r.seq) as { content: Buffer };
+      yield { type: 'blob', sha256: r.sha256, size: r.size, content: content.toString('base64') };
     }
     const filesOf = conn.stmt(
       'SELECT path, kind, size, sha256 FROM skill_files WHERE skill_seq = ? ORDER BY path',
     );
-    for (const r of pages<SkillRow>(conn, 'SELECT seq AS _key, * FROM skills', 'seq', PAGE)) {
+    for (const r of pages<SkillRow>(conn, 'SELECT seq AS _key, * FROM skills', 'seq', SKILL_PAGE)) {
       yield {
         type: 'skill',
         id: r.id,
@@ -165,7 +170,7 @@ export async function* exportRecords(conn: Connection, now: number): AsyncGenera
       content: Buffer;
       expires_at: number;
       created_at: number;
-    }>(conn, 'SELECT rowid AS _key, * FROM temp_uploads', 'rowid', BLOB_PAGE)) {
+    }>(conn, 'SELECT rowid AS _key, * FROM temp_uploads', 'rowid', UPLOAD_PAGE)) {
       if (r.expires_at <= now) continue;
       yield {
         type: 'temp_upload',

@@ -180,6 +180,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async claimTask(at, claimOptions) {
       return write(() => tasks.claimTaskTx(conn, at, claimOptions));
     },
+    async expireLeases(isGone, at) {
+      return write(() => tasks.expireLeasesTx(conn, isGone, at));
+    },
     async renewTaskLease(lease, expiresAt) {
       return write(() => tasks.renewTaskLeaseTx(conn, lease, expiresAt));
     },

@@ -44,6 +44,21 @@ export function claimTaskTx(
   return { ...task, lease: { taskId: task.id, ...lease } };
 }
 
+/** `Store.expireLeases` (inside one transaction): leases of the owners `isGone` names end at `now`. */
+export function expireLeasesTx(conn: Connection, isGone: (owner: string) => boolean, now: number): number {
+  const owners = conn
+    .stmt(
+      `SELECT DISTINCT lease_owner AS owner FROM tasks WHERE status = 'running' AND lease_owner IS NOT NULL`,
+    )
+    .all() as Array<{ owner: string }>;
+  let ended = 0;
+  const expire = conn.stmt(
+    `UPDATE tasks SET lease_expires_at = ? WHERE status = 'running' AND lease_owner = ? AND lease_expires_at > ?`,
+  );
+  for (const { owner } of owners) if (isGone(owner)) ended += expire.run(now, owner, now).changes;
+  return ended;
+}
+
 /** The task row while `lease` is held (running, same token), else undefined. */
 function heldTaskRow(conn: Connection, lease: TaskLease): TaskRow | undefined {
   return conn
