@@ -12,13 +12,19 @@
 // non-English recall@10 >= 0.70.
 //
 // Env: SKILLPORT_CORPUS_LARGE (default <repo>/../shared/corpus-large), BENCH_SEARCH_JSON=1 prints the
-// per-need ranks as JSON after the table (for looking at misses).
+// per-need ranks as JSON after the table (for looking at misses). With SKILLPORT_EMBEDDINGS_URL and
+// SKILLPORT_EMBEDDINGS_MODEL (and _API_KEY) set, every skill is also embedded through that
+// OpenAI-compatible endpoint and a third system, find with embeddings (lexical + semantic), is
+// measured, with the embedding time per skill and per query.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSkillMd, toKebabCase } from '@skillport/core';
 import MiniSearch from 'minisearch';
+import { embeddingText } from '../dist/embeddings/embedder.js';
+import { createOpenAiEmbedder } from '../dist/embeddings/openai-embedder.js';
+import { createQueryVectors } from '../dist/embeddings/query-vectors.js';
 import { createSqliteStore } from '../dist/index.js';
 import { renderOverview } from '../dist/levels/render-overview.js';
 
@@ -113,6 +119,8 @@ const baseline = await evaluate(async (q) =>
 const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-search-bench-'));
 const store = createSqliteStore({ dataDir });
 let findRows;
+let hybridRows = null;
+let embedNote = '';
 let putMs = 0;
 let jobMs = 0;
 try {
@@ -148,6 +156,40 @@ try {
   findRows = await evaluate(async (q) =>
     (await store.search(ACCOUNT, ROOTS, q, { limit: LIMIT })).map((hit) => dirByName.get(hit.skill.name)),
   );
+
+  const url = process.env.SKILLPORT_EMBEDDINGS_URL;
+  const model = process.env.SKILLPORT_EMBEDDINGS_MODEL;
+  if (url && model) {
+    const options = {
+      baseURL: url,
+      model,
+      ...(process.env.SKILLPORT_EMBEDDINGS_API_KEY
+        ? { apiKey: process.env.SKILLPORT_EMBEDDINGS_API_KEY }
+        : {}),
+    };
+    const embedder = createOpenAiEmbedder({ ...options, timeoutMs: 120_000 });
+    const started = performance.now();
+    for (
+      let batch = await store.skillsNeedingVectors(model, 64);
+      batch.length > 0;
+      batch = await store.skillsNeedingVectors(model, 64)
+    ) {
+      const vectors = await embedder.embed(batch.map(embeddingText), 'document');
+      for (const [i, skill] of batch.entries())
+        await store.putSkillVector(skill.skillId, skill.revision, model, vectors[i]);
+    }
+    const perSkill = (performance.now() - started) / skills.length;
+    const queryVectors = createQueryVectors(embedder, { cacheSize: 0 });
+    let queryMs = 0;
+    hybridRows = await evaluate(async (q) => {
+      const t = performance.now();
+      const semantic = await queryVectors(q);
+      queryMs += performance.now() - t;
+      const hits = await store.search(ACCOUNT, ROOTS, q, { limit: LIMIT, ...(semantic ? { semantic } : {}) });
+      return hits.map((hit) => dirByName.get(hit.skill.name));
+    });
+    embedNote = `; embeddings (${model}): ${perSkill.toFixed(1)} ms per skill, ${(queryMs / (2 * needs.length)).toFixed(1)} ms per query (latency below includes the query embedding)`;
+  }
 } finally {
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -156,7 +198,7 @@ try {
 const f = (x) => x.toFixed(2);
 console.log(
   `relevance set: ${needs.length} needs over ${skills.length} skills; put ${(putMs / 1000).toFixed(1)} s, ` +
-    `jobs ${(jobMs / 1000).toFixed(1)} s\n`,
+    `jobs ${(jobMs / 1000).toFixed(1)} s${embedNote}\n`,
 );
 console.log('| kind | n | system | R@1 | R@3 | R@10 | MRR | p50 ms | p99 ms |');
 console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
@@ -164,6 +206,7 @@ for (const [kind, test] of KINDS) {
   for (const [system, rows] of [
     ['BM25 baseline (minisearch)', baseline],
     ['find', findRows],
+    ...(hybridRows ? [['find + embeddings', hybridRows]] : []),
   ]) {
     const s = summarise(rows.filter((r) => test(r.need)));
     console.log(
