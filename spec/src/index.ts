@@ -76,6 +76,18 @@ export type SkillDeleteParams = QueryParams<'/api/v1/skills/{name}', 'delete'>;
 export type SkillDeleteResult = ResultOf<'/api/v1/skills/{name}', 'delete'>;
 /** Query of `GET /api/v1/skills/{name}/files/{path}` (one file of a skill, raw bytes). */
 export type SkillFileParams = QueryParams<'/api/v1/skills/{name}/files/{path}', 'get'>;
+/** One deletion of a change-feed page (`GET /api/v1/skills?updated_since=…`). */
+export type DeletedSkillItem = NonNullable<SkillListResult['deleted']>[number];
+/** Query of `GET /api/v1/skills/{name}/revisions`. */
+export type SkillRevisionsParams = QueryParams<'/api/v1/skills/{name}/revisions', 'get'>;
+/** Result of `GET /api/v1/skills/{name}/revisions`: the kept history, newest first. */
+export type SkillRevisionsResult = ResultOf<'/api/v1/skills/{name}/revisions', 'get'>;
+/** One entry of a skill's history. */
+export type SkillRevision = SkillRevisionsResult['revisions'][number];
+/** Body of `POST /api/v1/skills/{name}/restore`. */
+export type SkillRestoreParams = JsonBody<'/api/v1/skills/{name}/restore', 'post'>;
+/** Result of `POST /api/v1/skills/{name}/restore` (update's shape, `action: "restore"`). */
+export type SkillRestoreResult = ResultOf<'/api/v1/skills/{name}/restore', 'post'>;
 /** Result of `POST /api/v1/resources/temp_upload` (see the OpenAPI document). */
 export type TempUploadResult = ResultOf<'/api/v1/resources/temp_upload', 'post'>;
 /** Result of `GET /api/v1/tasks/{task_id}` (see the OpenAPI document). */

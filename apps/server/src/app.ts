@@ -23,10 +23,12 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { registerFileRoutes } from './routes/files.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerResourceRoutes } from './routes/resources.js';
+import { registerSkillHistoryRoutes } from './routes/skill-history.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerSystemRoutes } from './routes/system.js';
 import type { ServiceDeps } from './services/deps.js';
 import { createSkillChanges, withSkillChanges } from './services/skill-changes.js';
+import { retentionPolicy } from './store/retention.js';
 import type { Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
 import { findWebDir, loadWebAssets } from './web/web-assets.js';
@@ -38,7 +40,14 @@ import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
 export interface CreateAppOptions
   extends Pick<
     ServerOptions,
-    'rootApiKey' | 'corsOrigins' | 'limits' | 'logger' | 'namePolicy' | 'webDir' | 'trustedProxies'
+    | 'rootApiKey'
+    | 'corsOrigins'
+    | 'limits'
+    | 'logger'
+    | 'namePolicy'
+    | 'webDir'
+    | 'trustedProxies'
+    | 'retention'
   > {
   store: Store;
   /** Called after each write so a job runner picks the new task up (default: nothing). */
@@ -88,6 +97,7 @@ export const OPENAPI_INFO = {
  * @param options.logger - request log sink (default JSON lines on stdout; `false` silences)
  * @param options.webDir - folder of the built web catalogue served at `/` (default: the copy in this
  *   package's `dist/webapp`, else the workspace's `apps/web/dist`); `false` serves none
+ * @param options.retention - history kept per skill (default: last 10 revisions and 30 days)
  * @returns the app, its fetch handler, the authenticator (for `mode`), the effective limits and the
  *   catalogue folder
  * @throws Error when a configured `webDir` holds no built catalogue
@@ -124,6 +134,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       ),
     workers,
     onApiKeyCreated: () => auth.keyCreated(),
+    retention: retentionPolicy(options.retention),
     now: Date.now,
   };
 
@@ -150,9 +161,10 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
           'Mcp-Session-Id',
           'Mcp-Protocol-Version',
           'Last-Event-ID',
+          'If-None-Match',
         ],
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-        exposeHeaders: ['X-Request-Id', 'ETag', 'Mcp-Session-Id'],
+        exposeHeaders: ['X-Request-Id', 'ETag', 'Mcp-Session-Id', 'X-Skill-Revision'],
         maxAge: 600,
       }),
     );
@@ -178,6 +190,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   registerResourceRoutes(app, deps);
   registerSkillRoutes(app, deps);
   registerFileRoutes(app, deps);
+  registerSkillHistoryRoutes(app, deps);
   registerSystemRoutes(app, deps);
   registerAdminRoutes(app, deps);
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {

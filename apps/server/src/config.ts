@@ -2,6 +2,7 @@
  * Server options, limits and their environment variables.
  */
 import type { Logger } from './logger.js';
+import { parseRetentionEnv, type RetentionOptions } from './store/retention.js';
 import type { Store } from './store/types.js';
 import type { WorkerPoolSettings } from './workers/worker-pool.js';
 
@@ -112,6 +113,13 @@ export interface ServerOptions {
    * the workspace's `apps/web/dist`.
    */
   webDir?: string | false;
+  /**
+   * How much skill history is kept: the last `keepRevisions` revisions of each skill
+   * (`SKILLPORT_KEEP_REVISIONS`, default 10; `all`) and those superseded in the last `keepDays` days
+   * (`SKILLPORT_KEEP_REVISIONS_DAYS`, default 30; `all`); a deleted skill's history is kept
+   * `keepDays`. See `store/retention.ts`.
+   */
+  retention?: Partial<RetentionOptions>;
   /** Run the processing job runner in this process (default true). */
   runJobs?: boolean;
   /** Processing jobs of this replica; see {@link JobOptions}. */
@@ -280,6 +288,18 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     if (raw !== undefined && raw !== '') workers[key] = parsePositiveInt(name, raw);
   }
   if (Object.keys(workers).length > 0) options.workers = workers;
+  const retention: Partial<RetentionOptions> = {};
+  if (env.SKILLPORT_KEEP_REVISIONS) {
+    retention.keepRevisions = parseRetentionEnv('SKILLPORT_KEEP_REVISIONS', env.SKILLPORT_KEEP_REVISIONS, 1);
+  }
+  if (env.SKILLPORT_KEEP_REVISIONS_DAYS) {
+    retention.keepDays = parseRetentionEnv(
+      'SKILLPORT_KEEP_REVISIONS_DAYS',
+      env.SKILLPORT_KEEP_REVISIONS_DAYS,
+      0,
+    );
+  }
+  if (Object.keys(retention).length > 0) options.retention = retention;
   const limits: Partial<ServerLimits> = {};
   for (const [key, name] of Object.entries(LIMIT_ENV) as Array<[keyof ServerLimits, string]>) {
     const raw = env[name];

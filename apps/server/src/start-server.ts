@@ -15,8 +15,9 @@ import { createQueryVectors } from './embeddings/query-vectors.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
+import { retentionPolicy } from './store/retention.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
-import type { Store } from './store/types.js';
+import type { RetentionPolicy, Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
 import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
 
@@ -53,10 +54,12 @@ async function startJobs(
   embedder: Embedder | null,
   embedRetryMs: number | undefined,
   workers: WorkerPool,
+  retention: RetentionPolicy,
 ): Promise<RunningJobs> {
   const runner = createJobRunner({
     store,
     embedder,
+    retention,
     ...(embedRetryMs !== undefined ? { embedRetryMs } : {}),
     ...(jobs.leaseSeconds !== undefined ? { leaseMs: jobs.leaseSeconds * 1000 } : {}),
     ...(jobs.concurrency !== undefined ? { concurrency: Math.max(1, jobs.concurrency) } : {}),
@@ -178,6 +181,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const workers = createWorkerPool(options.workers);
   try {
     const embeddings = options.embeddings;
+    const retention = retentionPolicy(options.retention);
     const jobs =
       options.runJobs === false
         ? null
@@ -189,6 +193,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             embeddings ? createOpenAiEmbedder({ ...embeddings, timeoutMs: 60_000, maxAttempts: 3 }) : null,
             embeddings?.retryMs,
             workers,
+            retention,
           );
     if (jobs) stopJobs = jobs.stop;
     const built = await createApp({
@@ -217,6 +222,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           }
         : {}),
       ...(options.webDir !== undefined ? { webDir: options.webDir } : {}),
+      ...(options.retention !== undefined ? { retention: options.retention } : {}),
       logger,
       workers,
     });

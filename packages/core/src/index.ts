@@ -117,6 +117,19 @@ export {
   ValidationErrorItemSchema,
 } from './wire/envelope.js';
 export type {
+  ListSkillRevisionsResult,
+  RestoreSkillRequest,
+  SkillRevision,
+} from './wire/skill-history.js';
+export {
+  ListSkillRevisionsQuerySchema,
+  ListSkillRevisionsResultSchema,
+  RestoreSkillRequestSchema,
+  RevisionRefSchema,
+  SkillRevisionSchema,
+} from './wire/skill-history.js';
+export type {
+  DeletedSkillItem,
   FindSkillItem,
   FindSkillsRequest,
   FindSkillsResult,
@@ -128,6 +141,7 @@ export type {
   ValidateSkillResult,
 } from './wire/skill-read.js';
 export {
+  DeletedSkillItemSchema,
   FindSkillItemSchema,
   FindSkillsRequestSchema,
   FindSkillsResultSchema,

@@ -144,7 +144,7 @@ export interface paths {
         };
         /**
          * List skills of the user root and the agent root, or of one root
-         * @description Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with `root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored .
+         * @description Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with `root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored. With `updated_since` or `cursor` it is a change feed instead: the skills written (`skills`) and deleted (`deleted`) since that time, in the order the changes were made, each skill once with its latest state, a page at a time (`node_limit`, at most 1000) with `next_cursor` and `has_more` — for mirrors and caches that stay in sync.
          */
         get: operations["listSkills"];
         put?: never;
@@ -208,7 +208,7 @@ export interface paths {
         };
         /**
          * Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all
-         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files`.
+         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files`. With `revision`, the skill as it was at that revision of its history (also for a deleted skill while its history is kept).
          */
         get: operations["getSkill"];
         /**
@@ -219,7 +219,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a skill and its files
-         * @description Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get answers 404. Earlier revisions stay in the skill's history. With `If-Match`, a revision other than the current one → 412 and nothing is deleted.
+         * @description Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get answers 404. Its revisions stay in the skill's history for the retention period, so a restore can bring it back; `purge=true` erases that history at once as well (also for a skill deleted earlier). With `If-Match`, a revision other than the current one → 412 and nothing is deleted.
          */
         delete: operations["deleteSkill"];
         options?: never;
@@ -236,9 +236,49 @@ export interface paths {
         };
         /**
          * Download one file of a skill (raw bytes)
-         * @description The bytes of one file of the skill, exactly as stored: `SKILL.md`, an auxiliary file, or the generated `.abstract.md` / `.overview.md`. The skill is found as get finds it. Headers: `ETag` = the file's sha-256 (`If-None-Match` → 304), `X-Skill-Revision` = the skill's revision, `Content-Disposition: attachment`. Files are untrusted content: HTML, SVG and scripts are served as `text/plain`, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. Unknown skill or file → 404 `NOT_FOUND` with `details.type` `skill` or `file`.
+         * @description The bytes of one file of the skill, exactly as stored: `SKILL.md`, an auxiliary file, or the generated `.abstract.md` / `.overview.md`. The skill is found as get finds it. Headers: `ETag` = the file's sha-256 (`If-None-Match` → 304), `X-Skill-Revision` = the skill's revision (the one asked for with `revision`, which reads the file from the history), `Content-Disposition: attachment`. Files are untrusted content: HTML, SVG and scripts are served as `text/plain`, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. Unknown skill or file → 404 `NOT_FOUND` with `details.type` `skill` or `file`.
          */
         get: operations["getSkillFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills/{name}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an earlier revision current again (a new version with the same files)
+         * @description Writes the files of `revision` (from the history, full or an unambiguous prefix) as a new version of the skill — byte for byte the same files, so the same `revision` — with a new processing job, like an update. Brings back a deleted skill while its history is kept. `If-Match` guards against restoring over a change made meanwhile (412). Result as update’s, with `action: "restore"` and the `ETag` header. Unknown skill or revision → 404 (`details.type` `skill` or `revision`); an ambiguous prefix → 400 with `details.candidates`.
+         */
+        post: operations["restoreSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/skills/{name}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a skill's kept revisions, newest first
+         * @description Every version the server keeps of the skill (looked up as get does: `target_uri`, else the user root then the agent root), newest first: revision, when and by whom it was written, size, and whether it is current. Also answers for a deleted skill while its history is kept (`deleted: true`). How much history is kept is the server’s retention policy (by default the last 10 revisions and every revision superseded in the last 30 days). Unknown skill → 404.
+         */
+        get: operations["listSkillRevisions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -579,7 +619,7 @@ export interface components {
              * @example my-skill
              */
             name: string;
-            /** @description Always false: the files are gone from the live skill, but earlier revisions stay in the skill's history (kept for the seed API's clients, which read this key) */
+            /** @description False by default: the files are gone from the live skill, but its revisions stay in the skill's history for the server's retention period (restorable). True with `purge=true`: the history and every file content only it used were erased too. */
             privacy_deleted: boolean;
             /**
              * @description The skill root it was deleted from
@@ -589,6 +629,36 @@ export interface components {
             /**
              * @description URI the deleted skill had
              * @example viking://user/alice/skills/my-skill
+             */
+            uri: string;
+        };
+        /** @description A deletion reported by the change feed. A skill deleted and added again is reported once, by its latest state (in `skills`). */
+        DeletedSkillItem: {
+            /**
+             * @description When it was deleted, ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
+            deleted_at: string;
+            /**
+             * @description Name the deleted skill had
+             * @example search-web
+             */
+            name: string;
+            /** @description The last revision it had before the deletion */
+            revision: string;
+            /**
+             * @description The skill root it was deleted from
+             * @example viking://user/alice/skills
+             */
+            root_uri: string;
+            /**
+             * @description Always `deleted`
+             * @enum {string}
+             */
+            type: "deleted";
+            /**
+             * @description URI the deleted skill had: `<root_uri>/<name>`
+             * @example viking://user/alice/skills/search-web
              */
             uri: string;
         };
@@ -942,6 +1012,47 @@ export interface components {
             /** @description Every key of the account, revoked ones included */
             keys: components["schemas"]["ApiKeyInfo"][];
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ListSkillRevisionsResult, telemetry?, time}`; `telemetry` only when the request asked for it */
+        ListSkillRevisionsResponse: {
+            result: components["schemas"]["ListSkillRevisionsResult"];
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent on the request, seconds (float) */
+            time: number;
+        };
+        /** @description A skill's history, newest first. Older versions are dropped by the server's retention policy (see the server documentation: the last N revisions and those superseded in the last D days are kept). */
+        ListSkillRevisionsResult: {
+            /** @description The revision the skill has now; null when it was deleted */
+            current_revision: string | null;
+            /** @description True when the skill no longer exists: its history is kept for the retention period and any of these revisions can be restored */
+            deleted: boolean;
+            /**
+             * @description Skill name
+             * @example my-skill
+             */
+            name: string;
+            /** @description Kept versions, newest first, at most `limit` */
+            revisions: components["schemas"]["SkillRevision"][];
+            /**
+             * @description The skill root of this history
+             * @example viking://user/alice/skills
+             */
+            root_uri: string;
+            /**
+             * @description Number of kept versions, before `limit`
+             * @example 4
+             */
+            total: number;
+            /**
+             * @description URI of the skill: `<root_uri>/<name>`
+             * @example viking://user/alice/skills/my-skill
+             */
+            uri: string;
+        };
         /** @description Success envelope (HTTP 200): `{status: "ok", result: ListSkillsResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         ListSkillsResponse: {
             result: components["schemas"]["ListSkillsResult"];
@@ -956,6 +1067,12 @@ export interface components {
         };
         /** @description Result of list: `root_uris` without `target_uri`, `root_uri` with it */
         ListSkillsResult: {
+            /** @description Change feed only: skills deleted since the position, in change order */
+            deleted?: components["schemas"]["DeletedSkillItem"][];
+            /** @description Change feed only: true when more changes follow at once (fetch `next_cursor` now) */
+            has_more?: boolean;
+            /** @description Change feed only: the position after this page. Pass it as `cursor` for the next page, or later to get only what changed since (present even when the page is empty) */
+            next_cursor?: string;
             /**
              * @description The one root listed, with `target_uri`
              * @example viking://agent/skills
@@ -969,9 +1086,9 @@ export interface components {
              *     ]
              */
             root_uris?: string[];
-            /** @description Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404) */
+            /** @description Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404). In a change-feed page (`updated_since` or `cursor`): the skills written, in change order. */
             skills: components["schemas"]["SkillListItem"][];
-            /** @description Number of skills in the listed root(s), before `node_limit` */
+            /** @description Number of skills in the listed root(s), before `node_limit`; in a change-feed page, the number of changes in the page (`skills` plus `deleted`) */
             total: number;
         };
         /** @description Success envelope (HTTP 200): `{status: "ok", result: ListUsersResult, telemetry?, time}`; `telemetry` only when the request asked for it */
@@ -1068,6 +1185,55 @@ export interface components {
              * @example 0.1.0
              */
             version: string;
+        };
+        /**
+         * @description Body of restore: which earlier version becomes current again. Unknown fields are refused with 400.
+         * @example {
+         *       "revision": "9b1d4f0c2e8a",
+         *       "wait": true
+         *     }
+         */
+        RestoreSkillRequest: {
+            /**
+             * @description The version to restore: a `revision` from the history (64 hex) or an unambiguous prefix of at least 4
+             * @example 9b1d4f0c2e8a
+             */
+            revision: string;
+            /**
+             * @description Skill root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root (the first holding that revision).
+             * @example viking://agent/skills
+             */
+            target_uri?: string | null | false;
+            /**
+             * @description Ask for `telemetry` in the response: `true` adds `{operation_id}`, `{"summary": true}` also adds `summary`. Absent, `null` or `false`: no telemetry.
+             * @example true
+             */
+            telemetry?: boolean | {
+                /** @description True adds `telemetry.summary` `{operation, status, duration_ms}` to the response */
+                summary?: boolean | null;
+            } | null;
+            /**
+             * @description Longest `wait`, seconds (only with `wait`); on expiry 504 `DEADLINE_EXCEEDED`
+             * @example 30
+             */
+            timeout?: number | null | false;
+            /**
+             * @description Wait until the processing job (overview, search index) has run; default false
+             * @example true
+             */
+            wait?: boolean | null | false;
+        };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: SkillWriteResult, telemetry?, time}`; `telemetry` only when the request asked for it */
+        RestoreSkillResponse: {
+            result: components["schemas"]["SkillWriteResult"];
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent on the request, seconds (float) */
+            time: number;
         };
         /** @description Success envelope (HTTP 200): `{status: "ok", result: RevokeApiKeyResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         RevokeApiKeyResponse: {
@@ -1234,13 +1400,48 @@ export interface components {
              */
             uri: string;
         };
+        /** @description One version in a skill's history, newest first. The same `revision` appears again when a restore writes an earlier version anew. */
+        SkillRevision: {
+            /**
+             * @description When this version was written (add, update or restore), ISO 8601 UTC with milliseconds
+             * @example 2026-01-31T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description User id whose write made this version; null for versions stored before authors were kept
+             * @example alice
+             */
+            created_by: string | null;
+            /** @description True for the version the skill has now */
+            current: boolean;
+            /**
+             * @description Number of those files
+             * @example 3
+             */
+            files: number;
+            /**
+             * @description The revision: sha-256 (64 lowercase hex) of that version's file manifest
+             * @example 9b1d4f0c2e8a7b6d5c4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c
+             */
+            revision: string;
+            /**
+             * @description Bytes of its files: SKILL.md, auxiliary files and the generated `.abstract.md` (not `.overview.md`)
+             * @example 2048
+             */
+            size: number;
+            /**
+             * @description When a later write replaced it or the skill was deleted, ISO 8601 UTC; null for the current version
+             * @example null
+             */
+            superseded_at: string | null;
+        };
         /** @description Result of add and update: the stored skill, plus `queue_status` (this write's job) when `wait=true`, else `task_id` */
         SkillWriteResult: {
             /**
-             * @description `update` on update results; absent on add
+             * @description `update` on update results, `restore` on restore results; absent on add
              * @enum {string}
              */
-            action?: "add" | "update";
+            action?: "add" | "update" | "restore";
             /**
              * @description Number of stored files besides SKILL.md and the generated `.abstract.md` (0 unless uploaded as a folder)
              * @example 2
@@ -2340,6 +2541,10 @@ export interface operations {
                 node_limit?: string;
                 /** @description List only this root: `viking://user/{user_id}/skills` (the caller's own), `viking://~/skills` or `viking://agent/skills`. Absent, empty, `null` or `false`: both the user root and the agent root. */
                 target_uri?: string;
+                /** @description Change feed: only skills written or deleted at or after this time (ISO 8601, e.g. `2026-01-31T09:30:00Z` or `2026-01-31`), in the order the changes were made, deletions in `deleted`; the page holds at most `node_limit` changes (default 1000, at most 1000) and ends with `next_cursor`. Absent, empty, `null` or `false`: a plain listing by name. */
+                updated_since?: string;
+                /** @description Change feed: continue after a previous page (its `next_cursor`, opaque). The cursor carries the page's `updated_since` and root, so `updated_since` is not needed with it; a different `target_uri` is refused with 400. Each skill is reported by its latest state; one written again after the cursor comes again later, so a reader that follows `next_cursor` misses no change. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2706,6 +2911,8 @@ export interface operations {
                 include_source?: "0" | "1" | "true" | "false" | "True" | "False";
                 /** @description Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
                 target_uri?: string;
+                /** @description Read the skill as it was at this revision of its history (see `GET /api/v1/skills/{name}/revisions`): the 64-hex revision or an unambiguous prefix of at least 4. Every level and flag works as for the current version (`overview` is rendered from that version; `files` are its files). Works for a deleted skill while its history is kept. Absent or empty: the current version. */
+                revision?: string;
             };
             header?: never;
             path: {
@@ -2906,6 +3113,8 @@ export interface operations {
             query?: {
                 /** @description Skill root to delete from (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
                 target_uri?: string;
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): also erase the skill's history at once, and with it every file content no other skill or revision uses (the deletion can then not be undone by a restore; `privacy_deleted` is true). Default false: the history is kept for the server's retention period, so the skill can be restored. */
+                purge?: "0" | "1" | "true" | "false" | "True" | "False";
             };
             header?: {
                 /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None current → 412 `CONFLICT` and nothing changes. `*` or empty: no check. */
@@ -3007,6 +3216,8 @@ export interface operations {
             query?: {
                 /** @description Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
                 target_uri?: string;
+                /** @description Read the file as it was at this revision of the skill's history (see `GET /api/v1/skills/{name}/revisions`): the 64-hex revision or an unambiguous prefix of at least 4. Works for a deleted skill while its history is kept; such a response never changes, so it is cacheable for good. Absent or empty: the current version. */
+                revision?: string;
             };
             header?: never;
             path: {
@@ -3034,6 +3245,208 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    restoreSkill: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None current → 412 `CONFLICT` and nothing changes. `*` or empty: no check. */
+                "if-match"?: string;
+            };
+            path: {
+                /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreSkillRequest"];
+            };
+        };
+        responses: {
+            /** @description Restored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreSkillResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CONFLICT: stale `If-Match` revision */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DEADLINE_EXCEEDED: `wait` timed out */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listSkillRevisions: {
+        parameters: {
+            query?: {
+                /** @description Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root (the first holding a skill or a history of that name). */
+                target_uri?: string;
+                /** @description Most revisions to return, newest first (default 100, at most 1000); `total` counts all kept */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The history */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListSkillRevisionsResponse"];
+                };
             };
             /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
             400: {

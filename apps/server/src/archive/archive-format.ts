@@ -10,7 +10,7 @@
  * | … | `api_key` | every API key: its sha-256 `hash` (never the key), role, prefix, times |
  * | … | `blob` | every stored file content once, content-addressed: `sha256`, `size`, `content` (base64) |
  * | … | `skill` | every live skill: metadata, `revision`, `overview`, times, and `files` (its manifest, `.overview.md` included) |
- * | … | `revision` | the history of every skill, oldest first: `manifest`, `created_at`, `superseded_at` |
+ * | … | `revision` | the kept history of every skill, oldest first: `manifest`, `created_at`, `created_by` (optional: null or absent when unknown), `superseded_at` |
  * | … | `task` | processing jobs kept by the task retention (`running` ones exported as `pending`) |
  * | … | `temp_upload` | unexpired temporary uploads (`content` base64) |
  * | last | `end` | the number of records of each type, so a cut-off file is refused |
@@ -101,6 +101,8 @@ export const RevisionRecordSchema = z.object({
   revision: sha256,
   manifest: z.array(manifestEntry),
   created_at: epochMs,
+  /** The user whose write made the revision; absent in archives written before it was recorded. */
+  created_by: z.string().nullable().optional(),
   superseded_at: epochMs.nullable(),
 });
 export const TaskRecordSchema = z.object({

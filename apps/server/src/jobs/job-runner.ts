@@ -8,6 +8,7 @@ import {
   type ClaimedTask,
   DEFINITION_PATH,
   type QueueCounts,
+  type RetentionPolicy,
   type SkillRecord,
   type Store,
   type TaskLease,
@@ -54,7 +55,10 @@ export interface JobRunnerOptions {
    * then are released (back to `pending`, attempt not counted) for another replica to run.
    */
   shutdownGraceMs?: number;
-  /** How often housekeeping runs (expired temp uploads, old finished tasks), in ms; default 10 minutes; 0 disables. */
+  /**
+   * How often housekeeping runs (expired temp uploads, old finished tasks, history past `retention`),
+   * in ms; default 10 minutes; 0 disables.
+   */
   purgeIntervalMs?: number;
   /**
    * Finished (`completed`/`failed`) tasks are deleted this long after their last update, in ms;
@@ -68,6 +72,8 @@ export interface JobRunnerOptions {
   compactPagesPerStep?: number;
   /** Merging waits until no write (`kick()`) came for this long, in ms; default 5000. */
   compactQuietMs?: number;
+  /** History retention applied by housekeeping (`Store.pruneHistory` over every skill); default none. */
+  retention?: RetentionPolicy;
   /** The L1 generator; default: the deterministic extractor ({@link defaultSummarizer}). An LLM summariser can replace it. */
   summarize?: OverviewSummarizer;
   /**
@@ -484,6 +490,28 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     }
   }
 
+  let pruning: Promise<void> | null = null;
+  /**
+   * Applies the retention policy to every skill, a bounded batch per transaction, yielding to
+   * requests between batches; one sweep at a time (`stop()` waits for it).
+   */
+  function pruneHistory(): Promise<void> {
+    const policy = options.retention;
+    if (policy === undefined) return Promise.resolve();
+    pruning ??= (async () => {
+      try {
+        for (;;) {
+          const result = await store.pruneHistory(policy, now(), { maxRevisions: 500 });
+          if (!result.more || !running) break;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      } finally {
+        pruning = null;
+      }
+    })();
+    return pruning;
+  }
+
   return {
     async start() {
       if (running) return;
@@ -501,8 +529,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           store
             .purgeFinishedTasks(now() - taskRetentionMs)
             .catch((error: unknown) => onError(error, { phase: 'purging tasks' }));
+          pruneHistory().catch((error: unknown) => onError(error, { phase: 'pruning history' }));
         }, purgeIntervalMs);
         purgeTimer.unref();
+        // History that passed its time while the server was down goes now, not in 10 minutes.
+        pruneHistory().catch((error: unknown) => onError(error, { phase: 'pruning history' }));
       }
     },
     async stop() {
@@ -522,6 +553,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       // Tasks still running past the grace period go back to the queue for another replica; their
       // runs end on the abort signal, and whatever they return is not written.
       if (!finished) await releaseInFlight();
+      await pruning?.catch(() => {});
       workers = [];
       halted = true;
       wakeAll();

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/context.js';
 import { contentTypeOf } from '../http/file-type.js';
 import type { ServiceDeps } from '../services/deps.js';
-import { readSkillFile } from '../services/skill-file.js';
+import { checkFilePath, readSkillFile } from '../services/skill-file.js';
+import { readSkillFileAtRevision } from '../services/skill-history.js';
 import { errorResponses, optionalQuery } from './common.js';
 
 const FileParams = z.object({
@@ -35,6 +36,17 @@ const FileQuery = z.object({
         '`viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root.',
       example: 'viking://agent/skills',
     }),
+  revision: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        "Read the file as it was at this revision of the skill's history (see " +
+        '`GET /api/v1/skills/{name}/revisions`): the 64-hex revision or an unambiguous prefix of at least 4. ' +
+        'Works for a deleted skill while its history is kept; such a response never changes, so it is ' +
+        'cacheable for good. Absent or empty: the current version.',
+      example: '9b1d4f0c2e8a',
+    }),
 });
 
 const fileRoute = createRoute({
@@ -46,7 +58,8 @@ const fileRoute = createRoute({
   description:
     'The bytes of one file of the skill, exactly as stored: `SKILL.md`, an auxiliary file, or the ' +
     'generated `.abstract.md` / `.overview.md`. The skill is found as get finds it. Headers: `ETag` = the ' +
-    "file's sha-256 (`If-None-Match` → 304), `X-Skill-Revision` = the skill's revision, " +
+    "file's sha-256 (`If-None-Match` → 304), `X-Skill-Revision` = the skill's revision (the one asked " +
+    'for with `revision`, which reads the file from the history), ' +
     '`Content-Disposition: attachment`. Files are untrusted content: HTML, SVG and scripts are served as ' +
     '`text/plain`, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. ' +
     'Unknown skill or file → 404 `NOT_FOUND` with `details.type` `skill` or `file`.',
@@ -82,13 +95,28 @@ export function registerFileRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps):
   app.get('/api/v1/skills/:name/files/:path{.+}', async (c) => {
     const name = c.req.param('name');
     const path = c.req.param('path');
-    const query = FileQuery.parse({ target_uri: c.req.query('target_uri') });
-    const read = await readSkillFile(deps, c.get('identity'), name, path, optionalQuery(query.target_uri));
+    const query = FileQuery.parse({
+      target_uri: c.req.query('target_uri'),
+      revision: c.req.query('revision'),
+    });
+    const revision = optionalQuery(query.revision);
+    const read =
+      revision === null
+        ? await readSkillFile(deps, c.get('identity'), name, path, optionalQuery(query.target_uri))
+        : await readSkillFileAtRevision(
+            deps,
+            c.get('identity'),
+            name,
+            checkFilePath(path),
+            revision,
+            optionalQuery(query.target_uri),
+          );
     const etag = `"${read.file.sha256}"`;
     const headers: Record<string, string> = {
       ETag: etag,
       'X-Skill-Revision': read.revision,
-      'Cache-Control': 'private, no-cache',
+      // A file read at a revision never changes; the current one is revalidated with its ETag.
+      'Cache-Control': revision === null ? 'private, no-cache' : 'private, max-age=31536000, immutable',
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "sandbox; default-src 'none'",
     };

@@ -20,7 +20,9 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/context.js';
 import { okBody, requestTelemetry } from '../http/envelope.js';
 import { setResponseHeader } from '../http/response-header.js';
+import { listSkillChanges } from '../services/change-feed.js';
 import type { ServiceDeps } from '../services/deps.js';
+import { getSkillAtRevision } from '../services/skill-history.js';
 import { deleteSkill, findSkills, getSkill, listSkills } from '../services/skill-reader.js';
 import { validateSkillInput } from '../services/skill-validate.js';
 import { writeSkill } from '../services/skill-writer.js';
@@ -34,7 +36,7 @@ import {
   timeoutResponse,
 } from './common.js';
 
-const NameParams = z.object({
+export const NameParams = z.object({
   name: z.string().meta({
     param: { name: 'name', in: 'path' },
     description:
@@ -42,7 +44,7 @@ const NameParams = z.object({
     example: 'my-skill',
   }),
 });
-const IfMatchHeaders = z.object({
+export const IfMatchHeaders = z.object({
   'if-match': z
     .string()
     .optional()
@@ -83,8 +85,11 @@ const listRoute = createRoute({
   summary: 'List skills of the user root and the agent root, or of one root',
   description:
     'Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with ' +
-    '`root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored ' +
-    '.',
+    '`root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored. ' +
+    'With `updated_since` or `cursor` it is a change feed instead: the skills ' +
+    'written (`skills`) and deleted (`deleted`) since that time, in the order the changes were made, ' +
+    'each skill once with its latest state, a page at a time (`node_limit`, at most 1000) with ' +
+    '`next_cursor` and `has_more` — for mirrors and caches that stay in sync.',
   request: { query: ListSkillsQuerySchema },
   responses: { ...okResponse(ListSkillsResultSchema, 'ListSkillsResponse', 'Skills'), ...errorResponses },
 });
@@ -132,7 +137,8 @@ const getRoute = createRoute({
     'Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` ' +
     'with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and ' +
     '`content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header ' +
-    'too) and `files`.',
+    'too) and `files`. With `revision`, the skill as it was at that revision of its ' +
+    'history (also for a deleted skill while its history is kept).',
   request: { params: NameParams, query: GetSkillQuerySchema },
   responses: {
     ...okResponse(GetSkillResultSchema, 'GetSkillResponse', 'The skill (ETag = revision)'),
@@ -168,8 +174,9 @@ const deleteRoute = createRoute({
   summary: 'Delete a skill and its files',
   description:
     'Deletes the skill found as get finds it (`target_uri`, else user root then agent root); a later get ' +
-    "answers 404. Earlier revisions stay in the skill's history. With `If-Match`, " +
-    'a revision other than the current one → 412 and nothing is deleted.',
+    "answers 404. Its revisions stay in the skill's history for the retention period, so a restore can " +
+    'bring it back; `purge=true` erases that history at once as well (also for a ' +
+    'skill deleted earlier). With `If-Match`, a revision other than the current one → 412 and nothing is deleted.',
   request: { params: NameParams, query: DeleteSkillQuerySchema, headers: IfMatchHeaders },
   responses: {
     ...okResponse(DeleteSkillResultSchema, 'DeleteSkillResponse', 'Deleted'),
@@ -214,6 +221,17 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
   app.openapi(listRoute, async (c) => {
     const query = c.req.valid('query');
     const limit = query.node_limit === undefined ? 1000 : Number(query.node_limit);
+    const updatedSince = optionalQuery(query.updated_since);
+    const cursor = optionalQuery(query.cursor);
+    if (updatedSince !== null || cursor !== null) {
+      const page = await listSkillChanges(deps, c.get('identity'), {
+        updatedSince,
+        cursor,
+        limit,
+        targetUri: optionalQuery(query.target_uri),
+      });
+      return c.json(okBody(c, page), 200);
+    }
     const result = await listSkills(deps, c.get('identity'), {
       limit,
       targetUri: optionalQuery(query.target_uri),
@@ -245,13 +263,18 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
   app.openapi(getRoute, async (c) => {
     const { name } = c.req.valid('param');
     const query = c.req.valid('query');
-    const result = await getSkill(deps, c.get('identity'), name, {
+    const options = {
       level: parseLevel(query.level),
       includeContent: query.include_content === true,
       includeFiles: query.include_files !== false,
       includeSource: query.include_source === true,
       targetUri: optionalQuery(query.target_uri),
-    });
+    };
+    const revision = optionalQuery(query.revision);
+    const result =
+      revision === null
+        ? await getSkill(deps, c.get('identity'), name, options)
+        : await getSkillAtRevision(deps, c.get('identity'), name, revision, options);
     setResponseHeader(c, 'ETag', `"${result.revision}"`);
     return c.json(okBody(c, result), 200);
   });
@@ -281,6 +304,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       name,
       optionalQuery(query.target_uri),
       parseIfMatch(headers['if-match']),
+      { purge: query.purge === 'true' || query.purge === '1' || query.purge === 'True' },
     );
     return c.json(okBody(c, result), 200);
   });

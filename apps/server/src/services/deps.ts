@@ -3,7 +3,7 @@
  */
 import type { NamePolicy, ServerLimits } from '../config.js';
 import type { QueryVectors } from '../embeddings/query-vectors.js';
-import type { QueueCounts, Store } from '../store/types.js';
+import type { QueueCounts, RetentionPolicy, Store } from '../store/types.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 
 /** The fields the L0 abstract is rendered from. */
@@ -40,6 +40,8 @@ export interface ServiceDeps {
   workers: WorkerPool;
   /** Told after an API key is stored (ends dev mode). */
   onApiKeyCreated: () => void;
+  /** How much history to keep; applied to a skill after each write or delete of it. */
+  retention: RetentionPolicy;
   /** Clock, epoch milliseconds. */
   now: () => number;
 }

@@ -16,13 +16,15 @@ import {
 } from '@skillport/core';
 import { ABSTRACT_PATH, DEFINITION_PATH, type Identity, type SkillRecord } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
+import { applyRetention, purgeHistory } from './retention.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
 
 // ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
-function iso(ms: number): string {
+/** Epoch ms → ISO 8601 UTC with milliseconds. */
+export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
@@ -121,17 +123,8 @@ export async function findSkills(
   return { query: options.query, root_uris: roots, skills, total: skills.length };
 }
 
-async function locate(deps: ServiceDeps, identity: Identity, rawName: string, targetUri: string | null) {
-  const { name } = resolveSkillName(rawName, deps.namePolicy);
-  const roots = rootsFor(identity, targetUri);
-  for (const root of roots) {
-    const skill = await deps.store.getSkill(identity.accountId, root, name);
-    if (skill) return skill;
-  }
-  throw notFound(name, roots);
-}
-
-function notFound(name: string, roots: readonly string[]): SkillportError {
+/** The contract's 404 for a skill missing from `roots`. */
+export function notFound(name: string, roots: readonly string[]): SkillportError {
   return new SkillportError('NOT_FOUND', `Skill ${JSON.stringify(name)} not found in ${roots.join(' or ')}`, {
     details: { type: 'skill', resource: `${roots[0]}/${name}` },
   });
@@ -146,7 +139,8 @@ export interface GetSkillOptions {
   targetUri: string | null;
 }
 
-function withDirectories(uri: string, files: SkillFile[]): SkillFile[] {
+/** The files plus one `directory` entry per folder on their paths, sorted by path. */
+export function withDirectories(uri: string, files: SkillFile[]): SkillFile[] {
   const dirs = new Set<string>();
   for (const f of files) {
     const parts = f.path.split('/');
@@ -250,9 +244,12 @@ export async function getSkill(
 }
 
 /**
- * Deletes one skill (lookup as get).
+ * Deletes one skill (lookup as get). Its history is kept for the retention period (restorable)
+ * unless `purge` is set: then the history is erased too, with every file content only it used —
+ * also for a skill deleted earlier whose history is still kept.
  *
- * @throws SkillportError `NOT_FOUND`
+ * @throws SkillportError `NOT_FOUND` (neither the skill nor, with `purge`, a history of it);
+ *   `CONFLICT` 412 on a stale `If-Match`
  */
 export async function deleteSkill(
   deps: ServiceDeps,
@@ -260,8 +257,20 @@ export async function deleteSkill(
   rawName: string,
   targetUri: string | null,
   ifMatch?: readonly string[],
+  options: { purge?: boolean } = {},
 ): Promise<DeleteSkillResult> {
-  const skill = await locate(deps, identity, rawName, targetUri);
+  const purge = options.purge === true;
+  const { name } = resolveSkillName(rawName, deps.namePolicy);
+  const roots = rootsFor(identity, targetUri);
+  let skill: SkillRecord | null = null;
+  for (const root of roots) {
+    skill = await deps.store.getSkill(identity.accountId, root, name);
+    if (skill) break;
+  }
+  if (skill === null) {
+    if (purge && ifMatch === undefined) return purgeDeleted(deps, identity, name, roots);
+    throw notFound(name, roots);
+  }
   const deleted = await deps.store.deleteSkill(
     identity.accountId,
     skill.rootUri,
@@ -274,11 +283,36 @@ export async function deleteSkill(
       details: { type: 'skill', resource: uri },
     });
   }
+  const scope = { accountId: identity.accountId, rootUri: skill.rootUri, name: skill.name };
+  if (purge) await purgeHistory(deps, scope);
+  else await applyRetention(deps, scope);
   return {
     name: skill.name,
     uri,
     root_uri: skill.rootUri,
     estimated_deleted_count: deleted,
-    privacy_deleted: false,
+    privacy_deleted: purge,
   };
+}
+
+/** `DELETE …?purge=true` of a skill already deleted: erases the history still kept, if any. */
+async function purgeDeleted(
+  deps: ServiceDeps,
+  identity: Identity,
+  name: string,
+  roots: readonly string[],
+): Promise<DeleteSkillResult> {
+  for (const rootUri of roots) {
+    const history = await deps.store.listRevisions(identity.accountId, rootUri, name);
+    if (history.length === 0) continue;
+    await purgeHistory(deps, { accountId: identity.accountId, rootUri, name });
+    return {
+      name,
+      uri: `${rootUri}/${name}`,
+      root_uri: rootUri,
+      estimated_deleted_count: 0,
+      privacy_deleted: true,
+    };
+  }
+  throw notFound(name, roots);
 }

@@ -10,6 +10,7 @@ import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
 import { runsInline } from '../workers/inline-policy.js';
 import type { ServiceDeps } from './deps.js';
 import { PREPARE_SKILL } from './prepare-skill.js';
+import { applyRetention } from './retention.js';
 import { resolveSkillSource, type SkillInputBody } from './skill-input.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
@@ -147,6 +148,7 @@ export async function writeSkill(
     );
   }
   deps.kickJobs();
+  await applyRetention(deps, { accountId: identity.accountId, rootUri, name });
   const uri = `${rootUri}/${name}`;
   const result: SkillWriteResult = {
     status: 'success',

@@ -221,8 +221,70 @@ export interface SkillRevisionRecord {
   /** The files of that version (content-addressed; contents kept). */
   manifest: Array<{ path: string; kind: SkillFileKind; size: number; sha256: string }>;
   createdAt: number;
+  /** The user whose write made this revision; null for revisions stored before authors were recorded. */
+  createdBy: string | null;
   /** When a later write replaced it or the skill was deleted; null for the live version. */
   supersededAt: number | null;
+}
+
+/** One skill's place: account, root and name. */
+export interface SkillKey {
+  accountId: string;
+  rootUri: string;
+  name: string;
+}
+
+/**
+ * How long a skill's history is kept (see `store/retention.ts` for the rules and defaults). A
+ * superseded revision is deleted once it is neither among the `keepLast` newest revisions of its
+ * (existing) skill nor superseded less than `keepForMs` ago; the live revision is always kept. A
+ * deleted skill's history is kept for `keepForMs` after the deletion, then deleted whole.
+ */
+export interface RetentionPolicy {
+  /** Newest revisions of each existing skill always kept, the live one included (≥ 1; `Infinity`: all). */
+  keepLast: number;
+  /** Superseded revisions younger than this are kept too, ms (0: none; `Infinity`: all). */
+  keepForMs: number;
+}
+
+/** What one {@link Store.pruneHistory} call deleted. */
+export interface PruneResult {
+  /** History entries deleted. */
+  revisions: number;
+  /** File contents deleted (no kept revision nor live file referenced them any more). */
+  blobs: number;
+  /** Bytes of those contents. */
+  bytes: number;
+  /** True when the call stopped at `maxRevisions` and more history may be prunable (call again). */
+  more: boolean;
+}
+
+/** One entry of the change feed: the latest change of one skill (see {@link Store.listChanges}). */
+export interface ChangeFeedEntry {
+  /** Position in the feed: increases with every change, in commit order; never reused. */
+  seq: number;
+  rootUri: string;
+  name: string;
+  /** The revision written, or for a deletion the last revision the skill had. */
+  revision: string;
+  deleted: boolean;
+  /** When the change was made, epoch ms. */
+  changedAt: number;
+  /** The live skill (the summary fields of `listSkills`), null for a deletion. */
+  skill: SkillRecord | null;
+}
+
+/** A page of the change feed. */
+export interface ChangeFeedPage {
+  /** Changes in feed order (ascending `seq`), at most the limit asked. */
+  changes: ChangeFeedEntry[];
+  /**
+   * The position to continue after: the `seq` of the last change returned, or when none were, the
+   * highest `seq` of the account at read time (at least `afterSeq`).
+   */
+  lastSeq: number;
+  /** True when more changes follow `lastSeq` already. */
+  more: boolean;
 }
 
 export interface TempUploadRecord {
@@ -274,8 +336,39 @@ export interface Store {
   putSkill(write: SkillWrite): Promise<SkillWriteResult>;
   getSkill(accountId: string, rootUri: string, name: string): Promise<SkillRecord | null>;
   getSkillById(skillId: string): Promise<SkillRecord | null>;
-  /** Every stored version of the named skill, newest first (kept after delete). */
+  /**
+   * Every kept version of the named skill, newest first — also after the skill was deleted, until
+   * retention deletes that history. One revision may appear several times (a restore writes the same
+   * files again).
+   */
   listRevisions(accountId: string, rootUri: string, name: string): Promise<SkillRevisionRecord[]>;
+  /**
+   * File contents by sha-256, as kept for live files and revisions. Callers name only hashes from a
+   * manifest the caller may read; a hash no longer stored (retention ran meanwhile) is absent.
+   */
+  readBlobs(sha256s: readonly string[]): Promise<Map<string, Uint8Array>>;
+  /**
+   * Applies retention: deletes the history entries `policy` no longer keeps — of one skill (`scope`)
+   * or of every skill, at most `maxRevisions` (default 1000) per call — and, in the same transaction,
+   * every file content no kept revision and no live file references any more. Engines may then
+   * return the freed space to the operating system (SQLite: incremental vacuum and a WAL checkpoint).
+   */
+  pruneHistory(
+    policy: RetentionPolicy,
+    now: number,
+    options?: { scope?: SkillKey; maxRevisions?: number },
+  ): Promise<PruneResult>;
+  /**
+   * The change feed of some roots of one account: for each skill (live or deleted) its latest change,
+   * in ascending `seq` after `afterSeq`, changed at or after `since` (epoch ms; null = any time), at
+   * most `limit`. A skill written again moves to the end of the feed, so a reader that pages with
+   * the returned `lastSeq` sees every skill's latest state and never misses a change.
+   */
+  listChanges(
+    accountId: string,
+    rootUris: readonly string[],
+    options: { afterSeq: number; since: number | null; limit: number },
+  ): Promise<ChangeFeedPage>;
   /**
    * Skills of one root by name, at most `limit`, with the root's total. `withBody: false` (default
    * true) leaves `body` as `''` and skips reading it — what a listing needs, and much cheaper for
@@ -300,7 +393,10 @@ export interface Store {
   ): Promise<SkillView | null>;
   listFiles(skillId: string, options: { withContent: boolean }): Promise<StoredFile[]>;
   readFile(skillId: string, path: string): Promise<StoredFile | null>;
-  /** Deletes the skill and its files (history kept); returns the number of files deleted, or null if absent. */
+  /**
+   * Deletes the skill and its files; its history is kept (restorable) until retention deletes it, and
+   * the change feed records the deletion. Returns the number of files deleted, or null if absent.
+   */
   deleteSkill(
     accountId: string,
     rootUri: string,

@@ -8,6 +8,7 @@ import {
   AddSkillRequestSchema,
   CreateApiKeyRequestSchema,
   FindSkillsRequestSchema,
+  RestoreSkillRequestSchema,
   ValidateSkillRequestSchema,
   WaitRequestSchema,
 } from '@skillport/core';
@@ -238,7 +239,9 @@ describe('GET /openapi.json documents the API field by field', () => {
     { field: 'FindSkillsRequest.score_threshold', says: /`null`/ },
     { field: 'FindSkillsRequest.level', says: /overview/ },
     { field: 'SkillFile.size', says: /bytes/ },
-    { field: 'DeleteSkillResult.privacy_deleted', says: /false/ },
+    { field: 'DeleteSkillResult.privacy_deleted', says: /[Ff]alse.*`purge=true`/ },
+    { field: 'SkillRevision.size', says: /Bytes/ },
+    { field: 'ListSkillsResult.next_cursor', says: /`cursor`/ },
     { field: 'SkillWriteResult.root_uri', says: /`uri`/ },
     { field: 'ValidateSkillRequest.profile', says: /openviking/ },
     { field: 'TempUploadForm.upload_mode', says: /`local`/ },
@@ -259,6 +262,12 @@ describe('GET /openapi.json documents the API field by field', () => {
     { path: '/api/v1/skills/{name}', method: 'get', name: 'include_integrity', says: /size.*sha256/ },
     { path: '/api/v1/skills', method: 'get', name: 'node_limit', says: /default 1000/ },
     { path: '/api/v1/skills/{name}', method: 'delete', name: 'target_uri', says: /agent root/ },
+    { path: '/api/v1/skills/{name}', method: 'delete', name: 'purge', says: /history/ },
+    { path: '/api/v1/skills/{name}', method: 'get', name: 'revision', says: /prefix/ },
+    { path: '/api/v1/skills', method: 'get', name: 'updated_since', says: /ISO 8601/ },
+    { path: '/api/v1/skills', method: 'get', name: 'cursor', says: /next_cursor/ },
+    { path: '/api/v1/skills/{name}/revisions', method: 'get', name: 'limit', says: /default 100/ },
+    { path: '/api/v1/skills/{name}/files/{path}', method: 'get', name: 'revision', says: /history|revision/ },
   ])('$method $path parameter $name says $says', ({ path, method, name, says }) => {
     expect(parameter(doc, path, method, name)?.description).toMatch(says);
   });
@@ -285,6 +294,7 @@ describe('GET /openapi.json documents the API field by field', () => {
     { component: 'ValidateSkillRequest', schema: ValidateSkillRequestSchema as z.ZodType },
     { component: 'WaitRequest', schema: WaitRequestSchema as z.ZodType },
     { component: 'CreateApiKeyRequest', schema: CreateApiKeyRequestSchema as z.ZodType },
+    { component: 'RestoreSkillRequest', schema: RestoreSkillRequestSchema as z.ZodType },
   ])('the examples of $component are valid requests', ({ component, schema }) => {
     const examples = at(doc, ['components', 'schemas', component, 'examples']);
     expect(Array.isArray(examples) && examples.length > 0).toBe(true);

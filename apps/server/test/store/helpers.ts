@@ -88,6 +88,13 @@ export const TEST_CLAIM = { owner: 'test-worker', leaseMs: 3_600_000 } as const;
  * @param version - the schema version to go back to
  */
 export function downgradeSchema(db: import('better-sqlite3').Database, version: number): void {
+  if (version < 7) {
+    db.exec(`DROP TABLE IF EXISTS skill_changes;
+      DROP TABLE IF EXISTS skill_revision_blobs;
+      DROP INDEX IF EXISTS skill_files_by_sha256;
+      DROP INDEX IF EXISTS skill_revisions_superseded;
+      ALTER TABLE skill_revisions DROP COLUMN created_by;`);
+  }
   if (version < 4) {
     db.exec(`DROP INDEX IF EXISTS tasks_lease_expiry;
       ALTER TABLE tasks DROP COLUMN lease_owner;

@@ -61,6 +61,32 @@ export const SkillListItemSchema = z
     description: 'One skill in list results',
   });
 
+/** A skill deleted since the change feed's position (`GET /api/v1/skills?updated_since=…`). */
+export const DeletedSkillItemSchema = z
+  .object({
+    type: z.literal('deleted').meta({ description: 'Always `deleted`' }),
+    name: z.string().meta({ description: 'Name the deleted skill had', example: 'search-web' }),
+    uri: z.string().meta({
+      description: 'URI the deleted skill had: `<root_uri>/<name>`',
+      example: 'viking://user/alice/skills/search-web',
+    }),
+    root_uri: z.string().meta({
+      description: 'The skill root it was deleted from',
+      example: 'viking://user/alice/skills',
+    }),
+    revision: z.string().meta({ description: 'The last revision it had before the deletion' }),
+    deleted_at: z.string().meta({
+      description: 'When it was deleted, ISO 8601 UTC with milliseconds',
+      example: '2026-01-31T09:30:00.000Z',
+    }),
+  })
+  .meta({
+    id: 'DeletedSkillItem',
+    description:
+      'A deletion reported by the change feed. A skill deleted and added again is reported once, by its ' +
+      'latest state (in `skills`).',
+  });
+
 /** Query of `GET /api/v1/skills`; unknown parameters are ignored. */
 export const ListSkillsQuerySchema = z.object({
   node_limit: z
@@ -82,6 +108,28 @@ export const ListSkillsQuerySchema = z.object({
         '`viking://agent/skills`. Absent, empty, `null` or `false`: both the user root and the agent root.',
       example: 'viking://agent/skills',
     }),
+  updated_since: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Change feed: only skills written or deleted at or after this time (ISO 8601, e.g. ' +
+        '`2026-01-31T09:30:00Z` or `2026-01-31`), in the order the changes were made, deletions in ' +
+        '`deleted`; the page holds at most `node_limit` changes (default 1000, at most 1000) and ends ' +
+        'with `next_cursor`. Absent, empty, `null` or `false`: a plain listing by name.',
+      example: '2026-01-31T09:30:00Z',
+    }),
+  cursor: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Change feed: continue after a previous page (its `next_cursor`, opaque). The cursor carries the ' +
+        "page's `updated_since` and root, so `updated_since` is not needed with it; a different " +
+        '`target_uri` is refused with 400. Each skill is reported by its latest state; one written again ' +
+        'after the cursor comes again later, so a reader that follows `next_cursor` misses no change.',
+      example: 'eyJ2IjoxLCJzIjo0Mn0',
+    }),
 });
 
 /** Result of list: `root_uris` without `target_uri`, `root_uri` with it. */
@@ -99,12 +147,32 @@ export const ListSkillsResultSchema = z
       example: 'viking://agent/skills',
     }),
     skills: z.array(SkillListItemSchema).meta({
-      description: 'Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404)',
+      description:
+        'Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404). In a ' +
+        'change-feed page (`updated_since` or `cursor`): the skills written, in change order.',
     }),
     total: z
       .number()
       .int()
-      .meta({ description: 'Number of skills in the listed root(s), before `node_limit`' }),
+      .meta({
+        description:
+          'Number of skills in the listed root(s), before `node_limit`; in a change-feed page, the number of ' +
+          'changes in the page (`skills` plus `deleted`)',
+      }),
+    deleted: z.array(DeletedSkillItemSchema).optional().meta({
+      description: 'Change feed only: skills deleted since the position, in change order',
+    }),
+    next_cursor: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'Change feed only: the position after this page. Pass it as `cursor` for the next page, or later ' +
+          'to get only what changed since (present even when the page is empty)',
+      }),
+    has_more: z.boolean().optional().meta({
+      description: 'Change feed only: true when more changes follow at once (fetch `next_cursor` now)',
+    }),
   })
   .meta({
     id: 'ListSkillsResult',
@@ -244,6 +312,17 @@ export const GetSkillQuerySchema = z.object({
         'Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or ' +
         '`viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root.',
       example: 'viking://agent/skills',
+    }),
+  revision: z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Read the skill as it was at this revision of its history (see `GET /api/v1/skills/{name}/revisions`): ' +
+        'the 64-hex revision or an unambiguous prefix of at least 4. Every level and flag works as for the ' +
+        'current version (`overview` is rendered from that version; `files` are its files). Works for a ' +
+        'deleted skill while its history is kept. Absent or empty: the current version.',
+      example: '9b1d4f0c2e8a',
     }),
 });
 
@@ -449,6 +528,7 @@ export const ValidateSkillResultSchema = z
   });
 
 export type SkillListItem = z.infer<typeof SkillListItemSchema>;
+export type DeletedSkillItem = z.infer<typeof DeletedSkillItemSchema>;
 export type ListSkillsResult = z.infer<typeof ListSkillsResultSchema>;
 export type FindSkillsRequest = z.infer<typeof FindSkillsRequestSchema>;
 export type FindSkillItem = z.infer<typeof FindSkillItemSchema>;

@@ -195,9 +195,9 @@ export const SkillWriteResultSchema = z
         'Validation warnings (profile `openviking`) and MCP conversion notes; they never block a write',
     }),
     action: z
-      .enum(['add', 'update'])
+      .enum(['add', 'update', 'restore'])
       .optional()
-      .meta({ description: '`update` on update results; absent on add' }),
+      .meta({ description: '`update` on update results, `restore` on restore results; absent on add' }),
     task_id: z.string().optional().meta({
       description:
         'Id of the processing job (see `GET /api/v1/tasks/{task_id}`); present when `wait` was not true',
@@ -222,6 +222,17 @@ export const DeleteSkillQuerySchema = z.object({
         '`viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root.',
       example: 'viking://agent/skills',
     }),
+  purge: z
+    .enum(['true', 'false', '1', '0', 'True', 'False'])
+    .optional()
+    .meta({
+      description:
+        "Flag (`true`/`false`/`1`/`0`/`True`/`False`): also erase the skill's history at once, and with it " +
+        'every file content no other skill or revision uses (the deletion can then not be undone by a ' +
+        "restore; `privacy_deleted` is true). Default false: the history is kept for the server's " +
+        'retention period, so the skill can be restored.',
+      example: 'true',
+    }),
 });
 
 /** Result of delete. */
@@ -243,8 +254,9 @@ export const DeleteSkillResultSchema = z
     }),
     privacy_deleted: z.boolean().meta({
       description:
-        "Always false: the files are gone from the live skill, but earlier revisions stay in the skill's " +
-        "history (kept for the seed API's clients, which read this key)",
+        "False by default: the files are gone from the live skill, but its revisions stay in the skill's " +
+        "history for the server's retention period (restorable). True with `purge=true`: the history and " +
+        'every file content only it used were erased too.',
     }),
   })
   .meta({

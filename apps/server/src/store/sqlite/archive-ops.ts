@@ -5,6 +5,7 @@
 import { SkillportError } from '@skillport/core';
 import { type ArchiveCounts, type DataRecord, emptyCounts } from '../../archive/archive-format.js';
 import type { Connection } from './connection.js';
+import { rebuildChangeFeed } from './history-ops.js';
 import type { SkillRow, TaskRow } from './rows.js';
 import { writeSearchRow } from './skill-writes.js';
 
@@ -130,6 +131,7 @@ export async function* exportRecords(conn: Connection, now: number): AsyncGenera
       revision: string;
       manifest: string;
       created_at: number;
+      created_by: string | null;
       superseded_at: number | null;
     }>(conn, 'SELECT seq AS _key, * FROM skill_revisions', 'seq', PAGE)) {
       yield {
@@ -141,6 +143,7 @@ export async function* exportRecords(conn: Connection, now: number): AsyncGenera
         revision: r.revision,
         manifest: JSON.parse(r.manifest),
         created_at: r.created_at,
+        created_by: r.created_by,
         superseded_at: r.superseded_at,
       };
     }
@@ -269,11 +272,12 @@ function insertRecord(conn: Connection, r: DataRecord): void {
       writeSearchRow(conn, conn.stmt('SELECT * FROM skills WHERE seq = ?').get(seq) as SkillRow);
       return;
     }
-    case 'revision':
-      conn
+    case 'revision': {
+      const info = conn
         .stmt(
-          `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at, superseded_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
+             created_by, superseded_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           r.skill_id,
@@ -283,9 +287,16 @@ function insertRecord(conn: Connection, r: DataRecord): void {
           r.revision,
           JSON.stringify(r.manifest),
           r.created_at,
+          r.created_by ?? null,
           r.superseded_at,
         );
+      // The blobs the revision keeps alive (retention frees a blob only when none references it).
+      const ref = conn.stmt(
+        'INSERT OR IGNORE INTO skill_revision_blobs (sha256, revision_seq) VALUES (?, ?)',
+      );
+      for (const f of r.manifest) ref.run(f.sha256, info.lastInsertRowid);
       return;
+    }
     case 'task':
       conn
         .stmt(
@@ -341,6 +352,7 @@ export async function importRecords(
       insertRecord(conn, record);
       counts[record.type] += 1;
     }
+    rebuildChangeFeed(conn.db);
     conn.db.exec('COMMIT');
   } catch (error) {
     if (conn.db.inTransaction) conn.db.exec('ROLLBACK');

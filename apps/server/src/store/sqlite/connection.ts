@@ -16,6 +16,9 @@ export interface Connection {
 /**
  * Opens (creating if needed) the SQLite file with the server's pragmas:
  *
+ * - `auto_vacuum = INCREMENTAL` (new files): pages freed by deletions can be handed back to the
+ *   operating system (`PRAGMA incremental_vacuum`, run after retention frees file contents), so
+ *   deleting big skills shrinks the data folder instead of leaving free pages inside the file.
  * - `journal_mode = WAL`: readers never block the writer, and a commit is one append to the WAL.
  * - `synchronous = NORMAL` (default): in WAL mode a commit is written to the WAL file before
  *   `COMMIT` returns, and only checkpoints are fsynced. A transaction that returned is therefore in
@@ -42,6 +45,9 @@ export function openConnection(
   options: { synchronous?: SqliteSynchronous; busyTimeoutMs?: number; cacheSizeMb?: number } = {},
 ): Connection {
   const db = new Database(filename);
+  // Before any table exists (a new file) this makes freed pages returnable to the OS; an older file
+  // is converted by `createSqliteStore` (see `enableIncrementalVacuum`).
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
@@ -59,4 +65,31 @@ export function openConnection(
       return statement;
     },
   };
+}
+
+/**
+ * Turns on `auto_vacuum = INCREMENTAL` for a database created without it: the mode of an existing
+ * file changes only through a full `VACUUM` (a rewrite of the file: about a second per 100 MB, once).
+ * New files get the mode from {@link openConnection} and need nothing here.
+ *
+ * @param db - an open connection with no transaction in progress
+ * @returns true when the file was converted now
+ */
+export function enableIncrementalVacuum(db: Database.Database): boolean {
+  const mode = db.pragma('auto_vacuum', { simple: true }) as number;
+  if (mode === 2) return false;
+  db.pragma('auto_vacuum = INCREMENTAL');
+  try {
+    db.exec('VACUUM');
+  } catch (error) {
+    // Another process holds the file (a second server on the same data folder): the conversion
+    // waits for an open that has the file to itself; until then freed pages stay inside the file.
+    if (
+      (error as { code?: string }).code?.startsWith('SQLITE_BUSY') ||
+      (error as { code?: string }).code?.startsWith('SQLITE_LOCKED')
+    )
+      return false;
+    throw error;
+  }
+  return true;
 }

@@ -6,13 +6,28 @@ import { searchSkills, TermCache } from '../../search/sqlite-search.js';
 import type { Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
-import { openConnection, type SqliteSynchronous } from './connection.js';
+import {
+  type Connection,
+  enableIncrementalVacuum,
+  openConnection,
+  type SqliteSynchronous,
+} from './connection.js';
+import { listChanges, pruneHistoryTx, releaseFreePages } from './history-ops.js';
 import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
 import { readSkillView } from './skill-view.js';
 import { deleteSkillTx, putSkillTx } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
+
+/** Free space inside the file above which a per-skill prune returns it to the OS at once, bytes. */
+const RELEASE_THRESHOLD_BYTES = 4 * 1024 * 1024;
+
+function freeBytes(conn: Connection): number {
+  const pages = conn.db.pragma('freelist_count', { simple: true }) as number;
+  const pageSize = conn.db.pragma('page_size', { simple: true }) as number;
+  return pages * pageSize;
+}
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -92,6 +107,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const { db } = conn;
   const now = options.now ?? Date.now;
   try {
+    enableIncrementalVacuum(db);
     applyMigrations(db);
   } catch (error) {
     db.close();
@@ -136,6 +152,24 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async listRevisions(accountId, rootUri, name) {
       return reads.listRevisions(conn, accountId, rootUri, name);
+    },
+    async readBlobs(sha256s) {
+      return reads.readBlobs(conn, sha256s);
+    },
+    async pruneHistory(policy, at, pruneOptions = {}) {
+      const result = write(() => pruneHistoryTx(conn, policy, at, pruneOptions));
+      // A sweep (no scope) always hands free pages back; a per-skill prune after a write does once
+      // at least 4 MiB are free, so a stream of small updates does not checkpoint on every write.
+      if (
+        pruneOptions.scope === undefined ||
+        (result.blobs > 0 && freeBytes(conn) >= RELEASE_THRESHOLD_BYTES)
+      ) {
+        releaseFreePages(conn);
+      }
+      return result;
+    },
+    async listChanges(accountId, rootUris, changeOptions) {
+      return db.transaction(() => listChanges(conn, accountId, rootUris, changeOptions)).deferred();
     },
     async listSkills(accountId, rootUri, { limit, withBody, summary }) {
       const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';

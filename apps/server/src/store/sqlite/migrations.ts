@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rebuildSearchIndex } from '../../search/rebuild-index.js';
+import { rebuildChangeFeed } from './history-ops.js';
 
 /** One schema step. Steps are applied in order, each in its own transaction, and never edited once shipped. */
 interface Migration {
@@ -18,8 +19,9 @@ interface Migration {
  *   large columns (`frontmatter`, `overview`, `body`) come last, so reading the small ones (lists,
  *   search candidates) never walks a body's overflow pages.
  * - File contents live once in `blobs` (content-addressed by sha-256); `skill_files` holds the live
- *   manifest and `skill_revisions` every version's manifest, so history keeps old contents without
- *   copying them. Blobs are never deleted while history references them (history is kept forever).
+ *   manifest and `skill_revisions` every kept version's manifest (`skill_revision_blobs` indexes the
+ *   blobs each references, version 7), so history keeps old contents without copying them. A blob is
+ *   deleted in the transaction that drops its last reference (retention, see `store/retention.ts`).
  * - `skills_fts` is contentless (`content=''`, `contentless_delete=1`): it stores only the index, the
  *   text stays in `skills`. Tokens are Porter-stemmed
  *   Unicode words with diacritics folded; 3-character prefixes are indexed for type-ahead queries.
@@ -228,6 +230,48 @@ END;
     // The terms of the search index with the number of skills holding each, read by typo tolerance
     // (`search/typo.ts`): a query word no skill contains is compared with the terms of its first letter.
     sql: `CREATE VIRTUAL TABLE IF NOT EXISTS skills_fts_vocab USING fts5vocab(skills_fts, 'row');`,
+  },
+  {
+    version: 7,
+    name: 'revision authors, blob references, change feed',
+    // - `skill_revisions.created_by`: the user whose write made the revision (null before version 7).
+    // - `skill_revision_blobs`: which blobs each kept revision references, so retention can free a
+    //   blob as soon as no revision and no live file references it (the manifest JSON alone cannot be
+    //   indexed). Filled from the manifests here.
+    // - `skill_changes`: one row per (account, root, name) holding its latest change — written or
+    //   deleted — under an ever-increasing `seq` (AUTOINCREMENT: never reused), the order of the
+    //   `updated_since` change feed. Filled from the current skills and deleted skills' history.
+    // - Blobs that nothing references any more (`.overview.md` contents of earlier versions) are
+    //   deleted once here; from now on every write frees them as it drops them.
+    sql: `
+ALTER TABLE skill_revisions ADD COLUMN created_by TEXT;
+CREATE TABLE skill_revision_blobs (
+  sha256 TEXT NOT NULL,
+  revision_seq INTEGER NOT NULL REFERENCES skill_revisions(seq) ON DELETE CASCADE,
+  PRIMARY KEY (sha256, revision_seq)
+) WITHOUT ROWID;
+CREATE INDEX skill_revision_blobs_by_revision ON skill_revision_blobs (revision_seq);
+INSERT OR IGNORE INTO skill_revision_blobs (sha256, revision_seq)
+  SELECT json_extract(m.value, '$.sha256'), r.seq FROM skill_revisions r, json_each(r.manifest) m;
+CREATE INDEX skill_files_by_sha256 ON skill_files (sha256);
+CREATE INDEX skill_revisions_superseded ON skill_revisions (superseded_at) WHERE superseded_at IS NOT NULL;
+CREATE TABLE skill_changes (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  account_id TEXT NOT NULL,
+  root_uri TEXT NOT NULL,
+  name TEXT NOT NULL,
+  revision TEXT NOT NULL,
+  deleted INTEGER NOT NULL CHECK (deleted IN (0, 1)),
+  changed_at INTEGER NOT NULL,
+  UNIQUE (account_id, root_uri, name)
+);
+CREATE INDEX skill_changes_by_account ON skill_changes (account_id, seq);
+DELETE FROM blobs WHERE NOT EXISTS (SELECT 1 FROM skill_files f WHERE f.sha256 = blobs.sha256)
+  AND NOT EXISTS (SELECT 1 FROM skill_revision_blobs rb WHERE rb.sha256 = blobs.sha256);
+`,
+    run: (db) => {
+      rebuildChangeFeed(db);
+    },
   },
 ];
 

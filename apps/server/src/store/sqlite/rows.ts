@@ -65,10 +65,12 @@ export interface ApiKeyRow {
 
 /** A `skill_revisions` row. */
 export interface RevisionRow {
+  seq: number;
   skill_id: string;
   revision: string;
   manifest: string;
   created_at: number;
+  created_by: string | null;
   superseded_at: number | null;
 }
 
@@ -146,6 +148,7 @@ export function toRevisionRecord(row: RevisionRow): SkillRevisionRecord {
     revision: row.revision,
     manifest: parseJson<ManifestFile[]>(row.manifest, []),
     createdAt: row.created_at,
+    createdBy: row.created_by,
     supersededAt: row.superseded_at,
   };
 }

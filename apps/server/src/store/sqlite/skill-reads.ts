@@ -105,9 +105,22 @@ export function listRevisions(
 ): SkillRevisionRecord[] {
   const rows = conn
     .stmt(
-      `SELECT skill_id, revision, manifest, created_at, superseded_at FROM skill_revisions
+      `SELECT seq, skill_id, revision, manifest, created_at, created_by, superseded_at FROM skill_revisions
        WHERE account_id = ? AND root_uri = ? AND name = ? ORDER BY seq DESC`,
     )
     .all(accountId, rootUri, name) as RevisionRow[];
   return rows.map(toRevisionRecord);
+}
+
+/** `Store.readBlobs`: the contents of the named blobs that exist. */
+export function readBlobs(conn: Connection, sha256s: readonly string[]): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  const select = conn.stmt('SELECT content FROM blobs WHERE sha256 = ?');
+  for (const sha256 of new Set(sha256s)) {
+    const row = select.get(sha256) as { content: Buffer } | undefined;
+    if (row !== undefined) {
+      out.set(sha256, new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength));
+    }
+  }
+  return out;
 }

@@ -67,6 +67,56 @@ export function writeSearchRow(conn: Connection, row: SkillRow): void {
     .run(row.seq, doc.name, doc.tags, doc.description, doc.overview, doc.body);
 }
 
+/**
+ * Moves the skill to the end of the change feed with its latest state (`skill_changes`: one row per
+ * skill; AUTOINCREMENT gives the new row a `seq` above every one ever used, and SQLite's single
+ * writer makes that order the commit order).
+ */
+export function recordChange(
+  conn: Connection,
+  key: { accountId: string; rootUri: string; name: string },
+  revision: string,
+  deleted: boolean,
+  now: number,
+): void {
+  conn
+    .stmt('DELETE FROM skill_changes WHERE account_id = ? AND root_uri = ? AND name = ?')
+    .run(key.accountId, key.rootUri, key.name);
+  conn
+    .stmt(
+      `INSERT INTO skill_changes (account_id, root_uri, name, revision, deleted, changed_at)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    )
+    .run(key.accountId, key.rootUri, key.name, revision, deleted ? 1 : 0, now);
+}
+
+/**
+ * Deletes those of the given blobs that no live file and no kept revision references any more.
+ *
+ * @returns how many were deleted and their total size in bytes
+ */
+export function deleteOrphanBlobs(
+  conn: Connection,
+  sha256s: readonly string[],
+): { blobs: number; bytes: number } {
+  let blobs = 0;
+  let bytes = 0;
+  const remove = conn.stmt(
+    `DELETE FROM blobs WHERE sha256 = ?
+       AND NOT EXISTS (SELECT 1 FROM skill_files WHERE sha256 = ?)
+       AND NOT EXISTS (SELECT 1 FROM skill_revision_blobs WHERE sha256 = ?)
+     RETURNING size`,
+  );
+  for (const sha256 of new Set(sha256s)) {
+    const row = remove.get(sha256, sha256, sha256) as { size: number } | undefined;
+    if (row !== undefined) {
+      blobs++;
+      bytes += row.size;
+    }
+  }
+  return { blobs, bytes };
+}
+
 /** Stores a blob once (content-addressed); returns its sha-256. */
 export function putBlob(conn: Connection, content: Uint8Array): string {
   const sha256 = sha256Hex(content);
@@ -140,6 +190,7 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
   ];
   let seq: number;
   let id: string;
+  let dropped: Array<{ sha256: string }> = [];
   if (existing === undefined) {
     id = randomUUID();
     const info = conn
@@ -161,9 +212,9 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
            updated_at = ? WHERE seq = ?`,
       )
       .run(...values, keepOverview ? 1 : 0, keepOverview ? 1 : 0, now, seq);
-    conn
-      .stmt('DELETE FROM skill_files WHERE skill_seq = ? AND (path <> ? OR ? = 0)')
-      .run(seq, OVERVIEW_PATH, keepOverview ? 1 : 0);
+    dropped = conn
+      .stmt('DELETE FROM skill_files WHERE skill_seq = ? AND (path <> ? OR ? = 0) RETURNING sha256')
+      .all(seq, OVERVIEW_PATH, keepOverview ? 1 : 0) as Array<{ sha256: string }>;
     conn
       .stmt('UPDATE skill_revisions SET superseded_at = ? WHERE skill_id = ? AND superseded_at IS NULL')
       .run(now, id);
@@ -172,12 +223,33 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     'INSERT INTO skill_files (skill_seq, path, kind, size, sha256) VALUES (?, ?, ?, ?, ?)',
   );
   for (const file of manifest) insertFile.run(seq, file.path, file.kind, file.size, file.sha256);
-  conn
+  const revisionInfo = conn
     .stmt(
-      `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at, superseded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, NULL)`,
+      `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
+         created_by, superseded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
     )
-    .run(id, write.accountId, write.rootUri, write.name, revision, JSON.stringify(manifest), now);
+    .run(
+      id,
+      write.accountId,
+      write.rootUri,
+      write.name,
+      revision,
+      JSON.stringify(manifest),
+      now,
+      write.task.userId,
+    );
+  const insertRef = conn.stmt(
+    'INSERT OR IGNORE INTO skill_revision_blobs (sha256, revision_seq) VALUES (?, ?)',
+  );
+  for (const file of manifest) insertRef.run(file.sha256, revisionInfo.lastInsertRowid);
+  // Files of the replaced version stay referenced by its history entry; only a dropped `.overview.md`
+  // (never part of a revision) can lose its last reference here.
+  deleteOrphanBlobs(
+    conn,
+    dropped.map((d) => d.sha256),
+  );
+  recordChange(conn, write, revision, false, now);
 
   const row = conn.stmt('SELECT * FROM skills WHERE seq = ?').get(seq) as SkillRow;
   writeSearchRow(conn, row);
@@ -195,8 +267,8 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
 
 /**
  * The body of `Store.deleteSkill` (inside one transaction): removes the skill, its file rows and its
- * search row; history is kept (the live version is marked superseded). Pending tasks of the skill
- * complete as no-ops later.
+ * search row, and records the deletion in the change feed; history is kept (the live version is
+ * marked superseded) until retention deletes it. Pending tasks of the skill complete as no-ops later.
  *
  * @returns the number of files removed, or null when the skill does not exist
  * @throws SkillportError `CONFLICT` (412) when `ifMatch` does not list the current revision
@@ -220,7 +292,15 @@ export function deleteSkillTx(
   conn
     .stmt('UPDATE skill_revisions SET superseded_at = ? WHERE skill_id = ? AND superseded_at IS NULL')
     .run(now, existing.id);
+  const dropped = conn.stmt('SELECT sha256 FROM skill_files WHERE skill_seq = ?').all(existing.seq) as Array<{
+    sha256: string;
+  }>;
   conn.stmt('DELETE FROM skills_fts WHERE rowid = ?').run(existing.seq);
   conn.stmt('DELETE FROM skills WHERE seq = ?').run(existing.seq);
+  deleteOrphanBlobs(
+    conn,
+    dropped.map((d) => d.sha256),
+  );
+  recordChange(conn, { accountId, rootUri, name }, existing.revision, true, now);
   return count;
 }

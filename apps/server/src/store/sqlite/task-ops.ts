@@ -8,7 +8,7 @@ import {
 } from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, type TaskRow, toTaskRecord } from './rows.js';
-import { putBlob, writeSearchRow } from './skill-writes.js';
+import { deleteOrphanBlobs, putBlob, writeSearchRow } from './skill-writes.js';
 
 /**
  * `Store.claimTask` (inside an IMMEDIATE transaction, so two processes on one file never claim the
@@ -96,6 +96,9 @@ export function completeTaskTx(
   if (current && output.overview !== null) {
     const content = new TextEncoder().encode(output.overview);
     const sha256 = putBlob(conn, content);
+    const previous = conn
+      .stmt('SELECT sha256 FROM skill_files WHERE skill_seq = ? AND path = ?')
+      .get(skill.seq, OVERVIEW_PATH) as { sha256: string } | undefined;
     conn
       .stmt('UPDATE skills SET overview = ?, overview_revision = ? WHERE seq = ?')
       .run(output.overview, skill.revision, skill.seq);
@@ -106,6 +109,8 @@ export function completeTaskTx(
       )
       .run(skill.seq, OVERVIEW_PATH, content.byteLength, sha256);
     writeSearchRow(conn, { ...skill, overview: output.overview });
+    // An overview written again (another job run) drops the previous one's content.
+    if (previous !== undefined && previous.sha256 !== sha256) deleteOrphanBlobs(conn, [previous.sha256]);
   }
   conn
     .stmt(
