@@ -19,6 +19,10 @@ import type {
   SkillGetResult,
   SkillListParams,
   SkillListResult,
+  SkillRestoreParams,
+  SkillRestoreResult,
+  SkillRevisionsParams,
+  SkillRevisionsResult,
   SkillUpdateResult,
   SkillValidateParams,
   SkillValidateResult,
@@ -285,6 +289,76 @@ export class AsyncHTTPClient {
       headers: options.ifMatch ? { 'If-Match': options.ifMatch } : {},
       signal: options.signal,
     });
+  }
+
+  /**
+   * Lists the kept revisions of a skill, newest first (also of a deleted skill while its history is kept).
+   * @param name - the skill name.
+   * @param params - `target_uri` (default: user root, then agent root), `limit` (default 100, at most 1000).
+   * @returns `{name, uri, root_uri, deleted, current_revision, revisions: [{revision, created_at,
+   *   created_by, superseded_at, current, size, files}], total}`.
+   * @throws NotFoundError when neither the skill nor a history of it exists.
+   * @example
+   * ```ts
+   * const { revisions } = await client.listRevisions('pdf-tools');
+   * const old = await client.getSkill('pdf-tools', { revision: revisions[1]!.revision, level: 2 });
+   * ```
+   */
+  async listRevisions(
+    name: string,
+    params: QueryOf<SkillRevisionsParams> = {},
+    options: CallOptions = {},
+  ): Promise<SkillRevisionsResult> {
+    return this.#request<SkillRevisionsResult>('GET', `api/v1/skills/${encodeURIComponent(name)}/revisions`, {
+      query: params as Query,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Makes an earlier revision current again: its files are written anew (so the same `revision`),
+   * with a processing job, like an update. Brings back a deleted skill while its history is kept.
+   * @param name - the skill name.
+   * @param revision - a revision from {@link listRevisions}, or an unambiguous prefix (≥ 4 hex characters).
+   * @param options - `target_uri`, `wait`, `timeout` (seconds), `telemetry`, `ifMatch` (the revision
+   *   expected to be current now), `signal`.
+   * @returns update's result with `action: "restore"`.
+   * @throws NotFoundError (skill or revision unknown); ConflictError (412) on a stale `ifMatch`;
+   *   InvalidArgumentError for a malformed or ambiguous revision.
+   */
+  async restoreSkill(
+    name: string,
+    revision: string,
+    options: Omit<SkillRestoreParams, 'revision'> & CallOptions & { ifMatch?: string } = {},
+  ): Promise<SkillRestoreResult> {
+    const { signal, ifMatch, ...fields } = options;
+    return this.#request<SkillRestoreResult>('POST', `api/v1/skills/${encodeURIComponent(name)}/restore`, {
+      json: { revision, ...fields },
+      headers: ifMatch ? { 'If-Match': ifMatch } : {},
+      timeout: this.#waitTimeout(fields.wait, fields.timeout),
+      signal,
+    });
+  }
+
+  /**
+   * One page of the change feed: the skills written (`skills`) and deleted (`deleted`) since a time
+   * or a previous page, in the order the changes were made, each skill once with its latest state.
+   * Follow `next_cursor` while `has_more`; keep the last one to poll for later changes.
+   * @param params - `updated_since` (ISO 8601) for the first page, or `cursor` (a `next_cursor`);
+   *   `node_limit` (changes per page, default and at most 1000), `target_uri`.
+   * @returns list's shape plus `deleted`, `next_cursor`, `has_more`.
+   * @throws InvalidArgumentError for a malformed time or cursor.
+   * @example
+   * ```ts
+   * let page = await client.listChanges({ updated_since: '2026-01-01T00:00:00Z' });
+   * while (page.has_more) page = await client.listChanges({ cursor: page.next_cursor ?? null });
+   * ```
+   */
+  async listChanges(params: QueryOf<SkillListParams>, options: CallOptions = {}): Promise<SkillListResult> {
+    if (params.updated_since == null && params.cursor == null) {
+      throw new TypeError('listChanges needs updated_since (an ISO 8601 time) or cursor (a next_cursor)');
+    }
+    return this.listSkills(params, options);
   }
 
   /**

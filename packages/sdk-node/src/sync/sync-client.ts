@@ -30,6 +30,10 @@ import type {
   SkillGetResult,
   SkillListParams,
   SkillListResult,
+  SkillRestoreParams,
+  SkillRestoreResult,
+  SkillRevisionsParams,
+  SkillRevisionsResult,
   SkillUpdateResult,
   SkillValidateParams,
   SkillValidateResult,
@@ -153,6 +157,22 @@ export class SyncHTTPClient {
     options: { ifMatch?: string } = {},
   ): SkillDeleteResult {
     return this.#run('deleteSkill', [name, params, options]);
+  }
+  /** Lists a skill's kept revisions, newest first; see `AsyncHTTPClient.listRevisions`. */
+  listRevisions(name: string, params: QueryOf<SkillRevisionsParams> = {}): SkillRevisionsResult {
+    return this.#run('listRevisions', [name, params]);
+  }
+  /** Makes an earlier revision current again; see `AsyncHTTPClient.restoreSkill`. */
+  restoreSkill(
+    name: string,
+    revision: string,
+    options: Omit<SkillRestoreParams, 'revision'> & { ifMatch?: string } = {},
+  ): SkillRestoreResult {
+    return this.#run('restoreSkill', [name, revision, options]);
+  }
+  /** One page of the change feed; see `AsyncHTTPClient.listChanges`. */
+  listChanges(params: QueryOf<SkillListParams>): SkillListResult {
+    return this.#run('listChanges', [params]);
   }
   /** Uploads bytes for a later add; see `AsyncHTTPClient.tempUpload`. */
   tempUpload(
