@@ -36,6 +36,8 @@ export interface ServerLimits {
   maxMcpSessions: number;
   /** An MCP session with no request and no open notification stream for this long is closed, seconds (`SKILLPORT_MCP_SESSION_IDLE_SECONDS`, default 1800). */
   mcpSessionIdleSeconds: number;
+  /** How often open MCP sessions look for skills changed by other server processes on the database, seconds (`SKILLPORT_MCP_CHANGE_POLL_SECONDS`, default 10; 0 = never). */
+  mcpChangePollSeconds: number;
 }
 
 /** The defaults of {@link ServerLimits}. */
@@ -54,6 +56,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxAuthFailuresPerMinute: 60,
   maxMcpSessions: 1000,
   mcpSessionIdleSeconds: 30 * 60,
+  mcpChangePollSeconds: 10,
 });
 
 const LIMIT_ENV: Record<keyof ServerLimits, string> = {
@@ -71,6 +74,7 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   maxAuthFailuresPerMinute: 'SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE',
   maxMcpSessions: 'SKILLPORT_MAX_MCP_SESSIONS',
   mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',
+  mcpChangePollSeconds: 'SKILLPORT_MCP_CHANGE_POLL_SECONDS',
 };
 
 const WORKER_ENV: Partial<Record<keyof WorkerPoolSettings, string>> = {

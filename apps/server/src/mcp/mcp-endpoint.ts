@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import type { SkillChanges } from '../services/skill-changes.js';
 import { SERVER_VERSION } from '../version.js';
+import { createChangePoller } from './change-poller.js';
 import { createServiceRegistry } from './service-registry.js';
 
 /** How often idle sessions are looked for, ms. */
@@ -97,7 +98,7 @@ function trackStream(response: Response, session: Session): Response {
  *
  * @param deps - the services' dependencies (reads go through them, as the caller)
  * @param changes - the app's skill change channel (list-changed notifications)
- * @param limits - `maxBodyBytes`, `maxMcpSessions`, `mcpSessionIdleSeconds`
+ * @param limits - `maxBodyBytes`, `maxMcpSessions`, `mcpSessionIdleSeconds`, `mcpChangePollSeconds`
  * @param logger - session open/close lines
  */
 export function createMcpEndpoint(
@@ -107,6 +108,7 @@ export function createMcpEndpoint(
   logger: Logger,
 ): McpEndpoint {
   const sessions = new Map<string, Session>();
+  const poller = createChangePoller(deps.store, limits.mcpChangePollSeconds * 1000);
 
   const closeSession = async (session: Session, reason: string) => {
     if (!sessions.delete(session.id)) return;
@@ -149,7 +151,7 @@ export function createMcpEndpoint(
       );
     }
     await makeRoom();
-    const server = createSkillportMcpServer(createServiceRegistry(deps, identity, changes), {
+    const server = createSkillportMcpServer(createServiceRegistry(deps, identity, changes, poller), {
       version: SERVER_VERSION,
     });
     const session: Session = {
@@ -213,6 +215,7 @@ export function createMcpEndpoint(
     sessionCount: () => sessions.size,
     async close() {
       clearInterval(sweep);
+      poller.close();
       await Promise.all([...sessions.values()].map((s) => closeSession(s, 'shutdown')));
     },
   };

@@ -8,19 +8,23 @@ import type { SkillChanges } from '../services/skill-changes.js';
 import { readSkillFile } from '../services/skill-file.js';
 import { findSkills, getSkill, listSkills } from '../services/skill-reader.js';
 import type { Identity } from '../store/types.js';
+import type { ChangePoller } from './change-poller.js';
 
 /**
  * A {@link SkillRegistry} over the services with `identity`'s rights: its user root and its account's
- * agent root. `watch` reports changes to those two roots made through this server process.
+ * agent root. `watch` reports changes to those two roots: at once for writes through this server
+ * process, within a poll interval for writes through other processes on the same database.
  *
  * @param deps - the services' dependencies
  * @param identity - the caller (from the API key that opened the MCP session)
  * @param changes - the app's change channel
+ * @param poller - the store poller (changes by other processes)
  */
 export function createServiceRegistry(
   deps: ServiceDeps,
   identity: Identity,
   changes: SkillChanges,
+  poller: ChangePoller,
 ): SkillRegistry {
   const ownRoot = userSkillRoot(identity.userId);
   return {
@@ -47,10 +51,15 @@ export function createServiceRegistry(
       return { uri: read.uri, content: read.file.content, sha256: read.file.sha256 };
     },
     watch(onChange) {
-      return changes.subscribe((change) => {
+      const local = changes.subscribe((change) => {
         if (change.accountId !== identity.accountId) return;
         if (change.rootUri === ownRoot || change.rootUri === AGENT_SKILL_ROOT) onChange();
       });
+      const remote = poller.watch(identity.accountId, [ownRoot, AGENT_SKILL_ROOT], onChange);
+      return () => {
+        local();
+        remote();
+      };
     },
   };
 }

@@ -391,6 +391,12 @@ export interface Store {
     name: string,
     options: SkillViewOptions,
   ): Promise<SkillView | null>;
+  /**
+   * A token that changes whenever a skill of these roots of the account is added, replaced or
+   * deleted (by any process on the database): the number of skills and the latest write time per
+   * root. Cheap enough to poll; compare tokens for equality only.
+   */
+  skillsVersion(accountId: string, rootUris: readonly string[]): Promise<string>;
   listFiles(skillId: string, options: { withContent: boolean }): Promise<StoredFile[]>;
   readFile(skillId: string, path: string): Promise<StoredFile | null>;
   /**

@@ -430,6 +430,43 @@ describe('/mcp in dev mode (fixtures)', () => {
   });
 });
 
+describe('/mcp with two server processes on one database', () => {
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    a = await startTestServer({ limits: { mcpChangePollSeconds: 0.2 } });
+    b = await startTestServer({ dataDir: a.dataDir });
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('announces skills written through the other process (polling the database)', async () => {
+    const client = await connect(a.url);
+    const seen: string[] = [];
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+      seen.push('prompts');
+    });
+    expect((await client.listPrompts()).prompts).toEqual([]);
+    // Repeated until the client's notification stream is up (see the dev-mode test above).
+    await vi.waitFor(
+      async () => {
+        await add(b, { data: md('from-replica-b', 'Written through the other process') });
+        expect(seen).toContain('prompts');
+      },
+      { timeout: 15_000, interval: 500 },
+    );
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['from-replica-b']);
+    seen.length = 0;
+    expect((await b.request('DELETE', '/api/v1/skills/from-replica-b')).status).toBe(200);
+    await vi.waitFor(() => expect(seen).toContain('prompts'), { timeout: 15_000 });
+    expect((await client.listPrompts()).prompts).toEqual([]);
+    await client.close();
+  });
+});
+
 describe('/mcp on a keyed server', () => {
   const ROOT = 'sk_root_mcp_test_key_that_is_long_enough_0123456789';
   let t: TestServer;

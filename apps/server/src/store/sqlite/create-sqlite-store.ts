@@ -175,6 +175,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';
       return db.transaction(() => reads.listSkills(conn, accountId, rootUri, limit, fields)).deferred();
     },
+    async skillsVersion(accountId, rootUris) {
+      return db.transaction(() => reads.skillsVersion(conn, accountId, rootUris)).deferred();
+    },
     async listFiles(skillId, { withContent }) {
       return reads.listFiles(conn, skillId, withContent);
     },

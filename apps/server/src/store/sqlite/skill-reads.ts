@@ -73,6 +73,19 @@ export function listSkills(
   return { skills: rows.map(toSkillRecord), total: counted?.n ?? 0 };
 }
 
+/** `Store.skillsVersion`: `<count>:<latest updated_at>` per root, joined by `|`. */
+export function skillsVersion(conn: Connection, accountId: string, rootUris: readonly string[]): string {
+  const statement = conn.stmt(
+    'SELECT count(*) AS n, coalesce(max(updated_at), 0) AS t FROM skills WHERE account_id = ? AND root_uri = ?',
+  );
+  return rootUris
+    .map((rootUri) => {
+      const row = statement.get(accountId, rootUri) as { n: number; t: number };
+      return `${row.n}:${row.t}`;
+    })
+    .join('|');
+}
+
 /** `Store.listFiles`: the live files of a skill by path (empty when the skill does not exist). */
 export function listFiles(conn: Connection, skillId: string, withContent: boolean): StoredFile[] {
   const sql = withContent
