@@ -180,7 +180,7 @@ describe('/mcp in dev mode (fixtures)', () => {
     expect(hits[0]?.score).toBeGreaterThan(0);
     const none = await client.callTool({
       name: 'find_skills',
-      arguments: { query: 'zzzqqq nothing matches this' },
+      arguments: { query: 'qqqzzz wwwxxx' },
     });
     expect((none.structuredContent as { skills: unknown[] }).skills).toEqual([]);
   });
