@@ -18,7 +18,8 @@ import { requestId } from './http/request-id.js';
 import { EXTRACT_OVERVIEW } from './levels/extract-overview.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
-import { createMcpEndpoint, type McpEndpoint, mcpOriginGuard } from './mcp/mcp-endpoint.js';
+import type { McpEndpoint } from './mcp/mcp-endpoint.js';
+import { mcpOriginGuard } from './mcp/origin-guard.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerFileRoutes } from './routes/files.js';
 import { registerHealthRoute } from './routes/health.js';
@@ -70,8 +71,8 @@ export interface SkillportApp {
   auth: Authenticator;
   limits: ServerLimits;
   logger: Logger;
-  /** The `/mcp` endpoint (MCP over Streamable HTTP); `close()` ends its sessions at shutdown. */
-  mcp: Pick<McpEndpoint, 'sessionCount' | 'close'>;
+  /** The `/mcp` endpoint (MCP over Streamable HTTP): open sessions, and `close()` to end them at shutdown. */
+  mcp: { sessionCount(): number; close(): Promise<void> };
   /** Folder the web catalogue is served from at `/`, or null when there is none. */
   webDir: string | null;
 }
@@ -179,12 +180,25 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   );
   app.use('/api/v1/*', limiter);
   // MCP over Streamable HTTP: same keys, limits and rate limit as the API.
-  const mcp = createMcpEndpoint(deps, changes, limits, logger);
+  // The MCP SDK is loaded when `/mcp` is first used, so servers that never serve MCP start as fast.
+  let mcpEndpoint: Promise<McpEndpoint> | null = null;
+  let mcpLoaded: McpEndpoint | null = null;
+  const loadMcp = () =>
+    (mcpEndpoint ??= import('./mcp/mcp-endpoint.js').then((m) => {
+      mcpLoaded = m.createMcpEndpoint(deps, changes, limits, logger);
+      return mcpLoaded;
+    }));
+  const mcp: SkillportApp['mcp'] = {
+    sessionCount: () => mcpLoaded?.sessionCount() ?? 0,
+    async close() {
+      if (mcpEndpoint) await (await mcpEndpoint).close();
+    },
+  };
   app.use('/mcp', mcpOriginGuard(options.corsOrigins ?? [], auth));
   app.use('/mcp', bodyLimits(limits));
   app.use('/mcp', dataAccess);
   app.use('/mcp', limiter);
-  app.all('/mcp', (c) => mcp.handle(c));
+  app.all('/mcp', async (c) => (await loadMcp()).handle(c));
 
   registerHealthRoute(app, auth, SERVER_VERSION, { store, draining: options.draining ?? (() => false) });
   registerResourceRoutes(app, deps);
