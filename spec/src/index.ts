@@ -92,6 +92,14 @@ export type SkillRestoreResult = ResultOf<'/api/v1/skills/{name}/restore', 'post
 export type TempUploadResult = ResultOf<'/api/v1/resources/temp_upload', 'post'>;
 /** Result of `GET /api/v1/tasks/{task_id}` (see the OpenAPI document). */
 export type TaskGetResult = ResultOf<'/api/v1/tasks/{task_id}', 'get'>;
+/** Query of `GET /api/v1/tasks` (`task_type`, `status`, `resource_id`, `limit`). */
+export type TaskListParams = QueryParams<'/api/v1/tasks', 'get'>;
+/** Result of `GET /api/v1/tasks`: the caller's tasks, newest first. */
+export type TaskListResult = ResultOf<'/api/v1/tasks', 'get'>;
+/** Result of `POST /api/v1/tasks/{task_id}/cancel`: the task, now `cancelled`. */
+export type TaskCancelResult = ResultOf<'/api/v1/tasks/{task_id}/cancel', 'post'>;
+/** Result of `GET /api/v1/observer/system`: `{is_healthy, errors, components}`. */
+export type SystemStatus = ResultOf<'/api/v1/observer/system', 'get'>;
 /** Body of `POST /api/v1/system/wait`. */
 export type SystemWaitParams = JsonBody<'/api/v1/system/wait', 'post'>;
 /** Queue counts: result of `POST /api/v1/system/wait` and `GET /api/v1/observer/queue`. */

@@ -186,3 +186,15 @@ export {
   TempUploadResultSchema,
   WaitRequestSchema,
 } from './wire/system.js';
+export type {
+  ComponentStatus,
+  SystemStatus,
+  TaskListQuery,
+  TaskListResult,
+} from './wire/tasks.js';
+export {
+  ComponentStatusSchema,
+  SystemStatusSchema,
+  TaskListQuerySchema,
+  TaskListResultSchema,
+} from './wire/tasks.js';

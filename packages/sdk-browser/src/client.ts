@@ -26,7 +26,11 @@ import type {
   SkillUpdateResult,
   SkillValidateParams,
   SkillValidateResult,
+  SystemStatus,
+  TaskCancelResult,
   TaskGetResult,
+  TaskListParams,
+  TaskListResult,
   TempUploadResult,
 } from '@skillport/spec';
 import ky, { HTTPError, type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
@@ -394,6 +398,58 @@ export class AsyncHTTPClient {
     return this.#request<TaskGetResult>('GET', `api/v1/tasks/${encodeURIComponent(taskId)}`, {
       signal: options.signal,
     });
+  }
+
+  /**
+   * Lists the caller's processing tasks, newest first (`list_tasks` of the seed clients).
+   * @param query - `task_type` (`add_skill` | `update_skill`), `status` (`pending` | `running` |
+   *   `completed` | `failed` | `cancelled`), `resource_id` (a skill URI), `limit` (1–200, default 50).
+   * @returns the tasks, each as {@link getTask} returns it.
+   * @throws InvalidArgumentError for a `limit` outside 1–200.
+   * @see the OpenAPI document: `GET /api/v1/tasks`
+   * @example
+   * ```ts
+   * const failed = await client.listTasks({ status: 'failed' });
+   * ```
+   */
+  async listTasks(query: TaskListParams = {}, options: CallOptions = {}): Promise<TaskListResult> {
+    return this.#request<TaskListResult>('GET', 'api/v1/tasks', {
+      query: query as Query,
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Cancels one of the caller's processing tasks while it is still pending: it never runs, and the
+   * skill keeps the overview and search entry of its previous revision. Cancelling twice is harmless.
+   * @returns the task, `status: 'cancelled'`.
+   * @throws NotFoundError for an unknown id or another user's task; ConflictError (409) when it is
+   *   running or finished.
+   * @see the OpenAPI document: `POST /api/v1/tasks/{task_id}/cancel`
+   */
+  async cancelTask(taskId: string, options: CallOptions = {}): Promise<TaskCancelResult> {
+    return this.#request<TaskCancelResult>('POST', `api/v1/tasks/${encodeURIComponent(taskId)}/cancel`, {
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * The server's overall state as the caller sees it (`get_status()` of the seed clients).
+   * @returns `{is_healthy, errors, components: {store, queue, jobs}}`, each component
+   *   `{name, is_healthy, has_errors, status}`.
+   * @see the OpenAPI document: `GET /api/v1/observer/system`
+   */
+  async getSystemStatus(options: CallOptions = {}): Promise<SystemStatus> {
+    return this.#request<SystemStatus>('GET', 'api/v1/observer/system', { signal: options.signal });
+  }
+
+  /**
+   * Whether every server component is healthy (`is_healthy()` of the seed clients): the
+   * `is_healthy` of {@link getSystemStatus}.
+   * @throws the errors of {@link getSystemStatus} (a server that cannot be reached throws NetworkError).
+   */
+  async isHealthy(options: CallOptions = {}): Promise<boolean> {
+    return (await this.getSystemStatus(options)).is_healthy;
   }
 
   /**

@@ -115,6 +115,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/observer/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Overall server state
+         * @description `{is_healthy, errors, components}` with the components `store` (the database answers), `queue` (the caller's processing jobs; `has_errors` when some failed) and `jobs` (whether this server runs processing jobs). What the seed clients' `get_status()` and `is_healthy()` read.
+         */
+        get: operations["observeSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/resources/temp_upload": {
         parameters: {
             query?: never;
@@ -307,6 +327,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's processing tasks
+         * @description The caller's processing jobs (L1 overview and search index), newest first, filtered by `task_type`, `status` and `resource_id` (the skill URI); at most `limit` (default 50, at most 200). The result is a bare list, as the seed clients' `list_tasks` reads it. Finished tasks are kept for a while (see the server README), then purged.
+         */
+        get: operations["listTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tasks/{task_id}": {
         parameters: {
             query?: never;
@@ -321,6 +361,26 @@ export interface paths {
         get: operations["getTask"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tasks/{task_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a pending processing task
+         * @description A `pending` task becomes `cancelled` and never runs: the skill stays stored with its L0 abstract, but keeps the overview and search entry of its previous revision (a new skill is not findable until it is updated again). Cancelling a cancelled task returns it unchanged; a running or finished task answers 409 `CONFLICT` with `details {task_id, status}`; unknown ids and other users' tasks answer 404. No body.
+         */
+        post: operations["cancelTask"];
         delete?: never;
         options?: never;
         head?: never;
@@ -511,6 +571,35 @@ export interface components {
              * @example alice
              */
             user_id: string;
+        };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: TaskResult, telemetry?, time}`; `telemetry` only when the request asked for it */
+        CancelTaskResponse: {
+            result: components["schemas"]["TaskResult"];
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent on the request, seconds (float) */
+            time: number;
+        };
+        /** @description State of one server component */
+        ComponentStatus: {
+            /** @description Whether it reports errors (for `queue`: some of the caller’s tasks failed); not unhealthy by itself */
+            has_errors: boolean;
+            /** @description Whether the component works */
+            is_healthy: boolean;
+            /**
+             * @description Component name (the key it is listed under)
+             * @example queue
+             */
+            name: string;
+            /**
+             * @description One line a person can read
+             * @example 0 pending, 0 processing, 12 completed, 0 failed
+             */
+            status: string;
         };
         /** @description Body of account creation (root keys only) */
         CreateAccountRequest: {
@@ -1478,6 +1567,46 @@ export interface components {
             /** @description Validation warnings (profile `openviking`) and MCP conversion notes; they never block a write */
             warnings: components["schemas"]["SkillIssue"][];
         };
+        /** @description Overall state of the server as seen by the caller (`is_healthy` is what `is_healthy()` of the seed clients reads) */
+        SystemStatus: {
+            /** @description `store` (the database answers), `queue` (the caller’s processing jobs) and `jobs` (this server runs processing jobs) */
+            components: {
+                [key: string]: components["schemas"]["ComponentStatus"];
+            };
+            /**
+             * @description One message per unhealthy component (empty when healthy)
+             * @example []
+             */
+            errors: string[];
+            /** @description True when every component is healthy */
+            is_healthy: boolean;
+        };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: SystemStatus, telemetry?, time}`; `telemetry` only when the request asked for it */
+        SystemStatusResponse: {
+            result: components["schemas"]["SystemStatus"];
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent on the request, seconds (float) */
+            time: number;
+        };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: TaskListResult, telemetry?, time}`; `telemetry` only when the request asked for it */
+        TaskListResponse: {
+            result: components["schemas"]["TaskListResult"];
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent on the request, seconds (float) */
+            time: number;
+        };
+        /** @description The caller's processing tasks, newest first (by `created_at`), at most `limit` */
+        TaskListResult: components["schemas"]["TaskResult"][];
         /** @description Success envelope (HTTP 200): `{status: "ok", result: TaskResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         TaskResponse: {
             result: components["schemas"]["TaskResult"];
@@ -1500,6 +1629,11 @@ export interface components {
             /** @description Why the last attempt failed (failed or retrying tasks) */
             error?: string;
             /**
+             * @description URI of the skill the task processes (`viking://…/skills/<name>`); `null` once that skill was deleted
+             * @example viking://user/alice/skills/search-web
+             */
+            resource_id?: string | null;
+            /**
              * @description Outcome of a completed task, e.g. `{revision, overview_bytes, indexed: true}`, or `{skipped: <reason>}` when the skill was deleted or superseded before the task ran
              * @example {
              *       "indexed": true,
@@ -1511,11 +1645,11 @@ export interface components {
                 [key: string]: unknown;
             };
             /**
-             * @description `pending` (waiting, or waiting for a retry after a failure), `running`, `completed`, or `failed` (retries exhausted)
+             * @description `pending` (waiting, or waiting for a retry after a failure), `running`, `completed`, `failed` (retries exhausted), or `cancelled` (by `POST /api/v1/tasks/{task_id}/cancel` while pending)
              * @example completed
              * @enum {string}
              */
-            status: "pending" | "running" | "completed" | "failed";
+            status: "pending" | "running" | "completed" | "failed" | "cancelled";
             /** @description Id of the task, as returned by add/update as `task_id` */
             task_id: string;
             /**
@@ -2380,6 +2514,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QueueResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    observeSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The state */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemStatusResponse"];
                 };
             };
             /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
@@ -3609,6 +3826,100 @@ export interface operations {
             };
         };
     };
+    listTasks: {
+        parameters: {
+            query?: {
+                /** @description Only tasks of this type: `add_skill` or `update_skill` (any other value matches none) */
+                task_type?: string;
+                /** @description Only tasks in this state: `pending`, `running`, `completed`, `failed` or `cancelled` (any other value matches none) */
+                status?: string;
+                /** @description Only tasks of this skill, by URI (`viking://…/skills/<name>`) */
+                resource_id?: string;
+                /** @description Most tasks returned, 1–200 (default 50) */
+                limit?: string;
+                /** @description Accepted for seed clients and ignored: Skillport has no internal tasks */
+                include_internal?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tasks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskListResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     getTask: {
         parameters: {
             query?: never;
@@ -3628,6 +3939,92 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    cancelTask: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the task, as returned by add/update (`task_id`) */
+                task_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cancelled task */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelTaskResponse"];
                 };
             };
             /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */

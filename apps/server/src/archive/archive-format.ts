@@ -111,7 +111,7 @@ export const TaskRecordSchema = z.object({
   account_id: z.string().min(1),
   user_id: z.string().min(1),
   task_type: z.enum(['add_skill', 'update_skill']),
-  status: z.enum(['pending', 'completed', 'failed']),
+  status: z.enum(['pending', 'completed', 'failed', 'cancelled']),
   skill_id: z.string().min(1),
   revision: z.string(),
   attempts: z.number().int().nonnegative(),

@@ -2,12 +2,19 @@
  * Tasks, waiting and the queue observer (the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`).
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { QueueStatusSchema, TaskResultSchema, WaitRequestSchema } from '@skillport/core';
+import {
+  QueueStatusSchema,
+  SystemStatusSchema,
+  TaskListQuerySchema,
+  TaskListResultSchema,
+  TaskResultSchema,
+  WaitRequestSchema,
+} from '@skillport/core';
 import { z } from 'zod';
 import type { AppEnv } from '../http/context.js';
 import { okBody, requestTelemetry } from '../http/envelope.js';
 import type { ServiceDeps } from '../services/deps.js';
-import { getTask } from '../services/tasks.js';
+import { cancelTask, getTask, listTasks, systemStatus } from '../services/tasks.js';
 import { effectiveTimeout, waitForQueue } from '../services/wait.js';
 import { errorResponses, jsonBody, okResponse, timeoutResponse } from './common.js';
 
@@ -29,6 +36,59 @@ const taskRoute = createRoute({
     }),
   },
   responses: { ...okResponse(TaskResultSchema, 'TaskResponse', 'The task'), ...errorResponses },
+});
+
+const taskIdParam = z.object({
+  task_id: z.string().meta({
+    param: { name: 'task_id', in: 'path' },
+    description: 'Id of the task, as returned by add/update (`task_id`)',
+  }),
+});
+
+const listTasksRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/tasks',
+  operationId: 'listTasks',
+  tags: ['system'],
+  summary: "The caller's processing tasks",
+  description:
+    "The caller's processing jobs (L1 overview and search index), newest first, filtered by `task_type`, " +
+    '`status` and `resource_id` (the skill URI); at most `limit` (default 50, at most 200). The result is a ' +
+    "bare list, as the seed clients' `list_tasks` reads it. Finished tasks are kept for a while (see the " +
+    'server README), then purged.',
+  request: { query: TaskListQuerySchema },
+  responses: { ...okResponse(TaskListResultSchema, 'TaskListResponse', 'The tasks'), ...errorResponses },
+});
+
+const cancelTaskRoute = createRoute({
+  method: 'post',
+  path: '/api/v1/tasks/{task_id}/cancel',
+  operationId: 'cancelTask',
+  tags: ['system'],
+  summary: 'Cancel a pending processing task',
+  description:
+    'A `pending` task becomes `cancelled` and never runs: the skill stays stored with its L0 abstract, but ' +
+    'keeps the overview and search entry of its previous revision (a new skill is not findable until it is ' +
+    'updated again). Cancelling a cancelled task returns it unchanged; a running or finished task answers 409 ' +
+    "`CONFLICT` with `details {task_id, status}`; unknown ids and other users' tasks answer 404. No body.",
+  request: { params: taskIdParam },
+  responses: {
+    ...okResponse(TaskResultSchema, 'CancelTaskResponse', 'The cancelled task'),
+    ...errorResponses,
+  },
+});
+
+const systemStatusRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/observer/system',
+  operationId: 'observeSystem',
+  tags: ['system'],
+  summary: 'Overall server state',
+  description:
+    '`{is_healthy, errors, components}` with the components `store` (the database answers), `queue` (the ' +
+    "caller's processing jobs; `has_errors` when some failed) and `jobs` (whether this server runs processing " +
+    "jobs). What the seed clients' `get_status()` and `is_healthy()` read.",
+  responses: { ...okResponse(SystemStatusSchema, 'SystemStatusResponse', 'The state'), ...errorResponses },
 });
 
 const waitRoute = createRoute({
@@ -65,6 +125,19 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps
   app.openapi(taskRoute, async (c) => {
     const { task_id } = c.req.valid('param');
     return c.json(okBody(c, await getTask(deps, c.get('identity'), task_id)), 200);
+  });
+
+  app.openapi(listTasksRoute, async (c) => {
+    return c.json(okBody(c, await listTasks(deps, c.get('identity'), c.req.valid('query'))), 200);
+  });
+
+  app.openapi(cancelTaskRoute, async (c) => {
+    const { task_id } = c.req.valid('param');
+    return c.json(okBody(c, await cancelTask(deps, c.get('identity'), task_id)), 200);
+  });
+
+  app.openapi(systemStatusRoute, async (c) => {
+    return c.json(okBody(c, await systemStatus(deps, c.get('identity'))), 200);
   });
 
   app.openapi(waitRoute, async (c) => {

@@ -78,7 +78,7 @@ export interface SkillRecord extends SkillMetadata {
 }
 
 export type TaskType = 'add_skill' | 'update_skill';
-export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed';
+export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** A full replacement of one skill, committed atomically with its processing job. */
 export interface SkillWrite extends SkillMetadata {
@@ -131,6 +131,29 @@ export interface TaskRecord {
   leaseOwner: string | null;
   /** When the holder's lease runs out while `running` (epoch ms); null otherwise. */
   leaseExpiresAt: number | null;
+  /**
+   * `viking://…/skills/<name>` of the skill the task processes, filled by `getTask`, `listTasks` and
+   * `cancelTask`; null when the skill was deleted since.
+   */
+  skillUri?: string | null;
+}
+
+/** What `Store.listTasks` returns: the caller's tasks matching every given field, newest first. */
+export interface TaskListFilter {
+  type?: TaskType;
+  status?: TaskStatus;
+  /** Only tasks of this skill (`viking://…/skills/<name>`). */
+  skillUri?: string;
+  /** Most tasks returned (1–200). */
+  limit: number;
+}
+
+/** What `Store.cancelTask` did. */
+export interface TaskCancelOutcome {
+  /** `cancelled`: it was pending and is now cancelled; `unchanged`: it was already cancelled, running or finished. */
+  outcome: 'cancelled' | 'unchanged';
+  /** The task after the call. */
+  task: TaskRecord;
 }
 
 /**
@@ -499,13 +522,28 @@ export interface Store {
    */
   releaseTask(lease: TaskLease): Promise<boolean>;
   getTask(accountId: string, userId: string, taskId: string): Promise<TaskRecord | null>;
+  /** The caller's tasks matching `filter`, newest first (by `createdAt`), at most `filter.limit`. */
+  listTasks(accountId: string, userId: string, filter: TaskListFilter): Promise<TaskRecord[]>;
+  /**
+   * Cancels one of the caller's tasks while it is `pending` (no replica holds it): it becomes
+   * `cancelled` and is never claimed. A running, finished or already cancelled task is left as it is
+   * (`outcome: 'unchanged'`).
+   *
+   * @returns null when the caller has no task with that id
+   */
+  cancelTask(
+    accountId: string,
+    userId: string,
+    taskId: string,
+    now: number,
+  ): Promise<TaskCancelOutcome | null>;
   /** Counts of the caller's tasks by status (`processing` = running); `taskIds` narrows to those tasks. */
   queueCounts(
     accountId: string,
     userId: string,
     options?: { taskIds?: readonly string[] },
   ): Promise<QueueCounts>;
-  /** Deletes `completed`/`failed` tasks last updated before `olderThan` (retention); returns how many. */
+  /** Deletes `completed`/`failed`/`cancelled` tasks last updated before `olderThan` (retention); returns how many. */
   purgeFinishedTasks(olderThan: number): Promise<number>;
 
   // temporary uploads

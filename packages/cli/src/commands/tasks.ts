@@ -1,9 +1,9 @@
 /** `task <id>`, `wait`, `observer queue`: processing jobs of the caller. */
 import type { Command } from 'commander';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
-import { type CliIo, printJson } from '../internal/io.js';
+import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withSpinner } from '../internal/spinner.js';
-import { renderPairs } from '../internal/table.js';
+import { renderPairs, renderTable } from '../internal/table.js';
 
 function printQueue(
   ctx: Context,
@@ -20,7 +20,7 @@ function printQueue(
   );
 }
 
-/** Registers `task`, `wait` and `observer queue`. */
+/** Registers `task`, `tasks list|cancel`, `wait` and `observer system|queue`. */
 export function registerTasks(program: Command, io: CliIo): void {
   program
     .command('task')
@@ -46,6 +46,51 @@ export function registerTasks(program: Command, io: CliIo): void {
       );
     });
 
+  const tasks = program.command('tasks').description('list or cancel your processing tasks');
+  tasks
+    .command('list', { isDefault: true })
+    .description('your processing tasks, newest first')
+    .option('--status <status>', 'only pending, running, completed, failed or cancelled tasks')
+    .option('--type <type>', 'only add_skill or update_skill tasks')
+    .option('--skill <uri>', 'only the tasks of this skill (viking://…/skills/<name>)')
+    .option('--limit <n>', 'most tasks listed, 1–200 (default 50)')
+    .action(async (options: { status?: string; type?: string; skill?: string; limit?: string }, command) => {
+      const ctx = createContext(io, command);
+      const limit = parsePositive('--limit', options.limit, true);
+      const list = await (await ctx.client()).listTasks({
+        ...(options.status ? { status: options.status } : {}),
+        ...(options.type ? { task_type: options.type } : {}),
+        ...(options.skill ? { resource_id: options.skill } : {}),
+        ...(limit !== undefined ? { limit: String(limit) } : {}),
+      });
+      if (ctx.format === 'json') return printJson(io, list);
+      if (list.length === 0) return ctx.print('no tasks\n');
+      ctx.print(
+        renderTable(
+          list,
+          [
+            { header: 'task', value: (t) => t.task_id, flexible: false },
+            { header: 'type', value: (t) => t.task_type, flexible: false },
+            { header: 'status', value: (t) => t.status, flexible: false },
+            { header: 'created', value: (t) => t.created_at.replace('T', ' ').slice(0, 19), flexible: false },
+            { header: 'skill', value: (t) => t.resource_id ?? '(deleted)' },
+            { header: 'error', value: (t) => t.error ?? '' },
+          ],
+          ctx.width,
+        ),
+      );
+    });
+  tasks
+    .command('cancel')
+    .description('cancel a pending task (it never runs; the skill stays stored)')
+    .argument('<id>', 'task id')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      const ctx = createContext(io, command);
+      const task = await (await ctx.client()).cancelTask(id);
+      if (ctx.format === 'json') return printJson(io, task);
+      ctx.print(`cancelled ${task.task_id}${task.resource_id ? ` (${task.resource_id})` : ''}\n`);
+    });
+
   program
     .command('wait')
     .description('wait until your pending processing jobs are done')
@@ -61,6 +106,29 @@ export function registerTasks(program: Command, io: CliIo): void {
     });
 
   const observer = program.command('observer').description('look at the server state of your account');
+  observer
+    .command('system')
+    .description('overall server state: database, your queue, processing jobs (exit 1 when unhealthy)')
+    .action(async (_options: unknown, command: Command) => {
+      const ctx = createContext(io, command);
+      const status = await (await ctx.client()).getSystemStatus();
+      if (ctx.format === 'json') printJson(io, status);
+      else {
+        ctx.print(`${status.is_healthy ? 'healthy' : 'unhealthy'}\n`);
+        ctx.print(
+          renderTable(
+            Object.values(status.components),
+            [
+              { header: 'component', value: (c) => c.name, flexible: false },
+              { header: 'healthy', value: (c) => (c.is_healthy ? 'yes' : 'no'), flexible: false },
+              { header: 'status', value: (c) => c.status },
+            ],
+            ctx.width,
+          ),
+        );
+      }
+      if (!status.is_healthy) throw new CliError('', EXIT.server);
+    });
   observer
     .command('queue')
     .description('your processing queue counts')

@@ -51,11 +51,16 @@ export const TaskResultSchema = z
       description: 'What enqueued it: `add_skill` (add) or `update_skill` (update)',
       example: 'add_skill',
     }),
-    status: z.enum(['pending', 'running', 'completed', 'failed']).meta({
+    status: z.enum(['pending', 'running', 'completed', 'failed', 'cancelled']).meta({
       description:
-        '`pending` (waiting, or waiting for a retry after a failure), `running`, `completed`, or `failed` ' +
-        '(retries exhausted)',
+        '`pending` (waiting, or waiting for a retry after a failure), `running`, `completed`, `failed` ' +
+        '(retries exhausted), or `cancelled` (by `POST /api/v1/tasks/{task_id}/cancel` while pending)',
       example: 'completed',
+    }),
+    resource_id: z.string().nullable().optional().meta({
+      description:
+        'URI of the skill the task processes (`viking://…/skills/<name>`); `null` once that skill was deleted',
+      example: 'viking://user/alice/skills/search-web',
     }),
     created_at: z.string().meta({
       description: 'When the task was enqueued, ISO 8601 UTC with milliseconds',

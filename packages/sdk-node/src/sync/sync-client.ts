@@ -37,7 +37,11 @@ import type {
   SkillUpdateResult,
   SkillValidateParams,
   SkillValidateResult,
+  SystemStatus,
+  TaskCancelResult,
   TaskGetResult,
+  TaskListParams,
+  TaskListResult,
   TempUploadResult,
 } from '@skillport/spec';
 import { createSyncFn } from 'synckit';
@@ -184,6 +188,22 @@ export class SyncHTTPClient {
   /** Reads a task; see `AsyncHTTPClient.getTask`. */
   getTask(taskId: string): TaskGetResult {
     return this.#run('getTask', [taskId]);
+  }
+  /** Lists the caller's tasks, newest first; see `AsyncHTTPClient.listTasks`. */
+  listTasks(query: TaskListParams = {}): TaskListResult {
+    return this.#run('listTasks', [query]);
+  }
+  /** Cancels a pending task; see `AsyncHTTPClient.cancelTask`. */
+  cancelTask(taskId: string): TaskCancelResult {
+    return this.#run('cancelTask', [taskId]);
+  }
+  /** Overall server state; see `AsyncHTTPClient.getSystemStatus`. */
+  getSystemStatus(): SystemStatus {
+    return this.#run('getSystemStatus', []);
+  }
+  /** Whether every server component is healthy; see `AsyncHTTPClient.isHealthy`. */
+  isHealthy(): boolean {
+    return this.#run('isHealthy', []);
   }
   /** Waits for the caller's processing jobs; `timeout` in seconds. See `AsyncHTTPClient.waitProcessed`. */
   waitProcessed(options: { timeout?: number } = {}): QueueStatus {

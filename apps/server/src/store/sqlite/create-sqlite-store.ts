@@ -243,6 +243,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async getTask(accountId, userId, taskId) {
       return tasks.getTask(conn, accountId, userId, taskId);
     },
+    async listTasks(accountId, userId, filter) {
+      return tasks.listTasks(conn, accountId, userId, filter);
+    },
+    async cancelTask(accountId, userId, taskId, now) {
+      return write(() => tasks.cancelTaskTx(conn, accountId, userId, taskId, now));
+    },
     async queueCounts(accountId, userId, countOptions) {
       return tasks.queueCounts(conn, accountId, userId, countOptions?.taskIds);
     },

@@ -273,6 +273,44 @@ DELETE FROM blobs WHERE NOT EXISTS (SELECT 1 FROM skill_files f WHERE f.sha256 =
       rebuildChangeFeed(db);
     },
   },
+  {
+    version: 8,
+    name: 'cancelled tasks',
+    // `POST /api/v1/tasks/{id}/cancel` leaves a pending task `cancelled`. SQLite cannot change a CHECK
+    // constraint in place, so the table is rebuilt with the same rows, columns and indexes.
+    sql: `
+CREATE TABLE tasks_v8 (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  account_id TEXT NOT NULL,
+  user_id TEXT NOT NULL,
+  type TEXT NOT NULL CHECK (type IN ('add_skill', 'update_skill')),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed', 'cancelled')),
+  skill_id TEXT NOT NULL,
+  revision TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  run_at INTEGER NOT NULL,
+  started_at INTEGER,
+  result TEXT,
+  error TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  lease_owner TEXT,
+  lease_token TEXT,
+  lease_expires_at INTEGER
+);
+INSERT INTO tasks_v8 (seq, id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
+  started_at, result, error, created_at, updated_at, lease_owner, lease_token, lease_expires_at)
+  SELECT seq, id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
+    started_at, result, error, created_at, updated_at, lease_owner, lease_token, lease_expires_at FROM tasks;
+DROP TABLE tasks;
+ALTER TABLE tasks_v8 RENAME TO tasks;
+CREATE INDEX tasks_runnable ON tasks (status, run_at, seq);
+CREATE INDEX tasks_by_owner ON tasks (account_id, user_id, status);
+CREATE INDEX tasks_lease_expiry ON tasks (status, lease_expires_at);
+CREATE INDEX tasks_by_owner_created ON tasks (account_id, user_id, created_at);
+`,
+  },
 ];
 
 /** The schema version this build writes. */

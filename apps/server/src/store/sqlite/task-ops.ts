@@ -3,7 +3,9 @@ import {
   type ClaimedTask,
   OVERVIEW_PATH,
   type QueueCounts,
+  type TaskCancelOutcome,
   type TaskLease,
+  type TaskListFilter,
   type TaskRecord,
 } from '../types.js';
 import type { Connection } from './connection.js';
@@ -153,6 +155,14 @@ export function releaseTaskTx(conn: Connection, lease: TaskLease, now: number): 
   );
 }
 
+/** Task columns plus the URI of its skill (null once the skill is deleted). */
+const TASK_WITH_SKILL = `SELECT t.*, CASE WHEN s.seq IS NULL THEN NULL ELSE s.root_uri || '/' || s.name END AS skill_uri
+  FROM tasks t LEFT JOIN skills s ON s.id = t.skill_id`;
+
+function withSkillUri(row: TaskRow & { skill_uri: string | null }): TaskRecord {
+  return { ...toTaskRecord(row), skillUri: row.skill_uri };
+}
+
 /** `Store.getTask`: only the caller's own task. */
 export function getTask(
   conn: Connection,
@@ -161,9 +171,57 @@ export function getTask(
   taskId: string,
 ): TaskRecord | null {
   const row = conn
-    .stmt('SELECT * FROM tasks WHERE id = ? AND account_id = ? AND user_id = ?')
-    .get(taskId, accountId, userId) as TaskRow | undefined;
-  return row === undefined ? null : toTaskRecord(row);
+    .stmt(`${TASK_WITH_SKILL} WHERE t.id = ? AND t.account_id = ? AND t.user_id = ?`)
+    .get(taskId, accountId, userId) as (TaskRow & { skill_uri: string | null }) | undefined;
+  return row === undefined ? null : withSkillUri(row);
+}
+
+/** `Store.listTasks`: the caller's tasks, newest first, filtered. */
+export function listTasks(
+  conn: Connection,
+  accountId: string,
+  userId: string,
+  filter: TaskListFilter,
+): TaskRecord[] {
+  const where = ['t.account_id = ?', 't.user_id = ?'];
+  const params: Array<string | number> = [accountId, userId];
+  if (filter.type !== undefined) {
+    where.push('t.type = ?');
+    params.push(filter.type);
+  }
+  if (filter.status !== undefined) {
+    where.push('t.status = ?');
+    params.push(filter.status);
+  }
+  if (filter.skillUri !== undefined) {
+    where.push(`s.root_uri || '/' || s.name = ?`);
+    params.push(filter.skillUri);
+  }
+  const limit = Math.max(1, Math.min(200, Math.trunc(filter.limit)));
+  const rows = conn
+    .stmt(`${TASK_WITH_SKILL} WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.seq DESC LIMIT ?`)
+    .all(...params, limit) as Array<TaskRow & { skill_uri: string | null }>;
+  return rows.map(withSkillUri);
+}
+
+/** `Store.cancelTask` (inside a write transaction): `pending` → `cancelled`; anything else unchanged. */
+export function cancelTaskTx(
+  conn: Connection,
+  accountId: string,
+  userId: string,
+  taskId: string,
+  now: number,
+): TaskCancelOutcome | null {
+  const changed =
+    conn
+      .stmt(
+        `UPDATE tasks SET status = 'cancelled', updated_at = ?, error = NULL
+           WHERE id = ? AND account_id = ? AND user_id = ? AND status = 'pending'`,
+      )
+      .run(now, taskId, accountId, userId).changes === 1;
+  const task = getTask(conn, accountId, userId, taskId);
+  if (task === null) return null;
+  return { outcome: changed ? 'cancelled' : 'unchanged', task };
 }
 
 /** `Store.queueCounts`: the caller's tasks by status, optionally only the given ids. */
@@ -200,6 +258,6 @@ export function queueCounts(
 /** `Store.purgeFinishedTasks`: deletes finished tasks not updated since `olderThan`. */
 export function purgeFinishedTasks(conn: Connection, olderThan: number): number {
   return conn
-    .stmt(`DELETE FROM tasks WHERE status IN ('completed', 'failed') AND updated_at < ?`)
+    .stmt(`DELETE FROM tasks WHERE status IN ('completed', 'failed', 'cancelled') AND updated_at < ?`)
     .run(olderThan).changes;
 }

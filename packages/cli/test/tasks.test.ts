@@ -1,0 +1,100 @@
+/**
+ * Task list, cancel and the system observer through the CLI (in-process), the async client and the
+ * synchronous client, against a real server that runs no jobs (so tasks stay pending).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AsyncHTTPClient, ConflictError } from '@skillport/sdk-node';
+import { SyncHTTPClient } from '@skillport/sdk-node/sync';
+import { type RunningServer, startServer } from '@skillport/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
+import { memoryIo } from './support/memory-io.js';
+import { startCliServer } from './support/processes.js';
+
+let server: RunningServer;
+let dataDir: string;
+let client: AsyncHTTPClient;
+const md = (name: string) => `---\nname: ${name}\ndescription: A skill for the task commands\n---\nbody\n`;
+
+const cli = async (argv: string[]) => {
+  const io = memoryIo({ env: { SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dataDir, 'cfg') } });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-tasks-'));
+  server = await startServer({ port: 0, dataDir, logger: false, runJobs: false });
+  client = new AsyncHTTPClient({ url: server.url });
+  for (const name of ['first-task', 'second-task', 'third-task']) await client.addSkill(md(name));
+});
+afterAll(async () => {
+  client?.close();
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('tasks', () => {
+  it('AsyncHTTPClient lists, cancels and reports system status', async () => {
+    const tasks = await client.listTasks();
+    expect(tasks.map((t) => t.resource_id)).toEqual([
+      'viking://user/default/skills/third-task',
+      'viking://user/default/skills/second-task',
+      'viking://user/default/skills/first-task',
+    ]);
+    const cancelled = await client.cancelTask(tasks[0]!.task_id);
+    expect(cancelled.status).toBe('cancelled');
+    expect(await client.listTasks({ status: 'pending' })).toHaveLength(2);
+    expect(await client.isHealthy()).toBe(true);
+    expect(Object.keys((await client.getSystemStatus()).components).sort()).toEqual([
+      'jobs',
+      'queue',
+      'store',
+    ]);
+  });
+
+  it('SyncHTTPClient does the same, blocking, with the same typed errors (server in its own process)', async () => {
+    const other = await startCliServer();
+    const sync = new SyncHTTPClient({ url: other.url });
+    try {
+      sync.addSkill(md('sync-task'), { wait: true });
+      const tasks = sync.listTasks({ status: 'completed', limit: '1' });
+      expect(tasks).toHaveLength(1);
+      expect(() => sync.cancelTask(tasks[0]!.task_id)).toThrow(ConflictError);
+      expect(sync.isHealthy()).toBe(true);
+    } finally {
+      sync.close();
+      await other.stop();
+    }
+  });
+
+  it('skillport tasks list / cancel / observer system', async () => {
+    const listed = await cli(['tasks', 'list', '-o', 'json']);
+    expect(listed.code, listed.err).toBe(0);
+    const tasks = JSON.parse(listed.out) as Array<{ task_id: string; status: string }>;
+    expect(tasks.map((t) => t.status)).toEqual(['cancelled', 'pending', 'pending']);
+    const table = await cli(['tasks']);
+    expect(table.out).toMatch(/^TASK\s+TYPE\s+STATUS\s+CREATED\s+SKILL/);
+    expect(table.out).toContain('viking://user/default/skills/first-task');
+    const cancel = await cli(['tasks', 'cancel', tasks[2]!.task_id]);
+    expect(cancel.code, cancel.err).toBe(0);
+    expect(cancel.out).toBe(`cancelled ${tasks[2]!.task_id} (viking://user/default/skills/first-task)\n`);
+    const status = await cli(['observer', 'system']);
+    expect(status.code).toBe(0);
+    expect(status.out).toMatch(/^healthy\nCOMPONENT\s+HEALTHY\s+STATUS\n/);
+    expect(status.out).toContain('this server runs no processing jobs');
+  });
+
+  it('cancelling a finished task is a conflict', async () => {
+    const done = await new AsyncHTTPClient({ url: server.url })
+      .cancelTask('no-such-task')
+      .catch((e: unknown) => e);
+    expect((done as { status: number }).status).toBe(404);
+    const run = await cli(['tasks', 'cancel', 'no-such-task']);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/not found.*NOT_FOUND, HTTP 404/);
+    expect(ConflictError).toBeDefined();
+  });
+});
