@@ -52,6 +52,8 @@ export function createProgram(io: CliIo): Command {
   registerDb(program, io);
   registerMcp(program, io, CLI_VERSION);
   for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+    // Subcommand help lists -o, --url and --api-key too: they work after any command.
+    command.configureHelp({ showGlobalOptions: true });
     command.exitOverride();
     command.configureOutput({ writeOut: (t) => io.stdout.write(t), writeErr: (t) => io.stderr.write(t) });
   }
@@ -92,6 +94,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
       if (error.code === 'commander.help') return EXIT.ok;
+      const dashed = argv.find((arg) => /^-[^-]/.test(arg) && arg.length > 2 && !arg.includes('\n'));
+      if (error.code === 'commander.unknownOption' && dashed !== undefined) {
+        io.stderr.write(
+          `hint: a name starting with "-" goes after "--", options before it: skillport skills show --level 0 -- ${dashed}\n`,
+        );
+      }
       return EXIT.user;
     }
     let format: 'table' | 'json' = 'table';

@@ -114,12 +114,88 @@ describe('skillport skills validate <MCP tool .json>', () => {
     writeFileSync(path.join(dir, 'tools/none.json'), JSON.stringify({ name: 'x' }));
     const result = await run(['skills', 'validate', 'tools/none.json']);
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/holds no MCP tool: expected an object with "inputSchema"/);
+    expect(result.err).toMatch(
+      /is not a skill: a \.json file must hold an MCP tool \(an object with "inputSchema"\)/,
+    );
   });
 
   it('shows the suggested fix of an issue in text output', async () => {
     const result = await run(['skills', 'validate', 'skills/Wrong_Dir']);
     expect(result.out).toMatch(/warning name_matches_directory .*\(fix: "[^"]+"\)$/m);
+  });
+});
+
+describe('one verdict for add-skill and validate; local refusals before any request', () => {
+  // No server listens on port 9: anything that reached the network would fail with exit 2.
+  const offline = { env: { XDG_CONFIG_HOME: '/nonexistent-cfg', SKILLPORT_URL: 'http://127.0.0.1:9' } };
+
+  it('a package.json is refused by both, with the same message', async () => {
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'my-app', version: '1.0.0', description: 'An app', scripts: {} }),
+    );
+    const add = await run(['add-skill', 'package.json'], offline);
+    const validate = await run(['skills', 'validate', 'package.json'], offline);
+    expect(add.code).toBe(1);
+    expect(validate.code).toBe(1);
+    const message = /package\.json is not a skill: a \.json file must hold an MCP tool/;
+    expect(add.err).toMatch(message);
+    expect(validate.err).toMatch(message);
+  });
+
+  it('a skill object {name, description, content} passes validate', async () => {
+    writeFileSync(
+      path.join(dir, 'structured.json'),
+      JSON.stringify({
+        name: 'from-json',
+        description: 'A skill given as a JSON object',
+        content: '# From JSON\n',
+      }),
+    );
+    const validate = await run(['skills', 'validate', 'structured.json', '-o', 'json'], offline);
+    expect(validate.code, validate.err).toBe(0);
+    expect(JSON.parse(validate.out).results[0]).toMatchObject({
+      file: 'structured.json#from-json',
+      valid: true,
+    });
+  });
+
+  it.each([
+    [
+      ['add-skill', 'does-not-exist'],
+      /no such file or folder: does-not-exist .*starts with a "---" frontmatter fence/,
+    ],
+    [['skills', 'update', 'x', 'missing/SKILL.md'], /no such file or folder: missing\/SKILL\.md/],
+    [['discover', '--cwd', '/nonexistent-project'], /--cwd \/nonexistent-project: no such folder/],
+  ])('%j fails locally with exit 1', async (argv, message) => {
+    const result = await run(argv, offline);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(message);
+    expect(result.err).not.toMatch(/NETWORK_ERROR|cannot reach/);
+  });
+
+  it('a name starting with "-" gets a hint to put it after "--"', async () => {
+    const result = await run(['skills', 'show', '-21risk-automation'], offline);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('hint: a name starting with "-" goes after "--"');
+    expect(result.err).toContain('-- -21risk-automation');
+  });
+
+  it('subcommand help lists the global options', async () => {
+    const result = await run(['skills', 'show', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/Global Options:[\s\S]*--url <url>[\s\S]*--api-key <key>/);
+    expect(result.out).toMatch(/-o, --output <format>/);
+  });
+
+  it('serve --port agrees with its help about 0 and refuses other values', async () => {
+    const help = await run(['serve', '--help']);
+    expect(help.out).toMatch(/0 = any free one/);
+    for (const port of ['abc', '-1', '70000', '1.5']) {
+      const result = await run(['serve', '--port', port], offline);
+      expect(result.code, port).toBe(1);
+      expect(result.err).toMatch(/--port must be a TCP port from 0 to 65535 \(0 = any free port\)/);
+    }
   });
 });
 

@@ -98,3 +98,40 @@ describe('tasks', () => {
     expect(ConflictError).toBeDefined();
   });
 });
+
+describe('show and auth messages', () => {
+  it('skills show --level 0 -o json returns only level 0', async () => {
+    const level0 = await cli(['skills', 'show', 'first-task', '--level', '0', '-o', 'json']);
+    expect(level0.code, level0.err).toBe(0);
+    const result = JSON.parse(level0.out) as Record<string, unknown>;
+    expect(typeof result.abstract).toBe('string');
+    expect(result.overview).toBeUndefined();
+    expect(result.content).toBeUndefined();
+    const all = JSON.parse((await cli(['skills', 'show', 'first-task', '-o', 'json'])).out) as Record<
+      string,
+      unknown
+    >;
+    expect(typeof all.content).toBe('string');
+  });
+
+  it('a 401 says how to pass an API key', async () => {
+    const keyed = await startServer({
+      port: 0,
+      dataDir: path.join(dataDir, 'keyed'),
+      logger: false,
+      runJobs: false,
+      rootApiKey: 'root-secret-for-tests',
+    });
+    try {
+      const io = memoryIo({ env: { SKILLPORT_URL: keyed.url, XDG_CONFIG_HOME: path.join(dataDir, 'cfg') } });
+      const code = await runCli(['skills', 'list'], io);
+      expect(code).toBe(1);
+      expect(io.err()).toMatch(/HTTP 401/);
+      expect(io.err()).toContain(
+        '--api-key <key>, SKILLPORT_API_KEY, or `skillport config set api_key <key>`',
+      );
+    } finally {
+      await keyed.close();
+    }
+  });
+});

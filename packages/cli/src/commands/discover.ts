@@ -1,8 +1,9 @@
 /** `discover`: the skills a project would load, where each comes from, and what was skipped and why. */
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
-import { type CliIo, printJson } from '../internal/io.js';
+import { CliError, type CliIo, printJson } from '../internal/io.js';
 import { renderTable } from '../internal/table.js';
 
 /** Registers `discover`. */
@@ -32,6 +33,12 @@ export function registerDiscover(program: Command, io: CliIo): void {
       ) => {
         const ctx = createContext(io, command);
         const cwd = path.resolve(io.cwd, options.cwd ?? '.');
+        const info = await stat(cwd).catch(() => undefined);
+        if (!info?.isDirectory()) {
+          throw new CliError(
+            `--cwd ${options.cwd ?? '.'}: ${info ? 'not a folder' : 'no such folder'} (${cwd})`,
+          );
+        }
         const { discoverSkills } = await import('@skillport/core/node');
         const result = await discoverSkills({
           cwd,

@@ -128,8 +128,12 @@ export function registerSkills(program: Command, io: CliIo): Command {
       const client = await ctx.client();
       const target = options.target ? { target_uri: options.target } : {};
       if (ctx.format === 'json') {
-        const full = await client.getSkill(name, { include_content: true, ...target });
-        return printJson(io, full);
+        // With --level, only that level (as the API's `level` returns it); without, every level.
+        const result =
+          options.level === undefined
+            ? await client.getSkill(name, { include_content: true, ...target })
+            : await client.getSkill(name, { level, ...target });
+        return printJson(io, result);
       }
       const result = await client.getSkill(name, { level, ...target });
       if (options.files) {

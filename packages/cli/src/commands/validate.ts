@@ -1,12 +1,18 @@
 /** `skills validate`: local validation through core (no server), with located diagnostics. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { McpTool, SkillIssue, ValidationProfile, ValidationResult } from '@skillport/core';
+import type {
+  McpTool,
+  SkillIssue,
+  StructuredSkill,
+  ValidationProfile,
+  ValidationResult,
+} from '@skillport/core';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { findSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
-import { toolsOf } from '../internal/source.js';
+import { classifyJson } from '../internal/source.js';
 
 const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
 
@@ -87,19 +93,19 @@ async function validateToolsFile(
   options: { strict: boolean; profile: ValidationProfile },
 ): Promise<FileValidation[]> {
   const label = path.relative(cwd, file) || file;
-  const { fromMcpTool, isMcpTool, validateSkill } = await import('@skillport/core');
+  const { fromMcpTool, validateSkill } = await import('@skillport/core');
   let parsed: unknown;
   try {
     parsed = JSON.parse(await readFile(file, 'utf8'));
   } catch (error) {
     throw new CliError(`${label} is not valid JSON: ${(error as Error).message}`);
   }
-  const tools = toolsOf(parsed) ?? (isMcpTool(parsed) ? [parsed] : undefined);
-  if (!tools) {
-    throw new CliError(
-      `${label} holds no MCP tool: expected an object with "inputSchema", a tools/list answer ({"tools": [...]}) or an array of tools`,
-    );
+  const found = classifyJson(parsed, label);
+  if (found.kind === 'structured') {
+    const result = validateSkill(found.skill as StructuredSkill, options);
+    return [{ file: `${label}#${found.skill.name}`, dir_name: null, ...result }];
   }
+  const tools = found.tools;
   return tools.map((tool) => {
     const converted = fromMcpTool(tool as McpTool);
     const result = validateSkill(converted.content, options);

@@ -51,6 +51,11 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
     code = error.code;
     details = error.details;
     extra.push(...describeDetails(details));
+    if (error.status === 401) {
+      extra.push(
+        '  pass an API key with --api-key <key>, SKILLPORT_API_KEY, or `skillport config set api_key <key>`',
+      );
+    }
     if (error.requestId) extra.push(`  request id: ${error.requestId}`);
     message = `${message} (${error.code}, HTTP ${error.status})`;
   } else if (isNetworkError(error) || isTimeoutError(error)) {

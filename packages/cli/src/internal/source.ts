@@ -23,6 +23,38 @@ export function toolsOf(parsed: unknown): Array<Record<string, unknown>> | undef
   return Array.isArray(list) && list.length > 0 && list.every(isTool) ? list : undefined;
 }
 
+/** What a `.json` file holds, as `add-skill` and `skills validate` both read it. */
+export type JsonSkills =
+  | { kind: 'tools'; tools: Array<Record<string, unknown>> }
+  | { kind: 'structured'; skill: Record<string, unknown> & { name: string; content: string } };
+
+/**
+ * Reads a parsed `.json` file the one way `add-skill` and `skills validate` share: MCP tools (one
+ * tool with `inputSchema`, a `tools/list` answer or an array of tools) or one skill object with a
+ * string `name` and `content` (`{name, description, content, …}`). Anything else — a package.json, a
+ * config file — is refused by both, so validate never passes what add would store as a junk skill.
+ * @throws CliError naming both accepted shapes.
+ */
+export function classifyJson(parsed: unknown, label: string): JsonSkills {
+  const tools = toolsOf(parsed);
+  if (tools) return { kind: 'tools', tools };
+  const record = parsed as Record<string, unknown> | null;
+  if (typeof record === 'object' && record !== null && !Array.isArray(record)) {
+    if (typeof record.inputSchema === 'object' && record.inputSchema !== null)
+      return { kind: 'tools', tools: [record] };
+    if (typeof record.name === 'string' && typeof record.content === 'string') {
+      return {
+        kind: 'structured',
+        skill: record as Record<string, unknown> & { name: string; content: string },
+      };
+    }
+  }
+  throw new CliError(
+    `${label} is not a skill: a .json file must hold an MCP tool (an object with "inputSchema"), a tools/list ` +
+      'answer ({"tools": [...]}) or an array of tools, or one skill object {"name", "description", "content"}',
+  );
+}
+
 /**
  * Resolves the source argument: `-` reads stdin; a `.json` file is read as a JSON object (an MCP tool
  * or a structured skill); other files and folders are left to the SDK (uploaded, folders zipped);
@@ -46,17 +78,23 @@ export async function resolveSource(
       } catch (error) {
         throw new CliError(`${raw} is not valid JSON: ${(error as Error).message}`);
       }
-      const tools = options.many ? toolsOf(parsed) : undefined;
-      if (tools) return { source: tools[0] as SkillSource, label: raw, tools };
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      const found = classifyJson(parsed, raw);
+      if (found.kind === 'structured') return { source: found.skill as SkillSource, label: raw };
+      if (found.tools.length === 1) return { source: found.tools[0] as SkillSource, label: raw };
+      if (!options.many) {
         throw new CliError(
-          `${raw} must hold one JSON object (an MCP tool with "inputSchema", or {name, description, content}); ` +
-            'for a tools/list answer use add-skill, which adds each tool',
+          `${raw} holds ${found.tools.length} MCP tools; add them with add-skill, which adds each tool`,
         );
       }
-      return { source: parsed as SkillSource, label: raw };
+      return { source: found.tools[0] as SkillSource, label: raw, tools: found.tools };
     }
     if (info) return { source: full, label: raw };
+    // Neither a path nor SKILL.md text (which opens with a `---` frontmatter fence): a mistyped path.
+    if (!/^\uFEFF?\s*---/.test(raw)) {
+      throw new CliError(
+        `no such file or folder: ${raw} (${full}); SKILL.md text given inline starts with a "---" frontmatter fence`,
+      );
+    }
   }
   return { source: raw, label: 'content' };
 }
