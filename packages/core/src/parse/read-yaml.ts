@@ -180,6 +180,7 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
   if (isMap(contents)) {
     reportDuplicates(doc, contents.items, data, issues, locate);
     reportNestedDuplicates(contents.items, source, issues, locate);
+    reportCutByComment(contents.items, source, issues, locate);
   }
   return {
     data,
@@ -390,5 +391,44 @@ function safeToJS(
     return node.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT });
   } catch {
     return undefined;
+  }
+}
+
+/** Fields whose plain value a ` #` cuts short without the writer noticing (agents read them). */
+const COMMENT_CUT_FIELDS = new Set(['name', 'description']);
+
+/**
+ * `description: Post to the #deployments channel` is `Post to the` in YAML: an unquoted value ends at
+ * ` #`, which starts a comment. Reports it as a warning (every profile) with the quoted line as the fix.
+ */
+function reportCutByComment(
+  items: ReadonlyArray<{ key: unknown; value: unknown }>,
+  source: string,
+  issues: SkillIssue[],
+  locate: (offset: number) => TextPosition,
+): void {
+  for (const pair of items) {
+    if (!isScalar(pair.key) || !COMMENT_CUT_FIELDS.has(String(pair.key.value))) continue;
+    const value = pair.value;
+    if (!isScalar(value) || value.type !== 'PLAIN' || typeof value.value !== 'string' || !value.range)
+      continue;
+    const end = value.range[1];
+    const lineEnd = source.indexOf('\n', end);
+    const rest = source.slice(end, lineEnd === -1 ? source.length : lineEnd);
+    const hash = /^[ \t]+#/.exec(rest);
+    if (hash === null) continue;
+    const field = String(pair.key.value);
+    const full = `${value.value}${rest.trimEnd()}`.replace(/^\s+/, '');
+    const quoted = JSON.stringify(full);
+    issues.push({
+      rule: 'yaml_comment_in_value',
+      severity: 'warning',
+      message:
+        `"${field}" is cut at " #": YAML reads the rest of the line as a comment, so ${field} is ` +
+        `${JSON.stringify(value.value)}. Quote the value to keep the "#": ${field}: ${quoted}`,
+      field,
+      fix: full,
+      ...locate(end + hash[0].length - 1),
+    });
   }
 }

@@ -42,6 +42,11 @@ const SPEC_KEY_SET = new Set(SPEC_KEYS);
 const CLAUDE_KEY_SET = new Set([...SPEC_KEYS, ...CLAUDE_KEYS]);
 
 const LOWERCASE_NAME = /^[a-z0-9-]+$/;
+/**
+ * What the Agent Skills reference validator (`skills-ref`) accepts after NFKC normalisation: letters
+ * and digits of any script (Python's `str.isalnum`: Unicode categories L and N) and `-`.
+ */
+const SPEC_NAME = /^[\p{L}\p{N}-]+$/u;
 const XML_TAG = /<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*)?\/?>/;
 const RESERVED_WORDS = ['anthropic', 'claude'];
 
@@ -109,7 +114,10 @@ function checkSpecName(ctx: RuleContext, name: string, claude: boolean): void {
       name,
     );
   }
-  const length = codePointLength(name);
+  // The specification's reference validator checks the NFKC form (so full-width letters count as
+  // their ASCII forms); the Claude upload accepts only ASCII lowercase letters, digits and "-".
+  const normalized = name.normalize('NFKC');
+  const length = codePointLength(normalized);
   if (length > NAME_MAX_LENGTH) {
     ctx.report(
       'name_max_length',
@@ -119,12 +127,21 @@ function checkSpecName(ctx: RuleContext, name: string, claude: boolean): void {
       suggestName(name),
     );
   }
-  if (!LOWERCASE_NAME.test(name)) {
+  if (
+    claude
+      ? !LOWERCASE_NAME.test(name)
+      : !SPEC_NAME.test(normalized) || normalized !== normalized.toLowerCase()
+  ) {
+    const upper = normalized !== normalized.toLowerCase() && SPEC_NAME.test(normalized);
     ctx.report(
       'name_allowed_characters',
       'error',
       'name',
-      `"name" ${excerpt(name)} may contain only lowercase letters, digits and "-" (e.g. "pdf-processing").`,
+      claude
+        ? `"name" ${excerpt(name)} may contain only lowercase letters a–z, digits and "-" (e.g. "pdf-processing").`
+        : upper
+          ? `"name" ${excerpt(name)} must be lowercase (e.g. "pdf-processing").`
+          : `"name" ${excerpt(name)} may contain only lowercase letters (of any script), digits and "-" (e.g. "pdf-processing", "技能-审查").`,
       suggestName(name),
     );
   }

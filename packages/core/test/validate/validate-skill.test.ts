@@ -112,6 +112,26 @@ const openviking: Record<string, Case> = {
 };
 
 const agentskills: Record<string, Case> = {
+  // As the specification's reference validator (skills-ref) reads names: NFKC, any script's
+  // lowercase letters and digits, and "-".
+  'a lowercase Chinese name (reference validator accepts it)': {
+    text: named('技能-审查'),
+    profile: 'agentskills',
+    dirName: '技能-审查',
+  },
+  'a lowercase Cyrillic name': { text: named('мой-навык'), profile: 'agentskills', dirName: 'мой-навык' },
+  'full-width letters count as their NFKC form': { text: named('ｐｄｆ-tools'), profile: 'agentskills' },
+  'an uppercase Cyrillic letter must be lowercase': {
+    text: named('Мой-навык'),
+    profile: 'agentskills',
+    errors: ['name_allowed_characters'],
+    first: { message: '"name" "Мой-навык" must be lowercase (e.g. "pdf-processing").' },
+  },
+  'punctuation of another script is still refused': {
+    text: named('技能。审查'),
+    profile: 'agentskills',
+    errors: ['name_allowed_characters'],
+  },
   'uppercase and underscore': {
     text: named('PDF_Tools'),
     profile: 'agentskills',
@@ -226,6 +246,14 @@ const claude: Record<string, Case> = {
     profile: 'claude',
   },
 };
+
+describe('claude profile keeps ASCII names', () => {
+  it('refuses a Chinese name the agentskills profile accepts', () => {
+    const result = validateSkill(named('技能-审查'), { profile: 'claude', dirName: '技能-审查' });
+    expect(rules(result.errors)).toEqual(['name_allowed_characters']);
+    expect(result.errors[0]?.message).toMatch(/lowercase letters a–z/);
+  });
+});
 
 describe.each([
   ['openviking', openviking],
