@@ -10,7 +10,7 @@ import type {
 } from '@skillport/core';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
-import { findSkillFiles } from '../internal/find-skill-files.js';
+import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { classifyJson } from '../internal/source.js';
 
@@ -145,7 +145,12 @@ export function registerValidate(skills: Command, io: CliIo): void {
           throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${options.profile}"`);
         }
         const files: string[] = [];
-        for (const target of targets) files.push(...(await findSkillFiles(path.resolve(io.cwd, target))));
+        const skipped: SkillFileScan['skipped'] = [];
+        for (const target of targets) {
+          const scan = await scanSkillFiles(path.resolve(io.cwd, target));
+          files.push(...scan.files);
+          skipped.push(...scan.skipped.map((s) => ({ ...s, path: path.relative(io.cwd, s.path) || s.path })));
+        }
         const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
         const options_ = { strict: options.strict === true, profile };
@@ -173,6 +178,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
         if (ctx.format === 'json') {
           printJson(io, {
             results,
+            skipped,
             summary: { files: results.length, valid: results.length - invalid, invalid, warnings },
           });
         } else {
@@ -182,6 +188,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
             );
             for (const issue of issues) ctx.print(`${formatIssue(result.file, issue)}\n`);
           }
+          for (const link of skipped) ctx.print(`${link.path} warning link_not_followed ${link.reason}\n`);
           io.stderr.write(
             `${results.length} file${results.length === 1 ? '' : 's'} checked: ${results.length - invalid} valid, ${invalid} with errors, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
           );
