@@ -2,7 +2,7 @@
  * Task list, cancel and the system observer through the CLI (in-process), the async client and the
  * synchronous client, against a real server that runs no jobs (so tasks stay pending).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AsyncHTTPClient, ConflictError } from '@skillport/sdk-node';
@@ -133,5 +133,42 @@ describe('show and auth messages', () => {
     } finally {
       await keyed.close();
     }
+  });
+});
+
+describe('add-skill with a tools/list document', () => {
+  it('reports two tools that become the same skill instead of losing one', async () => {
+    const file = path.join(dataDir, 'tools.json');
+    const tool = (name: string, description: string) => ({
+      name,
+      description,
+      inputSchema: { type: 'object', properties: { query: { type: 'string' } } },
+    });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tools: [
+          tool('search.web', 'Search the web (dotted)'),
+          tool('search_web', 'Search the web (underscored)'),
+        ],
+      }),
+    );
+    const run = await cli(['add-skill', file, '-o', 'json']);
+    expect(run.code).toBe(1);
+    const outcomes = JSON.parse(run.out) as Array<{
+      tool: string;
+      name?: string;
+      error?: { code: string; message: string };
+    }>;
+    expect(outcomes[0]).toMatchObject({ tool: 'search.web', name: 'search-web' });
+    expect(outcomes[1]).toMatchObject({ tool: 'search_web', error: { code: 'CONFLICT' } });
+    expect(outcomes[1]?.error?.message).toContain(
+      'becomes the skill "search-web" like the tool "search.web" before it',
+    );
+    const table = await cli(['add-skill', file]);
+    expect(table.out).toMatch(/search_web\s+CONFLICT: becomes the skill "search-web"/);
+    expect(table.err).toContain('1 of 2 tools were refused');
+    const stored = await client.getSkill('search-web', { level: 0 });
+    expect(stored.abstract).toContain('(dotted)');
   });
 });

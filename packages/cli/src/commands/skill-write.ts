@@ -94,11 +94,34 @@ async function addTools(
   label: string,
 ): Promise<void> {
   const client = await ctx.client();
+  const { fromMcpTool } = await import('@skillport/core');
   const outcomes: Array<{ tool: string; result?: WriteResultLike; error?: unknown }> = [];
+  /** Skill name → the tool that took it first: two tools becoming one skill would replace each other. */
+  const taken = new Map<string, string>();
   await withProgress(ctx.io, ctx.format, { total: tools.length, label }, async (bar) => {
     for (const [index, tool] of tools.entries()) {
       const name = typeof tool.name === 'string' ? tool.name : `#${index + 1}`;
       bar.update(name);
+      let skillName: string | undefined;
+      try {
+        skillName = fromMcpTool(tool as Parameters<typeof fromMcpTool>[0]).name || undefined;
+      } catch {
+        skillName = undefined; // the server reports what is wrong with the tool
+      }
+      const first = skillName === undefined ? undefined : taken.get(skillName);
+      if (first !== undefined) {
+        const collision: Pick<ApiError, 'code' | 'message' | 'status'> = {
+          code: 'CONFLICT',
+          status: 409,
+          message:
+            `becomes the skill "${skillName}" like the tool "${first}" before it, which it would replace; ` +
+            'not added (rename one of the tools)',
+        };
+        outcomes.push({ tool: name, error: collision });
+        bar.advance();
+        continue;
+      }
+      if (skillName !== undefined) taken.set(skillName, name);
       try {
         outcomes.push({ tool: name, result: await client.addSkill(tool as SkillData, fields) });
       } catch (error) {
