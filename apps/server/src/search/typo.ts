@@ -63,7 +63,8 @@ export function editDistance(a: string, b: string, max: number): number {
 
 /**
  * The index terms a misspelt word most likely meant: terms within {@link maxEdits} edits of the word
- * or of the word with a common English ending cut (the index holds stems: `survival` is `surviv`),
+ * or of the word with a common English ending cut (the index holds stems: `survival` is `surviv`;
+ * each form allows the edits of its own length),
  * closest first, then the most widespread; at most {@link MAX_CORRECTIONS}.
  *
  * @param token - a query word no indexed text contains ({@link isCorrectable})
@@ -75,15 +76,21 @@ export function editDistance(a: string, b: string, max: number): number {
  * ```
  */
 export function corrections(token: string, vocabulary: Iterable<{ term: string; docs: number }>): string[] {
-  const limit = maxEdits(token.length);
-  if (limit === 0) return [];
-  const forms = [...new Set([token, stripEnding(token)])];
+  // Each form allows the edits of its own length: a short stem (`noth` of `nothing`) allows none,
+  // or every four-letter word one edit away would count.
+  const forms = [...new Set([token, stripEnding(token)])]
+    .map((form) => ({ form, limit: maxEdits(form.length) }))
+    .filter((f) => f.limit > 0);
+  if (forms.length === 0) return [];
   const found: Array<{ term: string; docs: number; distance: number }> = [];
   for (const { term, docs } of vocabulary) {
     if (term === token || !/^[a-z]+$/.test(term)) continue;
-    let best = limit + 1;
-    for (const form of forms) best = Math.min(best, editDistance(form, term, limit));
-    if (best <= limit) found.push({ term, docs, distance: best });
+    let best = Number.POSITIVE_INFINITY;
+    for (const { form, limit } of forms) {
+      const d = editDistance(form, term, limit);
+      if (d <= limit && d < best) best = d;
+    }
+    if (Number.isFinite(best)) found.push({ term, docs, distance: best });
   }
   found.sort((a, b) => a.distance - b.distance || b.docs - a.docs || (a.term < b.term ? -1 : 1));
   return found.slice(0, MAX_CORRECTIONS).map((f) => f.term);

@@ -44,6 +44,8 @@ describe('corrections', () => {
     expect(corrections('survial', vocabulary)).toEqual(['surviv']);
     expect(corrections('prometheous', vocabulary)).toEqual(['prometheu']);
     expect(corrections('zzzzzzz', vocabulary)).toEqual([]);
+    // `nothing` cut to `noth` is too short to correct: `note` is not what was meant.
+    expect(corrections('nothing', [{ term: 'note', docs: 50 }])).toEqual([]);
   });
 
   it('corrects only longer Latin words that are not stop words', () => {
