@@ -38,6 +38,13 @@ export interface ServerLimits {
   mcpSessionIdleSeconds: number;
   /** How often open MCP sessions look for skills changed by other server processes on the database, seconds (`SKILLPORT_MCP_CHANGE_POLL_SECONDS`, default 10; 0 = never). */
   mcpChangePollSeconds: number;
+  /**
+   * Longest time to receive one whole request, headers and body, seconds
+   * (`SKILLPORT_REQUEST_TIMEOUT_SECONDS`, default 60; 0 = none). A client still sending after it gets
+   * 408 and its connection is closed, so slow uploads cannot hold connections open for long. Headers
+   * must arrive within 20 s (or this timeout, when shorter).
+   */
+  requestTimeoutSeconds: number;
 }
 
 /** The defaults of {@link ServerLimits}. */
@@ -54,6 +61,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxWaitSeconds: 300,
   rateLimitPerMinute: 0,
   maxAuthFailuresPerMinute: 60,
+  requestTimeoutSeconds: 60,
   maxMcpSessions: 1000,
   mcpSessionIdleSeconds: 30 * 60,
   mcpChangePollSeconds: 10,
@@ -72,6 +80,7 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   maxWaitSeconds: 'SKILLPORT_MAX_WAIT_SECONDS',
   rateLimitPerMinute: 'SKILLPORT_RATE_LIMIT_PER_MINUTE',
   maxAuthFailuresPerMinute: 'SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE',
+  requestTimeoutSeconds: 'SKILLPORT_REQUEST_TIMEOUT_SECONDS',
   maxMcpSessions: 'SKILLPORT_MAX_MCP_SESSIONS',
   mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',
   mcpChangePollSeconds: 'SKILLPORT_MCP_CHANGE_POLL_SECONDS',
@@ -161,6 +170,26 @@ export interface ServerOptions {
    * `SKILLPORT_WORKER_TASK_BUDGET_MS`, `SKILLPORT_WORKER_MAX_MEMORY_MB`); see the server README.
    */
   workers?: Partial<WorkerPoolSettings>;
+  /** The embedded SQLite store (when `databaseUrl` is unset or `sqlite:`); see {@link SqliteOptions}. */
+  sqlite?: SqliteOptions;
+}
+
+/** Settings of the embedded SQLite store. */
+export interface SqliteOptions {
+  /**
+   * `NORMAL` (default) or `FULL` (`SKILLPORT_SQLITE_SYNCHRONOUS`). With `NORMAL` (WAL mode) a
+   * commit is in the operating system's cache when the request is acknowledged: it survives a crash
+   * or kill of the server process, but the last commits can be lost on power loss or a kernel crash.
+   * `FULL` syncs the write-ahead log to disk on every commit, so acknowledged writes also survive
+   * power loss, at the cost of one disk flush per write (slower adds on slow disks).
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * Longest wait of one operation for a lock held by another connection (a backup tool, a second
+   * process), ms (`SKILLPORT_SQLITE_BUSY_TIMEOUT_MS`, default 5000); then the request gets 503
+   * `UNAVAILABLE` with `Retry-After`. The wait never holds up other requests.
+   */
+  busyTimeoutMs?: number;
 }
 
 /** The embeddings endpoint (any OpenAI-compatible server: OpenAI, Ollama, vLLM, LM Studio…). */
@@ -285,6 +314,21 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       'SKILLPORT_SHUTDOWN_DELAY_SECONDS',
       env.SKILLPORT_SHUTDOWN_DELAY_SECONDS,
     );
+  }
+  const synchronous = env.SKILLPORT_SQLITE_SYNCHRONOUS?.trim().toUpperCase();
+  const busy = env.SKILLPORT_SQLITE_BUSY_TIMEOUT_MS;
+  if (synchronous || busy) {
+    const sqlite: SqliteOptions = {};
+    if (synchronous) {
+      if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
+        throw new Error(
+          `SKILLPORT_SQLITE_SYNCHRONOUS must be NORMAL or FULL, got ${JSON.stringify(env.SKILLPORT_SQLITE_SYNCHRONOUS)}`,
+        );
+      }
+      sqlite.synchronous = synchronous;
+    }
+    if (busy) sqlite.busyTimeoutMs = parsePositiveInt('SKILLPORT_SQLITE_BUSY_TIMEOUT_MS', busy);
+    options.sqlite = sqlite;
   }
   const workers: Partial<WorkerPoolSettings> = {};
   for (const [key, name] of Object.entries(WORKER_ENV) as Array<[keyof WorkerPoolSettings, string]>) {

@@ -17,6 +17,7 @@ import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
 import { retentionPolicy } from './store/retention.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
+import { createThreadedSqliteStore } from './store/sqlite/sqlite-thread.js';
 import type { RetentionPolicy, Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
 import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
@@ -102,6 +103,23 @@ function listenError(error: NodeJS.ErrnoException, host: string, port: number): 
   return Object.assign(new Error(message, { cause: error }), { code: error.code });
 }
 
+/**
+ * Connection timeouts of the listener: a whole request (headers and body) must arrive within
+ * `requestTimeoutSeconds` (Node answers 408 and closes the connection otherwise; its own default is
+ * 300 s), headers within 20 s; idle keep-alive connections stay open 65 s, longer than the 60 s idle
+ * timeout of common load balancers, so a proxy never reuses a connection the server just closed.
+ */
+function connectionTimeouts(requestTimeoutSeconds: number) {
+  const requestTimeout = Math.max(0, requestTimeoutSeconds) * 1000;
+  return {
+    requestTimeout,
+    headersTimeout: requestTimeout > 0 ? Math.min(20_000, requestTimeout) : 20_000,
+    keepAliveTimeout: 65_000,
+    // How often Node checks the two timeouts above (its default, 30 s, would let them overrun).
+    connectionsCheckingInterval: 1000,
+  };
+}
+
 /** How long `close()` lets in-flight requests finish before cutting connections, ms. */
 const SHUTDOWN_GRACE_MS = 5000;
 
@@ -158,6 +176,24 @@ export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'
 }
 
 /**
+ * The store `startServer` opens: SQLite runs in a database thread of its own (see
+ * `createThreadedSqliteStore`), so no statement and no lock wait ever holds up the HTTP thread;
+ * other engines open as {@link openStore} opens them.
+ */
+async function openServerStore(options: ServerOptions): Promise<Store> {
+  const url = options.databaseUrl?.trim();
+  const sqliteUrl = url ? /^sqlite:(?:\/\/)?(.+)$/i.exec(url) : null;
+  if (url && !sqliteUrl?.[1]) return openStore(options);
+  const file = sqliteUrl?.[1] ? path.resolve(sqliteUrl[1]) : null;
+  return createThreadedSqliteStore({
+    dataDir: file !== null ? path.dirname(file) : path.resolve(options.dataDir ?? './.skillport'),
+    ...(file !== null ? { filename: path.basename(file) } : {}),
+    ...(options.sqlite?.synchronous !== undefined ? { synchronous: options.sqlite.synchronous } : {}),
+    ...(options.sqlite?.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.sqlite.busyTimeoutMs } : {}),
+  });
+}
+
+/**
  * Starts Skillport: opens the store (or uses `options.store`), builds the app, listens on
  * `host:port`, and logs one startup line `{msg: 'listening', url, store, auth_mode, version}`.
  *
@@ -175,7 +211,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const logger = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
   const host = options.host ?? '127.0.0.1';
   const ownsStore = options.store === undefined;
-  const store = options.store ?? openStore(options);
+  const store = options.store ?? (await openServerStore(options));
   let stopJobs: () => Promise<void> = async () => {};
   let draining = false;
   const workers = createWorkerPool(options.workers);
@@ -234,7 +270,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       );
     }
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-      const s = serve({ fetch: built.fetch, hostname: host, port: options.port ?? 1933 }, () => resolve(s));
+      const s = serve(
+        {
+          fetch: built.fetch,
+          hostname: host,
+          port: options.port ?? 1933,
+          serverOptions: connectionTimeouts(built.limits.requestTimeoutSeconds),
+        },
+        () => resolve(s),
+      );
       s.once('error', (error: NodeJS.ErrnoException) =>
         reject(listenError(error, host, options.port ?? 1933)),
       );
@@ -247,6 +291,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       time: new Date().toISOString(),
       url,
       store: store.description,
+      ...(options.store === undefined && options.sqlite?.synchronous !== undefined
+        ? { sqlite_synchronous: options.sqlite.synchronous }
+        : {}),
       auth_mode: built.auth.mode,
       overview: options.summary ? `llm:${options.summary.model}` : 'deterministic',
       replica: jobs?.owner ?? null,

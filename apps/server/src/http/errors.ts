@@ -86,6 +86,8 @@ export function isTransientStoreError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') return true;
+  // The database thread stopped (it is restarted on the next call) or the store is closing.
+  if (code === 'SKILLPORT_STORE_THREAD_EXIT' || code === 'SKILLPORT_STORE_CLOSED') return true;
   return /database connection is not open/i.test(err.message);
 }
 
@@ -145,9 +147,19 @@ export function createErrorHandler(logger: Logger) {
     if (isTransientStoreError(err)) {
       logger.error({ msg: 'store unavailable', request_id: c.get('requestId'), error: stack });
       c.header('Retry-After', '1');
-      return sendError(c, 'UNAVAILABLE', 'The skill store is busy or shutting down; retry shortly', {
-        request_id: c.get('requestId'),
-      });
+      const locked = /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown }).code));
+      return sendError(
+        c,
+        'UNAVAILABLE',
+        locked
+          ? 'The database is locked by another connection (e.g. a backup or maintenance tool); nothing was changed, retry shortly'
+          : 'The skill store is busy or shutting down; retry shortly',
+        {
+          request_id: c.get('requestId'),
+          reason: locked ? 'database_locked' : 'store_unavailable',
+          retry_after: 1,
+        },
+      );
     }
     logger.error({ msg: 'unhandled error', request_id: c.get('requestId'), error: stack });
     return sendError(c, 'INTERNAL', 'Internal server error', { request_id: c.get('requestId') });

@@ -24,7 +24,7 @@ import { listSkillChanges } from '../services/change-feed.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { getSkillAtRevision } from '../services/skill-history.js';
 import { deleteSkill, findSkills, getSkill, listSkills } from '../services/skill-reader.js';
-import { validateSkillInput } from '../services/skill-validate.js';
+import { validateSkillRequest } from '../services/skill-validate.js';
 import { writeSkill } from '../services/skill-writer.js';
 import {
   errorResponses,
@@ -256,7 +256,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
   app.openapi(validateRoute, async (c) => {
     const body = c.req.valid('json');
     requestTelemetry(c, 'skills.validate', body.telemetry);
-    const result = validateSkillInput(deps, body);
+    const result = await validateSkillRequest(deps, body);
     return c.json(okBody(c, result), 200);
   });
 

@@ -10,9 +10,12 @@ import {
   type StructuredSkill,
   skillMdFromStructured,
 } from '@skillport/core';
+import type { ServerLimits } from '../config.js';
 import type { Identity } from '../store/types.js';
 import { EXTRACT_UPLOADED_SKILL } from '../uploads/skill-folder.js';
 import { looksLikeZip, type ZipFile } from '../uploads/zip-reader.js';
+import { jsonRunsInline } from '../workers/inline-policy.js';
+import { defineWorkerTask } from '../workers/worker-task.js';
 import type { ServiceDeps } from './deps.js';
 import { checkNoNul, checkSkillMdSize, decodeSkillMd } from './skill-text.js';
 
@@ -81,11 +84,33 @@ export async function resolveSkillSource(
       { details: { field: 'data' } },
     );
   }
-  return fromData(body.data, deps);
+  // Converting a large MCP tool or structured skill to SKILL.md is CPU work: a worker thread does it.
+  return deps.workers.run(
+    CONVERT_SKILL_DATA,
+    { data: body.data, limits: { maxSkillMdBytes: deps.limits.maxSkillMdBytes } },
+    { inline: jsonRunsInline(body.data) },
+  );
 }
 
+/** Input of {@link convertSkillData}. */
+export interface ConvertSkillDataInput {
+  data: unknown;
+  limits: Pick<ServerLimits, 'maxSkillMdBytes'>;
+}
+
+/** {@link fromData} with cloneable arguments, for the worker pool. */
+export function convertSkillData(input: ConvertSkillDataInput): SkillSource {
+  return fromData(input.data, { limits: input.limits });
+}
+
+/** {@link convertSkillData} as a worker pool task. */
+export const CONVERT_SKILL_DATA = defineWorkerTask(import.meta.url, 'convertSkillData', convertSkillData);
+
 /** Resolves a `data` value (also used by validate). */
-export function fromData(data: unknown, deps: Pick<ServiceDeps, 'limits'>): SkillSource {
+export function fromData(
+  data: unknown,
+  deps: { limits: Pick<ServerLimits, 'maxSkillMdBytes'> },
+): SkillSource {
   if (typeof data === 'string') {
     if (looksLikeHostPath(data)) {
       throw new SkillportError(
@@ -142,7 +167,7 @@ export function fromData(data: unknown, deps: Pick<ServiceDeps, 'limits'>): Skil
 function textSource(
   form: SkillInputForm,
   text: string,
-  deps: Pick<ServiceDeps, 'limits'>,
+  deps: { limits: Pick<ServerLimits, 'maxSkillMdBytes'> },
   issues: SkillIssue[],
 ): SkillSource {
   const bytes = encoder.encode(text);

@@ -9,8 +9,16 @@ import {
   type ValidationProfile,
   validateSkill,
 } from '@skillport/core';
+import type { ServerLimits } from '../config.js';
+import { jsonRunsInline } from '../workers/inline-policy.js';
+import { defineWorkerTask } from '../workers/worker-task.js';
 import type { ServiceDeps } from './deps.js';
 import { fromData, looksLikeHostPath, type SkillSource } from './skill-input.js';
+
+/** What validation needs of the server: the SKILL.md size limit. */
+export interface ValidateDeps {
+  limits: Pick<ServerLimits, 'maxSkillMdBytes'>;
+}
 
 /** The validate body fields this service reads (already schema-checked). */
 export interface ValidateBody {
@@ -24,7 +32,7 @@ export interface ValidateBody {
  * Resolves `data` as add does; what add refuses with 400 `INVALID_ARGUMENT` (a NUL character, an MCP
  * tool it cannot convert) comes back as an error issue instead, so validate stays a 200 verdict.
  */
-function resolveData(data: unknown, deps: Pick<ServiceDeps, 'limits'>): SkillSource | SkillIssue {
+function resolveData(data: unknown, deps: ValidateDeps): SkillSource | SkillIssue {
   try {
     return fromData(data, deps);
   } catch (error) {
@@ -53,10 +61,7 @@ function withError(result: ValidateSkillResult, issue: SkillIssue): ValidateSkil
  *
  * @returns the contract's validate result
  */
-export function validateSkillInput(
-  deps: Pick<ServiceDeps, 'limits'>,
-  body: ValidateBody,
-): ValidateSkillResult {
+export function validateSkillInput(deps: ValidateDeps, body: ValidateBody): ValidateSkillResult {
   const data = body.data;
   const structured =
     typeof data === 'object' && data !== null && !Array.isArray(data) && !('inputSchema' in data);
@@ -102,4 +107,32 @@ export function validateSkillInput(
   }
   const result = validateSkill(source.text, options);
   return { ...result, warnings: [...source.conversionIssues, ...result.warnings] };
+}
+
+/** {@link validateSkillInput} with cloneable arguments, for the worker pool. */
+export function validateSkillInputTask(input: { limits: ValidateDeps['limits']; body: ValidateBody }) {
+  return validateSkillInput({ limits: input.limits }, input.body);
+}
+
+/** {@link validateSkillInputTask} as a worker pool task. */
+export const VALIDATE_SKILL_INPUT = defineWorkerTask(
+  import.meta.url,
+  'validateSkillInputTask',
+  validateSkillInputTask,
+);
+
+/**
+ * Validates `data` as {@link validateSkillInput} does, in a worker thread when it is large.
+ *
+ * @returns the contract's validate result
+ */
+export function validateSkillRequest(
+  deps: Pick<ServiceDeps, 'limits' | 'workers'>,
+  body: ValidateBody,
+): Promise<ValidateSkillResult> {
+  return deps.workers.run(
+    VALIDATE_SKILL_INPUT,
+    { limits: { maxSkillMdBytes: deps.limits.maxSkillMdBytes }, body },
+    { inline: jsonRunsInline(body.data) },
+  );
 }

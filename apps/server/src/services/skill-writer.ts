@@ -5,6 +5,7 @@
  */
 import { isSkillportError, type SkillIssue, SkillportError, type SkillWriteResult } from '@skillport/core';
 import { isTransientStoreError } from '../http/errors.js';
+import { handOver } from '../store/movable.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
 import { runsInline } from '../workers/inline-policy.js';
@@ -104,10 +105,15 @@ export async function writeSkill(
     tags: parsed.tags,
     allowedTools: parsed.allowedTools,
   });
+  // The contents are not read here after the write: a store in another thread may move them.
   const files: SkillFileInput[] = [
-    { path: DEFINITION_PATH, kind: 'definition', content: source.bytes },
+    { path: DEFINITION_PATH, kind: 'definition', content: handOver(source.bytes) },
     { path: ABSTRACT_PATH, kind: 'summary', content: encoder.encode(abstract) },
-    ...source.auxiliary.map((f) => ({ path: f.path, kind: 'auxiliary' as const, content: f.content })),
+    ...source.auxiliary.map((f) => ({
+      path: f.path,
+      kind: 'auxiliary' as const,
+      content: handOver(f.content),
+    })),
   ];
   if (files.length > deps.limits.maxFilesPerSkill) {
     throw new SkillportError(

@@ -17,3 +17,33 @@ export const INLINE_MAX_CHARS = 16 * 1024;
 export function runsInline(length: number): boolean {
   return length <= INLINE_MAX_CHARS;
 }
+
+/** Most JSON values (objects, arrays, scalars) of input processed inline. */
+const INLINE_MAX_JSON_NODES = 1000;
+
+/**
+ * True when a request value (a `data` object or string) is small enough to convert and validate
+ * inline: at most {@link INLINE_MAX_CHARS} characters of strings and 1000 values. Stops counting as
+ * soon as either bound is passed, so the check itself is cheap on large input.
+ *
+ * @param value - parsed JSON
+ */
+export function jsonRunsInline(value: unknown): boolean {
+  let chars = 0;
+  let nodes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next === 'string') chars += next.length;
+    else if (typeof next === 'object' && next !== null) {
+      // `for…in` visits keys one at a time: a 20 000-key object is given up on after 1000.
+      for (const key in next) {
+        if (++nodes > INLINE_MAX_JSON_NODES) return false;
+        chars += key.length;
+        stack.push((next as Record<string, unknown>)[key]);
+      }
+    }
+    if (chars > INLINE_MAX_CHARS) return false;
+  }
+  return true;
+}

@@ -3,8 +3,8 @@
  * calls the named export. Errors come back as plain data so a `SkillportError` keeps its code,
  * status and details across the thread boundary.
  */
-import { isSkillportError } from '@skillport/core';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { type SerializedError, serializeError } from './thread-errors.js';
 import { isTransferring } from './worker-task.js';
 
 /** What the pool posts to a thread. */
@@ -14,42 +14,10 @@ export interface WorkerRequest {
   arg: unknown;
 }
 
-/** An error as it crosses back from a thread. */
-export interface SerializedError {
-  name: string;
-  message: string;
-  stack?: string;
-  /** Set for a `SkillportError`. */
-  skillport?: { code: string; status: number; details?: Record<string, unknown> };
-}
-
 /** What a thread answers. */
 export type WorkerReply = { ok: true; value: unknown } | { ok: false; error: SerializedError };
 
 const modules = new Map<string, Promise<Record<string, unknown>>>();
-
-function serializeError(error: unknown): SerializedError {
-  if (isSkillportError(error)) {
-    return {
-      name: error.name,
-      message: error.message,
-      ...(error.stack !== undefined ? { stack: error.stack } : {}),
-      skillport: {
-        code: error.code,
-        status: error.status,
-        ...(error.details !== undefined ? { details: error.details } : {}),
-      },
-    };
-  }
-  if (error instanceof Error) {
-    return {
-      name: error.name,
-      message: error.message,
-      ...(error.stack !== undefined ? { stack: error.stack } : {}),
-    };
-  }
-  return { name: 'Error', message: String(error) };
-}
 
 /**
  * Runs one request in this thread.

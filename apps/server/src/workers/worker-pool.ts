@@ -12,7 +12,9 @@
 import { availableParallelism } from 'node:os';
 import { isSkillportError, SkillportError } from '@skillport/core';
 import { Piscina } from 'piscina';
-import type { SerializedError, WorkerReply, WorkerRequest } from './worker-entry.js';
+import { threadEntry } from './thread-entry.js';
+import { rebuildError } from './thread-errors.js';
+import type { WorkerReply, WorkerRequest } from './worker-entry.js';
 import { isTransferring, type WorkerTask } from './worker-task.js';
 
 /** Settings of the pool (each has an environment variable; see the server README). */
@@ -100,35 +102,6 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
-function rebuildError(error: SerializedError): Error {
-  if (error.skillport !== undefined) {
-    const rebuilt = new SkillportError(error.skillport.code as never, error.message, {
-      status: error.skillport.status,
-      ...(error.skillport.details !== undefined ? { details: error.skillport.details } : {}),
-    });
-    if (error.stack !== undefined) rebuilt.stack = error.stack;
-    return rebuilt;
-  }
-  const rebuilt = new Error(error.message);
-  rebuilt.name = error.name;
-  if (error.stack !== undefined) rebuilt.stack = error.stack;
-  return rebuilt;
-}
-
-/** Where the threads load from: the built entry, or (source run) a bootstrap that loads TypeScript. */
-function threadEntry(): { filename: string; workerData?: unknown; execArgv?: string[] } {
-  const here = import.meta.url;
-  if (!here.endsWith('.ts')) return { filename: new URL('./worker-entry.js', here).href };
-  return {
-    filename: new URL('./source-bootstrap.mjs', here).href,
-    workerData: {
-      entryUrl: new URL('./worker-entry.ts', here).href,
-    },
-    // Workspace packages resolve to their TypeScript sources, as in the calling thread.
-    execArgv: [...process.execArgv, '--conditions=@skillport/source'],
-  };
-}
-
 /**
  * Creates a pool. Threads start on first use and exit when idle, so an unused pool costs nothing.
  *
@@ -159,7 +132,7 @@ export function createWorkerPool(
     if (value !== undefined) s[key] = value;
   }
   const threads = Math.max(1, Math.floor(s.threads));
-  const entry = threadEntry();
+  const entry = threadEntry(import.meta.url, 'worker-entry');
   let piscina: Piscina | null = null;
   const queue: Queued[] = [];
   let running = 0;
@@ -170,8 +143,8 @@ export function createWorkerPool(
 
   const threadsOf = (): Piscina => {
     piscina ??= new Piscina({
-      filename: entry.filename,
-      ...(entry.workerData !== undefined ? { workerData: entry.workerData } : {}),
+      filename: entry.url.href,
+      workerData: entry.workerData,
       ...(entry.execArgv !== undefined ? { execArgv: entry.execArgv } : {}),
       minThreads: 0,
       maxThreads: threads,

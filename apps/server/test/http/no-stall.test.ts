@@ -1,7 +1,10 @@
 // Nothing one user sends may stall the server for others: hostile input is processed in bounded
 // time, and the server keeps answering while it is.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { healthDuring } from '../helpers/health-probe.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
+import { buildZip } from '../helpers/zip-builder.js';
 
 let t: TestServer;
 
@@ -34,57 +37,113 @@ describe('hostile SKILL.md bodies are processed, not frozen on', () => {
   });
 });
 
-/** Latencies of `/health`, probed back to back (10 ms apart) while `op` runs. */
-async function probeHealthDuring(op: () => Promise<unknown>): Promise<number[]> {
-  const latencies: number[] = [];
-  let done = false;
-  const probing = (async () => {
-    while (!done) {
-      const start = performance.now();
-      const res = await fetch(`${t.url}/health`);
-      await res.arrayBuffer();
-      latencies.push(performance.now() - start);
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  })();
+// The invariant is observed from outside: the server runs in a process of its own (so the test's
+// own data and work do not count against it) and `/health` is probed from a separate thread.
+let proc: ServerProcess;
+beforeAll(async () => {
+  proc = await startServerProcess();
+});
+afterAll(async () => {
+  await proc?.stop();
+});
+
+/** A JSON request to the server process. */
+async function call(method: string, urlPath: string, body?: unknown) {
+  const res = await fetch(`${proc.url}${urlPath}`, {
+    method,
+    ...(body === undefined
+      ? {}
+      : body instanceof FormData
+        ? { body }
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  const text = await res.text();
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field
+  let json: any = null;
   try {
-    await op();
-  } finally {
-    done = true;
-    await probing;
-  }
-  return latencies;
+    json = JSON.parse(text);
+  } catch {}
+  return { status: res.status, text, json };
 }
 
 /**
- * The invariant: `/health` answers within 100 ms while the hostile request is processed. A loaded
- * machine can delay any one probe, so a run that misses is repeated (up to three runs); a server
- * that really blocks misses every run.
+ * `/health` keeps answering within 100 ms while `op` (one hostile request, with its job) runs: the
+ * server's HTTP thread never computes for 100 ms while a probe waits (see `healthDuring`).
  */
 async function expectHealthyDuring(op: () => Promise<unknown>): Promise<void> {
-  let worst = Number.POSITIVE_INFINITY;
-  for (let attempt = 0; attempt < 3 && worst >= 100; attempt++) {
-    const latencies = await probeHealthDuring(op);
-    expect(latencies.length).toBeGreaterThan(0);
-    worst = Math.min(worst, Math.max(...latencies));
-  }
-  expect(worst).toBeLessThan(100);
+  const verdict = await healthDuring(proc.url, op, { pid: proc.child.pid as number });
+  expect(verdict.runs.every((run) => run.probes > 0)).toBe(true);
+  expect(verdict.ok, JSON.stringify(verdict.runs)).toBe(true);
 }
 
-describe('/health answers within 100 ms while a hostile add is processed', () => {
-  const megabyte = 1024 * 1024 - 200;
-  test.each([
-    ['a 1 MiB heading line', `# a${' '.repeat(megabyte)}b`],
-    [
-      'a 1 MiB body of short Markdown lines',
-      Array.from({ length: megabyte / 32 }, (_, i) => `## h${i}\n- **p${i}** (string): x\n`)
-        .join('')
-        .slice(0, megabyte),
-    ],
-  ])('%s', async (_label, body) => {
+async function upload(bytes: Uint8Array): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'skill.zip');
+  const res = await call('POST', '/api/v1/resources/temp_upload', form);
+  expect(res.status, res.text).toBe(200);
+  return res.json.result.temp_file_id;
+}
+
+const MEGABYTE = 1024 * 1024 - 200;
+const hostileBodies: Array<[string, string]> = [
+  ['a 1 MiB heading line', `# a${' '.repeat(MEGABYTE)}b`],
+  [
+    'a 1 MiB body of short Markdown lines',
+    Array.from({ length: MEGABYTE / 32 }, (_, i) => `## h${i}\n- **p${i}** (string): x\n`)
+      .join('')
+      .slice(0, MEGABYTE),
+  ],
+  ['1 MiB of one word', 'word '.repeat(MEGABYTE / 5)],
+  ['1 MiB of CJK text', '检查小红书登录状态'.repeat(MEGABYTE / 27)],
+];
+
+describe('/health answers within 100 ms while a hostile request is processed', () => {
+  test.each(hostileBodies)('SKILL.md with %s (add, job, get, validate)', async (_label, body) => {
     await expectHealthyDuring(async () => {
-      const add = await t.request('POST', '/api/v1/skills', {
-        body: { data: skillMd('hostile-add', body), wait: true },
+      const text = skillMd('hostile-add', body);
+      const add = await call('POST', '/api/v1/skills', { data: text, wait: true });
+      expect(add.status, add.text.slice(0, 300)).toBe(200);
+      expect(add.json.result.queue_status.failed).toBe(0);
+      const get = await call('GET', '/api/v1/skills/hostile-add?include_content=true');
+      expect(get.status).toBe(200);
+      const validate = await call('POST', '/api/v1/skills/validate', { data: text });
+      expect(validate.json.result.valid).toBe(true);
+    });
+  });
+
+  // The attack's shape: a few hundred KB of zip under the ratio cap that inflates to ~48 MiB.
+  test('a zip that inflates to 48 MiB (upload, add, job)', async () => {
+    const size = 48 * 1024 * 1024;
+    const data = new Uint8Array(size);
+    let x = 12345;
+    for (let i = 0; i < size; i += 500) {
+      x = (x * 1103515245 + 12345) >>> 0;
+      data.fill(x >>> 24, i, i + 500);
+    }
+    const zip = buildZip([
+      { name: 'SKILL.md', data: skillMd('zip-inflated', 'Large auxiliary data.') },
+      { name: 'data/blocks.bin', data },
+    ]);
+    expect(zip.byteLength).toBeLessThan(size / 100);
+    await expectHealthyDuring(async () => {
+      const id = await upload(zip);
+      const add = await call('POST', '/api/v1/skills', { temp_file_id: id, wait: true });
+      expect(add.status, add.text.slice(0, 300)).toBe(200);
+    });
+  }, 120_000);
+
+  test('an MCP tool with 20 000 parameters (add, job)', async () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'string', description: `Parameter ${i}` }]),
+    );
+    await expectHealthyDuring(async () => {
+      const add = await call('POST', '/api/v1/skills', {
+        data: {
+          name: 'huge-tool',
+          description: 'A tool with very many parameters',
+          inputSchema: { type: 'object', properties },
+        },
+        wait: true,
       });
       expect(add.status, add.text.slice(0, 300)).toBe(200);
     });

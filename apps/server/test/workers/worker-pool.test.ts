@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
+import { threadExecArgv } from '../../src/workers/thread-entry.js';
 import { createWorkerPool, isProcessingLimitError } from '../../src/workers/worker-pool.js';
 import { FILL, HOARD, REFUSE, SPIN, WHERE_AM_I } from './pool-tasks.js';
 
@@ -73,5 +74,16 @@ describe('worker pool', () => {
     const other = createWorkerPool({ threads: 1 });
     await other.close();
     await expect(other.run(WHERE_AM_I, 'x')).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});
+
+describe('threadExecArgv', () => {
+  test.each([
+    [['--input-type=module', '-e', 'code'], []],
+    [['--eval', 'x', '--max-old-space-size=100'], ['--max-old-space-size=100']],
+    [['-p', 'x', '--conditions=a', '--input-type', 'module'], ['--conditions=a']],
+    [['--enable-source-maps'], ['--enable-source-maps']],
+  ])('%j → %j (a thread refuses options about the process entry)', (given, expected) => {
+    expect(threadExecArgv(given)).toEqual(expected);
   });
 });

@@ -1,0 +1,271 @@
+/**
+ * The server's SQLite store, run in a database thread of its own. better-sqlite3 is synchronous: on
+ * the HTTP thread, every statement — writing a large skill with its files and search row, or
+ * waiting for a lock another process holds — would stop every other request for its duration.
+ * Here the HTTP thread only posts calls and awaits replies, so it keeps answering (`/health` within
+ * milliseconds) whatever the database is doing.
+ *
+ * Semantics are those of {@link createSqliteStore} (same transactions, same results; file contents
+ * come back as `Uint8Array`s). A call waiting for a lock held by another connection fails with
+ * `SQLITE_BUSY` after `busyTimeoutMs` (503 `UNAVAILABLE` with `Retry-After` over HTTP); the thread
+ * serves other calls meanwhile. File contents marked with `handOver` are moved to the thread, not
+ * copied. If the thread dies, pending calls fail and the next call starts a
+ * new one. `exportRecords` and `importRecords` stream through a connection of the calling thread
+ * (they are for `skillport db`, not request paths).
+ */
+import { Worker } from 'node:worker_threads';
+import { threadEntry } from '../../workers/thread-entry.js';
+import { rebuildError, type SerializedError } from '../../workers/thread-errors.js';
+import { movableBuffer } from '../movable.js';
+import type { SkillWrite, Store } from '../types.js';
+import type { SqliteSynchronous } from './connection.js';
+import { createSqliteStore } from './create-sqlite-store.js';
+
+/** Options of {@link createThreadedSqliteStore}. */
+export interface ThreadedSqliteStoreOptions {
+  /** Folder holding the database (created if missing). */
+  dataDir: string;
+  /** File name inside `dataDir`; default `skillport.db`. */
+  filename?: string;
+  /** `NORMAL` (default) or `FULL` (`SKILLPORT_SQLITE_SYNCHRONOUS`); see `openConnection`. */
+  synchronous?: SqliteSynchronous;
+  /**
+   * Longest wait of one call for a lock held by another connection, ms (`SKILLPORT_SQLITE_BUSY_TIMEOUT_MS`,
+   * default 5000); then it fails with `SQLITE_BUSY`.
+   */
+  busyTimeoutMs?: number;
+}
+
+/** What the database thread is started with. */
+export interface SqliteThreadData {
+  dataDir: string;
+  filename?: string;
+  synchronous?: SqliteSynchronous;
+  /** SQLite's own busy wait per attempt, ms (short: the thread stays free for other calls). */
+  attemptBusyMs: number;
+}
+
+/** A call posted to the database thread. */
+export interface SqliteThreadCall {
+  id: number;
+  method: string;
+  args: unknown[];
+  /** Epoch ms after which a call still waiting for a lock fails. */
+  deadline: number;
+}
+
+/** A message from the database thread. */
+export type SqliteThreadReply =
+  | { type: 'ready'; description: string }
+  | { type: 'failed'; error: SerializedError }
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'result'; id: number; ok: false; error: SerializedError };
+
+/** Store methods that run in the database thread. */
+const THREAD_METHODS = [
+  'migrate',
+  'checkReady',
+  'putSkill',
+  'getSkill',
+  'getSkillById',
+  'listRevisions',
+  'listSkills',
+  'readSkillView',
+  'listFiles',
+  'readFile',
+  'deleteSkill',
+  'search',
+  'putSkillVector',
+  'skillsNeedingVectors',
+  'claimTask',
+  'renewTaskLease',
+  'completeTask',
+  'compactSearchIndex',
+  'failTask',
+  'releaseTask',
+  'getTask',
+  'queueCounts',
+  'purgeFinishedTasks',
+  'putTempUpload',
+  'takeTempUpload',
+  'purgeExpiredUploads',
+  'ensureAccount',
+  'ensureUser',
+  'listAccounts',
+  'listUsers',
+  'createApiKey',
+  'findApiKeyByHash',
+  'listApiKeys',
+  'revokeApiKey',
+  'countApiKeys',
+  'readBlobs',
+  'pruneHistory',
+  'listChanges',
+  'skillsVersion',
+] as const satisfies ReadonlyArray<keyof Store>;
+
+/** Methods handled in this thread; with {@link THREAD_METHODS}, every method of `Store`. */
+type LocalMember = 'description' | 'close' | 'exportRecords' | 'importRecords' | 'expireLeases';
+// A new Store method must be added to THREAD_METHODS (or handled here): this fails to compile otherwise.
+const everyMethodCovered: [Exclude<keyof Store, (typeof THREAD_METHODS)[number] | LocalMember>] extends [
+  never,
+]
+  ? true
+  : never = true;
+void everyMethodCovered;
+
+const ATTEMPT_BUSY_MS = 20;
+
+/** Buffers to move rather than copy: the handed-over file contents of a `putSkill` (see `movable.ts`). */
+function transferList(method: string, args: unknown[]): ArrayBuffer[] {
+  if (method !== 'putSkill') return [];
+  const buffers = new Set<ArrayBuffer>();
+  for (const file of (args[0] as SkillWrite).files) {
+    const buffer = movableBuffer(file.content);
+    if (buffer !== null) buffers.add(buffer);
+  }
+  return [...buffers];
+}
+
+interface Thread {
+  worker: Worker;
+  pending: Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>;
+  exited: boolean;
+}
+
+function startThread(data: SqliteThreadData): Promise<{ thread: Thread; description: string }> {
+  const entry = threadEntry(import.meta.url, 'sqlite-thread-entry', data);
+  const worker = new Worker(entry.url, {
+    workerData: entry.workerData,
+    ...(entry.execArgv !== undefined ? { execArgv: entry.execArgv } : {}),
+  });
+  const thread: Thread = { worker, pending: new Map(), exited: false };
+  return new Promise((resolve, reject) => {
+    let started = false;
+    worker.on('message', (message: SqliteThreadReply) => {
+      if (message.type === 'ready') {
+        started = true;
+        resolve({ thread, description: message.description });
+      } else if (message.type === 'failed') {
+        reject(rebuildError(message.error));
+        void worker.terminate();
+      } else {
+        const waiter = thread.pending.get(message.id);
+        if (waiter === undefined) return;
+        thread.pending.delete(message.id);
+        if (message.ok) waiter.resolve(message.value);
+        else waiter.reject(rebuildError(message.error));
+      }
+    });
+    worker.on('error', (error) => {
+      if (!started) reject(error);
+      for (const waiter of thread.pending.values()) waiter.reject(error);
+      thread.pending.clear();
+    });
+    worker.on('exit', (code) => {
+      thread.exited = true;
+      const error = Object.assign(new Error(`The database thread stopped (exit code ${code})`), {
+        code: 'SKILLPORT_STORE_THREAD_EXIT',
+      });
+      if (!started) reject(error);
+      for (const waiter of thread.pending.values()) waiter.reject(error);
+      thread.pending.clear();
+    });
+  });
+}
+
+/**
+ * Opens the SQLite store in a database thread (migrating the file on open, as `createSqliteStore`).
+ *
+ * @param options - see {@link ThreadedSqliteStoreOptions}
+ * @returns the store, once the thread has opened the database
+ * @throws what opening the database throws (e.g. a schema written by a newer build)
+ * @example
+ * ```ts
+ * const store = await createThreadedSqliteStore({ dataDir: './.skillport' });
+ * await store.close();
+ * ```
+ */
+export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOptions): Promise<Store> {
+  const data: SqliteThreadData = {
+    dataDir: options.dataDir,
+    ...(options.filename !== undefined ? { filename: options.filename } : {}),
+    ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
+    attemptBusyMs: ATTEMPT_BUSY_MS,
+  };
+  const busyTimeoutMs = Math.max(0, options.busyTimeoutMs ?? 5000);
+  const first = await startThread(data);
+  let current: Promise<Thread> = Promise.resolve(first.thread);
+  let nextId = 1;
+  let closed = false;
+  let local: Store | null = null;
+
+  const threadNow = async (): Promise<Thread> => {
+    let thread = await current;
+    if (thread.exited && !closed) {
+      current = startThread(data).then((started) => started.thread);
+      thread = await current;
+    }
+    return thread;
+  };
+
+  const call = async (method: string, args: unknown[]): Promise<unknown> => {
+    if (closed) {
+      throw Object.assign(new Error('The database connection is not open (store closed)'), {
+        code: 'SKILLPORT_STORE_CLOSED',
+      });
+    }
+    const thread = await threadNow();
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      const message: SqliteThreadCall = { id, method, args, deadline: Date.now() + busyTimeoutMs };
+      thread.worker.postMessage(message, transferList(method, args));
+    });
+  };
+
+  const localStore = (): Store => {
+    local ??= createSqliteStore({
+      dataDir: options.dataDir,
+      ...(options.filename !== undefined ? { filename: options.filename } : {}),
+      ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
+    });
+    return local;
+  };
+
+  const store: Record<string, unknown> = {
+    description: first.description,
+    async close() {
+      if (closed) return;
+      closed = true;
+      const thread = await current;
+      if (!thread.exited) {
+        const id = nextId++;
+        await new Promise((resolve) => {
+          thread.pending.set(id, { resolve, reject: resolve });
+          thread.worker.postMessage({
+            id,
+            method: 'close',
+            args: [],
+            deadline: Date.now(),
+          } satisfies SqliteThreadCall);
+        });
+        await thread.worker.terminate();
+      }
+      await local?.close();
+    },
+    async expireLeases(isGone: (owner: string) => boolean, now: number) {
+      const owners = (await call('leaseOwners', [now])) as string[];
+      const gone = owners.filter((owner) => isGone(owner));
+      return gone.length === 0 ? 0 : call('expireLeaseOwners', [gone, now]);
+    },
+    exportRecords() {
+      return localStore().exportRecords();
+    },
+    importRecords(records: Parameters<Store['importRecords']>[0]) {
+      return localStore().importRecords(records);
+    },
+  };
+  for (const method of THREAD_METHODS) store[method] = (...args: unknown[]) => call(method, args);
+  return store as unknown as Store;
+}
