@@ -102,6 +102,8 @@ const THREAD_METHODS = [
   'pruneHistory',
   'listChanges',
   'skillsVersion',
+  'listTasks',
+  'cancelTask',
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 /** Methods handled in this thread; with {@link THREAD_METHODS}, every method of `Store`. */
