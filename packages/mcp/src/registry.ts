@@ -25,6 +25,11 @@ export interface RegistryGetOptions {
 export interface RegistryListOptions {
   /** Most skills (the first ones by root then name: user root before agent root). */
   limit: number;
+  /**
+   * Continue after a previous page: its `next_cursor` (opaque; `GET /api/v1/skills?cursor=`). A
+   * registry that pages by cursor answers with `has_more` and, when more follow, `next_cursor`.
+   */
+  cursor?: string;
   /** One root; default both. */
   targetUri?: string;
 }
@@ -53,7 +58,10 @@ export interface SkillRegistry {
   find(query: string, options: RegistryFindOptions): Promise<FindSkillsResult>;
   /** One skill at one level or all, with its file list (`GET /api/v1/skills/{name}`). */
   get(name: string, options: RegistryGetOptions): Promise<GetSkillResult>;
-  /** The first `limit` skills of both roots or one (`GET /api/v1/skills`), with the total. */
+  /**
+   * The first `limit` skills of both roots or one, or the `limit` after `cursor` (`GET /api/v1/skills`),
+   * with the total.
+   */
   list(options: RegistryListOptions): Promise<ListSkillsResult>;
   /** One file of a skill, byte for byte (`GET /api/v1/skills/{name}/files/{path}`). */
   readFile(name: string, path: string, options: { targetUri?: string }): Promise<RegistryFile>;

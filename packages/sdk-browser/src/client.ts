@@ -144,9 +144,20 @@ export class AsyncHTTPClient {
   }
 
   /**
-   * Lists the skills of the caller's roots, or of one root.
-   * @param params - `node_limit` (server default 1000), `target_uri`.
-   * @returns `{root_uris | root_uri, skills, total}`; an empty root gives an empty list.
+   * Lists the skills of the caller's roots, or of one root, by name, one page at a time.
+   * @param params - `node_limit` (skills per page: default 100, at most 1000 — larger values are
+   *   clamped), `cursor` (a previous page's `next_cursor`), `target_uri` (the same on every page).
+   * @returns `{root_uris | root_uri, skills, total, has_more, next_cursor?}`; `total` counts every
+   *   skill of the root(s); an empty root gives an empty list.
+   * @example
+   * ```ts
+   * let page = await client.listSkills({ node_limit: 500 });
+   * const all = [...page.skills];
+   * while (page.has_more) {
+   *   page = await client.listSkills({ node_limit: 500, cursor: page.next_cursor ?? null });
+   *   all.push(...page.skills);
+   * }
+   * ```
    * @see the OpenAPI document: `GET /api/v1/skills`
    */
   async listSkills(

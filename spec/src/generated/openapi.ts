@@ -164,7 +164,7 @@ export interface paths {
         };
         /**
          * List skills of the user root and the agent root, or of one root
-         * @description Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with `root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored. With `updated_since` or `cursor` it is a change feed instead: the skills written (`skills`) and deleted (`deleted`) since that time, in the order the changes were made, each skill once with its latest state, a page at a time (`node_limit`, at most 1000) with `next_cursor` and `has_more` — for mirrors and caches that stay in sync.
+         * @description Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with `root_uri`. Skills come by name, a page at a time: `node_limit` per page (default 100, at most 1000), `has_more`, and `next_cursor` to pass as `cursor` for the next page while more follow; `total` counts every skill of the root(s). An empty root gives an empty list, not 404. Unknown query parameters are ignored. With `updated_since` (or a cursor of a feed page) it is a change feed instead: the skills written (`skills`) and deleted (`deleted`) since that time, in the order the changes were made, each skill once with its latest state, a page at a time (`node_limit`, at most 1000) with `next_cursor` and `has_more` — for mirrors and caches that stay in sync.
          */
         get: operations["listSkills"];
         put?: never;
@@ -1158,9 +1158,9 @@ export interface components {
         ListSkillsResult: {
             /** @description Change feed only: skills deleted since the position, in change order */
             deleted?: components["schemas"]["DeletedSkillItem"][];
-            /** @description Change feed only: true when more changes follow at once (fetch `next_cursor` now) */
+            /** @description True when more skills (or changes) follow this page: fetch `next_cursor` for them */
             has_more?: boolean;
-            /** @description Change feed only: the position after this page. Pass it as `cursor` for the next page, or later to get only what changed since (present even when the page is empty) */
+            /** @description The position after this page: pass it as `cursor` for the next page. A listing by name gives it only when more skills follow; a change feed always (present even when the page is empty: pass it later to get only what changed since). */
             next_cursor?: string;
             /**
              * @description The one root listed, with `target_uri`
@@ -1175,7 +1175,7 @@ export interface components {
              *     ]
              */
             root_uris?: string[];
-            /** @description Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404). In a change-feed page (`updated_since` or `cursor`): the skills written, in change order. */
+            /** @description Skills by name, user root first, one page (at most `node_limit`); empty for an empty root (not 404). In a change-feed page: the skills written, in change order. */
             skills: components["schemas"]["SkillListItem"][];
             /** @description Number of skills in the listed root(s), before `node_limit`; in a change-feed page, the number of changes in the page (`skills` plus `deleted`) */
             total: number;
@@ -2754,13 +2754,13 @@ export interface operations {
     listSkills: {
         parameters: {
             query?: {
-                /** @description Most skills to return (a non-negative integer; default 1000), applied to the merged list of both roots; `total` still counts them all */
+                /** @description Skills per page (a non-negative integer): default 100, at most 1000 — a larger value is clamped to 1000, and `has_more` / `next_cursor` say that more follow. Applied to the merged list of both roots; `total` still counts them all. In a change feed: changes per page (default and most 1000). */
                 node_limit?: string;
                 /** @description List only this root: `viking://user/{user_id}/skills` (the caller's own), `viking://~/skills` or `viking://agent/skills`. Absent, empty, `null` or `false`: both the user root and the agent root. */
                 target_uri?: string;
                 /** @description Change feed: only skills written or deleted at or after this time (ISO 8601, e.g. `2026-01-31T09:30:00Z` or `2026-01-31`), in the order the changes were made, deletions in `deleted`; the page holds at most `node_limit` changes (default 1000, at most 1000) and ends with `next_cursor`. Absent, empty, `null` or `false`: a plain listing by name. */
                 updated_since?: string;
-                /** @description Change feed: continue after a previous page (its `next_cursor`, opaque). The cursor carries the page's `updated_since` and root, so `updated_since` is not needed with it; a different `target_uri` is refused with 400. Each skill is reported by its latest state; one written again after the cursor comes again later, so a reader that follows `next_cursor` misses no change. */
+                /** @description Continue after a previous page: its `next_cursor`, passed back unchanged (opaque). A cursor of the listing by name continues it after the last skill returned, so pages neither repeat nor skip skills when others are added meanwhile. A cursor of the change feed carries the page's `updated_since`, so `updated_since` is not needed with it; each skill is reported by its latest state, and one written again after the cursor comes again later, so a reader that follows `next_cursor` misses no change. A cursor used with another `target_uri` than its first page is refused with 400. */
                 cursor?: string;
             };
             header?: never;

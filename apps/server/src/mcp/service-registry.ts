@@ -1,9 +1,10 @@
 /**
  * The registry the `/mcp` route's MCP server reads: the server's own services, as one caller.
  */
-import { AGENT_SKILL_ROOT, userSkillRoot } from '@skillport/core';
+import { AGENT_SKILL_ROOT, SkillportError, userSkillRoot } from '@skillport/core';
 import type { SkillRegistry } from '@skillport/mcp';
 import type { ServiceDeps } from '../services/deps.js';
+import { decodeListCursor } from '../services/list-cursor.js';
 import type { SkillChanges } from '../services/skill-changes.js';
 import { readSkillFile } from '../services/skill-file.js';
 import { findSkills, getSkill, listSkills } from '../services/skill-reader.js';
@@ -44,8 +45,19 @@ export function createServiceRegistry(
         includeSource: false,
         targetUri: options.targetUri ?? null,
       }),
-    list: (options) =>
-      listSkills(deps, identity, { limit: options.limit, targetUri: options.targetUri ?? null }),
+    list: (options) => {
+      const cursor = options.cursor === undefined ? null : decodeListCursor(options.cursor);
+      if (cursor !== null && cursor.kind !== 'name') {
+        throw new SkillportError('INVALID_ARGUMENT', 'Invalid cursor: not a cursor of the listing by name', {
+          details: { field: 'cursor' },
+        });
+      }
+      return listSkills(deps, identity, {
+        limit: options.limit,
+        cursor,
+        targetUri: options.targetUri ?? null,
+      });
+    },
     async readFile(name, path, options) {
       const read = await readSkillFile(deps, identity, name, path, options.targetUri ?? null);
       return { uri: read.uri, content: read.file.content, sha256: read.file.sha256 };

@@ -12,6 +12,7 @@ import {
   GetSkillResultSchema,
   ListSkillsQuerySchema,
   ListSkillsResultSchema,
+  SkillportError,
   SkillWriteResultSchema,
   ValidateSkillRequestSchema,
   ValidateSkillResultSchema,
@@ -20,10 +21,17 @@ import { z } from 'zod';
 import type { AppEnv } from '../http/context.js';
 import { okBody, requestTelemetry } from '../http/envelope.js';
 import { setResponseHeader } from '../http/response-header.js';
-import { listSkillChanges } from '../services/change-feed.js';
+import { listSkillChanges, MAX_FEED_PAGE } from '../services/change-feed.js';
 import type { ServiceDeps } from '../services/deps.js';
+import { decodeListCursor } from '../services/list-cursor.js';
 import { getSkillAtRevision } from '../services/skill-history.js';
-import { deleteSkill, findSkills, getSkill, listSkills } from '../services/skill-reader.js';
+import {
+  DEFAULT_LIST_PAGE,
+  deleteSkill,
+  findSkills,
+  getSkill,
+  listSkills,
+} from '../services/skill-reader.js';
 import { validateSkillRequest } from '../services/skill-validate.js';
 import { writeSkill } from '../services/skill-writer.js';
 import {
@@ -85,8 +93,10 @@ const listRoute = createRoute({
   summary: 'List skills of the user root and the agent root, or of one root',
   description:
     'Without `target_uri`: the user root then the agent root, with `root_uris`; with it: that root, with ' +
-    '`root_uri`. An empty root gives an empty list, not 404. Unknown query parameters are ignored. ' +
-    'With `updated_since` or `cursor` it is a change feed instead: the skills ' +
+    '`root_uri`. Skills come by name, a page at a time: `node_limit` per page (default 100, at most ' +
+    '1000), `has_more`, and `next_cursor` to pass as `cursor` for the next page while more follow; ' +
+    '`total` counts every skill of the root(s). An empty root gives an empty list, not 404. Unknown query ' +
+    'parameters are ignored. With `updated_since` (or a cursor of a feed page) it is a change feed instead: the skills ' +
     'written (`skills`) and deleted (`deleted`) since that time, in the order the changes were made, ' +
     'each skill once with its latest state, a page at a time (`node_limit`, at most 1000) with ' +
     '`next_cursor` and `has_more` — for mirrors and caches that stay in sync.',
@@ -220,21 +230,31 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
 
   app.openapi(listRoute, async (c) => {
     const query = c.req.valid('query');
-    const limit = query.node_limit === undefined ? 1000 : Number(query.node_limit);
+    const nodeLimit = query.node_limit === undefined ? null : Number(query.node_limit);
     const updatedSince = optionalQuery(query.updated_since);
-    const cursor = optionalQuery(query.cursor);
-    if (updatedSince !== null || cursor !== null) {
+    const cursorText = optionalQuery(query.cursor);
+    const cursor = cursorText === null ? null : decodeListCursor(cursorText);
+    const targetUri = optionalQuery(query.target_uri);
+    if (updatedSince !== null || cursor?.kind === 'feed') {
+      if (cursor?.kind === 'name') {
+        throw new SkillportError(
+          'INVALID_ARGUMENT',
+          'This cursor continues a listing by name, not a change feed: drop updated_since to use it, or start the feed without it',
+          { details: { field: 'cursor' } },
+        );
+      }
       const page = await listSkillChanges(deps, c.get('identity'), {
         updatedSince,
-        cursor,
-        limit,
-        targetUri: optionalQuery(query.target_uri),
+        cursor: cursor?.kind === 'feed' ? cursor : null,
+        limit: nodeLimit ?? MAX_FEED_PAGE,
+        targetUri,
       });
       return c.json(okBody(c, page), 200);
     }
     const result = await listSkills(deps, c.get('identity'), {
-      limit,
-      targetUri: optionalQuery(query.target_uri),
+      limit: nodeLimit ?? DEFAULT_LIST_PAGE,
+      cursor: cursor?.kind === 'name' ? cursor : null,
+      targetUri,
     });
     return c.json(okBody(c, result), 200);
   });

@@ -7,56 +7,11 @@
 import { type ListSkillsResult, SkillportError } from '@skillport/core';
 import type { Identity } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
+import { checkCursorRoot, encodeListCursor, type FeedCursor } from './list-cursor.js';
 import { iso, rootsFor, toListItem } from './skill-reader.js';
 
 /** Most changes in one page. */
 export const MAX_FEED_PAGE = 1000;
-
-/** What a cursor carries (version 1): the position, the `updated_since` time and the root asked. */
-interface CursorState {
-  v: 1;
-  /** The feed position (`seq`) to continue after. */
-  s: number;
-  /** `updated_since` in epoch ms, or null. */
-  t: number | null;
-  /** The `target_uri` root, or null for both roots. */
-  r: string | null;
-}
-
-function encodeCursor(state: CursorState): string {
-  return Buffer.from(JSON.stringify(state), 'utf8').toString('base64url');
-}
-
-function badCursor(reason: string): SkillportError {
-  return new SkillportError(
-    'INVALID_ARGUMENT',
-    `Invalid cursor: ${reason}. Pass back the next_cursor of a previous page unchanged, or start again with updated_since`,
-    { details: { field: 'cursor' } },
-  );
-}
-
-function decodeCursor(raw: string): CursorState {
-  if (raw.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(raw)) throw badCursor('not a cursor this server issued');
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor('not a cursor this server issued');
-  }
-  const v = value as Partial<CursorState> | null;
-  if (
-    v === null ||
-    typeof v !== 'object' ||
-    v.v !== 1 ||
-    !Number.isSafeInteger(v.s) ||
-    (v.s as number) < 0 ||
-    !(v.t === null || Number.isFinite(v.t)) ||
-    !(v.r === null || typeof v.r === 'string')
-  ) {
-    throw badCursor('not a cursor this server issued');
-  }
-  return v as CursorState;
-}
 
 /**
  * Parses `updated_since`: an ISO 8601 date or date-time (`2026-01-31`, `2026-01-31T09:30:00Z`,
@@ -88,43 +43,41 @@ export function parseUpdatedSince(raw: string): number {
  * One page of the change feed.
  *
  * @param options.updatedSince - ISO 8601 time (ignored with a cursor, which carries it)
- * @param options.cursor - a previous page's `next_cursor`
+ * @param options.cursor - a previous feed page's `next_cursor`, decoded (`list-cursor.ts`)
  * @param options.limit - changes per page (clamped to 1–{@link MAX_FEED_PAGE})
  * @param options.targetUri - one root, else both; must equal the cursor's
  * @returns list's shape: `skills` (written, in change order), `deleted`, `next_cursor`, `has_more`,
  *   `total` = changes in the page
- * @throws SkillportError `INVALID_ARGUMENT` for a malformed time or cursor, or a cursor of another root
+ * @throws SkillportError `INVALID_ARGUMENT` for a malformed time, or a cursor of another root
  */
 export async function listSkillChanges(
   deps: ServiceDeps,
   identity: Identity,
-  options: { updatedSince: string | null; cursor: string | null; limit: number; targetUri: string | null },
+  options: {
+    updatedSince: string | null;
+    cursor: FeedCursor | null;
+    limit: number;
+    targetUri: string | null;
+  },
 ): Promise<ListSkillsResult> {
   const roots = rootsFor(identity, options.targetUri);
   const root = options.targetUri === null ? null : (roots[0] as string);
-  let state: CursorState;
+  let state: FeedCursor;
   if (options.cursor !== null) {
-    state = decodeCursor(options.cursor);
-    if (state.r !== root) {
-      throw new SkillportError(
-        'INVALID_ARGUMENT',
-        `This cursor pages ${state.r ?? 'both roots'}, not ${root ?? 'both roots'}; pass the same target_uri ` +
-          'as for the first page',
-        { details: { field: 'cursor', cursor_root: state.r, target_uri: root } },
-      );
-    }
+    state = options.cursor;
+    checkCursorRoot(state, root);
   } else {
     state = {
-      v: 1,
-      s: 0,
-      t: options.updatedSince === null ? null : parseUpdatedSince(options.updatedSince),
-      r: root,
+      kind: 'feed',
+      seq: 0,
+      since: options.updatedSince === null ? null : parseUpdatedSince(options.updatedSince),
+      root,
     };
   }
   const limit = Math.min(Math.max(1, Math.floor(options.limit)), MAX_FEED_PAGE);
   const page = await deps.store.listChanges(identity.accountId, roots, {
-    afterSeq: state.s,
-    since: state.t,
+    afterSeq: state.seq,
+    since: state.since,
     limit,
   });
   const skills = [];
@@ -143,7 +96,7 @@ export async function listSkillChanges(
       });
     }
   }
-  const next = encodeCursor({ ...state, s: page.lastSeq });
+  const next = encodeListCursor({ ...state, seq: page.lastSeq });
   const common = {
     skills,
     total: skills.length + deleted.length,

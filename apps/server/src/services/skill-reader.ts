@@ -16,6 +16,7 @@ import {
 } from '@skillport/core';
 import { ABSTRACT_PATH, DEFINITION_PATH, type Identity, type SkillRecord } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
+import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
 import { applyRetention, purgeHistory } from './retention.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
@@ -54,35 +55,73 @@ export function toListItem(skill: SkillRecord): SkillListItem {
   };
 }
 
+/** Skills per page of the listing by name when `node_limit` is not given. */
+export const DEFAULT_LIST_PAGE = 100;
+/** Most skills per page of the listing by name; a larger `node_limit` is clamped to it. */
+export const MAX_LIST_PAGE = 1000;
+
 /**
- * Lists skills.
+ * Lists skills by name, user root first, a page at a time (keyset pagination: a page costs the
+ * same wherever it starts).
  *
- * @param options.limit - `node_limit` (default 1000), applied to the merged list
+ * @param options.limit - skills per page (`node_limit`), clamped to 0–{@link MAX_LIST_PAGE}
+ * @param options.cursor - where to continue (a previous page's `next_cursor`, decoded), or null
  * @param options.targetUri - one root, or both roots when absent
+ * @returns `skills`, `total` (all skills of the listed roots), `has_more`, and `next_cursor` when
+ *   more follow
+ * @throws SkillportError `INVALID_ARGUMENT` for a cursor of another root
  */
 export async function listSkills(
   deps: ServiceDeps,
   identity: Identity,
-  options: { limit: number; targetUri: string | null },
+  options: { limit: number; cursor?: NameCursor | null; targetUri: string | null },
 ): Promise<ListSkillsResult> {
   const roots = rootsFor(identity, options.targetUri);
-  // A `node_limit` past 2^53 (e.g. 99999999999999999999) means "everything"; unclamped it reaches
-  // SQLite as a float and fails with "datatype mismatch" (500).
-  const limit = Math.min(options.limit, Number.MAX_SAFE_INTEGER);
+  const root = options.targetUri === null ? null : (roots[0] as string);
+  const cursor = options.cursor ?? null;
+  if (cursor !== null) {
+    checkCursorRoot(cursor, root);
+    if (cursor.rootIndex >= roots.length) {
+      throw new SkillportError('INVALID_ARGUMENT', 'Invalid cursor: not a cursor of this listing', {
+        details: { field: 'cursor' },
+      });
+    }
+  }
+  const pageSize = Math.min(Math.max(0, Math.floor(options.limit)), MAX_LIST_PAGE);
   const skills: SkillListItem[] = [];
   let total = 0;
-  for (const root of roots) {
-    const page = await deps.store.listSkills(identity.accountId, root, {
-      limit: Math.max(0, limit - skills.length),
+  let more = false;
+  // The position after the last skill returned: the root it came from and its name.
+  let position = { rootIndex: cursor?.rootIndex ?? 0, after: cursor?.after ?? '' };
+  for (const [index, rootUri] of roots.entries()) {
+    if (index < position.rootIndex || more) {
+      total += (await deps.store.listSkills(identity.accountId, rootUri, { limit: 0 })).total;
+      continue;
+    }
+    const want = pageSize - skills.length;
+    const after = index === position.rootIndex ? position.after : '';
+    // One more than the page needs tells whether the listing goes on past it.
+    const page = await deps.store.listSkills(identity.accountId, rootUri, {
+      limit: want + 1,
+      ...(after !== '' ? { after } : {}),
       summary: true,
     });
     total += page.total;
-    for (const s of page.skills) skills.push(toListItem(s));
+    const taken = page.skills.slice(0, want);
+    for (const s of taken) skills.push(toListItem(s));
+    const last = taken[taken.length - 1];
+    if (last !== undefined) position = { rootIndex: index, after: last.name };
+    if (page.skills.length > want) more = true;
   }
-  const cut = skills.slice(0, limit);
-  return options.targetUri
-    ? { root_uri: roots[0] as string, skills: cut, total }
-    : { root_uris: roots, skills: cut, total };
+  const paging = more
+    ? {
+        has_more: true,
+        next_cursor: encodeListCursor({ kind: 'name', ...position, root }),
+      }
+    : { has_more: false };
+  return root !== null
+    ? { root_uri: root, skills, total, ...paging }
+    : { root_uris: roots, skills, total, ...paging };
 }
 
 const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, overview: 1, body: 2 };

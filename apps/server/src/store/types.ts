@@ -397,12 +397,13 @@ export interface Store {
    * true) leaves `body` as `''` and skips reading it — what a listing needs, and much cheaper for
    * large skills. `summary: true` reads only what a listing shows (name, root, description, tags,
    * allowed tools, revision, times): `body` `''`, `frontmatter` `{}`, `overview` and `sourceMetadata`
-   * null.
+   * null. `after` continues a listing (keyset pagination): only names sorting after it (code-unit
+   * order, as the listing is sorted), so a page costs the same wherever it starts.
    */
   listSkills(
     accountId: string,
     rootUri: string,
-    options: { limit: number; withBody?: boolean; summary?: boolean },
+    options: { limit: number; after?: string; withBody?: boolean; summary?: boolean },
   ): Promise<{ skills: SkillRecord[]; total: number }>;
   /**
    * The named skill from the first of `rootUris` that holds it, with the requested file contents and

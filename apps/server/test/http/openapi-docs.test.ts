@@ -260,7 +260,7 @@ describe('GET /openapi.json documents the API field by field', () => {
     },
     { path: '/api/v1/skills/{name}', method: 'get', name: 'include_files', says: /[Dd]efault true/ },
     { path: '/api/v1/skills/{name}', method: 'get', name: 'include_integrity', says: /size.*sha256/ },
-    { path: '/api/v1/skills', method: 'get', name: 'node_limit', says: /default 1000/ },
+    { path: '/api/v1/skills', method: 'get', name: 'node_limit', says: /default 100, at most 1000/ },
     { path: '/api/v1/skills/{name}', method: 'delete', name: 'target_uri', says: /agent root/ },
     { path: '/api/v1/skills/{name}', method: 'delete', name: 'purge', says: /history/ },
     { path: '/api/v1/skills/{name}', method: 'get', name: 'revision', says: /prefix/ },

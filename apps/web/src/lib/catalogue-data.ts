@@ -64,6 +64,8 @@ export const PAGE_SIZE = 30;
 export const COMPLETE_LIMIT = 1000;
 export const WINDOW_LIMIT = 3000;
 export const SEARCH_LIMIT = 200;
+/** Pages skipped per request when jumping to a far page of a root paged by cursor (990 rows). */
+const JUMP_PAGES = 33;
 
 /** Sorts rows (a copy). `relevance` keeps the order given (best first). */
 export function sortItems(items: readonly CatalogueItem[], sort: SortOrder): CatalogueItem[] {
@@ -226,7 +228,27 @@ export class CatalogueData {
     let items: CatalogueItem[];
     let hasNext: boolean;
     let note: string | null = null;
-    if (usesCursor && query.page <= cursors.length) {
+    if (usesCursor) {
+      // A page past the known cursors: skip forward from the nearest known one in jumps that end on
+      // page boundaries (at most JUMP_PAGES pages each), noting the cursor each jump ends at.
+      // `cursors[n - 1]` starts page n (null: the first page); pages not reached yet are holes.
+      let known = Math.min(cursors.length, query.page);
+      while (known > 1 && cursors[known - 1] === undefined) known--;
+      while (known < query.page) {
+        const from = cursors[known - 1] ?? null;
+        const pages = Math.min(query.page - known, JUMP_PAGES);
+        const jump = (await this.#client.listSkills(
+          { node_limit: pages * PAGE_SIZE, ...this.#target(query.root), ...(from ? { cursor: from } : {}) },
+          sig(signal),
+        )) as ListResult;
+        if (!jump.next_cursor || jump.skills.length < pages * PAGE_SIZE) break;
+        known += pages;
+        cursors[known - 1] = jump.next_cursor;
+      }
+      if (known < query.page) {
+        // The root ends before this page.
+        return { ...base, items: [], hasNext: false, tags: [], note: null };
+      }
       const cursor = cursors[query.page - 1] ?? null;
       const result = (await this.#client.listSkills(
         { node_limit: PAGE_SIZE, ...this.#target(query.root), ...(cursor ? { cursor } : {}) },

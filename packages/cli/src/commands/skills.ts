@@ -1,4 +1,6 @@
 /** `skills add|list|find|show|update|remove`: the skill routes of the server. */
+
+import type { AsyncHTTPClient } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
 import { CliError, type CliIo, printJson } from '../internal/io.js';
@@ -25,6 +27,33 @@ function shortTime(iso: string): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
 }
 
+/** Skills `skills list` shows without `--limit`. */
+const DEFAULT_LIST_LIMIT = 1000;
+/** Most skills the server returns per page. */
+const SERVER_PAGE = 1000;
+
+type ListResult = Awaited<ReturnType<AsyncHTTPClient['listSkills']>>;
+
+/**
+ * The first `limit` skills, following the listing's `next_cursor` page by page; the result is one
+ * listing (`has_more` and `next_cursor` of the last page read, when the limit cut the listing).
+ */
+async function listPages(client: AsyncHTTPClient, limit: number, target?: string): Promise<ListResult> {
+  const root = target ? { target_uri: target } : {};
+  let page = await client.listSkills({ node_limit: Math.min(limit, SERVER_PAGE), ...root });
+  const merged: ListResult = { ...page, skills: [...page.skills] };
+  while (merged.skills.length < limit && page.has_more === true && page.next_cursor) {
+    const want = Math.min(limit - merged.skills.length, SERVER_PAGE);
+    page = await client.listSkills({ node_limit: want, cursor: page.next_cursor, ...root });
+    merged.skills.push(...page.skills);
+    merged.total = page.total;
+  }
+  if (page.has_more !== undefined) merged.has_more = page.has_more;
+  if (page.next_cursor !== undefined) merged.next_cursor = page.next_cursor;
+  else delete merged.next_cursor;
+  return merged;
+}
+
 /** Registers `skills …` on the program. */
 export function registerSkills(program: Command, io: CliIo): Command {
   const skills = program.command('skills').description('manage the skills stored on the server');
@@ -40,15 +69,12 @@ export function registerSkills(program: Command, io: CliIo): Command {
     .command('list')
     .description('list the skills of your roots (or of --target)')
     .option('--target <uri>', 'only this skill root')
-    .option('--limit <n>', 'most skills listed (server default 1000)')
+    .option('--limit <n>', `most skills listed (default ${DEFAULT_LIST_LIMIT})`)
     .action(async (options: { target?: string; limit?: string }, command: Command) => {
       const ctx = createContext(io, command);
-      const limit = parsePositive('--limit', options.limit, true);
+      const limit = parsePositive('--limit', options.limit, true) ?? DEFAULT_LIST_LIMIT;
       const client = await ctx.client();
-      const result = await client.listSkills({
-        ...(limit !== undefined ? { node_limit: limit } : {}),
-        ...(options.target ? { target_uri: options.target } : {}),
-      });
+      const result = await listPages(client, limit, options.target);
       if (ctx.format === 'json') return printJson(io, result);
       if (result.skills.length === 0) return ctx.print('no skills\n');
       ctx.print(

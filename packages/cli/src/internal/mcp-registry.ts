@@ -43,8 +43,12 @@ export function createClientRegistry(client: AsyncHTTPClient, options: ClientReg
         ...target(targetUri),
       })) as GetSkillResult;
     },
-    async list({ limit, targetUri }) {
-      return (await client.listSkills({ node_limit: limit, ...target(targetUri) })) as ListSkillsResult;
+    async list({ limit, cursor, targetUri }) {
+      return (await client.listSkills({
+        node_limit: limit,
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...target(targetUri),
+      })) as ListSkillsResult;
     },
     async readFile(name, path, { targetUri }) {
       const file = await client.getSkillFile(name, path, target(targetUri));

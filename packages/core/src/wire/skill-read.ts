@@ -95,8 +95,9 @@ export const ListSkillsQuerySchema = z.object({
     .optional()
     .meta({
       description:
-        'Most skills to return (a non-negative integer; default 1000), applied to the merged list of ' +
-        'both roots; `total` still counts them all',
+        'Skills per page (a non-negative integer): default 100, at most 1000 — a larger value is clamped ' +
+        'to 1000, and `has_more` / `next_cursor` say that more follow. Applied to the merged list of both ' +
+        'roots; `total` still counts them all. In a change feed: changes per page (default and most 1000).',
       example: '100',
     }),
   target_uri: z
@@ -124,10 +125,13 @@ export const ListSkillsQuerySchema = z.object({
     .optional()
     .meta({
       description:
-        'Change feed: continue after a previous page (its `next_cursor`, opaque). The cursor carries the ' +
-        "page's `updated_since` and root, so `updated_since` is not needed with it; a different " +
-        '`target_uri` is refused with 400. Each skill is reported by its latest state; one written again ' +
-        'after the cursor comes again later, so a reader that follows `next_cursor` misses no change.',
+        'Continue after a previous page: its `next_cursor`, passed back unchanged (opaque). A cursor of ' +
+        'the listing by name continues it after the last skill returned, so pages neither repeat nor skip ' +
+        'skills when others are added meanwhile. A cursor of the change feed carries the ' +
+        "page's `updated_since`, so `updated_since` is not needed with it; each skill is reported by its " +
+        'latest state, and one written again after the cursor comes again later, so a reader that follows ' +
+        '`next_cursor` misses no change. A cursor used with another `target_uri` than its first page is ' +
+        'refused with 400.',
       example: 'eyJ2IjoxLCJzIjo0Mn0',
     }),
 });
@@ -148,8 +152,8 @@ export const ListSkillsResultSchema = z
     }),
     skills: z.array(SkillListItemSchema).meta({
       description:
-        'Skills by name, user root first, at most `node_limit`; empty for an empty root (not 404). In a ' +
-        'change-feed page (`updated_since` or `cursor`): the skills written, in change order.',
+        'Skills by name, user root first, one page (at most `node_limit`); empty for an empty root (not ' +
+        '404). In a change-feed page: the skills written, in change order.',
     }),
     total: z
       .number()
@@ -167,11 +171,12 @@ export const ListSkillsResultSchema = z
       .optional()
       .meta({
         description:
-          'Change feed only: the position after this page. Pass it as `cursor` for the next page, or later ' +
-          'to get only what changed since (present even when the page is empty)',
+          'The position after this page: pass it as `cursor` for the next page. A listing by name gives ' +
+          'it only when more skills follow; a change feed always (present even when the page is empty: ' +
+          'pass it later to get only what changed since).',
       }),
     has_more: z.boolean().optional().meta({
-      description: 'Change feed only: true when more changes follow at once (fetch `next_cursor` now)',
+      description: 'True when more skills (or changes) follow this page: fetch `next_cursor` for them',
     }),
   })
   .meta({

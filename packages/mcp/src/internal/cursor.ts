@@ -1,14 +1,17 @@
 /**
  * Opaque pagination cursors of `list_skills`, `resources/list` and `prompts/list`: the position in
  * the registry's listing (user root, then agent root, by name) and the root it lists, base64url
- * JSON so clients treat them as opaque (MCP specification, pagination).
+ * JSON so clients treat them as opaque (MCP specification, pagination). The position is the
+ * registry's own `next_cursor` when it pages by cursor (`GET /api/v1/skills` does), else an offset.
  */
 import { McpInputError } from './errors.js';
 
 /** Where the next page starts. */
 export interface CursorState {
-  /** Skills already returned. */
-  offset: number;
+  /** The registry's cursor for the next page (from its `next_cursor`). */
+  next?: string;
+  /** Skills already returned, for a registry that does not page by cursor. */
+  offset?: number;
   /** The root listed, when one was asked for. */
   targetUri?: string;
 }
@@ -28,7 +31,10 @@ function fromBase64Url(text: string): string {
 /** Encodes a cursor. */
 export function encodeCursor(state: CursorState): string {
   return toBase64Url(
-    JSON.stringify(state.targetUri ? { o: state.offset, t: state.targetUri } : { o: state.offset }),
+    JSON.stringify({
+      ...(state.next !== undefined ? { c: state.next } : { o: state.offset ?? 0 }),
+      ...(state.targetUri ? { t: state.targetUri } : {}),
+    }),
   );
 }
 
@@ -42,16 +48,19 @@ export function decodeCursor(cursor: string): CursorState {
     new McpInputError(
       `Invalid cursor ${JSON.stringify(cursor.slice(0, 80))}: pass the next_cursor of the previous page unchanged`,
     );
-  if (cursor.length > 2000 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  if (cursor.length > 4000 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   let value: unknown;
   try {
     value = JSON.parse(fromBase64Url(cursor));
   } catch {
     throw invalid();
   }
+  const c = (value as { c?: unknown })?.c;
   const o = (value as { o?: unknown })?.o;
   const t = (value as { t?: unknown })?.t;
-  if (typeof o !== 'number' || !Number.isSafeInteger(o) || o < 0) throw invalid();
   if (t !== undefined && typeof t !== 'string') throw invalid();
-  return t === undefined ? { offset: o } : { offset: o, targetUri: t };
+  const root = t === undefined ? {} : { targetUri: t };
+  if (typeof c === 'string' && c.length <= 2048) return { next: c, ...root };
+  if (typeof o !== 'number' || !Number.isSafeInteger(o) || o < 0) throw invalid();
+  return { offset: o, ...root };
 }

@@ -1,5 +1,5 @@
 /**
- * One page of the registry's listing, by offset cursor (see `cursor.ts`).
+ * One page of the registry's listing, by cursor (see `cursor.ts`).
  */
 import type { SkillListItem } from '@skillport/core';
 import type { SkillRegistry } from '../registry.js';
@@ -16,7 +16,8 @@ export interface SkillPage {
 }
 
 /**
- * Reads one page.
+ * Reads one page. A registry that pages by cursor (its result has `has_more`) is asked for the page
+ * itself; one that does not is asked for the skills up to the page's end, and the page cut from them.
  *
  * @param options.limit - page size
  * @param options.cursor - the previous page's `nextCursor`; absent for the first page
@@ -35,15 +36,24 @@ export async function readPage(
         'start again without a cursor to list another root',
     );
   }
-  const listed = await registry.list({
-    limit: state.offset + options.limit,
-    ...(targetUri ? { targetUri } : {}),
-  });
-  const skills = listed.skills.slice(state.offset, state.offset + options.limit);
-  const next = state.offset + skills.length;
+  const root = targetUri ? { targetUri } : {};
+  if (state.next !== undefined) {
+    const listed = await registry.list({ limit: options.limit, cursor: state.next, ...root });
+    return { skills: listed.skills, total: listed.total, nextCursor: nextOf(listed.next_cursor, root) };
+  }
+  const offset = state.offset ?? 0;
+  const listed = await registry.list({ limit: offset + options.limit, ...root });
+  if (listed.has_more !== undefined && offset === 0) {
+    // The registry pages by cursor: this first page is the page asked for.
+    return { skills: listed.skills, total: listed.total, nextCursor: nextOf(listed.next_cursor, root) };
+  }
+  const skills = listed.skills.slice(offset, offset + options.limit);
+  const next = offset + skills.length;
   const nextCursor =
-    skills.length === options.limit && next < listed.total
-      ? encodeCursor({ offset: next, ...(targetUri ? { targetUri } : {}) })
-      : null;
+    skills.length === options.limit && next < listed.total ? encodeCursor({ offset: next, ...root }) : null;
   return { skills, total: listed.total, nextCursor };
+}
+
+function nextOf(next: string | undefined, root: { targetUri?: string }): string | null {
+  return next ? encodeCursor({ next, ...root }) : null;
 }

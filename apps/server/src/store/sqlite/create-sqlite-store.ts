@@ -171,9 +171,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async listChanges(accountId, rootUris, changeOptions) {
       return db.transaction(() => listChanges(conn, accountId, rootUris, changeOptions)).deferred();
     },
-    async listSkills(accountId, rootUri, { limit, withBody, summary }) {
+    async listSkills(accountId, rootUri, { limit, after, withBody, summary }) {
       const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';
-      return db.transaction(() => reads.listSkills(conn, accountId, rootUri, limit, fields)).deferred();
+      return db
+        .transaction(() => reads.listSkills(conn, accountId, rootUri, limit, fields, after ?? null))
+        .deferred();
     },
     async skillsVersion(accountId, rootUris) {
       return db.transaction(() => reads.skillsVersion(conn, accountId, rootUris)).deferred();

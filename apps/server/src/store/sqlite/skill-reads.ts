@@ -53,13 +53,18 @@ const SUMMARY = `seq, id, account_id, root_uri, name, description, tags, allowed
 /** How much of each row {@link listSkills} reads. */
 export type ListFields = 'all' | 'without-body' | 'summary';
 
-/** `Store.listSkills`: by name (code-unit order), at most `limit`, with the total of the root. */
+/**
+ * `Store.listSkills`: by name (code-unit order: SQLite's BINARY collation compares UTF-8 bytes, which
+ * orders ASCII names as JavaScript does), at most `limit`, after `after` when given, with the total
+ * of the root.
+ */
 export function listSkills(
   conn: Connection,
   accountId: string,
   rootUri: string,
   limit: number,
   fields: ListFields,
+  after: string | null = null,
 ): { skills: SkillRecord[]; total: number } {
   const counted = conn
     .stmt('SELECT n FROM skill_counts WHERE account_id = ? AND root_uri = ?')
@@ -67,9 +72,17 @@ export function listSkills(
   const max = Math.max(0, Math.floor(limit));
   if (max === 0) return { skills: [], total: counted?.n ?? 0 };
   const columns = fields === 'all' ? '*' : fields === 'summary' ? SUMMARY : WITHOUT_BODY;
-  const rows = conn
-    .stmt(`SELECT ${columns} FROM skills WHERE account_id = ? AND root_uri = ? ORDER BY name LIMIT ?`)
-    .all(accountId, rootUri, max) as SkillRow[];
+  const rows = (
+    after === null
+      ? conn
+          .stmt(`SELECT ${columns} FROM skills WHERE account_id = ? AND root_uri = ? ORDER BY name LIMIT ?`)
+          .all(accountId, rootUri, max)
+      : conn
+          .stmt(
+            `SELECT ${columns} FROM skills WHERE account_id = ? AND root_uri = ? AND name > ? ORDER BY name LIMIT ?`,
+          )
+          .all(accountId, rootUri, after, max)
+  ) as SkillRow[];
   return { skills: rows.map(toSkillRecord), total: counted?.n ?? 0 };
 }
 
