@@ -465,6 +465,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         await embedWhileIdle(generation);
         await compactWhileIdle(generation);
         if (running && generation === kickGeneration) await sleep(pollIntervalMs);
+      } else if (processed) {
+        // A task whose store calls and overview all finish at once is a chain of microtasks: without
+        // this turn of the event loop a backlog (thousands of jobs after a restart or an import)
+        // would be worked through before any request, or even the listening socket, got a turn.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
   }

@@ -1,6 +1,10 @@
 // Nothing one user sends may stall the server for others: hostile input is processed in bounded
 // time, and the server keeps answering while it is.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createSqliteStore } from '../../src/index.js';
 import { healthDuring } from '../helpers/health-probe.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
@@ -148,4 +152,46 @@ describe('/health answers within 100 ms while a hostile request is processed', (
       expect(add.status, add.text.slice(0, 300)).toBe(200);
     });
   });
+});
+
+describe('a backlog of processing jobs does not hold up requests', () => {
+  test('the server listens and answers while thousands of queued jobs are still being run', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-backlog-'));
+    const store = createSqliteStore({ dataDir });
+    await store.ensureAccount('default');
+    await store.ensureUser('default', 'default');
+    const enc = new TextEncoder();
+    const JOBS = 3000;
+    for (let i = 0; i < JOBS; i++) {
+      const name = `queued-${i}`;
+      const text = `---\nname: ${name}\ndescription: One of many skills whose jobs wait\n---\n\n# ${name}\n`;
+      await store.putSkill({
+        accountId: 'default',
+        rootUri: 'viking://user/default/skills',
+        name,
+        description: 'One of many skills whose jobs wait',
+        tags: [],
+        allowedTools: [],
+        frontmatter: { name },
+        body: `# ${name}\n`,
+        sourceMetadata: null,
+        files: [{ path: 'SKILL.md', kind: 'definition', content: enc.encode(text) }],
+        task: { type: 'add_skill', userId: 'default' },
+      });
+    }
+    await store.close();
+    // The job runner starts before the socket listens: had it held the event loop until the queue was
+    // empty, the first answer would find no job left.
+    const backlog = await startTestServer({ dataDir });
+    try {
+      const queue = await backlog.request('GET', '/api/v1/observer/queue');
+      expect(queue.status).toBe(200);
+      expect(queue.json.result.pending + queue.json.result.processing).toBeGreaterThan(0);
+      const waited = await backlog.request('POST', '/api/v1/system/wait', { body: { timeout: 300 } });
+      expect(waited.json.result).toMatchObject({ pending: 0, processing: 0, completed: JOBS });
+    } finally {
+      await backlog.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
