@@ -2,6 +2,7 @@
  * Server options, limits and their environment variables.
  */
 import type { Logger } from './logger.js';
+import type { PostgresConnectionOptions, PostgresSslMode } from './store/postgres/connection.js';
 import { parseRetentionEnv, type RetentionOptions } from './store/retention.js';
 import type { Store } from './store/types.js';
 import type { WorkerPoolSettings } from './workers/worker-pool.js';
@@ -101,8 +102,14 @@ export interface ServerOptions {
   port?: number;
   /** Data folder of the embedded SQLite store (`SKILLPORT_DATA_DIR`, default `./.skillport`). */
   dataDir?: string;
-  /** Database URL (`SKILLPORT_DATABASE_URL`); unset = SQLite in `dataDir`. `postgres://` is not supported yet. */
+  /**
+   * Database URL (`SKILLPORT_DATABASE_URL`): unset = SQLite in `dataDir`; `sqlite:<path>` = that SQLite
+   * file; `postgres://user:password@host:port/database` (or `postgresql://`) = the PostgreSQL store,
+   * which any number of server processes can share.
+   */
   databaseUrl?: string;
+  /** Settings of the PostgreSQL store, used when `databaseUrl` is a `postgres://` URL. */
+  postgres?: PostgresSettings;
   /** A root API key accepted without being stored (`SKILLPORT_ROOT_API_KEY`); its presence disables dev mode. */
   rootApiKey?: string;
   /**
@@ -222,6 +229,20 @@ export interface JobOptions {
   replicaId?: string;
 }
 
+/** PostgreSQL settings besides the URL; each has an environment variable. */
+export interface PostgresSettings extends Omit<PostgresConnectionOptions, 'url'> {
+  /** Schema of the tables (`SKILLPORT_DATABASE_SCHEMA`, default `public`; created if missing). */
+  schema?: string;
+  /** Connections per server process (`SKILLPORT_DATABASE_POOL_SIZE`, default 10). */
+  poolSize?: number;
+  /** Statement timeout, ms (`SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS`, default 30000; 0 = none). */
+  statementTimeoutMs?: number;
+  /** TLS (`SKILLPORT_DATABASE_SSL`: `disable`, `require` or `verify-full`; default: the URL's `sslmode`). */
+  ssl?: PostgresSslMode;
+  /** CA bundle for `verify-full` (`SKILLPORT_DATABASE_SSL_CA`, a PEM file path). */
+  sslCaFile?: string;
+}
+
 /** The chat endpoint of the optional LLM overview writer (any OpenAI-compatible server). */
 export interface SummaryModelOptions {
   /** Base URL of the API, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1` (Ollama). */
@@ -255,6 +276,8 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   if (env.SKILLPORT_PORT) options.port = parsePositiveInt('SKILLPORT_PORT', env.SKILLPORT_PORT);
   if (env.SKILLPORT_DATA_DIR) options.dataDir = env.SKILLPORT_DATA_DIR;
   if (env.SKILLPORT_DATABASE_URL) options.databaseUrl = env.SKILLPORT_DATABASE_URL;
+  const postgres = postgresFromEnv(env);
+  if (postgres !== undefined) options.postgres = postgres;
   if (env.SKILLPORT_ROOT_API_KEY) options.rootApiKey = env.SKILLPORT_ROOT_API_KEY;
   if (env.SKILLPORT_TRUSTED_PROXIES) {
     options.trustedProxies = env.SKILLPORT_TRUSTED_PROXIES.split(',')
@@ -355,6 +378,35 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   }
   if (Object.keys(limits).length > 0) options.limits = limits;
   return options;
+}
+
+const SSL_MODES: readonly PostgresSslMode[] = ['disable', 'require', 'verify-full'];
+
+/** The `SKILLPORT_DATABASE_*` settings of the PostgreSQL store; undefined when none is set. */
+function postgresFromEnv(env: Record<string, string | undefined>): PostgresSettings | undefined {
+  const settings: PostgresSettings = {};
+  if (env.SKILLPORT_DATABASE_SCHEMA) settings.schema = env.SKILLPORT_DATABASE_SCHEMA.trim();
+  if (env.SKILLPORT_DATABASE_POOL_SIZE) {
+    settings.poolSize = parsePositiveInt('SKILLPORT_DATABASE_POOL_SIZE', env.SKILLPORT_DATABASE_POOL_SIZE);
+    if (settings.poolSize === 0) throw new Error('SKILLPORT_DATABASE_POOL_SIZE must be at least 1, got 0');
+  }
+  if (env.SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS) {
+    settings.statementTimeoutMs = parsePositiveInt(
+      'SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS',
+      env.SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS,
+    );
+  }
+  const ssl = env.SKILLPORT_DATABASE_SSL?.trim();
+  if (ssl) {
+    if (!SSL_MODES.includes(ssl as PostgresSslMode)) {
+      throw new Error(
+        `SKILLPORT_DATABASE_SSL must be one of ${SSL_MODES.join(', ')}, got ${JSON.stringify(ssl)}`,
+      );
+    }
+    settings.ssl = ssl as PostgresSslMode;
+  }
+  if (env.SKILLPORT_DATABASE_SSL_CA) settings.sslCaFile = env.SKILLPORT_DATABASE_SSL_CA;
+  return Object.keys(settings).length > 0 ? settings : undefined;
 }
 
 /**

@@ -13,6 +13,7 @@ export type {
   EmbeddingsOptions,
   JobOptions,
   NamePolicy,
+  PostgresSettings,
   ServerLimits,
   ServerOptions,
   SummaryModelOptions,
@@ -23,6 +24,9 @@ export { consoleLogger, silentLogger } from './logger.js';
 export { renderOpenApiJson } from './openapi-json.js';
 export type { RunningServer } from './start-server.js';
 export { openStore, startServer } from './start-server.js';
+export type { PostgresSslMode } from './store/postgres/connection.js';
+export type { PostgresStoreOptions } from './store/postgres/create-postgres-store.js';
+export { createPostgresStore } from './store/postgres/create-postgres-store.js';
 export { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
 export type { Store } from './store/types.js';
 export { SERVER_VERSION } from './version.js';

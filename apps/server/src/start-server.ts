@@ -15,6 +15,7 @@ import { createQueryVectors } from './embeddings/query-vectors.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
+import { createPostgresStore } from './store/postgres/create-postgres-store.js';
 import { retentionPolicy } from './store/retention.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
 import { createThreadedSqliteStore } from './store/sqlite/sqlite-thread.js';
@@ -146,33 +147,41 @@ export interface RunningServer {
 
 /**
  * Opens the store named by the options: `databaseUrl` unset → SQLite in `dataDir`
- * (`./.skillport` by default); `sqlite:<path>` → that SQLite file.
+ * (`./.skillport` by default); `sqlite:<path>` → that SQLite file; `postgres://…` or
+ * `postgresql://…` → the PostgreSQL store with `options.postgres` (schema, pool size, statement
+ * timeout, TLS). The PostgreSQL store connects on first use: await `store.migrate()` to connect and
+ * migrate up front (as `startServer` does).
  *
  * @param options.dataDir - data folder (`SKILLPORT_DATA_DIR`)
  * @param options.databaseUrl - database URL (`SKILLPORT_DATABASE_URL`)
- * @returns an opened, migrated store
- * @throws Error for `postgres://` URLs (not supported yet) and unknown schemes
+ * @param options.postgres - PostgreSQL settings (`SKILLPORT_DATABASE_SCHEMA`, `…_POOL_SIZE`,
+ *   `…_STATEMENT_TIMEOUT_MS`, `…_SSL`, `…_SSL_CA`)
+ * @returns the store (SQLite: opened and migrated)
+ * @throws Error for an unknown URL scheme or an invalid schema name
  * @example const store = openStore({ dataDir: './.skillport' });
  */
-export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'>): Store {
+export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl' | 'postgres'>): Store {
   const url = options.databaseUrl?.trim();
   if (url) {
     if (/^postgres(ql)?:\/\//i.test(url)) {
-      throw new Error(
-        'SKILLPORT_DATABASE_URL: PostgreSQL is not supported yet by this build; unset SKILLPORT_DATABASE_URL ' +
-          'to use the embedded SQLite store in SKILLPORT_DATA_DIR',
-      );
+      return createPostgresStore({ ...options.postgres, url });
     }
     const sqlite = /^sqlite:(?:\/\/)?(.+)$/i.exec(url);
     if (!sqlite?.[1]) {
       throw new Error(
-        `SKILLPORT_DATABASE_URL: unsupported URL ${JSON.stringify(url)} (expected sqlite:<path> or unset)`,
+        `SKILLPORT_DATABASE_URL: unsupported URL ${JSON.stringify(redactUrl(url))} ` +
+          '(expected postgres://user:password@host:port/database, sqlite:<path>, or unset)',
       );
     }
     const file = path.resolve(sqlite[1]);
     return createSqliteStore({ dataDir: path.dirname(file), filename: path.basename(file) });
   }
   return createSqliteStore({ dataDir: path.resolve(options.dataDir ?? './.skillport') });
+}
+
+/** A URL with its password replaced by `***` (for error messages). */
+function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
 }
 
 /**
@@ -216,6 +225,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let draining = false;
   const workers = createWorkerPool(options.workers);
   try {
+    await store.migrate();
     const embeddings = options.embeddings;
     const retention = retentionPolicy(options.retention);
     const jobs =

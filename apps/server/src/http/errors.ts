@@ -79,8 +79,16 @@ export function sendError(
 }
 
 /**
- * True for store failures that a retry can fix: SQLite busy/locked, or a store closed while the
- * server shuts down.
+ * PostgreSQL SQLSTATEs and Node network errors a retry can fix: connection lost or refused, server
+ * shutting down or starting, too many connections, serialization failure, deadlock, lock or statement
+ * timeout.
+ */
+const TRANSIENT_POSTGRES =
+  /^(08...|57P01|57P02|57P03|53300|40001|40P01|55P03|57014|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
+
+/**
+ * True for store failures that a retry can fix: SQLite busy/locked, PostgreSQL unreachable, restarting
+ * or overloaded, or a store closed while the server shuts down.
  */
 export function isTransientStoreError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
@@ -88,7 +96,10 @@ export function isTransientStoreError(err: unknown): boolean {
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT') return true;
   // The database thread stopped (it is restarted on the next call) or the store is closing.
   if (code === 'SKILLPORT_STORE_THREAD_EXIT' || code === 'SKILLPORT_STORE_CLOSED') return true;
-  return /database connection is not open/i.test(err.message);
+  if (typeof code === 'string' && TRANSIENT_POSTGRES.test(code)) return true;
+  return /database connection is not open|store is closed|Connection terminated|timeout exceeded when trying to connect/i.test(
+    err.message,
+  );
 }
 
 /**

@@ -14,17 +14,28 @@ export function parsePort(raw: string | undefined): number | undefined {
   return value;
 }
 
+interface ServeOptions {
+  host?: string;
+  port?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
 /** Registers `serve`. */
 export function registerServe(program: Command, io: CliIo): void {
   program
     .command('serve')
     .description(
-      'start the Skillport server here (SQLite in --data-dir; env SKILLPORT_* options apply); needs @skillport/server',
+      'start the Skillport server here (SQLite in --data-dir, or PostgreSQL with --database-url; env SKILLPORT_* options apply); needs @skillport/server',
     )
     .option('--host <host>', 'interface to bind (default 127.0.0.1, or SKILLPORT_HOST)')
     .option('--port <port>', 'TCP port 0–65535, 0 = any free one (default 1933, or SKILLPORT_PORT)')
     .option('--data-dir <dir>', 'data folder (default ./.skillport, or SKILLPORT_DATA_DIR)')
-    .action(async (options: { host?: string; port?: string; dataDir?: string }, command: Command) => {
+    .option(
+      '--database-url <url>',
+      'postgres://user:password@host:5432/db to use PostgreSQL, sqlite:<file> for one SQLite file (or SKILLPORT_DATABASE_URL)',
+    )
+    .action(async (options: ServeOptions, command: Command) => {
       const ctx = createContext(io, command);
       const port = parsePort(options.port);
       const server = await loadServer('skillport serve');
@@ -33,6 +44,7 @@ export function registerServe(program: Command, io: CliIo): void {
         ...(options.host ? { host: options.host } : {}),
         ...(port !== undefined ? { port } : {}),
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+        ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
         ...(ctx.format === 'json' ? { logger: false as const } : {}),
       };
       const running = await server.startServer(settings).catch((error: unknown) => {

@@ -1,0 +1,149 @@
+import type pg from 'pg';
+import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
+import type { SearchHit } from '../store/types.js';
+import { buildTsqueryTerms } from './postgres-text.js';
+import {
+  candidateBudget,
+  parseSearchQuery,
+  rankCandidates,
+  type SearchCandidate,
+  toSearchHit,
+} from './ranking.js';
+import { FIELD_WEIGHTS } from './score.js';
+
+/**
+ * `ts_rank` weights, in PostgreSQL's order `{D, C, B, A}`: body/overview, description, tags, name —
+ * the ratios of `FIELD_WEIGHTS` (1 : 3 : 5 : 10).
+ */
+const RANK_WEIGHTS = [
+  FIELD_WEIGHTS.body / FIELD_WEIGHTS.name,
+  FIELD_WEIGHTS.description / FIELD_WEIGHTS.name,
+  FIELD_WEIGHTS.tags / FIELD_WEIGHTS.name,
+  1,
+];
+
+/**
+ * Turns one term's `ts_rank` back into a field-weighted term frequency on FTS5's scale: one
+ * occurrence in a name gives `FIELD_WEIGHTS.name` (10), one in a body 1. (`ts_rank` of a single term
+ * is `weight / ζ(2)` for one occurrence, ζ(2) = π²/6 ≈ 1.6449, saturating with more.)
+ */
+const FREQUENCY_SCALE = FIELD_WEIGHTS.name * (Math.PI ** 2 / 6);
+
+/** BM25's term-frequency saturation, as in FTS5. */
+const BM25_K1 = 1.2;
+
+/**
+ * Names this similar to the query (pg_trgm `similarity`, 0–1) are candidates when the words found
+ * fewer hits than asked: a typo in a name (`serch-web`) still finds the skill.
+ */
+const MIN_NAME_SIMILARITY = 0.4;
+/** Lexical relevance of a name-similarity hit: `similarity × TRIGRAM_SCALE` (below a real word match in a name). */
+const TRIGRAM_SCALE = 4;
+
+interface KeyRow {
+  seq: number;
+  name: string;
+  root_uri: string;
+  lexical: number;
+}
+
+/**
+ * BM25 over the weighted `tsvector`: per query term, its rarity (IDF, as FTS5 computes it: over every
+ * stored skill) times its saturated field-weighted frequency, summed. Parameters: $1 the OR of the
+ * terms, $2 account, $3 roots, $4 limit, $5 the terms, $6 their IDFs, $7 `RANK_WEIGHTS`.
+ */
+const LEXICAL = `SELECT s.seq, s.name, s.root_uri, sc.lexical FROM skills s
+  CROSS JOIN LATERAL (
+    SELECT sum(t.idf * (f.f * ${BM25_K1 + 1}) / (f.f + ${BM25_K1})) AS lexical
+    FROM unnest($5::tsquery[], $6::float8[]) AS t(q, idf)
+    CROSS JOIN LATERAL (SELECT ts_rank($7::float4[], s.search, t.q) * ${FREQUENCY_SCALE} AS f) AS f
+  ) AS sc
+  WHERE s.account_id = $2 AND s.root_uri = ANY($3::text[]) AND s.search @@ $1::tsquery
+  ORDER BY sc.lexical DESC, s.seq LIMIT $4`;
+
+/** Number of skills, and of skills matching each term (document frequencies, for IDF). */
+const FREQUENCIES = `SELECT (SELECT count(*) FROM skills) AS n,
+  ARRAY(SELECT (SELECT count(*) FROM skills WHERE search @@ u.q) FROM unnest($1::tsquery[]) WITH ORDINALITY AS u(q, i)
+        ORDER BY u.i) AS df`;
+
+/** FTS5's IDF: `ln((N − n + 0.5) / (n + 0.5))`, at least 1e-6 (a term in most documents still counts a little). */
+function idf(total: number, matching: number): number {
+  const value = Math.log((total - matching + 0.5) / (matching + 0.5));
+  return value > 0 ? value : 1e-6;
+}
+
+const BY_NAME = `SELECT seq, name, root_uri, 0::float8 AS lexical FROM skills
+  WHERE account_id = $1 AND lower(name) = ANY($2::text[]) AND root_uri = ANY($3::text[])`;
+
+const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2) * $5 AS lexical FROM skills
+  WHERE account_id = $1 AND root_uri = ANY($3::text[]) AND lower(name) % $2 AND similarity(lower(name), $2) >= $6
+  ORDER BY lexical DESC, seq LIMIT $4`;
+
+/**
+ * `Store.search` on PostgreSQL: produces the candidates of `find`, ranked by the engine-neutral
+ * `ranking.ts` exactly as on SQLite.
+ *
+ * 1. The query's tokens become a `tsquery` over the weighted `tsvector` (`postgres-text.ts`): words
+ *    OR-ed, the last one also as a prefix, CJK runs as phrases of bigrams; a query of stop words only
+ *    searches name, tags and description.
+ * 2. Candidates: the best `limit × roots` matches in the caller's roots by `ts_rank` with the field
+ *    weights (GIN index), plus skills whose name is the query; when these are fewer than `limit`,
+ *    names similar to the query (`pg_trgm`, typo tolerance).
+ * 3. `rankCandidates` ranks, de-duplicates across roots and cuts to `limit`; the kept rows are read in
+ *    full and turned into hits by `toSearchHit`.
+ *
+ * @returns hits, best first
+ */
+export async function searchSkillsPostgres(
+  db: pg.Pool | pg.ClientBase,
+  accountId: string,
+  rootUris: readonly string[],
+  query: string,
+  limit: number,
+): Promise<SearchHit[]> {
+  const max = Math.max(0, Math.floor(limit));
+  const parsed = parseSearchQuery(query);
+  const terms = buildTsqueryTerms(parsed);
+  if (terms.length === 0 || max === 0 || rootUris.length === 0) return [];
+  const roots = [...rootUris];
+  const budget = candidateBudget(max, roots.length);
+  const frequencies = await db.query<{ n: number; df: string[] }>(FREQUENCIES, [terms]);
+  const total = frequencies.rows[0]?.n ?? 0;
+  const idfs = (frequencies.rows[0]?.df ?? []).map((df) => idf(total, Number(df)));
+  const [lexical, named] = await Promise.all([
+    db.query<KeyRow>(LEXICAL, [terms.join(' | '), accountId, roots, budget, terms, idfs, RANK_WEIGHTS]),
+    db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]),
+  ]);
+  const toCandidate = (row: KeyRow): SearchCandidate<number> => ({
+    key: row.seq,
+    name: row.name,
+    rootUri: row.root_uri,
+    lexical: Number(row.lexical),
+  });
+  const candidates = [...lexical.rows.map(toCandidate), ...named.rows.map(toCandidate)];
+  const typed = query.trim().toLowerCase();
+  if (new Set(candidates.map((c) => c.name)).size < max && typed !== '') {
+    const similar = await db.query<KeyRow>(BY_SIMILAR_NAME, [
+      accountId,
+      typed,
+      roots,
+      budget,
+      TRIGRAM_SCALE,
+      MIN_NAME_SIMILARITY,
+    ]);
+    candidates.push(...similar.rows.map(toCandidate));
+  }
+  const top = rankCandidates(parsed, candidates, rootUris, max);
+  if (top.length === 0) return [];
+  const { rows } = await db.query<SkillRow>(
+    `SELECT seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
+       overview_revision, created_at, updated_at, frontmatter, overview, body
+     FROM skills WHERE seq = ANY($1::bigint[])`,
+    [top.map((hit) => hit.key)],
+  );
+  const bySeq = new Map(rows.map((row) => [row.seq, row]));
+  return top.flatMap((hit) => {
+    const row = bySeq.get(hit.key);
+    return row === undefined ? [] : [toSearchHit(parsed, hit, toSkillRecord(row))];
+  });
+}

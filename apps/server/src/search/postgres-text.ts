@@ -1,0 +1,193 @@
+import { stemmer } from 'stemmer';
+import { hasCjk, isCjkToken, segmentForIndex } from './cjk-segment.js';
+import { MAX_TOKEN_LENGTH } from './fts-query.js';
+import type { SearchQuery } from './ranking.js';
+import type { SearchField } from './score.js';
+import type { SearchDocument } from './search-document.js';
+
+/**
+ * The text of the PostgreSQL search index, tokenised in JavaScript so both engines see the same words.
+ *
+ * PostgreSQL's own parser (`to_tsvector`) splits text differently from SQLite's `unicode61`
+ * (`report.pdf` is one "file" token there; non-ASCII letters depend on the database's `LC_CTYPE`), so
+ * the server builds the `tsvector` itself, the way the SQLite index tokenises: words are runs of
+ * letters and digits, case and diacritics folded, Porter-stemmed (the `simple` configuration plus
+ * stemming: no stop words are dropped, so a name like `the-end` stays findable), runs of Chinese,
+ * Japanese and Korean letters indexed as overlapping bigrams (`cjk-segment.ts`). Each field carries a
+ * weight label: name `A`, tags `B`, description `C`, overview and body `D`.
+ */
+
+/** The `tsvector` weight label of each field. */
+export const FIELD_LABELS: Readonly<Record<SearchField, 'A' | 'B' | 'C' | 'D'>> = {
+  name: 'A',
+  tags: 'B',
+  description: 'C',
+  overview: 'D',
+  body: 'D',
+};
+
+const LABELS = ['A', 'B', 'C', 'D'] as const;
+const LABEL_INDEX = { A: 0, B: 1, C: 2, D: 3 } as const;
+
+/** Largest position PostgreSQL keeps in a `tsvector` (later words share it). */
+const MAX_POSITION = 16_383;
+/** Most positions PostgreSQL keeps per lexeme. */
+const MAX_POSITIONS_PER_LEXEME = 256;
+/** Positions skipped between fields, so a phrase never spans two fields. */
+const FIELD_GAP = 2;
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** Letters, digits and combining marks (marks are folded away per word, after NFKD). */
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+const ASCII_WORD = /[a-z0-9]+/g;
+const SAFE_LEXEME = /^[^'\\]*$/;
+const LETTERS = /[\p{L}\p{N}]+/gu;
+const MARKS = /\p{M}/gu;
+
+/** Case and diacritic folding of one non-CJK word, as `unicode61 remove_diacritics 2` does. */
+function foldWord(word: string): string {
+  return ASCII.test(word) ? word.toLowerCase() : word.normalize('NFKD').replace(MARKS, '').toLowerCase();
+}
+
+/** Stems by word: a registry's vocabulary repeats heavily, and stemming costs ~3 µs per call. */
+const stems = new Map<string, string>();
+/** Entries kept before the cache starts over (bounds memory: ~10 MB of short strings). */
+const MAX_CACHED_STEMS = 100_000;
+
+function stem(word: string): string {
+  let out = stems.get(word);
+  if (out === undefined) {
+    out = stemmer(word);
+    if (stems.size >= MAX_CACHED_STEMS) stems.clear();
+    stems.set(word, out);
+  }
+  return out;
+}
+
+/**
+ * The index lexeme of one folded word: cut to `MAX_TOKEN_LENGTH` characters, then Porter-stemmed when
+ * it has 3 or more characters (as SQLite's `porter` tokenizer does); CJK tokens are kept as they are.
+ *
+ * @param word - a folded word, or a CJK bigram/character
+ * @returns the lexeme
+ */
+export function toLexeme(word: string): string {
+  if (ASCII.test(word)) {
+    const cut = word.length > MAX_TOKEN_LENGTH ? word.slice(0, MAX_TOKEN_LENGTH) : word;
+    return cut.length < 3 ? cut : stem(cut);
+  }
+  if (isCjkToken(word)) return word;
+  const chars = Array.from(word);
+  const cut = chars.length > MAX_TOKEN_LENGTH ? chars.slice(0, MAX_TOKEN_LENGTH).join('') : word;
+  return cut.length < 3 ? cut : stem(cut);
+}
+
+/** The lexemes of one field's text, in order. */
+function fieldLexemes(text: string): string[] {
+  if (text === '') return [];
+  let words: string[];
+  if (ASCII.test(text)) {
+    words = text.toLowerCase().match(ASCII_WORD) ?? [];
+  } else if (!hasCjk(text)) {
+    // Fold the whole field once (cheaper than per word); NFKD is safe here: no Hangul to decompose.
+    words = text.normalize('NFKD').replace(MARKS, '').toLowerCase().match(LETTERS) ?? [];
+  } else {
+    words = [];
+    for (const word of segmentForIndex(text).match(WORD) ?? []) {
+      const folded = isCjkToken(word) ? word : foldWord(word);
+      if (folded !== '') words.push(folded);
+    }
+  }
+  for (let i = 0; i < words.length; i++) words[i] = toLexeme(words[i] as string);
+  return words;
+}
+
+/** Quotes a lexeme for `tsvector`/`tsquery` input. */
+function quote(lexeme: string): string {
+  if (SAFE_LEXEME.test(lexeme)) return `'${lexeme}'`;
+  return `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+}
+
+/**
+ * The `tsvector` of a search document, as input text (cast with `::tsvector`): every lexeme with its
+ * positions and field labels.
+ *
+ * @param doc - from `buildSearchDocument`
+ * @returns e.g. `'search':1A 'web':2A,9C …`; `''` for an empty document
+ * @example
+ * ```ts
+ * buildTsvector({ name: 'pdf', tags: '', description: 'Reads PDFs', overview: '', body: '' });
+ * // "'pdf':1A,6C 'read':5C"
+ * ```
+ */
+export function buildTsvector(doc: SearchDocument): string {
+  // Per lexeme, its positions as numbers (position × 4 + label index), turned into text once at the end.
+  const positions = new Map<string, number[]>();
+  let position = 0;
+  for (const field of ['name', 'tags', 'description', 'overview', 'body'] as const) {
+    const label = LABEL_INDEX[FIELD_LABELS[field]];
+    for (const lexeme of fieldLexemes(doc[field])) {
+      if (position < MAX_POSITION) position++;
+      const list = positions.get(lexeme);
+      if (list === undefined) positions.set(lexeme, [position * 4 + label]);
+      else if (list.length < MAX_POSITIONS_PER_LEXEME) list.push(position * 4 + label);
+    }
+    position = Math.min(position + FIELD_GAP, MAX_POSITION);
+  }
+  const parts: string[] = [];
+  for (const [lexeme, list] of positions) {
+    let text = `${quote(lexeme)}:`;
+    for (let i = 0; i < list.length; i++) {
+      const entry = list[i] as number;
+      text += `${i === 0 ? '' : ','}${entry >> 2}${LABELS[entry & 3]}`;
+    }
+    parts.push(text);
+  }
+  return parts.join(' ');
+}
+
+/**
+ * The `tsquery` of a parsed `find` query (cast with `::tsquery`): the tokens' lexemes OR-ed, the last
+ * one also as a prefix (`:*`) when `prefixLast`; a CJK run of n ≥ 2 characters is the phrase of its
+ * bigrams (`'小红' <-> '红书'`), one CJK character a prefix; when the query searches only the short
+ * fields, every term is restricted to labels `A`, `B`, `C`.
+ *
+ * @param query - from `parseSearchQuery`
+ * @returns the query text, or null when there are no tokens
+ * @example
+ * ```ts
+ * buildTsquery(parseSearchQuery('search webs')); // "'search' | 'web':*"
+ * ```
+ */
+export function buildTsquery(query: SearchQuery): string | null {
+  const terms = buildTsqueryTerms(query);
+  return terms.length === 0 ? null : terms.join(' | ');
+}
+
+/**
+ * The `tsquery` of each token of a parsed query, in token order (what {@link buildTsquery} OR-s),
+ * so each term can be ranked and weighted by its rarity on its own.
+ *
+ * @param query - from `parseSearchQuery`
+ * @returns one `tsquery` text per token (empty when there are no tokens)
+ */
+export function buildTsqueryTerms(query: SearchQuery): string[] {
+  const { tokens } = query;
+  const labels =
+    query.fields.length < 5 ? [...new Set(query.fields.map((f) => FIELD_LABELS[f]))].join('') : '';
+  return tokens.map((token, index) => {
+    if (isCjkToken(token)) {
+      const chars = Array.from(token);
+      if (chars.length === 1) return `${quote(token)}:*${labels}`;
+      const bigrams: string[] = [];
+      for (let i = 0; i + 1 < chars.length; i++) {
+        bigrams.push(`${quote(`${chars[i]}${chars[i + 1]}`)}${labels ? `:${labels}` : ''}`);
+      }
+      return bigrams.length === 1 ? (bigrams[0] as string) : `(${bigrams.join(' <-> ')})`;
+    }
+    const lexeme = quote(toLexeme(foldWord(token)));
+    const prefix = index === tokens.length - 1 && query.prefixLast;
+    if (prefix) return `${lexeme}:*${labels}`;
+    return labels ? `${lexeme}:${labels}` : lexeme;
+  });
+}

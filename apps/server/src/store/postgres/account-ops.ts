@@ -1,0 +1,155 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { type ApiKeyRow, toApiKeyRecord } from '../sqlite/rows.js';
+import type { ApiKeyRecord, TempUploadRecord } from '../types.js';
+
+type Queryable = pg.Pool | pg.ClientBase;
+
+/** `Store.ensureAccount`. */
+export async function ensureAccount(db: Queryable, accountId: string, now: number): Promise<void> {
+  await db.query('INSERT INTO accounts (id, created_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
+    accountId,
+    now,
+  ]);
+}
+
+/** `Store.ensureUser` (creates the account too), in one statement. */
+export async function ensureUser(
+  db: Queryable,
+  accountId: string,
+  userId: string,
+  now: number,
+): Promise<void> {
+  await db.query(
+    `WITH a AS (INSERT INTO accounts (id, created_at) VALUES ($1, $3) ON CONFLICT (id) DO NOTHING)
+     INSERT INTO users (account_id, id, created_at) VALUES ($1, $2, $3) ON CONFLICT (account_id, id) DO NOTHING`,
+    [accountId, userId, now],
+  );
+}
+
+/** `Store.listAccounts`, sorted. */
+export async function listAccounts(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM accounts ORDER BY id');
+  return rows.map((r) => r.id);
+}
+
+/** `Store.listUsers`, sorted. */
+export async function listUsers(db: Queryable, accountId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM users WHERE account_id = $1 ORDER BY id', [
+    accountId,
+  ]);
+  return rows.map((r) => r.id);
+}
+
+/** `Store.createApiKey`: stores the hash (never the key) with a fresh id. */
+export async function createApiKey(
+  db: Queryable,
+  record: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'> & { hash: string },
+  now: number,
+): Promise<ApiKeyRecord> {
+  const { rows } = await db.query<ApiKeyRow>(
+    `INSERT INTO api_keys (id, account_id, user_id, role, hash, prefix, created_at, revoked_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, NULL) RETURNING *`,
+    [`key_${randomUUID()}`, record.accountId, record.userId, record.role, record.hash, record.prefix, now],
+  );
+  return toApiKeyRecord(rows[0] as ApiKeyRow);
+}
+
+/** `Store.findApiKeyByHash`: the live key with that hash; revoked keys are never returned. */
+export async function findApiKeyByHash(db: Queryable, hash: string): Promise<ApiKeyRecord | null> {
+  const { rows } = await db.query<ApiKeyRow>(
+    'SELECT * FROM api_keys WHERE hash = $1 AND revoked_at IS NULL',
+    [hash],
+  );
+  return rows[0] === undefined ? null : toApiKeyRecord(rows[0]);
+}
+
+/** `Store.listApiKeys`: every key (revoked included), oldest first, optionally of one account. */
+export async function listApiKeys(db: Queryable, accountId?: string): Promise<ApiKeyRecord[]> {
+  const { rows } =
+    accountId === undefined
+      ? await db.query<ApiKeyRow>('SELECT * FROM api_keys ORDER BY created_at, id')
+      : await db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [
+          accountId,
+        ]);
+  return rows.map(toApiKeyRecord);
+}
+
+/** `Store.revokeApiKey`: true when a live key was revoked now. */
+export async function revokeApiKey(db: Queryable, id: string, now: number): Promise<boolean> {
+  const result = await db.query('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [
+    now,
+    id,
+  ]);
+  return (result.rowCount ?? 0) > 0;
+}
+
+/** `Store.countApiKeys`: live (not revoked) keys. */
+export async function countApiKeys(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL',
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/**
+ * `Store.putTempUpload`: the upload is a row (`bytea`), so any replica can take it; returns an
+ * unguessable id (`tmp_` + 32 hex), never a path.
+ */
+export async function putTempUpload(
+  db: Queryable,
+  upload: Omit<TempUploadRecord, 'id'>,
+  now: number,
+): Promise<string> {
+  const id = `tmp_${randomBytes(16).toString('hex')}`;
+  await db.query(
+    'INSERT INTO temp_uploads (id, account_id, filename, content, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [
+      id,
+      upload.accountId,
+      upload.filename,
+      Buffer.from(upload.content.buffer, upload.content.byteOffset, upload.content.byteLength),
+      upload.expiresAt,
+      now,
+    ],
+  );
+  return id;
+}
+
+/**
+ * `Store.takeTempUpload`: returns and deletes the upload in one statement, so two replicas taking the
+ * same id concurrently never both get it. An upload of another account is neither returned nor
+ * consumed; an expired one is deleted and not returned.
+ */
+export async function takeTempUpload(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  now: number,
+): Promise<TempUploadRecord | null> {
+  const { rows } = await db.query<{
+    id: string;
+    account_id: string;
+    filename: string;
+    content: Buffer;
+    expires_at: number;
+  }>(
+    'DELETE FROM temp_uploads WHERE id = $1 AND account_id = $2 RETURNING id, account_id, filename, content, expires_at',
+    [id, accountId],
+  );
+  const row = rows[0];
+  if (row === undefined || row.expires_at <= now) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    filename: row.filename,
+    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
+    expiresAt: row.expires_at,
+  };
+}
+
+/** `Store.purgeExpiredUploads`: deletes uploads whose expiry has passed; returns how many. */
+export async function purgeExpiredUploads(db: Queryable, now: number): Promise<number> {
+  const result = await db.query('DELETE FROM temp_uploads WHERE expires_at <= $1', [now]);
+  return result.rowCount ?? 0;
+}

@@ -1,0 +1,223 @@
+import type pg from 'pg';
+import { searchSkillsPostgres } from '../../search/postgres-search.js';
+import type { Store } from '../types.js';
+import * as accounts from './account-ops.js';
+import {
+  checkSchemaName,
+  createPool,
+  type PostgresConnectionOptions,
+  withTransaction,
+} from './connection.js';
+import { applyPostgresMigrations } from './migrations.js';
+import * as reads from './skill-reads.js';
+import { deleteSkillTx, isSkillInsertRace, putSkillTx } from './skill-writes.js';
+import * as tasks from './task-ops.js';
+
+/** Options of {@link createPostgresStore}. */
+export interface PostgresStoreOptions extends PostgresConnectionOptions {
+  /** Clock in epoch ms (default `Date.now`); tests pass a fixed clock. */
+  now?: () => number;
+}
+
+/** The URL without its password, for logs. */
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/**
+ * Opens the PostgreSQL store: every skill, file (`bytea`, content-addressed), revision, temp upload,
+ * job, account, user and key hash lives in the database, so any number of server processes can share
+ * it and none keeps state on its own disk.
+ *
+ * The store connects lazily: the first call (normally `migrate()`, which `startServer` awaits)
+ * connects, creates the schema if missing and applies migrations under an advisory lock (several
+ * replicas starting together apply each step once); every other method waits for that.
+ *
+ * Every write is one transaction: `putSkill` replaces the skill row (search vector included), its file
+ * rows, its history entry and enqueues its task together, with `If-Match` checked against the row it
+ * locks (`SELECT … FOR UPDATE`), so concurrent writers through different replicas never lose an
+ * update; a concurrent first insert of the same name is retried as an update. Jobs are claimed with
+ * `FOR UPDATE SKIP LOCKED`.
+ *
+ * @param options - connection settings (`url`, `schema`, `poolSize`, `statementTimeoutMs`, `ssl`)
+ * @returns a {@link Store}; call `close()` when done
+ * @throws Error (from `migrate()` or the first call) when the database is unreachable, the schema is
+ *   newer than this build, or `pg_trgm` is missing and cannot be created
+ * @example
+ * ```ts
+ * const store = createPostgresStore({ url: 'postgres://skillport@db:5432/skillport' });
+ * await store.migrate();
+ * ```
+ * @see DESIGN §4 (Stores)
+ */
+export function createPostgresStore(options: PostgresStoreOptions): Store {
+  const schema = checkSchemaName(options.schema ?? 'public');
+  const now = options.now ?? Date.now;
+  const poolSize = Math.max(1, Math.floor(options.poolSize ?? 10));
+  let pool: pg.Pool | null = null;
+  let opening: Promise<pg.Pool> | null = null;
+  let closed = false;
+
+  const open = async (): Promise<pg.Pool> => {
+    const migrator = createPool(options, [schema, 'public'], 1);
+    try {
+      let client: pg.PoolClient;
+      try {
+        client = await migrator.connect();
+      } catch (error) {
+        const reason = error instanceof Error ? error.message || error.name : String(error);
+        throw Object.assign(
+          new Error(`PostgreSQL at ${redact(options.url)} is unreachable: ${reason}`, { cause: error }),
+          {
+            code: (error as { code?: unknown }).code,
+          },
+        );
+      }
+      try {
+        const { trigramSchema } = await applyPostgresMigrations(client, schema);
+        const searchPath = trigramSchema === schema ? [schema] : [schema, trigramSchema];
+        return createPool(options, searchPath, poolSize);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await migrator.end();
+    }
+  };
+
+  /** The migrated pool; a failed open is retried by the next call. */
+  const ready = (): Promise<pg.Pool> => {
+    if (closed) return Promise.reject(new Error('The PostgreSQL store is closed'));
+    if (pool !== null) return Promise.resolve(pool);
+    opening ??= open().then(
+      (opened) => {
+        pool = opened;
+        return opened;
+      },
+      (error: unknown) => {
+        opening = null;
+        throw error;
+      },
+    );
+    return opening;
+  };
+
+  const tx = async <T>(fn: (client: pg.PoolClient) => Promise<T>, retryOn?: (e: unknown) => boolean) =>
+    withTransaction(await ready(), fn, retryOn);
+
+  return {
+    description: `postgres:${redact(options.url)}${schema === 'public' ? '' : ` (schema ${schema})`}`,
+    async migrate() {
+      await ready();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      const opened = pool ?? (await opening?.catch(() => null)) ?? null;
+      pool = null;
+      await opened?.end();
+    },
+
+    async putSkill(write) {
+      return tx((client) => putSkillTx(client, write, now()), isSkillInsertRace);
+    },
+    async getSkill(accountId, rootUri, name) {
+      return reads.getSkill(await ready(), accountId, rootUri, name);
+    },
+    async getSkillById(skillId) {
+      return reads.getSkillById(await ready(), skillId);
+    },
+    async listRevisions(accountId, rootUri, name) {
+      return reads.listRevisions(await ready(), accountId, rootUri, name);
+    },
+    async listSkills(accountId, rootUri, { limit, withBody, summary }) {
+      const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';
+      return reads.listSkills(await ready(), accountId, rootUri, limit, fields);
+    },
+    async listFiles(skillId, { withContent }) {
+      return reads.listFiles(await ready(), skillId, withContent);
+    },
+    async readSkillView(accountId, rootUris, name, viewOptions) {
+      return reads.readSkillView(await ready(), accountId, rootUris, name, viewOptions);
+    },
+    async readFile(skillId, filePath) {
+      return reads.readFile(await ready(), skillId, filePath);
+    },
+    async deleteSkill(accountId, rootUri, name, deleteOptions = {}) {
+      return tx((client) => deleteSkillTx(client, accountId, rootUri, name, now(), deleteOptions.ifMatch));
+    },
+    async search(accountId, rootUris, query, { limit }) {
+      return searchSkillsPostgres(await ready(), accountId, rootUris, query, limit);
+    },
+
+    async claimTask(at) {
+      return tasks.claimTask(await ready(), at);
+    },
+    async completeTask(taskId, output) {
+      await tx((client) => tasks.completeTaskTx(client, taskId, output, now()));
+    },
+    async compactSearchIndex() {
+      // GIN indexes are maintained by PostgreSQL itself (pending list flushed by autovacuum).
+      return false;
+    },
+    async failTask(taskId, error, retryAt) {
+      await tx((client) => tasks.failTaskTx(client, taskId, error, retryAt, now()));
+    },
+    async getTask(accountId, userId, taskId) {
+      return tasks.getTask(await ready(), accountId, userId, taskId);
+    },
+    async queueCounts(accountId, userId, countOptions) {
+      return tasks.queueCounts(await ready(), accountId, userId, countOptions?.taskIds);
+    },
+    async requeueStaleTasks(olderThan) {
+      return tasks.requeueStaleTasks(await ready(), olderThan, now());
+    },
+    async purgeFinishedTasks(olderThan) {
+      return tasks.purgeFinishedTasks(await ready(), olderThan);
+    },
+
+    async putTempUpload(upload) {
+      return accounts.putTempUpload(await ready(), upload, now());
+    },
+    async takeTempUpload(accountId, id, at) {
+      return accounts.takeTempUpload(await ready(), accountId, id, at);
+    },
+    async purgeExpiredUploads(at) {
+      return accounts.purgeExpiredUploads(await ready(), at);
+    },
+
+    async ensureAccount(accountId) {
+      await accounts.ensureAccount(await ready(), accountId, now());
+    },
+    async ensureUser(accountId, userId) {
+      await accounts.ensureUser(await ready(), accountId, userId, now());
+    },
+    async listAccounts() {
+      return accounts.listAccounts(await ready());
+    },
+    async listUsers(accountId) {
+      return accounts.listUsers(await ready(), accountId);
+    },
+    async createApiKey(record) {
+      return accounts.createApiKey(await ready(), record, now());
+    },
+    async findApiKeyByHash(hash) {
+      return accounts.findApiKeyByHash(await ready(), hash);
+    },
+    async listApiKeys(accountId) {
+      return accounts.listApiKeys(await ready(), accountId);
+    },
+    async revokeApiKey(id) {
+      return accounts.revokeApiKey(await ready(), id, now());
+    },
+    async countApiKeys() {
+      return accounts.countApiKeys(await ready());
+    },
+  };
+}

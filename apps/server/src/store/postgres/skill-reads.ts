@@ -1,0 +1,196 @@
+import type pg from 'pg';
+import { type RevisionRow, type SkillRow, toRevisionRecord, toSkillRecord } from '../sqlite/rows.js';
+import type {
+  SkillFileKind,
+  SkillRecord,
+  SkillRevisionRecord,
+  SkillView,
+  SkillViewOptions,
+  StoredFile,
+} from '../types.js';
+import { SKILL_COLUMNS } from './skill-writes.js';
+
+type Queryable = pg.Pool | pg.ClientBase;
+
+interface FileRow {
+  path: string;
+  kind: string;
+  size: number;
+  sha256: string;
+  content?: Buffer;
+}
+
+function bytes(buffer: Buffer): Uint8Array {
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+function toStoredFile(row: FileRow): StoredFile {
+  const file: StoredFile = {
+    path: row.path,
+    kind: row.kind as SkillFileKind,
+    size: row.size,
+    sha256: row.sha256,
+  };
+  if (row.content !== undefined) file.content = bytes(row.content);
+  return file;
+}
+
+/** `Store.getSkill`. */
+export async function getSkill(
+  db: Queryable,
+  accountId: string,
+  rootUri: string,
+  name: string,
+): Promise<SkillRecord | null> {
+  const { rows } = await db.query<SkillRow>(
+    `SELECT ${SKILL_COLUMNS} FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3`,
+    [accountId, rootUri, name],
+  );
+  return rows[0] === undefined ? null : toSkillRecord(rows[0]);
+}
+
+/** `Store.getSkillById`. */
+export async function getSkillById(db: Queryable, skillId: string): Promise<SkillRecord | null> {
+  const { rows } = await db.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1`, [skillId]);
+  return rows[0] === undefined ? null : toSkillRecord(rows[0]);
+}
+
+/** Every column but `body` (left `''`). */
+const WITHOUT_BODY = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
+  overview_revision, created_at, updated_at, frontmatter, overview, '' AS body`;
+
+/** What a listing shows: no frontmatter, overview, source or body. */
+const SUMMARY = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, NULL AS source_metadata,
+  revision, overview_revision, created_at, updated_at, '{}' AS frontmatter, NULL AS overview, '' AS body`;
+
+/**
+ * `Store.listSkills`: by name (code-point order, the `C` collation), at most `limit`, with the root's
+ * total — one statement, so the page and the total come from the same snapshot.
+ */
+export async function listSkills(
+  db: Queryable,
+  accountId: string,
+  rootUri: string,
+  limit: number,
+  fields: 'all' | 'without-body' | 'summary',
+): Promise<{ skills: SkillRecord[]; total: number }> {
+  const max = Math.max(0, Math.floor(limit));
+  const columns = fields === 'all' ? SKILL_COLUMNS : fields === 'summary' ? SUMMARY : WITHOUT_BODY;
+  const { rows } = await db.query<SkillRow & { total: number; seq: number | null }>(
+    `WITH t AS (SELECT count(*) AS total FROM skills WHERE account_id = $1 AND root_uri = $2)
+     SELECT t.total, s.* FROM t LEFT JOIN LATERAL (
+       SELECT ${columns} FROM skills WHERE account_id = $1 AND root_uri = $2 ORDER BY name LIMIT $3
+     ) s ON true`,
+    [accountId, rootUri, max],
+  );
+  const total = rows[0]?.total ?? 0;
+  const skills = rows.filter((row) => row.seq !== null).map((row) => toSkillRecord(row));
+  return { skills, total };
+}
+
+/** `Store.listFiles`: the live files of a skill by path (empty when the skill does not exist). */
+export async function listFiles(db: Queryable, skillId: string, withContent: boolean): Promise<StoredFile[]> {
+  const sql = withContent
+    ? `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+         JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
+       WHERE s.id = $1 ORDER BY f.path`
+    : `SELECT f.path, f.kind, f.size, f.sha256 FROM skill_files f JOIN skills s ON s.seq = f.skill_seq
+       WHERE s.id = $1 ORDER BY f.path`;
+  const { rows } = await db.query<FileRow>(sql, [skillId]);
+  return rows.map(toStoredFile);
+}
+
+/** `Store.readFile`: one live file with its content, or null. */
+export async function readFile(db: Queryable, skillId: string, path: string): Promise<StoredFile | null> {
+  const { rows } = await db.query<FileRow>(
+    `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+       JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
+     WHERE s.id = $1 AND f.path = $2`,
+    [skillId, path],
+  );
+  return rows[0] === undefined ? null : toStoredFile(rows[0]);
+}
+
+/** `Store.listRevisions`: every version of a named skill, newest first. */
+export async function listRevisions(
+  db: Queryable,
+  accountId: string,
+  rootUri: string,
+  name: string,
+): Promise<SkillRevisionRecord[]> {
+  const { rows } = await db.query<RevisionRow>(
+    `SELECT skill_id, revision, manifest, created_at, superseded_at FROM skill_revisions
+     WHERE account_id = $1 AND root_uri = $2 AND name = $3 ORDER BY seq DESC`,
+    [accountId, rootUri, name],
+  );
+  return rows.map(toRevisionRecord);
+}
+
+function bodyColumn(mode: SkillViewOptions['body']): string {
+  if (mode === 'always') return 's.body';
+  if (mode === 'without-overview') return "CASE WHEN s.overview IS NULL THEN s.body ELSE '' END AS body";
+  return "'' AS body";
+}
+
+type ViewRow = SkillRow & {
+  files_json?: Array<[string, SkillFileKind, number, string]> | null;
+  c_paths: string[] | null;
+  c_kinds: string[] | null;
+  c_sizes: number[] | null;
+  c_shas: string[] | null;
+  c_contents: Buffer[] | null;
+};
+
+/**
+ * `Store.readSkillView` on PostgreSQL: one statement — the skill from the first root (in `rootUris`
+ * order) that holds `name`, the requested file contents and, when asked, the file list.
+ */
+export async function readSkillView(
+  db: Queryable,
+  accountId: string,
+  rootUris: readonly string[],
+  name: string,
+  options: SkillViewOptions,
+): Promise<SkillView | null> {
+  if (rootUris.length === 0) return null;
+  const paths = [...new Set(options.contents)];
+  const files = options.listFiles
+    ? `, (SELECT coalesce(json_agg(json_build_array(f.path, f.kind, f.size, f.sha256) ORDER BY f.path), '[]'::json)
+         FROM skill_files f WHERE f.skill_seq = s.seq) AS files_json`
+    : '';
+  const { rows } = await db.query<ViewRow>(
+    `WITH s AS (
+       SELECT seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
+         overview_revision, created_at, updated_at, frontmatter, overview, body
+       FROM skills WHERE account_id = $1 AND root_uri = ANY($2::text[]) AND name = $3
+       ORDER BY array_position($2::text[], root_uri::text) LIMIT 1)
+     SELECT s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
+       s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter,
+       s.overview, ${bodyColumn(options.body)}, c.*${files}
+     FROM s LEFT JOIN LATERAL (
+       SELECT array_agg(f.path) AS c_paths, array_agg(f.kind) AS c_kinds, array_agg(f.size) AS c_sizes,
+         array_agg(f.sha256) AS c_shas, array_agg(b.content) AS c_contents
+       FROM skill_files f JOIN blobs b ON b.sha256 = f.sha256
+       WHERE f.skill_seq = s.seq AND f.path = ANY($4::text[])
+     ) c ON true`,
+    [accountId, rootUris, name, paths],
+  );
+  const row = rows[0];
+  if (row === undefined) return null;
+  const contents = new Map<string, StoredFile>();
+  (row.c_paths ?? []).forEach((path, i) => {
+    const content = row.c_contents?.[i];
+    if (content === undefined) return;
+    contents.set(path, {
+      path,
+      kind: row.c_kinds?.[i] as SkillFileKind,
+      size: Number(row.c_sizes?.[i]),
+      sha256: row.c_shas?.[i] ?? '',
+      content: bytes(content),
+    });
+  });
+  const list = options.listFiles
+    ? (row.files_json ?? []).map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }))
+    : null;
+  return { skill: toSkillRecord(row), contents, files: list };
+}

@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { SkillportError } from '@skillport/core';
+import type pg from 'pg';
+import { buildTsvector } from '../../search/postgres-text.js';
+import { buildSearchDocument } from '../../search/search-document.js';
+import { computeRevision, sha256Hex } from '../revision.js';
+import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
+import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
+import { checkFiles, checkIfMatch } from '../write-checks.js';
+
+/** Every column of `skills` but the search vector, as `SkillRow` expects them. */
+export const SKILL_COLUMNS = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata,
+  revision, overview_revision, created_at, updated_at, frontmatter, overview, body`;
+
+/** The `tsvector` text of a skill row (or write) with the given overview. */
+export function searchVector(skill: {
+  name: string;
+  tags: readonly string[];
+  description: string;
+  overview: string | null;
+  body: string;
+}): string {
+  return buildTsvector(buildSearchDocument(skill));
+}
+
+function toBuffer(content: Uint8Array): Buffer {
+  return Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+}
+
+/**
+ * Stores file contents once each (content-addressed), in sha-256 order so two transactions writing
+ * the same new blobs never wait on each other in opposite orders (no deadlock).
+ *
+ * @returns nothing; every given content is present in `blobs` when it resolves
+ */
+export async function putBlobs(
+  client: pg.ClientBase,
+  blobs: ReadonlyArray<{ sha256: string; content: Uint8Array }>,
+): Promise<void> {
+  const unique = new Map<string, Uint8Array>();
+  for (const blob of blobs) unique.set(blob.sha256, blob.content);
+  const sorted = [...unique.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // Batches keep each statement far below the 65 535 parameters of the protocol.
+  for (let start = 0; start < sorted.length; start += 500) {
+    const batch = sorted.slice(start, start + 500);
+    const values: unknown[] = [];
+    const rows = batch.map(([sha256, content], i) => {
+      values.push(sha256, content.byteLength, toBuffer(content));
+      return `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`;
+    });
+    await client.query(
+      `INSERT INTO blobs (sha256, size, content) VALUES ${rows.join(', ')} ON CONFLICT (sha256) DO NOTHING`,
+      values,
+    );
+  }
+}
+
+/** Positional parameters of one statement: `add` returns the placeholder (`$n`) of a value. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * `VALUES` rows of the distinct blobs, in sha-256 order so two transactions writing the same new blobs
+ * never wait on each other in opposite orders (no deadlock). Contents go as binary parameters.
+ */
+function blobValues(params: Params, blobs: ReadonlyArray<{ sha256: string; content: Uint8Array }>): string {
+  const unique = new Map<string, Uint8Array>();
+  for (const blob of blobs) unique.set(blob.sha256, blob.content);
+  return [...unique.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(
+      ([sha256, content]) =>
+        `(${params.add(sha256)}, ${params.add(content.byteLength)}::bigint, ${params.add(toBuffer(content))}::bytea)`,
+    )
+    .join(', ');
+}
+
+interface ExistingSkill {
+  seq: number;
+  id: string;
+  revision: string;
+  overview: string | null;
+}
+
+/** True for the unique violation of a concurrent insert of the same skill (the write is retried). */
+export function isSkillInsertRace(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && e.constraint === 'skills_account_id_root_uri_name_key';
+}
+
+/**
+ * The body of `Store.putSkill` on PostgreSQL, inside one transaction (READ COMMITTED, the skill row
+ * locked with `FOR UPDATE`, so `If-Match` is checked against the revision that is replaced): stores
+ * the blobs, replaces the skill row (search vector included) and its file rows, records the version
+ * in history, and enqueues the processing task. Same checks and errors as SQLite.
+ */
+export async function putSkillTx(
+  client: pg.ClientBase,
+  write: SkillWrite,
+  now: number,
+): Promise<SkillWriteResult> {
+  checkFiles(write);
+  const found = await client.query<ExistingSkill>(
+    `SELECT seq, id, revision, overview FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE`,
+    [write.accountId, write.rootUri, write.name],
+  );
+  const existing = found.rows[0];
+  const resource = `${write.rootUri}/${write.name}`;
+  if (write.mustExist === true && existing === undefined) {
+    throw new SkillportError('NOT_FOUND', `Skill "${write.name}" not found in ${write.rootUri}`, {
+      details: { type: 'skill', resource },
+    });
+  }
+  checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
+
+  const hashed = write.files.map((file) => ({ ...file, sha256: sha256Hex(file.content) }));
+  const manifest: ManifestFile[] = hashed
+    .map((file) => ({ path: file.path, kind: file.kind, size: file.content.byteLength, sha256: file.sha256 }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const revision = computeRevision(manifest);
+  const keepOverview = existing !== undefined && existing.revision === revision && existing.overview !== null;
+
+  const search = searchVector({ ...write, overview: keepOverview ? (existing?.overview ?? null) : null });
+  const taskId = randomUUID();
+  const params = new Params();
+  const account = params.add(write.accountId);
+  const at = params.add(now);
+  const blobs = blobValues(params, hashed);
+  const columns = {
+    description: params.add(write.description),
+    tags: params.add(JSON.stringify(write.tags)),
+    allowedTools: params.add(JSON.stringify(write.allowedTools)),
+    frontmatter: params.add(JSON.stringify(write.frontmatter)),
+    body: params.add(write.body),
+    source: params.add(write.sourceMetadata === null ? null : JSON.stringify(write.sourceMetadata)),
+    revision: params.add(revision),
+    search: params.add(search),
+  };
+  const files = {
+    paths: params.add(manifest.map((f) => f.path)),
+    kinds: params.add(manifest.map((f) => f.kind)),
+    sizes: params.add(manifest.map((f) => f.size)),
+    shas: params.add(manifest.map((f) => f.sha256)),
+  };
+  const rootUri = params.add(write.rootUri);
+  const name = params.add(write.name);
+  // One statement writes everything (fewer round trips); its parts see the same snapshot and the
+  // foreign keys are checked at its end, when accounts, blobs and the skill row all exist.
+  let skillCte: string;
+  let cleanup = '';
+  if (existing === undefined) {
+    skillCte = `INSERT INTO skills (id, account_id, root_uri, name, description, tags, allowed_tools, frontmatter,
+        body, source_metadata, revision, search, overview, overview_revision, created_at, updated_at)
+      VALUES (${params.add(randomUUID())}, ${account}, ${rootUri}, ${name}, ${columns.description}, ${columns.tags},
+        ${columns.allowedTools}, ${columns.frontmatter}, ${columns.body}, ${columns.source}, ${columns.revision},
+        ${columns.search}::tsvector, NULL, NULL, ${at}, ${at})
+      RETURNING ${SKILL_COLUMNS}`;
+  } else {
+    const keep = params.add(keepOverview);
+    const seq = params.add(existing.seq);
+    skillCte = `UPDATE skills SET description = ${columns.description}, tags = ${columns.tags},
+        allowed_tools = ${columns.allowedTools}, frontmatter = ${columns.frontmatter}, body = ${columns.body},
+        source_metadata = ${columns.source}, revision = ${columns.revision}, search = ${columns.search}::tsvector,
+        overview = CASE WHEN ${keep}::boolean THEN overview END,
+        overview_revision = CASE WHEN ${keep}::boolean THEN overview_revision END,
+        updated_at = ${at} WHERE seq = ${seq}
+      RETURNING ${SKILL_COLUMNS}`;
+    cleanup = `,
+      gone AS (DELETE FROM skill_files WHERE skill_seq = ${seq} AND NOT (path = ANY(${files.paths}::text[]))
+        AND (path <> ${params.add(OVERVIEW_PATH)} OR NOT ${keep}::boolean)),
+      superseded AS (UPDATE skill_revisions SET superseded_at = ${at}
+        WHERE skill_id = ${params.add(existing.id)} AND superseded_at IS NULL)`;
+  }
+  const { rows } = await client.query<SkillRow>(
+    `WITH acc AS (INSERT INTO accounts (id, created_at) VALUES (${account}, ${at}) ON CONFLICT (id) DO NOTHING),
+      ${blobs === '' ? '' : `blob AS (INSERT INTO blobs (sha256, size, content) VALUES ${blobs} ON CONFLICT (sha256) DO NOTHING),`}
+      s AS (${skillCte})${cleanup},
+      file AS (INSERT INTO skill_files (skill_seq, path, kind, size, sha256)
+        SELECT s.seq, f.path, f.kind, f.size, f.sha256 FROM s,
+          unnest(${files.paths}::text[], ${files.kinds}::text[], ${files.sizes}::bigint[], ${files.shas}::text[])
+            AS f(path, kind, size, sha256)
+        ON CONFLICT (skill_seq, path) DO UPDATE SET kind = excluded.kind, size = excluded.size, sha256 = excluded.sha256),
+      history AS (INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
+          superseded_at)
+        SELECT s.id, ${account}::text, ${rootUri}::text, ${name}::text, ${columns.revision}::text,
+          ${params.add(JSON.stringify(manifest))}::text, ${at}::bigint, NULL FROM s),
+      task AS (INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
+          created_at, updated_at)
+        SELECT ${params.add(taskId)}::text, ${account}::text, ${params.add(write.task.userId)}::text,
+          ${params.add(write.task.type)}::text, 'pending', s.id, ${columns.revision}::text, 0, ${at}::bigint,
+          ${at}::bigint, ${at}::bigint FROM s)
+    SELECT * FROM s`,
+    params.values,
+  );
+  const row = rows[0] as SkillRow;
+  return { skill: toSkillRecord(row), taskId, created: existing === undefined };
+}
+
+/**
+ * The body of `Store.deleteSkill` on PostgreSQL (one transaction, the row locked): removes the skill
+ * and its file rows (cascade); history is kept, the live version marked superseded.
+ *
+ * @returns the number of files removed, or null when the skill does not exist
+ * @throws SkillportError `CONFLICT` (412) when `ifMatch` does not list the current revision
+ */
+export async function deleteSkillTx(
+  client: pg.ClientBase,
+  accountId: string,
+  rootUri: string,
+  name: string,
+  now: number,
+  ifMatch?: readonly string[],
+): Promise<number | null> {
+  const found = await client.query<{ seq: number; id: string; revision: string }>(
+    'SELECT seq, id, revision FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE',
+    [accountId, rootUri, name],
+  );
+  const existing = found.rows[0];
+  if (existing === undefined) return null;
+  checkIfMatch(ifMatch, existing.revision, name, `${rootUri}/${name}`);
+  await client.query(
+    'UPDATE skill_revisions SET superseded_at = $1 WHERE skill_id = $2 AND superseded_at IS NULL',
+    [now, existing.id],
+  );
+  const deleted = await client.query('DELETE FROM skill_files WHERE skill_seq = $1', [existing.seq]);
+  await client.query('DELETE FROM skills WHERE seq = $1', [existing.seq]);
+  return deleted.rowCount ?? 0;
+}
