@@ -3,7 +3,8 @@
  * half-written, and processing jobs left behind complete after a restart.
  *
  * Runs the built server (`node apps/server/dist/main.js`; `pnpm test` builds dist before vitest) on a
- * temp data folder with `SKILLPORT_DATA_DIR` and `SKILLPORT_PORT=0`.
+ * temp data folder with `SKILLPORT_DATA_DIR` and `SKILLPORT_PORT=0` (on PostgreSQL runs: a schema of
+ * the throwaway cluster, through `SKILLPORT_DATABASE_URL`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeCorpus } from '../../../scripts/test-corpus.js';
-import { createSqliteStore } from '../src/store/sqlite/create-sqlite-store.js';
+import { dropEngineData, engineEnv, openEngineStore } from './helpers/engine.js';
 import { corpusSkillTexts } from './store/corpus.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,7 +55,13 @@ interface Server {
 
 async function startServer(dataDir: string): Promise<Server> {
   const child = spawn(process.execPath, [mainJs], {
-    env: { ...process.env, SKILLPORT_DATA_DIR: dataDir, SKILLPORT_PORT: '0', SKILLPORT_HOST: '127.0.0.1' },
+    env: {
+      ...process.env,
+      SKILLPORT_DATA_DIR: dataDir,
+      SKILLPORT_PORT: '0',
+      SKILLPORT_HOST: '127.0.0.1',
+      ...engineEnv(dataDir),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -134,7 +141,7 @@ async function pool(
  * @returns pending + running tasks of the dev user, and the texts written
  */
 async function leaveUnfinishedJobs(dir: string): Promise<{ unfinished: number; texts: Map<string, string> }> {
-  const store = createSqliteStore({ dataDir: dir });
+  const store = openEngineStore(dir);
   const texts = new Map<string, string>();
   try {
     for (let k = 0; k < 3; k++) {
@@ -180,7 +187,10 @@ afterAll(async () => {
     if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
     await server.exited;
   }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) {
+    await dropEngineData(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 describeCorpus('durability across SIGKILL', () => {

@@ -1,11 +1,13 @@
 /**
- * Test helpers: a real server on 127.0.0.1:0 with a temp SQLite data folder, and a tiny JSON client.
+ * Test helpers: a real server on 127.0.0.1:0 with a temp data folder on the engine under test (SQLite,
+ * or a schema of the run's PostgreSQL cluster: see `engine.ts`), and a tiny JSON client.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { requireCorpus } from '../../../../scripts/test-corpus.js';
 import { type RunningServer, type ServerOptions, startServer } from '../../src/index.js';
+import { dropEngineData, engineServerOptions } from './engine.js';
 
 /** A started test server and helpers bound to it. */
 export interface TestServer {
@@ -34,11 +36,21 @@ export interface TestResponse {
 /**
  * Starts a server for one test file.
  *
- * @param options - extra server options (logger silenced, port 0, temp data folder by default)
+ * @param options - extra server options (logger silenced, port 0, temp data folder by default; the
+ *   engine under test unless `store` or `databaseUrl` is given)
  */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'skillport-http-'));
-  const server = await startServer({ host: '127.0.0.1', port: 0, logger: false, ...options, dataDir });
+  const engine =
+    options.store === undefined && options.databaseUrl === undefined ? engineServerOptions(dataDir) : {};
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    logger: false,
+    ...engine,
+    ...options,
+    dataDir,
+  });
   const url = server.url;
   return {
     server,
@@ -70,7 +82,10 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     },
     async close() {
       await server.close();
-      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) {
+        if (options.store === undefined && options.databaseUrl === undefined) await dropEngineData(dataDir);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

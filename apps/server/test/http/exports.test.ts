@@ -11,6 +11,7 @@ test('@skillport/server exports exactly its public API', () => {
     'SERVER_VERSION',
     'consoleLogger',
     'createApp',
+    'createPostgresStore',
     'createSqliteStore',
     'exportDatabase',
     'importDatabase',

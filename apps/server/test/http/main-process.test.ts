@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { engineEnv } from '../helpers/engine.js';
 
 // `node dist/main.js` as operators run it; `pnpm test` builds dist before running vitest.
 const mainJs = path.resolve(import.meta.dirname, '../../dist/main.js');
@@ -11,7 +12,10 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function run(env: Record<string, string>): {
+function run(
+  env: Record<string, string>,
+  engine = false,
+): {
   child: ChildProcess;
   out: () => string;
   err: () => string;
@@ -22,7 +26,13 @@ function run(env: Record<string, string>): {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-main-'));
   dirs.push(dataDir);
   const child = spawn(process.execPath, [mainJs], {
-    env: { PATH: process.env.PATH ?? '', SKILLPORT_DATA_DIR: dataDir, SKILLPORT_PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      SKILLPORT_DATA_DIR: dataDir,
+      SKILLPORT_PORT: '0',
+      ...(engine ? engineEnv(dataDir) : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -47,7 +57,7 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
 
 describe('node dist/main.js', () => {
   test('starts from env, logs a startup line and one line per request, stops on SIGTERM with exit 0', async () => {
-    const p = run({});
+    const p = run({}, true);
     await until(() => p.out().includes('"msg":"listening"'));
     const startup = JSON.parse(p.out().split('\n')[0] ?? '{}');
     expect(startup).toMatchObject({ level: 'info', msg: 'listening', auth_mode: 'dev' });
@@ -83,11 +93,19 @@ describe('node dist/main.js', () => {
 
   test.each([
     [{ SKILLPORT_HOST: '0.0.0.0' }, /loopback/],
-    [{ SKILLPORT_DATABASE_URL: 'postgres://localhost/x' }, /not supported yet/],
+    [
+      { SKILLPORT_DATABASE_URL: 'postgres://u:secret@127.0.0.1:1/x' },
+      /PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/x is unreachable/,
+    ],
+    [
+      { SKILLPORT_DATABASE_URL: 'postgres://127.0.0.1:1/x', SKILLPORT_DATABASE_SSL: 'maybe' },
+      /SKILLPORT_DATABASE_SSL must be one of/,
+    ],
     [{ SKILLPORT_PORT: 'x' }, /SKILLPORT_PORT/],
   ])('%j → exit 1 with a clear message', async (env, message) => {
     const p = run(env);
     expect(await p.exit).toBe(1);
     expect(p.err()).toMatch(message);
+    expect(p.err()).not.toContain('secret');
   });
 });

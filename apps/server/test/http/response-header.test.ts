@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, createSqliteStore, type SkillportApp, type Store } from '../../src/index.js';
+import { createApp, type SkillportApp, type Store } from '../../src/index.js';
+import { dropEngineData, openEngineStore } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const SKILL = '---\nname: header-check\ndescription: A skill to check response headers with\n---\n\n# Body\n';
@@ -15,13 +16,14 @@ describe('response headers set by middleware and routes', () => {
   let http: TestServer;
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-headers-'));
-    store = createSqliteStore({ dataDir });
+    store = openEngineStore(dataDir);
     inProcess = await createApp({ store, logger: false });
     http = await startTestServer();
   });
   afterAll(async () => {
     await http.close();
     await store.close();
+    await dropEngineData(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

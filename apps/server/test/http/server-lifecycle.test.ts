@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { DEFAULT_LIMITS, optionsFromEnv, startServer } from '../../src/index.js';
+import { DEFAULT_LIMITS, openStore, optionsFromEnv, startServer } from '../../src/index.js';
+import { engineServerOptions, openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer } from '../helpers/server.js';
 
 const dirs: string[] = [];
@@ -10,6 +11,11 @@ function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'skillport-life-'));
   dirs.push(dir);
   return dir;
+}
+/** A temp data folder and the engine under test for it. */
+function engineData() {
+  const dataDir = tempDir();
+  return { dataDir, ...engineServerOptions(dataDir) };
 }
 afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -43,8 +49,11 @@ describe('startServer', () => {
   });
 
   test.each([
-    ['postgres://u:p@localhost/db', /PostgreSQL is not supported yet/],
-    ['mysql://x', /unsupported URL/],
+    [
+      'postgres://u:p@127.0.0.1:1/db',
+      /PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db is unreachable/,
+    ],
+    ['mysql://u:p@x', /unsupported URL "mysql:\/\/u:\*\*\*@x"/],
   ])('SKILLPORT_DATABASE_URL %s is refused', async (databaseUrl, message) => {
     await expect(startServer({ port: 0, dataDir: tempDir(), logger: false, databaseUrl })).rejects.toThrow(
       message,
@@ -107,7 +116,7 @@ describe('startServer', () => {
   });
 
   test('close() lets an in-flight request finish', async () => {
-    const server = await startServer({ port: 0, dataDir: tempDir(), logger: false, runJobs: false });
+    const server = await startServer({ port: 0, ...engineData(), logger: false, runJobs: false });
     await fetch(`${server.url}/api/v1/skills`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -133,11 +142,11 @@ describe('startServer', () => {
       info: (r: Record<string, unknown>) => lines.push(r),
       error: (r: Record<string, unknown>) => lines.push(r),
     };
-    const server = await startServer({ port: 0, dataDir: tempDir(), logger });
+    const server = await startServer({ port: 0, ...engineData(), logger });
     try {
       await fetch(`${server.url}/api/v1/skills`, { headers: { 'x-request-id': 'log-check' } });
       expect(lines[0]).toMatchObject({ msg: 'listening', url: server.url, auth_mode: 'dev' });
-      expect(String(lines[0]?.store)).toMatch(/^sqlite:/);
+      expect(String(lines[0]?.store)).toMatch(TEST_ENGINE === 'sqlite' ? /^sqlite:/ : /^postgres:/);
       const request = lines.find((l) => l.msg === 'request');
       expect(request).toMatchObject({
         request_id: 'log-check',
@@ -175,6 +184,35 @@ describe('options from the environment', () => {
     });
     expect(optionsFromEnv({})).toEqual({});
     expect(DEFAULT_LIMITS.maxWaitSeconds).toBe(300);
+  });
+
+  test('reads the PostgreSQL settings', () => {
+    expect(
+      optionsFromEnv({
+        SKILLPORT_DATABASE_URL: 'postgres://skillport@db:5432/skillport',
+        SKILLPORT_DATABASE_SCHEMA: 'registry',
+        SKILLPORT_DATABASE_POOL_SIZE: '20',
+        SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+        SKILLPORT_DATABASE_SSL: 'verify-full',
+        SKILLPORT_DATABASE_SSL_CA: '/etc/ssl/db-ca.pem',
+      }),
+    ).toEqual({
+      databaseUrl: 'postgres://skillport@db:5432/skillport',
+      postgres: {
+        schema: 'registry',
+        poolSize: 20,
+        statementTimeoutMs: 5000,
+        ssl: 'verify-full',
+        sslCaFile: '/etc/ssl/db-ca.pem',
+      },
+    });
+    expect(() => optionsFromEnv({ SKILLPORT_DATABASE_SSL: 'yes' })).toThrow(
+      /SKILLPORT_DATABASE_SSL must be one of/,
+    );
+    expect(() => optionsFromEnv({ SKILLPORT_DATABASE_POOL_SIZE: '0' })).toThrow(/at least 1/);
+    expect(() => openStore({ databaseUrl: 'postgres://h/db', postgres: { schema: 'bad-name;' } })).toThrow(
+      /SKILLPORT_DATABASE_SCHEMA/,
+    );
   });
 
   test('a malformed number names the variable', () => {
@@ -260,8 +298,8 @@ describe('CORS, waiting without a job runner, expiry', () => {
 describe('failures of the store', () => {
   test('an unexpected error is 500 INTERNAL with the request id; no stack leaks', async () => {
     const dataDir = tempDir();
-    const { createApp, createSqliteStore } = await import('../../src/index.js');
-    const store = createSqliteStore({ dataDir });
+    const { createApp } = await import('../../src/index.js');
+    const store = openEngineStore(dataDir);
     // Fault injection on the real store: one method fails as a broken disk would.
     const faulty = new Proxy(store, {
       get(target, prop, receiver) {
@@ -296,8 +334,8 @@ describe('failures of the store', () => {
 
   test('a write failing after the input was accepted is 500 PROCESSING_ERROR', async () => {
     const dataDir = tempDir();
-    const { createApp, createSqliteStore } = await import('../../src/index.js');
-    const store = createSqliteStore({ dataDir });
+    const { createApp } = await import('../../src/index.js');
+    const store = openEngineStore(dataDir);
     const faulty = new Proxy(store, {
       get(target, prop, receiver) {
         if (prop === 'putSkill') return async () => Promise.reject(new Error('disk full'));
@@ -325,8 +363,8 @@ describe('failures of the store', () => {
 
   test('a closed store is 503 UNAVAILABLE with Retry-After', async () => {
     const dataDir = tempDir();
-    const { createApp, createSqliteStore } = await import('../../src/index.js');
-    const store = createSqliteStore({ dataDir });
+    const { createApp } = await import('../../src/index.js');
+    const store = openEngineStore(dataDir);
     const { fetch: handle } = await createApp({ store, logger: false });
     await store.close();
     const res = await handle(new Request('http://x/api/v1/skills'));

@@ -1,16 +1,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSqliteStore, type SqliteStoreOptions } from '../../src/store/sqlite/create-sqlite-store.js';
 import type { SkillFileInput, SkillWrite, Store } from '../../src/store/types.js';
+import { dropEngineData, openEngineStore } from '../helpers/engine.js';
 
 export const USER_ROOT = 'viking://user/alice/skills';
 export const AGENT_ROOT = 'viking://agent/skills';
 
 const encoder = new TextEncoder();
 
-/** A temp data dir with a store in it; `cleanup()` closes the store and removes the folder. */
-export function openTempStore(options: Partial<SqliteStoreOptions> = {}): {
+/**
+ * A temp data dir with a store of the engine under test (`TEST_ENGINE`) in it; `reopen()` opens the
+ * same database again; `cleanup()` closes the stores and removes the folder (and its schema on
+ * PostgreSQL).
+ */
+export function openTempStore(options: { now?: () => number } = {}): {
   store: Store;
   dataDir: string;
   reopen(): Store;
@@ -19,7 +23,7 @@ export function openTempStore(options: Partial<SqliteStoreOptions> = {}): {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-store-'));
   const opened: Store[] = [];
   const open = (): Store => {
-    const store = createSqliteStore({ ...options, dataDir });
+    const store = openEngineStore(dataDir, options);
     opened.push(store);
     return store;
   };
@@ -30,6 +34,7 @@ export function openTempStore(options: Partial<SqliteStoreOptions> = {}): {
     reopen: open,
     async cleanup() {
       for (const s of opened) await s.close();
+      await dropEngineData(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

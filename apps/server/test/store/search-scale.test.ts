@@ -5,10 +5,10 @@ import type { SkillWrite, Store } from '../../src/store/types.js';
 import { corpusSkillTexts } from './corpus.js';
 import { openTempStore, USER_ROOT } from './helpers.js';
 
-// Find latency at scale (target: p99 ≤ 20 ms with 10 000 skills at the store level, on an idle
-// machine). The suite runs 2 000 skills to stay quick; measure the target size with
+// Find at scale: results stay bounded and the exact name ranks first with 2 000 skills (on each
+// engine). Latency is printed, not asserted (timings belong to `pnpm bench`, not to pass/fail on a
+// shared machine); measure another size with
 // `SKILLPORT_SEARCH_SCALE=10000 pnpm vitest run apps/server/test/store/search-scale.test.ts`.
-// The bound asserted is looser than the target (shared, loaded CI machines); the numbers are printed.
 const SKILLS = Number(process.env.SKILLPORT_SEARCH_SCALE ?? 2000);
 const QUERIES = [
   'pdf',
@@ -66,7 +66,7 @@ afterAll(async () => {
 });
 
 describeCorpus(`search at ${SKILLS} skills`, () => {
-  it('answers within the latency budget and ranks the exact name first', async () => {
+  it('answers every query with at most limit hits and ranks the exact name first', async () => {
     for (const query of QUERIES) await store.search('bench', [USER_ROOT], query, { limit: 10 });
     const timings: number[] = [];
     for (let round = 0; round < 10; round++) {
@@ -84,7 +84,6 @@ describeCorpus(`search at ${SKILLS} skills`, () => {
       `search-scale: ${timings.length} finds, p50 ${pct(50).toFixed(2)} ms, p95 ${pct(95).toFixed(2)} ms, ` +
         `p99 ${pct(99).toFixed(2)} ms, max ${timings.at(-1)!.toFixed(2)} ms`,
     );
-    expect(pct(99)).toBeLessThan(150);
 
     const some = (await store.listSkills('bench', USER_ROOT, { limit: 1 })).skills[0]!;
     const [top] = await store.search('bench', [USER_ROOT], some.name, { limit: 5 });

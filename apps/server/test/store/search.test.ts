@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LEXICAL_MATCH_FLOOR, normaliseScore, SCORE_HALF_POINT } from '../../src/search/score.js';
 import type { Store } from '../../src/store/types.js';
 import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, USER_ROOT } from './helpers.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -33,7 +34,7 @@ async function seeded(): Promise<Store> {
   return store;
 }
 
-describe('sqlite store: search', () => {
+describe(`${TEST_ENGINE} store: search`, () => {
   it('ranks a name hit above a body hit, and reports the exact name match', async () => {
     const store = await seeded();
     const hits = await store.search('acme', [USER_ROOT], 'calculator', { limit: 10 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClaimedTask, Store } from '../../src/store/types.js';
 import { makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -23,7 +24,7 @@ function setup(): { store: Store; reopen: () => Store } {
   return { store: temp.store, reopen: temp.reopen };
 }
 
-describe('sqlite store: tasks', () => {
+describe(`${TEST_ENGINE} store: tasks`, () => {
   it('enqueues a pending task with the write and runs it to completion with the overview', async () => {
     const { store } = setup();
     const put = await store.putSkill(makeWrite({ name: 'job' }));
@@ -229,7 +230,7 @@ describe('sqlite store: tasks', () => {
   });
 });
 
-describe('sqlite store: temp uploads', () => {
+describe(`${TEST_ENGINE} store: temp uploads`, () => {
   const content = new TextEncoder().encode('zip bytes');
   it.each([
     { case: 'own account, in time', account: 'acme', at: 0, found: true },
@@ -277,7 +278,7 @@ describe('sqlite store: temp uploads', () => {
   });
 });
 
-describe('sqlite store: accounts, users, keys', () => {
+describe(`${TEST_ENGINE} store: accounts, users, keys`, () => {
   it('creates accounts and users idempotently', async () => {
     const { store } = setup();
     await store.ensureUser('acme', 'alice');
@@ -318,6 +319,6 @@ describe('sqlite store: accounts, users, keys', () => {
     expect((await store.listApiKeys()).find((k) => k.id === key.id)?.revokedAt).toBe(clock);
     await expect(
       store.createApiKey({ accountId: 'acme', userId: 'x', role: 'user', prefix: 'p', hash: 'h2' }),
-    ).rejects.toThrow(/UNIQUE/);
+    ).rejects.toThrow(/UNIQUE|duplicate key/);
   });
 });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SkillViewOptions, Store } from '../../src/store/types.js';
 import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -26,7 +27,7 @@ async function setup(): Promise<Store> {
 
 const NONE: SkillViewOptions = { contents: [], listFiles: false, body: 'never' };
 
-describe('sqlite store: readSkillView', () => {
+describe(`${TEST_ENGINE} store: readSkillView`, () => {
   it.each([
     ['user root first', [USER_ROOT, AGENT_ROOT], 'shared', USER_ROOT],
     ['agent root first', [AGENT_ROOT, USER_ROOT], 'shared', AGENT_ROOT],

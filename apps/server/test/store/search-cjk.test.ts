@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
 import { makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -34,7 +35,7 @@ async function seeded(): Promise<Store> {
   return temp.store;
 }
 
-describe('sqlite store: search of Chinese, Japanese and Korean text', () => {
+describe(`${TEST_ENGINE} store: search of Chinese, Japanese and Korean text`, () => {
   it.each([
     {
       why: 'zh: a sub-phrase of the description',

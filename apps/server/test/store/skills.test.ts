@@ -2,6 +2,7 @@ import { isSkillportError } from '@skillport/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeRevision, sha256Hex } from '../../src/store/revision.js';
 import type { Store } from '../../src/store/types.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
 import { AGENT_ROOT, makeWrite, openTempStore, text, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -25,7 +26,7 @@ async function catchError(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected a rejection');
 }
 
-describe('sqlite store: skills', () => {
+describe(`${TEST_ENGINE} store: skills`, () => {
   it('puts a skill with its files and reads it back byte for byte', async () => {
     const { store } = setup();
     const binary = new Uint8Array([0, 255, 1, 254, 0]);
@@ -251,6 +252,8 @@ describe('sqlite store: skills', () => {
     const second = reopen();
     await second.migrate();
     expect((await second.getSkill('acme', USER_ROOT, 'durable'))?.revision).toBe(put.skill.revision);
-    expect(second.description).toMatch(/^sqlite:.*skillport\.db$/);
+    expect(second.description).toMatch(
+      TEST_ENGINE === 'sqlite' ? /^sqlite:.*skillport\.db$/ : /^postgres:postgres:\/\/.* \(schema t_\w+\)$/,
+    );
   });
 });

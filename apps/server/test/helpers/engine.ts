@@ -1,0 +1,66 @@
+/**
+ * The storage engine a test runs on. The store and HTTP suites run twice: in the `default` vitest
+ * project on SQLite, and in the `postgres` project (`SKILLPORT_TEST_ENGINE=postgres`) on the run's
+ * throwaway PostgreSQL cluster (see `vitest.config.ts`). Tests name their database by a data folder,
+ * as with SQLite: on PostgreSQL the folder maps to a schema of its own, so reopening the same folder
+ * reopens the same data and two folders never see each other's.
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { ServerOptions } from '../../src/config.js';
+import { createPostgresStore } from '../../src/store/postgres/create-postgres-store.js';
+import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import type { Store } from '../../src/store/types.js';
+
+export type TestEngine = 'sqlite' | 'postgres';
+
+/** The engine of this test run. */
+export const TEST_ENGINE: TestEngine =
+  process.env.SKILLPORT_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
+/** The cluster URL (PostgreSQL runs only). */
+export function postgresUrl(): string {
+  const url = inject('postgresUrl');
+  if (!url) throw new Error('No PostgreSQL cluster: run the postgres vitest project (see vitest.config.ts)');
+  return url;
+}
+
+/** The PostgreSQL schema standing for a data folder. */
+export function schemaFor(dataDir: string): string {
+  return `t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 20)}`;
+}
+
+/** Server options selecting the engine under test for a data folder (none for SQLite). */
+export function engineServerOptions(dataDir: string): Pick<ServerOptions, 'databaseUrl' | 'postgres'> {
+  if (TEST_ENGINE === 'sqlite') return {};
+  return { databaseUrl: postgresUrl(), postgres: { schema: schemaFor(dataDir), poolSize: 4 } };
+}
+
+/** Environment variables selecting the engine under test, for a server started as a child process. */
+export function engineEnv(dataDir: string): Record<string, string> {
+  if (TEST_ENGINE === 'sqlite') return {};
+  return {
+    SKILLPORT_DATABASE_URL: postgresUrl(),
+    SKILLPORT_DATABASE_SCHEMA: schemaFor(dataDir),
+    SKILLPORT_DATABASE_POOL_SIZE: '4',
+  };
+}
+
+/** Opens the store of the engine under test for a data folder. */
+export function openEngineStore(dataDir: string, options: { now?: () => number } = {}): Store {
+  if (TEST_ENGINE === 'sqlite') return createSqliteStore({ ...options, dataDir });
+  return createPostgresStore({ ...options, url: postgresUrl(), schema: schemaFor(dataDir), poolSize: 4 });
+}
+
+/** Drops what the engine keeps outside the data folder (the PostgreSQL schema); a no-op on SQLite. */
+export async function dropEngineData(dataDir: string): Promise<void> {
+  if (TEST_ENGINE === 'sqlite') return;
+  const client = new pg.Client({ connectionString: postgresUrl() });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schemaFor(dataDir)}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { buildTsquery, buildTsqueryTerms, buildTsvector, toLexeme } from '../../src/search/postgres-text.js';
+import { parseSearchQuery } from '../../src/search/ranking.js';
+
+const doc = (fields: Partial<Record<'name' | 'tags' | 'description' | 'overview' | 'body', string>>) => ({
+  name: '',
+  tags: '',
+  description: '',
+  overview: '',
+  body: '',
+  ...fields,
+});
+
+describe('postgres search text', () => {
+  it.each([
+    ['deploying', 'deploi'],
+    ['Reports', 'report'],
+    ['go', 'go'],
+    ['小红', '小红'],
+    ['a'.repeat(80), 'a'.repeat(64)],
+  ])('lexeme of %j', (word, expected) => {
+    expect(toLexeme(word.toLowerCase())).toBe(expected);
+  });
+
+  it('labels fields A–D, keeps positions apart between fields, folds case and diacritics', () => {
+    const vector = buildTsvector(
+      doc({ name: 'pdf', tags: 'docs', description: 'Café PDFs', body: 'the pdf' }),
+    );
+    expect(vector).toBe("'pdf':1A,8C,14D 'doc':4B 'cafe':7C 'the':13D");
+  });
+
+  it('splits on punctuation the way the SQLite index does (file names, paths, hyphens)', () => {
+    expect(buildTsvector(doc({ body: 'report.pdf /usr/bin search-web' }))).toBe(
+      "'report':9D 'pdf':10D 'usr':11D 'bin':12D 'search':13D 'web':14D",
+    );
+  });
+
+  it('indexes CJK runs as bigrams and their last character', () => {
+    expect(buildTsvector(doc({ description: '小红书' }))).toBe("'小红':5C '红书':6C '书':7C");
+  });
+
+  it('quotes lexemes safely (no tsvector syntax from user text)', () => {
+    expect(buildTsvector(doc({ body: "it's a \\ test" }))).toBe("'it':9D 's':10D 'a':11D 'test':12D");
+  });
+
+  it.each([
+    ['search webs', "'search' | 'web':*"],
+    ['the', "'the':ABC"],
+    ['小红书 mcp', "('小红' <-> '红书') | 'mcp':*"],
+    ['书', "'书':*"],
+    ['--', null],
+  ])('tsquery of %j', (query, expected) => {
+    expect(buildTsquery(parseSearchQuery(query))).toBe(expected);
+  });
+
+  it('one tsquery per token, for per-term ranking', () => {
+    expect(buildTsqueryTerms(parseSearchQuery('deploying apps'))).toEqual(["'deploi'", "'app':*"]);
+  });
+});
