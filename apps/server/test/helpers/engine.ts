@@ -6,11 +6,15 @@
  * reopens the same data and two folders never see each other's.
  */
 import { createHash } from 'node:crypto';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { ServerOptions } from '../../src/config.js';
 import { createPostgresStore } from '../../src/store/postgres/create-postgres-store.js';
+import { POSTGRES_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import type { Store } from '../../src/store/types.js';
 
 export type TestEngine = 'sqlite' | 'postgres';
@@ -63,4 +67,48 @@ export async function dropEngineData(dataDir: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** The schema version this build writes on the engine under test. */
+export const ENGINE_SCHEMA_VERSION: number =
+  TEST_ENGINE === 'sqlite' ? SCHEMA_VERSION : POSTGRES_SCHEMA_VERSION;
+
+/** Runs SQL on the PostgreSQL schema of a data folder (PostgreSQL runs only). */
+export async function postgresQuery<T extends pg.QueryResultRow>(
+  dataDir: string,
+  text: string,
+  values: unknown[] = [],
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: postgresUrl() });
+  await client.connect();
+  try {
+    await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Records `version` as the schema version of a data folder's database, behind the back of the stores
+ * that have it open (as another build migrating it would): SQLite's `user_version`, PostgreSQL's
+ * `skillport_migrations` rows.
+ */
+export async function setSchemaVersion(dataDir: string, version: number): Promise<void> {
+  if (TEST_ENGINE === 'sqlite') {
+    const db = new Database(path.join(dataDir, 'skillport.db'));
+    try {
+      db.pragma(`user_version = ${version}`);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  await postgresQuery(
+    dataDir,
+    `WITH gone AS (DELETE FROM skillport_migrations WHERE version > $1)
+     INSERT INTO skillport_migrations (version, name, applied_at)
+       SELECT v, 'set by a test', 0 FROM generate_series(1, $1) AS v ON CONFLICT (version) DO NOTHING`,
+    [version],
+  );
 }

@@ -1,11 +1,9 @@
 /**
  * `GET /ready` (readiness for load balancers), graceful shutdown, and two in-process servers on one
- * SQLite file behaving as replicas of one registry.
+ * database (SQLite file or PostgreSQL schema) behaving as replicas of one registry.
  */
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { ENGINE_SCHEMA_VERSION as SCHEMA_VERSION, setSchemaVersion, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const servers: TestServer[] = [];
@@ -32,7 +30,7 @@ describe('GET /ready', () => {
       status: 'ready',
       ready: true,
       version: expect.any(String),
-      engine: 'sqlite',
+      engine: TEST_ENGINE,
       schema_version: SCHEMA_VERSION,
       expected_schema_version: SCHEMA_VERSION,
     });
@@ -43,9 +41,8 @@ describe('GET /ready', () => {
     { case: 'migrated by a newer build', version: SCHEMA_VERSION + 1, reason: /newer build/ },
   ])('answers 503 when the schema changed under it: $case', async ({ version, reason }) => {
     const t = await start();
-    const other = new Database(path.join(t.dataDir, 'skillport.db'));
     try {
-      other.pragma(`user_version = ${version}`);
+      await setSchemaVersion(t.dataDir, version);
       const res = await t.request('GET', '/ready');
       expect(res.status).toBe(503);
       expect(res.json).toMatchObject({
@@ -58,8 +55,7 @@ describe('GET /ready', () => {
       // Liveness is a different question: the process is up.
       expect((await t.request('GET', '/health')).status).toBe(200);
     } finally {
-      other.pragma(`user_version = ${SCHEMA_VERSION}`);
-      other.close();
+      await setSchemaVersion(t.dataDir, SCHEMA_VERSION);
     }
     expect((await t.request('GET', '/ready')).status).toBe(200);
   });
@@ -77,7 +73,7 @@ describe('GET /ready', () => {
   });
 });
 
-describe('two servers on one SQLite file', () => {
+describe(`two servers on one ${TEST_ENGINE} database`, () => {
   it('share skills, jobs and waits: a write through A is read, awaited and updated through B', async () => {
     const a = await start();
     const b = await start({ dataDir: a.dataDir });

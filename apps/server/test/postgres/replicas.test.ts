@@ -12,7 +12,7 @@ import { createPostgresStore } from '../../src/store/postgres/create-postgres-st
 import { POSTGRES_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import type { Store } from '../../src/store/types.js';
 import { dropEngineData, openEngineStore, postgresUrl, schemaFor } from '../helpers/engine.js';
-import { makeWrite, USER_ROOT } from '../store/helpers.js';
+import { makeWrite, TEST_CLAIM, USER_ROOT } from '../store/helpers.js';
 
 let dataDir: string;
 const opened: Store[] = [];
@@ -131,7 +131,7 @@ describe('postgres store: several replicas on one database', () => {
     await Promise.all(
       stores.map(async (store) => {
         for (;;) {
-          const task = await store.claimTask(Date.now());
+          const task = await store.claimTask(Date.now(), TEST_CLAIM);
           if (task === null) return;
           claimed.push(task.id);
         }

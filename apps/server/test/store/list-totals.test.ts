@@ -2,8 +2,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
-import { AGENT_ROOT, downgradeSchema, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
+import { AGENT_ROOT, downgradeSchema, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

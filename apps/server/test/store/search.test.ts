@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEXICAL_MATCH_FLOOR, normaliseScore, SCORE_HALF_POINT } from '../../src/search/score.js';
 import type { Store } from '../../src/store/types.js';
-import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, USER_ROOT } from './helpers.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
+import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

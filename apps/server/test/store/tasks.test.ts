@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClaimedTask, Store } from '../../src/store/types.js';
-import { makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
+import { makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {

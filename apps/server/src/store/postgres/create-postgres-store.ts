@@ -1,14 +1,15 @@
 import type pg from 'pg';
 import { searchSkillsPostgres } from '../../search/postgres-search.js';
-import type { Store } from '../types.js';
+import type { Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
+import * as archive from './archive-ops.js';
 import {
   checkSchemaName,
   createPool,
   type PostgresConnectionOptions,
   withTransaction,
 } from './connection.js';
-import { applyPostgresMigrations } from './migrations.js';
+import { applyPostgresMigrations, currentPostgresVersion, POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
 import { deleteSkillTx, isSkillInsertRace, putSkillTx } from './skill-writes.js';
 import * as tasks from './task-ops.js';
@@ -116,6 +117,34 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async migrate() {
       await ready();
     },
+    async checkReady(): Promise<StoreReadiness> {
+      const expectedSchemaVersion = POSTGRES_SCHEMA_VERSION;
+      if (closed) return { ready: false, schemaVersion: null, expectedSchemaVersion, reason: 'store closed' };
+      let schemaVersion: number;
+      try {
+        schemaVersion = await currentPostgresVersion(await ready(), schema);
+      } catch (error) {
+        return {
+          ready: false,
+          schemaVersion: null,
+          expectedSchemaVersion,
+          reason: `database unreachable: ${error instanceof Error ? error.message : String(error)}`,
+        };
+      }
+      if (schemaVersion !== expectedSchemaVersion) {
+        return {
+          ready: false,
+          schemaVersion,
+          expectedSchemaVersion,
+          reason: `schema version ${schemaVersion}, expected ${expectedSchemaVersion}: ${
+            schemaVersion > expectedSchemaVersion
+              ? 'the database was migrated by a newer build'
+              : 'migrations pending'
+          }`,
+        };
+      }
+      return { ready: true, schemaVersion, expectedSchemaVersion };
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -156,27 +185,30 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return searchSkillsPostgres(await ready(), accountId, rootUris, query, limit);
     },
 
-    async claimTask(at) {
-      return tasks.claimTask(await ready(), at);
+    async claimTask(at, claimOptions) {
+      return tasks.claimTask(await ready(), at, claimOptions);
     },
-    async completeTask(taskId, output) {
-      await tx((client) => tasks.completeTaskTx(client, taskId, output, now()));
+    async renewTaskLease(lease, expiresAt) {
+      return tasks.renewTaskLease(await ready(), lease, expiresAt);
+    },
+    async completeTask(lease, output) {
+      return tx((client) => tasks.completeTaskTx(client, lease, output, now()));
     },
     async compactSearchIndex() {
       // GIN indexes are maintained by PostgreSQL itself (pending list flushed by autovacuum).
       return false;
     },
-    async failTask(taskId, error, retryAt) {
-      await tx((client) => tasks.failTaskTx(client, taskId, error, retryAt, now()));
+    async failTask(lease, error, retryAt) {
+      return tx((client) => tasks.failTaskTx(client, lease, error, retryAt, now()));
+    },
+    async releaseTask(lease) {
+      return tasks.releaseTask(await ready(), lease, now());
     },
     async getTask(accountId, userId, taskId) {
       return tasks.getTask(await ready(), accountId, userId, taskId);
     },
     async queueCounts(accountId, userId, countOptions) {
       return tasks.queueCounts(await ready(), accountId, userId, countOptions?.taskIds);
-    },
-    async requeueStaleTasks(olderThan) {
-      return tasks.requeueStaleTasks(await ready(), olderThan, now());
     },
     async purgeFinishedTasks(olderThan) {
       return tasks.purgeFinishedTasks(await ready(), olderThan);
@@ -218,6 +250,13 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
     async countApiKeys() {
       return accounts.countApiKeys(await ready());
+    },
+
+    async *exportRecords() {
+      yield* archive.exportRecords(await ready(), now());
+    },
+    async importRecords(records) {
+      return archive.importRecords(await ready(), records);
     },
   };
 }

@@ -1,62 +1,99 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { sha256Hex } from '../revision.js';
 import { type SkillRow, type TaskRow, toTaskRecord } from '../sqlite/rows.js';
-import { OVERVIEW_PATH, type QueueCounts, type TaskRecord } from '../types.js';
+import {
+  type ClaimedTask,
+  OVERVIEW_PATH,
+  type QueueCounts,
+  type TaskLease,
+  type TaskRecord,
+} from '../types.js';
 import { putBlobs, SKILL_COLUMNS, searchVector } from './skill-writes.js';
 
 type Queryable = pg.Pool | pg.ClientBase;
 
 /**
- * `Store.claimTask` on PostgreSQL: the oldest runnable task becomes `running`, in one statement.
- * `FOR UPDATE SKIP LOCKED` makes concurrent claimers (other replicas) skip a row being claimed instead
- * of waiting for it, so two processes never claim the same task.
+ * `Store.claimTask` on PostgreSQL, in one statement: a `running` task whose lease expired (its
+ * replica died or stalled) is taken over first, else the oldest due `pending` task; it becomes
+ * `running` with a fresh lease token, `attempts` + 1. `FOR UPDATE SKIP LOCKED` makes concurrent
+ * claimers (other replicas) skip a row being claimed instead of waiting for it, so two processes never
+ * claim the same task.
  */
-export async function claimTask(db: Queryable, now: number): Promise<TaskRecord | null> {
+export async function claimTask(
+  db: Queryable,
+  now: number,
+  options: { owner: string; leaseMs: number },
+): Promise<ClaimedTask | null> {
+  const lease = { token: randomUUID(), owner: options.owner, expiresAt: now + Math.max(1, options.leaseMs) };
   const { rows } = await db.query<TaskRow>(
-    `UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = $1, updated_at = $1
-     WHERE seq = (
-       SELECT seq FROM tasks WHERE status = 'pending' AND run_at <= $1 ORDER BY run_at, seq
-       LIMIT 1 FOR UPDATE SKIP LOCKED)
+    `UPDATE tasks SET status = 'running', attempts = attempts + 1, started_at = $1, updated_at = $1,
+       lease_owner = $2, lease_token = $3, lease_expires_at = $4
+     WHERE seq = coalesce(
+       (SELECT seq FROM tasks WHERE status = 'running' AND lease_expires_at <= $1
+        ORDER BY lease_expires_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),
+       (SELECT seq FROM tasks WHERE status = 'pending' AND run_at <= $1
+        ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED))
      RETURNING *`,
-    [now],
+    [now, lease.owner, lease.token, lease.expiresAt],
   );
-  return rows[0] === undefined ? null : toTaskRecord(rows[0]);
+  const row = rows[0];
+  if (row === undefined) return null;
+  const task = toTaskRecord(row);
+  return { ...task, lease: { taskId: task.id, ...lease } };
 }
 
-/** The task row, locked; throws when unknown or already finished. */
-async function lockOpenTask(client: pg.ClientBase, taskId: string): Promise<TaskRow> {
-  const { rows } = await client.query<TaskRow>('SELECT * FROM tasks WHERE id = $1 FOR UPDATE', [taskId]);
-  const row = rows[0];
-  if (row === undefined) throw new Error(`Unknown task ${JSON.stringify(taskId)}`);
-  if (row.status === 'completed' || row.status === 'failed') {
-    throw new Error(`Task ${taskId} is already ${row.status}`);
-  }
-  return row;
+/** The task row while `lease` is held (running, same token), locked; else undefined. */
+async function lockHeldTask(client: pg.ClientBase, lease: TaskLease): Promise<TaskRow | undefined> {
+  const { rows } = await client.query<TaskRow>(
+    `SELECT * FROM tasks WHERE id = $1 AND status = 'running' AND lease_token = $2 FOR UPDATE`,
+    [lease.taskId, lease.token],
+  );
+  return rows[0];
+}
+
+/** `Store.renewTaskLease`: moves the lease end while it is held. */
+export async function renewTaskLease(db: Queryable, lease: TaskLease, expiresAt: number): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE tasks SET lease_expires_at = $1 WHERE id = $2 AND status = 'running' AND lease_token = $3`,
+    [expiresAt, lease.taskId, lease.token],
+  );
+  return result.rowCount === 1;
+}
+
+/** `Store.releaseTask`: `pending` again and runnable now, the attempt not counted (lease holder only). */
+export async function releaseTask(db: Queryable, lease: TaskLease, now: number): Promise<boolean> {
+  const result = await db.query(
+    `UPDATE tasks SET status = 'pending', run_at = least(run_at, $1), attempts = greatest(0, attempts - 1),
+       updated_at = $1, lease_token = NULL, lease_expires_at = NULL
+     WHERE id = $2 AND status = 'running' AND lease_token = $3`,
+    [now, lease.taskId, lease.token],
+  );
+  return result.rowCount === 1;
 }
 
 /**
- * `Store.completeTask` on PostgreSQL (inside one transaction): writes the overview (column, the
- * `.overview.md` file row, the search vector) when the skill still exists at the expected revision,
- * then marks the task completed.
+ * `Store.completeTask` on PostgreSQL (inside one transaction): while `lease` is held, writes the
+ * overview (column, the `.overview.md` file row, the search vector) when the skill still exists at the
+ * expected revision, then marks the task completed.
  *
- * @returns whether the overview was written
- * @throws Error when the task is unknown or already finished
+ * @returns whether the task was completed (false: lease lost, nothing written)
  */
 export async function completeTaskTx(
   client: pg.ClientBase,
-  taskId: string,
+  lease: TaskLease,
   output: { overview: string | null; revision?: string; result: Record<string, unknown> },
   now: number,
 ): Promise<boolean> {
-  const task = await lockOpenTask(client, taskId);
+  const task = await lockHeldTask(client, lease);
+  if (task === undefined) return false;
   const found = await client.query<SkillRow>(`SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 FOR UPDATE`, [
     task.skill_id,
   ]);
   const skill = found.rows[0];
   const current =
     skill !== undefined && (output.revision === undefined || output.revision === skill.revision);
-  const written = current && output.overview !== null;
-  if (written && skill !== undefined && output.overview !== null) {
+  if (current && skill !== undefined && output.overview !== null) {
     const content = new TextEncoder().encode(output.overview);
     const sha256 = sha256Hex(content);
     await putBlobs(client, [{ sha256, content }]);
@@ -78,25 +115,29 @@ export async function completeTaskTx(
     );
   }
   await client.query(
-    `UPDATE tasks SET status = 'completed', result = $1, error = NULL, updated_at = $2 WHERE seq = $3`,
+    `UPDATE tasks SET status = 'completed', result = $1, error = NULL, updated_at = $2,
+       lease_token = NULL, lease_expires_at = NULL WHERE seq = $3`,
     [JSON.stringify(output.result), now, task.seq],
   );
-  return written;
+  return true;
 }
 
-/** `Store.failTask` (inside a transaction): back to `pending` at `retryAt`, or `failed` when null. */
+/** `Store.failTask`: back to `pending` at `retryAt`, or `failed` when null (lease holder only). */
 export async function failTaskTx(
   client: pg.ClientBase,
-  taskId: string,
+  lease: TaskLease,
   error: string,
   retryAt: number | null,
   now: number,
-): Promise<void> {
-  const task = await lockOpenTask(client, taskId);
+): Promise<boolean> {
+  const task = await lockHeldTask(client, lease);
+  if (task === undefined) return false;
   await client.query(
-    'UPDATE tasks SET status = $1, run_at = $2, error = $3, updated_at = $4 WHERE seq = $5',
+    `UPDATE tasks SET status = $1, run_at = $2, error = $3, updated_at = $4, lease_token = NULL,
+       lease_expires_at = NULL WHERE seq = $5`,
     [retryAt === null ? 'failed' : 'pending', retryAt ?? task.run_at, error, now, task.seq],
   );
+  return true;
 }
 
 /** `Store.getTask`: only the caller's own task. */
@@ -147,16 +188,6 @@ export async function purgeFinishedTasks(db: Queryable, olderThan: number): Prom
   const result = await db.query(
     `DELETE FROM tasks WHERE status IN ('completed', 'failed') AND updated_at < $1`,
     [olderThan],
-  );
-  return result.rowCount ?? 0;
-}
-
-/** `Store.requeueStaleTasks`: `running` tasks claimed before `olderThan` go back to `pending` now. */
-export async function requeueStaleTasks(db: Queryable, olderThan: number, now: number): Promise<number> {
-  const result = await db.query(
-    `UPDATE tasks SET status = 'pending', run_at = $1, updated_at = $1
-     WHERE status = 'running' AND (started_at IS NULL OR started_at < $2)`,
-    [now, olderThan],
   );
   return result.rowCount ?? 0;
 }
