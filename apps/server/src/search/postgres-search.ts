@@ -1,6 +1,7 @@
 import type pg from 'pg';
+import type { PostgresVectorCache } from '../store/postgres/vector-ops.js';
 import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
-import type { SearchHit } from '../store/types.js';
+import type { SearchHit, SemanticQuery } from '../store/types.js';
 import { buildTsqueryTerms } from './postgres-text.js';
 import {
   candidateBudget,
@@ -10,6 +11,7 @@ import {
   toSearchHit,
 } from './ranking.js';
 import { FIELD_WEIGHTS } from './score.js';
+import { semanticMatches } from './semantic.js';
 
 /**
  * `ts_rank` weights, in PostgreSQL's order `{D, C, B, A}`: body/overview, description, tags, name —
@@ -39,6 +41,9 @@ const BM25_K1 = 1.2;
 const MIN_NAME_SIMILARITY = 0.4;
 /** Lexical relevance of a name-similarity hit: `similarity × TRIGRAM_SCALE` (below a real word match in a name). */
 const TRIGRAM_SCALE = 4;
+
+/** Semantic candidates considered at least (a skill found by meaning and by words counts once). */
+const SEMANTIC_CANDIDATES = 50;
 
 interface KeyRow {
   seq: number;
@@ -79,6 +84,61 @@ const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2)
   WHERE account_id = $1 AND root_uri = ANY($3::text[]) AND lower(name) % $2 AND similarity(lower(name), $2) >= $6
   ORDER BY lexical DESC, seq LIMIT $4`;
 
+/** The best `budget` lexical matches in scope, with BM25-scale relevance. */
+async function lexicalCandidates(
+  db: pg.Pool | pg.ClientBase,
+  terms: string[],
+  accountId: string,
+  roots: string[],
+  budget: number,
+): Promise<KeyRow[]> {
+  const frequencies = await db.query<{ n: number; df: string[] }>(FREQUENCIES, [terms]);
+  const total = frequencies.rows[0]?.n ?? 0;
+  const idfs = (frequencies.rows[0]?.df ?? []).map((df) => idf(total, Number(df)));
+  const { rows } = await db.query<KeyRow>(LEXICAL, [
+    terms.join(' | '),
+    accountId,
+    roots,
+    budget,
+    terms,
+    idfs,
+    RANK_WEIGHTS,
+  ]);
+  return rows;
+}
+
+/**
+ * The caller's skills whose stored vector stands out for the query (`semanticMatches` over the
+ * process's in-memory copy, caught up first), kept only when still in scope (the copy may lag a
+ * delete by a moment).
+ */
+async function semanticCandidates(
+  db: pg.Pool | pg.ClientBase,
+  semantic: { query: SemanticQuery; cache: PostgresVectorCache },
+  accountId: string,
+  roots: string[],
+  budget: number,
+): Promise<Array<SearchCandidate<number>>> {
+  await semantic.cache.refresh(db);
+  const scoped = semantic.cache.inScope(accountId, new Set(roots), semantic.query.model);
+  const matches = semanticMatches(
+    semantic.query.vector,
+    (function* () {
+      for (const entry of scoped) yield { ...entry, key: entry.seq };
+    })(),
+    Math.max(budget, SEMANTIC_CANDIDATES),
+  );
+  if (matches.length === 0) return [];
+  const { rows } = await db.query<{ seq: number }>(
+    'SELECT seq FROM skills WHERE seq = ANY($1::bigint[]) AND account_id = $2 AND root_uri = ANY($3::text[])',
+    [matches.map((m) => m.key), accountId, roots],
+  );
+  const live = new Set(rows.map((row) => row.seq));
+  return matches
+    .filter((m) => live.has(m.key))
+    .map((m) => ({ key: m.key, name: m.name, rootUri: m.rootUri, lexical: 0, semantic: m.semantic }));
+}
+
 /**
  * `Store.search` on PostgreSQL: produces the candidates of `find`, ranked by the engine-neutral
  * `ranking.ts` exactly as on SQLite.
@@ -89,8 +149,11 @@ const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2)
  * 2. Candidates: the best `limit × roots` matches in the caller's roots by `ts_rank` with the field
  *    weights (GIN index), plus skills whose name is the query; when these are fewer than `limit`,
  *    names similar to the query (`pg_trgm`, typo tolerance).
- * 3. `rankCandidates` ranks, de-duplicates across roots and cuts to `limit`; the kept rows are read in
- *    full and turned into hits by `toSearchHit`.
+ * 3. With a query vector: the caller's skills with a stored vector of the same model are scored by
+ *    `semanticMatches` (brute-force cosine over the process's in-memory copy of the vectors); those
+ *    that stand out are candidates too, with their semantic relevance.
+ * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
+ *    read in full and turned into hits by `toSearchHit`.
  *
  * @returns hits, best first
  */
@@ -100,29 +163,28 @@ export async function searchSkillsPostgres(
   rootUris: readonly string[],
   query: string,
   limit: number,
+  semantic?: { query: SemanticQuery; cache: PostgresVectorCache },
 ): Promise<SearchHit[]> {
   const max = Math.max(0, Math.floor(limit));
   const parsed = parseSearchQuery(query);
   const terms = buildTsqueryTerms(parsed);
-  if (terms.length === 0 || max === 0 || rootUris.length === 0) return [];
+  if ((terms.length === 0 && semantic === undefined) || max === 0 || rootUris.length === 0) return [];
   const roots = [...rootUris];
   const budget = candidateBudget(max, roots.length);
-  const frequencies = await db.query<{ n: number; df: string[] }>(FREQUENCIES, [terms]);
-  const total = frequencies.rows[0]?.n ?? 0;
-  const idfs = (frequencies.rows[0]?.df ?? []).map((df) => idf(total, Number(df)));
-  const [lexical, named] = await Promise.all([
-    db.query<KeyRow>(LEXICAL, [terms.join(' | '), accountId, roots, budget, terms, idfs, RANK_WEIGHTS]),
-    db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]),
-  ]);
   const toCandidate = (row: KeyRow): SearchCandidate<number> => ({
     key: row.seq,
     name: row.name,
     rootUri: row.root_uri,
     lexical: Number(row.lexical),
   });
-  const candidates = [...lexical.rows.map(toCandidate), ...named.rows.map(toCandidate)];
+  const [lexical, named, meaning] = await Promise.all([
+    terms.length === 0 ? [] : lexicalCandidates(db, terms, accountId, roots, budget),
+    db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]),
+    semantic === undefined ? [] : semanticCandidates(db, semantic, accountId, roots, budget),
+  ]);
+  const candidates = [...lexical.map(toCandidate), ...named.rows.map(toCandidate), ...meaning];
   const typed = query.trim().toLowerCase();
-  if (new Set(candidates.map((c) => c.name)).size < max && typed !== '') {
+  if (new Set(candidates.map((c) => c.name)).size < max && typed !== '' && terms.length > 0) {
     const similar = await db.query<KeyRow>(BY_SIMILAR_NAME, [
       accountId,
       typed,

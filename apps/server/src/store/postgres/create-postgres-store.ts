@@ -13,6 +13,7 @@ import { applyPostgresMigrations, currentPostgresVersion, POSTGRES_SCHEMA_VERSIO
 import * as reads from './skill-reads.js';
 import { deleteSkillTx, isSkillInsertRace, putSkillTx } from './skill-writes.js';
 import * as tasks from './task-ops.js';
+import * as vectors from './vector-ops.js';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
@@ -64,6 +65,8 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   let pool: pg.Pool | null = null;
   let opening: Promise<pg.Pool> | null = null;
   let closed = false;
+  // The live embeddings, in memory for the semantic half of find (caught up before each search).
+  const vectorCache = new vectors.PostgresVectorCache();
 
   const open = async (): Promise<pg.Pool> => {
     const migrator = createPool(options, [schema, 'public'], 1);
@@ -181,8 +184,21 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async deleteSkill(accountId, rootUri, name, deleteOptions = {}) {
       return tx((client) => deleteSkillTx(client, accountId, rootUri, name, now(), deleteOptions.ifMatch));
     },
-    async search(accountId, rootUris, query, { limit }) {
-      return searchSkillsPostgres(await ready(), accountId, rootUris, query, limit);
+    async search(accountId, rootUris, query, { limit, semantic }) {
+      return searchSkillsPostgres(
+        await ready(),
+        accountId,
+        rootUris,
+        query,
+        limit,
+        semantic === undefined ? undefined : { query: semantic, cache: vectorCache },
+      );
+    },
+    async putSkillVector(skillId, revision, model, vector) {
+      return vectors.putSkillVector(await ready(), skillId, revision, model, vector);
+    },
+    async skillsNeedingVectors(model, limit) {
+      return vectors.skillsNeedingVectors(await ready(), model, limit);
     },
 
     async claimTask(at, claimOptions) {

@@ -20,6 +20,10 @@ interface Migration {
  *   name matches.
  * - Runnable tasks (pending, and running with a lease) have partial indexes, so claiming one with
  *   `FOR UPDATE SKIP LOCKED` stays cheap however many finished tasks are kept.
+ * - `skill_vectors` holds one embedding per skill (the vector of `revision` by `model`, float32
+ *   little-endian). Triggers clear it (`vector = NULL`) when the skill gets a new revision or is
+ *   deleted; every change records its transaction id (`change_xid`), so a process keeping the vectors
+ *   in memory catches up by reading the rows changed since the oldest transaction it could not see.
  * - Accounts, users, keys, blobs and temp uploads carry a `seq` (insertion order, like SQLite's rowid),
  *   so `exportRecords` lists them in the same order on both engines.
  */
@@ -137,6 +141,23 @@ CREATE INDEX tasks_runnable ON tasks (run_at, seq) WHERE status = 'pending';
 CREATE INDEX tasks_lease_expiry ON tasks (lease_expires_at, seq) WHERE status = 'running';
 CREATE INDEX tasks_finished ON tasks (updated_at) WHERE status IN ('completed', 'failed');
 CREATE INDEX tasks_by_owner ON tasks (account_id, user_id, status);
+CREATE TABLE skill_vectors (
+  skill_seq bigint PRIMARY KEY,
+  revision text NOT NULL,
+  model text NOT NULL,
+  vector bytea,
+  change_xid xid8 NOT NULL DEFAULT pg_current_xact_id()
+);
+CREATE INDEX skill_vectors_by_change ON skill_vectors (change_xid);
+CREATE FUNCTION skill_vectors_clear() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE skill_vectors SET vector = NULL, change_xid = pg_current_xact_id()
+    WHERE skill_seq = OLD.seq AND vector IS NOT NULL;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER skill_vectors_stale AFTER UPDATE OF revision ON skills
+  FOR EACH ROW WHEN (OLD.revision <> NEW.revision) EXECUTE FUNCTION skill_vectors_clear();
+CREATE TRIGGER skill_vectors_gone AFTER DELETE ON skills FOR EACH ROW EXECUTE FUNCTION skill_vectors_clear();
 `,
   },
 ];

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { normaliseVector } from '../../src/embeddings/embedder.js';
 import type { Store } from '../../src/store/types.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
 import { AGENT_ROOT, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -21,7 +22,7 @@ function along(axis: number, noise = 0.05): Float32Array {
   return normaliseVector(v);
 }
 
-describe('sqlite store: skill vectors', () => {
+describe(`${TEST_ENGINE} store: skill vectors`, () => {
   it('lists skills missing a vector of the model, stores vectors per revision, refuses stale revisions', async () => {
     const { store } = temp();
     const a = await store.putSkill(makeWrite({ name: 'alpha' }));
