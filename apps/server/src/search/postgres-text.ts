@@ -121,29 +121,81 @@ function quote(lexeme: string): string {
  * ```
  */
 export function buildTsvector(doc: SearchDocument): string {
-  // Per lexeme, its positions as numbers (position × 4 + label index), turned into text once at the end.
-  const positions = new Map<string, number[]>();
-  let position = 0;
-  for (const field of ['name', 'tags', 'description', 'overview', 'body'] as const) {
+  const builder = new TsvectorBuilder();
+  for (const field of FIELD_ORDER) {
+    builder.add(doc[field], LABEL_INDEX[FIELD_LABELS[field]]);
+    builder.endField();
+  }
+  return builder.toString();
+}
+
+/** Characters of field text tokenised between two yields to the event loop (~1 ms of work). */
+const CHUNK_LENGTH = 8192;
+/** How far past a chunk's end a word boundary is looked for. */
+const MAX_BOUNDARY_SEARCH = 1024;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+
+/**
+ * {@link buildTsvector} for large documents without holding the event loop: the text is tokenised
+ * in chunks of about {@link CHUNK_LENGTH} characters, cut between words, yielding in between (a
+ * 100 000-character body is a few dozen milliseconds of work).
+ *
+ * @param doc - from `buildSearchDocument`
+ * @returns the same text as {@link buildTsvector}
+ */
+export async function buildTsvectorAsync(doc: SearchDocument): Promise<string> {
+  const builder = new TsvectorBuilder();
+  for (const field of FIELD_ORDER) {
+    const text = doc[field];
     const label = LABEL_INDEX[FIELD_LABELS[field]];
-    for (const lexeme of fieldLexemes(doc[field])) {
-      if (position < MAX_POSITION) position++;
-      const list = positions.get(lexeme);
-      if (list === undefined) positions.set(lexeme, [position * 4 + label]);
-      else if (list.length < MAX_POSITIONS_PER_LEXEME) list.push(position * 4 + label);
+    let start = 0;
+    while (start < text.length) {
+      let end = Math.min(text.length, start + CHUNK_LENGTH);
+      const limit = Math.min(text.length, end + MAX_BOUNDARY_SEARCH);
+      while (end < limit && WORD_CHAR.test(text[end] as string)) end++;
+      builder.add(start === 0 && end === text.length ? text : text.slice(start, end), label);
+      start = end;
+      if (start < text.length) await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    position = Math.min(position + FIELD_GAP, MAX_POSITION);
+    builder.endField();
   }
-  const parts: string[] = [];
-  for (const [lexeme, list] of positions) {
-    let text = `${quote(lexeme)}:`;
-    for (let i = 0; i < list.length; i++) {
-      const entry = list[i] as number;
-      text += `${i === 0 ? '' : ','}${entry >> 2}${LABELS[entry & 3]}`;
+  return builder.toString();
+}
+
+const FIELD_ORDER = ['name', 'tags', 'description', 'overview', 'body'] as const;
+
+/** Accumulates lexeme positions field by field, then prints the `tsvector` text. */
+class TsvectorBuilder {
+  // Per lexeme, its positions as numbers (position × 4 + label index), turned into text once at the end.
+  private readonly positions = new Map<string, number[]>();
+  private position = 0;
+
+  add(text: string, label: number): void {
+    for (const lexeme of fieldLexemes(text)) {
+      if (this.position < MAX_POSITION) this.position++;
+      const entry = this.position * 4 + label;
+      const list = this.positions.get(lexeme);
+      if (list === undefined) this.positions.set(lexeme, [entry]);
+      else if (list.length < MAX_POSITIONS_PER_LEXEME) list.push(entry);
     }
-    parts.push(text);
   }
-  return parts.join(' ');
+
+  endField(): void {
+    this.position = Math.min(this.position + FIELD_GAP, MAX_POSITION);
+  }
+
+  toString(): string {
+    const parts: string[] = [];
+    for (const [lexeme, list] of this.positions) {
+      let text = `${quote(lexeme)}:`;
+      for (let i = 0; i < list.length; i++) {
+        const entry = list[i] as number;
+        text += `${i === 0 ? '' : ','}${entry >> 2}${LABELS[entry & 3]}`;
+      }
+      parts.push(text);
+    }
+    return parts.join(' ');
+  }
 }
 
 /**

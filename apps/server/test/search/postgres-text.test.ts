@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { buildTsquery, buildTsqueryTerms, buildTsvector, toLexeme } from '../../src/search/postgres-text.js';
+import {
+  buildTsquery,
+  buildTsqueryTerms,
+  buildTsvector,
+  buildTsvectorAsync,
+  toLexeme,
+} from '../../src/search/postgres-text.js';
 import { parseSearchQuery } from '../../src/search/ranking.js';
 
 const doc = (fields: Partial<Record<'name' | 'tags' | 'description' | 'overview' | 'body', string>>) => ({
@@ -41,6 +47,15 @@ describe('postgres search text', () => {
 
   it('quotes lexemes safely (no tsvector syntax from user text)', () => {
     expect(buildTsvector(doc({ body: "it's a \\ test" }))).toBe("'it':9D 's':10D 'a':11D 'test':12D");
+  });
+
+  it('the chunked builder gives the same vector as the one-pass builder on a large mixed body', async () => {
+    const body = Array.from(
+      { length: 3000 },
+      (_, i) => `Line ${i} deploying café 检查小红书登录状态${i % 7 === 0 ? 'x'.repeat(90) : ''} report.pdf`,
+    ).join('\n');
+    const big = doc({ name: 'big', description: 'Large', body });
+    expect(await buildTsvectorAsync(big)).toBe(buildTsvector(big));
   });
 
   it.each([

@@ -236,7 +236,7 @@ async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void>
       ]);
       return;
     case 'skill': {
-      const search = searchVector({
+      const search = await searchVector({
         name: r.name,
         tags: r.tags,
         description: r.description,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { searchSkillsPostgres } from '../../search/postgres-search.js';
 import type { Store, StoreReadiness } from '../types.js';
+import { checkFiles } from '../write-checks.js';
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
 import {
@@ -11,7 +12,7 @@ import {
 } from './connection.js';
 import { applyPostgresMigrations, currentPostgresVersion, POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
-import { deleteSkillTx, isSkillInsertRace, putSkillTx } from './skill-writes.js';
+import { deleteSkillTx, isSkillInsertRace, putSkillTx, searchVector } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import * as vectors from './vector-ops.js';
 
@@ -157,7 +158,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
 
     async putSkill(write) {
-      return tx((client) => putSkillTx(client, write, now()), isSkillInsertRace);
+      checkFiles(write);
+      const search = await searchVector({ ...write, overview: null });
+      return tx((client) => putSkillTx(client, write, now(), search), isSkillInsertRace);
     },
     async getSkill(accountId, rootUri, name) {
       return reads.getSkill(await ready(), accountId, rootUri, name);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SkillportError } from '@skillport/core';
 import type pg from 'pg';
-import { buildTsvector } from '../../search/postgres-text.js';
+import { buildTsvectorAsync } from '../../search/postgres-text.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
@@ -12,15 +12,15 @@ import { checkFiles, checkIfMatch } from '../write-checks.js';
 export const SKILL_COLUMNS = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata,
   revision, overview_revision, created_at, updated_at, frontmatter, overview, body`;
 
-/** The `tsvector` text of a skill row (or write) with the given overview. */
+/** The `tsvector` text of a skill row (or write) with the given overview (yields while it works). */
 export function searchVector(skill: {
   name: string;
   tags: readonly string[];
   description: string;
   overview: string | null;
   body: string;
-}): string {
-  return buildTsvector(buildSearchDocument(skill));
+}): Promise<string> {
+  return buildTsvectorAsync(buildSearchDocument(skill));
 }
 
 function toBuffer(content: Uint8Array): Buffer {
@@ -103,6 +103,7 @@ export async function putSkillTx(
   client: pg.ClientBase,
   write: SkillWrite,
   now: number,
+  searchWithoutOverview: string,
 ): Promise<SkillWriteResult> {
   checkFiles(write);
   const found = await client.query<ExistingSkill>(
@@ -125,7 +126,12 @@ export async function putSkillTx(
   const revision = computeRevision(manifest);
   const keepOverview = existing !== undefined && existing.revision === revision && existing.overview !== null;
 
-  const search = searchVector({ ...write, overview: keepOverview ? (existing?.overview ?? null) : null });
+  // The vector without an overview is computed before the transaction; an unchanged revision keeps its
+  // overview, and then the vector includes it.
+  const search =
+    keepOverview && existing?.overview != null
+      ? await searchVector({ ...write, overview: existing.overview })
+      : searchWithoutOverview;
   const taskId = randomUUID();
   const params = new Params();
   const account = params.add(write.accountId);

@@ -97,7 +97,7 @@ export async function completeTaskTx(
     const content = new TextEncoder().encode(output.overview);
     const sha256 = sha256Hex(content);
     await putBlobs(client, [{ sha256, content }]);
-    const search = searchVector({
+    const search = await searchVector({
       name: skill.name,
       tags: JSON.parse(skill.tags) as string[],
       description: skill.description,
