@@ -207,6 +207,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async claimTask(at, claimOptions) {
       return tasks.claimTask(await ready(), at, claimOptions);
     },
+    async expireLeases(isGone, at) {
+      return tasks.expireLeases(await ready(), isGone, at);
+    },
     async renewTaskLease(lease, expiresAt) {
       return tasks.renewTaskLease(await ready(), lease, expiresAt);
     },

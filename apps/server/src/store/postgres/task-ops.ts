@@ -43,6 +43,25 @@ export async function claimTask(
   return { ...task, lease: { taskId: task.id, ...lease } };
 }
 
+/** `Store.expireLeases`: leases of the owners `isGone` names end at `now` (one statement per gone owner). */
+export async function expireLeases(
+  db: Queryable,
+  isGone: (owner: string) => boolean,
+  now: number,
+): Promise<number> {
+  const { rows } = await db.query<{ owner: string }>(
+    `SELECT DISTINCT lease_owner AS owner FROM tasks WHERE status = 'running' AND lease_owner IS NOT NULL`,
+  );
+  const gone = rows.map((row) => row.owner).filter((owner) => isGone(owner));
+  if (gone.length === 0) return 0;
+  const result = await db.query(
+    `UPDATE tasks SET lease_expires_at = $1
+     WHERE status = 'running' AND lease_owner = ANY($2::text[]) AND lease_expires_at > $1`,
+    [now, gone],
+  );
+  return result.rowCount ?? 0;
+}
+
 /** The task row while `lease` is held (running, same token), locked; else undefined. */
 async function lockHeldTask(client: pg.ClientBase, lease: TaskLease): Promise<TaskRow | undefined> {
   const { rows } = await client.query<TaskRow>(
