@@ -7,6 +7,7 @@ import { SkillportError } from '@skillport/core';
 import type pg from 'pg';
 import { type ArchiveCounts, type DataRecord, emptyCounts } from '../../archive/archive-format.js';
 import type { SkillRow, TaskRow } from '../sqlite/rows.js';
+import { rebuildChangeFeed } from './history-ops.js';
 import { searchVector } from './skill-writes.js';
 
 /** Rows read per statement while exporting (blobs and uploads: fewer, they can be large). */
@@ -126,6 +127,7 @@ export async function* exportRecords(pool: pg.Pool, now: number): AsyncGenerator
       revision: string;
       manifest: string;
       created_at: number;
+      created_by: string | null;
       superseded_at: number | null;
     }>(client, 'SELECT * FROM skill_revisions', PAGE)) {
       yield {
@@ -137,6 +139,7 @@ export async function* exportRecords(pool: pg.Pool, now: number): AsyncGenerator
         revision: r.revision,
         manifest: JSON.parse(r.manifest),
         created_at: r.created_at,
+        created_by: r.created_by,
         superseded_at: r.superseded_at,
       };
     }
@@ -277,9 +280,15 @@ async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void>
       return;
     }
     case 'revision':
+      // With the blobs the revision keeps alive (retention frees a blob only when none references it).
       await client.query(
-        `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at, superseded_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        `WITH history AS (
+           INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
+             created_by, superseded_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING seq)
+         INSERT INTO skill_revision_blobs (sha256, revision_seq)
+           SELECT DISTINCT f.sha256, history.seq FROM history, unnest($10::text[]) AS f(sha256)
+           ON CONFLICT DO NOTHING`,
         [
           r.skill_id,
           r.account_id,
@@ -288,7 +297,9 @@ async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void>
           r.revision,
           JSON.stringify(r.manifest),
           r.created_at,
+          r.created_by ?? null,
           r.superseded_at,
+          r.manifest.map((f) => f.sha256),
         ],
       );
       return;
@@ -350,6 +361,7 @@ export async function importRecords(
         await insertRecord(client, record);
         counts[record.type] += 1;
       }
+      await rebuildChangeFeed(client);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {

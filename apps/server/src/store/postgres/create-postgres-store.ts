@@ -10,6 +10,7 @@ import {
   type PostgresConnectionOptions,
   withTransaction,
 } from './connection.js';
+import * as history from './history-ops.js';
 import { applyPostgresMigrations, currentPostgresVersion, POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
 import { deleteSkillTx, isSkillInsertRace, putSkillTx, searchVector } from './skill-writes.js';
@@ -160,7 +161,10 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async putSkill(write) {
       checkFiles(write);
       const search = await searchVector({ ...write, overview: null });
-      return tx((client) => putSkillTx(client, write, now(), search), isSkillInsertRace);
+      return tx(
+        (client) => putSkillTx(client, write, now(), search),
+        (error) => isSkillInsertRace(error) || history.isBlobRace(error),
+      );
     },
     async getSkill(accountId, rootUri, name) {
       return reads.getSkill(await ready(), accountId, rootUri, name);
@@ -170,6 +174,15 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
     async listRevisions(accountId, rootUri, name) {
       return reads.listRevisions(await ready(), accountId, rootUri, name);
+    },
+    async readBlobs(sha256s) {
+      return reads.readBlobs(await ready(), sha256s);
+    },
+    async pruneHistory(policy, at, pruneOptions = {}) {
+      return tx((client) => history.pruneHistoryTx(client, policy, at, pruneOptions), history.isBlobRace);
+    },
+    async listChanges(accountId, rootUris, changeOptions) {
+      return history.listChanges(await ready(), accountId, rootUris, changeOptions);
     },
     async listSkills(accountId, rootUri, { limit, withBody, summary }) {
       const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';
@@ -185,7 +198,10 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return reads.readFile(await ready(), skillId, filePath);
     },
     async deleteSkill(accountId, rootUri, name, deleteOptions = {}) {
-      return tx((client) => deleteSkillTx(client, accountId, rootUri, name, now(), deleteOptions.ifMatch));
+      return tx(
+        (client) => deleteSkillTx(client, accountId, rootUri, name, now(), deleteOptions.ifMatch),
+        history.isBlobRace,
+      );
     },
     async search(accountId, rootUris, query, { limit, semantic }) {
       return searchSkillsPostgres(
@@ -214,7 +230,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return tasks.renewTaskLease(await ready(), lease, expiresAt);
     },
     async completeTask(lease, output) {
-      return tx((client) => tasks.completeTaskTx(client, lease, output, now()));
+      return tx((client) => tasks.completeTaskTx(client, lease, output, now()), history.isBlobRace);
     },
     async compactSearchIndex() {
       // GIN indexes are maintained by PostgreSQL itself (pending list flushed by autovacuum).

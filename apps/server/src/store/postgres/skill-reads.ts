@@ -119,11 +119,24 @@ export async function listRevisions(
   name: string,
 ): Promise<SkillRevisionRecord[]> {
   const { rows } = await db.query<RevisionRow>(
-    `SELECT skill_id, revision, manifest, created_at, superseded_at FROM skill_revisions
+    `SELECT seq, skill_id, revision, manifest, created_at, created_by, superseded_at FROM skill_revisions
      WHERE account_id = $1 AND root_uri = $2 AND name = $3 ORDER BY seq DESC`,
     [accountId, rootUri, name],
   );
   return rows.map(toRevisionRecord);
+}
+
+/** `Store.readBlobs`: the contents of the named blobs that exist. */
+export async function readBlobs(db: Queryable, sha256s: readonly string[]): Promise<Map<string, Uint8Array>> {
+  const out = new Map<string, Uint8Array>();
+  const unique = [...new Set(sha256s)];
+  if (unique.length === 0) return out;
+  const { rows } = await db.query<{ sha256: string; content: Buffer }>(
+    'SELECT sha256, content FROM blobs WHERE sha256 = ANY($1::text[])',
+    [unique],
+  );
+  for (const row of rows) out.set(row.sha256, bytes(row.content));
+  return out;
 }
 
 function bodyColumn(mode: SkillViewOptions['body']): string {

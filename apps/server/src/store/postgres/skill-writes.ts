@@ -7,6 +7,7 @@ import { computeRevision, sha256Hex } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch } from '../write-checks.js';
+import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
 export const SKILL_COLUMNS = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata,
@@ -155,6 +156,7 @@ export async function putSkillTx(
   };
   const rootUri = params.add(write.rootUri);
   const name = params.add(write.name);
+  const userId = params.add(write.task.userId);
   // One statement writes everything (fewer round trips); its parts see the same snapshot and the
   // foreign keys are checked at its end, when accounts, blobs and the skill row all exist.
   let skillCte: string;
@@ -178,11 +180,11 @@ export async function putSkillTx(
       RETURNING ${SKILL_COLUMNS}`;
     cleanup = `,
       gone AS (DELETE FROM skill_files WHERE skill_seq = ${seq} AND NOT (path = ANY(${files.paths}::text[]))
-        AND (path <> ${params.add(OVERVIEW_PATH)} OR NOT ${keep}::boolean)),
+        AND (path <> ${params.add(OVERVIEW_PATH)} OR NOT ${keep}::boolean) RETURNING sha256),
       superseded AS (UPDATE skill_revisions SET superseded_at = ${at}
         WHERE skill_id = ${params.add(existing.id)} AND superseded_at IS NULL)`;
   }
-  const { rows } = await client.query<SkillRow>(
+  const { rows } = await client.query<SkillRow & { dropped: string[] }>(
     `WITH acc AS (INSERT INTO accounts (id, created_at) VALUES (${account}, ${at}) ON CONFLICT (id) DO NOTHING),
       ${blobs === '' ? '' : `blob AS (INSERT INTO blobs (sha256, size, content) VALUES ${blobs} ON CONFLICT (sha256) DO NOTHING),`}
       s AS (${skillCte})${cleanup},
@@ -192,24 +194,34 @@ export async function putSkillTx(
             AS f(path, kind, size, sha256)
         ON CONFLICT (skill_seq, path) DO UPDATE SET kind = excluded.kind, size = excluded.size, sha256 = excluded.sha256),
       history AS (INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
-          superseded_at)
+          created_by, superseded_at)
         SELECT s.id, ${account}::text, ${rootUri}::text, ${name}::text, ${columns.revision}::text,
-          ${params.add(JSON.stringify(manifest))}::text, ${at}::bigint, NULL FROM s),
+          ${params.add(JSON.stringify(manifest))}::text, ${at}::bigint, ${userId}::text, NULL FROM s
+        RETURNING seq),
+      refs AS (INSERT INTO skill_revision_blobs (sha256, revision_seq)
+        SELECT DISTINCT f.sha256, history.seq FROM history, unnest(${files.shas}::text[]) AS f(sha256)
+        ON CONFLICT DO NOTHING),
+      ${recordChangeSql({ account, root: rootUri, name, revision: columns.revision, deleted: 'false', at })},
       task AS (INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
           created_at, updated_at)
-        SELECT ${params.add(taskId)}::text, ${account}::text, ${params.add(write.task.userId)}::text,
+        SELECT ${params.add(taskId)}::text, ${account}::text, ${userId}::text,
           ${params.add(write.task.type)}::text, 'pending', s.id, ${columns.revision}::text, 0, ${at}::bigint,
           ${at}::bigint, ${at}::bigint FROM s)
-    SELECT * FROM s`,
+    SELECT s.*, ${existing === undefined ? `'{}'::text[]` : '(SELECT coalesce(array_agg(sha256), ARRAY[]::text[]) FROM gone)'} AS dropped
+    FROM s`,
     params.values,
   );
-  const row = rows[0] as SkillRow;
+  const row = rows[0] as SkillRow & { dropped: string[] };
+  // Files of the replaced version stay referenced by its history entry; only a dropped `.overview.md`
+  // (never part of a revision) can lose its last reference here.
+  if (row.dropped.length > 0) await deleteOrphanBlobs(client, row.dropped);
   return { skill: toSkillRecord(row), taskId, created: existing === undefined };
 }
 
 /**
  * The body of `Store.deleteSkill` on PostgreSQL (one transaction, the row locked): removes the skill
- * and its file rows (cascade); history is kept, the live version marked superseded.
+ * and its file rows; history is kept (the live version marked superseded) until retention deletes it,
+ * the change feed records the deletion, and file contents nothing references any more are freed.
  *
  * @returns the number of files removed, or null when the skill does not exist
  * @throws SkillportError `CONFLICT` (412) when `ifMatch` does not list the current revision
@@ -229,11 +241,17 @@ export async function deleteSkillTx(
   const existing = found.rows[0];
   if (existing === undefined) return null;
   checkIfMatch(ifMatch, existing.revision, name, `${rootUri}/${name}`);
-  await client.query(
-    'UPDATE skill_revisions SET superseded_at = $1 WHERE skill_id = $2 AND superseded_at IS NULL',
-    [now, existing.id],
+  const { rows } = await client.query<{ sha256: string }>(
+    `WITH superseded AS (UPDATE skill_revisions SET superseded_at = $1 WHERE skill_id = $2 AND superseded_at IS NULL),
+       files AS (DELETE FROM skill_files WHERE skill_seq = $3 RETURNING sha256),
+       ${recordChangeSql({ account: '$4', root: '$5', name: '$6', revision: '$7', deleted: 'true', at: '$1' })}
+     SELECT sha256 FROM files`,
+    [now, existing.id, existing.seq, accountId, rootUri, name, existing.revision],
   );
-  const deleted = await client.query('DELETE FROM skill_files WHERE skill_seq = $1', [existing.seq]);
   await client.query('DELETE FROM skills WHERE seq = $1', [existing.seq]);
-  return deleted.rowCount ?? 0;
+  await deleteOrphanBlobs(
+    client,
+    rows.map((r) => r.sha256),
+  );
+  return rows.length;
 }

@@ -9,6 +9,7 @@ import {
   type TaskLease,
   type TaskRecord,
 } from '../types.js';
+import { deleteOrphanBlobs } from './history-ops.js';
 import { putBlobs, SKILL_COLUMNS, searchVector } from './skill-writes.js';
 
 type Queryable = pg.Pool | pg.ClientBase;
@@ -116,6 +117,10 @@ export async function completeTaskTx(
     const content = new TextEncoder().encode(output.overview);
     const sha256 = sha256Hex(content);
     await putBlobs(client, [{ sha256, content }]);
+    const previous = await client.query<{ sha256: string }>(
+      'SELECT sha256 FROM skill_files WHERE skill_seq = $1 AND path = $2',
+      [skill.seq, OVERVIEW_PATH],
+    );
     const search = await searchVector({
       name: skill.name,
       tags: JSON.parse(skill.tags) as string[],
@@ -132,6 +137,9 @@ export async function completeTaskTx(
        ON CONFLICT (skill_seq, path) DO UPDATE SET kind = excluded.kind, size = excluded.size, sha256 = excluded.sha256`,
       [skill.seq, OVERVIEW_PATH, content.byteLength, sha256],
     );
+    // An overview written again (another job run) drops the previous one's content.
+    const before = previous.rows[0]?.sha256;
+    if (before !== undefined && before !== sha256) await deleteOrphanBlobs(client, [before]);
   }
   await client.query(
     `UPDATE tasks SET status = 'completed', result = $1, error = NULL, updated_at = $2,

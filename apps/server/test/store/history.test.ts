@@ -1,5 +1,6 @@
 /**
- * History retention, freeing file contents, and the change feed of the SQLite store.
+ * History retention, freeing file contents, and the change feed of the store (both engines; the
+ * SQLite file's own upkeep only on SQLite).
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
@@ -8,6 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/store/revision.js';
 import type { RetentionPolicy, Store } from '../../src/store/types.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
 import { AGENT_ROOT, downgradeSchema, makeWrite, openTempStore, TEST_CLAIM, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -61,7 +63,7 @@ function folderBytes(dir: string): number {
   return readdirSync(dir).reduce((sum, f) => sum + statSync(path.join(dir, f)).size, 0);
 }
 
-describe('sqlite store: history and retention', () => {
+describe(`${TEST_ENGINE} store: history and retention`, () => {
   it('records who wrote each revision, newest first, and keeps it after a delete', async () => {
     const s = setup();
     await version(s.store, 'a', 1);
@@ -180,30 +182,34 @@ describe('sqlite store: history and retention', () => {
     expect((await s.store.readBlobs([sha256Hex('overview two')])).size).toBe(0);
   });
 
-  it('deleting big skills and pruning their history shrinks the data folder (pages go back to the OS)', async () => {
-    const s = setup();
-    const big = () => randomBytes(3 * 1024 * 1024); // incompressible: 3 MiB on disk each
-    for (const name of ['big-1', 'big-2', 'big-3', 'big-4']) {
-      await version(s.store, name, 1, { 'data/blob.bin': big() });
-    }
-    await version(s.store, 'small', 1);
-    // A sweep with nothing to prune still checkpoints: the contents now sit in the database file.
-    await s.store.pruneHistory({ keepLast: 1, keepForMs: 0 }, s.now);
-    const before = folderBytes(s.dataDir);
-    expect(before).toBeGreaterThan(12 * 1024 * 1024);
-    for (const name of ['big-1', 'big-2', 'big-3', 'big-4'])
-      await s.store.deleteSkill('acme', USER_ROOT, name);
-    const result = await s.store.pruneHistory({ keepLast: 1, keepForMs: 0 }, s.tick());
-    expect(result.blobs).toBe(8); // each skill's SKILL.md and data/blob.bin
-    expect(result.bytes).toBeGreaterThan(4 * 3 * 1024 * 1024);
-    const after = folderBytes(s.dataDir);
-    expect(before - after).toBeGreaterThan(11 * 1024 * 1024);
-    expect(after).toBeLessThan(2 * 1024 * 1024);
-    expect(await s.store.getSkill('acme', USER_ROOT, 'small')).not.toBeNull();
-  });
+  // PostgreSQL returns the space of deleted rows through (auto)vacuum, not at once.
+  it.skipIf(TEST_ENGINE !== 'sqlite')(
+    'deleting big skills and pruning their history shrinks the data folder (pages go back to the OS)',
+    async () => {
+      const s = setup();
+      const big = () => randomBytes(3 * 1024 * 1024); // incompressible: 3 MiB on disk each
+      for (const name of ['big-1', 'big-2', 'big-3', 'big-4']) {
+        await version(s.store, name, 1, { 'data/blob.bin': big() });
+      }
+      await version(s.store, 'small', 1);
+      // A sweep with nothing to prune still checkpoints: the contents now sit in the database file.
+      await s.store.pruneHistory({ keepLast: 1, keepForMs: 0 }, s.now);
+      const before = folderBytes(s.dataDir);
+      expect(before).toBeGreaterThan(12 * 1024 * 1024);
+      for (const name of ['big-1', 'big-2', 'big-3', 'big-4'])
+        await s.store.deleteSkill('acme', USER_ROOT, name);
+      const result = await s.store.pruneHistory({ keepLast: 1, keepForMs: 0 }, s.tick());
+      expect(result.blobs).toBe(8); // each skill's SKILL.md and data/blob.bin
+      expect(result.bytes).toBeGreaterThan(4 * 3 * 1024 * 1024);
+      const after = folderBytes(s.dataDir);
+      expect(before - after).toBeGreaterThan(11 * 1024 * 1024);
+      expect(after).toBeLessThan(2 * 1024 * 1024);
+      expect(await s.store.getSkill('acme', USER_ROOT, 'small')).not.toBeNull();
+    },
+  );
 });
 
-describe('sqlite store: change feed', () => {
+describe(`${TEST_ENGINE} store: change feed`, () => {
   it('lists the latest change of each skill in commit order; a rewritten skill moves to the end', async () => {
     const s = setup();
     await version(s.store, 'a', 1);
@@ -284,7 +290,7 @@ describe('sqlite store: change feed', () => {
   });
 });
 
-describe('sqlite store: schema version 7 on an older file', () => {
+describe.skipIf(TEST_ENGINE !== 'sqlite')('sqlite store: schema version 7 on an older file', () => {
   it('fills history references and the change feed, frees stray contents, turns on incremental vacuum', async () => {
     const temp = openTempStore();
     cleanup = temp.cleanup;
@@ -327,7 +333,7 @@ describe('sqlite store: schema version 7 on an older file', () => {
   });
 });
 
-describe('sqlite store: history through db export / import', () => {
+describe(`${TEST_ENGINE} store: history through db export / import`, () => {
   it('keeps authors, keeps history contents alive for retention, and rebuilds the change feed', async () => {
     const a = setup();
     await version(a.store, 'kept', 1, { 'old.txt': 'only in version 1' });
