@@ -151,7 +151,8 @@ export async function* exportRecords(pool: pg.Pool, now: number): AsyncGenerator
         user_id: r.user_id,
         task_type: r.type as 'add_skill' | 'update_skill',
         // A job running at export time runs again after import.
-        status: r.status === 'running' ? 'pending' : (r.status as 'pending' | 'completed' | 'failed'),
+        status:
+          r.status === 'running' ? 'pending' : (r.status as 'pending' | 'completed' | 'failed' | 'cancelled'),
         skill_id: r.skill_id,
         revision: r.revision,
         attempts: r.attempts,

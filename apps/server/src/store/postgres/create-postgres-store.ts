@@ -188,6 +188,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';
       return reads.listSkills(await ready(), accountId, rootUri, limit, fields);
     },
+    async skillsVersion(accountId, rootUris) {
+      return reads.skillsVersion(await ready(), accountId, rootUris);
+    },
     async listFiles(skillId, { withContent }) {
       return reads.listFiles(await ready(), skillId, withContent);
     },
@@ -244,6 +247,12 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
     async getTask(accountId, userId, taskId) {
       return tasks.getTask(await ready(), accountId, userId, taskId);
+    },
+    async listTasks(accountId, userId, filter) {
+      return tasks.listTasks(await ready(), accountId, userId, filter);
+    },
+    async cancelTask(accountId, userId, taskId, at) {
+      return tasks.cancelTask(await ready(), accountId, userId, taskId, at);
     },
     async queueCounts(accountId, userId, countOptions) {
       return tasks.queueCounts(await ready(), accountId, userId, countOptions?.taskIds);

@@ -88,6 +88,23 @@ export async function listSkills(
   return { skills, total };
 }
 
+/**
+ * `Store.skillsVersion` on PostgreSQL: the latest change-feed position of each root (adds,
+ * replacements and deletions all move it; index-only, cheap to poll).
+ */
+export async function skillsVersion(
+  db: Queryable,
+  accountId: string,
+  rootUris: readonly string[],
+): Promise<string> {
+  const { rows } = await db.query<{ v: string }>(
+    `SELECT coalesce((SELECT max(seq) FROM skill_changes WHERE account_id = $1 AND root_uri = r.root), 0)::text AS v
+     FROM unnest($2::text[]) WITH ORDINALITY AS r(root, i) ORDER BY r.i`,
+    [accountId, [...rootUris]],
+  );
+  return rows.map((row) => row.v).join('|');
+}
+
 /** `Store.listFiles`: the live files of a skill by path (empty when the skill does not exist). */
 export async function listFiles(db: Queryable, skillId: string, withContent: boolean): Promise<StoredFile[]> {
   const sql = withContent

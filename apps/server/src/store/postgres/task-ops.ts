@@ -6,7 +6,9 @@ import {
   type ClaimedTask,
   OVERVIEW_PATH,
   type QueueCounts,
+  type TaskCancelOutcome,
   type TaskLease,
+  type TaskListFilter,
   type TaskRecord,
 } from '../types.js';
 import { deleteOrphanBlobs } from './history-ops.js';
@@ -167,6 +169,14 @@ export async function failTaskTx(
   return true;
 }
 
+/** Task columns plus the URI of its skill (null once the skill is deleted). */
+const TASK_WITH_SKILL = `SELECT t.*, CASE WHEN s.seq IS NULL THEN NULL ELSE s.root_uri || '/' || s.name END AS skill_uri
+  FROM tasks t LEFT JOIN skills s ON s.id = t.skill_id`;
+
+function withSkillUri(row: TaskRow & { skill_uri: string | null }): TaskRecord {
+  return { ...toTaskRecord(row), skillUri: row.skill_uri };
+}
+
 /** `Store.getTask`: only the caller's own task. */
 export async function getTask(
   db: Queryable,
@@ -174,11 +184,58 @@ export async function getTask(
   userId: string,
   taskId: string,
 ): Promise<TaskRecord | null> {
-  const { rows } = await db.query<TaskRow>(
-    'SELECT * FROM tasks WHERE id = $1 AND account_id = $2 AND user_id = $3',
+  const { rows } = await db.query<TaskRow & { skill_uri: string | null }>(
+    `${TASK_WITH_SKILL} WHERE t.id = $1 AND t.account_id = $2 AND t.user_id = $3`,
     [taskId, accountId, userId],
   );
-  return rows[0] === undefined ? null : toTaskRecord(rows[0]);
+  return rows[0] === undefined ? null : withSkillUri(rows[0]);
+}
+
+/** `Store.listTasks`: the caller's tasks, newest first, filtered. */
+export async function listTasks(
+  db: Queryable,
+  accountId: string,
+  userId: string,
+  filter: TaskListFilter,
+): Promise<TaskRecord[]> {
+  const where = ['t.account_id = $1', 't.user_id = $2'];
+  const params: Array<string | number> = [accountId, userId];
+  if (filter.type !== undefined) {
+    params.push(filter.type);
+    where.push(`t.type = $${params.length}`);
+  }
+  if (filter.status !== undefined) {
+    params.push(filter.status);
+    where.push(`t.status = $${params.length}`);
+  }
+  if (filter.skillUri !== undefined) {
+    params.push(filter.skillUri);
+    where.push(`s.root_uri || '/' || s.name = $${params.length}`);
+  }
+  params.push(Math.max(1, Math.min(200, Math.trunc(filter.limit))));
+  const { rows } = await db.query<TaskRow & { skill_uri: string | null }>(
+    `${TASK_WITH_SKILL} WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.seq DESC LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map(withSkillUri);
+}
+
+/** `Store.cancelTask`: `pending` → `cancelled` in one statement; anything else unchanged. */
+export async function cancelTask(
+  db: Queryable,
+  accountId: string,
+  userId: string,
+  taskId: string,
+  now: number,
+): Promise<TaskCancelOutcome | null> {
+  const result = await db.query(
+    `UPDATE tasks SET status = 'cancelled', updated_at = $1, error = NULL
+     WHERE id = $2 AND account_id = $3 AND user_id = $4 AND status = 'pending'`,
+    [now, taskId, accountId, userId],
+  );
+  const task = await getTask(db, accountId, userId, taskId);
+  if (task === null) return null;
+  return { outcome: result.rowCount === 1 ? 'cancelled' : 'unchanged', task };
 }
 
 /** `Store.queueCounts`: the caller's tasks by status, optionally only the given ids. */
@@ -213,7 +270,7 @@ export async function queueCounts(
 /** `Store.purgeFinishedTasks`: deletes finished tasks not updated since `olderThan`. */
 export async function purgeFinishedTasks(db: Queryable, olderThan: number): Promise<number> {
   const result = await db.query(
-    `DELETE FROM tasks WHERE status IN ('completed', 'failed') AND updated_at < $1`,
+    `DELETE FROM tasks WHERE status IN ('completed', 'failed', 'cancelled') AND updated_at < $1`,
     [olderThan],
   );
   return result.rowCount ?? 0;
