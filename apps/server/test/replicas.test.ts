@@ -20,8 +20,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStore } from '../src/store/sqlite/create-sqlite-store.js';
 import type { Store } from '../src/store/types.js';
+import { dropEngineData, engineEnv, openEngineStore, TEST_ENGINE } from './helpers/engine.js';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const mainJs = path.join(serverDir, 'dist/main.js');
@@ -136,6 +136,7 @@ async function startReplica(index: number): Promise<Replica> {
       SKILLPORT_JOB_LEASE_SECONDS: String(LEASE_SECONDS),
       SKILLPORT_SUMMARY_BASE_URL: chatUrl,
       SKILLPORT_SUMMARY_MODEL: 'replica-test-model',
+      ...engineEnv(dataDir),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -365,7 +366,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-replicas-'));
   await startChat();
   for (let i = 0; i < REPLICAS; i++) replicas.push(await startReplica(i));
-  store = createSqliteStore({ dataDir });
+  store = openEngineStore(dataDir);
 }, 120_000);
 
 afterAll(async () => {
@@ -379,10 +380,13 @@ afterAll(async () => {
   for (const call of held.values()) call.res.destroy();
   await store?.close();
   await new Promise((resolve) => chat?.close(resolve));
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) {
+    await dropEngineData(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
-describe(`${REPLICAS} replicas on one database`, () => {
+describe(`${REPLICAS} replicas on one ${TEST_ENGINE} database`, () => {
   it('keep every acknowledged write, lose no update, run every job once, orphan no file', async () => {
     // Shared skills, and the first victim: its job is caught mid-way in the chat model.
     for (let s = 0; s < SHARED; s++) {
