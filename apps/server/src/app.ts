@@ -18,6 +18,7 @@ import { requestId } from './http/request-id.js';
 import { EXTRACT_OVERVIEW } from './levels/extract-overview.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
+import { redactingLogger } from './logging/redacting-logger.js';
 import type { McpEndpoint } from './mcp/mcp-endpoint.js';
 import { mcpOriginGuard } from './mcp/origin-guard.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -95,7 +96,8 @@ export const OPENAPI_INFO = {
  * @param options.rootApiKey - a root key; with none and no stored keys the app runs in dev mode
  * @param options.corsOrigins - allowed browser origins (default none)
  * @param options.limits - overrides of the default limits
- * @param options.logger - request log sink (default JSON lines on stdout; `false` silences)
+ * @param options.logger - log sink (default {@link consoleLogger}: JSON lines by pino at `LOG_LEVEL`;
+ *   `false` silences); every record is redacted first, so API keys never reach it
  * @param options.webDir - folder of the built web catalogue served at `/` (default: the copy in this
  *   package's `dist/webapp`, else the workspace's `apps/web/dist`); `false` serves none
  * @param options.retention - history kept per skill (default: last 10 revisions and 30 days)
@@ -108,7 +110,10 @@ export const OPENAPI_INFO = {
  * @see the OpenAPI document (every route), the @skillport/server README
  */
 export async function createApp(options: CreateAppOptions): Promise<SkillportApp> {
-  const logger = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
+  const logger =
+    options.logger === false || options.logger === silentLogger
+      ? silentLogger
+      : redactingLogger(options.logger ?? consoleLogger, [options.rootApiKey]);
   const limits = resolveLimits(options.limits);
   const store = options.store;
   const auth = await createAuthenticator(store, { rootApiKey: options.rootApiKey });

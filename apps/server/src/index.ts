@@ -19,8 +19,8 @@ export type {
   SummaryModelOptions,
 } from './config.js';
 export { DEFAULT_LIMITS, optionsFromEnv, resolveLimits } from './config.js';
-export type { Logger } from './logger.js';
-export { consoleLogger, silentLogger } from './logger.js';
+export type { CreateLoggerOptions, Logger, LogLevel } from './logger.js';
+export { consoleLogger, createLogger, LOG_LEVELS, silentLogger } from './logger.js';
 export { renderOpenApiJson } from './openapi-json.js';
 export type { RunningServer } from './start-server.js';
 export { openStore, startServer } from './start-server.js';

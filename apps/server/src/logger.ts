@@ -1,54 +1,116 @@
 /**
- * The default log sink: JSON lines on stdout (info) and stderr (error). Info lines are buffered
- * and written once per event-loop turn, so a busy server makes one write per batch instead of one
- * per request; errors are written at once; anything buffered is flushed on process exit.
+ * Server logs: JSON lines written by `pino`, one object per event, with an API-key-safe redaction
+ * step in front of every sink (the default one and any logger passed in).
  */
-import { writeSync } from 'node:fs';
+import pino from 'pino';
+import { redactingLogger } from './logging/redacting-logger.js';
 
-/** A structured log sink: one JSON object per call. */
+/**
+ * A structured log sink: one JSON object per call. `info` and `error` are required; `warn` and
+ * `debug` are used when present (`warn` falls back to `error`, `debug` to nothing). A `pino` logger
+ * fits as is.
+ */
 export interface Logger {
   info(record: Record<string, unknown>): void;
   error(record: Record<string, unknown>): void;
+  warn?(record: Record<string, unknown>): void;
+  debug?(record: Record<string, unknown>): void;
 }
 
-const MAX_BUFFER_CHARS = 64 * 1024;
-let buffer = '';
-let scheduled = false;
-let exitHookInstalled = false;
+/** Levels accepted by `LOG_LEVEL` / {@link createLogger}, most verbose first; `silent` logs nothing. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
-function flush(): void {
-  scheduled = false;
-  if (buffer === '') return;
-  const text = buffer;
-  buffer = '';
-  try {
-    writeSync(1, text);
-  } catch {
-    process.stdout.write(text);
-  }
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Reads `LOG_LEVEL`: unset or blank means `info`.
+ *
+ * @param raw - the variable's value
+ * @returns the level, lowercased
+ * @throws Error naming the variable and the accepted levels for any other value
+ * @example parseLogLevel('DEBUG'); // 'debug'
+ */
+export function parseLogLevel(raw: string | undefined): LogLevel {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(value)) return value as LogLevel;
+  throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
 }
 
-function enqueue(line: string): void {
-  buffer += line;
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', flush);
-  }
-  if (buffer.length >= MAX_BUFFER_CHARS) flush();
-  else if (!scheduled) {
-    scheduled = true;
-    setImmediate(flush);
-  }
+/** Options of {@link createLogger}. */
+export interface CreateLoggerOptions {
+  /** Lowest level written (default: `LOG_LEVEL` of the environment, else `info`). */
+  level?: LogLevel;
+  /**
+   * Where lines go (default: `trace`–`info` on stdout, `warn` and above on stderr). Anything with
+   * `write(line)` works, e.g. a file stream.
+   */
+  destination?: { write(line: string): unknown };
+  /** Secrets (API keys) to cut out of every string logged, wherever they occur. */
+  secrets?: readonly (string | undefined)[];
 }
 
-/** JSON-lines logger on stdout (info, batched per event-loop turn) and stderr (error, immediate). */
+/**
+ * Creates the server's JSON-lines logger on `pino`: `{"level":"info","time":"<ISO 8601>","pid":…,
+ * "hostname":…,"msg":…, …fields}` per line. Every record passes through the redaction step first:
+ * values of keys named like credentials (`x-api-key`, `authorization`, `api_key`, `apiKey`, `token`,
+ * `password`, `secret`, `cookie`, …) become `[redacted]`, and in every string `sk_…` API keys,
+ * `Bearer`/`Basic` credentials, query-string values and the given `secrets` are replaced.
+ *
+ * @param options - level (default `LOG_LEVEL`, else `info`), destination (default stdout/stderr),
+ *   secrets to cut out
+ * @returns a {@link Logger} (the pino logger, wrapped by the redaction step)
+ * @throws Error when `LOG_LEVEL` holds an unknown level
+ * @example
+ * const server = await startServer({ logger: createLogger({ level: 'warn' }) });
+ * @see the Logs section of the @skillport/server README
+ */
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const level = options.level ?? parseLogLevel(process.env.LOG_LEVEL);
+  const pinoOptions: pino.LoggerOptions = {
+    level,
+    messageKey: 'msg',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+  const destination =
+    options.destination ??
+    pino.multistream(
+      [
+        // Asynchronous (writes are batched while one is in flight) and flushed when the process exits.
+        { level: 'trace', stream: pino.destination({ fd: 1, sync: false }) },
+        { level: 'warn', stream: pino.destination({ fd: 2, sync: true }) },
+      ],
+      { dedupe: true },
+    );
+  return redactingLogger(pino(pinoOptions, destination), options.secrets ?? []);
+}
+
+let defaultLogger: Logger | undefined;
+
+/**
+ * The default sink: {@link createLogger} with its defaults (level from `LOG_LEVEL`; `trace`–`info`
+ * on stdout, `warn` and above on stderr), created on first use.
+ */
 export const consoleLogger: Logger = {
-  info: (record) => enqueue(`${JSON.stringify({ level: 'info', ...record })}\n`),
+  info: (record) => {
+    defaultLogger ??= createLogger();
+    defaultLogger.info(record);
+  },
   error: (record) => {
-    flush();
-    process.stderr.write(`${JSON.stringify({ level: 'error', ...record })}\n`);
+    defaultLogger ??= createLogger();
+    defaultLogger.error(record);
+  },
+  warn: (record) => {
+    defaultLogger ??= createLogger();
+    defaultLogger.warn?.(record);
+  },
+  debug: (record) => {
+    defaultLogger ??= createLogger();
+    defaultLogger.debug?.(record);
   },
 };
 
 /** A logger that drops everything. */
-export const silentLogger: Logger = { info: () => {}, error: () => {} };
+export const silentLogger: Logger = { info: () => {}, error: () => {}, warn: () => {}, debug: () => {} };

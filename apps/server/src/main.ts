@@ -1,26 +1,35 @@
 #!/usr/bin/env node
 /**
- * `node dist/main.js`: starts Skillport from environment variables (see `optionsFromEnv`) and stops
- * gracefully on SIGINT/SIGTERM.
+ * `node dist/main.js`: starts Skillport from environment variables (see `optionsFromEnv`; `LOG_LEVEL`
+ * for the logs) and stops gracefully on SIGINT/SIGTERM.
  */
 import { optionsFromEnv } from './config.js';
-import { consoleLogger } from './logger.js';
+import { consoleLogger, type Logger, parseLogLevel } from './logger.js';
+import { redactingLogger } from './logging/redacting-logger.js';
 import { startServer } from './start-server.js';
 
+let logger: Logger = consoleLogger;
+
 async function main(): Promise<void> {
+  parseLogLevel(process.env.LOG_LEVEL);
   const options = optionsFromEnv(process.env);
-  const server = await startServer({ ...options, logger: consoleLogger });
+  logger = redactingLogger(consoleLogger, [
+    options.rootApiKey,
+    options.summary?.apiKey,
+    options.embeddings?.apiKey,
+  ]);
+  const server = await startServer({ ...options, logger });
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    consoleLogger.info({ msg: 'shutting down', signal, time: new Date().toISOString() });
+    logger.info({ msg: 'shutting down', signal });
     const force = setTimeout(() => process.exit(1), 10_000 + (options.shutdownDelaySeconds ?? 0) * 1000);
     force.unref();
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        consoleLogger.error({ msg: 'shutdown failed', error: String(error) });
+        logger.error({ msg: 'shutdown failed', error: String(error) });
         process.exit(1);
       },
     );
@@ -30,9 +39,12 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  consoleLogger.error({
-    msg: 'failed to start',
-    error: error instanceof Error ? error.message : String(error),
-  });
+  const message = error instanceof Error ? error.message : String(error);
+  try {
+    logger.error({ msg: 'failed to start', error: message });
+  } catch {
+    // The log settings themselves are wrong (LOG_LEVEL): say so plainly.
+    process.stderr.write(`failed to start: ${message}\n`);
+  }
   process.exit(1);
 });

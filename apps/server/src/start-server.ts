@@ -14,7 +14,8 @@ import { createOpenAiEmbedder } from './embeddings/openai-embedder.js';
 import { createQueryVectors } from './embeddings/query-vectors.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
-import { consoleLogger, type Logger, silentLogger } from './logger.js';
+import { consoleLogger, type Logger, parseLogLevel, silentLogger } from './logger.js';
+import { redactingLogger } from './logging/redacting-logger.js';
 import { createPostgresStore } from './store/postgres/create-postgres-store.js';
 import { retentionPolicy } from './store/retention.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
@@ -40,7 +41,7 @@ function llmSummarizer(summary: SummaryModelOptions, logger: Logger, workers: Wo
   return createLlmSummarizer(model, {
     draft: createPooledSummarizer(workers),
     onFallback: (error, skillName) =>
-      logger.error({
+      logger.warn?.({
         msg: 'LLM overview failed; deterministic overview used',
         skill: skillName,
         error: error instanceof Error ? error.message : String(error),
@@ -217,7 +218,16 @@ async function openServerStore(options: ServerOptions): Promise<Store> {
  * @see the @skillport/server README
  */
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const logger = options.logger === false ? silentLogger : (options.logger ?? consoleLogger);
+  // A bad LOG_LEVEL fails the start, before anything listens.
+  if (options.logger === undefined) parseLogLevel(process.env.LOG_LEVEL);
+  const logger =
+    options.logger === false || options.logger === silentLogger
+      ? silentLogger
+      : redactingLogger(options.logger ?? consoleLogger, [
+          options.rootApiKey,
+          options.summary?.apiKey,
+          options.embeddings?.apiKey,
+        ]);
   const host = options.host ?? '127.0.0.1';
   const ownsStore = options.store === undefined;
   const store = options.store ?? (await openServerStore(options));
@@ -259,7 +269,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
               createOpenAiEmbedder({ ...embeddings, timeoutMs: 5000, maxAttempts: 1 }),
               {
                 onError: (error) =>
-                  logger.error({
+                  logger.warn?.({
                     msg: 'query embedding failed; find ranks lexically',
                     error: error instanceof Error ? error.message : String(error),
                   }),
@@ -298,7 +308,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const url = `http://${urlHost}:${address.port}`;
     logger.info({
       msg: 'listening',
-      time: new Date().toISOString(),
       url,
       store: store.description,
       ...(options.store === undefined && options.sqlite?.synchronous !== undefined

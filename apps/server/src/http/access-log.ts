@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import type { AppEnv } from './context.js';
 
 /**
- * Middleware logging `{msg: 'request', time, request_id, method, path, status, duration_ms, remote,
+ * Middleware logging `{msg: 'request', request_id, method, path, status, duration_ms, remote,
  * account_id?, user_id?}` after each request (errors included). Query strings are not logged.
  */
 export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
@@ -16,7 +16,6 @@ export function accessLog(logger: Logger): MiddlewareHandler<AppEnv> {
     const identity = c.get('identity');
     logger.info({
       msg: 'request',
-      time: new Date().toISOString(),
       request_id: c.get('requestId'),
       method: c.req.method,
       path: c.req.path,

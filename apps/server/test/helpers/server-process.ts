@@ -16,6 +16,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** Everything the process wrote to stdout so far (its JSON log lines). */
+  stdout(): string;
   /** SIGTERM, wait for exit, remove the data folder. */
   stop(): Promise<void>;
 }
@@ -37,8 +39,12 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     },
   );
   let stderr = '';
+  let stdout = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -61,6 +67,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     dataDir,
     child,
     stderr: () => stderr,
+    stdout: () => stdout,
     async stop() {
       child.kill('SIGTERM');
       await exited;

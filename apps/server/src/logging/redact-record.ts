@@ -1,0 +1,83 @@
+/**
+ * Redaction of log records: what keeps an API key (or any credential) out of every log line.
+ */
+
+/** What replaces a redacted value. */
+export const REDACTED = '[redacted]';
+
+/** Key names (lowercased, without `-`/`_`) whose values are credentials, by their ending. */
+const SENSITIVE_KEY = /(?:apikey|authorization|password|passwd|secret|token|cookie|credentials?)$/;
+
+/** An API key of this server (`sk_` + base64url), wherever it appears in a string. */
+const API_KEY = /\bsk_[A-Za-z0-9_-]{8,}/g;
+/** `Bearer <credential>` / `Basic <credential>` (an Authorization header value quoted in a message). */
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+[^\s"',;)]{1,4096}/gi;
+/** The value of each query-string parameter (`?key=value&…`): query strings never reach a log line. */
+const QUERY_VALUE = /([?&][^\s=&#"'?]{1,128}=)[^\s&#"']{1,4096}/g;
+
+/** Deepest nesting walked; deeper values are replaced by a marker. */
+const MAX_DEPTH = 8;
+
+function isSensitiveKey(key: string): boolean {
+  return SENSITIVE_KEY.test(key.toLowerCase().replace(/[-_]/g, ''));
+}
+
+/**
+ * Cuts credentials out of one string: the given secrets wherever they occur, `sk_…` keys, `Bearer`
+ * and `Basic` credentials, and query-string values. Linear in the length of the text.
+ *
+ * @param text - any text headed for a log line
+ * @param secrets - exact secrets to remove (e.g. the configured root key)
+ * @returns the text with each credential replaced by `[redacted]`
+ * @example redactText('GET /x?api_key=abc'); // 'GET /x?api_key=[redacted]'
+ */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  if (out.includes('sk_')) out = out.replace(API_KEY, `sk_${REDACTED}`);
+  if (/bearer|basic/i.test(out)) out = out.replace(AUTH_SCHEME, `$1 ${REDACTED}`);
+  if (out.includes('=') && (out.includes('?') || out.includes('&')))
+    out = out.replace(QUERY_VALUE, `$1${REDACTED}`);
+  return out;
+}
+
+function redactValue(value: unknown, secrets: readonly string[], depth: number): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) return '[nested too deep]';
+  if (value instanceof Error) {
+    return {
+      name: value.name,
+      message: redactText(value.message, secrets),
+      ...(value.stack !== undefined ? { stack: redactText(value.stack, secrets) } : {}),
+    };
+  }
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    out[key] =
+      isSensitiveKey(key) && item !== null && item !== undefined
+        ? REDACTED
+        : redactValue(item, secrets, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * A copy of a log record with every credential replaced by `[redacted]`: values of keys named like
+ * credentials (`x-api-key`, `authorization`, `api_key`, `apiKey`, `root_api_key`, `token`,
+ * `password`, `secret`, `cookie`, …) at any depth, and in every string the given secrets, `sk_…` API
+ * keys, `Bearer`/`Basic` credentials and query-string values. Errors become `{name, message, stack}`.
+ * The record itself is not changed.
+ *
+ * @param record - the record to log
+ * @param secrets - exact secrets to remove wherever they occur (shorter than 4 characters: ignored)
+ * @returns the redacted copy
+ * @example redactRecord({ headers: { 'x-api-key': 'sk_abc…' } }); // { headers: { 'x-api-key': '[redacted]' } }
+ */
+export function redactRecord(
+  record: Record<string, unknown>,
+  secrets: readonly string[] = [],
+): Record<string, unknown> {
+  return redactValue(record, secrets, 0) as Record<string, unknown>;
+}
