@@ -12,6 +12,7 @@ import { bodyLimits } from './http/body-limit.js';
 import { clientAddress, parseTrustedProxies } from './http/client-address.js';
 import type { AppEnv } from './http/context.js';
 import { createErrorHandler, schemaError } from './http/errors.js';
+import { jsonBounds } from './http/json-bounds.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
@@ -176,6 +177,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     );
   }
   app.use('/api/v1/*', bodyLimits(limits));
+  app.use('/api/v1/*', jsonBounds(limits));
   const throttle = createFailureThrottle(limits.maxAuthFailuresPerMinute);
   const adminAccess = requireIdentity(auth, 'admin', throttle);
   const dataAccess = requireIdentity(auth, 'data', throttle);
@@ -201,6 +203,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   };
   app.use('/mcp', mcpOriginGuard(options.corsOrigins ?? [], auth));
   app.use('/mcp', bodyLimits(limits));
+  app.use('/mcp', jsonBounds(limits));
   app.use('/mcp', dataAccess);
   app.use('/mcp', limiter);
   app.all('/mcp', async (c) => (await loadMcp()).handle(c));

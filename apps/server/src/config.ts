@@ -46,6 +46,13 @@ export interface ServerLimits {
    * must arrive within 20 s (or this timeout, when shorter).
    */
   requestTimeoutSeconds: number;
+  /**
+   * Deepest nesting of a JSON request body (`SKILLPORT_MAX_JSON_DEPTH`, default 64) → 400
+   * `INVALID_ARGUMENT` naming the field. `{"data": {"metadata": {"a": 1}}}` has depth 3.
+   */
+  maxJsonDepth: number;
+  /** Most values (objects, arrays, strings, numbers…) in one JSON request body (`SKILLPORT_MAX_JSON_VALUES`, default 200 000) → 400. */
+  maxJsonValues: number;
 }
 
 /** The defaults of {@link ServerLimits}. */
@@ -63,6 +70,8 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   rateLimitPerMinute: 0,
   maxAuthFailuresPerMinute: 60,
   requestTimeoutSeconds: 60,
+  maxJsonDepth: 64,
+  maxJsonValues: 200_000,
   maxMcpSessions: 1000,
   mcpSessionIdleSeconds: 30 * 60,
   mcpChangePollSeconds: 10,
@@ -82,6 +91,8 @@ const LIMIT_ENV: Record<keyof ServerLimits, string> = {
   rateLimitPerMinute: 'SKILLPORT_RATE_LIMIT_PER_MINUTE',
   maxAuthFailuresPerMinute: 'SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE',
   requestTimeoutSeconds: 'SKILLPORT_REQUEST_TIMEOUT_SECONDS',
+  maxJsonDepth: 'SKILLPORT_MAX_JSON_DEPTH',
+  maxJsonValues: 'SKILLPORT_MAX_JSON_VALUES',
   maxMcpSessions: 'SKILLPORT_MAX_MCP_SESSIONS',
   mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',
   mcpChangePollSeconds: 'SKILLPORT_MCP_CHANGE_POLL_SECONDS',

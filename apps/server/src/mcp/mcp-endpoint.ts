@@ -208,7 +208,19 @@ export function createMcpEndpoint(
         return rpcError(404, -32001, 'Session not found: it ended or expired; initialize a new session');
       }
       session.lastSeen = Date.now();
-      const response = await session.transport.handleRequest(c.req.raw);
+      // The JSON checks before this route read the body already: hand the parsed body over.
+      let parsedBody: unknown;
+      if (c.req.method === 'POST') {
+        try {
+          parsedBody = await c.req.json();
+        } catch (error) {
+          return rpcError(400, -32700, `Parse error: the body is not JSON (${(error as Error).message})`);
+        }
+      }
+      const response = await session.transport.handleRequest(
+        c.req.raw,
+        parsedBody === undefined ? undefined : { parsedBody },
+      );
       return c.req.method === 'GET' ? trackStream(response, session) : response;
     },
     sessionCount: () => sessions.size,
