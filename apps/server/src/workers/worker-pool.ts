@@ -142,7 +142,8 @@ export function createWorkerPool(
   const inFlight = new Set<(error: unknown) => void>();
 
   const threadsOf = (): Piscina => {
-    piscina ??= new Piscina({
+    if (piscina !== null) return piscina;
+    piscina = new Piscina({
       filename: entry.url.href,
       workerData: entry.workerData,
       ...(entry.execArgv !== undefined ? { execArgv: entry.execArgv } : {}),

@@ -70,6 +70,23 @@ describe('worker pool', () => {
     expect((await pool.run(FILL, 16, { inline: true })).bytes.byteLength).toBe(16);
   });
 
+  test('many tasks on one pool add no listener per task (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning.name);
+    };
+    process.on('warning', onWarning);
+    const fresh = createWorkerPool({ threads: 1 });
+    try {
+      for (let i = 0; i < 15; i++) await fresh.run(WHERE_AM_I, `t${i}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('warning', onWarning);
+      await fresh.close();
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
+
   test('a closed pool refuses work with 503', async () => {
     const other = createWorkerPool({ threads: 1 });
     await other.close();
