@@ -7,7 +7,7 @@ export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, Skillpor
 // MCP tool <-> skill conversion (the MCP ⇄ skill section of the @skillport/core README).
 export { fromMcpTool, type McpSkillConversion } from './mcp/from-mcp-tool.js';
 export { isMcpTool } from './mcp/is-mcp-tool.js';
-export { toMcpTool } from './mcp/to-mcp-tool.js';
+export { type ToMcpToolOptions, toMcpTool } from './mcp/to-mcp-tool.js';
 export {
   isValidSkillName,
   normalizeSkillName,

@@ -489,7 +489,7 @@ export interface components {
         AddSkillRequest: {
             data?: components["schemas"]["SkillData"];
             /**
-             * @description Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by `GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given .
+             * @description Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by `GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given. For an MCP tool input the server adds `mcp_tool`, the tool's own name.
              * @example {
              *       "commit": "4f1c2a9",
              *       "repository": "https://github.com/acme/skills"
@@ -1002,7 +1002,7 @@ export interface components {
              */
             skill_md_uri: string;
             /**
-             * @description The `source_metadata` given at add/update, null when none; present with `include_source=true`
+             * @description The `source_metadata` given at add/update, null when none; present with `include_source=true`. A skill added from an MCP tool also has `mcp_tool`: the original tool name (`search_web` for the skill `search-web`), which its SKILL.md does not carry.
              * @example {
              *       "commit": "4f1c2a9",
              *       "repository": "https://github.com/acme/skills"
@@ -3124,7 +3124,7 @@ export interface operations {
                 include_files?: "0" | "1" | "true" | "false" | "True" | "False";
                 /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`), accepted for seed clients: the result always carries `revision` and every file its `size` and `sha256`, so it changes nothing. */
                 include_integrity?: "0" | "1" | "true" | "false" | "True" | "False";
-                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `source`, the `source_metadata` given at add/update (null when none). Default false. */
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `source`, the `source_metadata` given at add/update (null when none; for an MCP tool input it also holds `mcp_tool`, the tool's own name). Default false. */
                 include_source?: "0" | "1" | "true" | "false" | "True" | "False";
                 /** @description Look only in this root (`viking://user/{user_id}/skills`, `viking://~/skills` or `viking://agent/skills`). Absent, empty, `null` or `false`: the user root, then the agent root. */
                 target_uri?: string;

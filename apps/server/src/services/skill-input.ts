@@ -34,6 +34,8 @@ export interface SkillSource {
   folderName: string | null;
   /** Issues raised by a conversion (MCP). */
   conversionIssues: SkillIssue[];
+  /** The original MCP tool name (`search_web`) of an MCP input, kept outside SKILL.md; else null. */
+  mcpTool?: string | null;
 }
 
 const encoder = new TextEncoder();
@@ -148,7 +150,7 @@ export function fromData(
       );
     }
     const converted = fromMcpTool(data);
-    return textSource('mcp', converted.content, deps, converted.issues);
+    return { ...textSource('mcp', converted.content, deps, converted.issues), mcpTool: converted.mcpTool };
   }
   const structured = data as Record<string, unknown>;
   if (typeof structured.name !== 'string') {

@@ -122,8 +122,12 @@ export async function writeSkill(
       { details: { files: files.length, limit: deps.limits.maxFilesPerSkill } },
     );
   }
-  const sourceMetadata =
+  const given =
     body.source_metadata !== null && typeof body.source_metadata === 'object' ? body.source_metadata : null;
+  // An MCP tool's own name (`search_web`) is not in its SKILL.md: it is kept with the provenance,
+  // so get with include_source gives it back (and `toMcpTool(content, {mcpTool})` the tool).
+  const sourceMetadata =
+    source.mcpTool !== undefined && source.mcpTool !== null ? { ...given, mcp_tool: source.mcpTool } : given;
   const write: SkillWrite = {
     accountId: identity.accountId,
     rootUri,

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fromMcpTool, isValidSkillName, type McpTool, validateSkill } from '@skillport/core';
+import { fromMcpTool, isValidSkillName, type McpTool, toMcpTool, validateSkill } from '@skillport/core';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { describeCorpus, findCorpus } from '../../../../scripts/test-corpus.js';
@@ -130,10 +130,35 @@ describe('POST /api/v1/skills — the four request forms', () => {
     });
     expect(res.status, res.text).toBe(200);
     expect(res.json.result.name).toBe('search-web');
-    const text = await content('search-web');
-    // The contract's text; core may add the original MCP name to the frontmatter (mcp_tool).
-    const withoutMcpKey = text.replace(/^mcp_tool: .*\n/m, '');
-    expect(withoutMcpKey).toBe(MCP_EXPECTED);
+    expect(await content('search-web')).toBe(MCP_EXPECTED);
+  });
+
+  test('3b. the tool search_web gives the contract text byte for byte; its own name is kept in source', async () => {
+    const tool = {
+      name: 'search_web',
+      description: 'Search the web',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'Search query' },
+          limit: { type: 'integer', description: 'Max results' },
+        },
+        required: ['query'],
+      },
+    };
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: tool, target_uri: 'viking://agent/skills', source_metadata: { origin: 'tools/list' } },
+    });
+    expect(res.status, res.text).toBe(200);
+    const got = await t.request(
+      'GET',
+      '/api/v1/skills/search-web?target_uri=viking://agent/skills&level=2&include_source=true',
+    );
+    expect(got.json.result.content).toBe(MCP_EXPECTED);
+    expect(got.json.result.source).toEqual({ origin: 'tools/list', mcp_tool: 'search_web' });
+    // What a client does to get the MCP tool back: SKILL.md and the kept name.
+    expect(toMcpTool(got.json.result.content, { mcpTool: got.json.result.source.mcp_tool })).toEqual(tool);
+    await t.request('DELETE', '/api/v1/skills/search-web?target_uri=viking://agent/skills');
   });
 
   test.each([['search_web'], ['searchWeb'], ['Search Web']])(

@@ -17,8 +17,14 @@ export interface McpSkillConversion {
   description: string;
   /** The complete SKILL.md text. */
   content: string;
-  /** The frontmatter written into `content`: `name`, `description`, and `mcp_tool` when the names differ. */
+  /** The frontmatter written into `content`: `name` and `description`. */
   frontmatter: Record<string, unknown>;
+  /**
+   * The original MCP tool name (`search_web` for the skill `search-web`), which SKILL.md does not
+   * carry: keep it beside the skill (the server stores it as `source_metadata.mcp_tool`) and give it
+   * back to {@link toMcpTool} to get the tool's own name.
+   */
+  mcpTool: string;
   /** Warnings about the tool (required names without a property, unresolved `$ref`, missing description). */
   issues: SkillIssue[];
 }
@@ -26,7 +32,7 @@ export interface McpSkillConversion {
 /**
  * Converts an MCP tool definition into a skill (SKILL.md text).
  *
- * Output, exactly as the MCP ⇄ skill section of the @skillport/core README shows for the flat case (a tool named `search-web`):
+ * Output, exactly as the MCP ⇄ skill section of the @skillport/core README shows for the flat case (a tool named `search_web`):
  * ```
  * ---
  * name: search-web
@@ -48,8 +54,9 @@ export interface McpSkillConversion {
  * ```
  * (ending with a newline). Decisions:
  * - The skill name is {@link toKebabCase} of the tool name (`search_web`, `searchWeb`, `Search Web`
- *   → `search-web`). When it differs from the tool name, the frontmatter gets `mcp_tool: <original>`
- *   right after `description`, and the Usage line names the original tool (what an agent calls).
+ *   → `search-web`); the frontmatter holds `name` and `description` only, and the Usage line names
+ *   the skill. The original tool name is returned as `mcpTool`, outside SKILL.md: pass it to
+ *   {@link toMcpTool} to get the tool back under its own name.
  * - Frontmatter values are YAML-quoted only when needed (by the `yaml` package, quoting what YAML 1.1
  *   readers would mistake, such as `yes`); multi-line descriptions become block scalars. One block.
  * - Parameters: nested object properties as indented bullets, `array of <item type>` (`array` when
@@ -59,15 +66,15 @@ export interface McpSkillConversion {
  *   `#/definitions/X`, any JSON Pointer, `~0`/`~1` escapes, also inside `anyOf`/`allOf`/`oneOf`) are
  *   inlined; a reference cycle is cut and shown as `(recursive: X)`. A schema without `properties`
  *   (or with none) gives no Parameters section.
- * - Round-trip: `toMcpTool(fromMcpTool(t).content)` returns `t`'s name, description and a deep-equal
- *   `inputSchema`. When the Parameters bullets alone read back to the same schema (the flat case),
+ * - Round-trip: `toMcpTool(fromMcpTool(t))` (or `toMcpTool(content, {mcpTool})`) returns `t`'s name,
+ *   description and a deep-equal `inputSchema`; from the content alone the name is the skill name. When the Parameters bullets alone read back to the same schema (the flat case),
  *   nothing else is written; otherwise (checked at conversion time by reading the output back) a final
  *   `## Input schema` section holds the original `inputSchema` as a fenced `json` block.
  * - A missing or blank description is replaced by the tool's `title`, `annotations.title` or
  *   `MCP tool <name>`, with a warning (the round-trip then returns that text).
  *
  * @param tool - the tool as listed by `tools/list` (`name`, `description`, `inputSchema`, …)
- * @returns `{name, description, content, frontmatter, issues}`; issues are warnings
+ * @returns `{name, description, content, frontmatter, mcpTool, issues}`; issues are warnings
  *   (`mcp_required_unknown`, `mcp_ref_unresolved`, `mcp_schema_invalid`, `mcp_description_missing`)
  * @throws SkillportError `INVALID_ARGUMENT` when `tool` has no object `inputSchema`, when its name is
  *   not a string, has no ASCII letter or digit, or is longer than 64 characters in kebab-case
@@ -106,7 +113,6 @@ export function fromMcpTool(tool: McpTool): McpSkillConversion {
   }
 
   const frontmatter: Record<string, unknown> = { name, description };
-  if (originalName !== name) frontmatter.mcp_tool = originalName;
 
   const described = describeInputSchema(tool.inputSchema);
   issues.push(...described.issues);
@@ -118,7 +124,7 @@ export function fromMcpTool(tool: McpTool): McpSkillConversion {
   let body = `\n# ${name}\n\n${description}\n`;
   if (parameters.length > 0) body += `\n## Parameters\n\n${parameters.join('\n')}\n`;
   body +=
-    `\n## Usage\n\n${USAGE_PREFIX}${codeSpan(originalName)}. ` +
+    `\n## Usage\n\n${USAGE_PREFIX}${codeSpan(name)}. ` +
     'Call this when the user needs functionality matching the description above.\n';
 
   if (!readsBackExactly(frontmatter, body, tool.inputSchema)) {
@@ -129,6 +135,7 @@ export function fromMcpTool(tool: McpTool): McpSkillConversion {
     description,
     content: `---\n${frontmatterYaml(frontmatter)}---\n${body}`,
     frontmatter,
+    mcpTool: originalName,
     issues,
   };
 }

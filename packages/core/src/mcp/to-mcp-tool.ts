@@ -1,7 +1,18 @@
 import { SkillportError } from '../errors.js';
 import { parseSkillMd } from '../parse/parse-skill-md.js';
 import type { McpTool, ParsedSkill } from '../types.js';
+import type { McpSkillConversion } from './from-mcp-tool.js';
 import { readConvertedSkill } from './internal/read-converted-skill.js';
+
+/** Options of {@link toMcpTool}. */
+export interface ToMcpToolOptions {
+  /**
+   * The original MCP tool name of a converted skill (`fromMcpTool(t).mcpTool`; on the server
+   * `source_metadata.mcp_tool`, returned by get with `include_source`). Default: the frontmatter's
+   * `mcp_tool` (written by earlier versions), else the skill name.
+   */
+  mcpTool?: string | undefined;
+}
 
 /**
  * The `inputSchema` of an ordinary (not converted) skill exposed as an MCP tool: the agent passes
@@ -18,16 +29,18 @@ function skillTaskSchema(): Record<string, unknown> {
 /**
  * Turns a skill back into an MCP tool definition.
  *
- * - A skill produced by {@link fromMcpTool} (it has `mcp_tool` in its frontmatter, a final
- *   `## Input schema` block, or the converter's Usage line) gives back the original tool: `name` =
- *   `mcp_tool` (else the skill name), the description, and the `inputSchema` — read from the
- *   `## Input schema` JSON block when present, else rebuilt from the flat `## Parameters` bullets.
- *   `toMcpTool(fromMcpTool(t).content)` returns `t.name`, `t.description` and a deep-equal
- *   `t.inputSchema`.
+ * - A skill produced by {@link fromMcpTool} (the converter's Usage line, a final `## Input schema`
+ *   block, or an `mcp_tool` frontmatter key written by earlier versions) gives back the original tool:
+ *   `name` = `options.mcpTool` (the original name kept beside the skill), else `mcp_tool`, else the
+ *   skill name; the description; and the `inputSchema` — read from the `## Input schema` JSON block
+ *   when present, else rebuilt from the flat `## Parameters` bullets. `toMcpTool(fromMcpTool(t))`
+ *   returns `t.name`, `t.description` and a deep-equal `t.inputSchema`.
  * - Any other skill gives `{name, description, inputSchema: {type: "object", properties: {task:
  *   {type: "string"}, context: {type: "string"}}, required: ["task"]}}`.
  *
- * @param input - SKILL.md text, or a skill already parsed by `parseSkillMd`
+ * @param input - SKILL.md text, a skill already parsed by `parseSkillMd`, or the result of
+ *   {@link fromMcpTool} (its `content` and `mcpTool`)
+ * @param options - `mcpTool`: the original tool name, when kept outside SKILL.md
  * @returns `{name, description, inputSchema}` (description `''` when the skill has none)
  * @throws SkillportError `SKILL_INVALID` (message `Skill parse error: …`, `details.issues`) when the
  *   skill has no string `name`, or when its `## Input schema` section is not a fenced JSON object
@@ -35,10 +48,15 @@ function skillTaskSchema(): Record<string, unknown> {
  * ```ts
  * toMcpTool('---\nname: my-skill\ndescription: Does things\n---\n\n# My skill\n');
  * // { name: 'my-skill', description: 'Does things', inputSchema: { type: 'object', … } }
+ * toMcpTool(storedSkillMd, { mcpTool: skill.source?.mcp_tool }); // the tool under its own name
  * ```
  * @see the MCP ⇄ skill section of the @skillport/core README
  */
-export function toMcpTool(input: string | ParsedSkill): McpTool {
+export function toMcpTool(
+  input: string | ParsedSkill | Pick<McpSkillConversion, 'content' | 'mcpTool'>,
+  options: ToMcpToolOptions = {},
+): McpTool {
+  if (isConversion(input)) return toMcpTool(input.content, { mcpTool: options.mcpTool ?? input.mcpTool });
   let skill: ParsedSkill;
   if (typeof input === 'string') {
     const parsed = parseSkillMd(input);
@@ -59,9 +77,19 @@ export function toMcpTool(input: string | ParsedSkill): McpTool {
     });
   }
   const description = skill.description ?? '';
-  const converted = readConvertedSkill(skill.frontmatter, skill.body);
+  const converted = readConvertedSkill(skill.frontmatter, skill.body, options.mcpTool);
   if (converted !== null) return { name: converted.name, description, inputSchema: converted.inputSchema };
   return { name: skill.name, description, inputSchema: skillTaskSchema() };
+}
+
+function isConversion(input: unknown): input is Pick<McpSkillConversion, 'content' | 'mcpTool'> {
+  const record = input as { content?: unknown; mcpTool?: unknown } | null;
+  return (
+    typeof record === 'object' &&
+    record !== null &&
+    typeof record.mcpTool === 'string' &&
+    typeof record.content === 'string'
+  );
 }
 
 function nameIssue() {

@@ -306,7 +306,7 @@ export const GetSkillQuerySchema = z.object({
   include_source: QueryFlagSchema.optional().meta({
     description:
       'Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `source`, the `source_metadata` given at add/update ' +
-      '(null when none). Default false.',
+      "(null when none; for an MCP tool input it also holds `mcp_tool`, the tool's own name). Default false.",
     example: 'true',
   }),
   target_uri: z
@@ -438,7 +438,9 @@ export const GetSkillResultSchema = z
       .optional()
       .meta({
         description:
-          'The `source_metadata` given at add/update, null when none; present with `include_source=true`',
+          'The `source_metadata` given at add/update, null when none; present with `include_source=true`. A skill ' +
+          'added from an MCP tool also has `mcp_tool`: the original tool name (`search_web` for the skill ' +
+          '`search-web`), which its SKILL.md does not carry.',
         example: { repository: 'https://github.com/acme/skills', commit: '4f1c2a9' },
       }),
   })

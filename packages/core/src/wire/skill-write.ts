@@ -123,8 +123,8 @@ export const AddSkillRequestSchema = z
     source_metadata: looseOptional(z.record(z.string(), z.unknown())).meta({
       description:
         'Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by ' +
-        '`GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given ' +
-        '.',
+        '`GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given. ' +
+        "For an MCP tool input the server adds `mcp_tool`, the tool's own name.",
       example: { repository: 'https://github.com/acme/skills', commit: '4f1c2a9' },
     }),
     telemetry: TelemetryRequestSchema,

@@ -45,8 +45,11 @@ describeCorpus('MCP corpus', () => {
     expect(validation.errors).toEqual([]);
     expect(validation.name).toBe(result.name);
 
-    const back = toMcpTool(result.content);
+    const back = toMcpTool(result);
     expect(back.name).toBe(tool.name);
+    expect(toMcpTool(result.content, { mcpTool: result.mcpTool })).toEqual(back);
+    // From SKILL.md alone the tool is named after the skill.
+    expect(toMcpTool(result.content).name).toBe(result.name);
     expect(back.description).toBe(tool.description);
     expect(back.inputSchema).toEqual(tool.inputSchema);
   });

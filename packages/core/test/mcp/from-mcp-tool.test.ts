@@ -93,22 +93,40 @@ describe('fromMcpTool — names', () => {
     ['ispn.customer.lookup', 'ispn-customer-lookup'],
     ['sampleLLM', 'sample-llm'],
   ])(
-    '%s → %s, with mcp_tool right after description and the Usage line naming the original',
+    '%s → %s: no mcp_tool key, the Usage line naming the skill, the original name returned',
     (name, kebab) => {
       const result = fromMcpTool(tool({ type: 'object' }, { name }));
       expect(result.name).toBe(kebab);
-      expect(Object.keys(result.frontmatter)).toEqual(['name', 'description', 'mcp_tool']);
-      expect(result.frontmatter.mcp_tool).toBe(name);
+      expect(result.mcpTool).toBe(name);
+      expect(result.frontmatter).toEqual({ name: kebab, description: 'Probe tool' });
       expect(frontmatterOf(result.content)).toEqual(result.frontmatter);
+      expect(result.content).not.toContain('mcp_tool');
       expect(result.content).toContain(`\n# ${kebab}\n`);
-      expect(result.content).toContain(`This tool wraps the MCP tool \`${name}\`. `);
+      expect(result.content).toContain(`This tool wraps the MCP tool \`${kebab}\`. `);
     },
   );
 
-  it('writes no mcp_tool when the name is already kebab-case', () => {
+  it('gives the contract example byte for byte for the tool search_web', () => {
+    const result = fromMcpTool({
+      name: 'search_web',
+      description: 'Search the web',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'Search query' },
+          limit: { type: 'integer', description: 'Max results' },
+        },
+        required: ['query'],
+      },
+    });
+    expect(result.content).toBe(CONTRACT_EXAMPLE);
+    expect(result.mcpTool).toBe('search_web');
+  });
+
+  it('returns the name as mcpTool when it is already kebab-case', () => {
     const result = fromMcpTool(tool({ type: 'object' }, { name: 'get-env' }));
     expect(result.frontmatter).toEqual({ name: 'get-env', description: 'Probe tool' });
-    expect(result.content).not.toContain('mcp_tool');
+    expect(result.mcpTool).toBe('get-env');
   });
 
   it.each<[string, unknown, RegExp]>([
@@ -488,16 +506,8 @@ describe('fromMcpTool — frontmatter YAML', () => {
     '---\nlooks like a fence\n---',
   ])('keeps %j exact in one frontmatter block', (description) => {
     const result = fromMcpTool(tool({ type: 'object' }, { name: 'probe_tool', description }));
-    expect(frontmatterOf(result.content)).toEqual({
-      name: 'probe-tool',
-      description,
-      mcp_tool: 'probe_tool',
-    });
-    expect(frontmatterOf(result.content, '1.1')).toEqual({
-      name: 'probe-tool',
-      description,
-      mcp_tool: 'probe_tool',
-    });
+    expect(frontmatterOf(result.content)).toEqual({ name: 'probe-tool', description });
+    expect(frontmatterOf(result.content, '1.1')).toEqual({ name: 'probe-tool', description });
     const lines = result.content.split('\n');
     const fences = lines.filter((line, i) => line === '---' && i < lines.indexOf('# probe-tool'));
     expect(fences).toHaveLength(2);

@@ -48,8 +48,9 @@ function assertRoundTrip(tool: McpTool): void {
   const parsed = parseSkillMd(result.content);
   expect(parsed.issues.filter((issue) => issue.severity === 'error')).toEqual([]);
   expect(parsed.skill.frontmatter).toEqual(result.frontmatter);
-  const back = toMcpTool(result.content);
+  const back = toMcpTool(result);
   expect(back.name).toBe(tool.name);
+  expect(toMcpTool(result.content).name).toBe(result.name);
   expect(back.description).toBe(tool.description);
   expect(back.inputSchema).toEqual(tool.inputSchema);
 }

@@ -108,9 +108,11 @@ describe('toMcpTool — converted skills round-trip', () => {
   ];
 
   it.each(tools.map((t) => [t.name, t] as const))('%s', (_name, original) => {
-    const { content } = fromMcpTool(original);
-    const back = toMcpTool(content);
+    const converted = fromMcpTool(original);
+    const { content } = converted;
+    const back = toMcpTool(converted);
     expect(back.name).toBe(original.name);
+    expect(toMcpTool(content, { mcpTool: converted.mcpTool })).toEqual(back);
     expect(back.description).toBe(original.description);
     expect(back.inputSchema).toEqual(original.inputSchema);
     expect(parseSkillMd(content).issues.filter((issue) => issue.severity === 'error')).toEqual([]);
@@ -152,7 +154,19 @@ describe('toMcpTool — converted skills round-trip', () => {
     });
   });
 
-  it('names the tool by mcp_tool when present', () => {
+  it('names the tool by the mcpTool option, over a legacy mcp_tool key and the skill name', () => {
+    const text =
+      '---\nname: search-web\ndescription: Search\n---\n\n# search-web\n\nSearch\n\n## Usage\n\nThis tool wraps the MCP tool `search-web`. Call this when the user needs functionality matching the description above.\n';
+    expect(toMcpTool(text).name).toBe('search-web');
+    expect(toMcpTool(text, { mcpTool: 'search_web' }).name).toBe('search_web');
+    expect(
+      toMcpTool(`${text.replace('description: Search', 'description: Search\nmcp_tool: old_name')}`, {
+        mcpTool: 'search_web',
+      }).name,
+    ).toBe('search_web');
+  });
+
+  it('names the tool by a legacy mcp_tool key (written by earlier versions)', () => {
     const text =
       '---\nname: issue-write\ndescription: Write issues\nmcp_tool: issue_write\n---\n\n# issue-write\n';
     expect(toMcpTool(text)).toEqual({

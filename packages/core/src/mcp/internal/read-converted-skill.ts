@@ -1,6 +1,6 @@
 /**
  * Reads an MCP tool back out of a skill that {@link fromMcpTool} produced: the original tool name
- * (`mcp_tool`, else `name`), the description, and the input schema — from the final
+ * (given by the caller, else the legacy `mcp_tool` key, else `name`), the description, and the input schema — from the final
  * `## Input schema` JSON block when there is one, else rebuilt from the flat `## Parameters` bullets.
  *
  * `fromMcpTool` runs this very reader on its own output to decide whether the JSON block is needed,
@@ -25,8 +25,9 @@ export interface ConvertedSkill {
 /**
  * Reads the MCP side of a converted skill.
  *
- * @param frontmatter - the parsed frontmatter (`name`, optional `mcp_tool`)
+ * @param frontmatter - the parsed frontmatter (`name`, optional legacy `mcp_tool`)
  * @param body - the Markdown after the frontmatter
+ * @param mcpTool - the original tool name kept outside SKILL.md, if known
  * @returns the tool name and input schema, or `null` when the skill is not a converted MCP tool
  *   (no `mcp_tool` key, no `## Input schema` block, no Usage line naming an MCP tool)
  * @throws SkillportError `SKILL_INVALID` when the `## Input schema` block is not a JSON object
@@ -34,13 +35,17 @@ export interface ConvertedSkill {
 export function readConvertedSkill(
   frontmatter: Record<string, unknown>,
   body: string,
+  mcpTool?: string,
 ): ConvertedSkill | null {
   const lines = body.split(/\r\n|\n|\r/);
   const schemaBlock = readInputSchemaBlock(lines);
-  const mcpTool = typeof frontmatter.mcp_tool === 'string' ? frontmatter.mcp_tool : null;
+  const legacyName = typeof frontmatter.mcp_tool === 'string' ? frontmatter.mcp_tool : null;
   const hasUsage = lines.some((line) => line.startsWith(USAGE_PREFIX));
-  if (mcpTool === null && schemaBlock === null && !hasUsage) return null;
-  const name = mcpTool ?? (typeof frontmatter.name === 'string' ? frontmatter.name : null);
+  if (legacyName === null && schemaBlock === null && !hasUsage) return null;
+  const name =
+    (mcpTool !== undefined && mcpTool !== '' ? mcpTool : null) ??
+    legacyName ??
+    (typeof frontmatter.name === 'string' ? frontmatter.name : null);
   if (name === null) return null;
   return { name, inputSchema: schemaBlock ?? rebuildFromParameters(lines) };
 }
