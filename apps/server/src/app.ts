@@ -178,7 +178,10 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   }
   app.use('/api/v1/*', bodyLimits(limits));
   app.use('/api/v1/*', jsonBounds(limits));
-  const throttle = createFailureThrottle(limits.maxAuthFailuresPerMinute);
+  const throttle = {
+    counts: createFailureThrottle(limits.maxAuthFailuresPerMinute),
+    perMinute: limits.maxAuthFailuresPerMinute,
+  };
   const adminAccess = requireIdentity(auth, 'admin', throttle);
   const dataAccess = requireIdentity(auth, 'data', throttle);
   const limiter = rateLimit(limits.rateLimitPerMinute);
@@ -208,7 +211,13 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   app.use('/mcp', limiter);
   app.all('/mcp', async (c) => (await loadMcp()).handle(c));
 
-  registerHealthRoute(app, auth, SERVER_VERSION, { store, draining: options.draining ?? (() => false) });
+  registerHealthRoute(
+    app,
+    auth,
+    SERVER_VERSION,
+    { store, draining: options.draining ?? (() => false) },
+    throttle,
+  );
   registerResourceRoutes(app, deps);
   registerSkillRoutes(app, deps);
   registerFileRoutes(app, deps);

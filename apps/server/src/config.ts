@@ -31,7 +31,7 @@ export interface ServerLimits {
   maxWaitSeconds: number;
   /** Requests per minute per API key on `/api/v1` (`SKILLPORT_RATE_LIMIT_PER_MINUTE`, default 0 = off) → 429. */
   rateLimitPerMinute: number;
-  /** Wrong API keys per client address per minute before 429 (`SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE`, default 60; 0 = off). */
+  /** Wrong API keys per minute, per client address and per key prefix, before a wrong key gets 429 instead of 401 — a valid key always passes (`SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE`, default 60; 0 = off). */
   maxAuthFailuresPerMinute: number;
   /** Most open MCP sessions on `/mcp` (`SKILLPORT_MAX_MCP_SESSIONS`, default 1000); past it the least recently used one is closed. */
   maxMcpSessions: number;

@@ -1951,7 +1951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1962,6 +1962,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2038,7 +2047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2049,6 +2058,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2124,7 +2142,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2135,6 +2153,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2214,7 +2241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2225,6 +2252,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2302,7 +2338,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2313,6 +2349,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2388,7 +2433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2399,6 +2444,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2478,7 +2532,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2489,6 +2543,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2561,7 +2624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2572,6 +2635,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2644,7 +2716,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2655,6 +2727,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2731,7 +2812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2742,6 +2823,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2823,7 +2913,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2834,6 +2924,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2910,7 +3009,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2921,6 +3020,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3006,7 +3114,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3017,6 +3125,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3093,7 +3210,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3104,6 +3221,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3194,7 +3320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3205,6 +3331,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3296,7 +3431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3307,6 +3442,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3408,7 +3552,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3419,6 +3563,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3508,7 +3661,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3519,6 +3672,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3610,7 +3772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3621,6 +3783,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3710,7 +3881,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3721,6 +3892,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3797,7 +3977,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3808,6 +3988,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3900,7 +4089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3911,6 +4100,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3986,7 +4184,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3997,6 +4195,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4072,7 +4279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4083,6 +4290,15 @@ export interface operations {
             };
             /** @description INTERNAL or PROCESSING_ERROR */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4108,6 +4324,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthResult"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: a wrong API key after too many from this address or with this key prefix (the same throttle as `/api/v1`; see Retry-After). Without a key, or with a valid one, never. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

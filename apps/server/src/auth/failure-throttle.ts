@@ -1,14 +1,22 @@
 /**
- * Throttling of failed authentications per client address (key guessing), in memory of one
- * server process: after `perMinute` failures within a minute, requests from that address get
- * 429 `RESOURCE_EXHAUSTED` (with `Retry-After`) until the minute has passed.
+ * Throttling of failed authentications (key guessing), in memory of one server process. Failures
+ * are counted per client address and per key prefix (the first characters of the key sent, as shown
+ * in key listings) in a one-minute window. A request whose key is wrong once either count is past
+ * the limit gets 429 `RESOURCE_EXHAUSTED` (with `Retry-After`) instead of 401; a request with a
+ * valid key is never refused by the throttle — so clients behind one proxy or NAT are not locked out
+ * by a neighbour's guessing, and a guesser spreading over many addresses is still counted per prefix.
+ *
+ * The counts sit behind {@link FailureThrottle}, so they can move to shared storage (several
+ * replicas) without touching the callers.
  */
 import { SkillportError } from '@skillport/core';
 import type { Context } from 'hono';
 import { peerAddress } from '../http/client-address.js';
 import type { AppEnv } from '../http/context.js';
+import { API_KEY_PREFIX_LENGTH } from './api-keys.js';
 
 const WINDOW_MS = 60_000;
+/** Most addresses (and, separately, prefixes) tracked; past it the oldest window is dropped. */
 const MAX_TRACKED = 50_000;
 
 /**
@@ -19,54 +27,69 @@ export function remoteAddress(c: Context<AppEnv>): string {
   return c.get('clientAddress') ?? peerAddress(c);
 }
 
-/** Counts failures per address in a fixed one-minute window. */
+/** The part of a key failures are counted under (its display prefix, e.g. `sk_AbCdEfG`). */
+export function keyPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX_LENGTH);
+}
+
+/** Counts failed authentications per client address and per key prefix. */
 export interface FailureThrottle {
   /**
-   * Refuses an address over the limit.
-   * @throws SkillportError `RESOURCE_EXHAUSTED` (429) with `details.retry_after` (seconds)
+   * Records one failed authentication of `key` from `address`.
+   *
+   * @returns seconds until the address or the prefix may fail again without 429 (0: not throttled)
    */
-  check(address: string): void;
-  /** Records one failed authentication from the address. */
-  fail(address: string): void;
+  fail(address: string, key: string): number;
+}
+
+class Windows {
+  readonly #counts = new Map<string, { start: number; count: number }>();
+
+  /** Adds one failure; returns the count in the current window and when it ends. */
+  add(id: string, t: number): { count: number; end: number } {
+    let w = this.#counts.get(id);
+    if (w === undefined || t - w.start >= WINDOW_MS) {
+      this.#counts.delete(id);
+      if (this.#counts.size >= MAX_TRACKED) {
+        const oldest = this.#counts.keys().next();
+        if (oldest.done !== true) this.#counts.delete(oldest.value);
+      }
+      w = { start: t, count: 0 };
+      this.#counts.set(id, w);
+    }
+    w.count += 1;
+    return { count: w.count, end: w.start + WINDOW_MS };
+  }
 }
 
 /**
  * Creates the throttle.
  *
- * @param perMinute - failures allowed per address per minute; 0 disables
+ * @param perMinute - failures allowed per address and per key prefix per minute; 0 disables
  * @param now - clock in ms (default `Date.now`)
  */
 export function createFailureThrottle(perMinute: number, now: () => number = Date.now): FailureThrottle {
-  const windows = new Map<string, { start: number; count: number }>();
+  const addresses = new Windows();
+  const prefixes = new Windows();
   return {
-    check(address) {
-      if (perMinute <= 0) return;
-      const w = windows.get(address);
-      if (!w) return;
+    fail(address, key) {
+      if (perMinute <= 0) return 0;
       const t = now();
-      if (t - w.start >= WINDOW_MS) {
-        windows.delete(address);
-        return;
+      let until = 0;
+      for (const w of [addresses.add(address, t), prefixes.add(keyPrefix(key), t)]) {
+        if (w.count > perMinute) until = Math.max(until, w.end);
       }
-      if (w.count >= perMinute) {
-        const retryAfter = Math.max(1, Math.ceil((w.start + WINDOW_MS - t) / 1000));
-        throw new SkillportError(
-          'RESOURCE_EXHAUSTED',
-          `Too many failed authentications from this address; retry in ${retryAfter} s`,
-          { details: { retry_after: retryAfter, limit_per_minute: perMinute } },
-        );
-      }
-    },
-    fail(address) {
-      if (perMinute <= 0) return;
-      const t = now();
-      const w = windows.get(address);
-      if (!w || t - w.start >= WINDOW_MS) {
-        if (windows.size >= MAX_TRACKED) windows.clear();
-        windows.set(address, { start: t, count: 1 });
-      } else {
-        w.count += 1;
-      }
+      return until === 0 ? 0 : Math.max(1, Math.ceil((until - t) / 1000));
     },
   };
+}
+
+/** The 429 of a throttled failure. */
+export function throttledError(retryAfter: number, perMinute: number): SkillportError {
+  return new SkillportError(
+    'RESOURCE_EXHAUSTED',
+    `Too many failed authentications from this address or with this key prefix; retry in ${retryAfter} s ` +
+      '(a valid key is always accepted)',
+    { details: { retry_after: retryAfter, limit_per_minute: perMinute } },
+  );
 }

@@ -2,33 +2,36 @@
  * Auth middleware: sets `identity` for `/api/v1/*`, keeps root keys off data routes and non-admins
  * off admin routes.
  */
-import { SkillportError } from '@skillport/core';
+import { isSkillportError, SkillportError } from '@skillport/core';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../http/context.js';
 import { type Authenticator, extractApiKey } from './authenticator.js';
-import { type FailureThrottle, remoteAddress } from './failure-throttle.js';
+import { type FailureThrottle, remoteAddress, throttledError } from './failure-throttle.js';
 
 /**
  * Middleware resolving the caller.
  *
  * @param auth - the server's authenticator
  * @param access - `data` (admin and user; root refused with 403) or `admin` (root and admin; users 403)
- * @param throttle - counts wrong keys per client address (429 past its limit); none = no throttling
+ * @param throttle - counts wrong keys per client address and key prefix (a wrong key past its limit
+ *   gets 429 instead of 401; a valid key always passes); none = no throttling
  */
 export function requireIdentity(
   auth: Authenticator,
   access: 'data' | 'admin',
-  throttle?: FailureThrottle,
+  throttle?: { counts: FailureThrottle; perMinute: number },
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = extractApiKey({ get: (name) => c.req.header(name) });
-    const address = throttle && auth.mode === 'api_key' ? remoteAddress(c) : null;
-    if (address !== null) throttle?.check(address);
     let identity: Awaited<ReturnType<Authenticator['authenticate']>>;
     try {
       identity = await auth.authenticate(key);
     } catch (error) {
-      if (address !== null && key !== null) throttle?.fail(address);
+      const wrongKey = isSkillportError(error) && error.code === 'UNAUTHENTICATED';
+      if (throttle && wrongKey && key !== null && auth.mode === 'api_key') {
+        const retryAfter = throttle.counts.fail(remoteAddress(c), key);
+        if (retryAfter > 0) throw throttledError(retryAfter, throttle.perMinute);
+      }
       throw error;
     }
     c.set('identity', identity);

@@ -15,11 +15,18 @@ export const errorResponses = {
   404: { description: 'NOT_FOUND', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
   413: { description: 'PAYLOAD_TOO_LARGE', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
   429: {
-    description: 'RESOURCE_EXHAUSTED: rate limit (see Retry-After)',
+    description:
+      'RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After)',
     content: { 'application/json': { schema: ErrorEnvelopeSchema } },
   },
   500: {
     description: 'INTERNAL or PROCESSING_ERROR',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
+  503: {
+    description:
+      'UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection ' +
+      '(`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down',
     content: { 'application/json': { schema: ErrorEnvelopeSchema } },
   },
 } as const;

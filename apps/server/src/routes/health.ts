@@ -2,8 +2,15 @@
  * `GET /health` (liveness) and `GET /ready` (readiness): no auth, not enveloped.
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { type HealthResult, HealthResultSchema, type ReadyResult, ReadyResultSchema } from '@skillport/core';
+import {
+  ErrorEnvelopeSchema,
+  type HealthResult,
+  HealthResultSchema,
+  type ReadyResult,
+  ReadyResultSchema,
+} from '@skillport/core';
 import { type Authenticator, extractApiKey } from '../auth/authenticator.js';
+import { type FailureThrottle, remoteAddress, throttledError } from '../auth/failure-throttle.js';
 import type { AppEnv } from '../http/context.js';
 import type { Store } from '../store/types.js';
 
@@ -19,6 +26,12 @@ const healthRoute = createRoute({
   security: [],
   responses: {
     200: { description: 'Healthy', content: { 'application/json': { schema: HealthResultSchema } } },
+    429: {
+      description:
+        'RESOURCE_EXHAUSTED: a wrong API key after too many from this address or with this key prefix ' +
+        '(the same throttle as `/api/v1`; see Retry-After). Without a key, or with a valid one, never.',
+      content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+    },
   },
 });
 
@@ -64,6 +77,7 @@ export function registerHealthRoute(
   auth: Authenticator,
   version: string,
   readiness: Readiness,
+  throttle?: { counts: FailureThrottle; perMinute: number },
 ): void {
   app.openapi(readyRoute, async (c) => {
     const checked = await readiness.store.checkReady();
@@ -84,14 +98,17 @@ export function registerHealthRoute(
   });
 
   app.openapi(healthRoute, async (c) => {
-    const result: HealthResult = {
-      status: 'ok',
-      healthy: true,
-      version,
-      auth_mode: await auth.refreshMode(),
-    };
+    // Liveness must not depend on the database: if it cannot answer, the last known mode is reported.
+    const mode = await auth.refreshMode().catch(() => auth.mode);
+    const result: HealthResult = { status: 'ok', healthy: true, version, auth_mode: mode };
     const key = extractApiKey({ get: (name) => c.req.header(name) });
-    const identity = auth.mode === 'api_key' && key ? await auth.tryAuthenticate(key) : null;
+    const identity =
+      auth.mode === 'api_key' && key ? await auth.tryAuthenticate(key).catch(() => undefined) : null;
+    // A wrong key here counts like anywhere else, so /health is no way around the throttle.
+    if (identity === null && key && auth.mode === 'api_key' && throttle) {
+      const retryAfter = throttle.counts.fail(remoteAddress(c), key);
+      if (retryAfter > 0) throw throttledError(retryAfter, throttle.perMinute);
+    }
     if (identity) {
       result.account_id = identity.accountId;
       result.user_id = identity.userId;

@@ -209,6 +209,8 @@ describe('key guessing', () => {
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
       // Requests without any key are not guesses and are not counted.
       expect((await t.request('GET', '/api/v1/skills')).status).toBe(401);
+      // A valid key from the same address is never refused by the throttle.
+      expect((await guarded.request('GET', '/api/v1/admin/accounts', { apiKey: ROOT })).status).toBe(200);
     } finally {
       await guarded.close();
     }
