@@ -262,6 +262,17 @@ export interface SummaryModelOptions {
   model: string;
   /** Bearer key, if the endpoint needs one. */
   apiKey?: string;
+  /**
+   * Longest time one skill's overview may take, every retry included, seconds
+   * (`SKILLPORT_SUMMARY_BUDGET_SECONDS`, default 60); then the deterministic overview is used and the
+   * job completes, so `add --wait` never waits longer than this for the model.
+   */
+  budgetSeconds?: number;
+  /**
+   * After the endpoint failed or ran out of budget, the next skills get the deterministic overview at
+   * once for this long, seconds (`SKILLPORT_SUMMARY_COOLDOWN_SECONDS`, default 60; 0 = always try).
+   */
+  cooldownSeconds?: number;
 }
 
 function parsePositiveInt(name: string, raw: string): number {
@@ -312,6 +323,20 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     }
     options.summary = { baseURL: summaryUrl, model: summaryModel };
     if (env.SKILLPORT_SUMMARY_API_KEY) options.summary.apiKey = env.SKILLPORT_SUMMARY_API_KEY;
+    if (env.SKILLPORT_SUMMARY_BUDGET_SECONDS) {
+      const budget = parsePositiveInt(
+        'SKILLPORT_SUMMARY_BUDGET_SECONDS',
+        env.SKILLPORT_SUMMARY_BUDGET_SECONDS,
+      );
+      if (budget < 1) throw new Error('SKILLPORT_SUMMARY_BUDGET_SECONDS must be at least 1');
+      options.summary.budgetSeconds = budget;
+    }
+    if (env.SKILLPORT_SUMMARY_COOLDOWN_SECONDS) {
+      options.summary.cooldownSeconds = parsePositiveInt(
+        'SKILLPORT_SUMMARY_COOLDOWN_SECONDS',
+        env.SKILLPORT_SUMMARY_COOLDOWN_SECONDS,
+      );
+    }
   }
   const embeddingsUrl = env.SKILLPORT_EMBEDDINGS_URL?.trim();
   const embeddingsModel = env.SKILLPORT_EMBEDDINGS_MODEL?.trim();

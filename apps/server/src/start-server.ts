@@ -33,16 +33,23 @@ interface RunningJobs {
 }
 
 function llmSummarizer(summary: SummaryModelOptions, logger: Logger, workers: WorkerPool) {
+  const budgetMs = (summary.budgetSeconds ?? 60) * 1000;
   const model = createOpenAICompatibleModel({
     baseURL: summary.baseURL,
     model: summary.model,
     ...(summary.apiKey !== undefined ? { apiKey: summary.apiKey } : {}),
+    // No single attempt outlives the budget of the whole call.
+    timeoutMs: budgetMs,
   });
   return createLlmSummarizer(model, {
     draft: createPooledSummarizer(workers),
-    onFallback: (error, skillName) =>
+    budgetMs,
+    cooldownMs: (summary.cooldownSeconds ?? 60) * 1000,
+    onFallback: (error, skillName, { skipped }) =>
       logger.warn?.({
-        msg: 'LLM overview failed; deterministic overview used',
+        msg: skipped
+          ? 'LLM overview skipped after a recent failure; deterministic overview used'
+          : 'LLM overview failed; deterministic overview used',
         skill: skillName,
         error: error instanceof Error ? error.message : String(error),
       }),

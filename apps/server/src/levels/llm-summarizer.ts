@@ -14,10 +14,31 @@ export interface LlmSummarizerOptions {
    * job completes; false → throw, so the job is retried with backoff and may end `failed`.
    */
   fallback?: boolean;
-  /** Told about failures that were replaced by the fallback. */
-  onFallback?: (error: unknown, skillName: string) => void;
+  /**
+   * Longest time one overview may take, retries and backoff included, in ms; default 60 000. Past it
+   * the call is aborted and (with `fallback`) the deterministic overview is used, so an endpoint that
+   * never answers holds a job for this long at most, not for each attempt's own timeout.
+   */
+  budgetMs?: number;
+  /**
+   * After the model failed (an error answer, unreachable, or the budget ran out), the next skills skip
+   * it for this long and get the deterministic overview at once, in ms; default 60 000; 0 never skips.
+   * The first skill after the pause tries the model again.
+   */
+  cooldownMs?: number;
+  /** Told about failures that were replaced by the fallback (`skipped`: the model was not called, cooling down). */
+  onFallback?: (error: unknown, skillName: string, info: { skipped: boolean }) => void;
+  /** Clock in epoch ms; default `Date.now`. */
+  now?: () => number;
   /** Writes the deterministic draft (and fallback); default {@link defaultSummarizer} in this thread. */
   draft?: OverviewSummarizer;
+}
+
+/** The model answered, with nothing. */
+class EmptyOverviewError extends Error {
+  constructor() {
+    super('the model returned an empty overview');
+  }
 }
 
 const SYSTEM_PROMPT = [
@@ -33,7 +54,9 @@ const SYSTEM_PROMPT = [
  * An L1 summariser backed by a chat model (any OpenAI-compatible endpoint through core's
  * `createOpenAICompatibleModel`), for `createJobRunner({summarize})`. The model sees the stored
  * SKILL.md (cut to `maxInputChars`) and the deterministic draft; its answer is trimmed and bounded to
- * `maxBytes`. Failures fall back to the deterministic extractor unless `fallback: false`.
+ * `maxBytes`. Each call has one time budget (`budgetMs`, default 60 s) for all its attempts. Failures
+ * fall back to the deterministic extractor unless `fallback: false`, and pause the model for
+ * `cooldownMs` (default 60 s), so a dead endpoint costs one budget, not one per skill.
  *
  * @param model - the chat model
  * @param options - see {@link LlmSummarizerOptions}
@@ -55,8 +78,26 @@ export function createLlmSummarizer(
   const maxInputChars = Math.max(1000, Math.floor(options.maxInputChars ?? 24_000));
   const fallback = options.fallback ?? true;
   const drafter = options.draft ?? defaultSummarizer;
+  const budgetMs = Math.max(1, Math.floor(options.budgetMs ?? 60_000));
+  const cooldownMs = Math.max(0, Math.floor(options.cooldownMs ?? 60_000));
+  const now = options.now ?? Date.now;
+  let failedAt: number | null = null;
   return async (input) => {
     const draft = await drafter(input);
+    if (fallback && failedAt !== null && now() - failedAt < cooldownMs) {
+      const ago = Math.round((now() - failedAt) / 1000);
+      options.onFallback?.(
+        new Error(
+          `the model failed ${ago} s ago; it is tried again ${Math.round(cooldownMs / 1000)} s after the failure`,
+        ),
+        input.skill.name,
+        { skipped: true },
+      );
+      return draft;
+    }
+    // One budget for the whole call (every attempt and backoff), and the job's own abort.
+    const budget = AbortSignal.timeout(budgetMs);
+    const signal = input.signal ? AbortSignal.any([input.signal, budget]) : budget;
     const definition =
       input.definition.length > maxInputChars
         ? `${input.definition.slice(0, maxInputChars)}\n…`
@@ -70,18 +111,28 @@ export function createLlmSummarizer(
             content: `Skill name: ${input.skill.name}\n\nSKILL.md:\n${definition}\n\nDraft overview:\n${draft}`,
           },
         ],
-        input.signal ? { signal: input.signal } : {},
+        { signal },
       );
       const text = completion.content
         .trim()
         .replace(/^```(?:markdown|md)?\n([\s\S]*?)\n```$/, '$1')
         .trim();
-      if (text === '') throw new Error('the model returned an empty overview');
+      failedAt = null;
+      if (text === '') throw new EmptyOverviewError();
       return fitBytes(`${text}\n`, maxBytes);
-    } catch (error) {
+    } catch (thrown) {
       // Aborted (the job was released or lost): no fallback, the result would be discarded anyway.
-      if (!fallback || input.signal?.aborted) throw error;
-      options.onFallback?.(error, input.skill.name);
+      if (input.signal?.aborted) throw thrown;
+      const error =
+        budget.aborted && !(thrown instanceof EmptyOverviewError)
+          ? new Error(`the model gave no overview within the budget of ${budgetMs / 1000} s`, {
+              cause: thrown,
+            })
+          : thrown;
+      if (!fallback) throw error;
+      // An empty answer came from a reachable model: no pause for the next skills.
+      if (!(thrown instanceof EmptyOverviewError)) failedAt = now();
+      options.onFallback?.(error, input.skill.name, { skipped: false });
       return draft;
     }
   };

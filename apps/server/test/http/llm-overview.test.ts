@@ -89,6 +89,44 @@ describe('LLM overview writer (SKILLPORT_SUMMARY_*)', () => {
     }
   });
 
+  test('an endpoint that never answers costs one budget, not 3 × 60 s per skill; add --wait returns', async () => {
+    let calls = 0;
+    const silent = createServer(() => {
+      calls += 1;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+    const warnings: Array<Record<string, unknown>> = [];
+    const t = await startTestServer({
+      summary: { baseURL: url, model: 'tiny-model', budgetSeconds: 1 },
+      logger: { info: () => {}, error: () => {}, warn: (record) => warnings.push(record) },
+    });
+    try {
+      for (const name of ['pdf-fill', 'pdf-merge']) {
+        const added = await t.request('POST', '/api/v1/skills', {
+          body: { data: skillMd(name), wait: true },
+        });
+        expect(added.status, added.text).toBe(200);
+        expect(added.json.result.queue_status).toMatchObject({ completed: 1, failed: 0 });
+        const overview = await t.request('GET', `/api/v1/skills/${name}?level=1`);
+        expect(overview.json.result.overview).toMatch(new RegExp(`^# ${name} — overview\\n`));
+        expect(overview.json.result.overview).toContain('A form must be filled.');
+      }
+      // The first skill spent the budget; the second did not call the silent endpoint again.
+      expect(calls).toBe(1);
+      const llm = warnings.filter((w) => String(w.msg).startsWith('LLM overview'));
+      expect(llm.map((w) => w.msg)).toEqual([
+        'LLM overview failed; deterministic overview used',
+        'LLM overview skipped after a recent failure; deterministic overview used',
+      ]);
+      expect(String(llm[0]?.error)).toMatch(/within the budget of 1 s/);
+    } finally {
+      await t.close();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   test('environment: both variables or neither', () => {
     expect(
       optionsFromEnv({
@@ -97,6 +135,26 @@ describe('LLM overview writer (SKILLPORT_SUMMARY_*)', () => {
         SKILLPORT_SUMMARY_API_KEY: 'k',
       }).summary,
     ).toEqual({ baseURL: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: 'k' });
+    expect(
+      optionsFromEnv({
+        SKILLPORT_SUMMARY_BASE_URL: 'http://127.0.0.1:11434/v1',
+        SKILLPORT_SUMMARY_MODEL: 'llama3.2',
+        SKILLPORT_SUMMARY_BUDGET_SECONDS: '20',
+        SKILLPORT_SUMMARY_COOLDOWN_SECONDS: '0',
+      }).summary,
+    ).toEqual({
+      baseURL: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.2',
+      budgetSeconds: 20,
+      cooldownSeconds: 0,
+    });
+    expect(() =>
+      optionsFromEnv({
+        SKILLPORT_SUMMARY_BASE_URL: 'http://x/v1',
+        SKILLPORT_SUMMARY_MODEL: 'm',
+        SKILLPORT_SUMMARY_BUDGET_SECONDS: '0',
+      }),
+    ).toThrow(/SKILLPORT_SUMMARY_BUDGET_SECONDS/);
     expect(optionsFromEnv({}).summary).toBeUndefined();
     expect(() => optionsFromEnv({ SKILLPORT_SUMMARY_MODEL: 'llama3.2' })).toThrow(/go together/);
   });

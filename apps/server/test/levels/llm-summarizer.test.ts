@@ -79,4 +79,77 @@ describe('createLlmSummarizer', () => {
     reply = { status: 503, content: '' };
     await expect(createLlmSummarizer(model(), { fallback: false })({ skill, definition })).rejects.toThrow();
   });
+
+  it('gives a model that never answers one budget for all attempts, then pauses it', async () => {
+    // Accepts the connection and never answers: each attempt alone would wait its 60 s timeout.
+    let calls = 0;
+    const silent = createServer(() => {
+      calls += 1;
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+      let clock = 1_000_000;
+      const fallbacks: Array<{ message: string; skipped: boolean }> = [];
+      const summarize = createLlmSummarizer(
+        createOpenAICompatibleModel({ baseURL: url, model: 'test-model', maxRetries: 2, timeoutMs: 60_000 }),
+        {
+          budgetMs: 300,
+          cooldownMs: 60_000,
+          now: () => clock,
+          onFallback: (error, _name, { skipped }) =>
+            fallbacks.push({ message: error instanceof Error ? error.message : String(error), skipped }),
+        },
+      );
+      const draft = await defaultSummarizer({ skill, definition });
+      expect(await summarize({ skill, definition })).toBe(draft);
+      expect(calls).toBe(1);
+      expect(fallbacks).toEqual([
+        { message: expect.stringMatching(/within the budget of 0.3 s/), skipped: false },
+      ]);
+
+      // Within the pause the next skills do not wait for the model at all.
+      clock += 30_000;
+      expect(await summarize({ skill, definition })).toBe(draft);
+      expect(calls).toBe(1);
+      expect(fallbacks[1]).toMatchObject({ skipped: true });
+
+      // After it, the model is tried again.
+      clock += 31_000;
+      expect(await summarize({ skill, definition })).toBe(draft);
+      expect(calls).toBe(2);
+      expect(fallbacks[2]).toMatchObject({ skipped: false });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('an answering model ends the pause; cooldownMs 0 never pauses', async () => {
+    reply = { status: 503, content: '' };
+    const before = requests.length;
+    const summarize = createLlmSummarizer(model(), { cooldownMs: 0 });
+    await summarize({ skill, definition });
+    await summarize({ skill, definition });
+    expect(requests.length - before).toBe(2);
+    reply = { status: 200, content: '# calc — overview\n\nEvaluates.' };
+    expect(await summarize({ skill, definition })).toBe('# calc — overview\n\nEvaluates.\n');
+  });
+
+  it('the job being aborted is passed on, not replaced by the fallback', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`;
+      const job = new AbortController();
+      const pending = createLlmSummarizer(createOpenAICompatibleModel({ baseURL: url, model: 'm' }), {
+        budgetMs: 60_000,
+      })({ skill, definition, signal: job.signal });
+      job.abort(new Error('lease lost'));
+      await expect(pending).rejects.toThrow('lease lost');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
 });
