@@ -58,7 +58,7 @@ function redact(url: string): string {
  * const store = createPostgresStore({ url: 'postgres://skillport@db:5432/skillport' });
  * await store.migrate();
  * ```
- * @see DESIGN §4 (Stores)
+ * @see the server README, "PostgreSQL" (settings, replicas, migrations)
  */
 export function createPostgresStore(options: PostgresStoreOptions): Store {
   const schema = checkSchemaName(options.schema ?? 'public');
