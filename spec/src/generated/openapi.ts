@@ -3353,7 +3353,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None current → 412 `CONFLICT` and nothing changes. `*` or empty: no check. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
                 "if-match"?: string;
             };
             path: {
@@ -3478,7 +3478,7 @@ export interface operations {
                 purge?: "0" | "1" | "true" | "false" | "True" | "False";
             };
             header?: {
-                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None current → 412 `CONFLICT` and nothing changes. `*` or empty: no check. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
                 "if-match"?: string;
             };
             path: {
@@ -3694,7 +3694,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None current → 412 `CONFLICT` and nothing changes. `*` or empty: no check. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
                 "if-match"?: string;
             };
             path: {

@@ -59,8 +59,9 @@ export const IfMatchHeaders = z.object({
     .meta({
       description:
         'Optional: the revision the update or delete expects to be current, as returned in `revision` or the ' +
-        '`ETag` header (quoted or not, `W/` ignored; several comma-separated match any of them). None ' +
-        'current → 412 `CONFLICT` and nothing changes. `*` or empty: no check.',
+        '`ETag` header (quoted or not; several comma-separated match any of them), compared strongly ' +
+        '(RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing ' +
+        'skill. No match → 412 `CONFLICT` and nothing changes.',
     }),
 });
 
@@ -196,22 +197,22 @@ const deleteRoute = createRoute({
 });
 
 /**
- * The revisions an `If-Match` header lists (RFC 9110 §13.1.1: one or more entity tags, comma
- * separated, quoted or not, `W/` ignored); `undefined` for no header, an empty one or `*`.
+ * The entity tags an `If-Match` header lists (RFC 9110 §13.1.1: `*` or entity tags, comma separated;
+ * quoted or not): `undefined` for no header, `['*']` when it holds `*`, else each tag — a strong one
+ * unquoted (the revision), a weak one kept as `W/"…"` so that it never matches a write (strong
+ * comparison). An empty value gives an empty list, which matches nothing.
  */
 export function parseIfMatch(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   const tags = value
     .split(',')
-    .map((tag) =>
-      tag
-        .trim()
-        .replace(/^W\//, '')
-        .replace(/^"(.*)"$/, '$1')
-        .trim(),
-    )
-    .filter((tag) => tag !== '');
-  if (tags.length === 0 || tags.includes('*')) return undefined;
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== '')
+    .map((tag) => {
+      if (tag.startsWith('W/')) return `W/"${tag.slice(2).replace(/^"|"$/g, '')}"`;
+      return tag.replace(/^"|"$/g, '').trim();
+    });
+  if (tags.includes('*')) return ['*'];
   return tags;
 }
 

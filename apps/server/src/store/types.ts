@@ -92,7 +92,8 @@ export interface SkillWrite extends SkillMetadata {
   files: SkillFileInput[];
   /**
    * When set, the write fails with a `CONFLICT` (412) SkillportError unless the current revision is one
-   * of these (an `If-Match` header may list several).
+   * of these (an `If-Match` header may list several), compared strongly (RFC 9110 §13.1.1): `*` matches
+   * any existing skill, a weak tag (`W/"…"`, kept as sent) or an empty list matches nothing.
    */
   ifMatch?: readonly string[];
   /** When true the skill must already exist (update); a missing skill is `NOT_FOUND`. */

@@ -42,8 +42,10 @@ export function checkFiles(write: SkillWrite): void {
 }
 
 /**
- * Throws `CONFLICT` (412) unless `ifMatch` is absent or lists the current revision (`current`,
- * undefined when the skill does not exist).
+ * Throws `CONFLICT` (412) unless `ifMatch` is absent or matches the current revision (`current`,
+ * undefined when the skill does not exist) by strong comparison (RFC 9110 §13.1.1): `*` matches any
+ * existing skill; otherwise the current revision must be listed. A weak tag (`W/"…"`) never matches a
+ * write, nor does an empty list.
  * `details.expected` is the single revision given, or the list when several were.
  */
 export function checkIfMatch(
@@ -52,12 +54,26 @@ export function checkIfMatch(
   name: string,
   resource: string,
 ): void {
-  if (ifMatch === undefined || (current !== undefined && ifMatch.includes(current))) return;
+  if (ifMatch === undefined) return;
+  if (current !== undefined && (ifMatch.includes('*') || ifMatch.includes(current))) return;
   const expected = ifMatch.length === 1 ? ifMatch[0] : [...ifMatch];
+  const weak = ifMatch.some((tag) => tag.startsWith('W/'));
+  const listed = ifMatch.length === 0 ? 'an empty If-Match' : `If-Match ${ifMatch.join(', ')}`;
+  const hint = weak
+    ? ' (a weak entity tag W/"…" never matches a write: strong comparison, RFC 9110 §13.1.1; send the revision or the ETag as given)'
+    : '';
   throw new SkillportError(
     'CONFLICT',
-    `Skill "${name}" has changed: If-Match ${ifMatch.join(', ')} does not match the current revision ` +
-      `${current ?? '(none: the skill does not exist)'}; fetch it again and retry`,
-    { status: 412, details: { expected, actual: current ?? null, resource } },
+    `Skill "${name}" has changed: ${listed} does not match the current revision ` +
+      `${current ?? '(none: the skill does not exist)'}${hint}; fetch it again and retry`,
+    {
+      status: 412,
+      details: {
+        expected,
+        actual: current ?? null,
+        resource,
+        ...(weak ? { reason: 'weak_etag' } : ifMatch.length === 0 ? { reason: 'empty_if_match' } : {}),
+      },
+    },
   );
 }

@@ -247,6 +247,13 @@ describe('revisions, restore and files', () => {
     expect(history.json.result.revisions[0].current).toBe(false);
     const old = await t.request('GET', `/api/v1/skills/scratch?revision=${rev}&level=2`);
     expect(old.json.result.content).toBe(md('scratch', 'Scratch notes'));
+    // `If-Match: *` needs an existing skill: a deleted one is not (RFC 9110 §13.1.1).
+    const star = await t.request('POST', '/api/v1/skills/scratch/restore', {
+      body: { revision: rev },
+      headers: { 'if-match': '*' },
+    });
+    expect(star.status, star.text).toBe(412);
+    expect((await t.request('GET', '/api/v1/skills/scratch')).status).toBe(404);
     const back = await t.request('POST', '/api/v1/skills/scratch/restore', {
       body: { revision: rev, wait: true },
     });

@@ -268,6 +268,44 @@ describe('PUT /api/v1/skills/{name}', () => {
     expect(after.json.result.description).toBe('Helps with git history and bisecting');
   });
 
+  test('If-Match is compared strongly: a weak tag or an empty value → 412 and nothing changes; * matches an existing skill only', async () => {
+    await add(md('strong-match', 'A skill updated only under a strong match'));
+    const rev = (await t.request('GET', '/api/v1/skills/strong-match?level=0')).json.result.revision;
+    for (const [header, reason] of [
+      [`W/"${rev}"`, 'weak_etag'],
+      [`w/"${rev}"`, undefined], // not a weak tag: `W` is case-sensitive, so an unknown tag
+      ['', 'empty_if_match'],
+      [' , ', 'empty_if_match'],
+    ] as const) {
+      const res = await t.request('PUT', '/api/v1/skills/strong-match', {
+        body: { data: md('strong-match', 'This write must be refused') },
+        headers: { 'if-match': header },
+      });
+      expect(res.status, `${JSON.stringify(header)}: ${res.text}`).toBe(412);
+      expect(res.json.error.code).toBe('CONFLICT');
+      expect(res.json.error.details.reason).toBe(reason);
+      expect(res.json.error.details.actual).toBe(rev);
+    }
+    const unchanged = await t.request('GET', '/api/v1/skills/strong-match?level=0');
+    expect(unchanged.json.result).toMatchObject({
+      revision: rev,
+      description: 'A skill updated only under a strong match',
+    });
+    const any = await t.request('PUT', '/api/v1/skills/strong-match', {
+      body: { data: md('strong-match', 'Updated under If-Match star') },
+      headers: { 'if-match': '*' },
+    });
+    expect(any.status, any.text).toBe(200);
+    expect(any.json.result.revision).not.toBe(rev);
+    // `*` on a skill that does not exist: update still answers 404, nothing is created.
+    const missing = await t.request('PUT', '/api/v1/skills/strong-match-missing', {
+      body: { data: md('strong-match-missing', 'Must not be created by If-Match star') },
+      headers: { 'if-match': '*' },
+    });
+    expect(missing.status, missing.text).toBe(404);
+    expect((await t.request('GET', '/api/v1/skills/strong-match-missing')).status).toBe(404);
+  });
+
   test('name in content must equal {name} → 400 details {expected, actual}', async () => {
     const res = await t.request('PUT', '/api/v1/skills/git-helper', {
       body: { data: md('other-name', 'A different skill name in the content') },
@@ -338,8 +376,16 @@ describe('DELETE /api/v1/skills/{name}', () => {
     expect(stale.status, stale.text).toBe(412);
     expect(stale.json.error).toMatchObject({ code: 'CONFLICT', details: { expected: '0000', actual: rev } });
     expect((await t.request('GET', '/api/v1/skills/guarded-delete?level=0')).status).toBe(200);
+    // A weak tag never matches a write (strong comparison), even when its value is the revision.
+    const weak = await t.request('DELETE', '/api/v1/skills/guarded-delete', {
+      headers: { 'if-match': `W/"${rev}"` },
+    });
+    expect(weak.status, weak.text).toBe(412);
+    expect(weak.json.error.details.reason).toBe('weak_etag');
+    expect(weak.json.error.message).toContain('RFC 9110');
+    expect((await t.request('GET', '/api/v1/skills/guarded-delete?level=0')).status).toBe(200);
     const ok = await t.request('DELETE', '/api/v1/skills/guarded-delete', {
-      headers: { 'if-match': `"0000", W/"${rev}"` },
+      headers: { 'if-match': `"0000", W/"${rev}", "${rev}"` },
     });
     expect(ok.status, ok.text).toBe(200);
     expect((await t.request('GET', '/api/v1/skills/guarded-delete')).status).toBe(404);
