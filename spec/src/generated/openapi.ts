@@ -1543,6 +1543,11 @@ export interface components {
             name: string;
             queue_status?: components["schemas"]["QueueStatus"];
             /**
+             * @description True when a skill of that name already existed in the root and was replaced; false when it is new
+             * @example false
+             */
+            replaced: boolean;
+            /**
              * @description The new revision: 64 lowercase hex characters, the sha-256 of the skill's file manifest. Send it as `If-Match` to update only this version.
              * @example 9b1d4f0c2e8a7b6d5c4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c
              */

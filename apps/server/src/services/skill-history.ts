@@ -378,6 +378,7 @@ export async function restoreSkill(
     name: match.name,
     auxiliary_files: match.entry.manifest.filter((f) => f.kind === 'auxiliary').length,
     revision: written.skill.revision,
+    replaced: !written.created,
     warnings: [],
     action: 'restore',
   };

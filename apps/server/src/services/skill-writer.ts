@@ -167,6 +167,7 @@ export async function writeSkill(
     name,
     auxiliary_files: source.auxiliary.length,
     revision: written.skill.revision,
+    replaced: !written.created,
     warnings: [
       ...source.conversionIssues,
       ...(slugged ? [sluggedWarning(writtenName, name)] : []),

@@ -294,6 +294,8 @@ describe('retention', () => {
         body: { data: md('churn', 'Changes often', `# Churn\n\nVersion ${n}.\n`) },
       });
       revisions.push(res.json.result.revision);
+      // The first add creates the skill; each later one replaces it.
+      expect(res.json.result.replaced).toBe(n > 1);
     }
     const history = await t.request('GET', '/api/v1/skills/churn/revisions');
     expect(history.json.result.revisions.map((r: { revision: string }) => r.revision)).toEqual([

@@ -194,6 +194,11 @@ export const SkillWriteResultSchema = z
       description:
         'Validation warnings (profile `openviking`) and MCP conversion notes; they never block a write',
     }),
+    replaced: z.boolean().meta({
+      description:
+        'True when a skill of that name already existed in the root and was replaced; false when it is new',
+      example: false,
+    }),
     action: z
       .enum(['add', 'update', 'restore'])
       .optional()
