@@ -127,8 +127,9 @@ export class AsyncHTTPClient {
    * @param source - the skill, see above.
    * @param options - `wait` (default false), `timeout` (seconds, with `wait`), `target_uri` (default the
    *   caller's user root), `telemetry`, `source_metadata`, `filename`, `signal`.
-   * @returns `{status: "success", root_uri, uri, name, auxiliary_files, revision, warnings}` plus
-   *   `queue_status` (with `wait`) or `task_id`.
+   * @returns `{status: "success", root_uri, uri, name, auxiliary_files, revision, replaced, warnings}`
+   *   plus `queue_status` (with `wait`) or `task_id`; `replaced` is true when a skill of that name
+   *   already existed in the root and was replaced, false when it is new.
    * @throws SkillInvalidError when the skill cannot be parsed (`details.issues`); InvalidArgumentError
    *   for a bad name; PermissionDeniedError for a host path given as content.
    * @see the OpenAPI document: `POST /api/v1/skills`
@@ -337,7 +338,7 @@ export class AsyncHTTPClient {
    * @param revision - a revision from {@link listRevisions}, or an unambiguous prefix (≥ 4 hex characters).
    * @param options - `target_uri`, `wait`, `timeout` (seconds), `telemetry`, `ifMatch` (the revision
    *   expected to be current now), `signal`.
-   * @returns update's result with `action: "restore"`.
+   * @returns update's result with `action: "restore"`; `replaced` is false when a deleted skill came back.
    * @throws NotFoundError (skill or revision unknown); ConflictError (412) on a stale `ifMatch`;
    *   InvalidArgumentError for a malformed or ambiguous revision.
    */

@@ -43,8 +43,13 @@ describe('AsyncHTTPClient: revisions, files, restore, change feed', () => {
 
   beforeAll(async () => {
     client = new AsyncHTTPClient({ url: server.url });
-    first = (await client.addSkill(writeVersion('First.'), { wait: true })).revision;
-    second = (await client.updateSkill('notes-helper', writeVersion('Second.'), { wait: true })).revision;
+    const added = await client.addSkill(writeVersion('First.'), { wait: true });
+    const updated = await client.updateSkill('notes-helper', writeVersion('Second.'), { wait: true });
+    // `replaced` is typed boolean on each write result: new on add, replaced on update.
+    const flags: boolean[] = [added.replaced, updated.replaced];
+    expect(flags).toEqual([false, true]);
+    first = added.revision;
+    second = updated.revision;
   });
   afterAll(() => client?.close());
 
@@ -71,7 +76,7 @@ describe('AsyncHTTPClient: revisions, files, restore, change feed', () => {
       ConflictError,
     );
     const restored = await client.restoreSkill('notes-helper', first, { ifMatch: second, wait: true });
-    expect(restored).toMatchObject({ action: 'restore', revision: first });
+    expect(restored).toMatchObject({ action: 'restore', revision: first, replaced: true });
     expect((await client.getSkill('notes-helper', { level: 2 })).content).toBe(md('First.'));
     await expect(client.restoreSkill('notes-helper', 'xyz')).rejects.toBeInstanceOf(InvalidArgumentError);
   });
@@ -91,8 +96,10 @@ describe('AsyncHTTPClient: revisions, files, restore, change feed', () => {
 describe('SyncHTTPClient: the same calls, blocking', () => {
   it('lists, reads, restores and pages', () => {
     const client = new SyncHTTPClient({ url: server.url });
+    // The asynchronous suite deleted the skill: it is added anew, then replaced.
     const added = client.addSkill(writeVersion('Sync one.'), { wait: true });
-    client.updateSkill('notes-helper', writeVersion('Sync two.'), { wait: true });
+    expect(added.replaced).toBe(false);
+    expect(client.updateSkill('notes-helper', writeVersion('Sync two.'), { wait: true }).replaced).toBe(true);
     const history = client.listRevisions('notes-helper');
     expect(history.revisions[1]?.revision).toBe(added.revision);
     const file = client.getSkillFile('notes-helper', 'SKILL.md', { revision: added.revision });

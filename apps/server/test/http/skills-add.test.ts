@@ -68,6 +68,7 @@ describe('POST /api/v1/skills — the four request forms', () => {
       uri: 'viking://user/default/skills/search-web',
       root_uri: 'viking://user/default/skills/search-web',
       auxiliary_files: 0,
+      replaced: false,
       queue_status: { pending: 0, processing: 0, completed: 1, failed: 0 },
     });
     expect(res.json.result.task_id).toBeUndefined();

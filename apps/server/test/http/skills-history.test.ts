@@ -210,6 +210,7 @@ describe('revisions, restore and files', () => {
       revision: v1,
       name: 'pdf-tools',
       auxiliary_files: 2,
+      replaced: true,
     });
     expect(res.json.result.queue_status.completed).toBe(1);
     expect(res.headers.get('etag')).toBe(`"${v1}"`);
@@ -258,6 +259,8 @@ describe('revisions, restore and files', () => {
       body: { revision: rev, wait: true },
     });
     expect(back.status, back.text).toBe(200);
+    // The skill was deleted, so the restore brings it back rather than replacing it.
+    expect(back.json.result.replaced).toBe(false);
     expect((await t.request('GET', '/api/v1/skills/scratch')).status).toBe(200);
 
     const purged = await t.request('DELETE', '/api/v1/skills/scratch?purge=true');

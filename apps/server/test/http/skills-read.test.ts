@@ -256,7 +256,7 @@ describe('PUT /api/v1/skills/{name}', () => {
       headers: { 'if-match': `"${rev}"` },
     });
     expect(ok.status, ok.text).toBe(200);
-    expect(ok.json.result).toMatchObject({ action: 'update', name: 'git-helper' });
+    expect(ok.json.result).toMatchObject({ action: 'update', name: 'git-helper', replaced: true });
     expect(ok.json.result.revision).not.toBe(rev);
     const stale = await t.request('PUT', '/api/v1/skills/git-helper', {
       body: { data: md('git-helper', 'This write must be refused') },
