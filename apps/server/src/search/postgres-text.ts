@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import { hasCjk, isCjkToken, segmentForIndex } from './cjk-segment.js';
+import { hasCjk, isCjkToken, splitCjkRuns } from './cjk-segment.js';
 import { MAX_TOKEN_LENGTH } from './fts-query.js';
 import type { SearchQuery } from './ranking.js';
 import type { SearchField } from './score.js';
@@ -40,6 +40,9 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Letters, digits and combining marks (marks are folded away per word, after NFKD). */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 const ASCII_WORD = /[a-z0-9]+/g;
+/** First code unit of a CJK token (bigrams made here start with a CJK letter; see `cjk-segment.ts`). */
+const CJK_START =
+  /^[\u1100-\u11ff\u3005-\u3007\u3021-\u3029\u3031-\u303b\u3040-\u30ff\u3131-\u318f\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\uff66-\uffdc\ud81b\ud82c\ud840-\ud8bf]/;
 const SAFE_LEXEME = /^[^'\\]*$/;
 const LETTERS = /[\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}/gu;
@@ -92,11 +95,27 @@ function fieldLexemes(text: string): string[] {
     // Fold the whole field once (cheaper than per word); NFKD is safe here: no Hangul to decompose.
     words = text.normalize('NFKD').replace(MARKS, '').toLowerCase().match(LETTERS) ?? [];
   } else {
+    // As `segmentForIndex` would index it, without a regular expression per token: each word is cut
+    // into its CJK runs (→ overlapping bigrams, then the run's last character) and the rest (folded).
     words = [];
-    for (const word of segmentForIndex(text).match(WORD) ?? []) {
-      const folded = isCjkToken(word) ? word : foldWord(word);
-      if (folded !== '') words.push(folded);
+    for (const word of text.match(WORD) ?? []) {
+      for (const part of splitCjkRuns(word)) {
+        if (isCjkToken(part)) {
+          const chars = Array.from(part);
+          for (let i = 0; i + 1 < chars.length; i++) words.push(`${chars[i]}${chars[i + 1]}`);
+          words.push(chars[chars.length - 1] as string);
+          continue;
+        }
+        const folded = foldWord(part);
+        if (folded !== '') words.push(folded);
+      }
     }
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i] as string;
+      // CJK bigrams and characters are lexemes as they are; the rest is cut and stemmed.
+      if (!CJK_START.test(word)) words[i] = toLexeme(word);
+    }
+    return words;
   }
   for (let i = 0; i < words.length; i++) words[i] = toLexeme(words[i] as string);
   return words;
@@ -129,10 +148,14 @@ export function buildTsvector(doc: SearchDocument): string {
   return builder.toString();
 }
 
-/** Characters of field text tokenised between two yields to the event loop (~1 ms of work). */
-const CHUNK_LENGTH = 8192;
+/**
+ * Characters of field text tokenised between two yields to the event loop (a few ms of work; CJK
+ * text, two tokens per character, is the slowest). A run of letters longer than this plus
+ * {@link MAX_BOUNDARY_SEARCH} is cut (only hostile text has one).
+ */
+const CHUNK_LENGTH = 2048;
 /** How far past a chunk's end a word boundary is looked for. */
-const MAX_BOUNDARY_SEARCH = 1024;
+const MAX_BOUNDARY_SEARCH = 256;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 
 /**

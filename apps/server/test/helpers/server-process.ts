@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { dropEngineData, engineEnv } from './engine.js';
 
 const serverDir = path.resolve(import.meta.dirname, '../..');
 
@@ -18,12 +19,13 @@ export interface ServerProcess {
   stderr(): string;
   /** Everything the process wrote to stdout so far (its JSON log lines). */
   stdout(): string;
-  /** SIGTERM, wait for exit, remove the data folder. */
+  /** SIGTERM, wait for exit, remove the data folder (and its PostgreSQL schema). */
   stop(): Promise<void>;
 }
 
 /**
- * Starts `src/main.ts` with `SKILLPORT_PORT=0` and a temp data folder; resolves once it listens.
+ * Starts `src/main.ts` with `SKILLPORT_PORT=0` and a temp data folder on the engine under test (see
+ * `engine.ts`); resolves once it listens.
  *
  * @param env - extra environment (e.g. limits)
  */
@@ -34,7 +36,13 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     ['--import', 'tsx', '--conditions=@skillport/source', 'src/main.ts'],
     {
       cwd: serverDir,
-      env: { PATH: process.env.PATH ?? '', SKILLPORT_DATA_DIR: dataDir, SKILLPORT_PORT: '0', ...env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        SKILLPORT_DATA_DIR: dataDir,
+        SKILLPORT_PORT: '0',
+        ...engineEnv(dataDir),
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -71,6 +79,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     async stop() {
       child.kill('SIGTERM');
       await exited;
+      await dropEngineData(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

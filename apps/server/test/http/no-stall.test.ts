@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSqliteStore } from '../../src/index.js';
+import { dropEngineData, openEngineStore } from '../helpers/engine.js';
 import { healthDuring } from '../helpers/health-probe.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { type ServerProcess, startServerProcess } from '../helpers/server-process.js';
@@ -157,7 +157,7 @@ describe('/health answers within 100 ms while a hostile request is processed', (
 describe('a backlog of processing jobs does not hold up requests', () => {
   test('the server listens and answers while thousands of queued jobs are still being run', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-backlog-'));
-    const store = createSqliteStore({ dataDir });
+    const store = openEngineStore(dataDir);
     await store.ensureAccount('default');
     await store.ensureUser('default', 'default');
     const enc = new TextEncoder();
@@ -191,6 +191,7 @@ describe('a backlog of processing jobs does not hold up requests', () => {
       expect(waited.json.result).toMatchObject({ pending: 0, processing: 0, completed: JOBS });
     } finally {
       await backlog.close();
+      await dropEngineData(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 300_000);

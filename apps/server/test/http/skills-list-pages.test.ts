@@ -8,7 +8,8 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createSqliteStore, type Store } from '../../src/index.js';
+import type { Store } from '../../src/index.js';
+import { openEngineStore } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const USER_ROOT = 'viking://user/default/skills';
@@ -41,7 +42,7 @@ async function put(store: Store, rootUri: string, name: string): Promise<void> {
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-pages-'));
-  const store = createSqliteStore({ dataDir });
+  const store = openEngineStore(dataDir);
   await store.ensureAccount('default');
   await store.ensureUser('default', 'default');
   // Names in a shuffled order, so the listing's order is the store's sort, not insertion order.

@@ -124,6 +124,21 @@ describe('postgres store: several replicas on one database', () => {
     );
   });
 
+  it('two replicas storing the same new large content at once both succeed, and it is stored once', async () => {
+    const [a, b] = replicas(2);
+    await a!.migrate();
+    const big = new Uint8Array(2 * 1024 * 1024).fill(7);
+    const [x, y] = await Promise.all([
+      a!.putSkill(makeWrite({ name: 'big-x' }, { 'big.bin': big })),
+      b!.putSkill(makeWrite({ name: 'big-y' }, { 'big.bin': big })),
+    ]);
+    expect(x.created && y.created).toBe(true);
+    const rows = await sql<{ n: number }>('SELECT count(*)::int AS n FROM blobs WHERE size = $1', [
+      big.length,
+    ]);
+    expect(rows[0]?.n).toBe(1);
+  });
+
   it('replicas claiming tasks together never get the same task', async () => {
     const stores = replicas(3);
     for (let i = 0; i < 12; i++) await stores[0]!.putSkill(makeWrite({ name: `job-${i}` }));

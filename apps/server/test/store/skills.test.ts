@@ -245,6 +245,19 @@ describe(`${TEST_ENGINE} store: skills`, () => {
     expect(again.created).toBe(true);
   });
 
+  it('stores files of several MiB byte for byte, once per content', async () => {
+    const { store } = setup();
+    const big = new Uint8Array(3 * 1024 * 1024 + 7);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 131 + (i >> 9)) & 255;
+    const a = await store.putSkill(makeWrite({ name: 'big-a' }, { 'data/big.bin': big }));
+    await store.putSkill(makeWrite({ name: 'big-b' }, { 'copy/big.bin': big }));
+    const file = await store.readFile(a.skill.id, 'data/big.bin');
+    expect(file?.size).toBe(big.length);
+    expect(file?.sha256).toBe(sha256Hex(big));
+    expect(Buffer.compare(Buffer.from(file?.content ?? []), Buffer.from(big))).toBe(0);
+    expect((await store.readBlobs([sha256Hex(big)])).get(sha256Hex(big))?.byteLength).toBe(big.length);
+  });
+
   it('persists across reopen of the same data dir (migrations idempotent)', async () => {
     const { store, reopen } = setup();
     const put = await store.putSkill(makeWrite({ name: 'durable' }, { 'x.txt': 'x' }));

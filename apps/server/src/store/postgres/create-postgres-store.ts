@@ -13,7 +13,13 @@ import {
 import * as history from './history-ops.js';
 import { applyPostgresMigrations, currentPostgresVersion, POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
-import { deleteSkillTx, isSkillInsertRace, putSkillTx, searchVector } from './skill-writes.js';
+import {
+  deleteSkillTx,
+  isBlobInsertRace,
+  isSkillInsertRace,
+  prepareWrite,
+  putSkillTx,
+} from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import * as vectors from './vector-ops.js';
 
@@ -160,10 +166,10 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
 
     async putSkill(write) {
       checkFiles(write);
-      const search = await searchVector({ ...write, overview: null });
+      const prepared = await prepareWrite(write);
       return tx(
-        (client) => putSkillTx(client, write, now(), search),
-        (error) => isSkillInsertRace(error) || history.isBlobRace(error),
+        (client) => putSkillTx(client, write, now(), prepared),
+        (error) => isSkillInsertRace(error) || isBlobInsertRace(error) || history.isBlobRace(error),
       );
     },
     async getSkill(accountId, rootUri, name) {
@@ -184,9 +190,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async listChanges(accountId, rootUris, changeOptions) {
       return history.listChanges(await ready(), accountId, rootUris, changeOptions);
     },
-    async listSkills(accountId, rootUri, { limit, withBody, summary }) {
+    async listSkills(accountId, rootUri, { limit, after, withBody, summary }) {
       const fields = summary === true ? 'summary' : withBody === false ? 'without-body' : 'all';
-      return reads.listSkills(await ready(), accountId, rootUri, limit, fields);
+      return reads.listSkills(await ready(), accountId, rootUri, limit, fields, after ?? null);
     },
     async skillsVersion(accountId, rootUris) {
       return reads.skillsVersion(await ready(), accountId, rootUris);

@@ -64,8 +64,9 @@ const SUMMARY = `seq, id, account_id, root_uri, name, description, tags, allowed
   revision, overview_revision, created_at, updated_at, '{}' AS frontmatter, NULL AS overview, '' AS body`;
 
 /**
- * `Store.listSkills`: by name (code-point order, the `C` collation), at most `limit`, with the root's
- * total — one statement, so the page and the total come from the same snapshot.
+ * `Store.listSkills`: by name (code-point order, the `C` collation), at most `limit`, after `after`
+ * when given (keyset pagination: an index range scan wherever the page starts), with the root's total
+ * — one statement, so the page and the total come from the same snapshot.
  */
 export async function listSkills(
   db: Queryable,
@@ -73,15 +74,17 @@ export async function listSkills(
   rootUri: string,
   limit: number,
   fields: 'all' | 'without-body' | 'summary',
+  after: string | null = null,
 ): Promise<{ skills: SkillRecord[]; total: number }> {
   const max = Math.max(0, Math.floor(limit));
   const columns = fields === 'all' ? SKILL_COLUMNS : fields === 'summary' ? SUMMARY : WITHOUT_BODY;
   const { rows } = await db.query<SkillRow & { total: number; seq: number | null }>(
     `WITH t AS (SELECT count(*) AS total FROM skills WHERE account_id = $1 AND root_uri = $2)
      SELECT t.total, s.* FROM t LEFT JOIN LATERAL (
-       SELECT ${columns} FROM skills WHERE account_id = $1 AND root_uri = $2 ORDER BY name LIMIT $3
+       SELECT ${columns} FROM skills WHERE account_id = $1 AND root_uri = $2 AND ($4::text IS NULL OR name > $4)
+       ORDER BY name LIMIT $3
      ) s ON true`,
-    [accountId, rootUri, max],
+    [accountId, rootUri, max, after],
   );
   const total = rows[0]?.total ?? 0;
   const skills = rows.filter((row) => row.seq !== null).map((row) => toSkillRecord(row));
@@ -164,11 +167,8 @@ function bodyColumn(mode: SkillViewOptions['body']): string {
 
 type ViewRow = SkillRow & {
   files_json?: Array<[string, SkillFileKind, number, string]> | null;
-  c_paths: string[] | null;
-  c_kinds: string[] | null;
-  c_sizes: number[] | null;
-  c_shas: string[] | null;
-  c_contents: Buffer[] | null;
+  /** `[path, kind, size, sha256, base64 content]` of the requested files that exist. */
+  contents_json: Array<[string, SkillFileKind, number, string, string]> | null;
 };
 
 /**
@@ -196,29 +196,21 @@ export async function readSkillView(
        ORDER BY array_position($2::text[], root_uri::text) LIMIT 1)
      SELECT s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
        s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter,
-       s.overview, ${bodyColumn(options.body)}, c.*${files}
-     FROM s LEFT JOIN LATERAL (
-       SELECT array_agg(f.path) AS c_paths, array_agg(f.kind) AS c_kinds, array_agg(f.size) AS c_sizes,
-         array_agg(f.sha256) AS c_shas, array_agg(b.content) AS c_contents
-       FROM skill_files f JOIN blobs b ON b.sha256 = f.sha256
-       WHERE f.skill_seq = s.seq AND f.path = ANY($4::text[])
-     ) c ON true`,
+       s.overview, ${bodyColumn(options.body)}${files}
+       , (SELECT json_agg(json_build_array(f.path, f.kind, f.size, f.sha256, encode(b.content, 'base64')))
+          FROM skill_files f JOIN blobs b ON b.sha256 = f.sha256
+          WHERE f.skill_seq = s.seq AND f.path = ANY($4::text[])) AS contents_json
+     FROM s`,
     [accountId, rootUris, name, paths],
   );
   const row = rows[0];
   if (row === undefined) return null;
+  // Contents travel as base64 inside JSON: decoded natively (a bytea[] array would be parsed character
+  // by character in JavaScript, ~100 ms for a 1 MiB file).
   const contents = new Map<string, StoredFile>();
-  (row.c_paths ?? []).forEach((path, i) => {
-    const content = row.c_contents?.[i];
-    if (content === undefined) return;
-    contents.set(path, {
-      path,
-      kind: row.c_kinds?.[i] as SkillFileKind,
-      size: Number(row.c_sizes?.[i]),
-      sha256: row.c_shas?.[i] ?? '',
-      content: bytes(content),
-    });
-  });
+  for (const [path, kind, size, sha256, base64] of row.contents_json ?? []) {
+    contents.set(path, { path, kind, size, sha256, content: bytes(Buffer.from(base64, 'base64')) });
+  }
   const list = options.listFiles
     ? (row.files_json ?? []).map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }))
     : null;

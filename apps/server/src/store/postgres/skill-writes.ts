@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import { SkillportError } from '@skillport/core';
 import type pg from 'pg';
+import copyStreams from 'pg-copy-streams';
 import { buildTsvectorAsync } from '../../search/postgres-text.js';
 import { buildSearchDocument } from '../../search/search-document.js';
-import { computeRevision, sha256Hex } from '../revision.js';
+import { computeRevision, sha256HexAsync } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch } from '../write-checks.js';
@@ -26,6 +29,21 @@ export function searchVector(skill: {
 
 function toBuffer(content: Uint8Array): Buffer {
   return Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+}
+
+/** The CPU-heavy parts of a skill write, done before its transaction (yielding while they work). */
+export interface PreparedWrite {
+  /** The sha-256 of each file of the write, in order. */
+  sha256s: string[];
+  /** The search vector of the skill without an overview. */
+  searchWithoutOverview: string;
+}
+
+/** Hashes the files and builds the search vector of a write, yielding to the event loop as it goes. */
+export async function prepareWrite(write: SkillWrite): Promise<PreparedWrite> {
+  const sha256s: string[] = [];
+  for (const file of write.files) sha256s.push(await sha256HexAsync(file.content));
+  return { sha256s, searchWithoutOverview: await searchVector({ ...write, overview: null }) };
 }
 
 /**
@@ -71,7 +89,7 @@ class Params {
  */
 function blobValues(params: Params, blobs: ReadonlyArray<{ sha256: string; content: Uint8Array }>): string {
   const unique = new Map<string, Uint8Array>();
-  for (const blob of blobs) unique.set(blob.sha256, blob.content);
+  for (const blob of blobs) if (blob.content.byteLength < LARGE_BLOB) unique.set(blob.sha256, blob.content);
   return [...unique.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(
@@ -79,6 +97,57 @@ function blobValues(params: Params, blobs: ReadonlyArray<{ sha256: string; conte
         `(${params.add(sha256)}, ${params.add(content.byteLength)}::bigint, ${params.add(toBuffer(content))}::bytea)`,
     )
     .join(', ');
+}
+
+/**
+ * Contents of this size or more are not sent as one statement parameter (the driver copies a
+ * parameter whole, several times, on the event loop: ~100 ms for 48 MiB) but streamed with
+ * `COPY … FROM STDIN` in slices of {@link COPY_SLICE} bytes.
+ */
+export const LARGE_BLOB = 1024 * 1024;
+const COPY_SLICE = 256 * 1024;
+
+/** PostgreSQL's binary COPY header: signature, flags, header extension length. */
+const COPY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+
+/**
+ * Streams one large blob into `blobs` (binary `COPY`, inside the caller's transaction) unless it is
+ * there already. A concurrent copy of the same content fails the unique key; the write is retried
+ * and then finds it (see {@link isBlobInsertRace}).
+ */
+async function copyLargeBlob(client: pg.ClientBase, sha256: string, content: Uint8Array): Promise<void> {
+  const found = await client.query('SELECT 1 FROM blobs WHERE sha256 = $1', [sha256]);
+  if ((found.rowCount ?? 0) > 0) return;
+  const stream = client.query(
+    copyStreams.from('COPY blobs (sha256, size, content) FROM STDIN (FORMAT binary)'),
+  );
+  const done = finished(stream);
+  const write = async (chunk: Buffer): Promise<void> => {
+    if (!stream.write(chunk)) await once(stream, 'drain');
+  };
+  const hash = Buffer.from(sha256, 'utf8');
+  const tuple = Buffer.alloc(2 + 4 + hash.length + 4 + 8 + 4);
+  let at = tuple.writeInt16BE(3, 0);
+  at = tuple.writeInt32BE(hash.length, at);
+  at += hash.copy(tuple, at);
+  at = tuple.writeInt32BE(8, at);
+  at = tuple.writeBigInt64BE(BigInt(content.byteLength), at);
+  tuple.writeInt32BE(content.byteLength, at);
+  await write(Buffer.concat([COPY_HEADER, tuple]));
+  const bytes = toBuffer(content);
+  for (let start = 0; start < bytes.byteLength; start += COPY_SLICE) {
+    await write(bytes.subarray(start, Math.min(bytes.byteLength, start + COPY_SLICE)));
+  }
+  const trailer = Buffer.alloc(2);
+  trailer.writeInt16BE(-1, 0);
+  stream.end(trailer);
+  await done;
+}
+
+/** True for the unique violation of two writes storing the same new large blob at once (retry). */
+export function isBlobInsertRace(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && e.constraint === 'blobs_pkey';
 }
 
 interface ExistingSkill {
@@ -104,7 +173,7 @@ export async function putSkillTx(
   client: pg.ClientBase,
   write: SkillWrite,
   now: number,
-  searchWithoutOverview: string,
+  prepared: PreparedWrite,
 ): Promise<SkillWriteResult> {
   checkFiles(write);
   const found = await client.query<ExistingSkill>(
@@ -120,7 +189,7 @@ export async function putSkillTx(
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
 
-  const hashed = write.files.map((file) => ({ ...file, sha256: sha256Hex(file.content) }));
+  const hashed = write.files.map((file, i) => ({ ...file, sha256: prepared.sha256s[i] as string }));
   const manifest: ManifestFile[] = hashed
     .map((file) => ({ path: file.path, kind: file.kind, size: file.content.byteLength, sha256: file.sha256 }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -132,7 +201,12 @@ export async function putSkillTx(
   const search =
     keepOverview && existing?.overview != null
       ? await searchVector({ ...write, overview: existing.overview })
-      : searchWithoutOverview;
+      : prepared.searchWithoutOverview;
+  const large = new Map<string, Uint8Array>();
+  for (const file of hashed) if (file.content.byteLength >= LARGE_BLOB) large.set(file.sha256, file.content);
+  for (const [sha256, content] of [...large].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    await copyLargeBlob(client, sha256, content);
+  }
   const taskId = randomUUID();
   const params = new Params();
   const account = params.add(write.accountId);
