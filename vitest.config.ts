@@ -6,14 +6,16 @@ import { findPostgresBin } from './scripts/test-support/postgres-cluster.mjs';
 // through the `@skillport/source` export condition, so unit tests need no build of their dependencies.
 const source = '@skillport/source';
 
-// The server's store, HTTP, job and durability suites run on both storage engines: the `default`
-// project runs everything on SQLite; the `postgres` project runs those suites again
+// The server's store, HTTP, job, archive and durability suites run on both storage engines: the
+// `default` project runs everything on SQLite; the `postgres` project runs those suites again
 // (SKILLPORT_TEST_ENGINE=postgres) against one throwaway PostgreSQL cluster per run, plus the
-// PostgreSQL-only tests. Files named `sqlite-*.test.ts` are about SQLite itself and run once.
+// PostgreSQL-only tests (the archive suite then moves a SQLite registry through PostgreSQL and back).
+// Files named `sqlite-*.test.ts` are about SQLite itself and run once.
 const ENGINE_SUITES = [
   'apps/server/test/store/**/*.test.ts',
   'apps/server/test/http/**/*.test.ts',
   'apps/server/test/jobs/**/*.test.ts',
+  'apps/server/test/archive/**/*.test.ts',
   'apps/server/test/*.test.ts',
   'apps/server/test/postgres/**/*.test.ts',
 ];

@@ -1,7 +1,9 @@
 /**
- * `exportDatabase` / `importDatabase`: a whole registry (the corpus loaded through the HTTP API, with
- * history, deletes, keys, finished jobs and a temp upload) moved into an empty store and back, record
- * for record; and refusals of archives that are cut off, corrupted, newer, or aimed at a full store.
+ * `exportDatabase` / `importDatabase`: a whole registry (the corpus loaded through the HTTP API on
+ * SQLite, with history, deletes, keys, finished jobs and a temp upload) moved into an empty store of
+ * the engine under test (PostgreSQL in the `postgres` test project) and from there into a new SQLite
+ * store, record for record; and refusals of archives that are cut off, corrupted, newer, or aimed at a
+ * full store.
  */
 import {
   createReadStream,
@@ -21,6 +23,7 @@ import { importDatabase } from '../../src/archive/import-database.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
 import { findCorpus, type LoadedCorpus, loadCorpus } from '../helpers/corpus-load.js';
+import { dropEngineData, openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const corpus = findCorpus();
@@ -39,9 +42,17 @@ async function all(store: Store): Promise<DataRecord[]> {
   return out;
 }
 
+/** A SQLite store in the folder `name` of the work folder. */
 function openStore(name: string): Store {
   return createSqliteStore({ dataDir: path.join(work, name) });
 }
+
+/** A store of the engine under test for the folder `name` (a schema of its own on PostgreSQL). */
+function openTarget(name: string): Store {
+  targets.add(name);
+  return openEngineStore(path.join(work, name));
+}
+const targets = new Set<string>();
 
 /** The archive's lines after the header (the header carries the time and the source engine). */
 function archiveBody(file: string): string[] {
@@ -51,7 +62,11 @@ function archiveBody(file: string): string[] {
 beforeAll(async () => {
   work = mkdtempSync(path.join(tmpdir(), 'skillport-archive-'));
   if (corpus === null) return;
-  source = await startTestServer({ dataDir: path.join(work, 'source'), rootApiKey: ROOT_KEY });
+  source = await startTestServer({
+    dataDir: path.join(work, 'source'),
+    databaseUrl: `sqlite:${path.join(work, 'source', 'skillport.db')}`,
+    rootApiKey: ROOT_KEY,
+  });
   for (const account of ['default', 'other']) {
     const created = await source.request('POST', '/api/v1/admin/accounts', {
       body: { account_id: account },
@@ -87,10 +102,11 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
+  for (const name of targets) await dropEngineData(path.join(work, name));
   rmSync(work, { recursive: true, force: true });
 });
 
-describe.skipIf(corpus === null)('db export | import (SQLite → SQLite → SQLite)', () => {
+describe.skipIf(corpus === null)(`db export | import (SQLite → ${TEST_ENGINE} → SQLite)`, () => {
   it('exports every record once, in archive order, with an end record that counts them', () => {
     const lines = gunzipSync(readFileSync(archive)).toString('utf8').trimEnd().split('\n');
     const header = JSON.parse(lines[0] ?? '{}');
@@ -112,7 +128,7 @@ describe.skipIf(corpus === null)('db export | import (SQLite → SQLite → SQLi
 
   it('imports into an empty store with every id, revision, file and history entry identical, and back', async () => {
     const original = openStore('source');
-    const target = openStore('target');
+    const target = openTarget('target');
     try {
       const { counts, header } = await importDatabase(target, createReadStream(archive));
       expect(header.source_engine).toBe('sqlite');
@@ -151,7 +167,7 @@ describe.skipIf(corpus === null)('db export | import (SQLite → SQLite → SQLi
 
     // Back again: the second copy exports the same records as the original.
     const second = path.join(work, 'target.skillport.gz');
-    const copy = openStore('target');
+    const copy = openTarget('target');
     await exportDatabase(copy, createWriteStream(second));
     await copy.close();
     const back = openStore('back');
@@ -166,7 +182,10 @@ describe.skipIf(corpus === null)('db export | import (SQLite → SQLite → SQLi
   });
 
   it('serves the imported database: keys work, skills read back byte for byte', async () => {
-    const server = await startTestServer({ dataDir: path.join(work, 'back') });
+    const server = await startTestServer({
+      dataDir: path.join(work, 'back'),
+      databaseUrl: `sqlite:${path.join(work, 'back', 'skillport.db')}`,
+    });
     try {
       expect((await server.request('GET', '/api/v1/skills')).status).toBe(401);
       const name = loaded.added[loaded.updated.length + loaded.deleted.length] ?? '';
@@ -183,7 +202,7 @@ describe('db import refuses bad archives and full stores, writing nothing', () =
   async function refused(name: string, bytes: Uint8Array, pattern: RegExp): Promise<void> {
     const file = path.join(work, `${name}.gz`);
     writeFileSync(file, bytes);
-    const store = openStore(name);
+    const store = openTarget(name);
     try {
       await expect(importDatabase(store, createReadStream(file))).rejects.toThrow(pattern);
       expect(await all(store)).toEqual([]);
@@ -254,8 +273,9 @@ describe('db import refuses bad archives and full stores, writing nothing', () =
   });
 
   it.skipIf(corpus === null)('a store that already holds skills → CONFLICT, nothing changed', async () => {
-    const full = openStore('source');
+    const full = openTarget('full-target');
     try {
+      await importDatabase(full, createReadStream(archive));
       const before = await all(full);
       await expect(importDatabase(full, createReadStream(archive))).rejects.toMatchObject({
         code: 'CONFLICT',
