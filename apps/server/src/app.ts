@@ -30,6 +30,7 @@ import { registerSkillHistoryRoutes } from './routes/skill-history.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerSystemRoutes } from './routes/system.js';
 import type { ServiceDeps } from './services/deps.js';
+import { createReadCache, DEFAULT_READ_CACHE_MB } from './services/read-cache.js';
 import { createSkillChanges, withSkillChanges } from './services/skill-changes.js';
 import { retentionPolicy } from './store/retention.js';
 import type { Store } from './store/types.js';
@@ -51,6 +52,7 @@ export interface CreateAppOptions
     | 'webDir'
     | 'trustedProxies'
     | 'retention'
+    | 'readCacheMb'
   > {
   store: Store;
   /** Called after each write so a job runner picks the new task up (default: nothing). */
@@ -102,6 +104,7 @@ export const OPENAPI_INFO = {
  * @param options.webDir - folder of the built web catalogue served at `/` (default: the copy in this
  *   package's `dist/webapp`, else the workspace's `apps/web/dist`); `false` serves none
  * @param options.retention - history kept per skill (default: last 10 revisions and 30 days)
+ * @param options.readCacheMb - memory for reads kept while the database is unchanged, MiB (default 32)
  * @returns the app, its fetch handler, the authenticator (for `mode`), the effective limits and the
  *   catalogue folder
  * @throws Error when a configured `webDir` holds no built catalogue
@@ -142,6 +145,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     workers,
     onApiKeyCreated: () => auth.keyCreated(),
     retention: retentionPolicy(options.retention),
+    readCache: createReadCache(Math.max(0, options.readCacheMb ?? DEFAULT_READ_CACHE_MB) * 2 ** 20),
     now: Date.now,
   };
 

@@ -190,6 +190,12 @@ export interface ServerOptions {
   workers?: Partial<WorkerPoolSettings>;
   /** The embedded SQLite store (when `databaseUrl` is unset or `sqlite:`); see {@link SqliteOptions}. */
   sqlite?: SqliteOptions;
+  /**
+   * Memory for reads kept while the database is unchanged — rendered `get` results and resolved API
+   * keys — in MiB (`SKILLPORT_READ_CACHE_MB`, default 32; 0 = none). Every commit, by this replica or
+   * any other on the same database, retires what is kept, so nothing stale is ever served.
+   */
+  readCacheMb?: number;
 }
 
 /** Settings of the embedded SQLite store. */
@@ -388,6 +394,9 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     }
     if (busy) sqlite.busyTimeoutMs = parsePositiveInt('SKILLPORT_SQLITE_BUSY_TIMEOUT_MS', busy);
     options.sqlite = sqlite;
+  }
+  if (env.SKILLPORT_READ_CACHE_MB) {
+    options.readCacheMb = parsePositiveInt('SKILLPORT_READ_CACHE_MB', env.SKILLPORT_READ_CACHE_MB);
   }
   const workers: Partial<WorkerPoolSettings> = {};
   for (const [key, name] of Object.entries(WORKER_ENV) as Array<[keyof WorkerPoolSettings, string]>) {

@@ -269,6 +269,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.trustedProxies !== undefined ? { trustedProxies: options.trustedProxies } : {}),
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
       ...(options.namePolicy !== undefined ? { namePolicy: options.namePolicy } : {}),
+      ...(options.readCacheMb !== undefined ? { readCacheMb: options.readCacheMb } : {}),
       ...(embeddings
         ? {
             queryVectors: createQueryVectors(

@@ -228,7 +228,7 @@ export interface paths {
         };
         /**
          * Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all
-         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files`. With `revision`, the skill as it was at that revision of its history (also for a deleted skill while its history is kept).
+         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files`. With `revision`, the skill as it was at that revision of its history (also for a deleted skill while its history is kept). Conditional: `If-None-Match` with the current `ETag` → 304 once the skill is settled; responses carry `Cache-Control: private, no-cache` (settled) or `private, no-store` (processing job still to run) and `Vary: Authorization, X-API-Key`.
          */
         get: operations["getSkill"];
         /**
@@ -3262,7 +3262,10 @@ export interface operations {
                 /** @description Read the skill as it was at this revision of its history (see `GET /api/v1/skills/{name}/revisions`): the 64-hex revision or an unambiguous prefix of at least 4. Every level and flag works as for the current version (`overview` is rendered from that version; `files` are its files). Works for a deleted skill while its history is kept. Absent or empty: the current version. */
                 revision?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Optional: the `ETag` of a copy the client holds (`"<revision>"`; several comma-separated, `W/` ignored, `*` any). When it names the current revision and the skill is settled → 304 without a body. A response sent before the skill's processing job ran (`Cache-Control: private, no-store`: its overview is rendered on the fly) is never confirmed by a 304. */
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
                 name: string;
@@ -3279,6 +3282,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["GetSkillResponse"];
                 };
+            };
+            /** @description Not modified: `If-None-Match` named the current revision and the skill is settled (its processing job has run); no body */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
             400: {

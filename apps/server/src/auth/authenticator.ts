@@ -25,6 +25,9 @@ export const ROOT_IDENTITY: Readonly<Identity> = Object.freeze({
   keyId: 'root-env',
 });
 
+/** Resolved keys kept at most (a burst of many different keys starts the set afresh). */
+const MAX_KNOWN_KEYS = 10_000;
+
 /** Reads the key of a request from `X-API-Key` or `Authorization: Bearer <key>`. */
 export function extractApiKey(headers: { get(name: string): string | null | undefined }): string | null {
   const direct = headers.get('x-api-key');
@@ -43,24 +46,32 @@ export interface Authenticator {
   readonly mode: AuthMode;
   /** Called after an API key is stored: dev mode ends at once (keys now guard every route). */
   keyCreated(): void;
-  /** Re-reads whether keys exist (in dev mode only; a key may have been created through another replica). */
-  refreshMode(): Promise<AuthMode>;
+  /**
+   * Re-reads whether keys exist (in dev mode only; a key may have been created through another
+   * replica). `token`: the store's change token read for this request (else read here).
+   */
+  refreshMode(token?: string): Promise<AuthMode>;
+  /** The store's change token (`Store.changeToken`), for a request to read once and pass on. */
+  changeToken(): Promise<string>;
   /**
    * The caller of a request.
    *
    * @param key - the key sent, or null
+   * @param token - the store's change token read for this request (else read here)
    * @returns the identity
    * @throws SkillportError `UNAUTHENTICATED` (401) when a key is required and missing, unknown or revoked
    */
-  authenticate(key: string | null): Promise<Identity>;
+  authenticate(key: string | null, token?: string): Promise<Identity>;
   /** Like `authenticate`, but null instead of throwing (used by `/health`). */
-  tryAuthenticate(key: string | null): Promise<Identity | null>;
+  tryAuthenticate(key: string | null, token?: string): Promise<Identity | null>;
 }
 
 /**
  * Creates the authenticator. Mode is `dev` when no root key is configured and the store holds no
  * API keys; it ends for good once a key exists in the store (checked on each request while in dev
- * mode, so a key created through another replica ends it here too).
+ * mode, so a key created through another replica ends it here too). What the store answered — the
+ * key count in dev mode, the caller of each key — is reused while the store's change token
+ * (`Store.changeToken`) is unchanged, so a request costs no store call until something is written.
  *
  * @param store - where keys are looked up (by hash)
  * @param options.rootApiKey - the configured root key, if any
@@ -71,22 +82,44 @@ export async function createAuthenticator(
 ): Promise<Authenticator> {
   const rootHash = options.rootApiKey ? hashApiKey(options.rootApiKey) : null;
   let mode: AuthMode = rootHash === null && (await store.countApiKeys()) === 0 ? 'dev' : 'api_key';
+  // What the store said, kept while its change token stays the same (any commit anywhere — a key
+  // created or revoked through another replica included — makes the next request ask again).
+  let devCheckedAt: string | null = null;
+  const known = new Map<string, { token: string; identity: Identity }>();
 
-  async function refreshMode(): Promise<AuthMode> {
-    if (mode === 'dev' && (await store.countApiKeys()) > 0) mode = 'api_key';
+  async function refreshMode(given?: string): Promise<AuthMode> {
+    if (mode !== 'dev') return mode;
+    const token = given ?? (await store.changeToken());
+    if (token === devCheckedAt) return mode;
+    if ((await store.countApiKeys()) > 0) mode = 'api_key';
+    else devCheckedAt = token;
     return mode;
   }
 
-  async function tryAuthenticate(key: string | null): Promise<Identity | null> {
+  async function tryAuthenticate(key: string | null, given?: string): Promise<Identity | null> {
+    const token = given ?? (await store.changeToken());
     // Another replica (or process) on the same database may have created the first key: dev mode
     // ends for every replica as soon as a key exists, not only for the one that created it.
-    if ((await refreshMode()) === 'dev') return { ...DEV_IDENTITY };
+    if ((await refreshMode(token)) === 'dev') return { ...DEV_IDENTITY };
     if (!key) return null;
     const hash = hashApiKey(key);
     if (rootHash !== null && hashesEqual(hash, rootHash)) return { ...ROOT_IDENTITY };
+    const kept = known.get(hash);
+    if (kept !== undefined && kept.token === token) return { ...kept.identity };
     const record = await store.findApiKeyByHash(hash);
-    if (!record || record.revokedAt !== null) return null;
-    return { accountId: record.accountId, userId: record.userId, role: record.role, keyId: record.id };
+    if (!record || record.revokedAt !== null) {
+      known.delete(hash);
+      return null;
+    }
+    const identity: Identity = {
+      accountId: record.accountId,
+      userId: record.userId,
+      role: record.role,
+      keyId: record.id,
+    };
+    if (known.size >= MAX_KNOWN_KEYS) known.clear();
+    known.set(hash, { token, identity });
+    return { ...identity };
   }
 
   return {
@@ -98,8 +131,9 @@ export async function createAuthenticator(
     },
     tryAuthenticate,
     refreshMode,
-    async authenticate(key) {
-      const identity = await tryAuthenticate(key);
+    changeToken: () => store.changeToken(),
+    async authenticate(key, token) {
+      const identity = await tryAuthenticate(key, token);
       if (identity) return identity;
       if (!key) {
         throw new SkillportError(

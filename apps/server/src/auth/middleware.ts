@@ -23,9 +23,13 @@ export function requireIdentity(
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = extractApiKey({ get: (name) => c.req.header(name) });
+    // Read once per request, before anything is read from the store: what the request derives from
+    // the store may be reused from the read cache while the token is unchanged.
+    const token = await auth.changeToken();
+    c.set('changeToken', token);
     let identity: Awaited<ReturnType<Authenticator['authenticate']>>;
     try {
-      identity = await auth.authenticate(key);
+      identity = await auth.authenticate(key, token);
     } catch (error) {
       const wrongKey = isSkillportError(error) && error.code === 'UNAUTHENTICATED';
       if (throttle && wrongKey && key !== null && auth.mode === 'api_key') {

@@ -20,6 +20,11 @@ export interface AppEnv {
     startedAt: number;
     /** The caller; set by the auth middleware on `/api/v1/*`. */
     identity: Identity;
+    /**
+     * The store's change token read when the request was authenticated (`Store.changeToken`), before
+     * any read of the store; set with `identity`.
+     */
+    changeToken: string;
     /** Set when the request body asked for telemetry. */
     telemetry: TelemetryState | null;
   };

@@ -4,6 +4,7 @@
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
+import { matchesNoneMatch } from '../http/conditional.js';
 import type { AppEnv } from '../http/context.js';
 import { contentTypeOf } from '../http/file-type.js';
 import type { ServiceDeps } from '../services/deps.js';
@@ -81,14 +82,6 @@ function contentDisposition(path: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(base)}`;
 }
 
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}
-
 /** Registers the file route: documented as `{path}`, routed so that `path` may span segments. */
 export function registerFileRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
   app.openAPIRegistry.registerPath(fileRoute);
@@ -120,7 +113,7 @@ export function registerFileRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps):
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "sandbox; default-src 'none'",
     };
-    if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+    if (matchesNoneMatch(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
     const content = read.file.content;
     return c.body(content as Uint8Array<ArrayBuffer>, 200, {
       ...headers,

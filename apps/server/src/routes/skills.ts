@@ -18,8 +18,9 @@ import {
   ValidateSkillResultSchema,
 } from '@skillport/core';
 import { z } from 'zod';
+import { matchesNoneMatch } from '../http/conditional.js';
 import type { AppEnv } from '../http/context.js';
-import { okBody, requestTelemetry } from '../http/envelope.js';
+import { elapsedSeconds, okBody, requestTelemetry } from '../http/envelope.js';
 import { setResponseHeader } from '../http/response-header.js';
 import { listSkillChanges, MAX_FEED_PAGE } from '../services/change-feed.js';
 import type { ServiceDeps } from '../services/deps.js';
@@ -29,7 +30,7 @@ import {
   DEFAULT_LIST_PAGE,
   deleteSkill,
   findSkills,
-  getSkill,
+  getSkillJson,
   listSkills,
 } from '../services/skill-reader.js';
 import { validateSkillRequest } from '../services/skill-validate.js';
@@ -62,6 +63,19 @@ export const IfMatchHeaders = z.object({
         '`ETag` header (quoted or not; several comma-separated match any of them), compared strongly ' +
         '(RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing ' +
         'skill. No match → 412 `CONFLICT` and nothing changes.',
+    }),
+});
+
+const IfNoneMatchHeaders = z.object({
+  'if-none-match': z
+    .string()
+    .optional()
+    .meta({
+      description:
+        'Optional: the `ETag` of a copy the client holds (`"<revision>"`; several comma-separated, `W/` ' +
+        'ignored, `*` any). When it names the current revision and the skill is settled → 304 without ' +
+        "a body. A response sent before the skill's processing job ran (`Cache-Control: private, " +
+        'no-store`: its overview is rendered on the fly) is never confirmed by a 304.',
     }),
 });
 
@@ -149,10 +163,18 @@ const getRoute = createRoute({
     'with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and ' +
     '`content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header ' +
     'too) and `files`. With `revision`, the skill as it was at that revision of its ' +
-    'history (also for a deleted skill while its history is kept).',
-  request: { params: NameParams, query: GetSkillQuerySchema },
+    'history (also for a deleted skill while its history is kept). Conditional: `If-None-Match` with ' +
+    'the current `ETag` → 304 once the skill is settled; responses carry `Cache-Control: private, ' +
+    'no-cache` (settled) or `private, no-store` (processing job still to run) and `Vary: ' +
+    'Authorization, X-API-Key`.',
+  request: { params: NameParams, query: GetSkillQuerySchema, headers: IfNoneMatchHeaders },
   responses: {
     ...okResponse(GetSkillResultSchema, 'GetSkillResponse', 'The skill (ETag = revision)'),
+    304: {
+      description:
+        'Not modified: `If-None-Match` named the current revision and the skill is settled (its ' +
+        'processing job has run); no body',
+    },
     ...errorResponses,
   },
 });
@@ -292,12 +314,26 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       targetUri: optionalQuery(query.target_uri),
     };
     const revision = optionalQuery(query.revision);
-    const result =
-      revision === null
-        ? await getSkill(deps, c.get('identity'), name, options)
-        : await getSkillAtRevision(deps, c.get('identity'), name, revision, options);
-    setResponseHeader(c, 'ETag', `"${result.revision}"`);
-    return c.json(okBody(c, result), 200);
+    if (revision !== null) {
+      const result = await getSkillAtRevision(deps, c.get('identity'), name, revision, options);
+      setResponseHeader(c, 'ETag', `"${result.revision}"`);
+      return c.json(okBody(c, result), 200);
+    }
+    const read = await getSkillJson(deps, c.get('identity'), name, options, c.get('changeToken'));
+    const etag = `"${read.revision}"`;
+    setResponseHeader(c, 'ETag', etag);
+    // Responses depend on the caller's key; until the processing job has run the overview is
+    // rendered on the fly and the file list is still growing, so such a response is not kept.
+    setResponseHeader(c, 'Cache-Control', read.settled ? 'private, no-cache' : 'private, no-store');
+    setResponseHeader(c, 'Vary', 'Authorization, X-API-Key');
+    if (read.settled && matchesNoneMatch(c.req.header('if-none-match'), etag)) {
+      return c.body(null, 304);
+    }
+    // The result is JSON text already (kept by revision in the read cache): only the envelope is built.
+    // (Typed as the JSON response it is: the route's schema describes this text.)
+    return c.body(`{"status":"ok","result":${read.json},"time":${elapsedSeconds(c)}}`, 200, {
+      'content-type': 'application/json',
+    }) as never;
   });
 
   app.openapi(updateRoute, async (c) => {

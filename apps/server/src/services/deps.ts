@@ -5,6 +5,7 @@ import type { NamePolicy, ServerLimits } from '../config.js';
 import type { QueryVectors } from '../embeddings/query-vectors.js';
 import type { QueueCounts, RetentionPolicy, Store } from '../store/types.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
+import type { ReadCache } from './read-cache.js';
 
 /** The fields the L0 abstract is rendered from. */
 export interface AbstractInput {
@@ -42,6 +43,8 @@ export interface ServiceDeps {
   onApiKeyCreated: () => void;
   /** How much history to keep; applied to a skill after each write or delete of it. */
   retention: RetentionPolicy;
+  /** Rendered reads kept while the store is unchanged (see `read-cache.ts`); values per service. */
+  readCache: ReadCache<unknown>;
   /** Clock, epoch milliseconds. */
   now: () => number;
 }

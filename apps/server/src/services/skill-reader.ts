@@ -209,6 +209,58 @@ export async function getSkill(
   rawName: string,
   options: GetSkillOptions,
 ): Promise<GetSkillResult> {
+  return (await readSkill(deps, identity, rawName, options)).result;
+}
+
+/** A get result as JSON text, as {@link getSkillJson} returns it (and its read cache keeps it). */
+export interface SkillJson {
+  /** `JSON.stringify` of the get result. */
+  json: string;
+  /** The skill's revision (the `ETag`). */
+  revision: string;
+  /**
+   * True once the processing job has written the skill's overview: the result no longer changes
+   * until the skill does (before, the overview is rendered on the fly and the file list lacks
+   * `.overview.md`).
+   */
+  settled: boolean;
+}
+
+/**
+ * {@link getSkill} as JSON text, from the read cache when the store has not changed since the same
+ * read (same caller, name and options) was rendered: a hit costs no store call but the change token.
+ *
+ * @param changeToken - the store's change token read for this request before any store read (else
+ *   read here)
+ * @returns the JSON text, the revision and whether the skill is settled
+ * @throws SkillportError `NOT_FOUND` (never cached)
+ */
+export async function getSkillJson(
+  deps: ServiceDeps,
+  identity: Identity,
+  rawName: string,
+  options: GetSkillOptions,
+  changeToken?: string,
+): Promise<SkillJson> {
+  const key =
+    `${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}\n${options.level}` +
+    `${options.includeContent ? 'c' : ''}${options.includeFiles ? 'f' : ''}${options.includeSource ? 's' : ''}`;
+  // The token is read before the store, so what is kept is never older than the token says.
+  const token = changeToken ?? (await deps.store.changeToken());
+  const hit = deps.readCache.get(key, token);
+  if (hit !== undefined) return hit as SkillJson;
+  const { result, settled } = await readSkill(deps, identity, rawName, options);
+  const entry: SkillJson = { json: JSON.stringify(result), revision: result.revision, settled };
+  deps.readCache.set(key, token, entry, entry.json.length * 2 + key.length * 2 + 200);
+  return entry;
+}
+
+async function readSkill(
+  deps: ServiceDeps,
+  identity: Identity,
+  rawName: string,
+  options: GetSkillOptions,
+): Promise<{ result: GetSkillResult; settled: boolean }> {
   const { name } = resolveSkillName(rawName, deps.namePolicy);
   const roots = rootsFor(identity, options.targetUri);
   const level = options.level;
@@ -279,7 +331,7 @@ export async function getSkill(
     );
   }
   if (options.includeSource) result.source = skill.sourceMetadata;
-  return result;
+  return { result, settled: skill.overview !== null };
 }
 
 /**

@@ -218,6 +218,12 @@ describe('options from the environment', () => {
   test('a malformed number names the variable', () => {
     expect(() => optionsFromEnv({ SKILLPORT_PORT: 'eighty' })).toThrow(/SKILLPORT_PORT/);
     expect(() => optionsFromEnv({ SKILLPORT_MAX_BODY_BYTES: '-1' })).toThrow(/SKILLPORT_MAX_BODY_BYTES/);
+    expect(() => optionsFromEnv({ SKILLPORT_READ_CACHE_MB: 'lots' })).toThrow(/SKILLPORT_READ_CACHE_MB/);
+  });
+
+  test('reads the read cache size (0 turns it off)', () => {
+    expect(optionsFromEnv({ SKILLPORT_READ_CACHE_MB: '64' })).toEqual({ readCacheMb: 64 });
+    expect(optionsFromEnv({ SKILLPORT_READ_CACHE_MB: '0' })).toEqual({ readCacheMb: 0 });
   });
 });
 

@@ -40,6 +40,14 @@ function redact(url: string): string {
   }
 }
 
+let uniqueTokens = 0;
+
+/** A change token never given before (reuse of cached reads off). */
+function uniqueToken(): string {
+  uniqueTokens += 1;
+  return `unique.${process.pid}.${uniqueTokens}.${Date.now()}`;
+}
+
 /**
  * Opens the PostgreSQL store: every skill, file (`bytea`, content-addressed), revision, temp upload,
  * job, account, user and key hash lives in the database, so any number of server processes can share
@@ -127,6 +135,18 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     description: `postgres:${redact(options.url)}${schema === 'public' ? '' : ` (schema ${schema})`}`,
     async migrate() {
       await ready();
+    },
+    async changeToken() {
+      // The cluster's current snapshot (`xmin:xmax:in-progress xids`) moves whenever a write
+      // transaction starts or ends, so an unchanged snapshot means nothing was committed in between.
+      try {
+        const { rows } = await (await ready()).query<{ s: string }>(
+          'SELECT pg_current_snapshot()::text AS s',
+        );
+        return `pg.${rows[0]?.s ?? uniqueToken()}`;
+      } catch {
+        return uniqueToken();
+      }
     },
     async checkReady(): Promise<StoreReadiness> {
       const expectedSchemaVersion = POSTGRES_SCHEMA_VERSION;

@@ -36,20 +36,29 @@ export interface Connection {
  *
  * @param filename - path of the database file
  * @param options - `synchronous` (default `NORMAL`), `busyTimeoutMs` (default 5000), `cacheSizeMb`
- *   (page cache per connection in MiB, default 64)
+ *   (page cache per connection in MiB, default 64), `readonly` (an existing file, read only: the
+ *   file's own journal mode and settings apply)
  * @returns the connection
  * @throws Error from better-sqlite3 when the file cannot be opened
  */
 export function openConnection(
   filename: string,
-  options: { synchronous?: SqliteSynchronous; busyTimeoutMs?: number; cacheSizeMb?: number } = {},
+  options: {
+    synchronous?: SqliteSynchronous;
+    busyTimeoutMs?: number;
+    cacheSizeMb?: number;
+    /** Open an existing file for reading only (no pragma that writes). */
+    readonly?: boolean;
+  } = {},
 ): Connection {
-  const db = new Database(filename);
-  // Before any table exists (a new file) this makes freed pages returnable to the OS; an older file
-  // is converted by `createSqliteStore` (see `enableIncrementalVacuum`).
-  db.pragma('auto_vacuum = INCREMENTAL');
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  const db = new Database(filename, options.readonly === true ? { readonly: true, fileMustExist: true } : {});
+  if (options.readonly !== true) {
+    // Before any table exists (a new file) this makes freed pages returnable to the OS; an older file
+    // is converted by `createSqliteStore` (see `enableIncrementalVacuum`).
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  }
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   db.pragma('foreign_keys = ON');
   db.pragma(`cache_size = -${Math.max(1, Math.floor(options.cacheSizeMb ?? DEFAULT_CACHE_SIZE_MB)) * 1024}`);

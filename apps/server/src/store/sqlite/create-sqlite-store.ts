@@ -43,6 +43,29 @@ export interface SqliteStoreOptions {
   now?: () => number;
 }
 
+let uniqueTokens = 0;
+
+/**
+ * `Store.changeToken` on SQLite: `data_version` (changes when another connection, in this process or
+ * another, commits) and `total_changes()` (rows this connection changed), read in one statement that
+ * only looks at the WAL index in shared memory. A failure (a closed or busy database) gives a token
+ * never given before.
+ *
+ * @param writes - false for a connection that never writes (`data_version` alone then tells it all)
+ */
+export function readChangeToken(conn: Connection, writes = true): string {
+  try {
+    if (!writes) return String(conn.stmt('PRAGMA data_version').pluck().get());
+    const row = conn
+      .stmt('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v')
+      .get() as { c: number; v: number };
+    return `${row.v}.${row.c}`;
+  } catch {
+    uniqueTokens += 1;
+    return `unique.${process.pid}.${uniqueTokens}.${Date.now()}`;
+  }
+}
+
 /** `Store.checkReady` on SQLite: the file answers a query and its schema is current. */
 function checkSqliteReady(db: Database.Database, closed: boolean): StoreReadiness {
   const expectedSchemaVersion = SCHEMA_VERSION;
@@ -137,6 +160,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async checkReady() {
       return checkSqliteReady(db, closed);
+    },
+    async changeToken() {
+      return readChangeToken(conn);
     },
 
     async putSkill(skillWrite) {

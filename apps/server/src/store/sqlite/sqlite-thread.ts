@@ -13,13 +13,14 @@
  * new one. `exportRecords` and `importRecords` stream through a connection of the calling thread
  * (they are for `skillport db`, not request paths).
  */
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../../workers/thread-entry.js';
 import { rebuildError, type SerializedError } from '../../workers/thread-errors.js';
 import { movableBuffer } from '../movable.js';
 import type { SkillWrite, Store } from '../types.js';
-import type { SqliteSynchronous } from './connection.js';
-import { createSqliteStore } from './create-sqlite-store.js';
+import { openConnection, type SqliteSynchronous } from './connection.js';
+import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
 
 /** Options of {@link createThreadedSqliteStore}. */
 export interface ThreadedSqliteStoreOptions {
@@ -107,7 +108,13 @@ const THREAD_METHODS = [
 ] as const satisfies ReadonlyArray<keyof Store>;
 
 /** Methods handled in this thread; with {@link THREAD_METHODS}, every method of `Store`. */
-type LocalMember = 'description' | 'close' | 'exportRecords' | 'importRecords' | 'expireLeases';
+type LocalMember =
+  | 'description'
+  | 'close'
+  | 'changeToken'
+  | 'exportRecords'
+  | 'importRecords'
+  | 'expireLeases';
 /** Store methods the database thread does not serve yet (must be none). */
 type UnservedStoreMethods = Exclude<keyof Store, (typeof THREAD_METHODS)[number] | LocalMember>;
 // A new Store method fails to compile here, naming it: add it to THREAD_METHODS (arguments and
@@ -234,11 +241,24 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     return local;
   };
 
+  // The change token is read here, on a read-only connection of this thread: `data_version` is a
+  // counter in the WAL index (shared memory), so reading it never waits for the database thread nor
+  // for a lock, and it changes with every commit of any connection — the database thread's included.
+  const watcher = openConnection(path.join(options.dataDir, options.filename ?? 'skillport.db'), {
+    readonly: true,
+    busyTimeoutMs: 0,
+    cacheSizeMb: 1,
+  });
+
   const store: Record<string, unknown> = {
     description: first.description,
+    async changeToken() {
+      return readChangeToken(watcher, false);
+    },
     async close() {
       if (closed) return;
       closed = true;
+      watcher.db.close();
       const thread = await current;
       if (!thread.exited) {
         const id = nextId++;

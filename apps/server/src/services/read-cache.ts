@@ -1,0 +1,82 @@
+/**
+ * A bounded in-memory cache of what readers derived from the store (a skill rendered for `get`, an
+ * API key resolved to its caller), each entry stamped with the store's change token
+ * (`Store.changeToken`) read *before* the store was read. An entry is served only while the token
+ * is unchanged: any commit, by this process or another replica on the same database, retires every
+ * entry at once — so the cache can never serve something older than the database, on any replica.
+ * Least recently used entries go first once the entries' sizes add up to more than the budget; an
+ * entry found stale is dropped when met.
+ */
+
+/** Default memory budget, MiB (`SKILLPORT_READ_CACHE_MB`). */
+export const DEFAULT_READ_CACHE_MB = 32;
+
+/** A cache of values by key, valid for one change token. */
+export interface ReadCache<V> {
+  /** The value kept for `key` under `token`, or undefined (absent, or stamped with another token). */
+  get(key: string, token: string): V | undefined;
+  /**
+   * Keeps `value` for `key`, stamped with `token`; `bytes` is its size as counted against the budget
+   * (a value larger than an eighth of the budget is not kept).
+   */
+  set(key: string, token: string, value: V, bytes: number): void;
+  /** Number of entries and bytes held now. */
+  readonly size: { entries: number; bytes: number };
+}
+
+interface Entry<V> {
+  token: string;
+  value: V;
+  bytes: number;
+}
+
+/**
+ * Creates a cache holding at most `maxBytes` (as counted by `set`); 0 keeps nothing.
+ *
+ * @param maxBytes - memory budget in bytes (e.g. `SKILLPORT_READ_CACHE_MB` × 2^20)
+ * @example
+ * ```ts
+ * const cache = createReadCache<string>(32 * 2 ** 20);
+ * const token = await store.changeToken();
+ * const json = cache.get(key, token) ?? render(await store.readSkillView(…));
+ * ```
+ */
+export function createReadCache<V>(maxBytes: number): ReadCache<V> {
+  const entries = new Map<string, Entry<V>>();
+  const budget = Math.max(0, Math.floor(maxBytes));
+  let held = 0;
+
+  const drop = (key: string, entry: Entry<V>): void => {
+    entries.delete(key);
+    held -= entry.bytes;
+  };
+
+  return {
+    get(key, token) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      if (entry.token !== token) {
+        drop(key, entry);
+        return undefined;
+      }
+      // Most recently used last: Map iteration order is insertion order.
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry.value;
+    },
+    set(key, token, value, bytes) {
+      if (budget === 0 || bytes > budget / 8) return;
+      const old = entries.get(key);
+      if (old !== undefined) drop(key, old);
+      entries.set(key, { token, value, bytes });
+      held += bytes;
+      for (const [k, e] of entries) {
+        if (held <= budget) break;
+        drop(k, e);
+      }
+    },
+    get size() {
+      return { entries: entries.size, bytes: held };
+    },
+  };
+}

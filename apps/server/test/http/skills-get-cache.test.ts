@@ -1,0 +1,155 @@
+/**
+ * `GET /api/v1/skills/{name}` served from the read cache and revalidated: `ETag` = revision,
+ * `If-None-Match` → 304 once the skill is settled, cache headers, and — with two servers on one
+ * database, as replicas — never a stale answer after a write, a delete or a revoked key through the
+ * other one.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_ENGINE } from '../helpers/engine.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0).reverse()) await s.close();
+});
+
+async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const server = await startTestServer(options);
+  servers.push(server);
+  return server;
+}
+
+const md = (name: string, body = 'First version of the body.') =>
+  `---\nname: ${name}\ndescription: A skill read again and again, changed now and then\n---\n\n# ${name}\n\n${body}\n`;
+
+async function add(t: TestServer, name: string, body?: string, wait = true) {
+  const res = await t.request('POST', '/api/v1/skills', { body: { data: md(name, body), wait } });
+  expect(res.status, res.text).toBe(200);
+  return res.json.result as { revision: string };
+}
+
+describe(`GET /api/v1/skills/{name} conditional (${TEST_ENGINE})`, () => {
+  it('answers 304 to If-None-Match with the current ETag once settled, 200 otherwise', async () => {
+    const t = await start();
+    const { revision } = await add(t, 'cached-skill');
+    const first = await t.request('GET', '/api/v1/skills/cached-skill');
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag');
+    expect(etag).toBe(`"${revision}"`);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    expect(first.headers.get('vary')).toBe('Authorization, X-API-Key');
+    expect(first.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(first.json).toMatchObject({ status: 'ok', result: { name: 'cached-skill', revision } });
+    expect(typeof first.json.time).toBe('number');
+
+    for (const header of [etag as string, `W/${etag}`, `"0000", ${etag}`, '*']) {
+      const again = await t.request('GET', '/api/v1/skills/cached-skill', {
+        headers: { 'if-none-match': header },
+      });
+      expect(again.status, header).toBe(304);
+      expect(again.text).toBe('');
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(again.headers.get('x-request-id')).toBeTruthy();
+    }
+    const other = await t.request('GET', '/api/v1/skills/cached-skill', {
+      headers: { 'if-none-match': '"0000"' },
+    });
+    expect(other.status).toBe(200);
+    expect(other.json.result).toEqual(first.json.result);
+
+    // A new revision: the old tag no longer matches, and the answer is the new content.
+    const updated = await t.request('PUT', '/api/v1/skills/cached-skill', {
+      body: { data: md('cached-skill', 'Second version of the body.'), wait: true },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    const fresh = await t.request('GET', '/api/v1/skills/cached-skill', {
+      headers: { 'if-none-match': etag as string },
+    });
+    expect(fresh.status).toBe(200);
+    expect(fresh.json.result.content).toContain('Second version');
+    expect(fresh.headers.get('etag')).toBe(`"${updated.json.result.revision}"`);
+  });
+
+  it('is not kept, nor confirmed by 304, before the processing job has run', async () => {
+    const t = await start({ runJobs: false });
+    const { revision } = await add(t, 'pending-skill', undefined, false);
+    const first = await t.request('GET', '/api/v1/skills/pending-skill');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('private, no-store');
+    expect(first.json.result.files.map((f: { path: string }) => f.path)).not.toContain('.overview.md');
+    const again = await t.request('GET', '/api/v1/skills/pending-skill', {
+      headers: { 'if-none-match': `"${revision}"` },
+    });
+    expect(again.status).toBe(200);
+  });
+
+  it('gives each query shape its own answer (levels, files, content)', async () => {
+    const t = await start();
+    await add(t, 'shaped-skill');
+    const all = (await t.request('GET', '/api/v1/skills/shaped-skill')).json.result;
+    const l0 = (await t.request('GET', '/api/v1/skills/shaped-skill?level=0&include_files=false')).json
+      .result;
+    const l2 = (await t.request('GET', '/api/v1/skills/shaped-skill?level=2')).json.result;
+    expect(Object.keys(all)).toEqual(expect.arrayContaining(['abstract', 'overview', 'content', 'files']));
+    expect(l0.abstract).toBe(all.abstract);
+    expect(l0.files).toBeUndefined();
+    expect(l0.content).toBeUndefined();
+    expect(l2.content).toBe(all.content);
+    expect(l2.abstract).toBeUndefined();
+    expect(
+      (await t.request('GET', '/api/v1/skills/shaped-skill?level=0&include_files=false')).json.result,
+    ).toEqual(l0);
+  });
+});
+
+describe(`two servers on one ${TEST_ENGINE} database: reads are never stale`, () => {
+  it('a get through B after a write or delete through A answers what A wrote', async () => {
+    const a = await start();
+    const b = await start({ dataDir: a.dataDir });
+    const v1 = await add(a, 'shared-read');
+    // B reads (and keeps) the first version, twice.
+    for (let i = 0; i < 2; i++) {
+      const got = await b.request('GET', '/api/v1/skills/shared-read');
+      expect(got.json.result.revision).toBe(v1.revision);
+    }
+    const v2 = await add(a, 'shared-read', 'Written through A after B read it.');
+    const after = await b.request('GET', '/api/v1/skills/shared-read');
+    expect(after.json.result.revision).toBe(v2.revision);
+    expect(after.json.result.content).toContain('Written through A');
+    const stale = await b.request('GET', '/api/v1/skills/shared-read', {
+      headers: { 'if-none-match': `"${v1.revision}"` },
+    });
+    expect(stale.status).toBe(200);
+
+    expect((await a.request('DELETE', '/api/v1/skills/shared-read')).status).toBe(200);
+    const gone = await b.request('GET', '/api/v1/skills/shared-read');
+    expect(gone.status).toBe(404);
+  });
+
+  it('a key revoked through A is refused by B at once', async () => {
+    const a = await start({ rootApiKey: 'root-key-for-the-cache-test' });
+    const b = await start({ dataDir: a.dataDir, rootApiKey: 'root-key-for-the-cache-test' });
+    const root = { apiKey: 'root-key-for-the-cache-test' };
+    expect(
+      (await a.request('POST', '/api/v1/admin/accounts', { body: { account_id: 'acme' }, ...root })).status,
+    ).toBe(200);
+    expect(
+      (await a.request('POST', '/api/v1/admin/accounts/acme/users', { body: { user_id: 'alice' }, ...root }))
+        .status,
+    ).toBe(200);
+    const created = await a.request('POST', '/api/v1/admin/accounts/acme/keys', {
+      body: { user_id: 'alice', role: 'user' },
+      apiKey: 'root-key-for-the-cache-test',
+    });
+    expect(created.status, created.text).toBe(200);
+    const key: string = created.json.result.api_key;
+    const id: string = created.json.result.key_id ?? created.json.result.id;
+    for (let i = 0; i < 2; i++)
+      expect((await b.request('GET', '/api/v1/skills', { apiKey: key })).status).toBe(200);
+    const revoked = await a.request('DELETE', `/api/v1/admin/accounts/acme/keys/${id}`, {
+      apiKey: 'root-key-for-the-cache-test',
+    });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect((await b.request('GET', '/api/v1/skills', { apiKey: key })).status).toBe(401);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { createReadCache } from '../../src/services/read-cache.js';
+
+describe('read cache', () => {
+  it('serves an entry only under the token it was kept with', () => {
+    const cache = createReadCache<string>(1000);
+    cache.set('a', 't1', 'A1', 10);
+    expect(cache.get('a', 't1')).toBe('A1');
+    expect(cache.get('a', 't2')).toBeUndefined();
+    // A stale entry is dropped when met.
+    expect(cache.get('a', 't1')).toBeUndefined();
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+  });
+
+  it('keeps at most its budget, dropping the least recently used first', () => {
+    const cache = createReadCache<number>(800);
+    for (let i = 0; i < 8; i++) cache.set(`k${i}`, 't', i, 100);
+    expect(cache.size).toEqual({ entries: 8, bytes: 800 });
+    expect(cache.get('k0', 't')).toBe(0); // k0 is now the most recently used
+    cache.set('k8', 't', 8, 100);
+    expect(cache.get('k1', 't')).toBeUndefined();
+    expect(cache.get('k0', 't')).toBe(0);
+    expect(cache.size.bytes).toBeLessThanOrEqual(800);
+  });
+
+  it('does not keep a value larger than an eighth of the budget, nor anything with no budget', () => {
+    const cache = createReadCache<string>(800);
+    cache.set('big', 't', 'x', 101);
+    expect(cache.get('big', 't')).toBeUndefined();
+    const none = createReadCache<string>(0);
+    none.set('a', 't', 'A', 0);
+    expect(none.get('a', 't')).toBeUndefined();
+  });
+
+  it('replaces the value of a key', () => {
+    const cache = createReadCache<string>(1000);
+    cache.set('a', 't1', 'old', 50);
+    cache.set('a', 't2', 'new', 60);
+    expect(cache.get('a', 't2')).toBe('new');
+    expect(cache.size).toEqual({ entries: 1, bytes: 60 });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * `Store.changeToken` and `listSkills({after})` on the engine under test: the token moves with every
+ * commit — through this store or another connection to the same database (another replica) — and
+ * stays put while nothing is written; a listing continues after a name.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
+import { makeWrite, openTempStore, USER_ROOT } from './helpers.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+describe(`${TEST_ENGINE} store: change token`, () => {
+  it('stays the same without writes and changes after each commit, whoever made it', async () => {
+    const temp = openTempStore();
+    cleanup = temp.cleanup;
+    const { store } = temp;
+    const other = temp.reopen();
+    await store.ensureAccount('acme');
+    const quiet = await store.changeToken();
+    expect(await store.changeToken()).toBe(quiet);
+    await store.getSkill('acme', USER_ROOT, 'nothing');
+    expect(await store.changeToken()).toBe(quiet);
+
+    await store.putSkill(makeWrite({ name: 'one' }));
+    const afterOwn = await store.changeToken();
+    expect(afterOwn).not.toBe(quiet);
+
+    // A commit through another connection (a second replica on the same database).
+    const seenByOther = await other.changeToken();
+    await other.putSkill(makeWrite({ name: 'two' }));
+    expect(await store.changeToken()).not.toBe(afterOwn);
+    expect(await other.changeToken()).not.toBe(seenByOther);
+
+    // A revoked key is a commit like any other.
+    const key = await other.createApiKey({
+      accountId: 'acme',
+      userId: 'alice',
+      role: 'user',
+      prefix: 'sk_test',
+      hash: 'f'.repeat(64),
+    });
+    const beforeRevoke = await store.changeToken();
+    await other.revokeApiKey(key.id);
+    expect(await store.changeToken()).not.toBe(beforeRevoke);
+  });
+
+  it('lists after a name, in code-unit order', async () => {
+    const temp = openTempStore();
+    cleanup = temp.cleanup;
+    const { store } = temp;
+    for (const name of ['b-2', 'B-1', 'a_3', 'a-3', 'c']) await store.putSkill(makeWrite({ name }));
+    const all = (await store.listSkills('acme', USER_ROOT, { limit: 10 })).skills.map((s) => s.name);
+    expect(all).toEqual(['B-1', 'a-3', 'a_3', 'b-2', 'c']);
+    const page = await store.listSkills('acme', USER_ROOT, { limit: 2, after: 'a-3', summary: true });
+    expect(page.skills.map((s) => s.name)).toEqual(['a_3', 'b-2']);
+    expect(page.total).toBe(5);
+    expect((await store.listSkills('acme', USER_ROOT, { limit: 2, after: 'c' })).skills).toEqual([]);
+  });
+});
+
+describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: change token', () => {
+  it('is read without the database thread and sees the thread’s commits and other connections’', async () => {
+    const temp = openTempStore();
+    const threaded = await createThreadedSqliteStore({ dataDir: temp.dataDir });
+    cleanup = async () => {
+      await threaded.close();
+      await temp.cleanup();
+    };
+    await threaded.ensureAccount('acme');
+    const first = await threaded.changeToken();
+    expect(await threaded.changeToken()).toBe(first);
+    await threaded.putSkill(makeWrite({ name: 'one' }));
+    const second = await threaded.changeToken();
+    expect(second).not.toBe(first);
+    await temp.store.putSkill(makeWrite({ name: 'two' }));
+    expect(await threaded.changeToken()).not.toBe(second);
+  });
+});
