@@ -145,8 +145,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a zipped skill folder or one SKILL.md; returns an id for add/update (consumed once)
-         * @description Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, consumed once, expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE`.
+         * Upload a zipped skill folder or one SKILL.md; returns an id for add/update (used once)
+         * @description Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, used up by the add or update that stores it (a refused one, e.g. invalid SKILL.md, leaves it for a retry), expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE`.
          */
         post: operations["tempUpload"];
         delete?: never;
@@ -512,7 +512,7 @@ export interface components {
                 summary?: boolean | null;
             } | null;
             /**
-             * @description `temp_file_id` returned by `POST /api/v1/resources/temp_upload` (a zipped skill folder or one SKILL.md). Give exactly one of `data` and `temp_file_id`. Bound to the uploading account, consumed by this request, expires (default 12 h). `null`, `false` or `""` mean not given.
+             * @description `temp_file_id` returned by `POST /api/v1/resources/temp_upload` (a zipped skill folder or one SKILL.md). Give exactly one of `data` and `temp_file_id`. Bound to the uploading account, used up once this request stores the skill (a refused add or update leaves it for a retry), expires (default 12 h). `null`, `false` or `""` mean not given.
              * @example tmp_5d41402abc4b2a76b9719d911017c592
              */
             temp_file_id?: string | null | false;
@@ -1720,7 +1720,7 @@ export interface components {
         /** @description Result of temp upload */
         TempUploadResult: {
             /**
-             * @description Opaque id (`tmp_` + 32 hex, never a host path) to pass as `temp_file_id` to add or update. Bound to the uploading account, consumed by its first use, expires after 12 h by default.
+             * @description Opaque id (`tmp_` + 32 hex, never a host path) to pass as `temp_file_id` to add or update. Bound to the uploading account, used up by the first add or update that stores it (one refused leaves it for a retry), expires after 12 h by default.
              * @example tmp_5d41402abc4b2a76b9719d911017c592
              */
             temp_file_id: string;

@@ -13,12 +13,12 @@ const tempUploadRoute = createRoute({
   path: '/api/v1/resources/temp_upload',
   operationId: 'tempUpload',
   tags: ['resources'],
-  summary: 'Upload a zipped skill folder or one SKILL.md; returns an id for add/update (consumed once)',
+  summary: 'Upload a zipped skill folder or one SKILL.md; returns an id for add/update (used once)',
   description:
     'Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is ' +
     'recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ' +
-    'ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, consumed ' +
-    'once, expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 ' +
+    'ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, used up ' +
+    'by the add or update that stores it (a refused one, e.g. invalid SKILL.md, leaves it for a retry), expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 ' +
     '`PAYLOAD_TOO_LARGE`.',
   request: {
     body: { required: true, content: { 'multipart/form-data': { schema: TempUploadFormSchema } } },

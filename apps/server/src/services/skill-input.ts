@@ -12,6 +12,7 @@ import {
 } from '@skillport/core';
 import type { ServerLimits } from '../config.js';
 import type { Identity } from '../store/types.js';
+import { tempUploadGone } from '../store/write-checks.js';
 import { EXTRACT_UPLOADED_SKILL } from '../uploads/skill-folder.js';
 import { looksLikeZip, type ZipFile } from '../uploads/zip-reader.js';
 import { jsonRunsInline } from '../workers/inline-policy.js';
@@ -36,6 +37,8 @@ export interface SkillSource {
   conversionIssues: SkillIssue[];
   /** The original MCP tool name (`search_web`) of an MCP input, kept outside SKILL.md; else null. */
   mcpTool?: string | null;
+  /** The temp upload read (used up by the write that stores the skill, not before). */
+  tempUploadId?: string;
 }
 
 const encoder = new TextEncoder();
@@ -179,14 +182,9 @@ function textSource(
 }
 
 async function fromTempUpload(id: string, identity: Identity, deps: ServiceDeps): Promise<SkillSource> {
-  const upload = await deps.store.takeTempUpload(identity.accountId, id, deps.now());
-  if (!upload) {
-    throw new SkillportError(
-      'NOT_FOUND',
-      `Temp upload ${JSON.stringify(id.slice(0, 80))} not found: unknown, expired, already used, or uploaded by another account`,
-      { details: { type: 'temp_file', resource: id.slice(0, 200) } },
-    );
-  }
+  // Read, not used up: the write storing the skill deletes it, so a refused add can be retried.
+  const upload = await deps.store.getTempUpload(identity.accountId, id, deps.now());
+  if (!upload) throw tempUploadGone(id);
   // Inflating a zip is CPU work proportional to its expanded size: a worker thread does it.
   const skill = await deps.workers.run(
     EXTRACT_UPLOADED_SKILL,
@@ -201,5 +199,6 @@ async function fromTempUpload(id: string, identity: Identity, deps: ServiceDeps)
     auxiliary: skill.auxiliary,
     folderName: skill.folderName,
     conversionIssues: [],
+    tempUploadId: upload.id,
   };
 }

@@ -141,6 +141,7 @@ export async function writeSkill(
     files,
     ...(mode.ifMatch !== undefined ? { ifMatch: mode.ifMatch } : {}),
     ...(mode.action === 'update' ? { mustExist: true } : {}),
+    ...(source.tempUploadId !== undefined ? { tempUploadId: source.tempUploadId } : {}),
     task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
   };
   let written: Awaited<ReturnType<typeof deps.store.putSkill>>;

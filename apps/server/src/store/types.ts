@@ -98,6 +98,12 @@ export interface SkillWrite extends SkillMetadata {
   ifMatch?: readonly string[];
   /** When true the skill must already exist (update); a missing skill is `NOT_FOUND`. */
   mustExist?: boolean;
+  /**
+   * The temp upload (of `accountId`) this write was read from: deleted in the same transaction, so an
+   * upload is used up only by a write that succeeds (a refused add leaves it for a retry). Gone
+   * already (used by a concurrent write, expired and purged) → `NOT_FOUND` and nothing is written.
+   */
+  tempUploadId?: string;
   /** The processing job enqueued in the same transaction. */
   task: { type: TaskType; userId: string };
 }
@@ -562,6 +568,11 @@ export interface Store {
   putTempUpload(upload: Omit<TempUploadRecord, 'id'>): Promise<string>;
   /** Returns and deletes the upload (consumed once); null when unknown, expired or of another account. */
   takeTempUpload(accountId: string, id: string, now: number): Promise<TempUploadRecord | null>;
+  /**
+   * Returns the upload without using it up (a write naming it in `SkillWrite.tempUploadId` does);
+   * null when unknown, expired or of another account.
+   */
+  getTempUpload(accountId: string, id: string, now: number): Promise<TempUploadRecord | null>;
   purgeExpiredUploads(now: number): Promise<number>;
 
   // accounts, users, keys (keys stored as sha-256 hashes)

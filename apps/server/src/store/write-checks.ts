@@ -77,3 +77,15 @@ export function checkIfMatch(
     },
   );
 }
+
+/**
+ * The `NOT_FOUND` of a temp upload that cannot be used: unknown, expired, already used by a write that
+ * succeeded, or uploaded by another account.
+ */
+export function tempUploadGone(id: string): SkillportError {
+  return new SkillportError(
+    'NOT_FOUND',
+    `Temp upload ${JSON.stringify(id.slice(0, 80))} not found: unknown, expired, already used, or uploaded by another account`,
+    { details: { type: 'temp_file', resource: id.slice(0, 200) } },
+  );
+}

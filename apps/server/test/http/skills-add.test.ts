@@ -206,6 +206,49 @@ describe('POST /api/v1/skills — the four request forms', () => {
     expect(again.json.error.code).toBe('NOT_FOUND');
   });
 
+  test('a temp upload is used up only by the write that stores it: a refused add or update leaves it for a retry', async () => {
+    const md =
+      '---\nname: kept-upload\ndescription: A skill whose upload survives refused writes\n---\nbody\n';
+    const id = await upload(new TextEncoder().encode(md), 'SKILL.md');
+    // Refused: an update of a skill that does not exist, one under another name, an add into an unknown root.
+    const update = await t.request('PUT', '/api/v1/skills/kept-upload', { body: { temp_file_id: id } });
+    expect(update.status, update.text).toBe(404);
+    const mismatch = await t.request('PUT', '/api/v1/skills/other-name', { body: { temp_file_id: id } });
+    expect(mismatch.status, mismatch.text).toBe(400);
+    expect(mismatch.json.error.details.field).toBe('name');
+    const badRoot = await t.request('POST', '/api/v1/skills', {
+      body: { temp_file_id: id, target_uri: 'viking://nowhere/skills' },
+    });
+    expect(badRoot.status, badRoot.text).toBe(400);
+    // The retry succeeds; afterwards the upload is gone.
+    const ok = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.result.name).toBe('kept-upload');
+    const again = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } });
+    expect(again.status, again.text).toBe(404);
+    expect(again.json.error.details.type).toBe('temp_file');
+  });
+
+  test('an upload refused as invalid SKILL.md stays usable; of two concurrent adds from one upload exactly one stores it', async () => {
+    const invalid = await upload(
+      new TextEncoder().encode('---\nname: Not A Valid Name!\n---\nbody\n'),
+      'SKILL.md',
+    );
+    for (let i = 0; i < 2; i++) {
+      const res = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: invalid } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('SKILL_INVALID');
+    }
+    const md = '---\nname: raced-upload\ndescription: One upload, two concurrent adds\n---\nbody\n';
+    const id = await upload(new TextEncoder().encode(md), 'SKILL.md');
+    const both = await Promise.all(
+      [0, 1].map(() => t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } })),
+    );
+    expect(both.map((r) => r.status).sort()).toEqual([200, 404]);
+    const history = await t.request('GET', '/api/v1/skills/raced-upload/revisions');
+    expect(history.json.result.total).toBe(1);
+  });
+
   test('a folder named differently from the skill gives a name_matches_directory warning', async () => {
     const md = '---\nname: folder-mismatch\ndescription: Skill whose folder has another name\n---\nbody\n';
     const id = await upload(zipSync({ 'other-folder/SKILL.md': new TextEncoder().encode(md) }));

@@ -264,6 +264,25 @@ describe(`${TEST_ENGINE} store: temp uploads`, () => {
     expect(await store.takeTempUpload('acme', 'tmp_unknown', clock)).toBeNull();
   });
 
+  it('getTempUpload reads without using up (not for another account, not once expired)', async () => {
+    const { store } = setup();
+    const id = await store.putTempUpload({
+      accountId: 'acme',
+      filename: 'x',
+      content,
+      expiresAt: clock + 1000,
+    });
+    expect(await store.getTempUpload('other', id, clock)).toBeNull();
+    expect(await store.getTempUpload('acme', id, clock + 1000)).toBeNull();
+    for (let i = 0; i < 2; i++) {
+      const read = await store.getTempUpload('acme', id, clock);
+      expect(read).toMatchObject({ id, filename: 'x', accountId: 'acme' });
+      if (read) expect(text(read.content)).toBe('zip bytes');
+    }
+    expect(await store.takeTempUpload('acme', id, clock)).not.toBeNull();
+    expect(await store.getTempUpload('acme', id, clock)).toBeNull();
+  });
+
   it('purges expired uploads only', async () => {
     const { store } = setup();
     await store.putTempUpload({ accountId: 'acme', filename: 'old', content, expiresAt: clock + 10 });

@@ -98,7 +98,7 @@ export const AddSkillRequestSchema = z
       description:
         '`temp_file_id` returned by `POST /api/v1/resources/temp_upload` (a zipped skill folder or one ' +
         'SKILL.md). Give exactly one of `data` and `temp_file_id`. Bound to the uploading account, ' +
-        'consumed by this request, expires (default 12 h). `null`, `false` or `""` mean not given.',
+        'used up once this request stores the skill (a refused add or update leaves it for a retry), expires (default 12 h). `null`, `false` or `""` mean not given.',
       example: 'tmp_5d41402abc4b2a76b9719d911017c592',
     }),
     wait: looseOptional(z.boolean()).meta({

@@ -37,7 +37,8 @@ export const TempUploadResultSchema = z
     temp_file_id: z.string().meta({
       description:
         'Opaque id (`tmp_` + 32 hex, never a host path) to pass as `temp_file_id` to add or update. Bound to ' +
-        'the uploading account, consumed by its first use, expires after 12 h by default.',
+        'the uploading account, used up by the first add or update that stores it (one refused leaves it for a retry), ' +
+        'expires after 12 h by default.',
       example: 'tmp_5d41402abc4b2a76b9719d911017c592',
     }),
   })

@@ -116,6 +116,34 @@ export async function putTempUpload(
   return id;
 }
 
+/** `Store.getTempUpload`: the upload of that account, unless expired; not consumed. */
+export async function getTempUpload(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  now: number,
+): Promise<TempUploadRecord | null> {
+  const { rows } = await db.query<{
+    id: string;
+    account_id: string;
+    filename: string;
+    content: Buffer;
+    expires_at: number;
+  }>(
+    'SELECT id, account_id, filename, content, expires_at FROM temp_uploads WHERE id = $1 AND account_id = $2',
+    [id, accountId],
+  );
+  const row = rows[0];
+  if (row === undefined || row.expires_at <= now) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    filename: row.filename,
+    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
+    expiresAt: row.expires_at,
+  };
+}
+
 /**
  * `Store.takeTempUpload`: returns and deletes the upload in one statement, so two replicas taking the
  * same id concurrently never both get it. An upload of another account is neither returned nor

@@ -293,6 +293,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async takeTempUpload(accountId, id, at) {
       return accounts.takeTempUpload(await ready(), accountId, id, at);
     },
+    async getTempUpload(accountId, id, at) {
+      return accounts.getTempUpload(await ready(), accountId, id, at);
+    },
     async purgeExpiredUploads(at) {
       return accounts.purgeExpiredUploads(await ready(), at);
     },

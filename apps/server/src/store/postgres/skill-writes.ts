@@ -9,7 +9,7 @@ import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256HexAsync } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
-import { checkFiles, checkIfMatch } from '../write-checks.js';
+import { checkFiles, checkIfMatch, tempUploadGone } from '../write-checks.js';
 import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
@@ -188,6 +188,15 @@ export async function putSkillTx(
     });
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
+  if (write.tempUploadId !== undefined) {
+    // The upload is used up by this write only: a refused add leaves it for a retry, and of two
+    // writes from one upload the second finds it gone (the row lock makes them wait for each other).
+    const consumed = await client.query('DELETE FROM temp_uploads WHERE id = $1 AND account_id = $2', [
+      write.tempUploadId,
+      write.accountId,
+    ]);
+    if (consumed.rowCount === 0) throw tempUploadGone(write.tempUploadId);
+  }
 
   const hashed = write.files.map((file, i) => ({ ...file, sha256: prepared.sha256s[i] as string }));
   const manifest: ManifestFile[] = hashed

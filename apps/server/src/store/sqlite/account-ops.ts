@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApiKeyRecord, TempUploadRecord } from '../types.js';
+import { tempUploadGone } from '../write-checks.js';
 import type { Connection } from './connection.js';
 import { type ApiKeyRow, toApiKeyRecord } from './rows.js';
 
@@ -103,6 +104,37 @@ interface UploadRow {
   filename: string;
   content: Buffer;
   expires_at: number;
+}
+
+/** `Store.getTempUpload`: the upload of that account, unless expired; not consumed. */
+export function getTempUpload(
+  conn: Connection,
+  accountId: string,
+  id: string,
+  now: number,
+): TempUploadRecord | null {
+  const row = conn.stmt('SELECT * FROM temp_uploads WHERE id = ? AND account_id = ?').get(id, accountId) as
+    | UploadRow
+    | undefined;
+  if (row === undefined || row.expires_at <= now) return null;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    filename: row.filename,
+    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
+    expiresAt: row.expires_at,
+  };
+}
+
+/**
+ * Deletes the temp upload a skill write was read from, inside that write's transaction.
+ * @throws SkillportError `NOT_FOUND` when it is gone (a concurrent write used it, or it was purged)
+ */
+export function consumeTempUploadTx(conn: Connection, accountId: string, id: string): void {
+  const { changes } = conn
+    .stmt('DELETE FROM temp_uploads WHERE id = ? AND account_id = ?')
+    .run(id, accountId);
+  if (changes === 0) throw tempUploadGone(id);
 }
 
 /**

@@ -290,6 +290,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async takeTempUpload(accountId, id, at) {
       return write(() => accounts.takeTempUploadTx(conn, accountId, id, at));
     },
+    async getTempUpload(accountId, id, at) {
+      return accounts.getTempUpload(conn, accountId, id, at);
+    },
     async purgeExpiredUploads(at) {
       return write(() => accounts.purgeExpiredUploads(conn, at));
     },

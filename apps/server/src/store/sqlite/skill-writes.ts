@@ -5,6 +5,7 @@ import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch } from '../write-checks.js';
+import { consumeTempUploadTx } from './account-ops.js';
 import type { Connection } from './connection.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from './rows.js';
 
@@ -107,6 +108,7 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     });
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
+  if (write.tempUploadId !== undefined) consumeTempUploadTx(conn, write.accountId, write.tempUploadId);
 
   const manifest: ManifestFile[] = write.files
     .map((file) => ({

@@ -89,6 +89,7 @@ const THREAD_METHODS = [
   'purgeFinishedTasks',
   'putTempUpload',
   'takeTempUpload',
+  'getTempUpload',
   'purgeExpiredUploads',
   'ensureAccount',
   'ensureUser',
