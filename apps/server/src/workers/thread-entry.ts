@@ -33,16 +33,20 @@ export function threadEntry(moduleUrl: string, name: string, data: unknown = nul
 
 /** Options that name the process's own entry (`-e code`, `--input-type`); a thread must not inherit them. */
 const ENTRY_OPTIONS = new Set(['-e', '--eval', '-p', '--print', '--input-type']);
+/** Per-process V8 flags without a value that a worker thread refuses (`ERR_WORKER_INVALID_EXEC_ARGV`). */
+const PROCESS_ONLY_FLAGS = new Set(['--expose-gc', '--expose_gc']);
 
 /**
- * The process's Node options minus those about its entry point, which a worker thread refuses (a
- * server started with `node --input-type=module -e …` would otherwise fail to start its threads).
+ * The process's Node options minus those about its entry point and the per-process flags, which a
+ * worker thread refuses (a server started with `node --input-type=module -e …` or `node --expose-gc`
+ * would otherwise fail to start its threads).
  */
 export function threadExecArgv(execArgv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
     const arg = execArgv[i] as string;
     const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+    if (PROCESS_ONLY_FLAGS.has(name)) continue;
     if (!ENTRY_OPTIONS.has(name)) {
       out.push(arg);
       continue;

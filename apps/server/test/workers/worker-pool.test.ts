@@ -100,7 +100,11 @@ describe('threadExecArgv', () => {
     [['--eval', 'x', '--max-old-space-size=100'], ['--max-old-space-size=100']],
     [['-p', 'x', '--conditions=a', '--input-type', 'module'], ['--conditions=a']],
     [['--enable-source-maps'], ['--enable-source-maps']],
-  ])('%j → %j (a thread refuses options about the process entry)', (given, expected) => {
-    expect(threadExecArgv(given)).toEqual(expected);
-  });
+    [['--expose-gc', '--max-old-space-size=100'], ['--max-old-space-size=100']],
+  ])(
+    '%j → %j (a thread refuses options about the process entry and per-process flags)',
+    (given, expected) => {
+      expect(threadExecArgv(given)).toEqual(expected);
+    },
+  );
 });
