@@ -155,6 +155,49 @@ function inflateEntry(data: Uint8Array, entry: CentralEntry, budget: number): Ui
   return out;
 }
 
+interface DataRange {
+  /** Offset of the local header. */
+  header: number;
+  /** Offsets of the compressed data. */
+  start: number;
+  end: number;
+}
+
+/**
+ * Where each entry's local header and data lie. Entries must not share bytes: several central
+ * directory entries pointing at one compressed record (or overlapping ones) would expand the same
+ * bytes many times over while the compressed total, and so the ratio check, counts them each time.
+ *
+ * @throws SkillportError `INVALID_ARGUMENT` for a corrupt or truncated entry; `PAYLOAD_TOO_LARGE`
+ *   (`reason` `overlapping_entries`) when two entries share bytes
+ */
+function dataRanges(bytes: Uint8Array, entries: readonly CentralEntry[]): DataRange[] {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ranges = entries.map((entry) => {
+    const p = entry.localOffset;
+    if (p + 30 > bytes.length || view.getUint32(p, true) !== LOC_SIG) {
+      throw invalid(`corrupt local header for ${JSON.stringify(entry.name)}`);
+    }
+    const start = p + 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true);
+    const end = start + entry.compressedSize;
+    if (end > bytes.length) throw invalid(`entry ${JSON.stringify(entry.name)} is truncated`);
+    return { header: p, start, end, name: entry.name };
+  });
+  const sorted = [...ranges].sort((a, b) => a.header - b.header);
+  for (let i = 1; i < sorted.length; i++) {
+    const before = sorted[i - 1] as (typeof sorted)[number];
+    const after = sorted[i] as (typeof sorted)[number];
+    if (after.header < before.end) {
+      throw tooLarge(
+        `entries ${JSON.stringify(before.name)} and ${JSON.stringify(after.name)} share compressed data ` +
+          '(overlapping entries expand the same bytes many times: a zip bomb technique)',
+        { path: after.name, reason: 'overlapping_entries' },
+      );
+    }
+  }
+  return ranges;
+}
+
 /**
  * Reads every regular file of a zip archive, in central-directory order. Folder entries and
  * `__MACOSX/` metadata are skipped.
@@ -223,6 +266,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
       },
     );
   }
+  const ranges = dataRanges(bytes, entries);
   if (
     declaredTotal >= RATIO_FLOOR_BYTES &&
     declaredTotal / Math.max(compressedTotal, 1) > limits.maxCompressionRatio
@@ -233,18 +277,11 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     });
   }
 
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const files: ZipFile[] = [];
   let produced = 0;
-  for (const entry of entries) {
-    const p = entry.localOffset;
-    if (p + 30 > bytes.length || view.getUint32(p, true) !== LOC_SIG) {
-      throw invalid(`corrupt local header for ${JSON.stringify(entry.name)}`);
-    }
-    const start = p + 30 + view.getUint16(p + 26, true) + view.getUint16(p + 28, true);
-    const end = start + entry.compressedSize;
-    if (end > bytes.length) throw invalid(`entry ${JSON.stringify(entry.name)} is truncated`);
-    const data = bytes.subarray(start, end);
+  for (const [i, entry] of entries.entries()) {
+    const range = ranges[i] as DataRange;
+    const data = bytes.subarray(range.start, range.end);
     let content: Uint8Array;
     if (entry.method === 0) {
       if (entry.compressedSize !== entry.size)

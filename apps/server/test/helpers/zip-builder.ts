@@ -14,6 +14,11 @@ export interface RawZipEntry {
   mode?: number;
   /** Uncompressed size written to the headers instead of the real one. */
   declaredSize?: number;
+  /**
+   * Index of an earlier entry whose local record this one points at (no record of its own is
+   * written; `data` is ignored): many names, one compressed record.
+   */
+  sharesDataOf?: number;
 }
 
 const enc = new TextEncoder();
@@ -23,7 +28,20 @@ export function buildZip(entries: RawZipEntry[]): Uint8Array {
   const locals: Uint8Array[] = [];
   const centrals: Uint8Array[] = [];
   let offset = 0;
+  const written: Array<{ offset: number; central: Uint8Array }> = [];
   for (const entry of entries) {
+    if (entry.sharesDataOf !== undefined) {
+      const shared = written[entry.sharesDataOf];
+      if (shared === undefined) throw new Error(`sharesDataOf ${entry.sharesDataOf}: no such earlier entry`);
+      const name = enc.encode(entry.name);
+      const central = new Uint8Array(46 + name.length);
+      central.set(shared.central.subarray(0, 46));
+      new DataView(central.buffer).setUint16(28, name.length, true);
+      central.set(name, 46);
+      centrals.push(central);
+      written.push({ offset: shared.offset, central });
+      continue;
+    }
     const data = typeof entry.data === 'string' ? enc.encode(entry.data) : entry.data;
     const method = entry.method ?? 8;
     const body = method === 8 ? deflateSync(data) : data;
@@ -58,6 +76,7 @@ export function buildZip(entries: RawZipEntry[]): Uint8Array {
     central.set(name, 46);
     locals.push(local);
     centrals.push(central);
+    written.push({ offset, central });
     offset += local.length;
   }
   const cdSize = centrals.reduce((n, c) => n + c.length, 0);

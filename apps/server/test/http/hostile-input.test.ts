@@ -113,6 +113,22 @@ describe('zip bombs and size limits', () => {
     expect(res.json.error.details.reason).toBe('size_mismatch');
   });
 
+  test('entries sharing one compressed record → 413 reason overlapping_entries, before inflating', async () => {
+    // 7 more names for one stored 100 KiB record: 800 KiB expanded from a ~100 KiB archive, every total
+    // under its limit and a "compression ratio" of 1 when each entry counts the record again.
+    const blob = new Uint8Array(100 * 1024).map((_, i) => (i * 7919) % 251);
+    const entries: RawZipEntry[] = [
+      skillEntry,
+      { name: 'blob.bin', data: blob, method: 0 },
+      ...Array.from({ length: 7 }, (_, i) => ({ name: `copy-${i}.bin`, data: '', sharesDataOf: 1 })),
+    ];
+    const res = await addUpload(buildZip(entries));
+    expect(res.status, res.text).toBe(413);
+    expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(res.json.error.details).toMatchObject({ reason: 'overlapping_entries', field: 'file' });
+    expect(res.json.error.message).toMatch(/share compressed data/);
+  });
+
   test('more entries than allowed → 413', async () => {
     const entries = [skillEntry, ...Array.from({ length: 25 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }))];
     const res = await addUpload(buildZip(entries));
