@@ -100,6 +100,8 @@ export type TaskListResult = ResultOf<'/api/v1/tasks', 'get'>;
 export type TaskCancelResult = ResultOf<'/api/v1/tasks/{task_id}/cancel', 'post'>;
 /** Result of `GET /api/v1/observer/system`: `{is_healthy, errors, components}`. */
 export type SystemStatus = ResultOf<'/api/v1/observer/system', 'get'>;
+/** Result of `GET /api/v1/system/limits`: the server's size and time limits and the setting behind each. */
+export type ServerLimits = ResultOf<'/api/v1/system/limits', 'get'>;
 /** Body of `POST /api/v1/system/wait`. */
 export type SystemWaitParams = JsonBody<'/api/v1/system/wait', 'post'>;
 /** Queue counts: result of `POST /api/v1/system/wait` and `GET /api/v1/observer/queue`. */

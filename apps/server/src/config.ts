@@ -77,7 +77,8 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   mcpChangePollSeconds: 10,
 });
 
-const LIMIT_ENV: Record<keyof ServerLimits, string> = {
+/** The environment variable of each limit (also named by `GET /api/v1/system/limits`). */
+export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   maxBodyBytes: 'SKILLPORT_MAX_BODY_BYTES',
   maxUploadBytes: 'SKILLPORT_MAX_UPLOAD_BYTES',
   maxZipEntries: 'SKILLPORT_MAX_ZIP_ENTRIES',

@@ -174,6 +174,7 @@ export {
 export type {
   HealthResult,
   ReadyResult,
+  ServerLimitsResult,
   TaskResult,
   TempUploadResult,
   WaitRequest,
@@ -181,6 +182,7 @@ export type {
 export {
   HealthResultSchema,
   ReadyResultSchema,
+  ServerLimitsSchema,
   TaskResultSchema,
   TempUploadFormSchema,
   TempUploadResultSchema,

@@ -49,6 +49,7 @@ const CORE_EXPORTS = [
   'SKILL_NAME_MAX_LENGTH',
   'SKILL_NAME_PATTERN',
   'SKILL_TOOL_PARAMETERS',
+  'ServerLimitsSchema',
   'SkillDataSchema',
   'SkillFileSchema',
   'SkillIssueSchema',

@@ -9,6 +9,7 @@ import type {
   ApiKeyRevokeResult,
   HealthResult,
   QueueStatus,
+  ServerLimits,
   SkillAddResult,
   SkillDeleteParams,
   SkillDeleteResult,
@@ -453,6 +454,19 @@ export class AsyncHTTPClient {
    */
   async getSystemStatus(options: CallOptions = {}): Promise<SystemStatus> {
     return this.#request<SystemStatus>('GET', 'api/v1/observer/system', { signal: options.signal });
+  }
+
+  /**
+   * The limits the server enforces (sizes in bytes, counts, seconds) and, in `settings`, the server
+   * setting behind each (`max_upload_bytes` → `SKILLPORT_MAX_UPLOAD_BYTES`), so an oversized skill
+   * can be refused before it is zipped or uploaded.
+   * @returns `{max_body_bytes, max_upload_bytes, max_zip_entries, max_uncompressed_bytes,
+   *   max_files_per_skill, max_skill_md_bytes, …, settings}`.
+   * @throws NotFoundError from a server older than this route (check with `isApiError(e) && e.status === 404`).
+   * @see the OpenAPI document: `GET /api/v1/system/limits`
+   */
+  async getLimits(options: CallOptions = {}): Promise<ServerLimits> {
+    return this.#request<ServerLimits>('GET', 'api/v1/system/limits', { signal: options.signal });
   }
 
   /**

@@ -307,6 +307,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/system/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The limits this server enforces
+         * @description Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it. The same for every caller; any user or admin key (or dev mode) may read it.
+         */
+        get: operations["getLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/system/wait": {
         parameters: {
             query?: never;
@@ -1061,6 +1081,18 @@ export interface components {
              */
             version: string;
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: ServerLimits, telemetry?, time}`; `telemetry` only when the request asked for it */
+        LimitsResponse: {
+            result: components["schemas"]["ServerLimits"];
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent on the request, seconds (float) */
+            time: number;
+        };
         /** @description Success envelope (HTTP 200): `{status: "ok", result: ListAccountsResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         ListAccountsResponse: {
             result: components["schemas"]["ListAccountsResult"];
@@ -1342,6 +1374,83 @@ export interface components {
             key_id: string;
             /** @description True when the key was live and is now revoked; false when it already was */
             revoked: boolean;
+        };
+        /** @description The limits this server enforces on requests, so clients can refuse an oversized skill before uploading it */
+        ServerLimits: {
+            /**
+             * @description Largest JSON request body, bytes → 413 `PAYLOAD_TOO_LARGE`
+             * @example 4194304
+             */
+            max_body_bytes: number;
+            /**
+             * @description Highest uncompressed/compressed ratio of one zip entry → 413
+             * @example 200
+             */
+            max_compression_ratio: number;
+            /**
+             * @description Most files stored per skill: SKILL.md, the generated L0 abstract and the auxiliary files → 413
+             * @example 500
+             */
+            max_files_per_skill: number;
+            /**
+             * @description Deepest nesting of a JSON request body → 400
+             * @example 64
+             */
+            max_json_depth: number;
+            /**
+             * @description Most values in one JSON request body → 400
+             * @example 200000
+             */
+            max_json_values: number;
+            /**
+             * @description Deepest auxiliary file path, in folders
+             * @example 16
+             */
+            max_path_depth: number;
+            /**
+             * @description Largest SKILL.md, bytes → 413
+             * @example 1048576
+             */
+            max_skill_md_bytes: number;
+            /**
+             * @description Largest total uncompressed size of an uploaded zip, bytes → 413
+             * @example 67108864
+             */
+            max_uncompressed_bytes: number;
+            /**
+             * @description Largest file sent to `POST /api/v1/resources/temp_upload` (a zipped folder or one SKILL.md), bytes → 413
+             * @example 26214400
+             */
+            max_upload_bytes: number;
+            /**
+             * @description Longest `wait=true` / `POST /api/v1/system/wait`, seconds (longer values are capped)
+             * @example 300
+             */
+            max_wait_seconds: number;
+            /**
+             * @description Most entries in an uploaded zip → 413
+             * @example 1000
+             */
+            max_zip_entries: number;
+            /**
+             * @description Longest time a request may take before 503, seconds (0 = no limit)
+             * @example 60
+             */
+            request_timeout_seconds: number;
+            /**
+             * @description The server setting (environment variable) behind each limit above, so a refusal can name what an operator raises
+             * @example {
+             *       "max_upload_bytes": "SKILLPORT_MAX_UPLOAD_BYTES"
+             *     }
+             */
+            settings: {
+                [key: string]: string;
+            };
+            /**
+             * @description How long an unused `temp_file_id` stays valid, seconds
+             * @example 43200
+             */
+            temp_upload_ttl_seconds: number;
         };
         /**
          * @description The skill, detected in this order: (1) a string is SKILL.md text — a one-line string that looks like a host path (has `/` or `\`, or starts `./`, `../`, `~/`, `X:\`) is refused with 403 `PERMISSION_DENIED`; (2) an object with `inputSchema` is an MCP tool `{name, description?, inputSchema}`, converted to a skill (name in kebab-case, Parameters and Usage sections); (3) any other object is a structured skill `{name, description?, content?, tags?, allowed_tools?, …}` (extra keys become frontmatter).
@@ -3849,6 +3958,98 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListSkillRevisionsResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LimitsResponse"];
                 };
             };
             /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */

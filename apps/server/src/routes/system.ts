@@ -1,9 +1,11 @@
 /**
- * Tasks, waiting and the queue observer (the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`).
+ * Tasks, waiting, the queue observer and the limits (the OpenAPI document: `GET /api/v1/tasks/{task_id}`,
+ * `POST /api/v1/system/wait`, `GET /api/v1/system/limits`, `GET /health`).
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import {
   QueueStatusSchema,
+  ServerLimitsSchema,
   SystemStatusSchema,
   TaskListQuerySchema,
   TaskListResultSchema,
@@ -11,6 +13,7 @@ import {
   WaitRequestSchema,
 } from '@skillport/core';
 import { z } from 'zod';
+import { LIMIT_ENV, type ServerLimits } from '../config.js';
 import type { AppEnv } from '../http/context.js';
 import { okBody, requestTelemetry } from '../http/envelope.js';
 import type { ServiceDeps } from '../services/deps.js';
@@ -120,7 +123,49 @@ const queueRoute = createRoute({
   responses: { ...okResponse(QueueStatusSchema, 'QueueResponse', 'Counts'), ...errorResponses },
 });
 
-/** Registers tasks, wait and queue routes. */
+const limitsRoute = createRoute({
+  method: 'get',
+  path: '/api/v1/system/limits',
+  operationId: 'getLimits',
+  tags: ['system'],
+  summary: 'The limits this server enforces',
+  description:
+    'Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind ' +
+    'each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it. ' +
+    'The same for every caller; any user or admin key (or dev mode) may read it.',
+  responses: { ...okResponse(ServerLimitsSchema, 'LimitsResponse', 'The limits'), ...errorResponses },
+});
+
+/** The limits a client can check before sending, in wire form. */
+const WIRE_LIMITS = {
+  max_body_bytes: 'maxBodyBytes',
+  max_upload_bytes: 'maxUploadBytes',
+  max_zip_entries: 'maxZipEntries',
+  max_uncompressed_bytes: 'maxUncompressedBytes',
+  max_compression_ratio: 'maxCompressionRatio',
+  max_files_per_skill: 'maxFilesPerSkill',
+  max_skill_md_bytes: 'maxSkillMdBytes',
+  max_path_depth: 'maxPathDepth',
+  max_json_depth: 'maxJsonDepth',
+  max_json_values: 'maxJsonValues',
+  max_wait_seconds: 'maxWaitSeconds',
+  temp_upload_ttl_seconds: 'tempUploadTtlSeconds',
+  request_timeout_seconds: 'requestTimeoutSeconds',
+} as const satisfies Record<string, keyof ServerLimits>;
+
+function wireLimits(limits: ServerLimits) {
+  const values = {} as Record<keyof typeof WIRE_LIMITS, number>;
+  const settings: Record<string, string> = {};
+  for (const [wire, key] of Object.entries(WIRE_LIMITS) as Array<
+    [keyof typeof WIRE_LIMITS, keyof ServerLimits]
+  >) {
+    values[wire] = limits[key];
+    settings[wire] = LIMIT_ENV[key];
+  }
+  return { ...values, settings };
+}
+
+/** Registers tasks, wait, queue and limits routes. */
 export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
   app.openapi(taskRoute, async (c) => {
     const { task_id } = c.req.valid('param');
@@ -135,6 +180,8 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps
     const { task_id } = c.req.valid('param');
     return c.json(okBody(c, await cancelTask(deps, c.get('identity'), task_id)), 200);
   });
+
+  app.openapi(limitsRoute, (c) => c.json(okBody(c, wireLimits(deps.limits)), 200));
 
   app.openapi(systemStatusRoute, async (c) => {
     return c.json(okBody(c, await systemStatus(deps, c.get('identity'))), 200);

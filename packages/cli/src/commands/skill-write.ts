@@ -7,6 +7,7 @@ import { withProgress } from '../internal/progress.js';
 import { resolveSource } from '../internal/source.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
+import { checkedSource } from '../internal/upload-limits.js';
 
 export interface WriteOptions {
   wait?: boolean;
@@ -76,13 +77,16 @@ export async function addAction(
 ): Promise<void> {
   const ctx = createContext(io, command);
   const fields = writeFields(options);
-  const { source, label, tools } = await resolveSource(io, raw, { many: true });
+  const resolved = await resolveSource(io, raw, { many: true });
+  const { label, tools } = resolved;
   const client = await ctx.client();
   const verb = options.wait ? 'Adding and processing' : 'Adding';
   if (tools) return addTools(ctx, tools, fields, `${verb} the tools of ${label}`);
-  const result = await withSpinner(io, ctx.format, `${verb} ${label}…`, () =>
-    client.addSkill(source, fields),
-  );
+  const result = await withSpinner(io, ctx.format, `${verb} ${label}…`, async () => {
+    // A file or folder too large for the server is refused here, before it is zipped or uploaded.
+    const { source, filename } = await checkedSource(client, resolved);
+    return client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
+  });
   printWriteResult(ctx, result);
 }
 

@@ -7,6 +7,7 @@ import { CliError, type CliIo, printJson } from '../internal/io.js';
 import { resolveSource } from '../internal/source.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderTable } from '../internal/table.js';
+import { checkedSource } from '../internal/upload-limits.js';
 import {
   addAction,
   addWriteOptions,
@@ -193,13 +194,20 @@ export function registerSkills(program: Command, io: CliIo): Command {
     .action(async (name: string, raw: string, options: WriteOptions, command: Command) => {
       const ctx = createContext(io, command);
       const fields = writeFields(options);
-      const { source, label } = await resolveSource(io, raw);
+      const resolved = await resolveSource(io, raw);
       const client = await ctx.client();
-      const result = await withSpinner(io, ctx.format, `Updating ${name} from ${label}…`, () =>
-        client.updateSkill(name, source, {
-          ...fields,
-          ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
-        }),
+      const result = await withSpinner(
+        io,
+        ctx.format,
+        `Updating ${name} from ${resolved.label}…`,
+        async () => {
+          const { source, filename } = await checkedSource(client, resolved);
+          return client.updateSkill(name, source, {
+            ...fields,
+            ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
+            ...(filename ? { filename } : {}),
+          });
+        },
       );
       printWriteResult(ctx, result);
     });

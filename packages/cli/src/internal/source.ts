@@ -60,13 +60,20 @@ export function classifyJson(parsed: unknown, label: string): JsonSkills {
  * or a structured skill); other files and folders are left to the SDK (uploaded, folders zipped);
  * anything else is SKILL.md content. With `many`, a `.json` file holding several MCP tools gives them
  * all in `tools`.
- * @returns what to hand to `addSkill`, a label for progress messages, and `tools` when there are several.
+ * @returns what to hand to `addSkill`, a label for progress messages, `tools` when there are several,
+ *   and `local` (the absolute path) for a file or folder to upload.
  */
 export async function resolveSource(
   io: CliIo,
   raw: string,
   options: { many?: boolean } = {},
-): Promise<{ source: SkillSource; label: string; tools?: Array<Record<string, unknown>> }> {
+): Promise<{
+  source: SkillSource;
+  label: string;
+  tools?: Array<Record<string, unknown>>;
+  /** Absolute path, when the argument names an existing file or folder to upload. */
+  local?: string;
+}> {
   if (raw === '-') return { source: await readStdin(io), label: 'stdin' };
   if (!raw.includes('\n') && raw.length < 4096) {
     const full = path.resolve(io.cwd, raw);
@@ -88,7 +95,7 @@ export async function resolveSource(
       }
       return { source: found.tools[0] as SkillSource, label: raw, tools: found.tools };
     }
-    if (info) return { source: full, label: raw };
+    if (info) return { source: full, label: raw, local: full };
     // Neither a path nor SKILL.md text (which opens with a `---` frontmatter fence): a mistyped path.
     if (!/^\uFEFF?\s*---/.test(raw)) {
       throw new CliError(

@@ -1,6 +1,6 @@
 /**
  * Wire schemas of temp upload, tasks, waiting, the queue observer and health
- * (the OpenAPI document: `POST /api/v1/resources/temp_upload`, `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`).
+ * (the OpenAPI document: `POST /api/v1/resources/temp_upload`, `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /api/v1/system/limits`, `GET /health`).
  */
 import { z } from 'zod';
 import { looseOptional, TelemetryRequestSchema } from './envelope.js';
@@ -108,6 +108,52 @@ export const WaitRequestSchema = z
       'pending and running jobs are done',
     examples: [{ timeout: 60 }],
   });
+
+const limit = (description: string, example: number) =>
+  z.number().int().nonnegative().meta({ description, example });
+
+/** Result of `GET /api/v1/system/limits`: the size and time limits this server enforces. */
+export const ServerLimitsSchema = z
+  .object({
+    max_body_bytes: limit('Largest JSON request body, bytes → 413 `PAYLOAD_TOO_LARGE`', 4194304),
+    max_upload_bytes: limit(
+      'Largest file sent to `POST /api/v1/resources/temp_upload` (a zipped folder or one SKILL.md), bytes → 413',
+      26214400,
+    ),
+    max_zip_entries: limit('Most entries in an uploaded zip → 413', 1000),
+    max_uncompressed_bytes: limit(
+      'Largest total uncompressed size of an uploaded zip, bytes → 413',
+      67108864,
+    ),
+    max_compression_ratio: limit('Highest uncompressed/compressed ratio of one zip entry → 413', 200),
+    max_files_per_skill: limit(
+      'Most files stored per skill: SKILL.md, the generated L0 abstract and the auxiliary files → 413',
+      500,
+    ),
+    max_skill_md_bytes: limit('Largest SKILL.md, bytes → 413', 1048576),
+    max_path_depth: limit('Deepest auxiliary file path, in folders', 16),
+    max_json_depth: limit('Deepest nesting of a JSON request body → 400', 64),
+    max_json_values: limit('Most values in one JSON request body → 400', 200000),
+    max_wait_seconds: limit(
+      'Longest `wait=true` / `POST /api/v1/system/wait`, seconds (longer values are capped)',
+      300,
+    ),
+    temp_upload_ttl_seconds: limit('How long an unused `temp_file_id` stays valid, seconds', 43200),
+    request_timeout_seconds: limit('Longest time a request may take before 503, seconds (0 = no limit)', 60),
+    settings: z.record(z.string(), z.string()).meta({
+      description:
+        'The server setting (environment variable) behind each limit above, so a refusal can name what an ' +
+        'operator raises',
+      example: { max_upload_bytes: 'SKILLPORT_MAX_UPLOAD_BYTES' },
+    }),
+  })
+  .meta({
+    id: 'ServerLimits',
+    description:
+      'The limits this server enforces on requests, so clients can refuse an oversized skill before uploading it',
+  });
+
+export type ServerLimitsResult = z.infer<typeof ServerLimitsSchema>;
 
 /** `GET /health` (not enveloped). */
 export const HealthResultSchema = z

@@ -28,6 +28,7 @@ export const SYNC_METHODS = [
   'waitProcessed',
   'getQueueStatus',
   'getSystemStatus',
+  'getLimits',
   'isHealthy',
   'createApiKey',
   'listApiKeys',

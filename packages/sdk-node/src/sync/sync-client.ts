@@ -20,6 +20,7 @@ import type {
   ApiKeyRevokeResult,
   HealthResult,
   QueueStatus,
+  ServerLimits,
   SkillAddResult,
   SkillDeleteParams,
   SkillDeleteResult,
@@ -197,6 +198,11 @@ export class SyncHTTPClient {
   cancelTask(taskId: string): TaskCancelResult {
     return this.#run('cancelTask', [taskId]);
   }
+  /** The server's limits; see `AsyncHTTPClient.getLimits`. */
+  getLimits(): ServerLimits {
+    return this.#run('getLimits', []);
+  }
+
   /** Overall server state; see `AsyncHTTPClient.getSystemStatus`. */
   getSystemStatus(): SystemStatus {
     return this.#run('getSystemStatus', []);

@@ -1,0 +1,149 @@
+/**
+ * Checking a local skill folder or file against the server's limits (`GET /api/v1/system/limits`)
+ * before it is uploaded, so an oversized skill is refused here, naming the server setting, instead of
+ * after minutes of uploading.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { AsyncHTTPClient, SkillSource } from '@skillport/sdk-node';
+import { isApiError } from '@skillport/sdk-node';
+import { CliError } from './io.js';
+
+/** The limits this check reads (a subset of the server's answer). */
+export interface UploadLimits {
+  max_upload_bytes: number;
+  max_zip_entries: number;
+  max_uncompressed_bytes: number;
+  max_files_per_skill: number;
+  settings: Record<string, string>;
+}
+
+/** `12.5 MB` / `25 MiB`-style size for messages: bytes in binary units, one decimal. */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return unit === 0
+    ? `${bytes} bytes`
+    : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
+}
+
+/**
+ * The server's limits, or `undefined` when the server predates the limits route (404): the upload then
+ * goes ahead and the server's own 413 is the answer.
+ * @throws the client's errors otherwise (the same the upload itself would meet).
+ */
+export async function fetchUploadLimits(client: AsyncHTTPClient): Promise<UploadLimits | undefined> {
+  try {
+    return await client.getLimits();
+  } catch (error) {
+    if (isApiError(error) && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+function setting(limits: UploadLimits, field: keyof UploadLimits, fallback: string): string {
+  return limits.settings[field] ?? fallback;
+}
+
+function refuse(
+  label: string,
+  what: string,
+  limits: UploadLimits,
+  field: keyof UploadLimits,
+  env: string,
+): never {
+  throw new CliError(
+    `${label}: ${what}; nothing was uploaded. Make the skill smaller, or ask the server's operator to raise ` +
+      `${setting(limits, field, env)}.`,
+  );
+}
+
+/**
+ * Reads a local skill source for upload and checks it against `limits`: a folder is zipped here (SKILL.md at
+ * the archive root, symlinks left out, as the SDK does) with its file count and total size bounded by the
+ * server's, then the archive size is checked; a file's size is checked before it is read.
+ * @param local - absolute path of an existing file or folder
+ * @returns the source and the options to hand to `addSkill`/`updateSkill`
+ * @throws CliError naming the limit, the size found and the server setting (`SKILLPORT_MAX_UPLOAD_BYTES`, …)
+ */
+export async function readCheckedUpload(
+  local: string,
+  label: string,
+  limits: UploadLimits,
+): Promise<{ source: SkillSource; filename?: string }> {
+  const info = await stat(local);
+  if (!info.isDirectory()) {
+    if (info.size > limits.max_upload_bytes) {
+      refuse(
+        label,
+        `${formatBytes(info.size)}, more than the server takes in one upload (${formatBytes(limits.max_upload_bytes)})`,
+        limits,
+        'max_upload_bytes',
+        'SKILLPORT_MAX_UPLOAD_BYTES',
+      );
+    }
+    return { source: local };
+  }
+  const { zipSkillDir } = await import('@skillport/core/node');
+  // The server stores SKILL.md, the L0 abstract and the auxiliary files: two places are taken.
+  const maxFiles = Math.max(0, Math.min(limits.max_files_per_skill - 2, limits.max_zip_entries - 1));
+  let zip: Uint8Array;
+  try {
+    zip = await zipSkillDir(local, { maxFiles, maxTotalBytes: limits.max_uncompressed_bytes });
+  } catch (error) {
+    const details = (error as { code?: string; details?: { limit?: string; actual?: number } }).details;
+    if ((error as { code?: string }).code === 'PAYLOAD_TOO_LARGE' && details?.limit === 'maxTotalBytes') {
+      refuse(
+        label,
+        `its files add up to more than the server takes (${formatBytes(limits.max_uncompressed_bytes)} uncompressed)`,
+        limits,
+        'max_uncompressed_bytes',
+        'SKILLPORT_MAX_UNCOMPRESSED_BYTES',
+      );
+    }
+    if ((error as { code?: string }).code === 'PAYLOAD_TOO_LARGE' && details?.limit === 'maxFiles') {
+      const byEntries = limits.max_zip_entries - 1 < limits.max_files_per_skill - 2;
+      refuse(
+        label,
+        `more auxiliary files than the server keeps per skill (at most ${maxFiles} besides SKILL.md)`,
+        limits,
+        byEntries ? 'max_zip_entries' : 'max_files_per_skill',
+        byEntries ? 'SKILLPORT_MAX_ZIP_ENTRIES' : 'SKILLPORT_MAX_FILES_PER_SKILL',
+      );
+    }
+    throw new CliError(`${label}: ${(error as Error).message}`);
+  }
+  if (zip.byteLength > limits.max_upload_bytes) {
+    refuse(
+      label,
+      `${formatBytes(zip.byteLength)} zipped, more than the server takes in one upload (${formatBytes(limits.max_upload_bytes)})`,
+      limits,
+      'max_upload_bytes',
+      'SKILLPORT_MAX_UPLOAD_BYTES',
+    );
+  }
+  return {
+    source: new Blob([zip as Uint8Array<ArrayBuffer>]),
+    filename: `${path.basename(local) || 'skill'}.zip`,
+  };
+}
+
+/**
+ * What to hand to `addSkill`/`updateSkill` for a resolved `<path|content>` argument: a local file or
+ * folder is checked against the server's limits first (and a folder zipped here); content and JSON pass
+ * through. Against a server without the limits route the SDK uploads as before.
+ */
+export async function checkedSource(
+  client: AsyncHTTPClient,
+  resolved: { source: SkillSource; label: string; local?: string | undefined },
+): Promise<{ source: SkillSource; filename?: string }> {
+  if (resolved.local === undefined) return { source: resolved.source };
+  const limits = await fetchUploadLimits(client);
+  if (limits === undefined) return { source: resolved.source };
+  return readCheckedUpload(resolved.local, resolved.label, limits);
+}

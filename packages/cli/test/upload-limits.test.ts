@@ -1,0 +1,173 @@
+/**
+ * The server's limits (`GET /api/v1/system/limits`) through both clients, and the CLI refusing a skill
+ * folder or file too large for them before uploading it — against a real server with small limits, and
+ * against an older server without the route (the upload then goes ahead as before).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { AsyncHTTPClient } from '@skillport/sdk-node';
+import { SyncHTTPClient } from '@skillport/sdk-node/sync';
+import { type RunningServer, startServer } from '@skillport/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
+import { memoryIo } from './support/memory-io.js';
+import { startCliServer } from './support/processes.js';
+
+const KiB = 1024;
+let server: RunningServer;
+let dir: string;
+let client: AsyncHTTPClient;
+const paths: string[] = [];
+
+const cli = async (argv: string[], url = server.url) => {
+  const io = memoryIo({ env: { SKILLPORT_URL: url, XDG_CONFIG_HOME: path.join(dir, 'cfg') } });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+
+/** A skill folder `name` with `files` auxiliary files of `bytes` random (incompressible) bytes each. */
+function skillFolder(name: string, files: number, bytes: number): string {
+  const folder = path.join(dir, name);
+  mkdirSync(path.join(folder, 'assets'), { recursive: true });
+  writeFileSync(
+    path.join(folder, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Limits test skill\n---\n\nBody.\n`,
+  );
+  for (let i = 0; i < files; i++)
+    writeFileSync(path.join(folder, 'assets', `blob-${i}.bin`), randomBytes(bytes));
+  return folder;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-limits-'));
+  server = await startServer({
+    port: 0,
+    dataDir: path.join(dir, 'data'),
+    runJobs: false,
+    limits: { maxUploadBytes: 64 * KiB, maxFilesPerSkill: 10 },
+    logger: {
+      info: (record) => {
+        if (record.msg === 'request') paths.push(String(record.path));
+      },
+      error: () => {},
+    },
+  });
+  client = new AsyncHTTPClient({ url: server.url });
+});
+afterAll(async () => {
+  client?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('GET /api/v1/system/limits', () => {
+  it('both clients read the limits and the setting behind each', async () => {
+    const limits = await client.getLimits();
+    expect(limits).toMatchObject({
+      max_upload_bytes: 64 * KiB,
+      max_files_per_skill: 10,
+      max_zip_entries: 1000,
+    });
+    expect(limits.settings.max_upload_bytes).toBe('SKILLPORT_MAX_UPLOAD_BYTES');
+    expect(limits.settings.max_files_per_skill).toBe('SKILLPORT_MAX_FILES_PER_SKILL');
+    // The synchronous client blocks this thread: its server runs in another process.
+    const other = await startCliServer({ SKILLPORT_MAX_UPLOAD_BYTES: String(64 * KiB) });
+    const sync = new SyncHTTPClient({ url: other.url });
+    try {
+      expect(sync.getLimits()).toMatchObject({
+        max_upload_bytes: 64 * KiB,
+        settings: { max_upload_bytes: 'SKILLPORT_MAX_UPLOAD_BYTES' },
+      });
+    } finally {
+      sync.close();
+      await other.stop();
+    }
+  });
+});
+
+describe('the CLI checks sizes before uploading', () => {
+  it('a folder larger zipped than the upload limit is refused locally, naming the setting', async () => {
+    const folder = skillFolder('too-big', 2, 48 * KiB);
+    const before = paths.length;
+    const { code, err } = await cli(['add-skill', folder]);
+    expect(code).toBe(1);
+    expect(err).toMatch(
+      /too-big: \d+(\.\d)? KiB zipped, more than the server takes in one upload \(64 KiB\)/,
+    );
+    expect(err).toContain('nothing was uploaded');
+    expect(err).toContain('SKILLPORT_MAX_UPLOAD_BYTES');
+    // Only the limits were asked for: nothing was uploaded or added.
+    expect(paths.slice(before)).toEqual(['/api/v1/system/limits']);
+  });
+
+  it('a folder with more files than a skill may hold is refused locally', async () => {
+    const folder = skillFolder('many-files', 12, 10);
+    const { code, err } = await cli(['add-skill', folder]);
+    expect(code).toBe(1);
+    expect(err).toContain('at most 8 besides SKILL.md');
+    expect(err).toContain('SKILLPORT_MAX_FILES_PER_SKILL');
+  });
+
+  it('a file larger than the upload limit is refused before it is read; update checks too', async () => {
+    const file = path.join(dir, 'big.zip');
+    writeFileSync(file, randomBytes(80 * KiB));
+    const added = await cli(['add-skill', file]);
+    expect(added.code).toBe(1);
+    expect(added.err).toContain('big.zip: 80 KiB, more than the server takes in one upload (64 KiB)');
+    const updated = await cli(['skills', 'update', 'too-big', path.join(dir, 'too-big')]);
+    expect(updated.code).toBe(1);
+    expect(updated.err).toContain('SKILLPORT_MAX_UPLOAD_BYTES');
+  });
+
+  it('a folder within the limits is zipped here and added with its files', async () => {
+    const folder = skillFolder('fits', 3, 4 * KiB);
+    const { code, out, err } = await cli(['-o', 'json', 'add-skill', folder]);
+    expect(code, err).toBe(0);
+    expect(JSON.parse(out)).toMatchObject({ name: 'fits', auxiliary_files: 3 });
+  });
+
+  it('against a server without the limits route, the upload goes ahead and the server decides', async () => {
+    // An older server: 404 for the limits route, everything else passed to the real server.
+    const older: Server = createServer(async (req, res) => {
+      if (req.url?.startsWith('/api/v1/system/limits')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 'error', error: { code: 'NOT_FOUND', message: 'Not found' } }));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && key !== 'host' && key !== 'connection') headers.set(key, value);
+      }
+      const answer = await fetch(`${server.url}${req.url}`, {
+        method: req.method ?? 'GET',
+        headers,
+        ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+      });
+      res.writeHead(answer.status, {
+        'content-type': answer.headers.get('content-type') ?? 'application/json',
+      });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => older.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(older.address() as AddressInfo).port}`;
+      const fits = await cli(['add-skill', skillFolder('fits-older', 1, 10)], url);
+      expect(fits.code, fits.err).toBe(0);
+      const before = paths.length;
+      const big = await cli(['add-skill', path.join(dir, 'too-big')], url);
+      expect(big.code).toBe(1);
+      expect(big.err).not.toContain('nothing was uploaded');
+      expect(big.err).toMatch(/413|too large|PAYLOAD_TOO_LARGE/i);
+      expect(paths.slice(before)).toContain('/api/v1/resources/temp_upload');
+    } finally {
+      older.closeAllConnections();
+      await new Promise((resolve) => older.close(resolve));
+    }
+  });
+});
