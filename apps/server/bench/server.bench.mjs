@@ -1,72 +1,137 @@
-// Server benchmark (run by `pnpm bench`, against the built dist/): seeds 10 000 skills into a fresh
-// SQLite data folder, starts `dist/main.js` in its own process on loopback, and measures add, get,
-// list and find with autocannon, side by side with a bare node:http server answering a fixed JSON
-// body (the ceiling) and a bare Hono app on @hono/node-server answering the same body (the
-// framework floor: what any route of this stack can reach at best). Prints req/s, p50/p99 latency,
-// the CPU time the serving process spent per request (user + system, from /proc; steadier than
-// req/s on a shared machine, where autocannon and other processes compete for the same cores) and
-// the server's RSS, then checks the goals: get >= 0.4x ceiling req/s, find p99 <= 20 ms (with one
-// connection and with BENCH_CONNECTIONS), RSS <= 300 MB.
+// Server benchmark (`pnpm bench server`, against the built dist/): for each engine (SQLite, and
+// PostgreSQL on a throwaway cluster when its binaries are installed) seeds a registry through the
+// store — real SKILL.md files of the large corpus (`../shared/corpus-large`, renamed per copy; a
+// synthetic skill when the corpus is absent) — starts `dist/main.js` in its own process on loopback,
+// lets the processing jobs finish, and drives it with autocannon: get at each level, get answered 304
+// (If-None-Match), a list page of 50 anywhere in the listing (keyset cursors), find with one and with
+// BENCH_CONNECTIONS connections, add of an inline SKILL.md and folder add (zip temp upload + add).
+// The same run measures a bare node:http server answering a fixed JSON body (the ceiling) and a bare
+// Hono app (the framework floor). Then it repeats list, find, get and RSS at BENCH_SKILLS_LARGE.
 //
-// Env: BENCH_SKILLS (10000), BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), BENCH_SERVER_DIST
-// (the built server folder to measure, default ../dist: point it at another build of the server to
-// compare two versions with the same scenarios).
+// Prints one table per engine: req/s, its ratio to the ceiling, p50/p95/p99 latency (every response
+// timed, 304s included), the CPU time the serving process spent per request (user + system from
+// /proc: steadier than req/s on a shared machine) and unexpected statuses; each goal of the serving
+// targets shows as PASS or MISS next to its figure. Absolute figures depend on the machine's load
+// (printed): compare ratios to the ceiling of the same run.
+//
+// Env: BENCH_ENGINES (`sqlite,postgres`; PostgreSQL is skipped with a line when not installed),
+// BENCH_SKILLS (10000), BENCH_SKILLS_LARGE (100000 on SQLite; 0 = skip), BENCH_PG_SKILLS_LARGE
+// (0 = skip, the default: seeding 100 000 skills into PostgreSQL one write at a time takes long),
+// BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
+// BENCH_SERVER_DIST (the built server folder to measure, default ../dist), BENCH_CPU_PROF (a folder:
+// the server runs with --cpu-prof and writes its profiles there; summarise one with
+// `node apps/server/bench/cpu-profile-summary.mjs <file>`).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseSkillMd } from '@skillport/core';
 import autocannon from 'autocannon';
+import { zipSync } from 'fflate';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, process.env.BENCH_SERVER_DIST ?? '../dist');
-const { createSqliteStore } = await import(pathToFileURL(path.join(dist, 'index.js')).href);
+const { createSqliteStore, createPostgresStore } = await import(
+  pathToFileURL(path.join(dist, 'index.js')).href
+);
+const clusterHelper = new URL('../../../scripts/test-support/postgres-cluster.mjs', import.meta.url);
+const { findPostgresBin, startPostgresCluster } = await import(clusterHelper.href);
+
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 10_000);
+const SKILLS_LARGE = Number(process.env.BENCH_SKILLS_LARGE ?? 100_000);
+const PG_SKILLS_LARGE = Number(process.env.BENCH_PG_SKILLS_LARGE ?? 0);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const WORDS = (
-  'pdf git docker kubernetes search web browser csv excel email calendar slack linear jira github ' +
-  'python rust typescript sql postgres sqlite redis image video audio translate summarize review ' +
-  'deploy test lint format refactor debug profile security audit invoice report chart diagram'
-).split(' ');
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
+const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+const corpusDir = process.env.SKILLPORT_CORPUS_LARGE ?? path.resolve(here, '../../../../shared/corpus-large');
+const USER_ROOT = 'viking://user/default/skills';
+const AGENT_ROOT = 'viking://agent/skills';
 const enc = new TextEncoder();
 
-function word(i, k) {
-  return WORDS[(i * 7 + k * 13) % WORDS.length];
+const QUERIES = [
+  'pdf',
+  'git commit',
+  'docker compose',
+  'react component',
+  'write tests',
+  'security audit',
+  'database migration',
+  'api documentation',
+  'image generation',
+  'web scraping',
+  'excel spreadsheet',
+  'deploy kubernetes',
+  'code review',
+  'slack message',
+  'typescript types',
+  'python data analysis',
+];
+
+// ---------------------------------------------------------------------------------------------------
+// Seed skills
+
+/** Parsed SKILL.md files to copy: the large corpus when present, else one synthetic skill per word. */
+function loadTemplates() {
+  const templates = [];
+  const skillsDir = path.join(corpusDir, 'skills');
+  if (existsSync(skillsDir)) {
+    const walk = (dir) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name === 'SKILL.md') {
+          const text = readFileSync(full, 'utf8');
+          if (!/^name:[^\n]*$/m.test(text) || text.length > 200_000) continue;
+          try {
+            const { skill } = parseSkillMd(text);
+            if (skill.description) templates.push({ text, skill });
+          } catch {
+            // Not parseable: the corpus keeps some broken files on purpose.
+          }
+        }
+      }
+    };
+    walk(skillsDir);
+  }
+  const source = templates.length > 0 ? `${templates.length} SKILL.md of ${corpusDir}` : 'synthetic';
+  if (templates.length === 0) {
+    for (const q of QUERIES) {
+      const text = `---\nname: x\ndescription: Work with ${q} for everyday tasks\n---\n\n# ${q}\n\nUse this skill for ${q}.\n`;
+      templates.push({ text, skill: parseSkillMd(text).skill });
+    }
+  }
+  return { templates, source };
 }
 
-function skillMd(name, i) {
-  const tags = [word(i, 1), word(i, 2)];
-  return (
-    `---\nname: ${name}\ndescription: Work with ${word(i, 3)} and ${word(i, 4)} files for ${word(i, 5)} tasks\n` +
-    `tags: [${tags.join(', ')}]\n---\n\n# ${name}\n\nUse this skill to ${word(i, 6)} ${word(i, 7)} data.\n\n` +
-    `## Parameters\n\n- **input** (string, required): the ${word(i, 8)} to process\n\n## Usage\n\n` +
-    `Call it when the user asks about ${word(i, 9)} or ${word(i, 10)}.\n`
-  );
-}
+const { templates, source: templateSource } = loadTemplates();
 
-async function seed(dataDir) {
-  const store = createSqliteStore({ dataDir });
-  await store.ensureAccount('default');
-  await store.ensureUser('default', 'default');
-  const started = performance.now();
-  for (let i = 0; i < SKILLS; i++) {
-    const name = `skill-${String(i).padStart(5, '0')}`;
-    const text = skillMd(name, i);
-    const { skill } = parseSkillMd(text);
-    await store.putSkill({
+/** The i-th seeded skill: a copy of a template under its own name. */
+function seededSkill(i) {
+  const { text, skill } = templates[i % templates.length];
+  const name = `s${String(i).padStart(6, '0')}-${String(skill.name ?? 'skill')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '')}`;
+  const renamed = text.replace(/^name:[^\n]*$/m, `name: ${name}`);
+  return {
+    name,
+    text: renamed,
+    write: {
       accountId: 'default',
-      rootUri: i % 10 === 0 ? 'viking://agent/skills' : 'viking://user/default/skills',
+      rootUri: i % 10 === 0 ? AGENT_ROOT : USER_ROOT,
       name,
       description: skill.description ?? '',
       tags: skill.tags,
       allowedTools: skill.allowedTools,
-      frontmatter: skill.frontmatter,
+      frontmatter: { ...skill.frontmatter, name },
       body: skill.body,
       sourceMetadata: null,
       files: [
-        { path: 'SKILL.md', kind: 'definition', content: enc.encode(text) },
+        { path: 'SKILL.md', kind: 'definition', content: enc.encode(renamed) },
         {
           path: '.abstract.md',
           kind: 'summary',
@@ -74,11 +139,29 @@ async function seed(dataDir) {
         },
       ],
       task: { type: 'add_skill', userId: 'default' },
-    });
-  }
-  await store.close();
-  return performance.now() - started;
+    },
+  };
 }
+
+/** Writes `count` skills through the store (a few writes in flight); returns their names. */
+async function seed(store, count) {
+  await store.ensureAccount('default');
+  await store.ensureUser('default', 'default');
+  const names = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const { name, write } = seededSkill(i);
+      names[i] = name;
+      await store.putSkill(write);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return names;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Processes and measurement
 
 function startChild(args, env) {
   return new Promise((resolve, reject) => {
@@ -102,6 +185,15 @@ function startChild(args, env) {
   });
 }
 
+async function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** CPU time (user + system) of a process so far, ms. */
 function cpuMs(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -114,36 +206,387 @@ function rssMb(pid) {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-/** Runs one autocannon scenario against the process `pid`; the result carries that process's CPU time. */
-async function run(pid, options) {
-  const before = cpuMs(pid);
-  const result = await new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, out) =>
-      error ? reject(error) : resolve(out),
-    );
-  });
-  return { ...result, cpuMs: cpuMs(pid) - before };
+function percentile(sorted, p) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function row(key, label, result) {
-  const non2xx = result.non2xx + result.errors;
+/**
+ * Runs one autocannon scenario against the process `pid`: every response's latency is kept (304s
+ * too), statuses other than `expect` are counted as errors.
+ */
+async function run(pid, options, expect = [200]) {
+  const before = cpuMs(pid);
+  const latencies = [];
+  let unexpected = 0;
+  const result = await new Promise((resolve, reject) => {
+    const instance = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, out) =>
+      error ? reject(error) : resolve(out),
+    );
+    instance.on('response', (_client, status, _bytes, ms) => {
+      latencies.push(ms);
+      if (!expect.includes(status)) unexpected++;
+    });
+  });
+  latencies.sort((a, b) => a - b);
+  const seconds = result.duration || SECONDS;
   return {
-    key,
-    scenario: label,
-    'req/s': Math.round(result.requests.average),
-    'p50 ms': result.latency.p50,
-    'p99 ms': result.latency.p99,
-    'cpu µs/req': Math.round((result.cpuMs * 1000) / Math.max(1, result.requests.total)),
-    errors: non2xx,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    cpuUs: ((cpuMs(pid) - before) * 1000) / Math.max(1, latencies.length),
+    errors: unexpected + result.errors + result.timeouts,
   };
 }
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-bench-'));
-const children = [];
-try {
-  const seedMs = await seed(dataDir);
-  console.log(`seeded ${SKILLS} skills through the store in ${(seedMs / 1000).toFixed(1)} s`);
+const fmt = (n, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : '-');
 
+// ---------------------------------------------------------------------------------------------------
+// Scenarios
+
+function randomOf(list) {
+  return list[Math.floor(Math.random() * list.length)];
+}
+
+function getScenario(url, names, query) {
+  return {
+    url,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (r) => ({ ...r, path: `/api/v1/skills/${randomOf(names)}${query}` }),
+      },
+    ],
+  };
+}
+
+async function etagsOf(url, names) {
+  const tagged = [];
+  for (const name of names) {
+    const res = await fetch(`${url}/api/v1/skills/${name}?level=2&include_files=false`);
+    await res.arrayBuffer();
+    if (res.status === 200 && res.headers.get('etag')) tagged.push([name, res.headers.get('etag')]);
+  }
+  return tagged;
+}
+
+/** `next_cursor`s of pages of 1000 across the whole user-root listing (pages of 50 start there). */
+async function listCursors(url) {
+  const cursors = [null];
+  let cursor = null;
+  for (;;) {
+    const res = await fetch(
+      `${url}/api/v1/skills?node_limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    const body = await res.json();
+    cursor = body.result?.next_cursor ?? null;
+    if (!cursor) break;
+    cursors.push(cursor);
+  }
+  return cursors;
+}
+
+function listScenario(url, cursors) {
+  return {
+    url,
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (r) => {
+          const cursor = randomOf(cursors);
+          return {
+            ...r,
+            path: `/api/v1/skills?node_limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+          };
+        },
+      },
+    ],
+  };
+}
+
+function findScenario(url, connections) {
+  let n = 0;
+  return {
+    url,
+    connections,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/skills/find',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (r) => ({
+          ...r,
+          body: JSON.stringify({ query: QUERIES[n++ % QUERIES.length], limit: 10 }),
+        }),
+      },
+    ],
+  };
+}
+
+let added = 0;
+function addScenario(url) {
+  return {
+    url,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/skills',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (r) => {
+          const { text } = seededSkill(added);
+          const name = `bench-add-${added++}`;
+          return { ...r, body: JSON.stringify({ data: text.replace(/^name:[^\n]*$/m, `name: ${name}`) }) };
+        },
+      },
+    ],
+  };
+}
+
+const BOUNDARY = '----skillport-bench-boundary';
+function folderAddScenario(url) {
+  return {
+    url,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/resources/temp_upload',
+        headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        setupRequest: (r) => {
+          const { text } = seededSkill(added);
+          const name = `bench-folder-${added++}`;
+          const zip = zipSync({
+            [`${name}/SKILL.md`]: enc.encode(text.replace(/^name:[^\n]*$/m, `name: ${name}`)),
+            [`${name}/scripts/run.sh`]: enc.encode('#!/bin/sh\necho "run"\n'),
+            [`${name}/reference.md`]: enc.encode(`# Reference of ${name}\n\nDetails.\n`),
+          });
+          const head = enc.encode(
+            `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${name}.zip"\r\n` +
+              'Content-Type: application/zip\r\n\r\n',
+          );
+          const tail = enc.encode(`\r\n--${BOUNDARY}--\r\n`);
+          return { ...r, body: Buffer.concat([head, zip, tail]) };
+        },
+        onResponse: (status, body, context) => {
+          context.tempId = status === 200 ? JSON.parse(body).result.temp_file_id : null;
+        },
+      },
+      {
+        method: 'POST',
+        path: '/api/v1/skills',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (r, context) => ({
+          ...r,
+          body: JSON.stringify({ temp_file_id: context.tempId ?? 'none' }),
+        }),
+      },
+    ],
+  };
+}
+
+async function drain(url) {
+  const started = performance.now();
+  const res = await fetch(`${url}/api/v1/system/wait`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ timeout: 3600 }),
+  });
+  if (!res.ok) throw new Error(`wait failed: ${res.status} ${await res.text()}`);
+  await res.json();
+  return (performance.now() - started) / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One engine
+
+/**
+ * Seeds `count` skills, starts the server on them, runs `scenarios(server)` and returns its rows.
+ */
+async function withServer(engine, count, label, body) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-bench-'));
+  let store;
+  let env = { SKILLPORT_DATA_DIR: dataDir };
+  if (engine.name === 'postgres') {
+    const schema = `bench_${count}_${process.pid}`;
+    store = createPostgresStore({ url: engine.url, schema, poolSize: 8 });
+    env = { ...env, SKILLPORT_DATABASE_URL: engine.url, SKILLPORT_DATABASE_SCHEMA: schema };
+  } else {
+    store = createSqliteStore({ dataDir });
+  }
+  const seedStarted = performance.now();
+  const names = await seed(store, count);
+  await store.close();
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  const args = [];
+  if (CPU_PROF)
+    args.push(
+      '--cpu-prof',
+      '--cpu-prof-dir',
+      CPU_PROF,
+      '--cpu-prof-name',
+      `${engine.name}-${label}.cpuprofile`,
+    );
+  const server = await startChild([...args, path.join(dist, 'main.js')], {
+    ...env,
+    SKILLPORT_PORT: '0',
+    SKILLPORT_HOST: '127.0.0.1',
+  });
+  try {
+    const drainSeconds = await drain(server.url);
+    console.log(
+      `${engine.name}: ${count} skills seeded in ${seedSeconds.toFixed(1)} s, processing jobs drained in ${drainSeconds.toFixed(1)} s`,
+    );
+    return await body(
+      server,
+      names.filter((_, i) => i % 10 !== 0),
+    );
+  } finally {
+    await stopChild(server.child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function benchEngine(engine, ceiling) {
+  const rows = [];
+  const add = (skills, scenario, result, goal) => {
+    const row = {
+      skills,
+      scenario,
+      'req/s': Math.round(result.rps),
+      '× ceiling': fmt(result.rps / ceiling.rps, 2),
+      'p50 ms': fmt(result.p50),
+      'p95 ms': fmt(result.p95),
+      'p99 ms': fmt(result.p99),
+      'cpu µs/req': Math.round(result.cpuUs),
+      errors: result.errors,
+      goal: goal ? goal.label : '',
+      verdict: goal ? (goal.pass(result) ? 'PASS' : 'MISS') : '',
+    };
+    rows.push(row);
+    return row;
+  };
+  const c = CONNECTIONS;
+  await withServer(engine, SKILLS, 'small', async (server, names) => {
+    const pid = server.child.pid;
+    add(SKILLS, 'health GET /health', await run(pid, { url: `${server.url}/health` }));
+    add(SKILLS, 'get (all levels, files)', await run(pid, getScenario(server.url, names, '')), {
+      label: 'get ≥ 0.5× ceiling',
+      pass: (r) => r.rps >= 0.5 * ceiling.rps,
+    });
+    for (const level of [0, 1, 2]) {
+      add(
+        SKILLS,
+        `get L${level}`,
+        await run(pid, getScenario(server.url, names, `?level=${level}&include_files=false`)),
+      );
+    }
+    const tagged = await etagsOf(server.url, names.slice(0, 1000));
+    add(
+      SKILLS,
+      'get L2 If-None-Match → 304',
+      await run(
+        pid,
+        {
+          url: server.url,
+          requests: [
+            {
+              method: 'GET',
+              setupRequest: (r) => {
+                const [name, etag] = randomOf(tagged);
+                return {
+                  ...r,
+                  path: `/api/v1/skills/${name}?level=2&include_files=false`,
+                  headers: { ...r.headers, 'if-none-match': etag },
+                };
+              },
+            },
+          ],
+        },
+        [304],
+      ),
+      { label: '304 ≥ 0.7× ceiling', pass: (r) => r.rps >= 0.7 * ceiling.rps },
+    );
+    add(
+      SKILLS,
+      'list page of 50 (cursor)',
+      await run(pid, listScenario(server.url, await listCursors(server.url))),
+    );
+    add(SKILLS, 'find (1 conn)', await run(pid, findScenario(server.url, 1)));
+    add(SKILLS, `find (${c} conn)`, await run(pid, findScenario(server.url, c)), {
+      label: `find p99 ≤ 25 ms, ${c} conn`,
+      pass: (r) => r.p99 <= 25,
+    });
+    add(SKILLS, 'add inline SKILL.md', await run(pid, addScenario(server.url)), {
+      label: 'add ≥ 1000 req/s',
+      pass: (r) => r.rps >= 1000,
+    });
+    const folder = await run(pid, folderAddScenario(server.url));
+    // Two requests per folder add (upload, add): the rate and CPU are per folder added.
+    folder.rps /= 2;
+    folder.cpuUs *= 2;
+    add(SKILLS, 'folder add (zip upload + add), adds/s', folder, {
+      label: 'folder add ≥ 300/s',
+      pass: (r) => r.rps >= 300,
+    });
+  });
+  const large = engine.name === 'postgres' ? PG_SKILLS_LARGE : SKILLS_LARGE;
+  if (large > 0) {
+    await withServer(engine, large, 'large', async (server, names) => {
+      const pid = server.child.pid;
+      add(large, 'get L2', await run(pid, getScenario(server.url, names, '?level=2&include_files=false')));
+      add(
+        large,
+        'list page of 50 (cursor)',
+        await run(pid, listScenario(server.url, await listCursors(server.url))),
+        {
+          label: 'list p99 ≤ 20 ms',
+          pass: (r) => r.p99 <= 20,
+        },
+      );
+      add(large, `find (${c} conn)`, await run(pid, findScenario(server.url, c)), {
+        label: `find p99 ≤ 60 ms, ${c} conn`,
+        pass: (r) => r.p99 <= 60,
+      });
+      const mem = rssMb(pid);
+      rows.push({
+        skills: large,
+        scenario: `server RSS now ${mem.rss.toFixed(0)} MB, peak`,
+        'req/s': '',
+        goal: 'RSS ≤ 300 MB',
+        verdict: mem.peak <= 300 ? 'PASS' : 'MISS',
+        'p50 ms': `${mem.peak.toFixed(0)} MB`,
+      });
+    });
+  } else {
+    rows.push({
+      skills: '-',
+      scenario: `${engine.name}: large scenarios not run (set ${engine.name === 'postgres' ? 'BENCH_PG_SKILLS_LARGE' : 'BENCH_SKILLS_LARGE'})`,
+      goal: 'find/list at 100k, RSS',
+      verdict: 'SKIP',
+    });
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+const children = [];
+const clusters = [];
+const stopAll = () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const cluster of clusters) cluster.stop();
+};
+process.once('SIGINT', () => {
+  stopAll();
+  process.exit(130);
+});
+try {
+  console.log(
+    `seed: ${templateSource}; ${SKILLS} and ${SKILLS_LARGE} skills; ${SECONDS} s per scenario, ${CONNECTIONS} connections; ` +
+      `load average at start ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+  );
   const bare = await startChild(
     [
       '-e',
@@ -156,107 +599,35 @@ try {
   children.push(bare.child);
   const hono = await startChild([path.join(here, 'hono-floor.mjs')], {});
   children.push(hono.child);
-  const server = await startChild([path.join(dist, 'main.js')], {
-    SKILLPORT_DATA_DIR: dataDir,
-    SKILLPORT_PORT: '0',
-    SKILLPORT_HOST: '127.0.0.1',
-  });
-  children.push(server.child);
-  const pid = server.child.pid;
 
-  const drainStarted = performance.now();
-  const drained = await fetch(`${server.url}/api/v1/system/wait`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ timeout: 600 }),
-  });
-  if (!drained.ok) throw new Error(`wait failed: ${drained.status} ${await drained.text()}`);
-  console.log(
-    `processing jobs (L1 overview) for the seed drained in ${((performance.now() - drainStarted) / 1000).toFixed(1)} s:`,
-    JSON.stringify((await drained.json()).result),
-  );
-
-  const rows = [];
-  const add = (key, label, result) => rows.push(row(key, label, result));
-  add('ceiling', 'ceiling: bare node:http, fixed JSON', await run(bare.child.pid, { url: bare.url }));
-  add('hono', 'framework: bare Hono + node-server, same JSON', await run(hono.child.pid, { url: hono.url }));
-  add('health', 'health GET /health (no store)', await run(pid, { url: `${server.url}/health` }));
-
-  let n = 0;
-  const rand = () => `skill-${String(Math.floor(Math.random() * SKILLS)).padStart(5, '0')}`;
-  const getPath = (query) => ({
-    url: server.url,
-    requests: [{ method: 'GET', setupRequest: (r) => ({ ...r, path: `/api/v1/skills/${rand()}${query}` }) }],
-  });
-  add('get', 'get  GET /api/v1/skills/{name}', await run(pid, getPath('')));
-  add('get0', 'get  level=0 (abstract only)', await run(pid, getPath('?level=0&include_files=false')));
-  add(
-    'list',
-    'list GET /api/v1/skills?node_limit=50',
-    await run(pid, { url: `${server.url}/api/v1/skills?node_limit=50` }),
-  );
-  const findRequest = () => ({
-    url: server.url,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/v1/skills/find',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (r) => ({
-          ...r,
-          body: JSON.stringify({
-            query: `${WORDS[n++ % WORDS.length]} ${WORDS[(n * 5) % WORDS.length]}`,
-            limit: 10,
-          }),
-        }),
-      },
-    ],
-  });
-  add(
-    'find1',
-    'find POST /api/v1/skills/find (1 conn)',
-    await run(pid, { ...findRequest(), connections: 1 }),
-  );
-  add('findN', `find POST /api/v1/skills/find (${CONNECTIONS} conn)`, await run(pid, findRequest()));
-  add(
-    'add',
-    'add  POST /api/v1/skills (inline SKILL.md)',
-    await run(pid, {
-      url: server.url,
-      requests: [
-        {
-          method: 'POST',
-          path: '/api/v1/skills',
-          headers: { 'content-type': 'application/json' },
-          setupRequest: (r) => {
-            const name = `bench-add-${n++}`;
-            return { ...r, body: JSON.stringify({ data: skillMd(name, n) }) };
-          },
-        },
-      ],
-    }),
-  );
-  const mem = rssMb(pid);
-  const by = Object.fromEntries(rows.map((r) => [r.key, r]));
-  console.table(rows.map(({ key, ...rest }) => rest));
-  const ratio = (key, base) => (by[key]['req/s'] / by[base]['req/s']).toFixed(2);
-  console.log(
-    `server RSS: ${mem.rss.toFixed(0)} MB now, ${mem.peak.toFixed(0)} MB peak (${SKILLS} skills seeded)`,
-  );
-  console.log(
-    `req/s relative to the ceiling: framework floor ${ratio('hono', 'ceiling')}x, health ${ratio('health', 'ceiling')}x, ` +
-      `get ${ratio('get', 'ceiling')}x (get is ${ratio('get', 'hono')}x of the framework floor)`,
-  );
-  const goals = [
-    [`get >= 0.4x ceiling req/s (${ratio('get', 'ceiling')}x)`, by.get['req/s'] >= 0.4 * by.ceiling['req/s']],
-    [`find p99 <= 20 ms, 1 connection (${by.find1['p99 ms']} ms)`, by.find1['p99 ms'] <= 20],
-    [`find p99 <= 20 ms, ${CONNECTIONS} connections (${by.findN['p99 ms']} ms)`, by.findN['p99 ms'] <= 20],
-    [`RSS <= 300 MB (peak ${mem.peak.toFixed(0)} MB)`, mem.peak <= 300],
-    ['no errors or non-2xx', rows.every((r) => r.errors === 0)],
-  ];
-  for (const [label, ok] of goals) console.log(`${ok ? 'PASS' : 'MISS'}  ${label}`);
+  for (const name of ENGINES) {
+    let engine = { name };
+    if (name === 'postgres') {
+      if (findPostgresBin() === null) {
+        console.log('postgres: not measured (PostgreSQL binaries not found; install postgresql)');
+        continue;
+      }
+      const cluster = await startPostgresCluster({ settings: { shared_buffers: '256MB' } });
+      clusters.push(cluster);
+      engine = { name, url: cluster.url };
+    } else if (name !== 'sqlite') {
+      throw new Error(`BENCH_ENGINES: unknown engine ${name}`);
+    }
+    const ceiling = await run(bare.child.pid, { url: bare.url });
+    const floor = await run(hono.child.pid, { url: hono.url });
+    const rows = await benchEngine(engine, ceiling);
+    console.log(
+      `\n### ${name} — ceiling (bare node:http) ${Math.round(ceiling.rps)} req/s, framework floor (bare Hono) ` +
+        `${Math.round(floor.rps)} req/s = ${(floor.rps / ceiling.rps).toFixed(2)}× ceiling; load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+    );
+    console.table(rows);
+    const misses = rows.filter((r) => r.verdict === 'MISS').length;
+    const errors = rows.reduce((sum, r) => sum + (Number(r.errors) || 0), 0);
+    console.log(`${name}: ${misses} goal(s) missed; ${errors} unexpected status(es) or errors`);
+  }
 } finally {
-  for (const child of children) child.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  rmSync(dataDir, { recursive: true, force: true });
+  for (const child of children) await stopChild(child);
+  for (const cluster of clusters) cluster.stop();
 }
