@@ -14,7 +14,10 @@ export function registerDiscover(program: Command, io: CliIo): void {
       'list the skills this project would load (package.json "skills", installed packages, --path) and why',
     )
     .option('--cwd <dir>', 'project folder (default: the current folder)')
-    .option('--path <path...>', 'extra skill files or folders')
+    .option(
+      '--path <path...>',
+      'extra skill files or folders (searched like skills validate: nested skills, dot folders, links inside followed)',
+    )
     .option('--trust <package...>', 'only these packages may contribute skills (`@scope/*` allowed)')
     .option('--no-declared', 'skip package.json "skills" declarations')
     .option('--no-shipped', 'skip the scan of installed packages for SKILL.md')

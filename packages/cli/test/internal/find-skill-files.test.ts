@@ -74,3 +74,51 @@ describe('skillport skills validate <repo>', () => {
     expect(io.err()).toMatch(/^4 files checked: 3 valid, 1 with errors/m);
   });
 });
+
+describe('skillport discover --path agrees with validate', () => {
+  const discover = async (...paths: string[]) => {
+    const io = memoryIo({ cwd: dir, env: {} });
+    const args = ['discover', '--no-declared', '--no-shipped', '--json'];
+    for (const p of paths) args.push('--path', p);
+    const code = await runCli(args, io);
+    expect(code, io.err()).toBe(0);
+    return JSON.parse(io.out()) as {
+      skills: Array<{ name: string; path: string }>;
+      diagnostics: Array<{ kind: string; severity: string; path: string }>;
+    };
+  };
+  const rel = (p: string) => path.relative(dir, p);
+
+  it('finds what validate checks (nested skills, dot folders) and reports the same links', async () => {
+    const validateIo = memoryIo({ cwd: dir, env: {} });
+    await runCli(['-o', 'json', 'skills', 'validate', 'repo'], validateIo);
+    const validated = JSON.parse(validateIo.out()) as {
+      results: Array<{ file: string }>;
+      skipped: Array<{ path: string }>;
+    };
+    const found = await discover('repo');
+    // The broken skill is a parse_error diagnostic of discover; every other file validate checked is a skill.
+    expect(found.skills.map((s) => rel(s.path))).toEqual(
+      validated.results.map((r) => r.file).filter((f) => !f.includes('broken')),
+    );
+    expect(found.skills.map((s) => s.name)).toEqual(['repo', 'dotted', 'alpha']);
+    expect(found.diagnostics).toContainEqual(
+      expect.objectContaining({ kind: 'parse_error', path: path.join(dir, 'repo/skills/broken/SKILL.md') }),
+    );
+    const links = found.diagnostics.filter((d) => d.kind === 'missing_path' || d.kind === 'path_escape');
+    expect(links.map((d) => [d.kind, rel(d.path)])).toEqual([
+      ['missing_path', 'repo/skills/dangling'],
+      ['path_escape', 'repo/skills/escape'],
+      ['path_escape', 'repo/skills/linked'],
+    ]);
+    expect(validated.skipped.map((s) => s.path)).toEqual(links.map((d) => rel(d.path)));
+  });
+
+  it('follows a link that stays inside the searched folder, once', async () => {
+    const found = await discover('.');
+    expect(found.skills.map((s) => rel(s.path))).toContain('repo/skills/linked/SKILL.md');
+    expect(found.skills.map((s) => rel(s.path))).not.toContain('shared/linked/SKILL.md');
+    expect(found.skills.filter((s) => s.name === 'alpha')).toHaveLength(1);
+    expect(found.diagnostics.filter((d) => d.kind === 'name_collision')).toEqual([]);
+  });
+});

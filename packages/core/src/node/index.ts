@@ -21,6 +21,12 @@ export type {
 } from './discovery/types.js';
 export { type LoadedSkillDir, loadSkillDir, type SkillDirFile } from './load-skill-dir.js';
 export {
+  type ScanSkillTreeOptions,
+  type SkillTreeScan,
+  type SkillTreeSkip,
+  scanSkillTree,
+} from './scan-skill-tree.js';
+export {
   DEFAULT_SKILL_DIR_LIMITS,
   type SkillDirOptions,
   type SkippedEntry,

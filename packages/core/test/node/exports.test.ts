@@ -11,6 +11,7 @@ describe('public exports', () => {
       'createDiscoveryCache',
       'discoverSkills',
       'loadSkillDir',
+      'scanSkillTree',
       'zipSkillDir',
     ]);
   });

@@ -61,8 +61,10 @@ function describeSource(source: DiscoverySource): string {
  *    packages, symlinked packages, workspace members and their `node_modules`) for files named exactly
  *    `SKILL.md` within the package's published `files`; nested `node_modules` are not entered; depth
  *    and entries are bounded; results are cached per package path and version.
- * 3. **path** — `options.paths`: a file is read as SKILL.md; a folder holding SKILL.md is one skill,
- *    any other folder is searched for skill folders.
+ * 3. **path** — `options.paths`: a file is read as SKILL.md; a folder is searched with
+ *    {@link scanSkillTree} (as `skillport skills validate` does): its own SKILL.md, nested skills and
+ *    dot folders; links inside the folder followed once, broken ones reported as `missing_path` and
+ *    escaping ones as `path_escape` warnings.
  *
  * Results are de-duplicated by real path (first kept, silently) and by name (first kept, the later one
  * reported as `name_collision` naming both origins). Packages are visited root first, then workspace

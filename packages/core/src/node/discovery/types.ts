@@ -107,7 +107,10 @@ export interface DiscoverSkillsOptions {
   declared?: boolean;
   /** Run strategy 2 (scan of installed packages for `SKILL.md`). Default true. */
   shipped?: boolean;
-  /** Strategy 3: files (read as SKILL.md) or folders (searched for `SKILL.md`), relative to `cwd`. */
+  /**
+   * Strategy 3: files (read as SKILL.md) or folders (searched by `scanSkillTree`: nested skills and dot
+   * folders included, links inside the folder followed once), relative to `cwd`.
+   */
   paths?: readonly string[];
   /** Which packages may contribute skills. Default: every package. */
   trust?: DiscoveryTrust;

@@ -1,12 +1,13 @@
 /**
  * Strategy 3 of discovery: files and folders named by the caller. A file is read as SKILL.md
- * whatever its name; a folder holding SKILL.md is one skill; any other folder is searched for skill
- * folders (bounded depth, symlinks not followed, `node_modules` not entered).
+ * whatever its name; a folder is searched with {@link scanSkillTree} (the search of
+ * `skills validate`): its own SKILL.md, nested skills and dot folders, links inside the folder
+ * followed once; broken and escaping links reported.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { DiscoveryDiagnostic } from '../discovery/types.js';
-import { findSkillFiles } from './find-skill-files.js';
+import { scanSkillTree } from '../scan-skill-tree.js';
 import type { Limiter } from './limiter.js';
 import { describeFsError, fsErrorCode } from './paths.js';
 import type { SkillCandidate } from './read-skill-candidate.js';
@@ -46,17 +47,24 @@ export async function resolveExtraPaths(
       candidates.push({ path: target, source });
       continue;
     }
-    const found = await findSkillFiles(target, {
-      maxDepth: options.maxDepth,
-      maxEntries: options.maxEntries,
-      limiter: options.limiter,
-    });
+    const found = await options.limiter.run(() =>
+      scanSkillTree(target, { maxDepth: options.maxDepth, maxEntries: options.maxEntries }),
+    );
     if (found.truncated) {
       diagnostics.push({
         kind: 'limit_reached',
         severity: 'warning',
         message: `${target}: stopped after ${options.maxEntries} entries; some SKILL.md files may be missing`,
         path: target,
+        source,
+      });
+    }
+    for (const link of found.skipped) {
+      diagnostics.push({
+        kind: link.kind === 'broken_link' ? 'missing_path' : 'path_escape',
+        severity: 'warning',
+        message: `${link.path}: ${link.reason}; not followed`,
+        path: link.path,
         source,
       });
     }
@@ -69,7 +77,7 @@ export async function resolveExtraPaths(
         source,
       });
     }
-    for (const rel of found.files) candidates.push({ path: path.join(target, ...rel.split('/')), source });
+    for (const file of found.files) candidates.push({ path: file, source });
   }
   return { candidates, diagnostics };
 }
