@@ -28,5 +28,5 @@ export type { PostgresSslMode } from './store/postgres/connection.js';
 export type { PostgresStoreOptions } from './store/postgres/create-postgres-store.js';
 export { createPostgresStore } from './store/postgres/create-postgres-store.js';
 export { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
-export type { Store } from './store/types.js';
+export type { Store, TaskWatch } from './store/types.js';
 export { SERVER_VERSION } from './version.js';

@@ -131,8 +131,13 @@ export interface JobRunner {
 /** Skills embedded per request of the idle backfill. */
 const EMBED_BATCH = 32;
 
-/** A waiting loop re-checks the counts at least this often, in ms (tasks finished by another replica). */
+/**
+ * A waiting loop re-checks the counts at least this often, in ms, when the store cannot tell it of
+ * tasks other processes finish (SQLite; PostgreSQL while its notification connection is down).
+ */
 const WAIT_RECHECK_MS = 100;
+/** The same, while the store delivers every process's settlements (`TaskWatch.shared`): a safety net. */
+const WAIT_RECHECK_SHARED_MS = 2000;
 
 /** `<hostname>:<pid>:<6 hex>`: unique per process, readable in logs. */
 function defaultOwner(): string {
@@ -205,8 +210,10 @@ function describeError(error: unknown): string {
  * Replicas: any number of runners (processes) may share one store. Each task is claimed with an
  * expiring lease (`leaseMs`), renewed while it runs; a task whose runner died is taken over by another
  * once its lease runs out; and completion, failure and release present the lease, so a runner that
- * lost its lease writes nothing — each job's effect happens once. `waitFor` sees tasks finished by
- * other runners within about 100 ms (it re-reads the counts).
+ * lost its lease writes nothing — each job's effect happens once. `waitFor` re-reads the counts when
+ * the store announces a settled task (`Store.watchTasks`: this process's at once; on PostgreSQL every
+ * replica's, through `LISTEN`/`NOTIFY`), and on its own every 100 ms where the store cannot announce
+ * other processes' tasks (SQLite), every 2 s as a safety net where it can.
  *
  * @param options - see {@link JobRunnerOptions}
  * @returns a stopped runner; call `start()`
@@ -572,12 +579,32 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     async waitFor(accountId, userId, { taskIds, timeoutMs }) {
       const deadline = performance.now() + Math.max(0, timeoutMs);
       const narrow = taskIds === undefined ? undefined : { taskIds };
-      for (;;) {
-        const counts = await store.queueCounts(accountId, userId, narrow);
-        if (counts.pending + counts.processing === 0) return { done: true, counts };
-        const left = deadline - performance.now();
-        if (left <= 0 || halted) return { done: false, counts };
-        await sleep(Math.min(left, WAIT_RECHECK_MS));
+      // Settlements seen so far (this process's and, on PostgreSQL, every replica's): one arriving
+      // while the counts are read means they may be stale, so they are read again at once.
+      let settlements = 0;
+      let wake: (() => void) | null = null;
+      const watch = store.watchTasks(() => {
+        settlements++;
+        wake?.();
+      });
+      try {
+        for (;;) {
+          const seen = settlements;
+          const counts = await store.queueCounts(accountId, userId, narrow);
+          if (counts.pending + counts.processing === 0) return { done: true, counts };
+          const left = deadline - performance.now();
+          if (left <= 0 || halted) return { done: false, counts };
+          if (settlements !== seen) continue;
+          const recheck = watch.shared ? WAIT_RECHECK_SHARED_MS : WAIT_RECHECK_MS;
+          const slept = sleep(Math.min(left, recheck));
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            void slept.then(resolve);
+          });
+          wake = null;
+        }
+      } finally {
+        watch.close();
       }
     },
     runOnce,

@@ -163,6 +163,18 @@ export interface TaskCancelOutcome {
   task: TaskRecord;
 }
 
+/** A subscription of {@link Store.watchTasks}. */
+export interface TaskWatch {
+  /**
+   * True while settlements in other processes sharing the database are delivered too (PostgreSQL with
+   * its notification connection up); false when only this store object's own are (SQLite, or while
+   * PostgreSQL's notification connection is down).
+   */
+  readonly shared: boolean;
+  /** Ends the subscription (idempotent). */
+  close(): void;
+}
+
 /**
  * A replica's claim on a running task. Only the holder of the current lease may renew, complete, fail
  * or release the task: each claim gets a fresh random `token`, and every such call presents it, so a
@@ -563,6 +575,18 @@ export interface Store {
   ): Promise<QueueCounts>;
   /** Deletes `completed`/`failed`/`cancelled` tasks last updated before `olderThan` (retention); returns how many. */
   purgeFinishedTasks(olderThan: number): Promise<number>;
+  /**
+   * Subscribes to task settlements: `listener` is called (with no arguments, possibly more than once
+   * per change) after a task left `pending`/`running` — completed, failed for good or cancelled —
+   * through this store object, and, when {@link TaskWatch.shared} is true, through any process sharing
+   * the database (PostgreSQL: `LISTEN`/`NOTIFY` on one dedicated connection of the store). A hint, not
+   * a record: a waiter re-reads {@link Store.queueCounts} when called, and still re-checks now and then
+   * on its own (a notification can be missed while the connection is re-established).
+   *
+   * @param listener - called after the change is committed; must not throw
+   * @returns the subscription; `close()` it when done
+   */
+  watchTasks(listener: () => void): TaskWatch;
 
   // temporary uploads
   putTempUpload(upload: Omit<TempUploadRecord, 'id'>): Promise<string>;

@@ -125,6 +125,22 @@ describe('JobRunner', () => {
     expect(hits.map((h) => h.skill.name)).toEqual(['broken']);
   });
 
+  it('waitFor through one replica returns when another replica completes the task', async () => {
+    const { store, reopen } = setup();
+    const other = reopen();
+    // The waiting replica runs no jobs itself (never started); the other one does.
+    const waiting = track(createJobRunner({ store, pollIntervalMs: 60_000, onError: quiet }));
+    const working = track(createJobRunner({ store: other, pollIntervalMs: 60_000, onError: quiet }));
+    const put = await store.putSkill(makeWrite({ name: 'across' }));
+    const waited = waiting.waitFor('acme', 'alice', { taskIds: [put.taskId], timeoutMs: 20_000 });
+    await working.start();
+    working.kick();
+    expect(await waited).toEqual({
+      done: true,
+      counts: { pending: 0, processing: 0, completed: 1, failed: 0 },
+    });
+  });
+
   it('waitFor times out with done=false while work is pending', async () => {
     const { store } = setup();
     const runner = track(createJobRunner({ store, onError: quiet }));

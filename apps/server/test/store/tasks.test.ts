@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClaimedTask, Store } from '../../src/store/types.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
@@ -214,6 +214,67 @@ describe(`${TEST_ENGINE} store: tasks`, () => {
     });
     expect((await store.queueCounts('acme', 'alice', { taskIds: [mine.taskId] })).pending).toBe(1);
   });
+
+  it('tells watchers of tasks settled here: completed, failed for good, cancelled — not a retry', async () => {
+    const { store } = setup();
+    let calls = 0;
+    const watch = store.watchTasks(() => {
+      calls++;
+    });
+    if (TEST_ENGINE === 'postgres') {
+      // Once its notification connection listens, the store tells watchers to re-check (once).
+      await vi.waitFor(() => expect(watch.shared).toBe(true), { timeout: 20_000, interval: 20 });
+      expect(calls).toBe(1);
+      calls = 0;
+    }
+    const a = await store.putSkill(makeWrite({ name: 'watch-a' }));
+    await store.putSkill(makeWrite({ name: 'watch-b' }));
+    const c = await store.putSkill(makeWrite({ name: 'watch-c' }));
+
+    const first = await claim(store, clock);
+    expect(first.id).toBe(a.taskId);
+    expect(await store.failTask(first.lease, 'try again', clock + 1)).toBe(true);
+    expect(calls).toBe(0);
+    expect(await store.cancelTask('acme', 'alice', c.taskId, clock)).toMatchObject({ outcome: 'cancelled' });
+    expect(calls).toBeGreaterThanOrEqual(1);
+    let before = calls;
+    const second = await claim(store, clock + 1);
+    expect(await store.completeTask(second.lease, { overview: 'o', result: {} })).toBe(true);
+    expect(calls).toBeGreaterThan(before);
+    before = calls;
+    const third = await claim(store, clock + 1);
+    expect(await store.failTask(third.lease, 'gave up', null)).toBe(true);
+    expect(calls).toBeGreaterThan(before);
+
+    watch.close();
+    watch.close();
+    const after = calls;
+    const d = await store.putSkill(makeWrite({ name: 'watch-d' }));
+    expect(await store.cancelTask('acme', 'alice', d.taskId, clock)).toMatchObject({ outcome: 'cancelled' });
+    expect(calls).toBe(after);
+    if (TEST_ENGINE === 'sqlite') expect(watch.shared).toBe(false);
+  });
+
+  it.runIf(TEST_ENGINE === 'postgres')(
+    'tells watchers of tasks another process settles on the same database (LISTEN/NOTIFY)',
+    async () => {
+      const { store, reopen } = setup();
+      const other = reopen();
+      let heard: () => void = () => {};
+      const settled = new Promise<void>((resolve) => {
+        heard = resolve;
+      });
+      const watch = store.watchTasks(() => heard());
+      await vi.waitFor(() => expect(watch.shared).toBe(true), { timeout: 20_000, interval: 20 });
+      const put = await other.putSkill(makeWrite({ name: 'elsewhere' }));
+      const task = await claim(other, clock);
+      expect(await other.completeTask(task.lease, { overview: 'o', result: {} })).toBe(true);
+      // Only the notification can resolve this: `store` itself settled nothing.
+      await settled;
+      expect((await store.getTask('acme', 'alice', put.taskId))?.status).toBe('completed');
+      watch.close();
+    },
+  );
 
   it('completes a task of a deleted skill as a no-op', async () => {
     const { store } = setup();

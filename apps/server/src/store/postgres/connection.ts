@@ -69,6 +69,21 @@ function sslConfig(options: PostgresConnectionOptions): pg.ClientConfig['ssl'] |
 }
 
 /**
+ * What every connection of the store is opened with: the URL, TLS, `application_name`, a 10 s connect
+ * timeout (the pool adds its settings; the task-notification connection uses this alone).
+ */
+export function clientConfig(options: PostgresConnectionOptions): pg.ClientConfig {
+  const config: pg.ClientConfig = {
+    connectionString: options.url,
+    application_name: 'skillport',
+    connectionTimeoutMillis: 10_000,
+  };
+  const ssl = sslConfig(options);
+  if (ssl !== undefined) config.ssl = ssl;
+  return config;
+}
+
+/**
  * The `pg` pool of the store: `search_path` set to the store's schema (then `extra`, where the
  * `pg_trgm` functions live), `statement_timeout` per connection, bigint parsed as numbers. A
  * connection that fails while idle is dropped from the pool (the error is not fatal).
@@ -87,16 +102,12 @@ export function createPool(
   const timeout = options.statementTimeoutMs ?? 30_000;
   settings.push(`-c statement_timeout=${Math.max(0, Math.floor(timeout))}`);
   const config: pg.PoolConfig = {
-    connectionString: options.url,
+    ...clientConfig(options),
     max,
     options: settings.join(' '),
     types: TYPES,
-    application_name: 'skillport',
-    connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
   };
-  const ssl = sslConfig(options);
-  if (ssl !== undefined) config.ssl = ssl;
   const pool = new pg.Pool(config);
   // An idle client losing its connection (server restart, network) emits here; without a listener
   // the process would crash. The pool drops that client and opens a new one on the next query.

@@ -1,11 +1,13 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { searchSkillsPostgres } from '../../search/postgres-search.js';
+import { createTaskSignal } from '../task-signal.js';
 import type { Store, StoreReadiness } from '../types.js';
 import { checkFiles } from '../write-checks.js';
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
 import {
   checkSchemaName,
+  clientConfig,
   createPool,
   type PostgresConnectionOptions,
   withTransaction,
@@ -27,6 +29,19 @@ import * as vectors from './vector-ops.js';
 export interface PostgresStoreOptions extends PostgresConnectionOptions {
   /** Clock in epoch ms (default `Date.now`); tests pass a fixed clock. */
   now?: () => number;
+}
+
+/**
+ * `NOTIFY` channel of task settlements (completed, failed for good, cancelled); the payload is the
+ * store's schema, so registries sharing a database in different schemas do not wake each other.
+ */
+const TASKS_CHANNEL = 'skillport_tasks';
+/** Wait before the notification connection is opened again after it failed, ms. */
+const RELISTEN_MS = 1000;
+
+/** Announces a task settlement to every process listening (delivered when the transaction commits). */
+async function notifySettled(db: pg.ClientBase | pg.Pool, schema: string): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [TASKS_CHANNEL, schema]);
 }
 
 /** The URL without its password, for logs. */
@@ -83,6 +98,53 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   let closed = false;
   // The live embeddings, in memory for the semantic half of find (caught up before each search).
   const vectorCache = new vectors.PostgresVectorCache();
+  // watchTasks: listeners of this process, told of this store's own settlements at once and of every
+  // process's through one connection LISTENing on TASKS_CHANNEL (opened by the first watch, kept until
+  // close, re-opened after RELISTEN_MS when it fails; `shared` is false meanwhile).
+  const settled = createTaskSignal();
+  let notifier: pg.Client | null = null;
+  let listening: Promise<void> | null = null;
+  let relistenTimer: NodeJS.Timeout | undefined;
+  const dropped = new WeakSet<pg.Client>();
+
+  const dropNotifier = (client: pg.Client): void => {
+    if (dropped.has(client)) return;
+    dropped.add(client);
+    if (notifier === client) notifier = null;
+    client.end().catch(() => {});
+    if (closed || relistenTimer !== undefined) return;
+    relistenTimer = setTimeout(() => {
+      relistenTimer = undefined;
+      listen();
+    }, RELISTEN_MS);
+    relistenTimer.unref();
+  };
+
+  const listen = (): void => {
+    if (closed || notifier !== null || listening !== null) return;
+    const client = new pg.Client(clientConfig(options));
+    client.on('notification', (message) => {
+      if (message.channel === TASKS_CHANNEL && message.payload === schema) settled.notify();
+    });
+    client.on('error', () => dropNotifier(client));
+    client.on('end', () => dropNotifier(client));
+    listening = (async () => {
+      await client.connect();
+      await client.query(`LISTEN ${TASKS_CHANNEL}`);
+      if (closed) {
+        dropped.add(client);
+        await client.end();
+        return;
+      }
+      notifier = client;
+      // Settlements announced while no connection listened are not replayed: waiters re-check now.
+      settled.notify();
+    })()
+      .catch(() => dropNotifier(client))
+      .finally(() => {
+        listening = null;
+      });
+  };
 
   const open = async (): Promise<pg.Pool> => {
     const migrator = createPool(options, [schema, 'public'], 1);
@@ -179,6 +241,14 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async close() {
       if (closed) return;
       closed = true;
+      clearTimeout(relistenTimer);
+      await listening;
+      if (notifier !== null) {
+        const client = notifier;
+        notifier = null;
+        dropped.add(client);
+        await client.end().catch(() => {});
+      }
       const opened = pool ?? (await opening?.catch(() => null)) ?? null;
       pool = null;
       await opened?.end();
@@ -259,14 +329,27 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return tasks.renewTaskLease(await ready(), lease, expiresAt);
     },
     async completeTask(lease, output) {
-      return tx((client) => tasks.completeTaskTx(client, lease, output, now()), history.isBlobRace);
+      const completed = await tx(async (client) => {
+        const done = await tasks.completeTaskTx(client, lease, output, now());
+        if (done) await notifySettled(client, schema);
+        return done;
+      }, history.isBlobRace);
+      if (completed) settled.notify();
+      return completed;
     },
     async compactSearchIndex() {
       // GIN indexes are maintained by PostgreSQL itself (pending list flushed by autovacuum).
       return false;
     },
     async failTask(lease, error, retryAt) {
-      return tx((client) => tasks.failTaskTx(client, lease, error, retryAt, now()));
+      const final = retryAt === null;
+      const failed = await tx(async (client) => {
+        const done = await tasks.failTaskTx(client, lease, error, retryAt, now());
+        if (done && final) await notifySettled(client, schema);
+        return done;
+      });
+      if (failed && final) settled.notify();
+      return failed;
     },
     async releaseTask(lease) {
       return tasks.releaseTask(await ready(), lease, now());
@@ -278,7 +361,17 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return tasks.listTasks(await ready(), accountId, userId, filter);
     },
     async cancelTask(accountId, userId, taskId, at) {
-      return tasks.cancelTask(await ready(), accountId, userId, taskId, at);
+      const db = await ready();
+      const outcome = await tasks.cancelTask(db, accountId, userId, taskId, at);
+      if (outcome?.outcome === 'cancelled') {
+        await notifySettled(db, schema);
+        settled.notify();
+      }
+      return outcome;
+    },
+    watchTasks(listener) {
+      listen();
+      return settled.watch(listener, () => notifier !== null);
     },
     async queueCounts(accountId, userId, countOptions) {
       return tasks.queueCounts(await ready(), accountId, userId, countOptions?.taskIds);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
+import { createTaskSignal } from '../task-signal.js';
 import type { Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
@@ -144,6 +145,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const vectors = new VectorCache();
   // Slices of the search vocabulary for typo tolerance (reused for a few minutes).
   const terms = new TermCache();
+  // Listeners of watchTasks: this store object's own settlements (SQLite has no cross-process signal).
+  const settled = createTaskSignal();
 
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
   const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
@@ -253,7 +256,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async completeTask(lease, output) {
       const completed = write(() => tasks.completeTaskTx(conn, lease, output, now()));
-      if (completed) searchIndexDirty = true;
+      if (completed) {
+        searchIndexDirty = true;
+        settled.notify();
+      }
       return completed;
     },
     async compactSearchIndex(maxPages) {
@@ -263,7 +269,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return worked;
     },
     async failTask(lease, error, retryAt) {
-      return write(() => tasks.failTaskTx(conn, lease, error, retryAt, now()));
+      const failed = write(() => tasks.failTaskTx(conn, lease, error, retryAt, now()));
+      if (failed && retryAt === null) settled.notify();
+      return failed;
     },
     async releaseTask(lease) {
       return write(() => tasks.releaseTaskTx(conn, lease, now()));
@@ -275,7 +283,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return tasks.listTasks(conn, accountId, userId, filter);
     },
     async cancelTask(accountId, userId, taskId, now) {
-      return write(() => tasks.cancelTaskTx(conn, accountId, userId, taskId, now));
+      const outcome = write(() => tasks.cancelTaskTx(conn, accountId, userId, taskId, now));
+      if (outcome?.outcome === 'cancelled') settled.notify();
+      return outcome;
+    },
+    watchTasks(listener) {
+      return settled.watch(listener, () => false);
     },
     async queueCounts(accountId, userId, countOptions) {
       return tasks.queueCounts(conn, accountId, userId, countOptions?.taskIds);

@@ -18,6 +18,7 @@ import { Worker } from 'node:worker_threads';
 import { threadEntry } from '../../workers/thread-entry.js';
 import { rebuildError, type SerializedError } from '../../workers/thread-errors.js';
 import { movableBuffer } from '../movable.js';
+import { createTaskSignal } from '../task-signal.js';
 import type { SkillWrite, Store } from '../types.js';
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
@@ -115,7 +116,8 @@ type LocalMember =
   | 'changeToken'
   | 'exportRecords'
   | 'importRecords'
-  | 'expireLeases';
+  | 'expireLeases'
+  | 'watchTasks';
 /** Store methods the database thread does not serve yet (must be none). */
 type UnservedStoreMethods = Exclude<keyof Store, (typeof THREAD_METHODS)[number] | LocalMember>;
 // A new Store method fails to compile here, naming it: add it to THREAD_METHODS (arguments and
@@ -289,5 +291,23 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     },
   };
   for (const method of THREAD_METHODS) store[method] = (...args: unknown[]) => call(method, args);
+  // watchTasks takes a function: its listeners live here and hear of this store's own settlements.
+  const settled = createTaskSignal();
+  store.watchTasks = (listener: () => void) => settled.watch(listener, () => false);
+  store.completeTask = async (...args: unknown[]) => {
+    const completed = (await call('completeTask', args)) as boolean;
+    if (completed) settled.notify();
+    return completed;
+  };
+  store.failTask = async (...args: unknown[]) => {
+    const failed = (await call('failTask', args)) as boolean;
+    if (failed && args[2] === null) settled.notify();
+    return failed;
+  };
+  store.cancelTask = async (...args: unknown[]) => {
+    const outcome = (await call('cancelTask', args)) as Awaited<ReturnType<Store['cancelTask']>>;
+    if (outcome?.outcome === 'cancelled') settled.notify();
+    return outcome;
+  };
   return store as unknown as Store;
 }
