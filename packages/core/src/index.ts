@@ -76,6 +76,7 @@ export {
 export {
   VALIDATION_PROFILES,
   type ValidateSkillOptions,
+  validateAndParseSkillMd,
   validateSkill,
 } from './validate/validate-skill.js';
 export type {

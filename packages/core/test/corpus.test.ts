@@ -11,6 +11,7 @@ import {
   parseSkillMd,
   serializeSkillMd,
   VALIDATION_PROFILES,
+  validateAndParseSkillMd,
   validateSkill,
 } from '../src/index.js';
 
@@ -40,6 +41,10 @@ describeCorpus('every corpus SKILL.md', () => {
         const result = validateSkill(text, { profile, strict, dirName: dir });
         expect(result.valid).toBe(result.errors.length === 0);
         expect(result.name).toBe(parsed.skill.name);
+        // One parse for both: the same verdict and the same parsed skill as the two calls.
+        const both = validateAndParseSkillMd(text, { profile, strict, dirName: dir });
+        expect(both.validation).toEqual(result);
+        expect(both.skill).toEqual(parseSkillMd(text).skill);
         for (const issue of [...result.errors, ...result.warnings]) {
           expect(issue.rule).toMatch(/^[a-z_]+$/);
           expect(issue.message.length).toBeGreaterThan(10);

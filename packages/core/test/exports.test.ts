@@ -97,6 +97,7 @@ const CORE_EXPORTS = [
   'toToolSlug',
   'toolboxSkillsFromRegistry',
   'userSkillRoot',
+  'validateAndParseSkillMd',
   'validateSkill',
 ];
 

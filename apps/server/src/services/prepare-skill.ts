@@ -2,7 +2,7 @@
  * Reading SKILL.md text for a write: core's validator (profile `openviking`, not strict) and parser
  * in one call, so it can run in a worker thread for large input (see `workers/worker-pool.ts`).
  */
-import { parseSkillMd, type SkillIssue, validateSkill } from '@skillport/core';
+import { type SkillIssue, validateAndParseSkillMd } from '@skillport/core';
 import { defineWorkerTask } from '../workers/worker-task.js';
 
 /** Input of {@link prepareSkill}. */
@@ -31,11 +31,11 @@ export interface PreparedSkill {
  * @returns errors and warnings (profile `openviking`), and the parsed skill's fields
  */
 export function prepareSkill(input: PrepareSkillInput): PreparedSkill {
-  const validation = validateSkill(input.text, {
+  // One parse serves the verdict and the stored fields.
+  const { validation, skill: parsed } = validateAndParseSkillMd(input.text, {
     profile: 'openviking',
     ...(input.dirName !== undefined ? { dirName: input.dirName } : {}),
   });
-  const parsed = parseSkillMd(input.text).skill;
   return {
     errors: validation.errors,
     warnings: validation.warnings,

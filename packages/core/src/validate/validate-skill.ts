@@ -6,7 +6,13 @@ import { isSkillportError, SkillportError } from '../errors.js';
 import { countLines } from '../internal/text.js';
 import { type ParseDetail, parseSkillMdDetail } from '../parse/parse-skill-md.js';
 import { type StructuredSkillMd, structuredToSkillMd } from '../parse/serialize-skill-md.js';
-import type { SkillIssue, StructuredSkill, ValidationProfile, ValidationResult } from '../types.js';
+import type {
+  ParsedSkill,
+  SkillIssue,
+  StructuredSkill,
+  ValidationProfile,
+  ValidationResult,
+} from '../types.js';
 import { checkAgentSkills } from './agentskills-rules.js';
 import { checkOpenViking } from './openviking-rules.js';
 import { createRuleContext } from './rule-context.js';
@@ -95,6 +101,37 @@ export function validateSkill(
   input: string | StructuredSkill,
   options: ValidateSkillOptions = {},
 ): ValidationResult {
+  return validateDetail(input, options).validation;
+}
+
+/**
+ * {@link validateSkill} of SKILL.md text together with the skill it parsed — what
+ * {@link parseSkillMd} returns as `skill` — from one parse: for a caller that stores what it
+ * validated (the server's add and update).
+ *
+ * @param text - SKILL.md text
+ * @param options - as for {@link validateSkill}
+ * @returns `validation` (exactly `validateSkill(text, options)`) and `skill` (exactly
+ *   `parseSkillMd(text).skill`)
+ * @throws SkillportError `INVALID_ARGUMENT` for an unknown profile
+ * @example
+ * ```ts
+ * const { validation, skill } = validateAndParseSkillMd('---\nname: pdf\ndescription: Reads PDF files\n---\nBody\n');
+ * validation.valid; // true
+ * skill.body; // 'Body\n'
+ * ```
+ */
+export function validateAndParseSkillMd(
+  text: string,
+  options: ValidateSkillOptions = {},
+): { validation: ValidationResult; skill: ParsedSkill } {
+  return validateDetail(text, options);
+}
+
+function validateDetail(
+  input: string | StructuredSkill,
+  options: ValidateSkillOptions,
+): { validation: ValidationResult; skill: ParsedSkill } {
   const strict = options.strict ?? false;
   const profile = options.profile ?? 'openviking';
   if (!VALIDATION_PROFILES.includes(profile)) {
@@ -145,7 +182,7 @@ export function validateSkill(
   }
   for (const issue of ctx.issues) (issue.severity === 'error' ? errors : warnings).push(issue);
 
-  return {
+  const validation: ValidationResult = {
     valid: errors.length === 0,
     strict,
     profile,
@@ -157,6 +194,7 @@ export function validateSkill(
     errors,
     warnings,
   };
+  return { validation, skill };
 }
 
 /**

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   isSkillportError,
+  parseSkillMd,
   type SkillIssue,
   ValidateSkillResultSchema,
   type ValidationProfile,
+  validateAndParseSkillMd,
   validateSkill,
 } from '../../src/index.js';
 
@@ -349,6 +351,23 @@ describe('validateSkill input and result', () => {
       expect.unreachable();
     } catch (error) {
       expect(isSkillportError(error) && error.code).toBe('INVALID_ARGUMENT');
+    }
+  });
+});
+
+describe('validateAndParseSkillMd', () => {
+  it.each([
+    named('pdf-tools'),
+    named('Bad Name!', 'tags: [a, b]', 'allowed-tools: Read Grep'),
+    skillMd(['name: x', 'description: [unclosed']),
+    skillMd(['description: no name here at all, which is an error']),
+    '# no frontmatter at all\n',
+    `${named('long-body')}${'line\n'.repeat(600)}`,
+  ])('gives validateSkill and parseSkillMd of one parse (%#)', (text) => {
+    for (const profile of ['openviking', 'agentskills', 'claude'] as const) {
+      const both = validateAndParseSkillMd(text, { profile, strict: true, dirName: 'pdf-tools' });
+      expect(both.validation).toEqual(validateSkill(text, { profile, strict: true, dirName: 'pdf-tools' }));
+      expect(both.skill).toEqual(parseSkillMd(text).skill);
     }
   });
 });
