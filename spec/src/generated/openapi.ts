@@ -2092,6 +2092,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     adminCreateAccount: {
@@ -2188,6 +2197,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     adminListKeys: {
@@ -2276,6 +2294,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2382,6 +2409,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     adminRevokeKey: {
@@ -2479,6 +2515,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     adminListUsers: {
@@ -2567,6 +2612,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2673,6 +2727,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     observeQueue: {
@@ -2765,6 +2828,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     observeSystem: {
@@ -2850,6 +2922,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2953,6 +3034,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listSkills: {
@@ -3047,6 +3137,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3159,6 +3258,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     findSkills: {
@@ -3255,6 +3363,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     validateSkill: {
@@ -3344,6 +3461,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3471,6 +3597,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     updateSkill: {
@@ -3591,6 +3726,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     deleteSkill: {
@@ -3703,6 +3847,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getSkillFile: {
@@ -3805,6 +3958,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3932,6 +4094,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listSkillRevisions: {
@@ -4032,6 +4203,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getLimits: {
@@ -4117,6 +4297,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4229,6 +4418,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     listTasks: {
@@ -4332,6 +4530,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     getTask: {
@@ -4427,6 +4634,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
         };
     };
     cancelTask: {
@@ -4515,6 +4731,15 @@ export interface operations {
             };
             /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };

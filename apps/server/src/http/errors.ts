@@ -103,6 +103,18 @@ export function isTransientStoreError(err: unknown): boolean {
 }
 
 /**
+ * True when the store could not write because the disk (or the filesystem quota) is full: SQLite's
+ * `SQLITE_FULL`, a Node `ENOSPC`/`EDQUOT`, PostgreSQL's `53100` (disk_full). The write's transaction
+ * was rolled back, so nothing changed.
+ */
+export function isStorageFullError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && /^(SQLITE_FULL|ENOSPC|EDQUOT|53100)$/.test(code)) return true;
+  return /database or disk is full|no space left on device|could not extend file/i.test(err.message);
+}
+
+/**
  * The app's `onError`: maps any thrown value to the envelope.
  *
  * @param logger - receives unexpected errors (500s) with their stack
@@ -155,6 +167,16 @@ export function createErrorHandler(logger: Logger) {
         return sendError(c, 'INVALID_ARGUMENT', err.message || 'Bad request');
     }
     const stack = err instanceof Error ? err.stack : String(err);
+    if (isStorageFullError(err)) {
+      logger.error({ msg: 'storage full', request_id: c.get('requestId'), error: stack });
+      return sendError(
+        c,
+        'RESOURCE_EXHAUSTED',
+        'The server is out of storage space (disk full); nothing was changed. Free space on the server or delete skills, then retry',
+        { request_id: c.get('requestId'), reason: 'storage_full' },
+        507,
+      );
+    }
     if (isTransientStoreError(err)) {
       logger.error({ msg: 'store unavailable', request_id: c.get('requestId'), error: stack });
       c.header('Retry-After', '1');

@@ -29,6 +29,11 @@ export const errorResponses = {
       '(`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down',
     content: { 'application/json': { schema: ErrorEnvelopeSchema } },
   },
+  507: {
+    description:
+      'RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
 } as const;
 
 /** The 504 of routes that wait. */

@@ -4,7 +4,7 @@
  * optionally wait for the job.
  */
 import { isSkillportError, type SkillIssue, SkillportError, type SkillWriteResult } from '@skillport/core';
-import { isTransientStoreError } from '../http/errors.js';
+import { isStorageFullError, isTransientStoreError } from '../http/errors.js';
 import { handOver } from '../store/movable.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
@@ -148,7 +148,7 @@ export async function writeSkill(
   try {
     written = await deps.store.putSkill(write);
   } catch (error) {
-    if (isSkillportError(error) || isTransientStoreError(error)) throw error;
+    if (isSkillportError(error) || isTransientStoreError(error) || isStorageFullError(error)) throw error;
     throw new SkillportError(
       'PROCESSING_ERROR',
       `Storing skill ${JSON.stringify(name)} failed after it was accepted`,
