@@ -2,6 +2,7 @@
 import { type ApiError, isApiError, type SkillData } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
+import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withProgress } from '../internal/progress.js';
 import { resolveSource } from '../internal/source.js';
@@ -81,12 +82,17 @@ export async function addAction(
   const { label, tools } = resolved;
   const client = await ctx.client();
   const verb = options.wait ? 'Adding and processing' : 'Adding';
-  if (tools) return addTools(ctx, tools, fields, `${verb} the tools of ${label}`);
-  const result = await withSpinner(io, ctx.format, `${verb} ${label}…`, async () => {
-    // A file or folder too large for the server is refused here, before it is zipped or uploaded.
-    const { source, filename } = await checkedSource(client, resolved);
-    return client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
-  });
+  // With --wait, Ctrl-C says what the server is still processing and how to follow it.
+  const interruptible = <T>(work: () => Promise<T>) =>
+    options.wait ? withInterruptReport(io, client, `adding ${label}`, work) : work();
+  if (tools) return interruptible(() => addTools(ctx, tools, fields, `${verb} the tools of ${label}`));
+  const result = await interruptible(() =>
+    withSpinner(io, ctx.format, `${verb} ${label}…`, async () => {
+      // A file or folder too large for the server is refused here, before it is zipped or uploaded.
+      const { source, filename } = await checkedSource(client, resolved);
+      return client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
+    }),
+  );
   printWriteResult(ctx, result);
 }
 

@@ -3,6 +3,7 @@
 import type { AsyncHTTPClient } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
+import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, printJson } from '../internal/io.js';
 import { resolveSource } from '../internal/source.js';
 import { withSpinner } from '../internal/spinner.js';
@@ -196,19 +197,19 @@ export function registerSkills(program: Command, io: CliIo): Command {
       const fields = writeFields(options);
       const resolved = await resolveSource(io, raw);
       const client = await ctx.client();
-      const result = await withSpinner(
-        io,
-        ctx.format,
-        `Updating ${name} from ${resolved.label}…`,
-        async () => {
+      const update = () =>
+        withSpinner(io, ctx.format, `Updating ${name} from ${resolved.label}…`, async () => {
           const { source, filename } = await checkedSource(client, resolved);
           return client.updateSkill(name, source, {
             ...fields,
             ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
             ...(filename ? { filename } : {}),
           });
-        },
-      );
+        });
+      // With --wait, Ctrl-C says what the server is still processing and how to follow it.
+      const result = options.wait
+        ? await withInterruptReport(io, client, `updating ${name}`, update)
+        : await update();
       printWriteResult(ctx, result);
     });
 

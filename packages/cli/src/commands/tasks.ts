@@ -1,6 +1,7 @@
 /** `task <id>`, `wait`, `observer queue`: processing jobs of the caller. */
 import type { Command } from 'commander';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
+import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
@@ -99,8 +100,10 @@ export function registerTasks(program: Command, io: CliIo): void {
       const ctx = createContext(io, command);
       const timeout = parsePositive('--timeout', options.timeout);
       const client = await ctx.client();
-      const queue = await withSpinner(io, ctx.format, 'Waiting for processing…', () =>
-        client.waitProcessed(timeout === undefined ? {} : { timeout }),
+      const queue = await withInterruptReport(io, client, 'waiting for processing', () =>
+        withSpinner(io, ctx.format, 'Waiting for processing…', () =>
+          client.waitProcessed(timeout === undefined ? {} : { timeout }),
+        ),
       );
       printQueue(ctx, queue);
     });
