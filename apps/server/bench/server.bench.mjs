@@ -431,6 +431,7 @@ async function withServer(engine, count, label, body) {
     SKILLPORT_PORT: '0',
     SKILLPORT_HOST: '127.0.0.1',
   });
+  children.push(server.child);
   try {
     const drainSeconds = await drain(server.url);
     console.log(
@@ -530,6 +531,8 @@ async function benchEngine(engine, ceiling) {
     });
   });
   const large = engine.name === 'postgres' ? PG_SKILLS_LARGE : SKILLS_LARGE;
+  printRows(engine, ceiling, rows);
+  const small = rows.length;
   if (large > 0) {
     await withServer(engine, large, 'large', async (server, names) => {
       const pid = server.child.pid;
@@ -565,7 +568,17 @@ async function benchEngine(engine, ceiling) {
       verdict: 'SKIP',
     });
   }
+  if (rows.length > small) printRows(engine, ceiling, rows.slice(small));
   return rows;
+}
+
+function printRows(engine, ceiling, rows) {
+  console.log(
+    `\n### ${engine.name} — ceiling (bare node:http) ${Math.round(ceiling.rps)} req/s; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.table(rows);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -615,14 +628,11 @@ try {
     }
     const ceiling = await run(bare.child.pid, { url: bare.url });
     const floor = await run(hono.child.pid, { url: hono.url });
-    const rows = await benchEngine(engine, ceiling);
     console.log(
-      `\n### ${name} — ceiling (bare node:http) ${Math.round(ceiling.rps)} req/s, framework floor (bare Hono) ` +
-        `${Math.round(floor.rps)} req/s = ${(floor.rps / ceiling.rps).toFixed(2)}× ceiling; load average ${loadavg()
-          .map((l) => l.toFixed(2))
-          .join(' ')}`,
+      `${name}: ceiling (bare node:http) ${Math.round(ceiling.rps)} req/s, framework floor (bare Hono) ` +
+        `${Math.round(floor.rps)} req/s = ${(floor.rps / ceiling.rps).toFixed(2)}× ceiling`,
     );
-    console.table(rows);
+    const rows = await benchEngine(engine, ceiling);
     const misses = rows.filter((r) => r.verdict === 'MISS').length;
     const errors = rows.reduce((sum, r) => sum + (Number(r.errors) || 0), 0);
     console.log(`${name}: ${misses} goal(s) missed; ${errors} unexpected status(es) or errors`);
