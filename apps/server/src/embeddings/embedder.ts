@@ -26,6 +26,49 @@ export interface Embedder {
    * @throws Error when the embedding could not be computed (the caller falls back to lexical search)
    */
   embed(texts: readonly string[], kind: EmbeddingKind): Promise<Float32Array[]>;
+  /**
+   * Calibration of the model for `find`: the least z-score (deviations above the caller's other
+   * skills, see the server's `search/semantic.ts`) from which a skill that matches no word of the
+   * query is returned for its meaning alone. Models whose unrelated texts can stand out strongly by
+   * chance need a higher bar. Absent: the chance level `√(2 ln n)` among `n` skills.
+   */
+  readonly semanticOnlyMinZ?: number;
+  /**
+   * The text a skill is embedded from, when the model wants another than {@link embeddingText}
+   * (part of the vectors' identity: a change needs a new `model`).
+   */
+  documentText?(skill: EmbeddingSource): string;
+  /**
+   * False when the embedder cannot work at all (e.g. its model failed to load); the job runner then
+   * stops asking it. Absent: always assumed available (failures are retried).
+   */
+  available?(): boolean;
+}
+
+/** What a skill is embedded from. */
+export interface EmbeddingSource {
+  name: string;
+  description: string;
+  tags: readonly string[];
+  body: string;
+}
+
+/**
+ * What a skill is for, as one text: its name (separators as spaces), description and tags, one per
+ * line (empty parts left out).
+ *
+ * @param skill - name, description and tags
+ * @returns the text
+ * @example
+ * ```ts
+ * skillHeadText({ name: 'pdf-forms', description: 'Fill PDF forms', tags: ['docs'], body: '' });
+ * // 'pdf forms\nFill PDF forms\ndocs'
+ * ```
+ */
+export function skillHeadText(skill: EmbeddingSource): string {
+  return [skill.name.replace(/[-_]+/g, ' '), skill.description.trim(), skill.tags.join(', ')]
+    .filter((part) => part !== '')
+    .join('\n');
 }
 
 /** Characters of a skill document sent to the embedder (name, description, tags, then the body). */
@@ -44,16 +87,8 @@ export const EMBEDDING_TEXT_MAX_CHARS = 2000;
  * // 'pdf\nFill PDF forms\ndocs\n# PDF'
  * ```
  */
-export function embeddingText(skill: {
-  name: string;
-  description: string;
-  tags: readonly string[];
-  body: string;
-}): string {
-  const head = [skill.name.replace(/[-_]+/g, ' '), skill.description.trim(), skill.tags.join(', ')]
-    .filter((part) => part !== '')
-    .join('\n');
-  const text = `${head}\n${skill.body.trim()}`;
+export function embeddingText(skill: EmbeddingSource): string {
+  const text = `${skillHeadText(skill)}\n${skill.body.trim()}`;
   return text.length > EMBEDDING_TEXT_MAX_CHARS ? text.slice(0, EMBEDDING_TEXT_MAX_CHARS) : text;
 }
 

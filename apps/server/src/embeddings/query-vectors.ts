@@ -4,23 +4,48 @@ import type { Embedder } from './embedder.js';
 /** Turns a find query into its query vector, or null when semantic search is unavailable for it. */
 export type QueryVectors = (query: string) => Promise<SemanticQuery | null>;
 
+/** Options of {@link createQueryVectors}. */
+export interface QueryVectorsOptions {
+  /** Query vectors remembered (least recently used forgotten first); default 1000. */
+  cacheSize?: number;
+  /**
+   * Longest wait for a query's vector, ms (default: as long as the embedder takes). A vector that
+   * comes later is still remembered for the next time the query is asked; this time `find` ranks
+   * lexically.
+   */
+  waitMs?: number;
+  /** Told about a failed embedding, at most once a minute. */
+  onError?: (error: unknown) => void;
+}
+
 /**
  * The query side of semantic search: embeds a find query (`kind: 'query'`) and remembers the last
  * `cacheSize` queries' vectors (users and agents repeat queries; an embedding costs a round trip or
- * CPU time). A failure (endpoint down, time limit) yields null — `find` then ranks lexically — and
- * is reported to `onError`, at most once a minute.
+ * CPU time). A failure (endpoint down, model unavailable) or a wait past `waitMs` yields null —
+ * `find` then ranks lexically; failures are reported to `onError`, at most once a minute. Queries
+ * are embedded as written, after collapsing white space; the vector carries the embedder's model
+ * and calibration (`semanticOnlyMinZ`).
  *
- * @param embedder - the embedder (its own time limit bounds the wait)
- * @param options - `cacheSize` (default 1000 queries), `onError`
+ * @param embedder - the embedder (its own time limit bounds the wait too)
+ * @param options - cache size, longest wait, error report
  * @returns the lookup
  */
-export function createQueryVectors(
-  embedder: Embedder,
-  options: { cacheSize?: number; onError?: (error: unknown) => void } = {},
-): QueryVectors {
+export function createQueryVectors(embedder: Embedder, options: QueryVectorsOptions = {}): QueryVectors {
   const cacheSize = Math.max(0, options.cacheSize ?? 1000);
   const cache = new Map<string, Float32Array>();
+  /** Embeddings under way, shared by concurrent finds of the same query. */
+  const inFlight = new Map<string, Promise<Float32Array | undefined>>();
   let lastReport = Number.NEGATIVE_INFINITY;
+  const semantic = (vector: Float32Array): SemanticQuery => ({
+    model: embedder.model,
+    vector,
+    ...(embedder.semanticOnlyMinZ !== undefined ? { semanticOnlyMinZ: embedder.semanticOnlyMinZ } : {}),
+  });
+  const remember = (key: string, vector: Float32Array): void => {
+    if (cacheSize === 0) return;
+    cache.set(key, vector);
+    if (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
+  };
   return async (query) => {
     const key = query.trim().replace(/\s+/g, ' ');
     if (key === '') return null;
@@ -28,16 +53,24 @@ export function createQueryVectors(
     if (cached !== undefined) {
       cache.delete(key);
       cache.set(key, cached); // most recently used last
-      return { model: embedder.model, vector: cached };
+      return semantic(cached);
     }
+    if (embedder.available?.() === false) return null;
     try {
-      const [vector] = await embedder.embed([key], 'query');
-      if (vector === undefined) return null;
-      if (cacheSize > 0) {
-        cache.set(key, vector);
-        if (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
+      let embedding = inFlight.get(key);
+      if (embedding === undefined) {
+        embedding = embedder.embed([key], 'query').then(([vector]) => {
+          if (vector !== undefined) remember(key, vector);
+          return vector;
+        });
+        const settled = (): void => {
+          inFlight.delete(key);
+        };
+        embedding.then(settled, settled);
+        inFlight.set(key, embedding);
       }
-      return { model: embedder.model, vector };
+      const vector = await (options.waitMs === undefined ? embedding : withinMs(embedding, options.waitMs));
+      return vector === undefined ? null : semantic(vector);
     } catch (error) {
       if (performance.now() - lastReport > 60_000) {
         lastReport = performance.now();
@@ -46,4 +79,22 @@ export function createQueryVectors(
       return null;
     }
   };
+}
+
+/** The promise's value, or undefined when it takes longer than `ms` (its failure is then ignored). */
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  promise.catch(() => {});
+  return new Promise<T | undefined>((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }

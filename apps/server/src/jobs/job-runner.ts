@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { parseSkillMd } from '@skillport/core';
-import { type Embedder, embeddingText } from '../embeddings/embedder.js';
+import { type Embedder, type EmbeddingSource, embeddingText } from '../embeddings/embedder.js';
 import { EXTRACT_OVERVIEW } from '../levels/extract-overview.js';
 import { renderOverview } from '../levels/render-overview.js';
 import {
@@ -262,6 +262,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   const compactQuietMs = Math.max(0, options.compactQuietMs ?? 5000);
   let lastKickAt = Number.NEGATIVE_INFINITY;
   const embedder = options.embedder ?? null;
+  const documentText = (skill: EmbeddingSource): string =>
+    embedder?.documentText ? embedder.documentText(skill) : embeddingText(skill);
   const embedRetryMs = Math.max(0, options.embedRetryMs ?? 60_000);
   let embedding = false;
   let embedPausedUntil = Number.NEGATIVE_INFINITY;
@@ -356,7 +358,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const definition = new TextDecoder().decode(file.content);
       const overview = await summarize({ skill, definition, signal: controller.signal });
       if (entry.released || lost) return;
-      const embedded = embedder ? await embedOne(skill, task.id) : undefined;
+      const embedded =
+        embedder && embedder.available?.() !== false ? await embedOne(skill, task.id) : undefined;
       if (entry.released || lost) return;
       check(
         await store.completeTask(lease, {
@@ -394,13 +397,15 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   async function embedOne(skill: SkillRecord, taskId: string): Promise<boolean> {
     if (!embedder) return false;
     try {
-      const [vector] = await embedder.embed([embeddingText(skill)], 'document');
+      const [vector] = await embedder.embed([documentText(skill)], 'document');
       if (vector === undefined) throw new Error('the embedder returned no vector');
       await store.putSkillVector(skill.id, skill.revision, embedder.model, vector);
       return true;
     } catch (error) {
       embedPausedUntil = performance.now() + embedRetryMs;
-      onError(error, { taskId, phase: 'embedding (the skill stays findable lexically)' });
+      // An embedder that cannot work at all has said so once itself.
+      if (embedder.available?.() !== false)
+        onError(error, { taskId, phase: 'embedding (the skill stays findable lexically)' });
       return false;
     }
   }
@@ -412,12 +417,13 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
    */
   async function embedWhileIdle(generation: number): Promise<void> {
     if (!embedder || embedding || performance.now() < embedPausedUntil) return;
+    if (embedder.available?.() === false) return;
     embedding = true;
     try {
       while (running && generation === kickGeneration) {
         const batch = await store.skillsNeedingVectors(embedder.model, EMBED_BATCH);
         if (batch.length === 0) return;
-        const vectors = await embedder.embed(batch.map(embeddingText), 'document');
+        const vectors = await embedder.embed(batch.map(documentText), 'document');
         for (const [i, skill] of batch.entries()) {
           const vector = vectors[i];
           if (vector !== undefined)
@@ -426,7 +432,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       }
     } catch (error) {
       embedPausedUntil = performance.now() + embedRetryMs;
-      onError(error, { phase: 'embedding skills (retried later; they stay findable lexically)' });
+      if (embedder.available?.() !== false)
+        onError(error, { phase: 'embedding skills (retried later; they stay findable lexically)' });
     } finally {
       embedding = false;
     }

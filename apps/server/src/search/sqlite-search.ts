@@ -185,8 +185,17 @@ export function searchSkills(
   const roots = JSON.stringify(rootUris);
   const budget = candidateBudget(max, rootUris.length);
 
+  // With a query vector, more lexical candidates: their meaning may lift one into the top `limit`.
   const candidates: Array<SearchCandidate<number>> =
-    match === null ? [] : rankLexical(conn, match, accountId, roots, budget);
+    match === null
+      ? []
+      : rankLexical(
+          conn,
+          match,
+          accountId,
+          roots,
+          semantic === undefined ? budget : Math.max(budget, SEMANTIC_CANDIDATES),
+        );
   if (semantic !== undefined) {
     semantic.cache.refresh(conn);
     const scoped = semantic.cache.inScope(accountId, new Set(rootUris), semantic.query.model);
@@ -196,6 +205,12 @@ export function searchSkills(
         for (const entry of scoped) yield { ...entry, key: entry.seq };
       })(),
       Math.max(budget, SEMANTIC_CANDIDATES),
+      {
+        lexicalKeys: new Set(candidates.map((c) => c.key)),
+        ...(semantic.query.semanticOnlyMinZ !== undefined
+          ? { semanticOnlyMinZ: semantic.query.semanticOnlyMinZ }
+          : {}),
+      },
     );
     // The cache may lag a delete by a moment: keep only skills that are still in scope.
     const live = new Set(

@@ -244,6 +244,11 @@ export interface SemanticQuery {
   model: string;
   /** The query's unit-length embedding. */
   vector: Float32Array;
+  /**
+   * The model's calibration (`Embedder.semanticOnlyMinZ`): least z-score for a skill found by
+   * meaning alone. Absent: the chance level of `search/semantic.ts`.
+   */
+  semanticOnlyMinZ?: number;
 }
 
 /** A skill revision that needs an embedding (see `Store.skillsNeedingVectors`). */

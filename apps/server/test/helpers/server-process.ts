@@ -27,7 +27,7 @@ export interface ServerProcess {
  * Starts `src/main.ts` with `SKILLPORT_PORT=0` and a temp data folder on the engine under test (see
  * `engine.ts`); resolves once it listens.
  *
- * @param env - extra environment (e.g. limits)
+ * @param env - extra environment (e.g. limits; `SKILLPORT_EMBEDDINGS` is `off` unless given)
  */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-proc-'));
@@ -41,6 +41,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
         SKILLPORT_DATA_DIR: dataDir,
         SKILLPORT_PORT: '0',
         ...engineEnv(dataDir),
+        SKILLPORT_EMBEDDINGS: 'off',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,7 +36,8 @@ export interface TestResponse {
 /**
  * Starts a server for one test file.
  *
- * @param options - extra server options (logger silenced, port 0, temp data folder by default; the
+ * @param options - extra server options (logger silenced, port 0, temp data folder, and embeddings
+ *   off by default: tests of semantic search turn the local model or an endpoint on themselves; the
  *   engine under test unless `store` or `databaseUrl` is given)
  */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
@@ -47,6 +48,7 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     host: '127.0.0.1',
     port: 0,
     logger: false,
+    embeddings: 'off',
     ...engine,
     ...options,
     dataDir,

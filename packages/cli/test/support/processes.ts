@@ -32,7 +32,8 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('SKILLPORT_')) env[key] = value;
   delete env.CI;
-  return { ...env, ...extra };
+  // Servers started by these tests rank lexically unless a test asks for embeddings.
+  return { ...env, SKILLPORT_EMBEDDINGS: 'off', ...extra };
 }
 
 export interface RunningCliServer {

@@ -12,7 +12,7 @@ const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 
 const BOOT = `
 const { startServer } = await import('@skillport/server');
-const server = await startServer({ port: 0, dataDir: process.env.DATA_DIR, logger: false,
+const server = await startServer({ port: 0, dataDir: process.env.DATA_DIR, logger: false, embeddings: 'off',
   corsOrigins: (process.env.CORS || '').split(',').filter(Boolean),
   ...(process.env.ROOT_KEY ? { rootApiKey: process.env.ROOT_KEY } : {}) });
 process.stdout.write(JSON.stringify({ url: server.url }) + '\\n');
