@@ -118,6 +118,7 @@ async function semanticCandidates(
   accountId: string,
   roots: string[],
   budget: number,
+  lexicalKeys: ReadonlySet<number>,
 ): Promise<Array<SearchCandidate<number>>> {
   await semantic.cache.refresh(db);
   const scoped = semantic.cache.inScope(accountId, new Set(roots), semantic.query.model);
@@ -127,6 +128,12 @@ async function semanticCandidates(
       for (const entry of scoped) yield { ...entry, key: entry.seq };
     })(),
     Math.max(budget, SEMANTIC_CANDIDATES),
+    {
+      lexicalKeys,
+      ...(semantic.query.semanticOnlyMinZ !== undefined
+        ? { semanticOnlyMinZ: semantic.query.semanticOnlyMinZ }
+        : {}),
+    },
   );
   if (matches.length === 0) return [];
   const { rows } = await db.query<{ seq: number }>(
@@ -150,8 +157,9 @@ async function semanticCandidates(
  *    weights (GIN index), plus skills whose name is the query; when these are fewer than `limit`,
  *    names similar to the query (`pg_trgm`, typo tolerance).
  * 3. With a query vector: the caller's skills with a stored vector of the same model are scored by
- *    `semanticMatches` (brute-force cosine over the process's in-memory copy of the vectors); those
- *    that stand out are candidates too, with their semantic relevance.
+ *    `semanticMatches` (brute-force cosine over the process's in-memory copy of the vectors): the
+ *    lexical candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills
+ *    that stand out by meaning alone are candidates too.
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
  *    read in full and turned into hits by `toSearchHit`.
  *
@@ -177,11 +185,30 @@ export async function searchSkillsPostgres(
     rootUri: row.root_uri,
     lexical: Number(row.lexical),
   });
-  const [lexical, named, meaning] = await Promise.all([
-    terms.length === 0 ? [] : lexicalCandidates(db, terms, accountId, roots, budget),
+  // With a query vector, more lexical candidates: their meaning may lift one into the top `limit`.
+  const [lexical, named] = await Promise.all([
+    terms.length === 0
+      ? []
+      : lexicalCandidates(
+          db,
+          terms,
+          accountId,
+          roots,
+          semantic === undefined ? budget : Math.max(budget, SEMANTIC_CANDIDATES),
+        ),
     db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]),
-    semantic === undefined ? [] : semanticCandidates(db, semantic, accountId, roots, budget),
   ]);
+  const meaning =
+    semantic === undefined
+      ? []
+      : await semanticCandidates(
+          db,
+          semantic,
+          accountId,
+          roots,
+          budget,
+          new Set(lexical.map((row) => row.seq)),
+        );
   const candidates = [...lexical.map(toCandidate), ...named.rows.map(toCandidate), ...meaning];
   const typed = query.trim().toLowerCase();
   if (new Set(candidates.map((c) => c.name)).size < max && typed !== '' && terms.length > 0) {
