@@ -54,7 +54,7 @@ if (postgresBin !== null) {
       name: 'postgres',
       include: ENGINE_SUITES,
       exclude: ['**/node_modules/**', 'apps/server/test/**/sqlite-*.test.ts'],
-      env: { SKILLPORT_TEST_ENGINE: 'postgres', SKILLPORT_PG_BIN: postgresBin },
+      env: { SKILLPORT_TEST_ENGINE: 'postgres', SKILLPORT_PG_BIN: postgresBin, SKILLPORT_EMBEDDINGS: 'off' },
       globalSetup: ['apps/server/test/helpers/postgres-global-setup.ts'],
     },
   });

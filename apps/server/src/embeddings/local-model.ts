@@ -93,9 +93,9 @@ export interface EmbedLocalInput {
  * empty text is embedded as a single space.
  *
  * @param input - the texts
- * @returns one unit-length vector of {@link LOCAL_MODEL_DIMENSION} per text, in order (their buffers
- *   move to the caller)
- * @throws Error when the model's packages are missing or cannot run
+ * @returns one unit-length vector of {@link LOCAL_MODEL_DIMENSION} per text, in order
+ * @throws Error (`code` {@link LOCAL_MODEL_UNAVAILABLE}) when the model's packages are missing or
+ *   cannot be loaded; Error when a batch cannot be embedded
  */
 export async function embedLocal(input: EmbedLocalInput): Promise<Float32Array[]> {
   if (input.texts.length === 0) return [];
@@ -105,7 +105,12 @@ export async function embedLocal(input: EmbedLocalInput): Promise<Float32Array[]
   if (raw.length !== texts.length) {
     throw new Error(`the local model returned ${raw.length} vectors for ${texts.length} texts`);
   }
-  const vectors = raw.map((values) => normaliseVector(values));
+  return raw.map((values) => normaliseVector(values));
+}
+
+/** {@link embedLocal} in a worker thread: the vectors' buffers move to the caller instead of being copied. */
+export async function embedLocalTask(input: EmbedLocalInput): Promise<Float32Array[]> {
+  const vectors = await embedLocal(input);
   return withTransfer(
     vectors,
     vectors.map((v) => v.buffer as ArrayBuffer),
@@ -113,4 +118,4 @@ export async function embedLocal(input: EmbedLocalInput): Promise<Float32Array[]
 }
 
 /** {@link embedLocal} as a worker-pool task. */
-export const EMBED_LOCAL = defineWorkerTask(import.meta.url, 'embedLocal', embedLocal);
+export const EMBED_LOCAL = defineWorkerTask(import.meta.url, 'embedLocalTask', embedLocalTask);

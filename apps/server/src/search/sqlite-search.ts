@@ -151,8 +151,9 @@ function rankLexical(
  * 2. Candidates: the best `limit × roots` FTS hits in the caller's scope (lexical relevance: negated
  *    BM25 with `FIELD_WEIGHTS`), plus skills whose name equals the query.
  * 3. With a query vector: the caller's skills with a stored vector of the same model are scored by
- *    `semanticMatches` (brute-force cosine over the in-memory {@link VectorCache}); those that stand
- *    out are candidates too, with their semantic relevance.
+ *    `semanticMatches` (brute-force cosine over the in-memory {@link VectorCache}): the lexical
+ *    candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills that
+ *    stand out by meaning alone are candidates too.
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
  *    read in full and turned into hits by `toSearchHit`.
  *

@@ -1,5 +1,7 @@
 /**
- * A real OpenAI-compatible embeddings server on 127.0.0.1:0 for tests (`POST /v1/embeddings`).
+ * A real OpenAI-compatible embeddings server on 127.0.0.1:0 for tests (`POST /v1/embeddings`). It
+ * serves the vectors of a given embedding function — the bundled local model, or by default the
+ * concept embedder below.
  *
  * Its vectors come from a small, deterministic concept embedder: each word (lower case, or each
  * CJK character sequence listed) that belongs to a concept adds 1 on that concept's axis, every
@@ -79,8 +81,15 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Starts the server. */
-export async function startEmbeddingsServer(): Promise<EmbeddingsServer> {
+/**
+ * Starts the server.
+ *
+ * @param embed - how it embeds a request's texts (default: {@link conceptVector} per text); e.g. the
+ *   bundled local model, to serve real vectors
+ */
+export async function startEmbeddingsServer(
+  embed: (texts: string[]) => Promise<ArrayLike<number>[]> = async (texts) => texts.map(conceptVector),
+): Promise<EmbeddingsServer> {
   const state: EmbeddingsServer = {
     url: '',
     requests: [],
@@ -108,8 +117,9 @@ export async function startEmbeddingsServer(): Promise<EmbeddingsServer> {
       return;
     }
     // Answer out of order, as the API allows: clients must place vectors by `index`.
+    const vectors = await embed(inputs);
     const data = inputs
-      .map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) }))
+      .map((_, index) => ({ object: 'embedding', index, embedding: Array.from(vectors[index] ?? []) }))
       .reverse();
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
