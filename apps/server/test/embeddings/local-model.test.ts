@@ -15,6 +15,7 @@ import {
   LOCAL_MODEL_ID,
   localModelInstalled,
 } from '../../src/embeddings/local-model.js';
+import { optionsFromEnv } from '../../src/index.js';
 import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.js';
 import type { WorkerTask } from '../../src/workers/worker-task.js';
 
@@ -135,5 +136,38 @@ describe('local embedder', () => {
     const closed = createLocalEmbedder({ pool: recording });
     await closed.close();
     await expect(closed.embed(['x'], 'query')).rejects.toThrow(/closed/);
+  });
+});
+
+describe('SKILLPORT_EMBEDDINGS', () => {
+  test('local is the default; off, endpoint and the endpoint variables pick the others', () => {
+    // Unset: the server's default (the local model) applies.
+    expect(optionsFromEnv({}).embeddings).toBeUndefined();
+    expect(optionsFromEnv({ SKILLPORT_EMBEDDINGS: 'local' }).embeddings).toBe('local');
+    expect(optionsFromEnv({ SKILLPORT_EMBEDDINGS: ' OFF ' }).embeddings).toBe('off');
+    const endpoint = {
+      SKILLPORT_EMBEDDINGS_URL: 'http://127.0.0.1:11434/v1',
+      SKILLPORT_EMBEDDINGS_MODEL: 'bge-m3',
+    };
+    expect(optionsFromEnv(endpoint).embeddings).toEqual({
+      baseURL: endpoint.SKILLPORT_EMBEDDINGS_URL,
+      model: 'bge-m3',
+    });
+    expect(optionsFromEnv({ ...endpoint, SKILLPORT_EMBEDDINGS: 'endpoint' }).embeddings).toMatchObject({
+      model: 'bge-m3',
+    });
+    expect(optionsFromEnv({ ...endpoint, SKILLPORT_EMBEDDINGS: 'off' }).embeddings).toBe('off');
+    expect(optionsFromEnv({ SKILLPORT_EMBEDDINGS_THREADS: '2' }).embeddingThreads).toBe(2);
+  });
+
+  test('refuses unknown modes, local with an endpoint URL, an endpoint without its model, zero threads', () => {
+    expect(() => optionsFromEnv({ SKILLPORT_EMBEDDINGS: 'remote' })).toThrow(/"local", "endpoint" or "off"/);
+    expect(() =>
+      optionsFromEnv({ SKILLPORT_EMBEDDINGS: 'local', SKILLPORT_EMBEDDINGS_URL: 'http://127.0.0.1:1/v1' }),
+    ).toThrow(/SKILLPORT_EMBEDDINGS_URL/);
+    expect(() => optionsFromEnv({ SKILLPORT_EMBEDDINGS: 'endpoint' })).toThrow(/go together/);
+    expect(() => optionsFromEnv({ SKILLPORT_EMBEDDINGS_THREADS: '0' })).toThrow(
+      /SKILLPORT_EMBEDDINGS_THREADS/,
+    );
   });
 });
