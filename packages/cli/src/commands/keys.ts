@@ -29,6 +29,11 @@ export function registerKeys(program: Command, io: CliIo): void {
       }
       const account = await accountOf(ctx, options.account);
       const client = await ctx.client();
+      // In dev mode every request was user `default` of account `default`: the first key ends dev mode,
+      // and the skills added so far stay with that user. Count them now to say where they went.
+      const health = await client.initialize();
+      const devSkills =
+        health.auth_mode === 'dev' ? ((await client.listSkills({ node_limit: '1' })).total ?? 0) : 0;
       // Creating a user is idempotent on the server, so a key can be made for a new user in one step.
       await client.request('POST', `api/v1/admin/accounts/${encodeURIComponent(account)}/users`, {
         json: { user_id: options.user },
@@ -37,6 +42,21 @@ export function registerKeys(program: Command, io: CliIo): void {
         user_id: options.user,
         ...(options.role ? { role: options.role as 'user' | 'admin' } : {}),
       });
+      if (health.auth_mode === 'dev') {
+        const own = created.account_id === 'default' && created.user_id === 'default';
+        io.stderr.write(
+          'Dev mode has ended: every request now needs an API key (--api-key, SKILLPORT_API_KEY or ' +
+            '`skillport config set api_key <key>`).\n',
+        );
+        if (devSkills > 0 && !own) {
+          io.stderr.write(
+            `The ${devSkills} skill${devSkills === 1 ? '' : 's'} added in dev mode belong${devSkills === 1 ? 's' : ''} to user ` +
+              '"default" of account "default" (viking://user/default/skills), not to this key\'s user. To reach ' +
+              'them, create a key for that user with this one: `skillport keys create --account default ' +
+              '--user default --api-key <this key>`.\n',
+          );
+        }
+      }
       if (ctx.format === 'json') return printJson(io, created);
       ctx.print(
         renderPairs([
