@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { registerConfig } from './commands/config.js';
 import { registerDb } from './commands/db.js';
 import { registerDiscover } from './commands/discover.js';
+import { registerInstall } from './commands/install.js';
 import { registerKeys } from './commands/keys.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerServe } from './commands/serve.js';
@@ -45,6 +46,7 @@ export function createProgram(io: CliIo): Command {
   registerAddSkill(program, io);
   const skills = registerSkills(program, io);
   registerValidate(skills, io);
+  registerInstall(program, io);
   registerTasks(program, io);
   registerKeys(program, io);
   registerConfig(program, io);

@@ -166,8 +166,10 @@ describe('add-skill with a tools/list document', () => {
       'becomes the skill "search-web" like the tool "search.web" before it',
     );
     const table = await cli(['add-skill', file]);
-    expect(table.out).toMatch(/search_web\s+CONFLICT: becomes the skill "search-web"/);
-    expect(table.err).toContain('1 of 2 tools were refused');
+    expect(table.out).toMatch(
+      /tools\.json#search_web\s+search-web\s+refused\s+CONFLICT: becomes the skill "search-web"/,
+    );
+    expect(table.err).toContain('1 of 2 inputs were refused');
     const stored = await client.getSkill('search-web', { level: 0 });
     expect(stored.abstract).toContain('(dotted)');
   });

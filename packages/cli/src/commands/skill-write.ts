@@ -1,11 +1,12 @@
 /** Writing skills: `add-skill`, `skills add` and `skills update`, and how their results print. */
-import { type ApiError, isApiError, type SkillData } from '@skillport/sdk-node';
+import { isApiError } from '@skillport/sdk-node';
 import type { Command } from 'commander';
+import pMap from 'p-map';
+import { type BulkItem, expandInputs, findCollisions } from '../internal/bulk-inputs.js';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
 import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withProgress } from '../internal/progress.js';
-import { resolveSource } from '../internal/source.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
 import { checkedSource } from '../internal/upload-limits.js';
@@ -72,81 +73,139 @@ export function writeFields(options: WriteOptions) {
 
 export async function addAction(
   io: CliIo,
-  raw: string,
+  raws: string[],
   options: WriteOptions,
   command: Command,
 ): Promise<void> {
   const ctx = createContext(io, command);
   const fields = writeFields(options);
-  const resolved = await resolveSource(io, raw, { many: true });
-  const { label, tools } = resolved;
+  const items = await expandInputs(io, raws);
   const client = await ctx.client();
+  const only = items[0];
   const verb = options.wait ? 'Adding and processing' : 'Adding';
+  const label = items.length === 1 && only !== undefined ? only.label : `${items.length} skills`;
   // With --wait, Ctrl-C says what the server is still processing and how to follow it.
   const interruptible = <T>(work: () => Promise<T>) =>
     options.wait ? withInterruptReport(io, client, `adding ${label}`, work) : work();
-  if (tools) return interruptible(() => addTools(ctx, tools, fields, `${verb} the tools of ${label}`));
-  const result = await interruptible(() =>
-    withSpinner(io, ctx.format, `${verb} ${label}…`, async () => {
-      // A file or folder too large for the server is refused here, before it is zipped or uploaded.
-      const { source, filename } = await checkedSource(client, resolved);
-      return client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
-    }),
-  );
-  printWriteResult(ctx, result);
+  if (items.length === 1 && only !== undefined && only.tool === undefined) {
+    // One skill: the detailed result (and a failure is the command's error).
+    const result = await interruptible(() =>
+      withSpinner(io, ctx.format, `${verb} ${only.label}…`, async () => {
+        // A file or folder too large for the server is refused here, before it is zipped or uploaded.
+        const { source, filename } = await checkedSource(client, only);
+        return client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
+      }),
+    );
+    return printWriteResult(ctx, result);
+  }
+  await interruptible(() => addMany(ctx, items, fields));
 }
 
-/** Adds every tool of a `tools/list` document; one line (or JSON item) per tool, failures included. */
-async function addTools(
+/**
+ * The refusal of an input that would write the same skill as an earlier one (it would replace it
+ * without anyone noticing): `CONFLICT`, naming both.
+ */
+function collisionError(
+  item: BulkItem,
+  earlier: BulkItem,
+): { code: string; message: string; status: number } {
+  const message =
+    item.tool !== undefined && earlier.tool !== undefined
+      ? `becomes the skill "${item.name}" like the tool "${earlier.tool}" before it, which it would replace; ` +
+        'not added (rename one of the tools)'
+      : `is the skill "${item.name}" like ${earlier.label} before it, which it would replace; not added ` +
+        '(rename one of them)';
+  return { code: 'CONFLICT', message, status: 409 };
+}
+
+/** Skills added at once by a bulk add. */
+const ADD_CONCURRENCY = 4;
+
+/** One row of a bulk add. */
+interface BulkOutcome {
+  input: string;
+  tool?: string;
+  /** `added`, `replaced`, or `refused` (by the server, or as a collision before sending). */
+  result: 'added' | 'replaced' | 'refused';
+  name: string | null;
+  write?: WriteResultLike & { replaced?: boolean };
+  error?: { code: string; message: string; status?: number };
+}
+
+/**
+ * Adds many skills (bounded concurrency, a progress bar on a TTY) and prints one table: added,
+ * replaced, or refused with the reason. An input that would write the same skill name as an earlier
+ * input is refused (`CONFLICT`) before anything is sent, so neither replaces the other unnoticed.
+ * With `--wait`, waits once for the processing of all of them.
+ */
+async function addMany(
   ctx: Context,
-  tools: Array<Record<string, unknown>>,
+  items: BulkItem[],
   fields: ReturnType<typeof writeFields>,
-  label: string,
 ): Promise<void> {
   const client = await ctx.client();
-  const { fromMcpTool } = await import('@skillport/core');
-  const outcomes: Array<{ tool: string; result?: WriteResultLike; error?: unknown }> = [];
-  /** Skill name → the tool that took it first: two tools becoming one skill would replace each other. */
-  const taken = new Map<string, string>();
-  await withProgress(ctx.io, ctx.format, { total: tools.length, label }, async (bar) => {
-    for (const [index, tool] of tools.entries()) {
-      const name = typeof tool.name === 'string' ? tool.name : `#${index + 1}`;
-      bar.update(name);
-      let skillName: string | undefined;
-      try {
-        skillName = fromMcpTool(tool as Parameters<typeof fromMcpTool>[0]).name || undefined;
-      } catch {
-        skillName = undefined; // the server reports what is wrong with the tool
-      }
-      const first = skillName === undefined ? undefined : taken.get(skillName);
-      if (first !== undefined) {
-        const collision: Pick<ApiError, 'code' | 'message' | 'status'> = {
-          code: 'CONFLICT',
-          status: 409,
-          message:
-            `becomes the skill "${skillName}" like the tool "${first}" before it, which it would replace; ` +
-            'not added (rename one of the tools)',
-        };
-        outcomes.push({ tool: name, error: collision });
-        bar.advance();
-        continue;
-      }
-      if (skillName !== undefined) taken.set(skillName, name);
-      try {
-        outcomes.push({ tool: name, result: await client.addSkill(tool as SkillData, fields) });
-      } catch (error) {
-        if (!isApiError(error)) throw error;
-        outcomes.push({ tool: name, error });
-      }
-      bar.advance();
-    }
-  });
-  const failed = outcomes.filter((o) => o.error);
+  const collisions = findCollisions(items);
+  const { wait, timeout, ...perSkill } = fields as typeof fields & { wait?: boolean; timeout?: number };
+  const outcomes = await withProgress(
+    ctx.io,
+    ctx.format,
+    { total: items.length, label: `Adding ${items.length} skills` },
+    (bar) =>
+      pMap(
+        items,
+        async (item): Promise<BulkOutcome> => {
+          const base = { input: item.label, ...(item.tool !== undefined ? { tool: item.tool } : {}) };
+          const earlier = collisions.get(item);
+          if (earlier !== undefined) {
+            bar.advance(1, item.label);
+            return { ...base, result: 'refused', name: item.name, error: collisionError(item, earlier) };
+          }
+          bar.update(item.label);
+          try {
+            const write = (await client.addSkill(item.source, perSkill)) as WriteResultLike & {
+              replaced?: boolean;
+            };
+            bar.advance();
+            return { ...base, result: write.replaced ? 'replaced' : 'added', name: write.name, write };
+          } catch (error) {
+            bar.advance();
+            if (!isApiError(error)) throw error;
+            return {
+              ...base,
+              result: 'refused',
+              name: item.name,
+              error: { code: error.code, message: error.message, status: error.status },
+            };
+          }
+        },
+        { concurrency: ADD_CONCURRENCY },
+      ),
+  );
+  let queue: WriteResultLike['queue_status'];
+  if (wait && outcomes.some((o) => o.result !== 'refused')) {
+    queue = await withSpinner(ctx.io, ctx.format, 'Waiting for processing…', () =>
+      client.waitProcessed(timeout !== undefined ? { timeout } : {}),
+    );
+  }
+  const refused = outcomes.filter((o) => o.result === 'refused');
   if (ctx.format === 'json') {
     printJson(
       ctx.io,
       outcomes.map((o) =>
-        o.result ? { tool: o.tool, ...o.result } : { tool: o.tool, error: errorBody(o.error) },
+        o.write
+          ? {
+              input: o.input,
+              ...(o.tool !== undefined ? { tool: o.tool } : {}),
+              result: o.result,
+              ...o.write,
+            }
+          : {
+              input: o.input,
+              ...(o.tool !== undefined ? { tool: o.tool } : {}),
+              result: o.result,
+              name: o.name,
+              error: o.error,
+            },
       ),
     );
   } else {
@@ -154,30 +213,38 @@ async function addTools(
       renderTable(
         outcomes,
         [
-          { header: 'tool', value: (o) => o.tool, flexible: false },
-          { header: 'skill', value: (o) => o.result?.name ?? '' },
+          { header: 'input', value: (o) => o.input },
+          { header: 'skill', value: (o) => o.name ?? '', flexible: false },
+          { header: 'result', value: (o) => o.result, flexible: false },
           {
-            header: 'result',
+            header: 'detail',
             value: (o) =>
-              o.result ? 'added' : `${(o.error as ApiError).code}: ${(o.error as ApiError).message}`,
+              o.error
+                ? `${o.error.code}: ${o.error.message}`
+                : o.write && o.write.warnings.length > 0
+                  ? `${o.write.warnings.length} warning${o.write.warnings.length === 1 ? '' : 's'}`
+                  : '',
           },
         ],
         ctx.width,
       ),
     );
+    const count = (r: BulkOutcome['result']) => outcomes.filter((o) => o.result === r).length;
+    ctx.print(
+      `${count('added')} added, ${count('replaced')} replaced, ${refused.length} refused (${outcomes.length} inputs)` +
+        (queue
+          ? `; processing: ${queue.completed} completed, ${queue.failed} failed, ${queue.pending + queue.processing} left`
+          : '') +
+        '\n',
+    );
   }
-  if (failed.length > 0) {
-    const worst = failed.some((o) => (o.error as ApiError).status >= 500) ? EXIT.server : EXIT.user;
+  if (refused.length > 0) {
+    const worst = refused.some((o) => (o.error?.status ?? 0) >= 500) ? EXIT.server : EXIT.user;
     throw new CliError(
-      ctx.format === 'json' ? '' : `${failed.length} of ${tools.length} tools were refused`,
+      ctx.format === 'json' ? '' : `${refused.length} of ${outcomes.length} inputs were refused`,
       worst,
     );
   }
-}
-
-function errorBody(error: unknown): { code: string; message: string } {
-  const api = error as ApiError;
-  return { code: api.code, message: api.message };
 }
 
 export function addWriteOptions(command: Command): Command {
@@ -196,8 +263,11 @@ export function registerAddSkill(program: Command, io: CliIo): void {
     program
       .command('add-skill')
       .description(
-        'add a skill: a folder, a SKILL.md, a zip, an MCP tool .json, "-" (stdin) or SKILL.md text',
+        'add skills: skill folders, folders of skill folders (a git checkout of a collection), SKILL.md or ' +
+          'zip files, MCP tool .json files (a tools/list answer adds every tool), "-" (stdin) or SKILL.md text',
       )
-      .argument('<path|content>', 'skill folder, file, "-" or content'),
-  ).action((raw: string, options: WriteOptions, command: Command) => addAction(io, raw, options, command));
+      .argument('<path|content...>', 'skill folders, files, "-" or content'),
+  ).action((raws: string[], options: WriteOptions, command: Command) =>
+    addAction(io, raws, options, command),
+  );
 }

@@ -9,6 +9,8 @@ import { resolveSource } from '../internal/source.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderTable } from '../internal/table.js';
 import { checkedSource } from '../internal/upload-limits.js';
+import { registerSkillArchive } from './skill-archive.js';
+import { registerSkillHistory } from './skill-history.js';
 import {
   addAction,
   addWriteOptions,
@@ -63,9 +65,11 @@ export function registerSkills(program: Command, io: CliIo): Command {
   addWriteOptions(
     skills
       .command('add')
-      .description('add a skill (same as add-skill)')
-      .argument('<path|content>', 'skill folder, file, "-" or content'),
-  ).action((raw: string, options: WriteOptions, command: Command) => addAction(io, raw, options, command));
+      .description('add skills (same as add-skill)')
+      .argument('<path|content...>', 'skill folders, files, "-" or content'),
+  ).action((raws: string[], options: WriteOptions, command: Command) =>
+    addAction(io, raws, options, command),
+  );
 
   skills
     .command('list')
@@ -148,41 +152,52 @@ export function registerSkills(program: Command, io: CliIo): Command {
     .option('--level <level>', '0 abstract, 1 overview, 2 SKILL.md (default 2)')
     .option('--files', 'list the files of the skill (path, kind, size, sha-256) instead')
     .option('--target <uri>', 'look only in this skill root')
-    .action(async (name: string, options: { level?: string; files?: boolean; target?: string }, command) => {
-      const ctx = createContext(io, command);
-      const level = options.level ?? '2';
-      if (!['0', '1', '2'].includes(level))
-        throw new CliError(`--level must be 0, 1 or 2, got "${options.level}"`);
-      const client = await ctx.client();
-      const target = options.target ? { target_uri: options.target } : {};
-      if (ctx.format === 'json') {
-        // With --level, only that level (as the API's `level` returns it); without, every level.
-        const result =
-          options.level === undefined
-            ? await client.getSkill(name, { include_content: true, ...target })
-            : await client.getSkill(name, { level, ...target });
-        return printJson(io, result);
-      }
-      const result = await client.getSkill(name, { level, ...target });
-      if (options.files) {
-        const files = result.files ?? [];
-        return ctx.print(
-          renderTable(
-            files,
-            [
-              { header: 'path', value: (f) => f.path },
-              { header: 'kind', value: (f) => f.kind, flexible: false },
-              { header: 'size', value: (f) => String(f.size), flexible: false, align: 'right' },
-              { header: 'sha256', value: (f) => f.sha256 ?? '' },
-            ],
-            ctx.width,
-          ),
-        );
-      }
-      const text = level === '0' ? result.abstract : level === '1' ? result.overview : result.content;
-      if (text === undefined) throw new CliError(`the server returned no level ${level} text for ${name}`, 2);
-      io.stdout.write(text);
-    });
+    .option('--revision <rev>', 'show it as it was at this revision of its history (see skills history)')
+    .action(
+      async (
+        name: string,
+        options: { level?: string; files?: boolean; target?: string; revision?: string },
+        command,
+      ) => {
+        const ctx = createContext(io, command);
+        const level = options.level ?? '2';
+        if (!['0', '1', '2'].includes(level))
+          throw new CliError(`--level must be 0, 1 or 2, got "${options.level}"`);
+        const client = await ctx.client();
+        const target = {
+          ...(options.target ? { target_uri: options.target } : {}),
+          ...(options.revision ? { revision: options.revision } : {}),
+        };
+        if (ctx.format === 'json') {
+          // With --level, only that level (as the API's `level` returns it); without, every level.
+          const result =
+            options.level === undefined
+              ? await client.getSkill(name, { include_content: true, ...target })
+              : await client.getSkill(name, { level, ...target });
+          return printJson(io, result);
+        }
+        const result = await client.getSkill(name, { level, ...target });
+        if (options.files) {
+          const files = result.files ?? [];
+          return ctx.print(
+            renderTable(
+              files,
+              [
+                { header: 'path', value: (f) => f.path },
+                { header: 'kind', value: (f) => f.kind, flexible: false },
+                { header: 'size', value: (f) => String(f.size), flexible: false, align: 'right' },
+                { header: 'sha256', value: (f) => f.sha256 ?? '' },
+              ],
+              ctx.width,
+            ),
+          );
+        }
+        const text = level === '0' ? result.abstract : level === '1' ? result.overview : result.content;
+        if (text === undefined)
+          throw new CliError(`the server returned no level ${level} text for ${name}`, 2);
+        io.stdout.write(text);
+      },
+    );
 
   addWriteOptions(
     skills
@@ -219,13 +234,24 @@ export function registerSkills(program: Command, io: CliIo): Command {
     .description('delete a skill')
     .argument('<name>', 'skill name')
     .option('--target <uri>', 'skill root (default: your user root, then the agent root)')
-    .action(async (name: string, options: { target?: string }, command: Command) => {
+    .option('--purge', "also erase the skill's history at once (no restore possible afterwards)")
+    .action(async (name: string, options: { target?: string; purge?: boolean }, command: Command) => {
       const ctx = createContext(io, command);
       const client = await ctx.client();
-      const result = await client.deleteSkill(name, options.target ? { target_uri: options.target } : {});
+      const result = await client.deleteSkill(name, {
+        ...(options.target ? { target_uri: options.target } : {}),
+        ...(options.purge ? { purge: 'true' } : {}),
+      });
       if (ctx.format === 'json') return printJson(io, result);
-      ctx.print(`removed ${result.uri} (${result.estimated_deleted_count} files)\n`);
+      ctx.print(
+        `removed ${result.uri} (${result.estimated_deleted_count} files)` +
+          (result.privacy_deleted
+            ? '; its history was erased too\n'
+            : `; its history is kept, restore with: skillport skills restore ${result.name} <revision>\n`),
+      );
     });
 
+  registerSkillHistory(skills, io);
+  registerSkillArchive(skills, io);
   return skills;
 }

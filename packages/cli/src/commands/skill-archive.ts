@@ -1,0 +1,320 @@
+/**
+ * `skills export` / `skills import`: every skill of a root as skill folders in one zip, and back.
+ *
+ * The zip holds one folder per skill, `<name>/SKILL.md` plus its auxiliary files byte for byte (the
+ * server's generated `.abstract.md` / `.overview.md` are left out: an import generates them again),
+ * and `skillport-export.json` at the top: `{format: "skillport-skills-export", version: 1,
+ * exported_at, server, root_uri, skills: [{name, revision, files: [{path, sha256, size}]}]}`. Importing
+ * it into any Skillport server stores the same files, so each skill gets the same revision again
+ * (the import checks this and reports it).
+ */
+import { createWriteStream } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { type AsyncHTTPClient, isApiError } from '@skillport/sdk-node';
+import type { Command } from 'commander';
+import { unzipSync, Zip, ZipDeflate, zipSync } from 'fflate';
+import pMap from 'p-map';
+import { type Context, createContext } from '../internal/context.js';
+import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+import { withProgress } from '../internal/progress.js';
+import { downloadSkillFiles, resolveRemoteSkill } from '../internal/remote-skill.js';
+import { checkRelativePath } from '../internal/skill-folder.js';
+import { renderTable } from '../internal/table.js';
+
+/** Name of the manifest at the top of an export. */
+export const EXPORT_MANIFEST = 'skillport-export.json';
+const EXPORT_FORMAT = 'skillport-skills-export';
+const EXPORT_VERSION = 1;
+/** Skills downloaded or uploaded at once. */
+const CONCURRENCY = 4;
+/** Most skills an export lists from a root. */
+const MAX_SKILLS = 1_000_000;
+
+interface ManifestSkill {
+  name: string;
+  revision: string;
+  files: Array<{ path: string; sha256: string; size: number }>;
+}
+
+interface ExportManifest {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  exported_at: string;
+  server: string;
+  root_uri: string;
+  skills: ManifestSkill[];
+}
+
+/** Writes the zip stream to `file` (via a temporary file renamed at the end). */
+function zipWriter(file: string) {
+  const temp = `${file}.${process.pid}.tmp`;
+  const out = createWriteStream(temp);
+  let failure: Error | null = null;
+  out.on('error', (error) => {
+    failure ??= error;
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    out.on('finish', () => (failure ? reject(failure) : resolve()));
+    out.on('error', reject);
+  });
+  const zip = new Zip((error, chunk, final) => {
+    if (error) failure ??= error;
+    else out.write(chunk);
+    if (final) out.end();
+  });
+  return {
+    add(name: string, bytes: Uint8Array) {
+      const entry = new ZipDeflate(name, { level: 6 });
+      zip.add(entry);
+      entry.push(bytes, true);
+    },
+    async finish() {
+      zip.end();
+      try {
+        await done;
+        await rename(temp, file);
+      } catch (error) {
+        await rm(temp, { force: true });
+        throw new CliError(`cannot write ${file}: ${(error as Error).message}`);
+      }
+    },
+    async abort() {
+      zip.terminate();
+      out.destroy();
+      await rm(temp, { force: true });
+    },
+  };
+}
+
+async function exportAction(io: CliIo, file: string, options: { target?: string }, command: Command) {
+  const ctx = createContext(io, command);
+  const client = await ctx.client();
+  const root = options.target ?? 'viking://~/skills';
+  const listing = await client.listSkills({ target_uri: root, node_limit: MAX_SKILLS });
+  const rootUri = listing.root_uri ?? root;
+  const target = path.resolve(io.cwd, file);
+  const writer = zipWriter(target);
+  const manifest: ExportManifest = {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported_at: new Date().toISOString(),
+    server: client.url,
+    root_uri: rootUri,
+    skills: [],
+  };
+  try {
+    await withProgress(
+      io,
+      ctx.format,
+      { total: listing.skills.length, label: `Exporting ${listing.skills.length} skills` },
+      async (bar) => {
+        // Downloads run 4 at a time; entries are written in name order as each skill completes.
+        const skills = await pMap(
+          listing.skills,
+          async (item) => {
+            const remote = await resolveRemoteSkill(client, item.name, { targetUri: rootUri });
+            const files = await downloadSkillFiles(client, remote, remote.files);
+            bar.advance(1, item.name);
+            return { remote, files };
+          },
+          { concurrency: CONCURRENCY },
+        );
+        for (const { remote, files } of skills) {
+          for (const f of remote.files)
+            writer.add(`${remote.name}/${f.path}`, files.get(f.path) as Uint8Array);
+          manifest.skills.push({ name: remote.name, revision: remote.revision, files: remote.files });
+        }
+      },
+    );
+    writer.add(EXPORT_MANIFEST, new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`));
+    await writer.finish();
+  } catch (error) {
+    await writer.abort();
+    throw error;
+  }
+  const fileCount = manifest.skills.reduce((n, s) => n + s.files.length, 0);
+  if (ctx.format === 'json') {
+    return printJson(io, {
+      file: target,
+      root_uri: rootUri,
+      skills: manifest.skills.map((s) => ({ name: s.name, revision: s.revision, files: s.files.length })),
+    });
+  }
+  ctx.print(`exported ${manifest.skills.length} skills (${fileCount} files) of ${rootUri} to ${file}\n`);
+}
+
+interface ImportedSkill {
+  name: string;
+  files: Map<string, Uint8Array>;
+  /** The revision the export recorded, when the zip has a manifest. */
+  exported: string | null;
+}
+
+/** Reads an export: one skill per top folder holding a SKILL.md; the manifest's revisions when present. */
+function readExport(bytes: Uint8Array, label: string): ImportedSkill[] {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(bytes);
+  } catch (error) {
+    throw new CliError(`${label} is not a zip file (${(error as Error).message})`);
+  }
+  let manifest: ExportManifest | null = null;
+  const manifestBytes = entries[EXPORT_MANIFEST];
+  if (manifestBytes !== undefined) {
+    try {
+      manifest = JSON.parse(new TextDecoder().decode(manifestBytes)) as ExportManifest;
+    } catch {
+      throw new CliError(`${label}: ${EXPORT_MANIFEST} is not valid JSON`);
+    }
+    if (manifest.format !== EXPORT_FORMAT || manifest.version !== EXPORT_VERSION) {
+      throw new CliError(
+        `${label}: ${EXPORT_MANIFEST} is format ${manifest.format} version ${manifest.version}; this skillport reads ${EXPORT_FORMAT} version ${EXPORT_VERSION}`,
+      );
+    }
+  }
+  const revisions = new Map((manifest?.skills ?? []).map((s) => [s.name, s.revision]));
+  const skills = new Map<string, Map<string, Uint8Array>>();
+  for (const [entry, content] of Object.entries(entries)) {
+    if (entry.endsWith('/') || entry === EXPORT_MANIFEST || entry.startsWith('__MACOSX/')) continue;
+    const slash = entry.indexOf('/');
+    if (slash <= 0) continue;
+    const name = entry.slice(0, slash);
+    const file = checkRelativePath(name, entry.slice(slash + 1));
+    const files = skills.get(name) ?? new Map<string, Uint8Array>();
+    files.set(file, content);
+    skills.set(name, files);
+  }
+  const out: ImportedSkill[] = [];
+  for (const [name, files] of [...skills].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!files.has('SKILL.md')) continue;
+    out.push({ name, files, exported: revisions.get(name) ?? null });
+  }
+  if (out.length === 0) throw new CliError(`${label} holds no skill folder (<name>/SKILL.md)`);
+  return out;
+}
+
+interface ImportOutcome {
+  skill: string;
+  result: 'added' | 'replaced' | 'refused';
+  revision: string | null;
+  /** Whether the stored revision equals the exported one (null without a manifest). */
+  same_revision: boolean | null;
+  error?: { code: string; message: string; status?: number };
+}
+
+async function importOne(
+  client: AsyncHTTPClient,
+  skill: ImportedSkill,
+  target: string | undefined,
+): Promise<ImportOutcome> {
+  const zip = zipSync(Object.fromEntries(skill.files));
+  try {
+    const written = await client.addSkill(new Blob([zip]), {
+      filename: `${skill.name}.zip`,
+      ...(target ? { target_uri: target } : {}),
+    });
+    return {
+      skill: written.name,
+      result: written.replaced ? 'replaced' : 'added',
+      revision: written.revision,
+      same_revision: skill.exported === null ? null : skill.exported === written.revision,
+    };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return {
+      skill: skill.name,
+      result: 'refused',
+      revision: null,
+      same_revision: null,
+      error: { code: error.code, message: error.message, status: error.status },
+    };
+  }
+}
+
+async function importAction(
+  io: CliIo,
+  file: string,
+  options: { target?: string; wait?: boolean },
+  command: Command,
+) {
+  const ctx: Context = createContext(io, command);
+  const bytes = await readFile(path.resolve(io.cwd, file)).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(`cannot read ${file}: ${error.message}`);
+  });
+  const skills = readExport(new Uint8Array(bytes), file);
+  const client = await ctx.client();
+  const outcomes = await withProgress(
+    io,
+    ctx.format,
+    { total: skills.length, label: `Importing ${skills.length} skills` },
+    (bar) =>
+      pMap(
+        skills,
+        async (skill) => {
+          const outcome = await importOne(client, skill, options.target);
+          bar.advance(1, skill.name);
+          return outcome;
+        },
+        { concurrency: CONCURRENCY },
+      ),
+  );
+  if (options.wait) await client.waitProcessed();
+  const refused = outcomes.filter((o) => o.result === 'refused');
+  const changed = outcomes.filter((o) => o.same_revision === false);
+  if (ctx.format === 'json') {
+    printJson(io, { file, skills: outcomes });
+  } else {
+    ctx.print(
+      renderTable(
+        outcomes,
+        [
+          { header: 'skill', value: (o) => o.skill, flexible: false },
+          { header: 'result', value: (o) => o.result, flexible: false },
+          { header: 'revision', value: (o) => (o.revision ?? '').slice(0, 12), flexible: false },
+          {
+            header: 'as exported',
+            value: (o) =>
+              o.same_revision === null ? '' : o.same_revision ? 'same revision' : 'different revision',
+            flexible: false,
+          },
+          { header: 'detail', value: (o) => (o.error ? `${o.error.code}: ${o.error.message}` : '') },
+        ],
+        ctx.width,
+      ),
+    );
+    ctx.print(
+      `${outcomes.length - refused.length} of ${outcomes.length} skills imported from ${file}` +
+        (changed.length > 0 ? `; ${changed.length} with a different revision than exported` : '') +
+        '\n',
+    );
+  }
+  if (refused.length > 0) {
+    throw new CliError(
+      ctx.format === 'json' ? '' : `${refused.length} skills were refused`,
+      refused.some((o) => (o.error?.status ?? 0) >= 500) ? EXIT.server : EXIT.user,
+    );
+  }
+}
+
+/** Registers `skills export` and `skills import` under `skills`. */
+export function registerSkillArchive(skills: Command, io: CliIo): void {
+  skills
+    .command('export')
+    .description('write every skill of a root to a zip of skill folders (re-importable byte for byte)')
+    .argument('<file.zip>', 'the zip to write')
+    .option('--target <uri>', 'skill root: your user root (default) or viking://agent/skills')
+    .action((file: string, options: { target?: string }, command: Command) =>
+      exportAction(io, file, options, command),
+    );
+
+  skills
+    .command('import')
+    .description('add every skill folder of a zip written by skills export')
+    .argument('<file.zip>', 'the zip to read')
+    .option('--target <uri>', 'skill root: your user root (default) or viking://agent/skills')
+    .option('--wait', 'wait until the server has processed the skills')
+    .action((file: string, options: { target?: string; wait?: boolean }, command: Command) =>
+      importAction(io, file, options, command),
+    );
+}

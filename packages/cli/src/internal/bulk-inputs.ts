@@ -1,0 +1,227 @@
+/**
+ * The inputs of `add-skill` / `skills add`, expanded into one item per skill: a skill folder, a folder
+ * of skill folders (or a git checkout of a collection: every folder holding a `SKILL.md`, not looking
+ * inside a skill), a SKILL.md or zip file, an MCP tool `.json` (one tool, or a `tools/list` answer:
+ * every tool), `-` (stdin) or SKILL.md text. Each item carries the skill name it will be stored under
+ * when that can be read locally, so two inputs that would write the same skill are caught before
+ * anything is sent.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  fromMcpTool,
+  isMcpTool,
+  type McpTool,
+  normalizeSkillName,
+  parseSkillMd,
+  validateSkill,
+} from '@skillport/core';
+import type { SkillSource } from '@skillport/sdk-node';
+import { unzipSync } from 'fflate';
+import { CliError, type CliIo } from './io.js';
+import { toolsOf } from './source.js';
+
+/** One skill to add. */
+export interface BulkItem {
+  /** How the input is shown in results: the path as typed (plus the folder below it), `stdin`, `content`, or `<file>#<tool>`. */
+  label: string;
+  /** What to hand to `addSkill`. */
+  source: SkillSource;
+  /** The skill name it will be stored under, or null when it cannot be read locally (the server decides). */
+  name: string | null;
+  /** For a tool of a `tools/list` document: the tool's own name. */
+  tool?: string;
+}
+
+/** Folders never searched for skills. */
+const SKIPPED = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', '.turbo']);
+/** Deepest folder searched below an input folder. */
+const MAX_DEPTH = 8;
+
+function nameOf(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  try {
+    return normalizeSkillName(raw);
+  } catch {
+    return null;
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The `name` of SKILL.md text as add would store it; null when add would refuse the text anyway
+ * (validation errors, a name outside the name rule), so such an input is reported with the server's
+ * own reason rather than as a collision.
+ */
+function nameInText(text: string): string | null {
+  try {
+    if (validateSkill(text, { profile: 'openviking' }).errors.length > 0) return null;
+    return nameOf(parseSkillMd(text).skill.name);
+  } catch {
+    return null;
+  }
+}
+
+/** The name in SKILL.md bytes (null for bytes that are not UTF-8: add refuses those). */
+function nameInBytes(bytes: Uint8Array): string | null {
+  try {
+    return nameInText(utf8.decode(bytes));
+  } catch {
+    return null;
+  }
+}
+
+async function nameInFile(file: string): Promise<string | null> {
+  const bytes = await readFile(file).catch(() => null);
+  return bytes === null ? null : nameInBytes(new Uint8Array(bytes));
+}
+
+/** The name in a zipped skill folder (SKILL.md at the root or in its one top folder). */
+async function nameInZip(file: string): Promise<string | null> {
+  try {
+    const entries = unzipSync(new Uint8Array(await readFile(file)), {
+      filter: (f) => f.name === 'SKILL.md' || /^[^/]+\/SKILL\.md$/.test(f.name),
+    });
+    const skillMd = entries['SKILL.md'] ?? Object.values(entries)[0];
+    return skillMd === undefined ? null : nameInBytes(skillMd);
+  } catch {
+    return null;
+  }
+}
+
+function toolName(tool: McpTool): string | null {
+  try {
+    return nameOf(fromMcpTool(tool).name);
+  } catch {
+    return null;
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+/** Folders under `dir` holding a SKILL.md, sorted; a skill folder's own sub-folders are not searched. */
+async function skillFolders(dir: string, depth = 0): Promise<string[]> {
+  if (await isFile(path.join(dir, 'SKILL.md'))) return [dir];
+  if (depth >= MAX_DEPTH) return [];
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (!entry.isDirectory() || SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
+    found.push(...(await skillFolders(path.join(dir, entry.name), depth + 1)));
+  }
+  return found;
+}
+
+/** The items of a `.json` file: each tool of a tools/list answer, or the one tool or structured skill. */
+async function jsonItems(file: string, label: string): Promise<BulkItem[]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new CliError(`${label} is not valid JSON: ${(error as Error).message}`);
+  }
+  const tools = toolsOf(parsed);
+  if (tools) {
+    return tools.map((tool, i) => {
+      const toolLabel = typeof tool.name === 'string' ? tool.name : `#${i + 1}`;
+      return {
+        label: `${label}#${toolLabel}`,
+        source: tool as SkillSource,
+        name: toolName(tool as McpTool),
+        tool: toolLabel,
+      };
+    });
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new CliError(
+      `${label} must hold an MCP tool (with "inputSchema"), a tools/list answer ({"tools": […]}) or a ` +
+        'structured skill ({name, description, content})',
+    );
+  }
+  const name = isMcpTool(parsed) ? toolName(parsed as McpTool) : nameOf((parsed as { name?: unknown }).name);
+  return [{ label, source: parsed as SkillSource, name }];
+}
+
+async function readStdin(io: CliIo): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Expands every input into skill items, in input order.
+ *
+ * @throws CliError for a `.json` file that is neither an MCP tool, a tools list nor a structured
+ *   skill, a folder without any SKILL.md, or `-` given twice
+ */
+export async function expandInputs(io: CliIo, inputs: readonly string[]): Promise<BulkItem[]> {
+  const items: BulkItem[] = [];
+  let stdinUsed = false;
+  for (const raw of inputs) {
+    if (raw === '-') {
+      if (stdinUsed) throw new CliError('"-" (stdin) can be given once');
+      stdinUsed = true;
+      const text = await readStdin(io);
+      items.push({ label: 'stdin', source: text, name: nameInText(text) });
+      continue;
+    }
+    const full = !raw.includes('\n') && raw.length < 4096 ? path.resolve(io.cwd, raw) : null;
+    const info = full === null ? undefined : await stat(full).catch(() => undefined);
+    if (full === null || info === undefined) {
+      items.push({ label: 'content', source: raw, name: nameInText(raw) });
+      continue;
+    }
+    if (info.isDirectory()) {
+      const folders = await skillFolders(full);
+      if (folders.length === 0) {
+        // A folder of MCP tool definitions: each `.json` file at its top level.
+        const jsons = (await readdir(full)).filter((f) => /\.json$/i.test(f)).sort();
+        if (jsons.length === 0)
+          throw new CliError(`no SKILL.md in ${raw} or its sub-folders, and no .json tool files`);
+        for (const file of jsons)
+          items.push(...(await jsonItems(path.join(full, file), `${raw.replace(/[/\\]+$/, '')}/${file}`)));
+        continue;
+      }
+      for (const folder of folders) {
+        // Shown as typed, plus the path below it: `../corpus/skills/pdf-tools`.
+        const below = path.relative(full, folder).split(path.sep).join('/');
+        const label = below === '' ? raw : `${raw.replace(/[/\\]+$/, '')}/${below}`;
+        items.push({ label, source: folder, name: await nameInFile(path.join(folder, 'SKILL.md')) });
+      }
+      continue;
+    }
+    if (/\.json$/i.test(full)) {
+      items.push(...(await jsonItems(full, raw)));
+      continue;
+    }
+    const name = /\.zip$/i.test(full) ? await nameInZip(full) : await nameInFile(full);
+    items.push({ label: raw, source: full, name });
+  }
+  return items;
+}
+
+/**
+ * Finds the items that would write a skill name an earlier item (in input order) already writes:
+ * adding both would make the later one silently replace the earlier one.
+ *
+ * @returns for each such later item, the earlier item holding the name
+ */
+export function findCollisions(items: readonly BulkItem[]): Map<BulkItem, BulkItem> {
+  const first = new Map<string, BulkItem>();
+  const out = new Map<BulkItem, BulkItem>();
+  for (const item of items) {
+    if (item.name === null) continue;
+    const earlier = first.get(item.name);
+    if (earlier === undefined) first.set(item.name, item);
+    else out.set(item, earlier);
+  }
+  return out;
+}

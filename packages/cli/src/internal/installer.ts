@@ -1,0 +1,359 @@
+/**
+ * The work behind `skillport install | installed | outdated | update | uninstall`: where installs go
+ * (project or user scope), which agents' folders, the lock file, and installing one skill into its
+ * folders without ever replacing local edits silently.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { AsyncHTTPClient, isApiError } from '@skillport/sdk-node';
+import {
+  AGENTS,
+  type AgentSpec,
+  type DetectedAgent,
+  detectAgents,
+  displayFolder,
+  FALLBACK_AGENT,
+  findAgent,
+  type InstallScope,
+  skillsFolder,
+  userScope,
+} from './agents.js';
+import { configPath, resolveSettings } from './config.js';
+import { CliError, type CliIo } from './io.js';
+import { emptyLock, LOCK_FILE_NAME, type LockedSkill, type LockFile, readLock } from './lock-file.js';
+import { downloadSkillFiles, type RemoteSkill } from './remote-skill.js';
+import { describeState, type FolderState, readFolderState, writeSkillFolder } from './skill-folder.js';
+
+/** Where a command works: the scope, its lock file and the lock read from it. */
+export interface Workspace {
+  scope: InstallScope;
+  /** Absolute path of the lock file. */
+  lockPath: string;
+  /** The lock (empty when the file does not exist yet). */
+  lock: LockFile;
+  /** Whether the lock file existed. */
+  lockExists: boolean;
+  /** `.` style label of the scope for messages: the project root, or `~` for the user scope. */
+  label: string;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The project root of `cwd`: the nearest folder holding a `skillport-lock.json`, else the nearest
+ * holding `.git` (a repository's root), else `cwd` itself.
+ */
+export async function findProjectRoot(cwd: string): Promise<string> {
+  let dir = path.resolve(cwd);
+  let gitRoot: string | null = null;
+  for (;;) {
+    if (await exists(path.join(dir, LOCK_FILE_NAME))) return dir;
+    if (gitRoot === null && (await exists(path.join(dir, '.git')))) gitRoot = dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return gitRoot ?? path.resolve(cwd);
+    dir = parent;
+  }
+}
+
+/**
+ * Opens the workspace of a command: the project of the working folder, or with `global` the user's
+ * home folder, whose lock file sits beside the CLI's config (`~/.config/skillport/skillport-lock.json`).
+ */
+export async function openWorkspace(io: CliIo, global: boolean): Promise<Workspace> {
+  if (global) {
+    const scope = userScope(io.env);
+    const lockPath = path.join(path.dirname(configPath(io.env)), LOCK_FILE_NAME);
+    const lock = await readLock(lockPath);
+    return { scope, lockPath, lock: lock ?? emptyLock(), lockExists: lock !== null, label: '~' };
+  }
+  const root = await findProjectRoot(io.cwd);
+  const lockPath = path.join(root, LOCK_FILE_NAME);
+  const lock = await readLock(lockPath);
+  return {
+    scope: { kind: 'project', root },
+    lockPath,
+    lock: lock ?? emptyLock(),
+    lockExists: lock !== null,
+    label: root,
+  };
+}
+
+/** The agents chosen for a command, and how they were chosen (for the message that says so). */
+export interface AgentChoice {
+  agents: AgentSpec[];
+  /** `given` (--agent), `detected`, or `fallback` (nothing detected: the shared folder). */
+  how: 'given' | 'detected' | 'fallback';
+  detected: DetectedAgent[];
+}
+
+/**
+ * Resolves `--agent`: ids from the table, `all` for every detected agent; none given → the detected
+ * agents, or when none is detected the shared `.agents/skills` folder.
+ *
+ * @throws CliError for an unknown id (listing the known ones) or `all` when nothing is detected
+ */
+export async function chooseAgents(
+  ids: readonly string[] | undefined,
+  scope: InstallScope,
+): Promise<AgentChoice> {
+  const detected = await detectAgents(scope);
+  const wanted = (ids ?? [])
+    .flatMap((id) => id.split(','))
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
+  if (wanted.length === 0) {
+    if (detected.length > 0) return { agents: detected.map((d) => d.agent), how: 'detected', detected };
+    return { agents: [findAgent(FALLBACK_AGENT) as AgentSpec], how: 'fallback', detected };
+  }
+  const agents: AgentSpec[] = [];
+  for (const id of wanted) {
+    if (id.toLowerCase() === 'all') {
+      if (detected.length === 0) {
+        throw new CliError(
+          `--agent all: no agent detected in ${scope.kind === 'project' ? scope.root : 'your home folder'} ` +
+            `(looked for ${AGENTS.flatMap((a) =>
+              scope.kind === 'project' ? a.projectMarkers : a.userMarkers,
+            )
+              .slice(0, 6)
+              .join(', ')}, …); ` +
+            'name the agents, e.g. --agent claude-code',
+        );
+      }
+      agents.push(...detected.map((d) => d.agent));
+      continue;
+    }
+    const agent = findAgent(id);
+    if (agent === undefined) {
+      throw new CliError(
+        `unknown agent "${id}": expected one of ${AGENTS.map((a) => a.id).join(', ')}, or all`,
+      );
+    }
+    agents.push(agent);
+  }
+  return { agents: [...new Set(agents)], how: 'given', detected };
+}
+
+/**
+ * The distinct skills folders of some agents (two agents may share one, e.g. Codex and the shared
+ * `.agents/skills`), as the lock file writes them.
+ */
+export function foldersOf(agents: readonly AgentSpec[], scope: InstallScope): string[] {
+  return [...new Set(agents.map((agent) => displayFolder(skillsFolder(agent, scope), scope)))];
+}
+
+/** The absolute path of a lock file folder entry (`.claude/skills`, `~/.cursor/skills`). */
+export function resolveFolder(folder: string, scope: InstallScope): string {
+  if (folder.startsWith('~/')) {
+    if (scope.kind !== 'user')
+      throw new CliError(`the project lock file names a folder of the home folder: ${folder}`);
+    return path.join(scope.home, ...folder.slice(2).split('/'));
+  }
+  if (scope.kind !== 'project') throw new CliError(`the user lock file names a project folder ${folder}`);
+  const full = path.resolve(scope.root, ...folder.split('/'));
+  if (full !== scope.root && !full.startsWith(scope.root + path.sep)) {
+    throw new CliError(`the lock file names a folder outside the project: ${folder}`);
+  }
+  return full;
+}
+
+/** Agents whose skills folder is `folder` (for messages: `.agents/skills` → codex, agents). */
+export function agentsAt(folder: string, scope: InstallScope): string[] {
+  return AGENTS.filter((agent) => displayFolder(skillsFolder(agent, scope), scope) === folder).map(
+    (a) => a.id,
+  );
+}
+
+/** Clients by server URL, sharing the resolved API key; `--url` (the flag) overrides every server. */
+export class ClientPool {
+  readonly #clients = new Map<string, AsyncHTTPClient>();
+  readonly #io: CliIo;
+  readonly #flags: { url?: string | undefined; apiKey?: string | undefined };
+  #settings: Promise<Awaited<ReturnType<typeof resolveSettings>>> | undefined;
+
+  constructor(io: CliIo, flags: { url?: string | undefined; apiKey?: string | undefined }) {
+    this.#io = io;
+    this.#flags = flags;
+  }
+
+  /** The URL new installs record: `--url`, else `SKILLPORT_URL`, else the config file, else the default. */
+  async defaultUrl(): Promise<string> {
+    return (await this.#resolved()).url.value as string;
+  }
+
+  /** A client for `server` (a lock entry's URL), or for the default URL when none is given. */
+  async client(server?: string): Promise<AsyncHTTPClient> {
+    const settings = await this.#resolved();
+    const url = (this.#flags.url ?? server ?? settings.url.value ?? '').replace(/\/+$/, '');
+    let client = this.#clients.get(url);
+    if (client === undefined) {
+      client = new AsyncHTTPClient({
+        url,
+        ...(settings.apiKey.value ? { apiKey: settings.apiKey.value } : {}),
+      });
+      this.#clients.set(url, client);
+    }
+    return client;
+  }
+
+  close(): void {
+    for (const client of this.#clients.values()) client.close();
+  }
+
+  #resolved() {
+    this.#settings ??= resolveSettings(this.#io.env, this.#flags);
+    return this.#settings;
+  }
+}
+
+/** What happened to one skill in one folder. */
+export interface FolderOutcome {
+  skill: string;
+  folder: string;
+  /**
+   * `installed` (new), `updated` (replaced), `unchanged`, `refused` (local edits or a folder skillport
+   * did not write), `skipped` (left as it was because another folder of the skill was refused),
+   * `failed` (download or write error), `removed` (uninstall).
+   */
+  result: 'installed' | 'updated' | 'unchanged' | 'refused' | 'skipped' | 'failed' | 'removed';
+  revision: string;
+  /** Why it was refused or failed, or what was replaced. */
+  detail?: string;
+}
+
+/**
+ * Installs one skill at one revision into its folders. A folder that holds exactly the files
+ * skillport installed there (`previous`) is replaced; one with local edits, or one skillport did not
+ * create, is left alone and reported `refused` unless `force`. The files are downloaded once and
+ * checked against `remote.files` before anything is written.
+ *
+ * @param previous - the files recorded for this skill in the lock (null when not locked)
+ * @returns one outcome per folder; the caller records the lock entry when none was refused or failed
+ */
+export async function installIntoFolders(
+  client: AsyncHTTPClient,
+  remote: RemoteSkill,
+  folders: readonly string[],
+  scope: InstallScope,
+  options: { previous: LockedSkill | null; force: boolean },
+): Promise<FolderOutcome[]> {
+  const outcomes: FolderOutcome[] = [];
+  const todo: Array<{ folder: string; dir: string; state: FolderState }> = [];
+  for (const folder of folders) {
+    const skillsDir = resolveFolder(folder, scope);
+    const dir = path.join(skillsDir, remote.name);
+    const recorded = options.previous?.folders.includes(folder) ? options.previous.files : null;
+    // What is there now, compared with what we would write (already up to date?) and with what we
+    // wrote before (edited since?).
+    const current = await readFolderState(dir, remote.files);
+    if (current.kind === 'intact') {
+      outcomes.push({ skill: remote.name, folder, result: 'unchanged', revision: remote.revision });
+      continue;
+    }
+    const state = current.kind === 'missing' ? current : await readFolderState(dir, recorded);
+    if ((state.kind === 'modified' || state.kind === 'foreign') && !options.force) {
+      outcomes.push({
+        skill: remote.name,
+        folder,
+        result: 'refused',
+        revision: remote.revision,
+        detail: `${folder}/${remote.name}: ${describeState(state)}; --force replaces it`,
+      });
+      continue;
+    }
+    todo.push({ folder, dir, state });
+  }
+  if (todo.length === 0) return outcomes;
+  // All or nothing per skill: when one folder is refused the others stay as they are, so every folder
+  // of a skill keeps matching the one revision its lock entry records.
+  if (outcomes.some((o) => o.result === 'refused')) {
+    for (const item of todo) {
+      outcomes.push({
+        skill: remote.name,
+        folder: item.folder,
+        result: 'skipped',
+        revision: remote.revision,
+        detail: 'left as it was: another folder of this skill has local edits',
+      });
+    }
+    return outcomes;
+  }
+  let files: Map<string, Uint8Array>;
+  try {
+    files = await downloadSkillFiles(client, remote, remote.files);
+  } catch (error) {
+    const detail = isApiError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
+    for (const item of todo) {
+      outcomes.push({
+        skill: remote.name,
+        folder: item.folder,
+        result: 'failed',
+        revision: remote.revision,
+        detail,
+      });
+    }
+    return outcomes;
+  }
+  for (const item of todo) {
+    try {
+      await writeSkillFolder(path.dirname(item.dir), remote.name, files);
+      outcomes.push({
+        skill: remote.name,
+        folder: item.folder,
+        result: item.state.kind === 'missing' ? 'installed' : 'updated',
+        revision: remote.revision,
+        ...(item.state.kind === 'modified' || item.state.kind === 'foreign'
+          ? { detail: `replaced with --force (${describeState(item.state)})` }
+          : {}),
+      });
+    } catch (error) {
+      outcomes.push({
+        skill: remote.name,
+        folder: item.folder,
+        result: 'failed',
+        revision: remote.revision,
+        detail: (error as Error).message,
+      });
+    }
+  }
+  return outcomes;
+}
+
+/** Parses `name` or `name@revision`. */
+export function parseSkillSpec(spec: string): { name: string; revision?: string } {
+  const at = spec.lastIndexOf('@');
+  const name = (at > 0 ? spec.slice(0, at) : spec).trim();
+  const revision = at > 0 ? spec.slice(at + 1).trim() : undefined;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+    throw new CliError(
+      `"${spec}" is not a skill name (1–64 of A-Z a-z 0-9 _ -, optionally @<revision>), e.g. pdf-tools@9b1d4f0c`,
+    );
+  }
+  if (revision !== undefined && !/^[0-9a-fA-F]{4,64}$/.test(revision)) {
+    throw new CliError(
+      `"${spec}": the revision after @ must be 4 to 64 hex characters (see skillport skills history ${name})`,
+    );
+  }
+  return revision === undefined ? { name } : { name, revision: revision.toLowerCase() };
+}
+
+/** The lock entry for a skill installed at `remote` into `folders` (merged with earlier folders). */
+export function lockEntry(
+  server: string,
+  remote: RemoteSkill,
+  folders: readonly string[],
+  previous: LockedSkill | null,
+): LockedSkill {
+  return {
+    server: server.replace(/\/+$/, ''),
+    root_uri: remote.rootUri,
+    name: remote.name,
+    revision: remote.revision,
+    folders: [...new Set([...(previous?.folders ?? []), ...folders])],
+    files: remote.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Installed skill folders on disk: what one holds compared with what was installed, writing one
+ * atomically (a complete temporary folder renamed into place), and removing one.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { CliError } from './io.js';
+
+/** A file as installed: path inside the skill folder, sha-256, size in bytes. */
+export interface FileDigest {
+  path: string;
+  sha256: string;
+  size: number;
+}
+
+/** How an installed folder compares with what was installed there. */
+export type FolderState =
+  | { kind: 'missing' }
+  | { kind: 'intact' }
+  /** Files changed, added or removed by hand (paths listed, at most a few shown by callers). */
+  | { kind: 'modified'; changed: string[]; added: string[]; removed: string[] }
+  /** Something other than a folder of regular files sits there (a symlink, a file). */
+  | { kind: 'foreign'; reason: string };
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * Checks a file path given by a server before it is written under a skills folder: relative,
+ * `/`-separated, no empty, `.` or `..` segment, no backslash or control character.
+ *
+ * @throws CliError naming the skill and the path
+ */
+export function checkRelativePath(skill: string, file: string): string {
+  const segments = file.split('/');
+  if (
+    file === '' ||
+    file.length > 1024 ||
+    /[\u0000-\u001f\\]/.test(file) ||
+    segments.some((s) => s === '' || s === '.' || s === '..')
+  ) {
+    throw new CliError(
+      `the server listed an unsafe file path ${JSON.stringify(file)} for ${skill}; nothing was written`,
+    );
+  }
+  return file;
+}
+
+/** Every regular file under `dir`, relative `/` paths; symlinks and other special files are reported. */
+async function walk(dir: string, prefix = ''): Promise<{ files: string[]; special: string[] }> {
+  const files: string[] = [];
+  const special: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) {
+      const inner = await walk(path.join(dir, entry.name), rel);
+      files.push(...inner.files);
+      special.push(...inner.special);
+    } else if (entry.isFile()) {
+      files.push(rel);
+    } else {
+      special.push(rel);
+    }
+  }
+  return { files, special };
+}
+
+/**
+ * Compares the folder `dir` with the files that were installed there.
+ *
+ * @param expected - the installed files (from the lock file), or null when nothing was recorded:
+ *   then any existing folder is `foreign` (skillport did not put it there)
+ */
+export async function readFolderState(
+  dir: string,
+  expected: readonly FileDigest[] | null,
+): Promise<FolderState> {
+  const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (info === null) return { kind: 'missing' };
+  if (info.isSymbolicLink()) return { kind: 'foreign', reason: 'it is a symbolic link' };
+  if (!info.isDirectory()) return { kind: 'foreign', reason: 'it is not a folder' };
+  if (expected === null) return { kind: 'foreign', reason: 'skillport did not install it' };
+  const { files, special } = await walk(dir);
+  if (special.length > 0) return { kind: 'modified', changed: [], added: special, removed: [] };
+  const want = new Map(expected.map((f) => [f.path, f]));
+  const changed: string[] = [];
+  const added: string[] = [];
+  for (const file of files) {
+    const digest = want.get(file);
+    if (digest === undefined) {
+      added.push(file);
+      continue;
+    }
+    want.delete(file);
+    const bytes = await readFile(path.join(dir, ...file.split('/')));
+    if (bytes.byteLength !== digest.size || sha256Hex(bytes) !== digest.sha256) changed.push(file);
+  }
+  const removed = [...want.keys()];
+  if (changed.length + added.length + removed.length === 0) return { kind: 'intact' };
+  return { kind: 'modified', changed, added, removed };
+}
+
+/** One line saying what differs, e.g. `SKILL.md changed; notes.txt added`. */
+export function describeState(state: FolderState): string {
+  if (state.kind === 'missing') return 'missing';
+  if (state.kind === 'intact') return 'intact';
+  if (state.kind === 'foreign') return state.reason;
+  const parts: string[] = [];
+  const list = (files: string[]) =>
+    files.length <= 3 ? files.join(', ') : `${files.slice(0, 3).join(', ')} and ${files.length - 3} more`;
+  if (state.changed.length > 0) parts.push(`${list(state.changed)} changed`);
+  if (state.added.length > 0) parts.push(`${list(state.added)} added`);
+  if (state.removed.length > 0) parts.push(`${list(state.removed)} removed`);
+  return parts.join('; ');
+}
+
+/**
+ * Writes a skill folder atomically: the files go to a temporary folder beside the skills folder
+ * (not inside it, so no agent sees a half-written skill), then it is renamed into place; an existing
+ * folder is moved aside first and removed after. On any failure the previous folder is put back and
+ * the temporary one removed.
+ *
+ * @param skillsFolder - the agent's skills folder (created if missing)
+ * @param name - the skill's folder name
+ * @param files - relative path → bytes (paths already checked)
+ */
+export async function writeSkillFolder(
+  skillsFolder: string,
+  name: string,
+  files: ReadonlyMap<string, Uint8Array>,
+): Promise<void> {
+  await mkdir(skillsFolder, { recursive: true });
+  const parent = path.dirname(skillsFolder);
+  const tag = randomBytes(6).toString('hex');
+  const temp = path.join(parent, `.skillport-tmp-${name}-${tag}`);
+  const target = path.join(skillsFolder, name);
+  const aside = path.join(parent, `.skillport-old-${name}-${tag}`);
+  let movedAside = false;
+  try {
+    await mkdir(temp, { recursive: true });
+    for (const [file, bytes] of files) {
+      const full = path.join(temp, ...file.split('/'));
+      await mkdir(path.dirname(full), { recursive: true });
+      await writeFile(full, bytes);
+    }
+    const existing = await lstat(target).catch(() => null);
+    if (existing !== null) {
+      await rename(target, aside);
+      movedAside = true;
+    }
+    await rename(temp, target);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    if (movedAside) await rename(aside, target).catch(() => {});
+    throw new CliError(`cannot write ${target}: ${(error as Error).message}; the previous state was kept`);
+  }
+  if (movedAside) await rm(aside, { recursive: true, force: true });
+}
+
+/** Removes an installed skill folder (a symlink is removed, not followed). */
+export async function removeSkillFolder(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,440 @@
+/**
+ * From registry to agent, end to end through the BUILT `skillport` binary and a real server
+ * (`skillport serve`, SQLite in a temp folder): install into two agents' folders of a temp project,
+ * the lock file, outdated / update, local edits kept, `install --frozen` on a clean checkout,
+ * uninstall, `--global`, history / show --revision / restore, retention freeing storage, bulk add,
+ * and skills export / import.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeCorpus } from '../../../scripts/test-corpus.js';
+import { corpusDir, REPO_ROOT, skillCases } from './support/corpus.js';
+import { type CliRun, type RunningCliServer, runBin, startCliServer } from './support/processes.js';
+
+const sha = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
+const md = (name: string, body: string) =>
+  `---\nname: ${name}\ndescription: The ${name} skill\n---\n\n${body}\n`;
+
+let server: RunningCliServer;
+let work: string;
+
+beforeAll(async () => {
+  server = await startCliServer({ SKILLPORT_KEEP_REVISIONS: '3', SKILLPORT_KEEP_REVISIONS_DAYS: '0' });
+  work = mkdtempSync(path.join(os.tmpdir(), 'skillport-agents-'));
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+function cli(args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}) {
+  return runBin(server, args, options);
+}
+
+function ok(run: CliRun): CliRun {
+  expect(run.code, `${run.stdout.toString()}\n${run.stderr}`).toBe(0);
+  return run;
+}
+
+/** A folder with the given files (text or bytes). */
+function folder(dir: string, files: Record<string, string | Uint8Array>): string {
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), content);
+  }
+  return dir;
+}
+
+/** Every file below `dir`: relative path → sha-256. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, prefix: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(path.join(d, entry.name), rel);
+      else out[rel] = sha(readFileSync(path.join(d, entry.name)));
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+/** A new project folder: a git repository root with the given agent markers (folders end with `/`). */
+function project(name: string, markers: string[]): string {
+  const dir = path.join(work, name);
+  mkdirSync(path.join(dir, '.git'), { recursive: true });
+  for (const marker of markers) {
+    if (marker.endsWith('/')) mkdirSync(path.join(dir, marker), { recursive: true });
+    else writeFileSync(path.join(dir, marker), '');
+  }
+  return dir;
+}
+
+interface Lock {
+  lockfileVersion: number;
+  skills: Record<
+    string,
+    {
+      server: string;
+      root_uri: string;
+      revision: string;
+      folders: string[];
+      files: Array<{ path: string; sha256: string; size: number }>;
+    }
+  >;
+}
+const lockOf = (dir: string) =>
+  JSON.parse(readFileSync(path.join(dir, 'skillport-lock.json'), 'utf8')) as Lock;
+
+describe('install, lock, outdated, update, frozen, uninstall', () => {
+  const binary = new Uint8Array([0, 1, 2, 250, 255, 0, 13, 10]);
+  let source: string;
+  let proj: string;
+  let v1: string;
+
+  beforeAll(async () => {
+    source = folder(path.join(work, 'src', 'chart-maker'), {
+      'SKILL.md': md('chart-maker', '# Charts\n\nDraw charts from CSV files.'),
+      'scripts/plot.py': 'print("plot")\n',
+      'assets/palette.bin': binary,
+    });
+    v1 = ok(await cli(['add-skill', source, '--wait', '-o', 'json'])).json<{ revision: string }>().revision;
+    ok(await cli(['add-skill', path.join(REPO_ROOT, 'examples/skills/release-notes'), '--wait']));
+    proj = project('app', ['.claude/', '.cursorrules']);
+  });
+
+  it('installs for the detected agents, says which, writes the lock and byte-identical files', async () => {
+    const run = ok(await cli(['install', 'chart-maker', 'release-notes'], { cwd: path.join(proj) }));
+    const out = run.stdout.toString();
+    expect(out).toMatch(/Agents: claude-code \(\.claude\/skills\), cursor \(\.cursor\/skills\) — detected/);
+    expect(out).toMatch(/chart-maker\s+\w{12}\s+\.claude\/skills\s+installed/);
+    for (const agentFolder of ['.claude/skills', '.cursor/skills']) {
+      expect(tree(path.join(proj, agentFolder, 'chart-maker'))).toEqual(tree(source));
+      expect(tree(path.join(proj, agentFolder, 'release-notes'))).toEqual(
+        tree(path.join(REPO_ROOT, 'examples/skills/release-notes')),
+      );
+    }
+    const lock = lockOf(proj);
+    expect(lock.lockfileVersion).toBe(1);
+    expect(lock.skills['chart-maker']).toMatchObject({
+      server: server.url,
+      root_uri: 'viking://user/default/skills',
+      revision: v1,
+      folders: ['.claude/skills', '.cursor/skills'],
+    });
+    expect(lock.skills['chart-maker']?.files).toEqual(
+      Object.entries(tree(source))
+        .map(([p, h]) => ({ path: p, sha256: h, size: statSync(path.join(source, p)).size }))
+        .sort((a, b) => (a.path < b.path ? -1 : 1)),
+    );
+    // Nothing generated by the server is installed.
+    expect(existsSync(path.join(proj, '.claude/skills/chart-maker/.abstract.md'))).toBe(false);
+    const installed = ok(await cli(['installed', '-o', 'json'], { cwd: proj })).json<{
+      skills: Array<{ skill: string; folder: string; state: string; agents: string[] }>;
+    }>();
+    expect(installed.skills.map((s) => [s.skill, s.folder, s.state])).toEqual([
+      ['chart-maker', '.claude/skills', 'ok'],
+      ['chart-maker', '.cursor/skills', 'ok'],
+      ['release-notes', '.claude/skills', 'ok'],
+      ['release-notes', '.cursor/skills', 'ok'],
+    ]);
+  });
+
+  it('a new revision on the server: outdated shows it (exit 1), update installs it', async () => {
+    const current = ok(await cli(['outdated'], { cwd: proj }));
+    expect(current.stdout.toString()).toMatch(/all 2 installed skills are current/);
+    writeFileSync(path.join(source, 'scripts/plot.py'), 'print("plot v2")\n');
+    const v2 = ok(await cli(['skills', 'update', 'chart-maker', source, '-o', 'json'])).json<{
+      revision: string;
+    }>().revision;
+    const outdated = await cli(['outdated', '-o', 'json'], { cwd: proj });
+    expect(outdated.code).toBe(1);
+    expect(
+      outdated.json<{ skills: Array<{ skill: string; state: string; latest: string }> }>().skills,
+    ).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ skill: 'chart-maker', state: 'outdated', latest: v2 }),
+      ]),
+    );
+    const update = ok(await cli(['update', '-o', 'json'], { cwd: proj }));
+    const results = update.json<{ results: Array<{ skill: string; result: string }> }>().results;
+    expect(results.filter((r) => r.skill === 'chart-maker').map((r) => r.result)).toEqual([
+      'updated',
+      'updated',
+    ]);
+    expect(results.filter((r) => r.skill === 'release-notes').map((r) => r.result)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
+    expect(lockOf(proj).skills['chart-maker']?.revision).toBe(v2);
+    expect(readFileSync(path.join(proj, '.cursor/skills/chart-maker/scripts/plot.py'), 'utf8')).toBe(
+      'print("plot v2")\n',
+    );
+  });
+
+  it('a file edited by hand is never overwritten silently: update refuses (exit 1) until --force', async () => {
+    const edited = path.join(proj, '.claude/skills/chart-maker/SKILL.md');
+    writeFileSync(edited, 'my local notes');
+    writeFileSync(path.join(source, 'SKILL.md'), md('chart-maker', '# Charts\n\nVersion three.'));
+    const v3 = ok(await cli(['skills', 'update', 'chart-maker', source, '-o', 'json'])).json<{
+      revision: string;
+    }>().revision;
+    const before = lockOf(proj).skills['chart-maker']?.revision;
+    const refused = await cli(['update', 'chart-maker'], { cwd: proj });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout.toString()).toMatch(
+      /\.claude\/skills\s+refused\s+\.claude\/skills\/chart-maker: SKILL\.md changed; --force replaces it/,
+    );
+    expect(refused.stderr).toMatch(/not updated \(local edits kept/);
+    expect(readFileSync(edited, 'utf8')).toBe('my local notes');
+    // All or nothing: the other folder keeps the same revision as the lock says.
+    expect(lockOf(proj).skills['chart-maker']?.revision).toBe(before);
+    expect(readFileSync(path.join(proj, '.cursor/skills/chart-maker/SKILL.md'), 'utf8')).not.toContain(
+      'Version three',
+    );
+    const installed = ok(await cli(['installed'], { cwd: proj })).stdout.toString();
+    expect(installed).toMatch(/chart-maker\s+\w{12}\s+\.claude\/skills\s+claude-code\s+modified, outdated/);
+    ok(await cli(['update', 'chart-maker', '--force'], { cwd: proj }));
+    expect(readFileSync(edited, 'utf8')).toBe(md('chart-maker', '# Charts\n\nVersion three.'));
+    expect(lockOf(proj).skills['chart-maker']?.revision).toBe(v3);
+  });
+
+  it('install --frozen on a clean checkout reproduces the same bytes; a changed lock is refused', async () => {
+    const clone = project('clone', []);
+    cpSync(path.join(proj, 'skillport-lock.json'), path.join(clone, 'skillport-lock.json'));
+    const lockBytes = readFileSync(path.join(clone, 'skillport-lock.json'));
+    ok(await cli(['install', '--frozen'], { cwd: clone }));
+    for (const agentFolder of ['.claude/skills', '.cursor/skills']) {
+      expect(tree(path.join(clone, agentFolder))).toEqual(tree(path.join(proj, agentFolder)));
+    }
+    expect(readFileSync(path.join(clone, 'skillport-lock.json'))).toEqual(lockBytes);
+    // --frozen never changes the lock: adding an agent is refused, names are refused.
+    const more = await cli(['install', '--frozen', '--agent', 'gemini-cli'], { cwd: clone });
+    expect(more.code).toBe(1);
+    expect(more.stderr).toMatch(/--frozen: the lock file does not list chart-maker → \.gemini\/skills/);
+    expect((await cli(['install', '--frozen', 'chart-maker'], { cwd: clone })).code).toBe(1);
+    expect(existsSync(path.join(clone, '.gemini'))).toBe(false);
+    // A lock whose hash does not match what the server serves: nothing is written, exit 2.
+    const tampered = project('tampered', []);
+    const lock = JSON.parse(lockBytes.toString()) as Lock;
+    const entry = lock.skills['release-notes']!;
+    entry.files[0] = { ...entry.files[0]!, sha256: 'f'.repeat(64) };
+    writeFileSync(path.join(tampered, 'skillport-lock.json'), JSON.stringify(lock));
+    const bad = await cli(['install', '--frozen'], { cwd: tampered, env: { COLUMNS: '300' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout.toString()).toMatch(
+      /release-notes.*failed.*has sha-256 \w{12}… \(\d+ bytes\), expected ffffffffffff…/,
+    );
+    expect(existsSync(path.join(tampered, '.claude/skills/release-notes'))).toBe(false);
+    expect(readdirSync(path.join(tampered, '.claude'))).toEqual(['skills']);
+    // install with no lock at all says what to do.
+    const empty = await cli(['install'], { cwd: project('empty', []) });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/no lock file at .*: name the skills to install/);
+  });
+
+  it('install name@revision pins an earlier revision; --agent chooses folders; uninstall removes them', async () => {
+    const other = project('pinned', []);
+    const run = ok(
+      await cli(['install', `chart-maker@${v1.slice(0, 10)}`, '--agent', 'codex', '-a', 'windsurf'], {
+        cwd: other,
+      }),
+    );
+    expect(run.stdout.toString()).toMatch(
+      /Agents: codex \(\.agents\/skills\), windsurf \(\.windsurf\/skills\)/,
+    );
+    expect(lockOf(other).skills['chart-maker']).toMatchObject({
+      revision: v1,
+      folders: ['.agents/skills', '.windsurf/skills'],
+    });
+    expect(readFileSync(path.join(other, '.windsurf/skills/chart-maker/scripts/plot.py'), 'utf8')).toBe(
+      'print("plot")\n',
+    );
+    writeFileSync(path.join(other, '.agents/skills/chart-maker/extra.txt'), 'mine');
+    const refused = await cli(['uninstall', 'chart-maker'], { cwd: other });
+    expect(refused.code).toBe(1);
+    expect(existsSync(path.join(other, '.agents/skills/chart-maker/extra.txt'))).toBe(true);
+    expect(existsSync(path.join(other, '.windsurf/skills/chart-maker'))).toBe(false);
+    expect(lockOf(other).skills['chart-maker']?.folders).toEqual(['.agents/skills']);
+    ok(await cli(['uninstall', 'chart-maker', '--force'], { cwd: other }));
+    expect(existsSync(path.join(other, '.agents/skills/chart-maker'))).toBe(false);
+    expect(lockOf(other).skills).toEqual({});
+  });
+
+  it('with no agent detected, installs into the shared .agents/skills and says so', async () => {
+    const bare = project('bare', []);
+    const run = ok(await cli(['install', 'release-notes'], { cwd: bare }));
+    expect(run.stdout.toString()).toMatch(/no agent detected, so the shared folder most agents read/);
+    expect(existsSync(path.join(bare, '.agents/skills/release-notes/SKILL.md'))).toBe(true);
+  });
+
+  it('--global installs into the user folders of the agents set up on the machine, with its own lock', async () => {
+    const home = path.join(work, 'home');
+    mkdirSync(path.join(home, '.claude'), { recursive: true });
+    mkdirSync(path.join(home, '.gemini'), { recursive: true });
+    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') };
+    const run = ok(
+      await cli(['install', '--global', 'release-notes'], { cwd: project('anywhere', []), env }),
+    );
+    expect(run.stdout.toString()).toMatch(
+      /claude-code \(~\/\.claude\/skills\), gemini-cli \(~\/\.gemini\/skills\)/,
+    );
+    expect(existsSync(path.join(home, '.claude/skills/release-notes/SKILL.md'))).toBe(true);
+    expect(existsSync(path.join(home, '.gemini/skills/release-notes/template.md'))).toBe(true);
+    const lock = JSON.parse(
+      readFileSync(path.join(home, '.config/skillport/skillport-lock.json'), 'utf8'),
+    ) as Lock;
+    expect(lock.skills['release-notes']?.folders).toEqual(['~/.claude/skills', '~/.gemini/skills']);
+    expect(existsSync(path.join(work, 'anywhere', 'skillport-lock.json'))).toBe(false);
+    const listed = ok(await cli(['installed', '--global', '-o', 'json'], { env })).json<{
+      skills: unknown[];
+    }>();
+    expect(listed.skills).toHaveLength(2);
+  });
+});
+
+describe('history, show --revision, restore, and retention freeing storage', () => {
+  it('lists revisions, shows an old one, restores it with --if-match', async () => {
+    const dir = path.join(work, 'src', 'notes');
+    folder(dir, { 'SKILL.md': md('notes', 'One.') });
+    const r1 = ok(await cli(['add-skill', dir, '-o', 'json'])).json<{ revision: string }>().revision;
+    writeFileSync(path.join(dir, 'SKILL.md'), md('notes', 'Two.'));
+    const r2 = ok(await cli(['add-skill', dir, '-o', 'json'])).json<{ revision: string }>().revision;
+    const history = ok(await cli(['skills', 'history', 'notes'])).stdout.toString();
+    expect(history).toMatch(new RegExp(`${r2.slice(0, 12)}.*current`));
+    expect(history).toMatch(new RegExp(`${r1.slice(0, 12)}.*replaced`));
+    expect(history.trim().split('\n').at(-1)).toBe('2 revisions of viking://user/default/skills/notes');
+    const old = ok(await cli(['skills', 'show', 'notes', '--revision', r1.slice(0, 8)]));
+    expect(old.stdout.toString()).toBe(md('notes', 'One.'));
+    const stale = await cli(['skills', 'restore', 'notes', r1.slice(0, 8), '--if-match', r1]);
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(/CONFLICT/);
+    const restored = ok(
+      await cli(['skills', 'restore', 'notes', r1.slice(0, 8), '--if-match', r2, '-o', 'json']),
+    );
+    expect(restored.json<{ action: string; revision: string }>()).toMatchObject({
+      action: 'restore',
+      revision: r1,
+    });
+    expect(ok(await cli(['skills', 'show', 'notes'])).stdout.toString()).toBe(md('notes', 'One.'));
+  });
+
+  it('retention (last 3 revisions, 0 days here) and remove --purge free the storage of big files', async () => {
+    const dir = path.join(work, 'src', 'bulky');
+    const sizeOfData = () =>
+      readdirSync(server.dataDir).reduce((sum, f) => sum + statSync(path.join(server.dataDir, f)).size, 0);
+    const big = () => new Uint8Array(randomBytes(1_500_000));
+    // Five versions with a distinct, incompressible 1.5 MB file each.
+    for (let i = 0; i < 5; i++) {
+      folder(dir, { 'SKILL.md': md('bulky', `Version ${i}.`), 'data.bin': big() });
+      ok(await cli(['add-skill', dir]));
+    }
+    const history = ok(await cli(['skills', 'history', 'bulky', '-o', 'json'])).json<{ total: number }>();
+    expect(history.total).toBe(3);
+    const before = sizeOfData();
+    const removed = ok(await cli(['skills', 'remove', 'bulky', '--purge']));
+    expect(removed.stdout.toString()).toMatch(/its history was erased too/);
+    expect((await cli(['skills', 'history', 'bulky'])).code).toBe(1);
+    // The three kept versions of data.bin (4.5 MB) went; the database shrank accordingly.
+    expect(before - sizeOfData()).toBeGreaterThan(3 * 1024 * 1024);
+  });
+});
+
+describe('bulk add and export / import', () => {
+  it('adds a folder of skill folders in one command: one table, collisions refused, exit 1', async () => {
+    const collection = folder(path.join(work, 'collection'), {
+      'skills/alpha/SKILL.md': md('alpha', 'A.'),
+      'skills/alpha/ref/guide.md': 'guide',
+      'skills/beta/SKILL.md': md('beta', 'B.'),
+      'more/beta-again/SKILL.md': md('beta', 'B again.'),
+      'skills/broken/SKILL.md': 'no frontmatter here',
+    });
+    const run = await cli(['add-skill', collection, path.join(REPO_ROOT, 'examples/mcp/search_web.json')], {
+      env: { COLUMNS: '200' },
+    });
+    expect(run.code).toBe(1);
+    const out = run.stdout.toString();
+    expect(out).toMatch(/skills\/alpha\s+alpha\s+added/);
+    expect(out).toMatch(/more\/beta-again\s+beta\s+refused\s+COLLISION: .*skills\/beta is also named beta/);
+    expect(out).toMatch(/skills\/broken\s+refused\s+SKILL_INVALID/);
+    expect(out).toMatch(/search_web\.json\s+search-web\s+(added|replaced)/);
+    expect(out.trim().split('\n').at(-1)).toMatch(
+      /^2 added, 0 replaced, 3 refused \(5 inputs\)$|^1 added, 1 replaced, 3 refused \(5 inputs\)$/,
+    );
+    expect(run.stderr).toMatch(/3 of 5 inputs were refused/);
+    // Neither beta was stored.
+    expect((await cli(['skills', 'show', 'beta'])).code).toBe(1);
+    // Again: the ones stored are now replaced.
+    const again = await cli(['add-skill', path.join(collection, 'skills'), '-o', 'json']);
+    const results = again.json<Array<{ input: string; result: string }>>();
+    expect(results.find((r) => r.input.endsWith('skills/alpha'))?.result).toBe('replaced');
+  });
+
+  it('export writes every skill of the root as folders; import into another server gives the same revisions', async () => {
+    const zip = path.join(work, 'export.zip');
+    const exported = ok(await cli(['skills', 'export', zip, '-o', 'json'])).json<{
+      skills: Array<{ name: string; revision: string }>;
+    }>();
+    expect(exported.skills.length).toBeGreaterThan(3);
+    const second = await startCliServer();
+    try {
+      const run = ok(await runBin(second, ['skills', 'import', zip, '-o', 'json']));
+      const imported = run.json<{
+        skills: Array<{ skill: string; revision: string; same_revision: boolean }>;
+      }>();
+      expect(imported.skills.map((s) => [s.skill, s.revision])).toEqual(
+        exported.skills
+          .map((s) => [s.name, s.revision])
+          .sort((a, b) => ((a[0] as string) < (b[0] as string) ? -1 : 1)),
+      );
+      expect(imported.skills.every((s) => s.same_revision)).toBe(true);
+      const alpha = ok(await runBin(second, ['skills', 'show', 'alpha', '--files', '-o', 'json'])).json<{
+        files: Array<{ path: string }>;
+      }>();
+      expect(alpha.files.map((f) => f.path)).toContain('ref/guide.md');
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describeCorpus('bulk add of the whole corpus', () => {
+  it('adds ../shared/corpus/skills/ in one command: every valid folder added, the rest refused with reasons', async () => {
+    const cases = await skillCases();
+    const run = await cli(['add-skill', path.join(corpusDir(), 'skills'), '-o', 'json']);
+    expect(run.code).toBe(1);
+    const results =
+      run.json<Array<{ input: string; result: string; name: string | null; error?: { code: string } }>>();
+    expect(results).toHaveLength(cases.length);
+    const byFolder = new Map(results.map((r) => [path.basename(r.input), r]));
+    for (const skill of cases) {
+      const result = byFolder.get(skill.id);
+      expect(result, skill.id).toBeDefined();
+      if (skill.refusal !== null) {
+        expect(result?.result, skill.id).toBe('refused');
+      } else if (result?.result === 'refused') {
+        // Refused only as a collision with another folder of the same name.
+        expect(result.error?.code, skill.id).toBe('COLLISION');
+        expect(
+          cases.filter((c) => c.name === skill.name && c.refusal === null).length,
+          skill.id,
+        ).toBeGreaterThan(1);
+      }
+    }
+    expect(results.filter((r) => r.result !== 'refused').length).toBeGreaterThan(30);
+  });
+});

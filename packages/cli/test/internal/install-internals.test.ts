@@ -1,0 +1,328 @@
+/**
+ * The parts of `skillport install` that work on disk: the agent table and detection, the lock file,
+ * folder states and atomic folder writes, and the expansion of bulk-add inputs.
+ */
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { zipSync } from 'fflate';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AGENTS, detectAgents, displayFolder, skillsFolder, userScope } from '../../src/internal/agents.js';
+import { expandInputs, findCollisions } from '../../src/internal/bulk-inputs.js';
+import { chooseAgents, findProjectRoot, foldersOf, parseSkillSpec } from '../../src/internal/installer.js';
+import { CliError } from '../../src/internal/io.js';
+import { emptyLock, LOCK_FILE_NAME, readLock, renderLock, writeLock } from '../../src/internal/lock-file.js';
+import { readFolderState, writeSkillFolder } from '../../src/internal/skill-folder.js';
+import { memoryIo } from '../support/memory-io.js';
+
+const temps: string[] = [];
+function temp(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-install-'));
+  temps.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const sha = (text: string | Uint8Array) => createHash('sha256').update(text).digest('hex');
+const md = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill\n---\n\n# ${name}\n`;
+
+describe('agent table', () => {
+  it('has one entry per documented agent, each with a source link and distinct id', () => {
+    const ids = AGENTS.map((a) => a.id);
+    expect(ids).toEqual([
+      'claude-code',
+      'codex',
+      'cursor',
+      'gemini-cli',
+      'github-copilot',
+      'opencode',
+      'goose',
+      'windsurf',
+      'cline',
+      'agents',
+    ]);
+    for (const agent of AGENTS) {
+      expect(agent.source, agent.id).toMatch(/^https:\/\//);
+      expect(agent.project, agent.id).toMatch(/^\.[a-z]+\/skills$/);
+    }
+  });
+
+  it.each([
+    ['claude-code', '.claude/skills', '~/.claude/skills'],
+    ['codex', '.agents/skills', '~/.agents/skills'],
+    ['cursor', '.cursor/skills', '~/.cursor/skills'],
+    ['gemini-cli', '.gemini/skills', '~/.gemini/skills'],
+    ['github-copilot', '.github/skills', '~/.copilot/skills'],
+    ['opencode', '.opencode/skills', '~/.config/opencode/skills'],
+    ['goose', '.goose/skills', '~/.config/goose/skills'],
+    ['windsurf', '.windsurf/skills', '~/.codeium/windsurf/skills'],
+    ['cline', '.cline/skills', '~/.cline/skills'],
+  ])('%s: project %s, user %s', (id, project, user) => {
+    const agent = AGENTS.find((a) => a.id === id)!;
+    const root = '/work/project';
+    const projectScope = { kind: 'project' as const, root };
+    expect(displayFolder(skillsFolder(agent, projectScope), projectScope)).toBe(project);
+    const home = userScope({ HOME: '/home/ada' });
+    expect(displayFolder(skillsFolder(agent, home), home)).toBe(user);
+  });
+
+  it('XDG_CONFIG_HOME moves the folders kept under ~/.config', () => {
+    const scope = userScope({ HOME: '/home/ada', XDG_CONFIG_HOME: '/cfg' });
+    const goose = AGENTS.find((a) => a.id === 'goose')!;
+    expect(skillsFolder(goose, scope)).toBe(path.join('/cfg', 'goose', 'skills'));
+  });
+
+  it('detects the agents a project uses by their folders and files, in table order', async () => {
+    const root = temp();
+    mkdirSync(path.join(root, '.cursor'));
+    writeFileSync(path.join(root, 'CLAUDE.md'), '# notes');
+    mkdirSync(path.join(root, '.github', 'workflows'), { recursive: true }); // not Copilot by itself
+    const found = await detectAgents({ kind: 'project', root });
+    expect(found.map((d) => [d.agent.id, d.evidence])).toEqual([
+      ['claude-code', 'CLAUDE.md'],
+      ['cursor', '.cursor'],
+    ]);
+  });
+
+  it('chooses: --agent ids, all = every detected one, none given = detected, else the shared folder', async () => {
+    const root = temp();
+    const scope = { kind: 'project' as const, root };
+    const none = await chooseAgents(undefined, scope);
+    expect(none).toMatchObject({ how: 'fallback' });
+    expect(foldersOf(none.agents, scope)).toEqual(['.agents/skills']);
+    await expect(chooseAgents(['all'], scope)).rejects.toThrow(/no agent detected/);
+    mkdirSync(path.join(root, '.windsurf'));
+    writeFileSync(path.join(root, '.clinerules'), '');
+    expect(foldersOf((await chooseAgents(undefined, scope)).agents, scope)).toEqual([
+      '.windsurf/skills',
+      '.cline/skills',
+    ]);
+    expect(foldersOf((await chooseAgents(['all'], scope)).agents, scope)).toEqual([
+      '.windsurf/skills',
+      '.cline/skills',
+    ]);
+    const given = await chooseAgents(['codex,agents', 'cursor'], scope);
+    expect(given.how).toBe('given');
+    // Codex and the shared folder are one folder.
+    expect(foldersOf(given.agents, scope)).toEqual(['.agents/skills', '.cursor/skills']);
+    await expect(chooseAgents(['vim'], scope)).rejects.toThrow(
+      /unknown agent "vim": expected one of claude-code/,
+    );
+  });
+
+  it('finds the project root: the lock file, else the repository root, else the working folder', async () => {
+    const repo = temp();
+    mkdirSync(path.join(repo, '.git'));
+    const deep = path.join(repo, 'packages', 'app', 'src');
+    mkdirSync(deep, { recursive: true });
+    expect(await findProjectRoot(deep)).toBe(repo);
+    writeFileSync(path.join(repo, 'packages', 'app', LOCK_FILE_NAME), renderLock(emptyLock()));
+    expect(await findProjectRoot(deep)).toBe(path.join(repo, 'packages', 'app'));
+    const plain = temp();
+    expect(await findProjectRoot(plain)).toBe(plain);
+  });
+
+  it.each([
+    ['pdf-tools', { name: 'pdf-tools' }],
+    ['pdf-tools@9B1D4F0C', { name: 'pdf-tools', revision: '9b1d4f0c' }],
+  ])('parses %s', (spec, expected) => {
+    expect(parseSkillSpec(spec)).toEqual(expected);
+  });
+
+  it.each(['pdf tools', 'pdf@xyz', '@abc', 'a@12'])('refuses %s', (spec) => {
+    expect(() => parseSkillSpec(spec)).toThrow(CliError);
+  });
+});
+
+describe('lock file', () => {
+  const entry = {
+    server: 'http://127.0.0.1:1933',
+    root_uri: 'viking://user/default/skills',
+    name: 'b-skill',
+    revision: 'a'.repeat(64),
+    folders: ['.cursor/skills', '.claude/skills', '.cursor/skills'],
+    files: [
+      { path: 'z.txt', sha256: 'b'.repeat(64), size: 3 },
+      { path: 'SKILL.md', sha256: 'c'.repeat(64), size: 10 },
+    ],
+  };
+
+  it('is written deterministically: skills by name, folders and files sorted, a trailing newline', async () => {
+    const dir = temp();
+    const file = path.join(dir, LOCK_FILE_NAME);
+    const lock = emptyLock();
+    lock.skills['b-skill'] = entry;
+    lock.skills['a-skill'] = { ...entry, name: 'a-skill' };
+    await writeLock(file, lock);
+    const text = readFileSync(file, 'utf8');
+    expect(text.endsWith('}\n')).toBe(true);
+    const parsed = JSON.parse(text);
+    expect(Object.keys(parsed.skills)).toEqual(['a-skill', 'b-skill']);
+    expect(parsed.skills['b-skill'].folders).toEqual(['.claude/skills', '.cursor/skills']);
+    expect(parsed.skills['b-skill'].files.map((f: { path: string }) => f.path)).toEqual([
+      'SKILL.md',
+      'z.txt',
+    ]);
+    expect(await readLock(file)).toEqual(parsed);
+    expect(renderLock(parsed)).toBe(text);
+    expect(readdirSync(dir)).toEqual([LOCK_FILE_NAME]); // no temporary file left
+  });
+
+  it('a missing file is null', async () => {
+    expect(await readLock(path.join(temp(), LOCK_FILE_NAME))).toBeNull();
+  });
+
+  it.each([
+    ['not JSON', '{', /not valid JSON/],
+    [
+      'a newer version',
+      JSON.stringify({ lockfileVersion: 2, skills: {} }),
+      /lockfileVersion 2; this skillport reads version 1 \(upgrade skillport\)/,
+    ],
+    ['no version', JSON.stringify({ skills: {} }), /lockfileVersion undefined/],
+    [
+      'a bad hash',
+      JSON.stringify({ lockfileVersion: 1, skills: { 'b-skill': { ...entry, revision: 'xyz' } } }),
+      /malformed at skills\.b-skill\.revision/,
+    ],
+    [
+      'a key naming another skill',
+      JSON.stringify({ lockfileVersion: 1, skills: { other: entry } }),
+      /the entry "other" names the skill "b-skill"/,
+    ],
+  ])('refuses %s, naming the file', async (_label, text, message) => {
+    const file = path.join(temp(), LOCK_FILE_NAME);
+    writeFileSync(file, text);
+    const error = await readLock(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CliError);
+    expect((error as Error).message).toContain(file);
+    expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe('skill folders', () => {
+  const files = new Map<string, Uint8Array>([
+    ['SKILL.md', new TextEncoder().encode(md('demo'))],
+    ['scripts/run.sh', new TextEncoder().encode('#!/bin/sh\n')],
+    ['bin/data.bin', new Uint8Array([0, 255, 1])],
+  ]);
+  const digests = [...files].map(([p, b]) => ({ path: p, sha256: sha(b), size: b.byteLength }));
+
+  it('writes a folder whole and reads it back as intact; edits, additions and removals are seen', async () => {
+    const skills = path.join(temp(), '.claude', 'skills');
+    await writeSkillFolder(skills, 'demo', files);
+    const dir = path.join(skills, 'demo');
+    expect(await readFolderState(dir, digests)).toEqual({ kind: 'intact' });
+    expect([...readFileSync(path.join(dir, 'bin/data.bin'))]).toEqual([0, 255, 1]);
+    expect(readdirSync(path.dirname(skills))).toEqual(['skills']); // no temporary folder left beside it
+    writeFileSync(path.join(dir, 'SKILL.md'), 'edited');
+    writeFileSync(path.join(dir, 'notes.txt'), 'mine');
+    rmSync(path.join(dir, 'scripts/run.sh'));
+    expect(await readFolderState(dir, digests)).toEqual({
+      kind: 'modified',
+      changed: ['SKILL.md'],
+      added: ['notes.txt'],
+      removed: ['scripts/run.sh'],
+    });
+    expect(await readFolderState(path.join(skills, 'other'), digests)).toEqual({ kind: 'missing' });
+    expect(await readFolderState(dir, null)).toMatchObject({ kind: 'foreign' });
+  });
+
+  it('a write that fails leaves the previous folder as it was and no temporary folder', async () => {
+    const skills = path.join(temp(), 'skills');
+    await writeSkillFolder(skills, 'demo', files);
+    // `a` as a file and as a folder cannot both be written.
+    const broken = new Map<string, Uint8Array>([
+      ['SKILL.md', new TextEncoder().encode('new')],
+      ['a', new Uint8Array([1])],
+      ['a/b', new Uint8Array([2])],
+    ]);
+    await expect(writeSkillFolder(skills, 'demo', broken)).rejects.toThrow(/previous state was kept/);
+    expect(await readFolderState(path.join(skills, 'demo'), digests)).toEqual({ kind: 'intact' });
+    expect(readdirSync(path.dirname(skills)).sort()).toEqual(['skills']);
+  });
+
+  it('replacing a folder leaves no trace of the old one', async () => {
+    const skills = path.join(temp(), 'skills');
+    await writeSkillFolder(skills, 'demo', files);
+    await writeSkillFolder(skills, 'demo', new Map([['SKILL.md', new TextEncoder().encode(md('demo'))]]));
+    expect(readdirSync(path.join(skills, 'demo'))).toEqual(['SKILL.md']);
+    expect(readdirSync(path.dirname(skills))).toEqual(['skills']);
+  });
+});
+
+describe('bulk add inputs', () => {
+  it('expands folders of skill folders (not looking inside a skill), tools lists and files; finds collisions', async () => {
+    const dir = temp();
+    const put = (rel: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      writeFileSync(path.join(dir, rel), text);
+    };
+    put('collection/alpha/SKILL.md', md('alpha'));
+    put('collection/alpha/examples/nested/SKILL.md', md('not-a-skill-of-its-own'));
+    put('collection/group/beta/SKILL.md', md('beta'));
+    put('collection/group/beta-copy/SKILL.md', md('beta'));
+    put('collection/broken/SKILL.md', 'no frontmatter');
+    put('collection/node_modules/x/SKILL.md', md('ignored'));
+    put('collection/.hidden/SKILL.md', md('ignored-too'));
+    put('single/SKILL.md', md('gamma'));
+    put(
+      'tools.json',
+      JSON.stringify({
+        tools: [
+          { name: 'search_web', description: 'Search', inputSchema: { type: 'object' } },
+          { name: 'read_file', description: 'Read', inputSchema: { type: 'object' } },
+        ],
+      }),
+    );
+    writeFileSync(
+      path.join(dir, 'delta.zip'),
+      zipSync({ 'delta/SKILL.md': new TextEncoder().encode(md('delta')) }),
+    );
+    const io = memoryIo({ cwd: dir });
+    const items = await expandInputs(io, ['collection/', 'single', 'tools.json', 'delta.zip', md('epsilon')]);
+    expect(items.map((i) => [i.label, i.name])).toEqual([
+      ['collection/alpha', 'alpha'],
+      ['collection/broken', null],
+      ['collection/group/beta', 'beta'],
+      ['collection/group/beta-copy', 'beta'],
+      ['single', 'gamma'],
+      ['tools.json#search_web', 'search-web'],
+      ['tools.json#read_file', 'read-file'],
+      ['delta.zip', 'delta'],
+      ['content', 'epsilon'],
+    ]);
+    const collisions = findCollisions(items);
+    // The later input of a name is the collision; the first one keeps it.
+    expect([...collisions.entries()].map(([item, earlier]) => [item.label, earlier.label])).toEqual([
+      ['collection/group/beta-copy', 'collection/group/beta'],
+    ]);
+  });
+
+  it('a folder without skills but with tool files adds each tool file; an empty one is an error', async () => {
+    const dir = temp();
+    mkdirSync(path.join(dir, 'mcp'));
+    writeFileSync(
+      path.join(dir, 'mcp', 'one.json'),
+      JSON.stringify({ name: 'one_tool', description: 'One', inputSchema: { type: 'object' } }),
+    );
+    mkdirSync(path.join(dir, 'empty'));
+    const io = memoryIo({ cwd: dir });
+    expect((await expandInputs(io, ['mcp'])).map((i) => [i.label, i.name])).toEqual([
+      ['mcp/one.json', 'one-tool'],
+    ]);
+    await expect(expandInputs(io, ['empty'])).rejects.toThrow(/no SKILL.md in empty/);
+    expect(existsSync(path.join(dir, 'empty'))).toBe(true);
+  });
+});
