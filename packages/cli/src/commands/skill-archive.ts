@@ -28,8 +28,8 @@ const EXPORT_FORMAT = 'skillport-skills-export';
 const EXPORT_VERSION = 1;
 /** Skills downloaded or uploaded at once. */
 const CONCURRENCY = 4;
-/** Most skills an export lists from a root. */
-const MAX_SKILLS = 1_000_000;
+/** Skills per listing page. */
+const LIST_PAGE = 1000;
 
 interface ManifestSkill {
   name: string;
@@ -91,8 +91,18 @@ async function exportAction(io: CliIo, file: string, options: { target?: string 
   const ctx = createContext(io, command);
   const client = await ctx.client();
   const root = options.target ?? 'viking://~/skills';
-  const listing = await client.listSkills({ target_uri: root, node_limit: MAX_SKILLS });
-  const rootUri = listing.root_uri ?? root;
+  // The listing comes a page at a time (by name); follow the cursors to the end.
+  const names: string[] = [];
+  let rootUri = root;
+  let cursor: string | null = null;
+  for (;;) {
+    const page = await client.listSkills({ target_uri: root, node_limit: LIST_PAGE, cursor });
+    rootUri = page.root_uri ?? rootUri;
+    names.push(...page.skills.map((s) => s.name));
+    if (!page.has_more || !page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  const listing = { skills: names.map((name) => ({ name })) };
   const target = path.resolve(io.cwd, file);
   const writer = zipWriter(target);
   const manifest: ExportManifest = {

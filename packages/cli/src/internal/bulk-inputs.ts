@@ -8,18 +8,11 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  fromMcpTool,
-  isMcpTool,
-  type McpTool,
-  normalizeSkillName,
-  parseSkillMd,
-  validateSkill,
-} from '@skillport/core';
+import { fromMcpTool, type McpTool, normalizeSkillName, parseSkillMd, validateSkill } from '@skillport/core';
 import type { SkillSource } from '@skillport/sdk-node';
 import { unzipSync } from 'fflate';
 import { CliError, type CliIo } from './io.js';
-import { toolsOf } from './source.js';
+import { classifyJson, toolsOf } from './source.js';
 
 /** One skill to add. */
 export interface BulkItem {
@@ -127,26 +120,23 @@ async function jsonItems(file: string, label: string): Promise<BulkItem[]> {
   } catch (error) {
     throw new CliError(`${label} is not valid JSON: ${(error as Error).message}`);
   }
-  const tools = toolsOf(parsed);
-  if (tools) {
-    return tools.map((tool, i) => {
-      const toolLabel = typeof tool.name === 'string' ? tool.name : `#${i + 1}`;
-      return {
-        label: `${label}#${toolLabel}`,
-        source: tool as SkillSource,
-        name: toolName(tool as McpTool),
-        tool: toolLabel,
-      };
-    });
+  const found = classifyJson(parsed, label);
+  if (found.kind === 'structured') {
+    return [{ label, source: found.skill as SkillSource, name: nameOf(found.skill.name) }];
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new CliError(
-      `${label} must hold an MCP tool (with "inputSchema"), a tools/list answer ({"tools": […]}) or a ` +
-        'structured skill ({name, description, content})',
-    );
+  if (found.tools.length === 1 && !Array.isArray(parsed) && toolsOf(parsed) === undefined) {
+    // One tool given on its own (not inside a tools/list answer).
+    return [{ label, source: found.tools[0] as SkillSource, name: toolName(found.tools[0] as McpTool) }];
   }
-  const name = isMcpTool(parsed) ? toolName(parsed as McpTool) : nameOf((parsed as { name?: unknown }).name);
-  return [{ label, source: parsed as SkillSource, name }];
+  return found.tools.map((tool, i) => {
+    const toolLabel = typeof tool.name === 'string' ? tool.name : `#${i + 1}`;
+    return {
+      label: `${label}#${toolLabel}`,
+      source: tool as SkillSource,
+      name: toolName(tool as McpTool),
+      tool: toolLabel,
+    };
+  });
 }
 
 async function readStdin(io: CliIo): Promise<string> {
@@ -176,6 +166,12 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
     const full = !raw.includes('\n') && raw.length < 4096 ? path.resolve(io.cwd, raw) : null;
     const info = full === null ? undefined : await stat(full).catch(() => undefined);
     if (full === null || info === undefined) {
+      // Neither a path nor SKILL.md text (which opens with a `---` frontmatter fence): a mistyped path.
+      if (full !== null && !/^\uFEFF?\s*---/.test(raw)) {
+        throw new CliError(
+          `no such file or folder: ${raw} (${full}); SKILL.md text given inline starts with a "---" frontmatter fence`,
+        );
+      }
       items.push({ label: 'content', source: raw, name: nameInText(raw) });
       continue;
     }
