@@ -4,7 +4,7 @@
  * against an older server without the route (the upload then goes ahead as before).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -128,6 +128,35 @@ describe('the CLI checks sizes before uploading', () => {
     const { code, out, err } = await cli(['-o', 'json', 'add-skill', folder]);
     expect(code, err).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ name: 'fits', auxiliary_files: 3 });
+  });
+
+  it('a bulk add refuses the too-large folder in its row and adds the others', async () => {
+    const parent = path.join(dir, 'bulk');
+    mkdirSync(parent);
+    const small = skillFolder('bulk-small', 1, 1 * KiB);
+    const huge = skillFolder('bulk-huge', 2, 48 * KiB);
+    for (const folder of [small, huge]) {
+      const moved = path.join(parent, path.basename(folder));
+      mkdirSync(moved);
+      for (const entry of ['SKILL.md', 'assets'])
+        renameSync(path.join(folder, entry), path.join(moved, entry));
+    }
+    const before = paths.length;
+    const { code, out } = await cli(['-o', 'json', 'add-skill', parent]);
+    expect(code).toBe(1);
+    const rows = JSON.parse(out) as Array<{
+      name: string;
+      result: string;
+      error?: { code: string; message: string };
+    }>;
+    const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
+    expect(byName['bulk-small']?.result).toBe('added');
+    expect(byName['bulk-huge']).toMatchObject({ result: 'refused', error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(byName['bulk-huge']?.error?.message).toContain('SKILLPORT_MAX_UPLOAD_BYTES');
+    // The limits were read once and only the small skill was uploaded.
+    const asked = paths.slice(before);
+    expect(asked.filter((p) => p === '/api/v1/system/limits')).toHaveLength(1);
+    expect(asked.filter((p) => p === '/api/v1/resources/temp_upload')).toHaveLength(1);
   });
 
   it('against a server without the limits route, the upload goes ahead and the server decides', async () => {

@@ -9,7 +9,7 @@ import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withProgress } from '../internal/progress.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
-import { checkedSource } from '../internal/upload-limits.js';
+import { checkedSource, fetchUploadLimits, readCheckedUpload } from '../internal/upload-limits.js';
 
 export interface WriteOptions {
   wait?: boolean;
@@ -146,6 +146,8 @@ async function addMany(
   const client = await ctx.client();
   const collisions = findCollisions(items);
   const { wait, timeout, ...perSkill } = fields as typeof fields & { wait?: boolean; timeout?: number };
+  // Local files and folders are checked against the server's limits (read once) before each upload.
+  const limits = items.some((i) => i.local !== undefined) ? await fetchUploadLimits(client) : undefined;
   const outcomes = await withProgress(
     ctx.io,
     ctx.format,
@@ -161,10 +163,31 @@ async function addMany(
             return { ...base, result: 'refused', name: item.name, error: collisionError(item, earlier) };
           }
           bar.update(item.label);
+          let upload: { source: typeof item.source; filename?: string } = { source: item.source };
+          if (item.local !== undefined && limits !== undefined) {
+            try {
+              upload = await readCheckedUpload(item.local, item.label, limits);
+            } catch (error) {
+              bar.advance();
+              if (!(error instanceof CliError)) throw error;
+              const message = error.message.startsWith(`${item.label}: `)
+                ? error.message.slice(item.label.length + 2)
+                : error.message;
+              return {
+                ...base,
+                result: 'refused',
+                name: item.name,
+                error: /nothing was uploaded/.test(message)
+                  ? { code: 'PAYLOAD_TOO_LARGE', message, status: 413 }
+                  : { code: 'INVALID_ARGUMENT', message, status: 400 },
+              };
+            }
+          }
           try {
-            const write = (await client.addSkill(item.source, perSkill)) as WriteResultLike & {
-              replaced?: boolean;
-            };
+            const write = (await client.addSkill(upload.source, {
+              ...perSkill,
+              ...(upload.filename ? { filename: upload.filename } : {}),
+            })) as WriteResultLike & { replaced?: boolean };
             bar.advance();
             return { ...base, result: write.replaced ? 'replaced' : 'added', name: write.name, write };
           } catch (error) {

@@ -24,6 +24,8 @@ export interface BulkItem {
   name: string | null;
   /** For a tool of a `tools/list` document: the tool's own name. */
   tool?: string;
+  /** Absolute path of the skill folder or file to upload (checked against the server's limits first). */
+  local?: string;
 }
 
 /** Folders never searched for skills. */
@@ -190,7 +192,12 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
         // Shown as typed, plus the path below it: `../corpus/skills/pdf-tools`.
         const below = path.relative(full, folder).split(path.sep).join('/');
         const label = below === '' ? raw : `${raw.replace(/[/\\]+$/, '')}/${below}`;
-        items.push({ label, source: folder, name: await nameInFile(path.join(folder, 'SKILL.md')) });
+        items.push({
+          label,
+          source: folder,
+          name: await nameInFile(path.join(folder, 'SKILL.md')),
+          local: folder,
+        });
       }
       continue;
     }
@@ -199,7 +206,7 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
       continue;
     }
     const name = /\.zip$/i.test(full) ? await nameInZip(full) : await nameInFile(full);
-    items.push({ label: raw, source: full, name });
+    items.push({ label: raw, source: full, name, local: full });
   }
   return items;
 }
