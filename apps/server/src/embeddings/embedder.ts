@@ -39,6 +39,12 @@ export interface Embedder {
    */
   documentText?(skill: EmbeddingSource): string;
   /**
+   * False when the model cannot read this query (e.g. an English-only model and a query written in
+   * another script): the query gets no vector and `find` ranks it by its words alone, as it would
+   * without a model. Absent: every query is embedded.
+   */
+  readsQuery?(query: string): boolean;
+  /**
    * False when the embedder cannot work at all (e.g. its model failed to load); the job runner then
    * stops asking it. Absent: always assumed available (failures are retried).
    */

@@ -58,6 +58,22 @@ export function localDocumentText(skill: EmbeddingSource): string {
  */
 export const LOCAL_SEMANTIC_ONLY_MIN_Z = 7;
 
+/** A letter of any script but Latin (Han, kana, Hangul, Cyrillic, Arabic…). */
+const NON_LATIN_LETTER = /(?!\p{Script=Latin})\p{L}/u;
+
+/**
+ * Whether the local model can read a query: it was trained on English, so a query with letters of
+ * another script (Chinese, Japanese, Korean, Russian…) gets no vector and is ranked by its words,
+ * exactly as without the model; on such queries its vectors only add noise. Queries in Latin-script
+ * languages (Spanish, German…) are embedded, though the model understands them little.
+ *
+ * @param query - the query as asked
+ * @returns false when the query has a letter outside the Latin script
+ */
+export function localModelReadsQuery(query: string): boolean {
+  return !NON_LATIN_LETTER.test(query);
+}
+
 interface Pending {
   texts: readonly string[];
   vectors: Float32Array[];
@@ -176,6 +192,7 @@ export function createLocalEmbedder(options: LocalEmbedderOptions = {}): LocalEm
     model: LOCAL_MODEL_ID,
     semanticOnlyMinZ: LOCAL_SEMANTIC_ONLY_MIN_Z,
     documentText: localDocumentText,
+    readsQuery: localModelReadsQuery,
     available: () => unavailable === null,
     embed(texts: readonly string[], kind: EmbeddingKind): Promise<Float32Array[]> {
       if (unavailable !== null) {

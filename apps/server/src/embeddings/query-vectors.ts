@@ -21,7 +21,8 @@ export interface QueryVectorsOptions {
 /**
  * The query side of semantic search: embeds a find query (`kind: 'query'`) and remembers the last
  * `cacheSize` queries' vectors (users and agents repeat queries; an embedding costs a round trip or
- * CPU time). A failure (endpoint down, model unavailable) or a wait past `waitMs` yields null —
+ * CPU time). A query the model cannot read (`Embedder.readsQuery`), a failure (endpoint down, model
+ * unavailable) or a wait past `waitMs` yields null —
  * `find` then ranks lexically; failures are reported to `onError`, at most once a minute. Queries
  * are embedded as written, after collapsing white space; the vector carries the embedder's model
  * and calibration (`semanticOnlyMinZ`).
@@ -48,7 +49,7 @@ export function createQueryVectors(embedder: Embedder, options: QueryVectorsOpti
   };
   return async (query) => {
     const key = query.trim().replace(/\s+/g, ' ');
-    if (key === '') return null;
+    if (key === '' || embedder.readsQuery?.(key) === false) return null;
     const cached = cache.get(key);
     if (cached !== undefined) {
       cache.delete(key);

@@ -7,7 +7,11 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { createLocalEmbedder, localDocumentText } from '../../src/embeddings/local-embedder.js';
+import {
+  createLocalEmbedder,
+  localDocumentText,
+  localModelReadsQuery,
+} from '../../src/embeddings/local-embedder.js';
 import {
   embedLocal,
   LOCAL_MAX_INPUT_CHARS,
@@ -15,6 +19,7 @@ import {
   LOCAL_MODEL_ID,
   localModelInstalled,
 } from '../../src/embeddings/local-model.js';
+import { createQueryVectors } from '../../src/embeddings/query-vectors.js';
 import { optionsFromEnv } from '../../src/index.js';
 import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.js';
 import type { WorkerTask } from '../../src/workers/worker-task.js';
@@ -130,6 +135,20 @@ describe('local embedder', () => {
     expect(dot(queryVector as Float32Array, docVectors[1] as Float32Array)).toBeGreaterThan(
       dot(queryVector as Float32Array, docVectors[0] as Float32Array),
     );
+  }, 120_000);
+
+  test('a query in another script gets no vector (ranked by its words), an English one does', async () => {
+    expect(localModelReadsQuery('把语音转成文字')).toBe(false);
+    expect(localModelReadsQuery('音声を文字に起こす')).toBe(false);
+    expect(localModelReadsQuery('преобразовать речь в текст')).toBe(false);
+    expect(localModelReadsQuery('transcribir audio a texto (español)')).toBe(true);
+    const queryVectors = createQueryVectors(embedder);
+    const before = batches.length;
+    expect(await queryVectors('把语音转成文字')).toBeNull();
+    expect(batches.length).toBe(before);
+    const english = await queryVectors(RAFFLE_NEED);
+    expect(english?.vector).toHaveLength(LOCAL_MODEL_DIMENSION);
+    expect(batches.length).toBe(before + 1);
   }, 120_000);
 
   test('a closed embedder refuses work', async () => {
