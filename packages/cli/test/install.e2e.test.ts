@@ -264,6 +264,19 @@ describe('install, lock, outdated, update, frozen, uninstall', () => {
     expect(readFileSync(path.join(other, '.windsurf/skills/chart-maker/scripts/plot.py'), 'utf8')).toBe(
       'print("plot")\n',
     );
+    // The lock pins one revision per skill: the latest for one agent moves the other folder along.
+    const latest = ok(await cli(['install', 'chart-maker', '--agent', 'codex'], { cwd: other }));
+    expect(latest.stdout.toString()).toMatch(/chart-maker\s+\w{12}\s+\.windsurf\/skills\s+updated/);
+    const moved = lockOf(other).skills['chart-maker'];
+    expect(moved?.revision).not.toBe(v1);
+    expect(moved?.folders).toEqual(['.agents/skills', '.windsurf/skills']);
+    const states = ok(await cli(['installed', '-o', 'json'], { cwd: other })).json<{
+      skills: Array<{ folder: string; state: string }>;
+    }>();
+    expect(states.skills.map((r) => [r.folder, r.state])).toEqual([
+      ['.agents/skills', 'ok'],
+      ['.windsurf/skills', 'ok'],
+    ]);
     writeFileSync(path.join(other, '.agents/skills/chart-maker/extra.txt'), 'mine');
     const refused = await cli(['uninstall', 'chart-maker'], { cwd: other });
     expect(refused.code).toBe(1);

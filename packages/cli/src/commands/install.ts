@@ -128,12 +128,17 @@ async function installAction(
         async (spec) => {
           bar.update(spec.name);
           const previous = ws.lock.skills[spec.name] ?? null;
-          const folders = used !== null ? foldersOf(used.agents, ws.scope) : (previous?.folders ?? []);
+          let folders = used !== null ? foldersOf(used.agents, ws.scope) : (previous?.folders ?? []);
           try {
             const remote = await resolveRemoteSkill(client, spec.name, {
               revision: spec.revision,
               targetUri: options.target ?? previous?.root_uri,
             });
+            // The lock pins one revision per skill: at another revision, every folder it is already
+            // installed in moves along (else those folders would be recorded at a revision they lack).
+            if (previous !== null && previous.revision !== remote.revision) {
+              folders = [...new Set([...folders, ...previous.folders])];
+            }
             const done = await installIntoFolders(client, remote, folders, ws.scope, {
               previous,
               force: options.force === true,
