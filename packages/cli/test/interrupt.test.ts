@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { AsyncHTTPClient } from '@skillport/sdk-node';
@@ -32,10 +34,11 @@ afterAll(async () => {
 function interruptWhen(
   args: string[],
   ready: () => Promise<boolean>,
+  url = server.url,
 ): Promise<{ code: number | null; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], {
-      env: cleanEnv({ SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dir, 'cfg') }),
+      env: cleanEnv({ SKILLPORT_URL: url, XDG_CONFIG_HOME: path.join(dir, 'cfg') }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
@@ -70,5 +73,44 @@ describe('Ctrl-C during a wait', () => {
     expect(err).toContain(
       'Follow one with `skillport task <id>`; wait for all of them with `skillport wait`.',
     );
+  });
+
+  it('wait names them too', async () => {
+    // A pass-through in front of the server tells when the wait request has arrived.
+    let waiting = false;
+    const front: Server = createServer(async (req, res) => {
+      if (req.method === 'POST' && req.url?.startsWith('/api/v1/system/wait')) waiting = true;
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && key !== 'host' && key !== 'connection') headers.set(key, value);
+      }
+      try {
+        const answer = await fetch(`${server.url}${req.url}`, {
+          method: req.method ?? 'GET',
+          headers,
+          ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+        });
+        res.writeHead(answer.status, {
+          'content-type': answer.headers.get('content-type') ?? 'application/json',
+        });
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      } catch {
+        res.destroy();
+      }
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const [task] = await client.listTasks({ status: 'pending' });
+      const { code, err } = await interruptWhen(['wait', '--timeout', '120'], async () => waiting, url);
+      expect(code).toBe(130);
+      expect(err).toContain('Interrupted while waiting for processing');
+      expect(err).toContain(`${task?.task_id}  pending  add_skill`);
+    } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
   });
 });
