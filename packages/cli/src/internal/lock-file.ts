@@ -27,13 +27,15 @@
  * - `files` — every file written (SKILL.md and auxiliary files; the server's generated `.abstract.md`
  *   and `.overview.md` are not installed), sorted by path, with its sha-256 and size in bytes.
  *
- * A reader refuses a `lockfileVersion` it does not know, naming the file and the versions it reads.
+ * A reader refuses a `lockfileVersion` it does not know, naming the file and the versions it reads,
+ * and a file path or project folder that would leave the skill folder or the project (`..`, absolute).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { CliError } from './io.js';
+import { isSafeRelativePath } from './skill-folder.js';
 
 /** Name of the project lock file. */
 export const LOCK_FILE_NAME = 'skillport-lock.json';
@@ -44,7 +46,7 @@ export const LOCK_FILE_VERSION = 1;
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex characters');
 
 const LockedFileSchema = z.strictObject({
-  path: z.string().min(1),
+  path: z.string().refine(isSafeRelativePath, 'expected a relative path without ".", ".." or empty segments'),
   sha256,
   size: z.number().int().nonnegative(),
 });
@@ -54,7 +56,14 @@ const LockedSkillSchema = z.strictObject({
   root_uri: z.string().min(1),
   name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'expected a skill name'),
   revision: sha256,
-  folders: z.array(z.string().min(1)),
+  folders: z.array(
+    z.string().refine(
+      // A project lock comes with the project (a clone, a pull request): its folders stay inside it.
+      // `~/…` folders are only in the user's own lock (XDG_CONFIG_HOME may lie outside the home folder).
+      (f) => (f.startsWith('~/') && f.length > 2) || isSafeRelativePath(f),
+      'expected a folder inside the project (or ~/…), without ".", ".." or empty segments',
+    ),
+  ),
   files: z.array(LockedFileSchema).min(1),
 });
 

@@ -28,19 +28,26 @@ export function sha256Hex(bytes: Uint8Array): string {
 }
 
 /**
+ * Whether `file` is a safe relative path inside a skill folder: non-empty, at most 1024 characters,
+ * `/`-separated, no empty, `.` or `..` segment, no backslash or control character.
+ */
+export function isSafeRelativePath(file: string): boolean {
+  return !(
+    file === '' ||
+    file.length > 1024 ||
+    /[\u0000-\u001f\\]/.test(file) ||
+    file.split('/').some((s) => s === '' || s === '.' || s === '..')
+  );
+}
+
+/**
  * Checks a file path given by a server before it is written under a skills folder: relative,
  * `/`-separated, no empty, `.` or `..` segment, no backslash or control character.
  *
  * @throws CliError naming the skill and the path
  */
 export function checkRelativePath(skill: string, file: string): string {
-  const segments = file.split('/');
-  if (
-    file === '' ||
-    file.length > 1024 ||
-    /[\u0000-\u001f\\]/.test(file) ||
-    segments.some((s) => s === '' || s === '.' || s === '..')
-  ) {
+  if (!isSafeRelativePath(file)) {
     throw new CliError(
       `the server listed an unsafe file path ${JSON.stringify(file)} for ${skill}; nothing was written`,
     );

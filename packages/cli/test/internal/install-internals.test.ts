@@ -18,7 +18,14 @@ import { zipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AGENTS, detectAgents, displayFolder, skillsFolder, userScope } from '../../src/internal/agents.js';
 import { expandInputs, findCollisions } from '../../src/internal/bulk-inputs.js';
-import { chooseAgents, findProjectRoot, foldersOf, parseSkillSpec } from '../../src/internal/installer.js';
+import {
+  chooseAgents,
+  findProjectRoot,
+  foldersOf,
+  lockEntry,
+  parseSkillSpec,
+  resolveFolder,
+} from '../../src/internal/installer.js';
 import { CliError } from '../../src/internal/io.js';
 import { emptyLock, LOCK_FILE_NAME, readLock, renderLock, writeLock } from '../../src/internal/lock-file.js';
 import { readFolderState, writeSkillFolder } from '../../src/internal/skill-folder.js';
@@ -201,6 +208,26 @@ describe('lock file', () => {
       JSON.stringify({ lockfileVersion: 1, skills: { other: entry } }),
       /the entry "other" names the skill "b-skill"/,
     ],
+    [
+      'a file path leaving the skill folder',
+      JSON.stringify({
+        lockfileVersion: 1,
+        skills: {
+          'b-skill': { ...entry, files: [{ path: '../../.bashrc', sha256: 'b'.repeat(64), size: 1 }] },
+        },
+      }),
+      /malformed at skills\.b-skill\.files\.0\.path/,
+    ],
+    [
+      'a folder outside the project',
+      JSON.stringify({ lockfileVersion: 1, skills: { 'b-skill': { ...entry, folders: ['../elsewhere'] } } }),
+      /malformed at skills\.b-skill\.folders\.0/,
+    ],
+    [
+      'an absolute folder',
+      JSON.stringify({ lockfileVersion: 1, skills: { 'b-skill': { ...entry, folders: ['/etc/skills'] } } }),
+      /malformed at skills\.b-skill\.folders\.0/,
+    ],
   ])('refuses %s, naming the file', async (_label, text, message) => {
     const file = path.join(temp(), LOCK_FILE_NAME);
     writeFileSync(file, text);
@@ -208,6 +235,49 @@ describe('lock file', () => {
     expect(error).toBeInstanceOf(CliError);
     expect((error as Error).message).toContain(file);
     expect((error as Error).message).toMatch(message);
+  });
+});
+
+describe('lock folders and entries', () => {
+  it('resolves a project folder inside the project and refuses one outside it or in the home folder', () => {
+    const root = temp();
+    const project = { kind: 'project' as const, root };
+    expect(resolveFolder('.claude/skills', project)).toBe(path.join(root, '.claude', 'skills'));
+    expect(() => resolveFolder('../other/skills', project)).toThrow(
+      /outside the project: \.\.\/other\/skills/,
+    );
+    expect(() => resolveFolder('~/.claude/skills', project)).toThrow(/names a folder of the home folder/);
+    const user = userScope({ HOME: root, XDG_CONFIG_HOME: path.join(root, '.config') });
+    expect(resolveFolder('~/.claude/skills', user)).toBe(path.join(root, '.claude', 'skills'));
+    expect(() => resolveFolder('.claude/skills', user)).toThrow(/user lock file names a project folder/);
+  });
+
+  it('an entry keeps the folders installed before, pins the new revision and files, and trims the URL', () => {
+    const previous = {
+      server: 'http://registry.example',
+      root_uri: 'viking://user/default/skills',
+      name: 'notes',
+      revision: 'a'.repeat(64),
+      folders: ['.claude/skills'],
+      files: [{ path: 'SKILL.md', sha256: 'b'.repeat(64), size: 4 }],
+    };
+    const remote = {
+      name: 'notes',
+      rootUri: 'viking://user/default/skills',
+      revision: 'c'.repeat(64),
+      files: [
+        { path: 'SKILL.md', sha256: 'd'.repeat(64), size: 5 },
+        { path: 'ref/guide.md', sha256: 'e'.repeat(64), size: 6 },
+      ],
+    };
+    expect(lockEntry('http://registry.example/', remote, ['.cursor/skills'], previous)).toEqual({
+      server: 'http://registry.example',
+      root_uri: 'viking://user/default/skills',
+      name: 'notes',
+      revision: 'c'.repeat(64),
+      folders: ['.claude/skills', '.cursor/skills'],
+      files: remote.files,
+    });
   });
 });
 
