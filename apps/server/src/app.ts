@@ -12,6 +12,7 @@ import { bodyLimits } from './http/body-limit.js';
 import { clientAddress, parseTrustedProxies } from './http/client-address.js';
 import type { AppEnv } from './http/context.js';
 import { createErrorHandler, schemaError } from './http/errors.js';
+import { idempotency } from './http/idempotency.js';
 import { jsonBounds } from './http/json-bounds.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { rateLimit } from './http/rate-limit.js';
@@ -173,9 +174,10 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
           'Mcp-Protocol-Version',
           'Last-Event-ID',
           'If-None-Match',
+          'Idempotency-Key',
         ],
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-        exposeHeaders: ['X-Request-Id', 'ETag', 'Mcp-Session-Id', 'X-Skill-Revision'],
+        exposeHeaders: ['X-Request-Id', 'ETag', 'Mcp-Session-Id', 'X-Skill-Revision', 'Idempotent-Replayed'],
         maxAge: 600,
       }),
     );
@@ -193,6 +195,11 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     c.req.path.startsWith('/api/v1/admin/') ? adminAccess(c, next) : dataAccess(c, next),
   );
   app.use('/api/v1/*', limiter);
+  // Writes a client may retry after losing the reply (after auth: keys are per caller).
+  const idempotent = idempotency(store);
+  app.on('POST', '/api/v1/skills', idempotent);
+  app.on('PUT', '/api/v1/skills/:name', idempotent);
+  app.on('POST', '/api/v1/skills/:name/restore', idempotent);
   // MCP over Streamable HTTP: same keys, limits and rate limit as the API.
   // The MCP SDK is loaded when `/mcp` is first used, so servers that never serve MCP start as fast.
   let mcpEndpoint: Promise<McpEndpoint> | null = null;

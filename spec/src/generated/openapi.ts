@@ -3158,7 +3158,10 @@ export interface operations {
     addSkill: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional: a key of your choosing (1–255 printable ASCII characters, e.g. a UUID) that makes a retry safe. The first request with it runs; once it succeeds its response is kept 24 h, and a retry with the same key and the same request (method, path, query, body) gets that response again with `Idempotent-Replayed: true`, changing nothing. The same key with a different request → 422 `INVALID_ARGUMENT` (`details.reason` `idempotency_key_reused`); while the first still runs → 409 `CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept. Keys are per user. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3614,6 +3617,8 @@ export interface operations {
             header?: {
                 /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
                 "if-match"?: string;
+                /** @description Optional: a key of your choosing (1–255 printable ASCII characters, e.g. a UUID) that makes a retry safe. The first request with it runs; once it succeeds its response is kept 24 h, and a retry with the same key and the same request (method, path, query, body) gets that response again with `Idempotent-Replayed: true`, changing nothing. The same key with a different request → 422 `INVALID_ARGUMENT` (`details.reason` `idempotency_key_reused`); while the first still runs → 409 `CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept. Keys are per user. */
+                "idempotency-key"?: string;
             };
             path: {
                 /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */
@@ -3982,6 +3987,8 @@ export interface operations {
             header?: {
                 /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
                 "if-match"?: string;
+                /** @description Optional: a key of your choosing (1–255 printable ASCII characters, e.g. a UUID) that makes a retry safe. The first request with it runs; once it succeeds its response is kept 24 h, and a retry with the same key and the same request (method, path, query, body) gets that response again with `Idempotent-Replayed: true`, changing nothing. The same key with a different request → 422 `INVALID_ARGUMENT` (`details.reason` `idempotency_key_reused`); while the first still runs → 409 `CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept. Keys are per user. */
+                "idempotency-key"?: string;
             };
             path: {
                 /** @description Skill name: trimmed, 1–64 characters of `[A-Za-z0-9_-]` (else 400 with `details.field = "name"`) */

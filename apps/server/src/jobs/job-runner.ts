@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { parseSkillMd } from '@skillport/core';
 import { type Embedder, type EmbeddingSource, embeddingText } from '../embeddings/embedder.js';
+import { IDEMPOTENCY_KEY_TTL_MS } from '../http/idempotency.js';
 import { EXTRACT_OVERVIEW } from '../levels/extract-overview.js';
 import { renderOverview } from '../levels/render-overview.js';
 import {
@@ -545,6 +546,9 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           store
             .purgeExpiredUploads(now())
             .catch((error: unknown) => onError(error, { phase: 'purging uploads' }));
+          store
+            .purgeIdempotencyKeys(now() - IDEMPOTENCY_KEY_TTL_MS)
+            .catch((error: unknown) => onError(error, { phase: 'purging idempotency keys' }));
           store
             .purgeFinishedTasks(now() - taskRetentionMs)
             .catch((error: unknown) => onError(error, { phase: 'purging tasks' }));

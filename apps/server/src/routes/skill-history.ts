@@ -22,7 +22,7 @@ import {
   preconditionResponse,
   timeoutResponse,
 } from './common.js';
-import { IfMatchHeaders, NameParams, parseIfMatch } from './skills.js';
+import { NameParams, parseIfMatch, WriteHeaders } from './skills.js';
 
 const revisionsRoute = createRoute({
   method: 'get',
@@ -56,7 +56,7 @@ const restoreRoute = createRoute({
     'restoring over a change made meanwhile (412). Result as update’s, with `action: "restore"` and ' +
     'the `ETag` header. Unknown skill or revision → 404 (`details.type` `skill` or `revision`); an ' +
     'ambiguous prefix → 400 with `details.candidates`.',
-  request: { params: NameParams, headers: IfMatchHeaders, body: jsonBody(RestoreSkillRequestSchema) },
+  request: { params: NameParams, headers: WriteHeaders, body: jsonBody(RestoreSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'RestoreSkillResponse', 'Restored'),
     ...errorResponses,

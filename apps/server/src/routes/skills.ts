@@ -79,6 +79,24 @@ const IfNoneMatchHeaders = z.object({
     }),
 });
 
+const IDEMPOTENCY_KEY = z
+  .string()
+  .optional()
+  .meta({
+    description:
+      'Optional: a key of your choosing (1–255 printable ASCII characters, e.g. a UUID) that makes a retry safe. ' +
+      'The first request with it runs; once it succeeds its response is kept 24 h, and a retry with the same ' +
+      'key and the same request (method, path, query, body) gets that response again with ' +
+      '`Idempotent-Replayed: true`, changing nothing. The same key with a different request → 422 ' +
+      '`INVALID_ARGUMENT` (`details.reason` `idempotency_key_reused`); while the first still runs → 409 ' +
+      '`CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept. Keys are per user.',
+    example: '5f0c6c1e-8a43-4c57-a0de-7f4f0f6b1e2d',
+  });
+/** Headers of add: `Idempotency-Key`. */
+export const IdempotencyHeaders = z.object({ 'idempotency-key': IDEMPOTENCY_KEY });
+/** Headers of update and restore: `If-Match` and `Idempotency-Key`. */
+export const WriteHeaders = IfMatchHeaders.extend({ 'idempotency-key': IDEMPOTENCY_KEY });
+
 const addRoute = createRoute({
   method: 'post',
   path: '/api/v1/skills',
@@ -92,7 +110,7 @@ const addRoute = createRoute({
     '`SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host ' +
     'path as `data` → 403. Adding an existing name replaces that skill completely. The processing job ' +
     '(overview, search index) runs after the response unless `wait=true`.',
-  request: { body: jsonBody(AddSkillRequestSchema) },
+  request: { headers: IdempotencyHeaders, body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'AddSkillResponse', 'Stored'),
     ...errorResponses,
@@ -190,7 +208,7 @@ const updateRoute = createRoute({
     '`{name}` (400 with `details {field, expected, actual}`). All files are replaced in one transaction; ' +
     'with `If-Match`, a stale revision → 412. The result is add\'s plus `action: "update"`, and the ' +
     '`ETag` header carries the new revision.',
-  request: { params: NameParams, headers: IfMatchHeaders, body: jsonBody(AddSkillRequestSchema) },
+  request: { params: NameParams, headers: WriteHeaders, body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'UpdateSkillResponse', 'Replaced'),
     ...errorResponses,

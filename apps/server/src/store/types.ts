@@ -334,6 +334,16 @@ export interface ChangeFeedPage {
   more: boolean;
 }
 
+/** A request remembered under its `Idempotency-Key` (per account; the key includes the user). */
+export interface IdempotencyRecord {
+  /** sha-256 hex of the request (method, path and query, body). */
+  requestHash: string;
+  /** The response once the request succeeded (JSON: `{status, headers, body}`); null while it runs. */
+  response: string | null;
+  /** When the key was reserved, epoch ms. */
+  createdAt: number;
+}
+
 export interface TempUploadRecord {
   id: string;
   accountId: string;
@@ -603,6 +613,27 @@ export interface Store {
    */
   getTempUpload(accountId: string, id: string, now: number): Promise<TempUploadRecord | null>;
   purgeExpiredUploads(now: number): Promise<number>;
+
+  // Idempotency-Key (POST/PUT retried by a client that lost the reply)
+  /**
+   * Reserves `key` of `accountId` for a request with `requestHash`. Returns null when the caller now
+   * holds it (it runs the request, then `finishIdempotencyKey` or `releaseIdempotencyKey`), else the
+   * record already there. A reservation with no response created before `staleBefore` (its request
+   * died with its process) is taken over.
+   */
+  reserveIdempotencyKey(
+    accountId: string,
+    key: string,
+    requestHash: string,
+    now: number,
+    staleBefore: number,
+  ): Promise<IdempotencyRecord | null>;
+  /** Stores the response of a reserved key (`response`: JSON `{status, headers, body}`). */
+  finishIdempotencyKey(accountId: string, key: string, response: string): Promise<void>;
+  /** Drops a reservation whose request failed, so a retry runs again. */
+  releaseIdempotencyKey(accountId: string, key: string): Promise<void>;
+  /** Deletes keys created before `olderThan`; returns how many. */
+  purgeIdempotencyKeys(olderThan: number): Promise<number>;
 
   // accounts, users, keys (keys stored as sha-256 hashes)
   ensureAccount(accountId: string): Promise<void>;

@@ -54,6 +54,7 @@ describe('sqlite connection and migrations', () => {
         'accounts',
         'api_keys',
         'blobs',
+        'idempotency_keys',
         'skill_changes',
         'skill_counts',
         'skill_files',

@@ -13,6 +13,7 @@ import {
   withTransaction,
 } from './connection.js';
 import * as history from './history-ops.js';
+import * as idempotency from './idempotency-ops.js';
 import { applyPostgresMigrations, currentPostgresVersion, POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
 import {
@@ -391,6 +392,18 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
     async purgeExpiredUploads(at) {
       return accounts.purgeExpiredUploads(await ready(), at);
+    },
+    async reserveIdempotencyKey(accountId, key, requestHash, at, staleBefore) {
+      return idempotency.reserveIdempotencyKey(await ready(), accountId, key, requestHash, at, staleBefore);
+    },
+    async finishIdempotencyKey(accountId, key, response) {
+      await idempotency.finishIdempotencyKey(await ready(), accountId, key, response);
+    },
+    async releaseIdempotencyKey(accountId, key) {
+      await idempotency.releaseIdempotencyKey(await ready(), accountId, key);
+    },
+    async purgeIdempotencyKeys(olderThan) {
+      return idempotency.purgeIdempotencyKeys(await ready(), olderThan);
     },
 
     async ensureAccount(accountId) {

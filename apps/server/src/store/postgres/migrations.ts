@@ -191,6 +191,22 @@ CREATE TRIGGER skill_vectors_stale AFTER UPDATE OF revision ON skills
 CREATE TRIGGER skill_vectors_gone AFTER DELETE ON skills FOR EACH ROW EXECUTE FUNCTION skill_vectors_clear();
 `,
   },
+  {
+    version: 2,
+    name: 'idempotency keys',
+    // The response of a POST/PUT sent with `Idempotency-Key`, replayed to a retry (kept 24 h).
+    sql: `
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  account_id text COLLATE "C" NOT NULL,
+  idem_key text COLLATE "C" NOT NULL,
+  request_hash text NOT NULL,
+  response text,
+  created_at bigint NOT NULL,
+  PRIMARY KEY (account_id, idem_key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_keys_by_age ON idempotency_keys (created_at);
+`,
+  },
 ];
 
 /** The schema version this build writes. */

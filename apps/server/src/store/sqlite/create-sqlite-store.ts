@@ -14,6 +14,7 @@ import {
   type SqliteSynchronous,
 } from './connection.js';
 import { listChanges, pruneHistoryTx, releaseFreePages } from './history-ops.js';
+import * as idempotency from './idempotency-ops.js';
 import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
 import { readSkillView } from './skill-view.js';
@@ -308,6 +309,20 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async purgeExpiredUploads(at) {
       return write(() => accounts.purgeExpiredUploads(conn, at));
+    },
+    async reserveIdempotencyKey(accountId, key, requestHash, at, staleBefore) {
+      return write(() =>
+        idempotency.reserveIdempotencyKey(conn, accountId, key, requestHash, at, staleBefore),
+      );
+    },
+    async finishIdempotencyKey(accountId, key, response) {
+      write(() => idempotency.finishIdempotencyKey(conn, accountId, key, response));
+    },
+    async releaseIdempotencyKey(accountId, key) {
+      write(() => idempotency.releaseIdempotencyKey(conn, accountId, key));
+    },
+    async purgeIdempotencyKeys(olderThan) {
+      return write(() => idempotency.purgeIdempotencyKeys(conn, olderThan));
     },
 
     async ensureAccount(accountId) {

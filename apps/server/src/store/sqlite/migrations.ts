@@ -311,6 +311,22 @@ CREATE INDEX tasks_lease_expiry ON tasks (status, lease_expires_at);
 CREATE INDEX tasks_by_owner_created ON tasks (account_id, user_id, created_at);
 `,
   },
+  {
+    version: 9,
+    name: 'idempotency keys',
+    // The response of a POST/PUT sent with `Idempotency-Key`, replayed to a retry (kept 24 h).
+    sql: `
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  account_id TEXT NOT NULL,
+  idem_key TEXT NOT NULL,
+  request_hash TEXT NOT NULL,
+  response TEXT,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (account_id, idem_key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_keys_by_age ON idempotency_keys (created_at);
+`,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -1,0 +1,140 @@
+/**
+ * `Idempotency-Key` on add, update and restore: a retry of a succeeded request gets the stored
+ * response and changes nothing; a reused key with another request is refused; failures are not kept.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const md = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${description}\n---\nbody\n`;
+const revisions = async (name: string) =>
+  (await t.request('GET', `/api/v1/skills/${name}/revisions`)).json.result.total as number;
+
+describe('Idempotency-Key', () => {
+  test('add retried with the same key and body gets the stored response; one revision, one task', async () => {
+    const body = { data: md('idem-add', 'Added once however often it is sent') };
+    const headers = { 'idempotency-key': 'add-0001' };
+    const first = await t.request('POST', '/api/v1/skills', { body, headers });
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    // Meanwhile the skill changes: the replay must not undo that.
+    const other = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('idem-add', 'Changed since') },
+    });
+    expect(other.status).toBe(200);
+    const retry = await t.request('POST', '/api/v1/skills', { body, headers });
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.json.result).toEqual(first.json.result);
+    expect(await revisions('idem-add')).toBe(2);
+    const now = await t.request('GET', '/api/v1/skills/idem-add?level=0');
+    expect(now.json.result.description).toBe('Changed since');
+  });
+
+  test('the same key with a different body → 422 idempotency_key_reused, nothing changes', async () => {
+    const headers = { 'idempotency-key': 'add-0002' };
+    const first = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('idem-reuse', 'The first request') },
+      headers,
+    });
+    expect(first.status).toBe(200);
+    const reused = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('idem-reuse', 'Another request under the same key') },
+      headers,
+    });
+    expect(reused.status, reused.text).toBe(422);
+    expect(reused.json.error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { field: 'Idempotency-Key', reason: 'idempotency_key_reused' },
+    });
+    // Another path under the same key is another request too.
+    const elsewhere = await t.request('PUT', '/api/v1/skills/idem-reuse', {
+      body: { data: md('idem-reuse', 'The first request') },
+      headers,
+    });
+    expect(elsewhere.status).toBe(422);
+    expect((await t.request('GET', '/api/v1/skills/idem-reuse?level=0')).json.result.description).toBe(
+      'The first request',
+    );
+    expect(await revisions('idem-reuse')).toBe(1);
+  });
+
+  test('an update with If-Match retried after it applied gets its result, not 412, and applies once', async () => {
+    await t.request('POST', '/api/v1/skills', { body: { data: md('idem-update', 'Version one') } });
+    const rev = (await t.request('GET', '/api/v1/skills/idem-update?level=0')).json.result.revision;
+    const request = {
+      body: { data: md('idem-update', 'Version two') },
+      headers: { 'if-match': `"${rev}"`, 'idempotency-key': 'update-0001' },
+    };
+    const first = await t.request('PUT', '/api/v1/skills/idem-update', request);
+    expect(first.status, first.text).toBe(200);
+    const retry = await t.request('PUT', '/api/v1/skills/idem-update', request);
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.json.result.revision).toBe(first.json.result.revision);
+    expect(retry.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect(await revisions('idem-update')).toBe(2);
+    // Without the key the same retry is refused as stale, as before.
+    const plain = await t.request('PUT', '/api/v1/skills/idem-update', {
+      ...request,
+      headers: { 'if-match': `"${rev}"` },
+    });
+    expect(plain.status).toBe(412);
+  });
+
+  test('a failed request is not kept: the retry runs again', async () => {
+    const headers = { 'idempotency-key': 'add-0003' };
+    const bad = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('Bad Name!', 'Invalid') },
+      headers,
+    });
+    expect(bad.status).toBe(400);
+    const again = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('Bad Name!', 'Invalid') },
+      headers,
+    });
+    expect(again.status).toBe(400);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    const fixed = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('idem-fixed', 'Now valid') },
+      headers,
+    });
+    expect(fixed.status, fixed.text).toBe(200);
+  });
+
+  test('concurrent requests with one key apply once', async () => {
+    const request = {
+      body: { data: md('idem-race', 'Sent twice at once') },
+      headers: { 'idempotency-key': 'race-1' },
+    };
+    const both = await Promise.all([0, 1, 2].map(() => t.request('POST', '/api/v1/skills', request)));
+    for (const r of both) expect([200, 409], r.text).toContain(r.status);
+    expect(
+      both.filter((r) => r.status === 200 && r.headers.get('idempotent-replayed') === null),
+    ).toHaveLength(1);
+    for (const r of both.filter((x) => x.status === 409)) {
+      expect(r.json.error.details.reason).toBe('idempotency_key_in_progress');
+      expect(r.headers.get('retry-after')).toBe('1');
+    }
+    expect(await revisions('idem-race')).toBe(1);
+  });
+
+  test('a key that is not 1–255 printable ASCII characters → 400', async () => {
+    for (const key of ['x'.repeat(256), 'clé']) {
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: { data: md('idem-bad-key', 'Never stored') },
+        headers: { 'idempotency-key': key },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.details).toMatchObject({ field: 'Idempotency-Key' });
+    }
+    expect((await t.request('GET', '/api/v1/skills/idem-bad-key')).status).toBe(404);
+  });
+});
