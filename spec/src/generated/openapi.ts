@@ -845,7 +845,7 @@ export interface components {
              */
             root_uri: string;
             /**
-             * @description Relevance in [0, 1]; hits come in descending score. The scale is `r / (r + 5)` of a raw relevance `r`: BM25 of the matched words (plus 0.5 for any word match), plus the semantic relevance when embeddings are on (0 until a skill stands out from the rest of the caller's skills by more than chance, about √(2 ln n) standard deviations of similarity to the query among n skills; 2 deviations beyond that score 0.5 alone), plus 40 for a name match (so at least about 0.89). An unrelated skill does not reach 0.1 from meaning alone, so `score_threshold` around 0.1–0.3 keeps the related hits.
+             * @description Relevance in [0, 1]; hits come in descending score. The scale is `r / (r + 5)` of a raw relevance `r`: BM25 of the matched words (plus 0.5 for any word match), plus the semantic relevance when embeddings are on (0 until a skill stands out from the rest of the caller's skills by more than chance, about √(2 ln n) standard deviations of similarity to the query among n skills; 2 deviations beyond that score 0.5 alone), plus 40 for a name match (so at least about 0.89). Meaning alone never lifts an unrelated skill above 0.1, but words do: a skill that shares one rare word with the query (in its name or description) can reach 0.4–0.5 whatever it is about. So `score_threshold` around 0.1–0.3 drops weak word matches and keeps the related hits; it does not tell a topic apart from a shared word.
              * @example 0.93
              */
             score: number;
