@@ -54,22 +54,33 @@ interface KeyRow {
 
 /**
  * BM25 over the weighted `tsvector`: per query term, its rarity (IDF, as FTS5 computes it: over every
- * stored skill) times its saturated field-weighted frequency, summed. Parameters: $1 the OR of the
- * terms, $2 account, $3 roots, $4 limit, $5 the terms, $6 their IDFs, $7 `RANK_WEIGHTS`.
+ * stored skill) times its saturated field-weighted frequency, summed; the best `limit` matches in
+ * scope. `skill_lexical_matches` (PostgreSQL migration 3) runs
+ *
+ * ```sql
+ * SELECT s.seq, s.name, s.root_uri, sc.lexical FROM skills s
+ *   CROSS JOIN LATERAL (SELECT sum(t.idf * (f.f * (k1 + 1)) / (f.f + k1)) AS lexical
+ *     FROM unnest(terms, idfs) AS t(q, idf)
+ *     CROSS JOIN LATERAL (SELECT ts_rank(weights, s.search, t.q) * scale AS f OFFSET 0) AS f) AS sc
+ *   WHERE s.account_id = account AND s.root_uri = ANY(roots) AND s.search @@ query
+ *   ORDER BY sc.lexical DESC, s.seq LIMIT max
+ * ```
+ *
+ * with sequential scans off: the matches come from the GIN index, and only they have their
+ * (TOASTed, compressed) `tsvector` read. `OFFSET 0` keeps `f` evaluated once per skill and term
+ * (inlined, its `ts_rank`, one more read of the vector, would run twice). Parameters: $1 the OR of
+ * the terms, $2 account, $3 roots, $4 limit, $5 the terms, $6 their IDFs, $7 `RANK_WEIGHTS`,
+ * $8 `FREQUENCY_SCALE`, $9 `BM25_K1 + 1`, $10 `BM25_K1`.
  */
-const LEXICAL = `SELECT s.seq, s.name, s.root_uri, sc.lexical FROM skills s
-  CROSS JOIN LATERAL (
-    SELECT sum(t.idf * (f.f * ${BM25_K1 + 1}) / (f.f + ${BM25_K1})) AS lexical
-    FROM unnest($5::tsquery[], $6::float8[]) AS t(q, idf)
-    CROSS JOIN LATERAL (SELECT ts_rank($7::float4[], s.search, t.q) * ${FREQUENCY_SCALE} AS f) AS f
-  ) AS sc
-  WHERE s.account_id = $2 AND s.root_uri = ANY($3::text[]) AND s.search @@ $1::tsquery
-  ORDER BY sc.lexical DESC, s.seq LIMIT $4`;
+const LEXICAL = `SELECT seq, name, root_uri, lexical
+  FROM skill_lexical_matches($1::tsquery, $2, $3::text[], $4, $5::tsquery[], $6::float8[], $7::float4[], $8, $9, $10)
+  ORDER BY lexical DESC, seq`;
 
-/** Number of skills, and of skills matching each term (document frequencies, for IDF). */
-const FREQUENCIES = `SELECT (SELECT count(*) FROM skills) AS n,
-  ARRAY(SELECT (SELECT count(*) FROM skills WHERE search @@ u.q) FROM unnest($1::tsquery[]) WITH ORDINALITY AS u(q, i)
-        ORDER BY u.i) AS df`;
+/**
+ * Number of skills, and of skills matching each term (document frequencies, for IDF), counted from
+ * the GIN index (`skill_document_frequencies`, migration 3: sequential scans off, as above).
+ */
+const FREQUENCIES = `SELECT (SELECT count(*) FROM skills) AS n, skill_document_frequencies($1::tsquery[]) AS df`;
 
 /** FTS5's IDF: `ln((N − n + 0.5) / (n + 0.5))`, at least 1e-6 (a term in most documents still counts a little). */
 function idf(total: number, matching: number): number {
@@ -103,6 +114,9 @@ async function lexicalCandidates(
     terms,
     idfs,
     RANK_WEIGHTS,
+    FREQUENCY_SCALE,
+    BM25_K1 + 1,
+    BM25_K1,
   ]);
   return rows;
 }

@@ -30,6 +30,10 @@ interface Migration {
  *   from `skill_feed_counters`. The counter row stays locked until the write commits, so within an
  *   account `seq` order is commit order and a reader paging by `seq` never skips a change committed
  *   late (the price: writes of one account take their feed position one at a time, at commit).
+ * - `find` reads its matches through functions (version 3) that turn sequential scans off: the
+ *   planner does not count the cost of reading a TOASTed `tsvector`, so it would otherwise pick a
+ *   sequential scan that decompresses every skill's vector to test `@@`, where the GIN index answers
+ *   without reading one (`search/postgres-search.ts`).
  * - Accounts, users, keys, blobs and temp uploads carry a `seq` (insertion order, like SQLite's rowid),
  *   so `exportRecords` lists them in the same order on both engines.
  */
@@ -205,6 +209,30 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   PRIMARY KEY (account_id, idem_key)
 );
 CREATE INDEX IF NOT EXISTS idempotency_keys_by_age ON idempotency_keys (created_at);
+`,
+  },
+  {
+    version: 3,
+    name: 'search statements that read matches through the GIN index',
+    sql: `
+CREATE FUNCTION skill_document_frequencies(tsquery[]) RETURNS bigint[]
+  LANGUAGE sql STABLE SET enable_seqscan = off AS $$
+  SELECT ARRAY(SELECT (SELECT count(*) FROM skills WHERE search @@ u.q)
+    FROM unnest($1) WITH ORDINALITY AS u(q, i) ORDER BY u.i)
+$$;
+CREATE FUNCTION skill_lexical_matches(
+  tsquery, text, text[], integer, tsquery[], float8[], float4[], float8, float8, float8
+) RETURNS TABLE (seq bigint, name text, root_uri text, lexical float8)
+  LANGUAGE sql STABLE SET enable_seqscan = off AS $$
+  SELECT s.seq, s.name, s.root_uri, sc.lexical FROM skills s
+  CROSS JOIN LATERAL (
+    SELECT sum(t.idf * (f.f * $9) / (f.f + $10)) AS lexical
+    FROM unnest($5, $6) AS t(q, idf)
+    CROSS JOIN LATERAL (SELECT ts_rank($7, s.search, t.q) * $8 AS f OFFSET 0) AS f
+  ) AS sc
+  WHERE s.account_id = $2 AND s.root_uri = ANY($3) AND s.search @@ $1
+  ORDER BY sc.lexical DESC, s.seq LIMIT $4
+$$;
 `,
   },
 ];
