@@ -53,6 +53,20 @@ export interface ServerLimits {
   maxJsonDepth: number;
   /** Most values (objects, arrays, strings, numbers…) in one JSON request body (`SKILLPORT_MAX_JSON_VALUES`, default 200 000) → 400. */
   maxJsonValues: number;
+  /**
+   * Storage quota of each account, MiB (`SKILLPORT_ACCOUNT_QUOTA_MB`, default 1024; 0 = none): the sum
+   * of the file sizes of the account's live skills — SKILL.md, the L0 abstract and the auxiliary files,
+   * not the generated L1 overview and not kept history. An add or update that would pass it gets 507
+   * `RESOURCE_EXHAUSTED` (`details.reason` `account_quota`) and changes nothing; replacing a skill counts
+   * its new files instead of its old ones.
+   */
+  accountQuotaMb: number;
+  /**
+   * Most MiB of unexpired, unused temp uploads per account (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`, default
+   * 256, ten uploads of the default largest size; 0 = none) → 507 `RESOURCE_EXHAUSTED`
+   * (`details.reason` `temp_upload_quota`).
+   */
+  tempUploadQuotaMb: number;
 }
 
 /** The defaults of {@link ServerLimits}. */
@@ -72,10 +86,17 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   requestTimeoutSeconds: 60,
   maxJsonDepth: 64,
   maxJsonValues: 200_000,
+  accountQuotaMb: 1024,
+  tempUploadQuotaMb: 256,
   maxMcpSessions: 1000,
   mcpSessionIdleSeconds: 30 * 60,
   mcpChangePollSeconds: 10,
 });
+
+/** A quota of {@link ServerLimits} in MiB as bytes (0 = none). */
+export function quotaBytes(mib: number): number {
+  return mib * 1024 * 1024;
+}
 
 /** The environment variable of each limit (also named by `GET /api/v1/system/limits`). */
 export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
@@ -94,6 +115,8 @@ export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   requestTimeoutSeconds: 'SKILLPORT_REQUEST_TIMEOUT_SECONDS',
   maxJsonDepth: 'SKILLPORT_MAX_JSON_DEPTH',
   maxJsonValues: 'SKILLPORT_MAX_JSON_VALUES',
+  accountQuotaMb: 'SKILLPORT_ACCOUNT_QUOTA_MB',
+  tempUploadQuotaMb: 'SKILLPORT_TEMP_UPLOAD_QUOTA_MB',
   maxMcpSessions: 'SKILLPORT_MAX_MCP_SESSIONS',
   mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',
   mcpChangePollSeconds: 'SKILLPORT_MCP_CHANGE_POLL_SECONDS',

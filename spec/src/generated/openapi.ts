@@ -146,7 +146,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a zipped skill folder or one SKILL.md; returns an id for add/update (used once)
-         * @description Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, used up by the add or update that stores it (a refused one, e.g. invalid SKILL.md, leaves it for a retry), expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE`.
+         * @description Multipart upload (`file`, optional `upload_mode`) for add and update (`temp_file_id`). A zip is recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, used up by the add or update that stores it (a refused one, e.g. invalid SKILL.md, leaves it for a retry), expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 `PAYLOAD_TOO_LARGE`. When the account's unused, unexpired uploads plus this one would pass the temp-upload quota (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`, default 256 MiB) → 507 `RESOURCE_EXHAUSTED` with `details {reason: "temp_upload_quota", limit, used, size, setting}`; nothing is stored.
          */
         post: operations["tempUpload"];
         delete?: never;
@@ -316,7 +316,7 @@ export interface paths {
         };
         /**
          * The limits this server enforces
-         * @description Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it. The same for every caller; any user or admin key (or dev mode) may read it.
+         * @description Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, bytes of unused temp uploads). The limits are the same for every caller; any user or admin key (or dev mode) may read it.
          */
         get: operations["getLimits"];
         put?: never;
@@ -470,6 +470,19 @@ export interface components {
              * @example acme
              */
             account_id: string;
+        };
+        /** @description The caller's account's current usage against the two quotas above */
+        AccountUsage: {
+            /**
+             * @description What the caller's account stores now, bytes, counted as for `account_quota_bytes`
+             * @example 52431
+             */
+            stored_bytes: number;
+            /**
+             * @description Bytes of the caller's account's unused, unexpired temp uploads, counted against `temp_upload_quota_bytes`
+             * @example 0
+             */
+            temp_upload_bytes: number;
         };
         /**
          * @description Body of add (`POST /api/v1/skills`) and update (`PUT /api/v1/skills/{name}`): `data` XOR `temp_file_id`, plus options. Unknown fields are refused with 400 `INVALID_ARGUMENT` The name rule: trimmed, 1–64 characters of `[A-Za-z0-9_-]`.
@@ -1375,8 +1388,14 @@ export interface components {
             /** @description True when the key was live and is now revoked; false when it already was */
             revoked: boolean;
         };
-        /** @description The limits this server enforces on requests, so clients can refuse an oversized skill before uploading it */
+        /** @description The limits this server enforces on requests, so clients can refuse an oversized skill before uploading it, and the caller's account usage against its quotas */
         ServerLimits: {
+            /**
+             * @description Storage quota of the caller's account, bytes (0 = none): the file sizes of its live skills (SKILL.md, L0 abstract, auxiliary files; not the generated L1 overview, not kept history). An add, update or restore that would pass it → 507 `RESOURCE_EXHAUSTED` with `details.reason` `account_quota`. Set in MiB (`SKILLPORT_ACCOUNT_QUOTA_MB`)
+             * @example 1073741824
+             */
+            account_quota_bytes: number;
+            account_usage: components["schemas"]["AccountUsage"];
             /**
              * @description Largest JSON request body, bytes → 413 `PAYLOAD_TOO_LARGE`
              * @example 4194304
@@ -1446,6 +1465,11 @@ export interface components {
             settings: {
                 [key: string]: string;
             };
+            /**
+             * @description Most bytes of unused, unexpired temp uploads per account (0 = none); past it → 507 `RESOURCE_EXHAUSTED` with `details.reason` `temp_upload_quota`. Set in MiB (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`)
+             * @example 268435456
+             */
+            temp_upload_quota_bytes: number;
             /**
              * @description How long an unused `temp_file_id` stays valid, seconds
              * @example 43200
@@ -2092,7 +2116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2197,7 +2221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2301,7 +2325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2409,7 +2433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2515,7 +2539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2619,7 +2643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2727,7 +2751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2828,7 +2852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -2929,7 +2953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3034,7 +3058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3144,7 +3168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3261,7 +3285,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3366,7 +3390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3471,7 +3495,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3600,7 +3624,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3731,7 +3755,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3852,7 +3876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -3970,7 +3994,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -4101,7 +4125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -4210,7 +4234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -4311,7 +4335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -4425,7 +4449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -4537,7 +4561,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -4641,7 +4665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;
@@ -4745,7 +4769,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed */
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
             507: {
                 headers: {
                     [name: string]: unknown;

@@ -31,7 +31,9 @@ export const errorResponses = {
   },
   507: {
     description:
-      'RESOURCE_EXHAUSTED (`details.reason` `storage_full`): the server is out of disk space; nothing was changed',
+      'RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would ' +
+      "pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with " +
+      '`details {limit, used, size, setting}` in bytes); nothing was changed',
     content: { 'application/json': { schema: ErrorEnvelopeSchema } },
   },
 } as const;

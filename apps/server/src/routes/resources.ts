@@ -3,6 +3,7 @@
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { SkillportError, TempUploadFormSchema, TempUploadResultSchema } from '@skillport/core';
+import { quotaBytes } from '../config.js';
 import type { AppEnv } from '../http/context.js';
 import { okBody } from '../http/envelope.js';
 import type { ServiceDeps } from '../services/deps.js';
@@ -19,7 +20,9 @@ const tempUploadRoute = createRoute({
     'recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ' +
     'ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, used up ' +
     'by the add or update that stores it (a refused one, e.g. invalid SKILL.md, leaves it for a retry), expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 ' +
-    '`PAYLOAD_TOO_LARGE`.',
+    "`PAYLOAD_TOO_LARGE`. When the account's unused, unexpired uploads plus this one would pass the temp-upload " +
+    'quota (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`, default 256 MiB) → 507 `RESOURCE_EXHAUSTED` with `details ' +
+    '{reason: "temp_upload_quota", limit, used, size, setting}`; nothing is stored.',
   request: {
     body: { required: true, content: { 'multipart/form-data': { schema: TempUploadFormSchema } } },
   },
@@ -55,12 +58,16 @@ export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDe
     }
     const content = new Uint8Array(await file.arrayBuffer());
     const identity = c.get('identity');
-    const id = await deps.store.putTempUpload({
-      accountId: identity.accountId,
-      filename: file instanceof File ? file.name.slice(0, 255) : 'upload',
-      content,
-      expiresAt: deps.now() + deps.limits.tempUploadTtlSeconds * 1000,
-    });
+    const now = deps.now();
+    const id = await deps.store.putTempUpload(
+      {
+        accountId: identity.accountId,
+        filename: file instanceof File ? file.name.slice(0, 255) : 'upload',
+        content,
+        expiresAt: now + deps.limits.tempUploadTtlSeconds * 1000,
+      },
+      { quotaBytes: quotaBytes(deps.limits.tempUploadQuotaMb), now },
+    );
     return c.json(okBody(c, { temp_file_id: id }), 200);
   });
 }

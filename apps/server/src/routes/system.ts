@@ -13,7 +13,7 @@ import {
   WaitRequestSchema,
 } from '@skillport/core';
 import { z } from 'zod';
-import { LIMIT_ENV, type ServerLimits } from '../config.js';
+import { LIMIT_ENV, quotaBytes, type ServerLimits } from '../config.js';
 import type { AppEnv } from '../http/context.js';
 import { okBody, requestTelemetry } from '../http/envelope.js';
 import type { ServiceDeps } from '../services/deps.js';
@@ -131,8 +131,10 @@ const limitsRoute = createRoute({
   summary: 'The limits this server enforces',
   description:
     'Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind ' +
-    'each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it. ' +
-    'The same for every caller; any user or admin key (or dev mode) may read it.',
+    'each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and ' +
+    "the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, " +
+    'bytes of unused temp uploads). The limits are the same for every caller; any user or admin key (or dev ' +
+    'mode) may read it.',
   responses: { ...okResponse(ServerLimitsSchema, 'LimitsResponse', 'The limits'), ...errorResponses },
 });
 
@@ -162,7 +164,14 @@ function wireLimits(limits: ServerLimits) {
     values[wire] = limits[key];
     settings[wire] = LIMIT_ENV[key];
   }
-  return { ...values, settings };
+  settings.account_quota_bytes = LIMIT_ENV.accountQuotaMb;
+  settings.temp_upload_quota_bytes = LIMIT_ENV.tempUploadQuotaMb;
+  return {
+    ...values,
+    account_quota_bytes: quotaBytes(limits.accountQuotaMb),
+    temp_upload_quota_bytes: quotaBytes(limits.tempUploadQuotaMb),
+    settings,
+  };
 }
 
 /** Registers tasks, wait, queue and limits routes. */
@@ -181,7 +190,16 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps
     return c.json(okBody(c, await cancelTask(deps, c.get('identity'), task_id)), 200);
   });
 
-  app.openapi(limitsRoute, (c) => c.json(okBody(c, wireLimits(deps.limits)), 200));
+  app.openapi(limitsRoute, async (c) => {
+    const usage = await deps.store.accountUsage(c.get('identity').accountId, deps.now());
+    return c.json(
+      okBody(c, {
+        ...wireLimits(deps.limits),
+        account_usage: { stored_bytes: usage.storedBytes, temp_upload_bytes: usage.tempUploadBytes },
+      }),
+      200,
+    );
+  });
 
   app.openapi(systemStatusRoute, async (c) => {
     return c.json(okBody(c, await systemStatus(deps, c.get('identity'))), 200);

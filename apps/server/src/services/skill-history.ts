@@ -9,6 +9,7 @@ import {
   SkillportError,
   type SkillWriteResult,
 } from '@skillport/core';
+import { quotaBytes } from '../config.js';
 import {
   ABSTRACT_PATH,
   DEFINITION_PATH,
@@ -366,6 +367,7 @@ export async function restoreSkill(
       content: contents.get(f.path) as Uint8Array,
     })),
     ...(ifMatch !== undefined ? { ifMatch } : {}),
+    quotaBytes: quotaBytes(deps.limits.accountQuotaMb),
     task: { type: match.live === null ? 'add_skill' : 'update_skill', userId: identity.userId },
   });
   deps.kickJobs();

@@ -4,6 +4,7 @@
  * optionally wait for the job.
  */
 import { isSkillportError, type SkillIssue, SkillportError, type SkillWriteResult } from '@skillport/core';
+import { quotaBytes } from '../config.js';
 import { isStorageFullError, isTransientStoreError } from '../http/errors.js';
 import { handOver } from '../store/movable.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
@@ -142,6 +143,7 @@ export async function writeSkill(
     ...(mode.ifMatch !== undefined ? { ifMatch: mode.ifMatch } : {}),
     ...(mode.action === 'update' ? { mustExist: true } : {}),
     ...(source.tempUploadId !== undefined ? { tempUploadId: source.tempUploadId } : {}),
+    quotaBytes: quotaBytes(deps.limits.accountQuotaMb),
     task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
   };
   let written: Awaited<ReturnType<typeof deps.store.putSkill>>;

@@ -104,6 +104,13 @@ export interface SkillWrite extends SkillMetadata {
    * already (used by a concurrent write, expired and purged) → `NOT_FOUND` and nothing is written.
    */
   tempUploadId?: string;
+  /**
+   * The account's storage quota, bytes (0 or absent = none): the write fails with 507
+   * `RESOURCE_EXHAUSTED` (`details.reason` `account_quota`) and changes nothing when the files of the
+   * account's other live skills plus these files would pass it (see {@link AccountUsage.storedBytes}).
+   * Checked inside the write's transaction, serialised per account on every engine.
+   */
+  quotaBytes?: number;
   /** The processing job enqueued in the same transaction. */
   task: { type: TaskType; userId: string };
 }
@@ -350,6 +357,26 @@ export interface TempUploadRecord {
   filename: string;
   content: Uint8Array;
   expiresAt: number;
+}
+
+/** The quota of {@link Store.putTempUpload}. */
+export interface TempUploadQuota {
+  /** Most bytes of unexpired temp uploads per account (0 = none). */
+  quotaBytes: number;
+  /** Uploads whose `expiresAt` is at or before this time (epoch ms) no longer count. */
+  now: number;
+}
+
+/** What an account stores, in bytes ({@link Store.accountUsage}). */
+export interface AccountUsage {
+  /**
+   * Sum of the sizes of the files of the account's live skills: SKILL.md, the L0 abstract and the
+   * auxiliary files (the generated `.overview.md` and kept history are not counted; a file stored
+   * twice counts twice).
+   */
+  storedBytes: number;
+  /** Sum of the sizes of the account's unexpired temp uploads. */
+  tempUploadBytes: number;
 }
 
 export interface ApiKeyRecord {
@@ -604,7 +631,14 @@ export interface Store {
   watchTasks(listener: () => void): TaskWatch;
 
   // temporary uploads
-  putTempUpload(upload: Omit<TempUploadRecord, 'id'>): Promise<string>;
+  /**
+   * Stores a temp upload; with `quota`, in a transaction serialised per account, and fails with 507
+   * `RESOURCE_EXHAUSTED` (`details.reason` `temp_upload_quota`, nothing stored) when the account's
+   * unexpired uploads plus this one would pass `quota.quotaBytes`.
+   */
+  putTempUpload(upload: Omit<TempUploadRecord, 'id'>, quota?: TempUploadQuota): Promise<string>;
+  /** The account's stored bytes and unexpired temp upload bytes at `now` (epoch ms). */
+  accountUsage(accountId: string, now: number): Promise<AccountUsage>;
   /** Returns and deletes the upload (consumed once); null when unknown, expired or of another account. */
   takeTempUpload(accountId: string, id: string, now: number): Promise<TempUploadRecord | null>;
   /**

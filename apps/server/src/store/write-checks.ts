@@ -89,3 +89,35 @@ export function tempUploadGone(id: string): SkillportError {
     { details: { type: 'temp_file', resource: id.slice(0, 200) } },
   );
 }
+
+/** The environment variables of the per-account quotas, named in refusals. */
+export const QUOTA_SETTINGS = {
+  account_quota: 'SKILLPORT_ACCOUNT_QUOTA_MB',
+  temp_upload_quota: 'SKILLPORT_TEMP_UPLOAD_QUOTA_MB',
+} as const;
+
+/**
+ * Throws 507 `RESOURCE_EXHAUSTED` when `used + size` passes `limit` (bytes; 0 = no quota), with
+ * `details {reason, limit, used, size, setting}`. `used` excludes what the write replaces.
+ */
+export function checkQuota(
+  reason: keyof typeof QUOTA_SETTINGS,
+  limit: number | undefined,
+  used: number,
+  size: number,
+): void {
+  if (limit === undefined || limit <= 0 || used + size <= limit) return;
+  const what =
+    reason === 'account_quota'
+      ? `the account's skills would store ${used + size} bytes`
+      : `the account's unused temp uploads would hold ${used + size} bytes`;
+  const fix =
+    reason === 'account_quota'
+      ? 'delete skills or ask the operator to raise'
+      : 'use or let expire earlier uploads, or ask the operator to raise';
+  throw new SkillportError(
+    'RESOURCE_EXHAUSTED',
+    `Quota exceeded: ${what}; the limit is ${limit} (${QUOTA_SETTINGS[reason]}). Nothing was changed; ${fix} ${QUOTA_SETTINGS[reason]}`,
+    { status: 507, details: { reason, limit, used, size, setting: QUOTA_SETTINGS[reason] } },
+  );
+}

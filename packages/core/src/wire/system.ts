@@ -140,6 +140,33 @@ export const ServerLimitsSchema = z
     ),
     temp_upload_ttl_seconds: limit('How long an unused `temp_file_id` stays valid, seconds', 43200),
     request_timeout_seconds: limit('Longest time a request may take before 503, seconds (0 = no limit)', 60),
+    account_quota_bytes: limit(
+      "Storage quota of the caller's account, bytes (0 = none): the file sizes of its live skills (SKILL.md, " +
+        'L0 abstract, auxiliary files; not the generated L1 overview, not kept history). An add, update or ' +
+        'restore that would pass it → 507 `RESOURCE_EXHAUSTED` with `details.reason` `account_quota`. Set in MiB ' +
+        '(`SKILLPORT_ACCOUNT_QUOTA_MB`)',
+      1073741824,
+    ),
+    temp_upload_quota_bytes: limit(
+      'Most bytes of unused, unexpired temp uploads per account (0 = none); past it → 507 `RESOURCE_EXHAUSTED` ' +
+        'with `details.reason` `temp_upload_quota`. Set in MiB (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`)',
+      268435456,
+    ),
+    account_usage: z
+      .object({
+        stored_bytes: limit(
+          "What the caller's account stores now, bytes, counted as for `account_quota_bytes`",
+          52431,
+        ),
+        temp_upload_bytes: limit(
+          "Bytes of the caller's account's unused, unexpired temp uploads, counted against `temp_upload_quota_bytes`",
+          0,
+        ),
+      })
+      .meta({
+        id: 'AccountUsage',
+        description: "The caller's account's current usage against the two quotas above",
+      }),
     settings: z.record(z.string(), z.string()).meta({
       description:
         'The server setting (environment variable) behind each limit above, so a refusal can name what an ' +
@@ -150,7 +177,8 @@ export const ServerLimitsSchema = z
   .meta({
     id: 'ServerLimits',
     description:
-      'The limits this server enforces on requests, so clients can refuse an oversized skill before uploading it',
+      'The limits this server enforces on requests, so clients can refuse an oversized skill before uploading it, ' +
+      "and the caller's account usage against its quotas",
   });
 
 export type ServerLimitsResult = z.infer<typeof ServerLimitsSchema>;

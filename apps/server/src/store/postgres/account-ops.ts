@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { type ApiKeyRow, toApiKeyRecord } from '../sqlite/rows.js';
-import type { ApiKeyRecord, TempUploadRecord } from '../types.js';
+import type { AccountUsage, ApiKeyRecord, TempUploadQuota, TempUploadRecord } from '../types.js';
+import { checkQuota } from '../write-checks.js';
 
 type Queryable = pg.Pool | pg.ClientBase;
 
@@ -93,14 +94,69 @@ export async function countApiKeys(db: Queryable): Promise<number> {
 }
 
 /**
+ * Serialises, until the transaction ends, the quota checks of one account (`kind`: which quota), so
+ * two concurrent writes cannot both pass a quota that only one fits.
+ */
+export async function lockAccountQuota(
+  client: pg.ClientBase,
+  kind: string,
+  accountId: string,
+): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+    `skillport.${kind}:${accountId}`,
+  ]);
+}
+
+/** Bytes of the account's unexpired temp uploads at `now`. */
+async function tempUploadBytes(db: Queryable, accountId: string, now: number): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT COALESCE(SUM(octet_length(content)), 0)::text AS n FROM temp_uploads WHERE account_id = $1 AND expires_at > $2',
+    [accountId, now],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Bytes of the files of the account's live skills (`.overview.md` not counted), leaving out the skill
+ * `except` (the one a write replaces).
+ */
+export async function storedBytes(
+  db: Queryable,
+  accountId: string,
+  except?: { rootUri: string; name: string },
+): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT COALESCE(SUM(f.size), 0)::text AS n FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+     WHERE s.account_id = $1 AND f.path <> '.overview.md' AND NOT (s.root_uri = $2 AND s.name = $3)`,
+    [accountId, except?.rootUri ?? '', except?.name ?? ''],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** `Store.accountUsage`. */
+export async function accountUsage(db: Queryable, accountId: string, now: number): Promise<AccountUsage> {
+  return {
+    storedBytes: await storedBytes(db, accountId),
+    tempUploadBytes: await tempUploadBytes(db, accountId, now),
+  };
+}
+
+/**
  * `Store.putTempUpload`: the upload is a row (`bytea`), so any replica can take it; returns an
- * unguessable id (`tmp_` + 32 hex), never a path.
+ * unguessable id (`tmp_` + 32 hex), never a path. With a quota, `client` is in a transaction: the
+ * account's quota lock is held from the check to the commit.
  */
 export async function putTempUpload(
   db: Queryable,
   upload: Omit<TempUploadRecord, 'id'>,
   now: number,
+  quota?: TempUploadQuota,
 ): Promise<string> {
+  if (quota !== undefined && quota.quotaBytes > 0) {
+    await lockAccountQuota(db as pg.ClientBase, 'temp_upload_quota', upload.accountId);
+    const used = await tempUploadBytes(db, upload.accountId, quota.now);
+    checkQuota('temp_upload_quota', quota.quotaBytes, used, upload.content.byteLength);
+  }
   const id = `tmp_${randomBytes(16).toString('hex')}`;
   await db.query(
     'INSERT INTO temp_uploads (id, account_id, filename, content, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)',

@@ -381,8 +381,14 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return tasks.purgeFinishedTasks(await ready(), olderThan);
     },
 
-    async putTempUpload(upload) {
-      return accounts.putTempUpload(await ready(), upload, now());
+    async putTempUpload(upload, quota) {
+      if (quota === undefined || quota.quotaBytes <= 0) {
+        return accounts.putTempUpload(await ready(), upload, now());
+      }
+      return tx((client) => accounts.putTempUpload(client, upload, now(), quota));
+    },
+    async accountUsage(accountId, at) {
+      return accounts.accountUsage(await ready(), accountId, at);
     },
     async takeTempUpload(accountId, id, at) {
       return accounts.takeTempUpload(await ready(), accountId, id, at);

@@ -9,7 +9,8 @@ import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256HexAsync } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
-import { checkFiles, checkIfMatch, tempUploadGone } from '../write-checks.js';
+import { checkFiles, checkIfMatch, checkQuota, tempUploadGone } from '../write-checks.js';
+import { lockAccountQuota, storedBytes } from './account-ops.js';
 import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
@@ -176,6 +177,10 @@ export async function putSkillTx(
   prepared: PreparedWrite,
 ): Promise<SkillWriteResult> {
   checkFiles(write);
+  const quota = write.quotaBytes !== undefined && write.quotaBytes > 0;
+  // Taken before the skill row lock, so every quota-checked write of the account takes its locks in
+  // one order; released at commit.
+  if (quota) await lockAccountQuota(client, 'account_quota', write.accountId);
   const found = await client.query<ExistingSkill>(
     `SELECT seq, id, revision, overview FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE`,
     [write.accountId, write.rootUri, write.name],
@@ -188,6 +193,10 @@ export async function putSkillTx(
     });
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
+  if (quota) {
+    const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
+    checkQuota('account_quota', write.quotaBytes, await storedBytes(client, write.accountId, write), size);
+  }
   if (write.tempUploadId !== undefined) {
     // The upload is used up by this write only: a refused add leaves it for a retry, and of two
     // writes from one upload the second finds it gone (the row lock makes them wait for each other).

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiKeyRecord, TempUploadRecord } from '../types.js';
-import { tempUploadGone } from '../write-checks.js';
+import type { AccountUsage, ApiKeyRecord, TempUploadQuota, TempUploadRecord } from '../types.js';
+import { checkQuota, tempUploadGone } from '../write-checks.js';
 import type { Connection } from './connection.js';
 import { type ApiKeyRow, toApiKeyRecord } from './rows.js';
 
@@ -80,8 +80,58 @@ export function countApiKeys(conn: Connection): number {
   return (conn.stmt('SELECT count(*) AS n FROM api_keys WHERE revoked_at IS NULL').get() as { n: number }).n;
 }
 
-/** `Store.putTempUpload`: returns an unguessable id (`tmp_` + 32 hex), never a path. */
-export function putTempUpload(conn: Connection, upload: Omit<TempUploadRecord, 'id'>, now: number): string {
+/** Bytes of the account's unexpired temp uploads at `now`. */
+function tempUploadBytes(conn: Connection, accountId: string, now: number): number {
+  return (
+    conn
+      .stmt(
+        'SELECT COALESCE(SUM(length(content)), 0) AS n FROM temp_uploads WHERE account_id = ? AND expires_at > ?',
+      )
+      .get(accountId, now) as { n: number }
+  ).n;
+}
+
+/**
+ * Bytes of the files of the account's live skills (`.overview.md` not counted), leaving out the skill
+ * `except` (the one a write replaces).
+ */
+export function storedBytes(
+  conn: Connection,
+  accountId: string,
+  except?: { rootUri: string; name: string },
+): number {
+  return (
+    conn
+      .stmt(
+        `SELECT COALESCE(SUM(f.size), 0) AS n FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+         WHERE s.account_id = ? AND f.path <> '.overview.md' AND NOT (s.root_uri = ? AND s.name = ?)`,
+      )
+      .get(accountId, except?.rootUri ?? '', except?.name ?? '') as { n: number }
+  ).n;
+}
+
+/** `Store.accountUsage`. */
+export function accountUsage(conn: Connection, accountId: string, now: number): AccountUsage {
+  return {
+    storedBytes: storedBytes(conn, accountId),
+    tempUploadBytes: tempUploadBytes(conn, accountId, now),
+  };
+}
+
+/**
+ * `Store.putTempUpload` (inside one IMMEDIATE transaction, so the quota check and the insert see no
+ * other writer): returns an unguessable id (`tmp_` + 32 hex), never a path.
+ */
+export function putTempUpload(
+  conn: Connection,
+  upload: Omit<TempUploadRecord, 'id'>,
+  now: number,
+  quota?: TempUploadQuota,
+): string {
+  if (quota !== undefined && quota.quotaBytes > 0) {
+    const used = tempUploadBytes(conn, upload.accountId, quota.now);
+    checkQuota('temp_upload_quota', quota.quotaBytes, used, upload.content.byteLength);
+  }
   const id = `tmp_${randomBytes(16).toString('hex')}`;
   conn
     .stmt(

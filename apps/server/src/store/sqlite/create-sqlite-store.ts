@@ -298,8 +298,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return write(() => tasks.purgeFinishedTasks(conn, olderThan));
     },
 
-    async putTempUpload(upload) {
-      return write(() => accounts.putTempUpload(conn, upload, now()));
+    async putTempUpload(upload, quota) {
+      return write(() => accounts.putTempUpload(conn, upload, now(), quota));
+    },
+    async accountUsage(accountId, at) {
+      return accounts.accountUsage(conn, accountId, at);
     },
     async takeTempUpload(accountId, id, at) {
       return write(() => accounts.takeTempUploadTx(conn, accountId, id, at));

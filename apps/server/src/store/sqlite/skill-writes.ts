@@ -4,8 +4,8 @@ import { segmentSearchDocument } from '../../search/cjk-segment.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
-import { checkFiles, checkIfMatch } from '../write-checks.js';
-import { consumeTempUploadTx } from './account-ops.js';
+import { checkFiles, checkIfMatch, checkQuota } from '../write-checks.js';
+import { consumeTempUploadTx, storedBytes } from './account-ops.js';
 import type { Connection } from './connection.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from './rows.js';
 
@@ -108,6 +108,10 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     });
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
+  if (write.quotaBytes !== undefined && write.quotaBytes > 0) {
+    const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
+    checkQuota('account_quota', write.quotaBytes, storedBytes(conn, write.accountId, write), size);
+  }
   if (write.tempUploadId !== undefined) consumeTempUploadTx(conn, write.accountId, write.tempUploadId);
 
   const manifest: ManifestFile[] = write.files

@@ -89,6 +89,7 @@ const THREAD_METHODS = [
   'queueCounts',
   'purgeFinishedTasks',
   'putTempUpload',
+  'accountUsage',
   'takeTempUpload',
   'getTempUpload',
   'purgeExpiredUploads',
