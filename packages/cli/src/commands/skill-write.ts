@@ -9,7 +9,13 @@ import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withProgress } from '../internal/progress.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
-import { checkedSource, fetchUploadLimits, readCheckedUpload } from '../internal/upload-limits.js';
+import {
+  type CheckedUpload,
+  checkedSource,
+  fetchUploadLimits,
+  readCheckedUpload,
+  type SkippedFile,
+} from '../internal/upload-limits.js';
 
 export interface WriteOptions {
   wait?: boolean;
@@ -29,9 +35,23 @@ interface WriteResultLike {
   warnings: Array<{ rule: string; message: string; line?: number | undefined; column?: number | undefined }>;
 }
 
-export function printWriteResult(ctx: Context, result: WriteResultLike): void {
+/** `3 files not uploaded` / `1 file not uploaded`. */
+function notUploaded(count: number): string {
+  return `${count} file${count === 1 ? '' : 's'} not uploaded`;
+}
+
+/**
+ * Prints the result of one write. `skipped` lists the entries of a local folder that were not
+ * uploaded (symlinks, ignored names, special files): a row with their count and one line each, and
+ * a `skipped` array (`[{path, reason, message}]`) in `--json` output, so nothing is dropped silently.
+ */
+export function printWriteResult(
+  ctx: Context,
+  result: WriteResultLike,
+  skipped: readonly SkippedFile[] = [],
+): void {
   if (ctx.format === 'json') {
-    printJson(ctx.io, result);
+    printJson(ctx.io, { ...result, skipped });
     return;
   }
   const queue = result.queue_status;
@@ -51,6 +71,7 @@ export function printWriteResult(ctx: Context, result: WriteResultLike): void {
             : undefined,
         ],
         ['warnings', result.warnings.length],
+        ['skipped files', skipped.length > 0 ? notUploaded(skipped.length) : 0],
       ],
       ctx.width,
     ),
@@ -59,6 +80,7 @@ export function printWriteResult(ctx: Context, result: WriteResultLike): void {
     const where = warning.line ? `${warning.line}:${warning.column ?? 1} ` : '';
     ctx.print(`  ${where}warning ${warning.rule} ${warning.message}\n`);
   }
+  for (const file of skipped) ctx.print(`  skipped ${file.path} ${file.reason}: ${file.message}\n`);
 }
 
 export function writeFields(options: WriteOptions) {
@@ -92,11 +114,13 @@ export async function addAction(
     const result = await interruptible(() =>
       withSpinner(io, ctx.format, `${verb} ${only.label}…`, async () => {
         // A file or folder too large for the server is refused here, before it is zipped or uploaded.
-        const { source, filename } = await checkedSource(client, only);
-        return client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
+        const upload = await checkedSource(client, only);
+        const { source, filename } = upload;
+        const write = await client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
+        return { write, skipped: upload.skipped };
       }),
     );
-    return printWriteResult(ctx, result);
+    return printWriteResult(ctx, result.write, result.skipped);
   }
   await interruptible(() => addMany(ctx, items, fields));
 }
@@ -130,6 +154,8 @@ interface BulkOutcome {
   name: string | null;
   write?: WriteResultLike & { replaced?: boolean };
   error?: { code: string; message: string; status?: number };
+  /** Entries of a local folder left out of the upload. */
+  skipped: SkippedFile[];
 }
 
 /**
@@ -160,11 +186,17 @@ async function addMany(
           const earlier = collisions.get(item);
           if (earlier !== undefined) {
             bar.advance(1, item.label);
-            return { ...base, result: 'refused', name: item.name, error: collisionError(item, earlier) };
+            return {
+              ...base,
+              result: 'refused',
+              name: item.name,
+              error: collisionError(item, earlier),
+              skipped: [],
+            };
           }
           bar.update(item.label);
-          let upload: { source: typeof item.source; filename?: string } = { source: item.source };
-          if (item.local !== undefined && limits !== undefined) {
+          let upload: CheckedUpload = { source: item.source, skipped: [] };
+          if (item.local !== undefined) {
             try {
               upload = await readCheckedUpload(item.local, item.label, limits);
             } catch (error) {
@@ -180,6 +212,7 @@ async function addMany(
                 error: /nothing was uploaded/.test(message)
                   ? { code: 'PAYLOAD_TOO_LARGE', message, status: 413 }
                   : { code: 'INVALID_ARGUMENT', message, status: 400 },
+                skipped: [],
               };
             }
           }
@@ -189,7 +222,13 @@ async function addMany(
               ...(upload.filename ? { filename: upload.filename } : {}),
             })) as WriteResultLike & { replaced?: boolean };
             bar.advance();
-            return { ...base, result: write.replaced ? 'replaced' : 'added', name: write.name, write };
+            return {
+              ...base,
+              result: write.replaced ? 'replaced' : 'added',
+              name: write.name,
+              write,
+              skipped: upload.skipped,
+            };
           } catch (error) {
             bar.advance();
             if (!isApiError(error)) throw error;
@@ -198,6 +237,7 @@ async function addMany(
               result: 'refused',
               name: item.name,
               error: { code: error.code, message: error.message, status: error.status },
+              skipped: upload.skipped,
             };
           }
         },
@@ -221,6 +261,7 @@ async function addMany(
               ...(o.tool !== undefined ? { tool: o.tool } : {}),
               result: o.result,
               ...o.write,
+              skipped: o.skipped,
             }
           : {
               input: o.input,
@@ -228,6 +269,7 @@ async function addMany(
               result: o.result,
               name: o.name,
               error: o.error,
+              skipped: o.skipped,
             },
       ),
     );
@@ -242,19 +284,29 @@ async function addMany(
           {
             header: 'detail',
             value: (o) =>
-              o.error
-                ? `${o.error.code}: ${o.error.message}`
-                : o.write && o.write.warnings.length > 0
+              [
+                o.error ? `${o.error.code}: ${o.error.message}` : '',
+                o.write && o.write.warnings.length > 0
                   ? `${o.write.warnings.length} warning${o.write.warnings.length === 1 ? '' : 's'}`
                   : '',
+                o.skipped.length > 0 ? notUploaded(o.skipped.length) : '',
+              ]
+                .filter((part) => part !== '')
+                .join('; '),
           },
         ],
         ctx.width,
       ),
     );
+    for (const o of outcomes) {
+      for (const file of o.skipped)
+        ctx.print(`${o.input}: skipped ${file.path} ${file.reason}: ${file.message}\n`);
+    }
     const count = (r: BulkOutcome['result']) => outcomes.filter((o) => o.result === r).length;
+    const skippedTotal = outcomes.reduce((sum, o) => sum + o.skipped.length, 0);
     ctx.print(
       `${count('added')} added, ${count('replaced')} replaced, ${refused.length} refused (${outcomes.length} inputs)` +
+        (skippedTotal > 0 ? `; ${notUploaded(skippedTotal)}` : '') +
         (queue
           ? `; processing: ${queue.completed} completed, ${queue.failed} failed, ${queue.pending + queue.processing} left`
           : '') +

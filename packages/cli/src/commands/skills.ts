@@ -214,18 +214,19 @@ export function registerSkills(program: Command, io: CliIo): Command {
       const client = await ctx.client();
       const update = () =>
         withSpinner(io, ctx.format, `Updating ${name} from ${resolved.label}…`, async () => {
-          const { source, filename } = await checkedSource(client, resolved);
-          return client.updateSkill(name, source, {
+          const { source, filename, skipped } = await checkedSource(client, resolved);
+          const write = await client.updateSkill(name, source, {
             ...fields,
             ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
             ...(filename ? { filename } : {}),
           });
+          return { write, skipped };
         });
       // With --wait, Ctrl-C says what the server is still processing and how to follow it.
       const result = options.wait
         ? await withInterruptReport(io, client, `updating ${name}`, update)
         : await update();
-      printWriteResult(ctx, result);
+      printWriteResult(ctx, result.write, result.skipped);
     });
 
   skills

@@ -174,7 +174,8 @@ export function registerValidate(skills: Command, io: CliIo): void {
           results.push({ file: path.relative(io.cwd, file) || file, dir_name: dirName, ...result });
         }
         const invalid = results.filter((r) => !r.valid).length;
-        const warnings = results.reduce((sum, r) => sum + r.warnings.length, 0);
+        // Each link not followed is printed as a `link_not_followed` warning, so it is counted as one.
+        const warnings = results.reduce((sum, r) => sum + r.warnings.length, 0) + skipped.length;
         if (ctx.format === 'json') {
           printJson(io, {
             results,

@@ -63,20 +63,56 @@ function refuse(
   );
 }
 
+/** A file of a local skill folder that was not uploaded: path inside the folder, reason, message. */
+export interface SkippedFile {
+  path: string;
+  /** `symlink`, `outside_root`, `ignored`, `not_a_file` or `unreadable`. */
+  reason: string;
+  message: string;
+}
+
+/** What to hand to `addSkill`/`updateSkill`, and the files of a local folder left out of the upload. */
+export interface CheckedUpload {
+  source: SkillSource;
+  filename?: string;
+  /** Entries of a local folder that were not uploaded (empty for files, content and JSON). */
+  skipped: SkippedFile[];
+}
+
 /**
  * Reads a local skill source for upload and checks it against `limits`: a folder is zipped here (SKILL.md at
  * the archive root, symlinks left out, as the SDK does) with its file count and total size bounded by the
  * server's, then the archive size is checked; a file's size is checked before it is read.
  * @param local - absolute path of an existing file or folder
- * @returns the source and the options to hand to `addSkill`/`updateSkill`
+ * @param limits - the server's limits, or undefined (no limits route): a folder is zipped without them
+ * @returns the source and the options to hand to `addSkill`/`updateSkill`, and the folder's entries
+ *   left out of the upload (`skipped`)
  * @throws CliError naming the limit, the size found and the server setting (`SKILLPORT_MAX_UPLOAD_BYTES`, …)
  */
 export async function readCheckedUpload(
   local: string,
   label: string,
-  limits: UploadLimits,
-): Promise<{ source: SkillSource; filename?: string }> {
+  limits: UploadLimits | undefined,
+): Promise<CheckedUpload> {
   const info = await stat(local);
+  if (limits === undefined) {
+    // A server without the limits route: zipped here all the same, to know what is left out.
+    if (!info.isDirectory()) return { source: local, skipped: [] };
+    const { zipSkillDir } = await import('@skillport/core/node');
+    const skipped: SkippedFile[] = [];
+    try {
+      const zip = await zipSkillDir(local, {
+        onSkipped: ({ path, reason, message }) => skipped.push({ path, reason, message }),
+      });
+      return {
+        source: new Blob([zip as Uint8Array<ArrayBuffer>]),
+        filename: `${path.basename(local) || 'skill'}.zip`,
+        skipped,
+      };
+    } catch (error) {
+      throw new CliError(`${label}: ${(error as Error).message}`);
+    }
+  }
   if (!info.isDirectory()) {
     if (info.size > limits.max_upload_bytes) {
       refuse(
@@ -87,14 +123,19 @@ export async function readCheckedUpload(
         'SKILLPORT_MAX_UPLOAD_BYTES',
       );
     }
-    return { source: local };
+    return { source: local, skipped: [] };
   }
   const { zipSkillDir } = await import('@skillport/core/node');
   // The server stores SKILL.md, the L0 abstract and the auxiliary files: two places are taken.
   const maxFiles = Math.max(0, Math.min(limits.max_files_per_skill - 2, limits.max_zip_entries - 1));
   let zip: Uint8Array;
+  const skipped: SkippedFile[] = [];
   try {
-    zip = await zipSkillDir(local, { maxFiles, maxTotalBytes: limits.max_uncompressed_bytes });
+    zip = await zipSkillDir(local, {
+      maxFiles,
+      maxTotalBytes: limits.max_uncompressed_bytes,
+      onSkipped: ({ path, reason, message }) => skipped.push({ path, reason, message }),
+    });
   } catch (error) {
     const details = (error as { code?: string; details?: { limit?: string; actual?: number } }).details;
     if ((error as { code?: string }).code === 'PAYLOAD_TOO_LARGE' && details?.limit === 'maxTotalBytes') {
@@ -130,20 +171,22 @@ export async function readCheckedUpload(
   return {
     source: new Blob([zip as Uint8Array<ArrayBuffer>]),
     filename: `${path.basename(local) || 'skill'}.zip`,
+    skipped,
   };
 }
 
 /**
  * What to hand to `addSkill`/`updateSkill` for a resolved `<path|content>` argument: a local file or
  * folder is checked against the server's limits first (and a folder zipped here); content and JSON pass
- * through. Against a server without the limits route the SDK uploads as before.
+ * through. Against a server without the limits route a folder is zipped here without limits (the
+ * server's own 413 is then the answer). The entries of a folder left out (symlinks, ignored names)
+ * come back in `skipped`.
  */
 export async function checkedSource(
   client: AsyncHTTPClient,
   resolved: { source: SkillSource; label: string; local?: string | undefined },
-): Promise<{ source: SkillSource; filename?: string }> {
-  if (resolved.local === undefined) return { source: resolved.source };
+): Promise<CheckedUpload> {
+  if (resolved.local === undefined) return { source: resolved.source, skipped: [] };
   const limits = await fetchUploadLimits(client);
-  if (limits === undefined) return { source: resolved.source };
   return readCheckedUpload(resolved.local, resolved.label, limits);
 }

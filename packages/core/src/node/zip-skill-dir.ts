@@ -4,12 +4,18 @@
  */
 import { type Zippable, zipSync } from 'fflate';
 import { collectSkillFiles, readCollectedFiles } from './internal/collect-skill-files.js';
-import type { SkillDirOptions } from './skill-dir-options.js';
+import type { SkillDirOptions, SkippedEntry } from './skill-dir-options.js';
 
 /** Options of {@link zipSkillDir}: the walk limits of {@link SkillDirOptions} plus compression. */
 export interface ZipSkillDirOptions extends SkillDirOptions {
   /** Deflate level 0 (store) to 9. Default 6. */
   level?: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+  /**
+   * Called once for each entry left out of the archive (a symlink, an entry escaping the folder, an
+   * ignored name, a special file), in walk order, before the archive is returned — so a caller can
+   * tell its user which files were not uploaded and why.
+   */
+  onSkipped?: (entry: SkippedEntry) => void;
 }
 
 /** Fixed timestamp of every entry (1980-01-01, the zip epoch), so equal folders give equal bytes. */
@@ -24,7 +30,7 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
  *
  * @param dir - path of the skill folder (relative paths resolve against `process.cwd()`)
  * @param options - walk limits (`maxFiles` 1000, `maxTotalBytes` 64 MiB, `maxDepth` 16, `ignore`)
- *   and `level` (deflate level, default 6)
+ *   `level` (deflate level, default 6) and `onSkipped` (told of every entry left out)
  * @returns the zip archive bytes
  * @throws SkillportError `NOT_FOUND` (no folder or no SKILL.md), `INVALID_ARGUMENT` (not a folder,
  *   SKILL.md is a symlink), `PAYLOAD_TOO_LARGE` (a limit exceeded)
@@ -38,6 +44,7 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
  */
 export async function zipSkillDir(dir: string, options: ZipSkillDirOptions = {}): Promise<Uint8Array> {
   const collected = await collectSkillFiles(dir, options);
+  if (options.onSkipped) for (const entry of collected.skipped) options.onSkipped(entry);
   const all = [collected.skillMd, ...collected.files];
   const contents = await readCollectedFiles(all);
   const level = options.level ?? 6;

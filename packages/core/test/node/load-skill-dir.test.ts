@@ -159,6 +159,24 @@ describe('zipSkillDir', () => {
     expect(entries['assets/logo.bin']).toEqual(binary);
   });
 
+  it('tells onSkipped of every entry it leaves out, with the reason', async () => {
+    const told: Array<{ path: string; reason: string }> = [];
+    const zip = await zipSkillDir(path.join(root, 'skill'), {
+      onSkipped: (entry) => told.push({ path: entry.path, reason: entry.reason }),
+    });
+    const kept = Object.keys(unzipSync(zip));
+    expect(told).toEqual(
+      expect.arrayContaining([
+        { path: 'inner-link.md', reason: 'symlink' },
+        { path: 'outer-link', reason: 'outside_root' },
+        { path: 'dangling', reason: 'symlink' },
+        { path: '.env', reason: 'ignored' },
+        { path: '.git', reason: 'ignored' },
+      ]),
+    );
+    for (const entry of told) expect(kept).not.toContain(entry.path);
+  });
+
   it('gives the same bytes for the same folder, whatever the level of detail asked', async () => {
     const first = await zipSkillDir(path.join(root, 'skill'));
     const second = await zipSkillDir(path.join(root, 'skill'));
