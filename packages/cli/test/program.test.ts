@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { itCorpus, requireCorpus } from '../../../scripts/test-corpus.js';
 import * as cli from '../src/index.js';
+import { expandInputs } from '../src/internal/bulk-inputs.js';
 import { memoryIo } from './support/memory-io.js';
 
 let dir: string;
@@ -107,6 +109,58 @@ describe('skillport skills validate <MCP tool .json>', () => {
     };
     expect(out.results.map((r) => r.file)).toEqual(files);
     expect(out.results.every((r) => r.valid && r.errors.length === 0)).toBe(true);
+  });
+
+  it('takes a folder of MCP tool .json files, as add-skill does (same inputs)', async () => {
+    mkdirSync(path.join(dir, 'tool-folder', 'sub'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'tool-folder/b.json'),
+      JSON.stringify({
+        name: 'fetch_page',
+        description: 'Fetch a web page by URL',
+        inputSchema: { type: 'object' },
+      }),
+    );
+    writeFileSync(
+      path.join(dir, 'tool-folder/a.json'),
+      JSON.stringify({
+        tools: [
+          { name: 'list_dir', description: 'List the entries of a folder', inputSchema: { type: 'object' } },
+          { name: 'stat_file', description: 'Describe one file on disk', inputSchema: { type: 'object' } },
+        ],
+      }),
+    );
+    writeFileSync(path.join(dir, 'tool-folder/notes.txt'), 'not a tool');
+    const result = await run(['skills', 'validate', 'tool-folder', '-o', 'json']);
+    expect(result.code, result.err).toBe(0);
+    const out = JSON.parse(result.out) as { results: Array<{ file: string; valid: boolean }> };
+    expect(out.results.map((r) => r.file)).toEqual([
+      'tool-folder/a.json#list-dir',
+      'tool-folder/a.json#stat-file',
+      'tool-folder/b.json#fetch-page',
+    ]);
+    const items = await expandInputs(memoryIo({ cwd: dir }), ['tool-folder']);
+    expect(items).toHaveLength(out.results.length);
+    const text = await run(['skills', 'validate', 'tool-folder']);
+    expect(text.err).toBe('3 files checked: 3 valid, 0 with errors, 0 warnings\n');
+  });
+
+  it('a folder with neither SKILL.md nor .json files is refused, naming both', async () => {
+    mkdirSync(path.join(dir, 'empty-folder'), { recursive: true });
+    writeFileSync(path.join(dir, 'empty-folder/readme.txt'), 'nothing here');
+    const result = await run(['skills', 'validate', 'empty-folder']);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/no SKILL\.md in .*empty-folder or its sub-folders, and no \.json tool files/);
+  });
+
+  itCorpus('validates the corpus folder of MCP tools: one result per tool add-skill would add', async () => {
+    const mcp = path.join(requireCorpus(), 'mcp');
+    const result = await run(['skills', 'validate', mcp, '-o', 'json']);
+    expect(result.err).not.toMatch(/no SKILL\.md/);
+    const out = JSON.parse(result.out) as { results: Array<{ file: string }> };
+    const items = await expandInputs(memoryIo({ cwd: dir }), [mcp]);
+    expect(items.length).toBeGreaterThanOrEqual(39);
+    expect(out.results).toHaveLength(items.length);
   });
 
   it('refuses JSON that holds no MCP tool, saying what it expected', async () => {

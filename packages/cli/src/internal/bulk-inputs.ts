@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fromMcpTool, type McpTool, normalizeSkillName, parseSkillMd, validateSkill } from '@skillport/core';
 import type { SkillSource } from '@skillport/sdk-node';
 import { unzipSync } from 'fflate';
+import { toolJsonFiles } from './find-skill-files.js';
 import { CliError, type CliIo } from './io.js';
 import { classifyJson, toolsOf } from './source.js';
 
@@ -181,11 +182,11 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
       const folders = await skillFolders(full);
       if (folders.length === 0) {
         // A folder of MCP tool definitions: each `.json` file at its top level.
-        const jsons = (await readdir(full)).filter((f) => /\.json$/i.test(f)).sort();
+        const jsons = await toolJsonFiles(full);
         if (jsons.length === 0)
           throw new CliError(`no SKILL.md in ${raw} or its sub-folders, and no .json tool files`);
         for (const file of jsons)
-          items.push(...(await jsonItems(path.join(full, file), `${raw.replace(/[/\\]+$/, '')}/${file}`)));
+          items.push(...(await jsonItems(file, `${raw.replace(/[/\\]+$/, '')}/${path.basename(file)}`)));
         continue;
       }
       for (const folder of folders) {

@@ -1,6 +1,21 @@
 /** Finding the SKILL.md files that `skills validate <path…>` checks: the search `discover --path` uses too. */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { CliError } from './io.js';
+
+/**
+ * The `.json` files at the top level of `dir` (a folder of MCP tool definitions), sorted, as absolute
+ * paths; empty when there are none or the folder cannot be read. `add-skill` and `skills validate`
+ * both take such a folder when it holds no SKILL.md.
+ */
+export async function toolJsonFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries
+    .filter((entry) => !entry.isDirectory() && /\.json$/i.test(entry.name))
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => path.join(dir, name));
+}
 
 /** What a search found: SKILL.md files, and the links it did not follow, with the reason. */
 export interface SkillFileScan {
@@ -14,8 +29,9 @@ export interface SkillFileScan {
  * version-control folders; dot folders such as `.claude/skills` are searched) for `SKILL.md` files —
  * the folder's own first, then every nested one in sorted order. Symbolic links are followed when they
  * stay inside the searched folder (each real folder once, so link loops end); broken links and links
- * leading outside are reported in `skipped`.
- * @throws CliError when the path does not exist or the search finds no SKILL.md.
+ * leading outside are reported in `skipped`. A folder without any SKILL.md that holds `.json` files at
+ * its top level is a folder of MCP tool definitions: those files are returned (see {@link toolJsonFiles}).
+ * @throws CliError when the path does not exist or the search finds neither SKILL.md nor `.json` files.
  */
 export async function scanSkillFiles(target: string, maxDepth = 6): Promise<SkillFileScan> {
   const info = await stat(target).catch(() => undefined);
@@ -24,9 +40,11 @@ export async function scanSkillFiles(target: string, maxDepth = 6): Promise<Skil
   const scan = await scanSkillTree(target, { maxDepth });
   const skipped = scan.skipped.map(({ path, reason }) => ({ path, reason }));
   if (scan.files.length === 0) {
+    const tools = info.isDirectory() ? await toolJsonFiles(target) : [];
+    if (tools.length > 0) return { files: tools, skipped };
     const why =
       skipped.length > 0 ? ` (${skipped.length} link${skipped.length === 1 ? '' : 's'} not followed)` : '';
-    throw new CliError(`no SKILL.md in ${target} or its sub-folders${why}`);
+    throw new CliError(`no SKILL.md in ${target} or its sub-folders${why}, and no .json tool files`);
   }
   return { files: scan.files, skipped };
 }
