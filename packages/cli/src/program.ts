@@ -63,6 +63,24 @@ export function createProgram(io: CliIo): Command {
 }
 
 /**
+ * The full paths (`skills validate`) of the commands below the top level called `name` (or aliased
+ * so), for the hint after an unknown top-level command.
+ */
+function nestedCommands(program: Command, name: string): string[] {
+  const found: string[] = [];
+  const visit = (command: Command, prefix: string[]) => {
+    for (const sub of command.commands) {
+      const here = [...prefix, sub.name()];
+      if (prefix.length > 0 && (sub.name() === name || sub.aliases().includes(name)))
+        found.push(here.join(' '));
+      visit(sub, here);
+    }
+  };
+  visit(program, []);
+  return found;
+}
+
+/**
  * SKILL.md text given inline starts with `---`, which the option parser would take for an option:
  * a multi-line argument is moved behind `--` (it is always the last positional: `add-skill <content>`,
  * `skills update <name> <content>`).
@@ -101,6 +119,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         io.stderr.write(
           `hint: a name starting with "-" goes after "--", options before it: skillport skills show --level 0 -- ${dashed}\n`,
         );
+      }
+      const unknown =
+        error.code === 'commander.unknownCommand' ? /'([^']*)'/.exec(error.message)?.[1] : undefined;
+      const nested = unknown === undefined ? [] : nestedCommands(program, unknown);
+      if (nested.length > 0) {
+        io.stderr.write(`did you mean ${nested.map((name) => `\`skillport ${name}\``).join(' or ')}?\n`);
       }
       return EXIT.user;
     }

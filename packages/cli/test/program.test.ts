@@ -37,6 +37,8 @@ describe('runCli', () => {
     [['--version'], 0, /^0\.1\.0\n$/],
     [['--help'], 0, /Usage: skillport/],
     [['skills', 'nope'], 1, /unknown command 'nope'/],
+    [['validate', 'x'], 1, /unknown command 'validate'[\s\S]*did you mean `skillport skills validate`\?/],
+    [['rm', 'x'], 1, /did you mean `skillport skills remove`\?/],
     [['skills', 'list', '-o', 'yaml'], 1, /-o\/--output must be "table" or "json", got "yaml"/],
     [['add-skill'], 1, /missing required argument/],
     [['skills', 'validate', 'missing-dir'], 1, /no such file or folder/],
