@@ -2,8 +2,9 @@
  * `parseSkillMd`: SKILL.md text → the skill and every problem found, located in the original text.
  */
 
-import type { TextPosition } from '../internal/text.js';
+import { normalizeLineBreaks, type TextPosition } from '../internal/text.js';
 import type { ParsedSkill, ParseResult, SkillIssue } from '../types.js';
+import { findTooDeep, MAX_FRONTMATTER_DEPTH, tooDeepIssue } from './frontmatter-depth.js';
 import { readListFields } from './list-fields.js';
 import { readYaml } from './read-yaml.js';
 import { splitFrontmatter } from './split-frontmatter.js';
@@ -75,6 +76,22 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
       locate: () => undefined,
     };
   }
+  const normalized = normalizeLineBreaks(split.yaml);
+  const tooDeep = findTooDeep(normalized, MAX_FRONTMATTER_DEPTH);
+  if (tooDeep !== null) {
+    let lineStart = 0;
+    for (let k = 0; k < tooDeep.lineIndex; k++) lineStart = normalized.indexOf('\n', lineStart) + 1;
+    const before = normalized.slice(lineStart, lineStart + tooDeep.offset);
+    return {
+      result: {
+        skill: emptySkill(split.body),
+        issues: [tooDeepIssue({ line: split.yamlLine + tooDeep.lineIndex, column: [...before].length + 1 })],
+        hasFrontmatter: true,
+      },
+      readable: false,
+      locate: () => undefined,
+    };
+  }
   const yaml = readYaml(split.yaml, split.yamlLine);
   const data = yaml.data;
   const lists = readListFields(data, yaml.locate);
@@ -118,7 +135,10 @@ function emptySkill(body: string): ParsedSkill {
  * spellings of the allowed tools that disagree (`allowed_tools_conflict`); camelCase
  * `allowedTools` is read with a warning (`allowed_tools_spelling`); YAML warnings such as unknown
  * tags are `yaml_warning`; a missing, unclosed or unreadable frontmatter (syntax, not a mapping, a
- * recursive or exploding alias) is a `yaml_format` error.
+ * recursive or exploding alias) is a `yaml_format` error. A frontmatter longer than
+ * `maxFrontmatterLength` is one `frontmatter_too_large` error, and one nested deeper than 64 levels
+ * (block indentation, `- - x` on one line, flow `[`/`{`) is one `frontmatter_too_deep` error (field
+ * `frontmatter`, at the first point past the bound); neither is handed to the YAML parser.
  *
  * Never throws on bad input: every problem is an issue with a rule id, a field and a 1-based
  * line/column in the original text (BOM excluded; columns count code points).

@@ -24,6 +24,7 @@ import {
   type TextPosition,
 } from '../internal/text.js';
 import type { SkillIssue } from '../types.js';
+import { tooDeepIssue } from './frontmatter-depth.js';
 import { fieldAtLine, findTopLevelMistakes, recoverLines, recoveryIssue } from './recover-yaml.js';
 
 /** Parse options: YAML 1.2 core schema; unknown and `!!binary`-style tags stay plain values. */
@@ -87,7 +88,18 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
     }
     source = lines.join('\n');
   }
-  let doc = parseDocument(source, PARSE_OPTIONS);
+  let doc: Document.Parsed;
+  try {
+    doc = parseDocument(source, PARSE_OPTIONS);
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error;
+    return {
+      data: {},
+      readable: false,
+      issues: [tooDeepIssue({ line: yamlLine, column: 1 })],
+      locate: NOWHERE,
+    };
+  }
   let syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
 
   if (syntax.length > 0) {
@@ -107,7 +119,17 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
         issues.push(recoveryIssue(r, yamlLine));
       }
       source = lines.join('\n');
-      doc = parseDocument(source, PARSE_OPTIONS);
+      try {
+        doc = parseDocument(source, PARSE_OPTIONS);
+      } catch (error) {
+        if (!isStackOverflow(error)) throw error;
+        return {
+          data: {},
+          readable: false,
+          issues: [tooDeepIssue({ line: yamlLine, column: 1 })],
+          locate: NOWHERE,
+        };
+      }
       syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     }
   }
@@ -127,6 +149,12 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
       field: fieldAtLine(source.split('\n'), at.line - yamlLine),
       ...at,
     });
+  }
+
+  // The parser reports its own stack overflow as a syntax error: it is a nesting too deep to read.
+  const overflow = syntax.find((e) => isStackOverflow(e));
+  if (overflow !== undefined) {
+    return { data: {}, readable: false, issues: [tooDeepIssue(locate(overflow.pos[0]))], locate: NOWHERE };
   }
 
   if (syntax.length > 0) {
@@ -166,6 +194,14 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
       throw new Error('an alias is used inside its own anchor (e.g. "&a [*a]"), so a value contains itself');
     }
   } catch (error) {
+    if (isStackOverflow(error)) {
+      return {
+        data: {},
+        readable: false,
+        issues: [tooDeepIssue({ line: yamlLine, column: 1 })],
+        locate: NOWHERE,
+      };
+    }
     issues.push({
       rule: 'yaml_format',
       severity: 'error',
@@ -191,6 +227,16 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
       return offset === undefined ? undefined : locate(offset);
     },
   };
+}
+
+/** True for a stack overflow (`RangeError: Maximum call stack size exceeded`), thrown or reported by the parser. */
+function isStackOverflow(error: unknown): boolean {
+  return (
+    error instanceof RangeError ||
+    (typeof error === 'object' &&
+      error !== null &&
+      /maximum call stack/i.test(String((error as { message?: unknown }).message)))
+  );
 }
 
 /**
