@@ -11,6 +11,7 @@ import { accessLog } from './http/access-log.js';
 import { bodyLimits } from './http/body-limit.js';
 import { clientAddress, parseTrustedProxies } from './http/client-address.js';
 import type { AppEnv } from './http/context.js';
+import { refuseDotSegments } from './http/dot-segments.js';
 import { createErrorHandler, schemaError } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { jsonBounds } from './http/json-bounds.js';
@@ -159,6 +160,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   app.use('*', requestId());
   app.use('*', clientAddress(parseTrustedProxies(options.trustedProxies ?? [])));
   app.use('*', accessLog(logger));
+  app.use('*', refuseDotSegments());
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     app.use(
       '*',

@@ -4,6 +4,11 @@
 // Errors, names and viking:// URIs (the error envelope and name rule of the OpenAPI document, the skill model of the @skillport/core README).
 export type { ErrorCode, SkillportErrorBody, SkillportErrorOptions } from './errors.js';
 export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, SkillportError } from './errors.js';
+export {
+  SKILL_FILE_PATH_MAX_LENGTH,
+  type SkillFilePathProblem,
+  skillFilePathProblem,
+} from './file-path.js';
 // MCP tool <-> skill conversion (the MCP ⇄ skill section of the @skillport/core README).
 export { fromMcpTool, type McpSkillConversion } from './mcp/from-mcp-tool.js';
 export { isMcpTool } from './mcp/is-mcp-tool.js';

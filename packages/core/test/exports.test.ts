@@ -47,6 +47,8 @@ const CORE_EXPORTS = [
   'RevisionRefSchema',
   'RevokeApiKeyResultSchema',
   'SKILL_NAME_MAX_LENGTH',
+  'SKILL_FILE_PATH_MAX_LENGTH',
+  'skillFilePathProblem',
   'SKILL_NAME_PATTERN',
   'SKILL_TOOL_PARAMETERS',
   'ServerLimitsSchema',

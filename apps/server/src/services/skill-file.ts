@@ -2,7 +2,7 @@
  * Reading one stored file of a skill (`GET /api/v1/skills/{name}/files/{path}`): SKILL.md, the
  * generated `.abstract.md` / `.overview.md`, or an auxiliary file, as raw bytes.
  */
-import { normalizeSkillName, SkillportError } from '@skillport/core';
+import { normalizeSkillName, SkillportError, skillFilePathProblem } from '@skillport/core';
 import type { Identity, StoredFile } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { rootsFor } from './skill-reader.js';
@@ -16,30 +16,19 @@ export interface SkillFileRead {
   file: StoredFile & { content: Uint8Array };
 }
 
-/** Longest file path accepted, characters (a stored path is never longer). */
-const MAX_PATH_LENGTH = 1024;
-
 /**
  * Checks a requested file path: relative, `/`-separated, no empty, `.` or `..` segment, no
- * backslash or control character.
+ * backslash or control character (the rule of `skillFilePathProblem` in @skillport/core).
  *
  * @returns the path unchanged
  * @throws SkillportError `INVALID_ARGUMENT` with `details {field: 'path', reason}`
  */
 export function checkFilePath(path: string): string {
-  const refuse = (reason: string, why: string) =>
-    new SkillportError(
-      'INVALID_ARGUMENT',
-      `File path ${JSON.stringify(path.slice(0, 200))} ${why}; give a path relative to the skill folder, e.g. "docs/guide.md"`,
-      { details: { field: 'path', reason } },
-    );
-  if (path.length === 0 || path.length > MAX_PATH_LENGTH) throw refuse('length', 'is empty or too long');
-  if (/[\u0000-\u001f\u007f\\]/.test(path))
-    throw refuse('characters', 'contains a backslash or control character');
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.' || segment === '..') {
-      throw refuse('segment', 'has an empty, "." or ".." segment');
-    }
+  const problem = skillFilePathProblem(path);
+  if (problem !== null) {
+    throw new SkillportError('INVALID_ARGUMENT', problem.message, {
+      details: { field: 'path', reason: problem.reason },
+    });
   }
   return path;
 }

@@ -246,6 +246,24 @@ describe('/mcp in dev mode (fixtures)', () => {
     })) as CallToolResult;
     expect(traversal.isError).toBe(true);
     expect((traversal.content[0] as { text: string }).text).toMatch(/^INVALID_ARGUMENT/);
+    for (const args of [
+      { name: 'chart-maker', path: '../../../observer/system' },
+      { name: 'chart-maker', path: '../../../observer/queue' },
+      { name: 'chart-maker', path: './../release-notes/SKILL.md' },
+      { name: 'chart-maker', path: 'scripts/%2e%2e/../SKILL.md' },
+      { name: 'chart-maker', path: 'scripts\\..\\..\\SKILL.md' },
+      { name: '..', path: 'observer/system' },
+      { name: 'chart-maker/../release-notes', path: 'SKILL.md' },
+    ]) {
+      const refused = (await client.callTool({ name: 'read_skill_file', arguments: args })) as CallToolResult;
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      const text = (refused.content[0] as { text: string }).text;
+      expect(text, JSON.stringify(args)).toMatch(/^INVALID_ARGUMENT/);
+      expect(text).not.toMatch(/is_healthy|pending/);
+    }
+    await expect(
+      client.readResource({ uri: 'viking://~/skills/chart-maker/../../../observer/system' }),
+    ).rejects.toThrow(/INVALID|\.\./);
   });
 
   it('read_skill_file: text as text, an image as an image, other bytes as a blob resource', async () => {

@@ -3,6 +3,7 @@
  * the agent root, ETag / If-None-Match, safe content types, and located 4xx for bad input.
  */
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -148,6 +149,54 @@ describe('GET /api/v1/skills/{name}/files/{path}', () => {
     expect(res.json.error.code).toBe('INVALID_ARGUMENT');
     expect(res.json.error.details.field).toBe('path');
   });
+
+  // A raw HTTP client sends the path exactly as written: fetch and URL would collapse `..` first.
+  function rawGet(urlPath: string): Promise<{ status: number; body: string }> {
+    const target = new URL(t.url);
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { host: target.hostname, port: target.port, path: urlPath, method: 'GET' },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  test.each([
+    '../../../observer/queue',
+    '../../../observer/system',
+    '../shared-kit/SKILL.md',
+    '..',
+    './SKILL.md',
+    '%2e%2e/%2e%2e/%2e%2e/observer/queue',
+    '%2E%2E%2F%2E%2E%2Fshared-kit%2FSKILL.md',
+    '.%2e/SKILL.md',
+    'docs/%2e/../SKILL.md',
+  ])('a raw request for file %s never leaves the skill: 400 on field path', async (path) => {
+    const res = await rawGet(`/api/v1/skills/file-kit/files/${path}`);
+    expect(res.status, res.body).toBe(400);
+    const body = JSON.parse(res.body);
+    expect(body.error.code).toBe('INVALID_ARGUMENT');
+    expect(body.error.details.field).toBe('path');
+    expect(res.body).not.toContain('agent notes');
+  });
+
+  test.each(['..', '.', '%2e%2e', '%2E.'])(
+    'a raw request with skill name %s is refused, never another route',
+    async (name) => {
+      const res = await rawGet(`/api/v1/skills/${name}/files/SKILL.md`);
+      expect([400, 404], res.body).toContain(res.status);
+      expect(JSON.parse(res.body).error.code).toMatch(/^(INVALID_ARGUMENT|NOT_FOUND)$/);
+    },
+  );
 
   test('a bad skill name is 400 on field name', async () => {
     const res = await t.request('GET', '/api/v1/skills/bad%20name/files/SKILL.md');
