@@ -126,6 +126,27 @@ describe('skillport mcp (stdio) in front of a dev-mode server', () => {
     expect((missing.content[0] as { text: string }).text).toMatch(/^NOT_FOUND/);
   });
 
+  it('read_skill_file and file resources never reach outside the skill (.. segments, odd names)', async () => {
+    for (const args of [
+      { name: 'chart-maker', path: '../../../observer/system' },
+      { name: 'chart-maker', path: '../../../observer/queue' },
+      { name: 'chart-maker', path: '../../team-deploy' },
+      { name: 'chart-maker', path: './../team-deploy/SKILL.md' },
+      { name: 'chart-maker', path: 'docs\\..\\SKILL.md' },
+      { name: '..', path: 'observer/system' },
+      { name: 'chart-maker/../team-deploy', path: 'SKILL.md' },
+    ]) {
+      const refused = (await client.callTool({ name: 'read_skill_file', arguments: args })) as CallToolResult;
+      expect(refused.isError, JSON.stringify(args)).toBe(true);
+      const text = (refused.content[0] as { text: string }).text;
+      expect(text, JSON.stringify(args)).toMatch(/^INVALID_ARGUMENT/);
+      expect(text).not.toMatch(/is_healthy|pending|team-deploy\b.*description/);
+    }
+    await expect(
+      client.readResource({ uri: 'viking://~/skills/chart-maker/../../../observer/system' }),
+    ).rejects.toThrow();
+  });
+
   it('resources and prompts come from the server', async () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual([

@@ -55,6 +55,7 @@ import {
   type RequestInit,
   toSearchParams,
 } from './internal/http.js';
+import { checkRequestPath, filePathSegments, pathSegment } from './internal/url-path.js';
 import { zipSkillFiles } from './zip-files.js';
 
 /**
@@ -222,7 +223,7 @@ export class AsyncHTTPClient {
     params: QueryOf<SkillGetParams> = {},
     options: CallOptions = {},
   ): Promise<SkillGetResult> {
-    return this.#request<SkillGetResult>('GET', `api/v1/skills/${encodeURIComponent(name)}`, {
+    return this.#request<SkillGetResult>('GET', `api/v1/skills/${this.#segment(name, 'name', 'GET')}`, {
       query: params as Query,
       signal: options.signal,
     });
@@ -250,10 +251,10 @@ export class AsyncHTTPClient {
     params: QueryOf<SkillFileParams> = {},
     options: CallOptions = {},
   ): Promise<{ bytes: Uint8Array; sha256: string; revision: string; contentType: string }> {
-    const encodedPath = path.split('/').map(encodeURIComponent).join('/');
+    const encodedPath = filePathSegments(path, 'GET', this.url);
     const response = await this.#send(
       'GET',
-      `api/v1/skills/${encodeURIComponent(name)}/files/${encodedPath}`,
+      `api/v1/skills/${this.#segment(name, 'name', 'GET')}/files/${encodedPath}`,
       { query: params as Query, signal: options.signal },
     );
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -280,7 +281,7 @@ export class AsyncHTTPClient {
   ): Promise<SkillUpdateResult> {
     const { signal, filename, ifMatch, ...fields } = options;
     const body = await this.#contentFields(source, filename, signal);
-    return this.#request<SkillUpdateResult>('PUT', `api/v1/skills/${encodeURIComponent(name)}`, {
+    return this.#request<SkillUpdateResult>('PUT', `api/v1/skills/${this.#segment(name, 'name', 'PUT')}`, {
       json: { ...body, ...fields },
       headers: ifMatch ? { 'If-Match': ifMatch } : {},
       timeout: this.#waitTimeout(fields.wait, fields.timeout),
@@ -301,11 +302,15 @@ export class AsyncHTTPClient {
     params: QueryOf<SkillDeleteParams> = {},
     options: CallOptions & { ifMatch?: string } = {},
   ): Promise<SkillDeleteResult> {
-    return this.#request<SkillDeleteResult>('DELETE', `api/v1/skills/${encodeURIComponent(name)}`, {
-      query: params as Query,
-      headers: options.ifMatch ? { 'If-Match': options.ifMatch } : {},
-      signal: options.signal,
-    });
+    return this.#request<SkillDeleteResult>(
+      'DELETE',
+      `api/v1/skills/${this.#segment(name, 'name', 'DELETE')}`,
+      {
+        query: params as Query,
+        headers: options.ifMatch ? { 'If-Match': options.ifMatch } : {},
+        signal: options.signal,
+      },
+    );
   }
 
   /**
@@ -326,10 +331,14 @@ export class AsyncHTTPClient {
     params: QueryOf<SkillRevisionsParams> = {},
     options: CallOptions = {},
   ): Promise<SkillRevisionsResult> {
-    return this.#request<SkillRevisionsResult>('GET', `api/v1/skills/${encodeURIComponent(name)}/revisions`, {
-      query: params as Query,
-      signal: options.signal,
-    });
+    return this.#request<SkillRevisionsResult>(
+      'GET',
+      `api/v1/skills/${this.#segment(name, 'name', 'GET')}/revisions`,
+      {
+        query: params as Query,
+        signal: options.signal,
+      },
+    );
   }
 
   /**
@@ -349,12 +358,16 @@ export class AsyncHTTPClient {
     options: Omit<SkillRestoreParams, 'revision'> & CallOptions & { ifMatch?: string } = {},
   ): Promise<SkillRestoreResult> {
     const { signal, ifMatch, ...fields } = options;
-    return this.#request<SkillRestoreResult>('POST', `api/v1/skills/${encodeURIComponent(name)}/restore`, {
-      json: { revision, ...fields },
-      headers: ifMatch ? { 'If-Match': ifMatch } : {},
-      timeout: this.#waitTimeout(fields.wait, fields.timeout),
-      signal,
-    });
+    return this.#request<SkillRestoreResult>(
+      'POST',
+      `api/v1/skills/${this.#segment(name, 'name', 'POST')}/restore`,
+      {
+        json: { revision, ...fields },
+        headers: ifMatch ? { 'If-Match': ifMatch } : {},
+        timeout: this.#waitTimeout(fields.wait, fields.timeout),
+        signal,
+      },
+    );
   }
 
   /**
@@ -408,7 +421,7 @@ export class AsyncHTTPClient {
    * @see the OpenAPI document: `GET /api/v1/tasks/{task_id}`, `POST /api/v1/system/wait`, `GET /health`
    */
   async getTask(taskId: string, options: CallOptions = {}): Promise<TaskGetResult> {
-    return this.#request<TaskGetResult>('GET', `api/v1/tasks/${encodeURIComponent(taskId)}`, {
+    return this.#request<TaskGetResult>('GET', `api/v1/tasks/${this.#segment(taskId, 'taskId', 'GET')}`, {
       signal: options.signal,
     });
   }
@@ -441,9 +454,13 @@ export class AsyncHTTPClient {
    * @see the OpenAPI document: `POST /api/v1/tasks/{task_id}/cancel`
    */
   async cancelTask(taskId: string, options: CallOptions = {}): Promise<TaskCancelResult> {
-    return this.#request<TaskCancelResult>('POST', `api/v1/tasks/${encodeURIComponent(taskId)}/cancel`, {
-      signal: options.signal,
-    });
+    return this.#request<TaskCancelResult>(
+      'POST',
+      `api/v1/tasks/${this.#segment(taskId, 'taskId', 'POST')}/cancel`,
+      {
+        signal: options.signal,
+      },
+    );
   }
 
   /**
@@ -516,7 +533,7 @@ export class AsyncHTTPClient {
   ): Promise<ApiKeyCreateResult> {
     return this.#request<ApiKeyCreateResult>(
       'POST',
-      `api/v1/admin/accounts/${encodeURIComponent(accountId)}/keys`,
+      `api/v1/admin/accounts/${this.#segment(accountId, 'accountId', 'POST')}/keys`,
       {
         json: params,
         signal: options.signal,
@@ -531,7 +548,7 @@ export class AsyncHTTPClient {
   async listApiKeys(accountId: string, options: CallOptions = {}): Promise<ApiKeyListResult> {
     return this.#request<ApiKeyListResult>(
       'GET',
-      `api/v1/admin/accounts/${encodeURIComponent(accountId)}/keys`,
+      `api/v1/admin/accounts/${this.#segment(accountId, 'accountId', 'GET')}/keys`,
       {
         signal: options.signal,
       },
@@ -548,7 +565,7 @@ export class AsyncHTTPClient {
     keyId: string,
     options: CallOptions = {},
   ): Promise<ApiKeyRevokeResult> {
-    const path = `api/v1/admin/accounts/${encodeURIComponent(accountId)}/keys/${encodeURIComponent(keyId)}`;
+    const path = `api/v1/admin/accounts/${this.#segment(accountId, 'accountId', 'DELETE')}/keys/${this.#segment(keyId, 'keyId', 'DELETE')}`;
     return this.#request<ApiKeyRevokeResult>('DELETE', path, { signal: options.signal });
   }
 
@@ -600,6 +617,11 @@ export class AsyncHTTPClient {
     return { data: source as SkillData };
   }
 
+  /** Caller text as one URL path segment; refused (no request sent) when it could leave its segment. */
+  #segment(value: string, field: string, method: string): string {
+    return pathSegment(value, field, method, this.url);
+  }
+
   async #request<T>(method: string, path: string, init: RequestInit): Promise<T> {
     const response = await this.#send(method, path, init);
     return unwrapResult(parseJson(await response.text())) as T;
@@ -608,6 +630,7 @@ export class AsyncHTTPClient {
   /** Sends a request; resolves with the 2xx response, rejects with the typed error. */
   async #send(method: string, path: string, init: RequestInit): Promise<Response> {
     const fullUrl = `${this.url}/${path}`;
+    checkRequestPath(path, method, fullUrl);
     if (this.#closed)
       throw new NetworkError(`${method} ${fullUrl}: the client is closed`, { method, url: fullUrl });
     const signal = init.signal ? anySignal([this.#abort.signal, init.signal]) : this.#abort.signal;

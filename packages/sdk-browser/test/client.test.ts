@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AsyncHTTPClient,
   InternalServerError,
+  InvalidArgumentError,
   isApiError,
   NetworkError,
   NotFoundError,
@@ -160,5 +161,85 @@ describe('AsyncHTTPClient requests', () => {
 
   it('refuses a URL that is not absolute http(s)', () => {
     expect(() => new AsyncHTTPClient({ url: 'localhost:1933' })).toThrow(/absolute http\(s\) URL/);
+  });
+});
+
+describe('AsyncHTTPClient: caller text never leaves its URL path segment', () => {
+  const ok = (_req: Seen, res: http.ServerResponse) =>
+    json(res, 200, { status: 'ok', result: {}, time: 0 }, { etag: '"x"' });
+
+  it.each([
+    '../../../observer/queue',
+    '../../deep-research',
+    '..',
+    '.',
+    './SKILL.md',
+    'docs/../../observer/system',
+    'docs//guide.md',
+    '/etc/passwd',
+    'docs/',
+    '',
+    'docs\\..\\..\\observer',
+    'docs/guide.md\u0000',
+  ])('getSkillFile refuses path %j with InvalidArgumentError before any request', async (path) => {
+    respond = ok;
+    const client = new AsyncHTTPClient({ url });
+    const error = await client.getSkillFile('geomaster', path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect((error as InvalidArgumentError).details).toMatchObject({ field: 'path' });
+    expect(seen).toEqual([]);
+  });
+
+  it.each(['..', '.', '', 'a\\b', 'x\u0000'])(
+    'every route refuses the name %j before any request',
+    async (name) => {
+      respond = ok;
+      const client = new AsyncHTTPClient({ url });
+      const calls: Array<() => Promise<unknown>> = [
+        () => client.getSkill(name),
+        () => client.getSkillFile(name, 'SKILL.md'),
+        () => client.updateSkill(name, '---\nname: x\ndescription: y\n---\n'),
+        () => client.deleteSkill(name),
+        () => client.listRevisions(name),
+        () => client.restoreSkill(name, 'a'.repeat(64)),
+        () => client.getTask(name),
+        () => client.cancelTask(name),
+        () => client.listApiKeys(name),
+        () => client.createApiKey(name, { user_id: 'u', role: 'user' }),
+        () => client.revokeApiKey('acme', name),
+        () => client.revokeApiKey(name, 'k1'),
+      ];
+      for (const call of calls) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error, String(call)).toBeInstanceOf(InvalidArgumentError);
+      }
+      expect(seen).toEqual([]);
+    },
+  );
+
+  it('the raw request() refuses dot segments, plain or percent-encoded', async () => {
+    respond = ok;
+    const client = new AsyncHTTPClient({ url });
+    for (const path of [
+      'api/v1/skills/x/files/../../observer/queue',
+      'api/v1/skills/%2e%2E/x',
+      '/./health',
+    ]) {
+      await expect(client.request('GET', path)).rejects.toBeInstanceOf(InvalidArgumentError);
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('names and file paths with /, ?, # and % stay inside their segment', async () => {
+    respond = ok;
+    const client = new AsyncHTTPClient({ url });
+    await client.getSkill('a/../b?x=1#f');
+    await client.getSkillFile('..x', 'docs/a?b#c/%2e%2e/..x.md');
+    await client.deleteSkill('%2e%2e');
+    expect(seen.map((s) => s.url)).toEqual([
+      '/api/v1/skills/a%2F..%2Fb%3Fx%3D1%23f',
+      '/api/v1/skills/..x/files/docs/a%3Fb%23c/%252e%252e/..x.md',
+      '/api/v1/skills/%252e%252e',
+    ]);
   });
 });

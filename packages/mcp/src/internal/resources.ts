@@ -18,7 +18,7 @@ import { toBase64 } from './base64.js';
 import { errorCode, protocolError, RESOURCE_NOT_FOUND } from './errors.js';
 import { mediaTypeFromName, skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
-import { parseSkillRef } from './skill-ref.js';
+import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
 
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -122,7 +122,7 @@ export function registerSkillResources(server: Server, registry: SkillRegistry):
         throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri}: skill files have viking:// URIs`);
       }
       const ref = parseSkillRef(uri);
-      const path = ref.path ?? 'SKILL.md';
+      const path = checkSkillFilePath(ref.path ?? 'SKILL.md');
       const file = await registry.readFile(ref.name, path, ref.targetUri ? { targetUri: ref.targetUri } : {});
       const media = skillFileMediaType(path, file.content);
       const content = media.text

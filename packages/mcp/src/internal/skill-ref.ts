@@ -2,7 +2,7 @@
  * What a tool or resource names: a plain skill name, or a `viking://` URI of a skill or of a file in
  * one (as `find_skills`, `list_skills` and resources give them).
  */
-import { parseVikingUri } from '@skillport/core';
+import { parseVikingUri, skillFilePathProblem } from '@skillport/core';
 import { McpInputError } from './errors.js';
 
 /** A skill, optionally in one root, optionally a file of it. */
@@ -22,7 +22,15 @@ export interface SkillRef {
  */
 export function parseSkillRef(value: string): SkillRef {
   const trimmed = value.trim();
-  if (!/^viking:\/\//i.test(trimmed)) return { name: trimmed };
+  if (!/^viking:\/\//i.test(trimmed)) {
+    if (trimmed === '.' || trimmed === '..' || /[/\\\u0000-\u001f\u007f]/.test(trimmed)) {
+      throw new McpInputError(
+        `${JSON.stringify(trimmed.slice(0, 80))} is not a skill name: give a name such as "search-web" or a viking:// URI`,
+        'INVALID_ARGUMENT',
+      );
+    }
+    return { name: trimmed };
+  }
   let parsed: ReturnType<typeof parseVikingUri>;
   try {
     parsed = parseVikingUri(trimmed);
@@ -40,4 +48,18 @@ export function parseSkillRef(value: string): SkillRef {
     targetUri: parsed.rootUri,
     ...(parsed.path !== null ? { path: parsed.path } : {}),
   };
+}
+
+/**
+ * Checks a file path inside a skill folder (the rule of `skillFilePathProblem` in @skillport/core:
+ * no `..`, `.` or empty segment, no backslash or control character), so a file read can never reach
+ * anything outside the skill.
+ *
+ * @returns the path unchanged
+ * @throws McpInputError (`INVALID_ARGUMENT`) when the path breaks the rule
+ */
+export function checkSkillFilePath(path: string): string {
+  const problem = skillFilePathProblem(path);
+  if (problem !== null) throw new McpInputError(problem.message, 'INVALID_ARGUMENT');
+  return path;
 }

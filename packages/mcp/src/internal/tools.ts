@@ -11,7 +11,7 @@ import { toBase64 } from './base64.js';
 import { McpInputError, toolError } from './errors.js';
 import { skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
-import { parseSkillRef } from './skill-ref.js';
+import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
 
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -258,7 +258,7 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
     async ({ name, path }) => {
       try {
         const ref = parseSkillRef(name);
-        const filePath = path.replace(/^\.\//, '');
+        const filePath = checkSkillFilePath(path.replace(/^\.\//, ''));
         const file = await registry.readFile(
           ref.name,
           filePath,
