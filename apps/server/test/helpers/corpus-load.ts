@@ -62,6 +62,11 @@ export interface LoadedCorpus {
   updated: string[];
   /** Names deleted after adding (history kept, skill gone). */
   deleted: string[];
+  /**
+   * Temp uploads whose add was refused: the server keeps such an upload (until it expires) so the
+   * add can be retried with it.
+   */
+  keptUploads: number;
 }
 
 /**
@@ -81,6 +86,7 @@ export async function loadCorpus(
   const apiKey = options.apiKey;
   const names = new Set<string>();
   let writes = 0;
+  let keptUploads = 0;
   const skillsDir = path.join(corpus, 'skills');
   for (const folder of readdirSync(skillsDir).sort()) {
     const files = readFolder(path.join(skillsDir, folder));
@@ -96,6 +102,8 @@ export async function loadCorpus(
     if (res.status === 200) {
       names.add(String(res.json.result?.name));
       writes++;
+    } else {
+      keptUploads++;
     }
   }
   const mcpDir = path.join(corpus, 'mcp');
@@ -134,5 +142,5 @@ export async function loadCorpus(
   }
   const wait = await call(base, apiKey, 'POST', '/api/v1/system/wait', { timeout: 120 });
   if (wait.status !== 200) throw new Error(`wait answered ${wait.status}`);
-  return { added, writes, updated, deleted };
+  return { added, writes, updated, deleted, keptUploads };
 }
