@@ -9,7 +9,9 @@
 // scaling measured is then bounded by the cores, not by the server (the table prints the core count).
 //
 // Env: BENCH_SKILLS (5000; the seed's processing jobs are drained before measuring), BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS per replica (10),
-// BENCH_PG_SYNC=1 keeps PostgreSQL's fsync/synchronous_commit on (default off: a throwaway cluster).
+// BENCH_PG_SYNC=1 keeps PostgreSQL's fsync/synchronous_commit on (default off: a throwaway cluster),
+// SKILLPORT_EMBEDDINGS (`off` unless set: with the bundled local model each added skill's job also
+// embeds it, ~80 ms of CPU, which would measure the model rather than the replicas).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -103,6 +105,7 @@ function startReplica(url, id) {
         SKILLPORT_PORT: '0',
         SKILLPORT_HOST: '127.0.0.1',
         SKILLPORT_REPLICA_ID: id,
+        SKILLPORT_EMBEDDINGS: process.env.SKILLPORT_EMBEDDINGS ?? 'off',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -20,7 +20,9 @@
 // BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
 // BENCH_SERVER_DIST (the built server folder to measure, default ../dist), BENCH_CPU_PROF (a folder:
 // the server runs with --cpu-prof and writes its profiles there; summarise one with
-// `node apps/server/bench/cpu-profile-summary.mjs <file>`).
+// `node apps/server/bench/cpu-profile-summary.mjs <file>`), SKILLPORT_EMBEDDINGS (`off` unless set:
+// this bench measures serving with lexical find; with the bundled local model every seeded skill is
+// embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -430,6 +432,7 @@ async function withServer(engine, count, label, body) {
     ...env,
     SKILLPORT_PORT: '0',
     SKILLPORT_HOST: '127.0.0.1',
+    SKILLPORT_EMBEDDINGS: process.env.SKILLPORT_EMBEDDINGS ?? 'off',
   });
   children.push(server.child);
   try {
