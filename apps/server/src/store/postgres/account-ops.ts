@@ -172,24 +172,17 @@ export async function putTempUpload(
   return id;
 }
 
-/** `Store.getTempUpload`: the upload of that account, unless expired; not consumed. */
-export async function getTempUpload(
-  db: Queryable,
-  accountId: string,
-  id: string,
-  now: number,
-): Promise<TempUploadRecord | null> {
-  const { rows } = await db.query<{
-    id: string;
-    account_id: string;
-    filename: string;
-    content: Buffer;
-    expires_at: number;
-  }>(
-    'SELECT id, account_id, filename, content, expires_at FROM temp_uploads WHERE id = $1 AND account_id = $2',
-    [id, accountId],
-  );
-  const row = rows[0];
+/** A `temp_uploads` row as the store's reads and takes return it. */
+interface TempUploadRow {
+  id: string;
+  account_id: string;
+  filename: string;
+  content: Buffer;
+  expires_at: number;
+}
+
+/** The row as a record, or null when there is none or it has expired. */
+function liveTempUpload(row: TempUploadRow | undefined, now: number): TempUploadRecord | null {
   if (row === undefined || row.expires_at <= now) return null;
   return {
     id: row.id,
@@ -198,6 +191,20 @@ export async function getTempUpload(
     content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
     expiresAt: row.expires_at,
   };
+}
+
+/** `Store.getTempUpload`: the upload of that account, unless expired; not consumed. */
+export async function getTempUpload(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  now: number,
+): Promise<TempUploadRecord | null> {
+  const { rows } = await db.query<TempUploadRow>(
+    'SELECT id, account_id, filename, content, expires_at FROM temp_uploads WHERE id = $1 AND account_id = $2',
+    [id, accountId],
+  );
+  return liveTempUpload(rows[0], now);
 }
 
 /**
@@ -211,25 +218,11 @@ export async function takeTempUpload(
   id: string,
   now: number,
 ): Promise<TempUploadRecord | null> {
-  const { rows } = await db.query<{
-    id: string;
-    account_id: string;
-    filename: string;
-    content: Buffer;
-    expires_at: number;
-  }>(
+  const { rows } = await db.query<TempUploadRow>(
     'DELETE FROM temp_uploads WHERE id = $1 AND account_id = $2 RETURNING id, account_id, filename, content, expires_at',
     [id, accountId],
   );
-  const row = rows[0];
-  if (row === undefined || row.expires_at <= now) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    filename: row.filename,
-    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
-    expiresAt: row.expires_at,
-  };
+  return liveTempUpload(rows[0], now);
 }
 
 /** `Store.purgeExpiredUploads`: deletes uploads whose expiry has passed; returns how many. */
