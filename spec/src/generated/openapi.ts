@@ -256,7 +256,7 @@ export interface paths {
         };
         /**
          * Download one file of a skill (raw bytes)
-         * @description The bytes of one file of the skill, exactly as stored: `SKILL.md`, an auxiliary file, or the generated `.abstract.md` / `.overview.md`. The skill is found as get finds it. Headers: `ETag` = the file's sha-256 (`If-None-Match` → 304), `X-Skill-Revision` = the skill's revision (the one asked for with `revision`, which reads the file from the history), `Content-Disposition: attachment`. Files are untrusted content: HTML, SVG and scripts are served as `text/plain`, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. Unknown skill or file → 404 `NOT_FOUND` with `details.type` `skill` or `file`.
+         * @description The bytes of one file of the skill, exactly as stored: `SKILL.md`, an auxiliary file, or the generated `.abstract.md` / `.overview.md`. The skill is found as get finds it. Headers: `ETag` = the file's sha-256 (`If-None-Match` → 304; a value that is not `*` or a list of entity tags → 400 `INVALID_ARGUMENT`), `X-Skill-Revision` = the skill's revision (the one asked for with `revision`, which reads the file from the history), `Content-Disposition: attachment`. Files are untrusted content: HTML, SVG and scripts are served as `text/plain`, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. Unknown skill or file → 404 `NOT_FOUND` with `details.type` `skill` or `file`.
          */
         get: operations["getSkillFile"];
         put?: never;
@@ -3525,7 +3525,7 @@ export interface operations {
                 revision?: string;
             };
             header?: {
-                /** @description Optional: the `ETag` of a copy the client holds (`"<revision>"`; several comma-separated, `W/` ignored, `*` any). When it names the current revision and the skill is settled → 304 without a body. A response sent before the skill's processing job ran (`Cache-Control: private, no-store`: its overview is rendered on the fly) is never confirmed by a 304. */
+                /** @description Optional: the `ETag` of a copy the client holds (`"<revision>"`; several comma-separated, `W/` ignored, `*` any). When it names the current revision and the skill is settled → 304 without a body. A response sent before the skill's processing job ran (`Cache-Control: private, no-store`: its overview is rendered on the fly) is never confirmed by a 304. A value that is neither `*` nor a list of entity tags → 400 `INVALID_ARGUMENT` (`details {field: "If-None-Match", reason: "malformed_entity_tag"}`). */
                 "if-none-match"?: string;
             };
             path: {
@@ -3639,7 +3639,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. A value that is neither `*` nor a list of entity tags (e.g. an unbalanced quote, `*` inside a list, spaces inside a tag) → 400 `INVALID_ARGUMENT` (`details {field: "If-Match", reason: "malformed_entity_tag"}`), before anything is evaluated. */
                 "if-match"?: string;
                 /** @description Optional: a key of your choosing (1–255 printable ASCII characters, e.g. a UUID) that makes a retry safe. The first request with it runs; once it succeeds its response is kept 24 h, and a retry with the same key and the same request (method, path, query, body) gets that response again with `Idempotent-Replayed: true`, changing nothing. The same key with a different request → 422 `INVALID_ARGUMENT` (`details.reason` `idempotency_key_reused`); while the first still runs → 409 `CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept. Keys are per user. */
                 "idempotency-key"?: string;
@@ -3775,7 +3775,7 @@ export interface operations {
                 purge?: "0" | "1" | "true" | "false" | "True" | "False";
             };
             header?: {
-                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. A value that is neither `*` nor a list of entity tags (e.g. an unbalanced quote, `*` inside a list, spaces inside a tag) → 400 `INVALID_ARGUMENT` (`details {field: "If-Match", reason: "malformed_entity_tag"}`), before anything is evaluated. */
                 "if-match"?: string;
             };
             path: {
@@ -4009,7 +4009,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. */
+                /** @description Optional: the revision the update or delete expects to be current, as returned in `revision` or the `ETag` header (quoted or not; several comma-separated match any of them), compared strongly (RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing skill. No match → 412 `CONFLICT` and nothing changes. A value that is neither `*` nor a list of entity tags (e.g. an unbalanced quote, `*` inside a list, spaces inside a tag) → 400 `INVALID_ARGUMENT` (`details {field: "If-Match", reason: "malformed_entity_tag"}`), before anything is evaluated. */
                 "if-match"?: string;
                 /** @description Optional: a key of your choosing (1–255 printable ASCII characters, e.g. a UUID) that makes a retry safe. The first request with it runs; once it succeeds its response is kept 24 h, and a retry with the same key and the same request (method, path, query, body) gets that response again with `Idempotent-Replayed: true`, changing nothing. The same key with a different request → 422 `INVALID_ARGUMENT` (`details.reason` `idempotency_key_reused`); while the first still runs → 409 `CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept. Keys are per user. */
                 "idempotency-key"?: string;

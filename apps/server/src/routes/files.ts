@@ -4,7 +4,7 @@
  */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { z } from 'zod';
-import { matchesNoneMatch } from '../http/conditional.js';
+import { checkEntityTagList, matchesNoneMatch } from '../http/conditional.js';
 import type { AppEnv } from '../http/context.js';
 import { contentTypeOf } from '../http/file-type.js';
 import type { ServiceDeps } from '../services/deps.js';
@@ -59,7 +59,8 @@ const fileRoute = createRoute({
   description:
     'The bytes of one file of the skill, exactly as stored: `SKILL.md`, an auxiliary file, or the ' +
     'generated `.abstract.md` / `.overview.md`. The skill is found as get finds it. Headers: `ETag` = the ' +
-    "file's sha-256 (`If-None-Match` → 304), `X-Skill-Revision` = the skill's revision (the one asked " +
+    "file's sha-256 (`If-None-Match` → 304; a value that is not `*` or a list of entity tags → 400 " +
+    "`INVALID_ARGUMENT`), `X-Skill-Revision` = the skill's revision (the one asked " +
     'for with `revision`, which reads the file from the history), ' +
     '`Content-Disposition: attachment`. Files are untrusted content: HTML, SVG and scripts are served as ' +
     '`text/plain`, with `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy. ' +
@@ -88,6 +89,7 @@ export function registerFileRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps):
   app.get('/api/v1/skills/:name/files/:path{.+}', async (c) => {
     const name = c.req.param('name');
     const path = c.req.param('path');
+    checkEntityTagList('If-None-Match', c.req.header('if-none-match'));
     const query = FileQuery.parse({
       target_uri: c.req.query('target_uri'),
       revision: c.req.query('revision'),

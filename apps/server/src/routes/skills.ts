@@ -18,7 +18,7 @@ import {
   ValidateSkillResultSchema,
 } from '@skillport/core';
 import { z } from 'zod';
-import { matchesNoneMatch } from '../http/conditional.js';
+import { checkEntityTagList, matchesNoneMatch } from '../http/conditional.js';
 import type { AppEnv } from '../http/context.js';
 import { elapsedSeconds, okBody, requestTelemetry } from '../http/envelope.js';
 import { setResponseHeader } from '../http/response-header.js';
@@ -62,7 +62,9 @@ export const IfMatchHeaders = z.object({
         'Optional: the revision the update or delete expects to be current, as returned in `revision` or the ' +
         '`ETag` header (quoted or not; several comma-separated match any of them), compared strongly ' +
         '(RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing ' +
-        'skill. No match → 412 `CONFLICT` and nothing changes.',
+        'skill. No match → 412 `CONFLICT` and nothing changes. A value that is neither `*` nor a list of entity ' +
+        'tags (e.g. an unbalanced quote, `*` inside a list, spaces inside a tag) → 400 `INVALID_ARGUMENT` ' +
+        '(`details {field: "If-Match", reason: "malformed_entity_tag"}`), before anything is evaluated.',
     }),
 });
 
@@ -75,7 +77,9 @@ const IfNoneMatchHeaders = z.object({
         'Optional: the `ETag` of a copy the client holds (`"<revision>"`; several comma-separated, `W/` ' +
         'ignored, `*` any). When it names the current revision and the skill is settled → 304 without ' +
         "a body. A response sent before the skill's processing job ran (`Cache-Control: private, " +
-        'no-store`: its overview is rendered on the fly) is never confirmed by a 304.',
+        'no-store`: its overview is rendered on the fly) is never confirmed by a 304. A value that is neither ' +
+        '`*` nor a list of entity tags → 400 `INVALID_ARGUMENT` (`details {field: "If-None-Match", reason: ' +
+        '"malformed_entity_tag"}`).',
     }),
 });
 
@@ -241,9 +245,11 @@ const deleteRoute = createRoute({
  * quoted or not): `undefined` for no header, `['*']` when it holds `*`, else each tag — a strong one
  * unquoted (the revision), a weak one kept as `W/"…"` so that it never matches a write (strong
  * comparison). An empty value gives an empty list, which matches nothing.
+ * @throws SkillportError 400 `INVALID_ARGUMENT` for a malformed value (see `checkEntityTagList`).
  */
 export function parseIfMatch(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
+  checkEntityTagList('If-Match', value);
   const tags = value
     .split(',')
     .map((tag) => tag.trim())
@@ -323,6 +329,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
 
   app.openapi(getRoute, async (c) => {
     const { name } = c.req.valid('param');
+    checkEntityTagList('If-None-Match', c.req.header('if-none-match'));
     const query = c.req.valid('query');
     const options = {
       level: parseLevel(query.level),

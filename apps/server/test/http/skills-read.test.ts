@@ -273,7 +273,7 @@ describe('PUT /api/v1/skills/{name}', () => {
     const rev = (await t.request('GET', '/api/v1/skills/strong-match?level=0')).json.result.revision;
     for (const [header, reason] of [
       [`W/"${rev}"`, 'weak_etag'],
-      [`w/"${rev}"`, undefined], // not a weak tag: `W` is case-sensitive, so an unknown tag
+      [`W/${rev}`, 'weak_etag'], // a bare weak tag, as leniently read as a bare revision
       ['', 'empty_if_match'],
       [' , ', 'empty_if_match'],
     ] as const) {
@@ -304,6 +304,82 @@ describe('PUT /api/v1/skills/{name}', () => {
     });
     expect(missing.status, missing.text).toBe(404);
     expect((await t.request('GET', '/api/v1/skills/strong-match-missing')).status).toBe(404);
+  });
+
+  test('a malformed If-Match (not `*` nor entity tags) → 400 naming the header, before anything is evaluated', async () => {
+    await add(md('malformed-match', 'A skill guarded by malformed preconditions'));
+    const rev = (await t.request('GET', '/api/v1/skills/malformed-match?level=0')).json.result.revision;
+    const malformed = [
+      `"${rev}`, // unbalanced quote
+      `${rev}"`,
+      `w/"${rev}"`, // \`W\` is case-sensitive: not a weak tag, and quotes inside a bare tag
+      `"${rev}", *`, // \`*\` must stand alone
+      `"a b"`, // a space inside a tag
+      `${rev} ${rev}`, // two tags without a comma
+      'W/',
+    ];
+    const writes = (header: string) => [
+      t.request('PUT', '/api/v1/skills/malformed-match', {
+        body: { data: md('malformed-match', 'This write must be refused') },
+        headers: { 'if-match': header },
+      }),
+      t.request('DELETE', '/api/v1/skills/malformed-match', { headers: { 'if-match': header } }),
+      t.request('POST', '/api/v1/skills/malformed-match/restore', {
+        body: { revision: rev },
+        headers: { 'if-match': header },
+      }),
+      // A missing skill still answers 400: the header is checked before the skill is looked up.
+      t.request('DELETE', '/api/v1/skills/malformed-match-missing', { headers: { 'if-match': header } }),
+    ];
+    for (const header of malformed) {
+      for (const res of await Promise.all(writes(header))) {
+        expect(res.status, `${JSON.stringify(header)}: ${res.text}`).toBe(400);
+        expect(res.json.error).toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          details: { field: 'If-Match', reason: 'malformed_entity_tag' },
+        });
+        expect(res.json.error.message).toContain('Malformed If-Match header');
+      }
+    }
+    const unchanged = await t.request('GET', '/api/v1/skills/malformed-match?level=0');
+    expect(unchanged.json.result).toMatchObject({
+      revision: rev,
+      description: 'A skill guarded by malformed preconditions',
+    });
+    // Well-formed spellings still match: quoted, bare, several, with empty elements.
+    for (const header of [`"${rev}"`, rev, `"0000", "${rev}"`, ` , "${rev}" ,`]) {
+      const res = await t.request('PUT', '/api/v1/skills/malformed-match', {
+        body: { data: md('malformed-match', 'A skill guarded by malformed preconditions') },
+        headers: { 'if-match': header },
+      });
+      expect(res.status, `${JSON.stringify(header)}: ${res.text}`).toBe(200);
+      expect(res.json.result.revision).toBe(rev); // same content, same revision
+    }
+  });
+
+  test('a malformed If-None-Match → 400 on get and file download; well-formed ones still give 304', async () => {
+    const get = await t.request('GET', '/api/v1/skills/pdf-tools?level=0');
+    const etag = get.headers.get('etag') as string;
+    const file = await t.request('GET', '/api/v1/skills/pdf-tools/files/SKILL.md');
+    const fileTag = file.headers.get('etag') as string;
+    for (const header of [`${etag.slice(0, -1)}`, `*, ${etag}`, '"a b"']) {
+      for (const path of ['/api/v1/skills/pdf-tools?level=0', '/api/v1/skills/pdf-tools/files/SKILL.md']) {
+        const res = await t.request('GET', path, { headers: { 'if-none-match': header } });
+        expect(res.status, `${path} ${JSON.stringify(header)}: ${res.text}`).toBe(400);
+        expect(res.json.error.details).toMatchObject({
+          field: 'If-None-Match',
+          reason: 'malformed_entity_tag',
+        });
+      }
+    }
+    const notModified = await t.request('GET', '/api/v1/skills/pdf-tools?level=0', {
+      headers: { 'if-none-match': `W/"0000", ${etag}` },
+    });
+    expect(notModified.status).toBe(304);
+    const fileNotModified = await t.request('GET', '/api/v1/skills/pdf-tools/files/SKILL.md', {
+      headers: { 'if-none-match': fileTag },
+    });
+    expect(fileNotModified.status).toBe(304);
   });
 
   test('name in content must equal {name} → 400 details {expected, actual}', async () => {
