@@ -37,9 +37,24 @@ export type SkillData = string | StructuredSkill | McpTool;
  */
 export type SkillSource = SkillData | Blob | ZipInput[];
 
+/** The `Idempotency-Key` option of the writes (add, update, restore). */
+export interface IdempotencyOptions {
+  /**
+   * Sent as the `Idempotency-Key` header (1–255 printable ASCII characters, e.g. a UUID): makes a
+   * retry of the same call safe. The first call with it runs; once it succeeded the server keeps its
+   * response for 24 h, and the same call with the same key gets that response again, changing
+   * nothing. The same key with a different request → `InvalidArgumentError` (`details.reason`
+   * `idempotency_key_reused`); while the first still runs → `ConflictError`
+   * (`idempotency_key_in_progress`). Keys are per user. Default: none (each call is a new write).
+   * @see the OpenAPI document: the `Idempotency-Key` header of `POST /api/v1/skills`
+   */
+  idempotencyKey?: string;
+}
+
 /** Options of {@link AsyncHTTPClient.addSkill}: the request fields of `POST /api/v1/skills` besides the content. */
 export type AddSkillOptions = Omit<SkillAddParams, 'data' | 'temp_file_id'> &
-  CallOptions & {
+  CallOptions &
+  IdempotencyOptions & {
     /** File name used when the source is uploaded (default `SKILL.md` for text, `skill.zip` for zips). */
     filename?: string;
   };

@@ -40,6 +40,7 @@ import {
   type CallOptions,
   type ClientOptions,
   DEFAULT_URL,
+  type IdempotencyOptions,
   type QueryOf,
   type SkillData,
   type SkillSource,
@@ -57,6 +58,17 @@ import {
 } from './internal/http.js';
 import { checkRequestPath, filePathSegments, pathSegment } from './internal/url-path.js';
 import { zipSkillFiles } from './zip-files.js';
+
+/** `If-Match` and `Idempotency-Key` of a write, each when given. */
+function writeHeaders(
+  ifMatch: string | undefined,
+  idempotencyKey: string | undefined,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (ifMatch) headers['If-Match'] = ifMatch;
+  if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
+  return headers;
+}
 
 /**
  * Typed asynchronous client of the Skillport HTTP API. Runs in browsers, Node, Deno and workers.
@@ -128,7 +140,8 @@ export class AsyncHTTPClient {
    *
    * @param source - the skill, see above.
    * @param options - `wait` (default false), `timeout` (seconds, with `wait`), `target_uri` (default the
-   *   caller's user root), `telemetry`, `source_metadata`, `filename`, `signal`.
+   *   caller's user root), `telemetry`, `source_metadata`, `filename`, `idempotencyKey` (sent as
+   *   `Idempotency-Key`: a retry with the same key gets the first response, see {@link IdempotencyOptions}), `signal`.
    * @returns `{status: "success", root_uri, uri, name, auxiliary_files, revision, replaced, warnings}`
    *   plus `queue_status` (with `wait`) or `task_id`; `replaced` is true when a skill of that name
    *   already existed in the root and was replaced, false when it is new.
@@ -137,10 +150,11 @@ export class AsyncHTTPClient {
    * @see the OpenAPI document: `POST /api/v1/skills`
    */
   async addSkill(source: SkillSource, options: AddSkillOptions = {}): Promise<SkillAddResult> {
-    const { signal, filename, ...fields } = options;
+    const { signal, filename, idempotencyKey, ...fields } = options;
     const body = await this.#contentFields(source, filename, signal);
     return this.#request<SkillAddResult>('POST', 'api/v1/skills', {
       json: { ...body, ...fields },
+      headers: writeHeaders(undefined, idempotencyKey),
       timeout: this.#waitTimeout(fields.wait, fields.timeout),
       signal,
     });
@@ -268,7 +282,7 @@ export class AsyncHTTPClient {
 
   /**
    * Replaces a skill completely (same inputs as {@link addSkill}); the new content's name must equal `name`.
-   * @param options - as {@link addSkill}, plus `ifMatch` (expected revision).
+   * @param options - as {@link addSkill} (with `idempotencyKey`), plus `ifMatch` (expected revision).
    * @returns add's result plus `action: "update"`.
    * @throws NotFoundError when absent; InvalidArgumentError on a name mismatch (`details {expected, actual}`);
    *   ConflictError (412) on a stale `ifMatch`.
@@ -279,11 +293,11 @@ export class AsyncHTTPClient {
     source: SkillSource,
     options: UpdateSkillOptions = {},
   ): Promise<SkillUpdateResult> {
-    const { signal, filename, ifMatch, ...fields } = options;
+    const { signal, filename, ifMatch, idempotencyKey, ...fields } = options;
     const body = await this.#contentFields(source, filename, signal);
     return this.#request<SkillUpdateResult>('PUT', `api/v1/skills/${this.#segment(name, 'name', 'PUT')}`, {
       json: { ...body, ...fields },
-      headers: ifMatch ? { 'If-Match': ifMatch } : {},
+      headers: writeHeaders(ifMatch, idempotencyKey),
       timeout: this.#waitTimeout(fields.wait, fields.timeout),
       signal,
     });
@@ -347,7 +361,7 @@ export class AsyncHTTPClient {
    * @param name - the skill name.
    * @param revision - a revision from {@link listRevisions}, or an unambiguous prefix (≥ 4 hex characters).
    * @param options - `target_uri`, `wait`, `timeout` (seconds), `telemetry`, `ifMatch` (the revision
-   *   expected to be current now), `signal`.
+   *   expected to be current now), `idempotencyKey` (see {@link IdempotencyOptions}), `signal`.
    * @returns update's result with `action: "restore"`; `replaced` is false when a deleted skill came back.
    * @throws NotFoundError (skill or revision unknown); ConflictError (412) on a stale `ifMatch`;
    *   InvalidArgumentError for a malformed or ambiguous revision.
@@ -355,15 +369,17 @@ export class AsyncHTTPClient {
   async restoreSkill(
     name: string,
     revision: string,
-    options: Omit<SkillRestoreParams, 'revision'> & CallOptions & { ifMatch?: string } = {},
+    options: Omit<SkillRestoreParams, 'revision'> &
+      CallOptions &
+      IdempotencyOptions & { ifMatch?: string } = {},
   ): Promise<SkillRestoreResult> {
-    const { signal, ifMatch, ...fields } = options;
+    const { signal, ifMatch, idempotencyKey, ...fields } = options;
     return this.#request<SkillRestoreResult>(
       'POST',
       `api/v1/skills/${this.#segment(name, 'name', 'POST')}/restore`,
       {
         json: { revision, ...fields },
-        headers: ifMatch ? { 'If-Match': ifMatch } : {},
+        headers: writeHeaders(ifMatch, idempotencyKey),
         timeout: this.#waitTimeout(fields.wait, fields.timeout),
         signal,
       },

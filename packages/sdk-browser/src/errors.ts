@@ -92,8 +92,18 @@ export class NotFoundError extends ApiError {}
 export class ConflictError extends ApiError {}
 /** 413 `PAYLOAD_TOO_LARGE`: the body or upload exceeds a server limit. */
 export class PayloadTooLargeError extends ApiError {}
-/** 429 `RESOURCE_EXHAUSTED`: rate or quota limit. */
+/**
+ * 429 `RESOURCE_EXHAUSTED`: too many requests, or too many wrong API keys (`Retry-After` says when
+ * to try again).
+ */
 export class RateLimitError extends ApiError {}
+/**
+ * 507 `RESOURCE_EXHAUSTED`: no room for the write — the server's disk is full (`details.reason`
+ * `storage_full`) or the account's storage or temp-upload quota would be passed (`account_quota`,
+ * `temp_upload_quota`; `details {limit, used, size, setting}` in bytes). Nothing was stored; waiting
+ * does not help until space is freed or the quota raised.
+ */
+export class InsufficientStorageError extends ApiError {}
 /** 500 `INTERNAL` / `PROCESSING_ERROR`: the server failed. */
 export class InternalServerError extends ApiError {}
 /** 503 `UNAVAILABLE`: the server cannot serve now. */
@@ -134,7 +144,8 @@ const BY_STATUS: Record<number, ErrorCode> = {
  * Builds the {@link ApiError} subclass for a code (falling back on the HTTP status when the code is
  * unknown or the body was not an envelope).
  * @param fields - status, code, message, details, request id, method and URL.
- * @returns an instance of the subclass for `fields.code`, else `ApiError`.
+ * @returns an instance of the subclass for `fields.code` (`RESOURCE_EXHAUSTED` with status 507 →
+ *   {@link InsufficientStorageError}, with 429 → {@link RateLimitError}), else `ApiError`.
  * @example
  * ```ts
  * const error = createApiError({ status: 404, code: 'NOT_FOUND', message: 'Skill "x" not found',
@@ -144,6 +155,10 @@ const BY_STATUS: Record<number, ErrorCode> = {
  * @see the `ErrorEnvelope` schema of the OpenAPI document (code → HTTP status table)
  */
 export function createApiError(fields: ApiErrorFields): ApiError {
+  // One code, two answers: 429 is a rate limit, 507 is storage (disk full or a quota).
+  if (fields.status === 507 && (fields.code === 'RESOURCE_EXHAUSTED' || !(fields.code in BY_CODE))) {
+    return new InsufficientStorageError(fields);
+  }
   const known = (BY_CODE as Record<string, typeof ApiError | undefined>)[fields.code];
   const fallback = BY_STATUS[fields.status] ?? (fields.status >= 500 ? 'INTERNAL' : undefined);
   const Ctor = known ?? (fallback ? BY_CODE[fallback] : ApiError);

@@ -6,6 +6,7 @@ import {
   createApiError,
   DeadlineExceededError,
   deserializeClientError,
+  InsufficientStorageError,
   InternalServerError,
   InvalidArgumentError,
   InvalidUriError,
@@ -37,6 +38,7 @@ describe('createApiError', () => {
     ['CONFLICT', 412, ConflictError],
     ['PAYLOAD_TOO_LARGE', 413, PayloadTooLargeError],
     ['RESOURCE_EXHAUSTED', 429, RateLimitError],
+    ['RESOURCE_EXHAUSTED', 507, InsufficientStorageError],
     ['INTERNAL', 500, InternalServerError],
     ['PROCESSING_ERROR', 500, InternalServerError],
     ['UNAVAILABLE', 503, UnavailableError],
@@ -52,6 +54,7 @@ describe('createApiError', () => {
   it.each([
     [404, 'WHATEVER', NotFoundError],
     [502, '', InternalServerError],
+    [507, '', InsufficientStorageError],
     [418, 'TEAPOT', ApiError],
   ] as const)('falls back on the status %i for an unknown code', (status, code, Class) => {
     const error = createApiError({ ...base, status, code });

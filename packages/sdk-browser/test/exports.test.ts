@@ -10,6 +10,7 @@ describe('@skillport/sdk-browser public surface', () => {
       'ConflictError',
       'DEFAULT_URL',
       'DeadlineExceededError',
+      'InsufficientStorageError',
       'InternalServerError',
       'InvalidArgumentError',
       'InvalidUriError',

@@ -9,6 +9,7 @@ import {
   type AddSkillOptions,
   DEFAULT_URL,
   deserializeClientError,
+  type IdempotencyOptions,
   type QueryOf,
   type SkillData,
   type UpdateSkillOptions,
@@ -171,7 +172,7 @@ export class SyncHTTPClient {
   restoreSkill(
     name: string,
     revision: string,
-    options: Omit<SkillRestoreParams, 'revision'> & { ifMatch?: string } = {},
+    options: Omit<SkillRestoreParams, 'revision'> & IdempotencyOptions & { ifMatch?: string } = {},
   ): SkillRestoreResult {
     return this.#run('restoreSkill', [name, revision, options]);
   }

@@ -14,7 +14,8 @@ const BOOT = `
 const { startServer } = await import('@skillport/server');
 const server = await startServer({ port: 0, dataDir: process.env.DATA_DIR, logger: false, embeddings: 'off',
   corsOrigins: (process.env.CORS || '').split(',').filter(Boolean),
-  ...(process.env.ROOT_KEY ? { rootApiKey: process.env.ROOT_KEY } : {}) });
+  ...(process.env.ROOT_KEY ? { rootApiKey: process.env.ROOT_KEY } : {}),
+  ...JSON.parse(process.env.SERVER_OPTIONS || '{}') });
 process.stdout.write(JSON.stringify({ url: server.url }) + '\\n');
 process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
 `;
@@ -28,10 +29,12 @@ export interface ServerProcess {
  * Starts the built server (`pnpm build` first) and resolves with its URL.
  * @param corsOrigins - origins allowed by CORS (browser tests).
  * @param rootApiKey - a root key; when given the server is not in dev mode.
+ * @param serverOptions - more options of `startServer` (JSON), e.g. `{accountQuotaMb: 1}`.
  */
 export async function startServerProcess(
   corsOrigins: string[] = [],
   rootApiKey?: string,
+  serverOptions: Record<string, unknown> = {},
 ): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-sdk-'));
   const child = spawn(process.execPath, ['--input-type=module', '-e', BOOT], {
@@ -42,6 +45,7 @@ export async function startServerProcess(
       DATA_DIR: dataDir,
       CORS: corsOrigins.join(','),
       ROOT_KEY: rootApiKey ?? '',
+      SERVER_OPTIONS: JSON.stringify(serverOptions),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
