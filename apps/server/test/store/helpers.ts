@@ -93,6 +93,14 @@ export const TEST_CLAIM = { owner: 'test-worker', leaseMs: 3_600_000 } as const;
  * @param version - the schema version to go back to
  */
 export function downgradeSchema(db: import('better-sqlite3').Database, version: number): void {
+  if (version < 10) {
+    db.exec(`DROP TRIGGER IF EXISTS skill_files_usage_insert;
+      DROP TRIGGER IF EXISTS skill_files_usage_delete;
+      DROP TRIGGER IF EXISTS skill_files_usage_update;
+      DROP TRIGGER IF EXISTS skills_usage_files_first;
+      DROP TRIGGER IF EXISTS skills_usage_move;
+      DROP TABLE IF EXISTS account_usage;`);
+  }
   if (version < 7) {
     db.exec(`DROP TABLE IF EXISTS skill_changes;
       DROP TABLE IF EXISTS skill_revision_blobs;

@@ -51,6 +51,7 @@ describe('sqlite connection and migrations', () => {
       .filter((name) => !name.startsWith('skills_fts_'));
     expect(tables.sort()).toEqual(
       [
+        'account_usage',
         'accounts',
         'api_keys',
         'blobs',

@@ -93,21 +93,30 @@ function tempUploadBytes(conn: Connection, accountId: string, now: number): numb
 
 /**
  * Bytes of the files of the account's live skills (`.overview.md` not counted), leaving out the skill
- * `except` (the one a write replaces).
+ * `except` (the one a write replaces): the account's total kept in `account_usage` (schema version
+ * 10) less the files of `except`.
  */
 export function storedBytes(
   conn: Connection,
   accountId: string,
   except?: { rootUri: string; name: string },
 ): number {
-  return (
+  const total =
+    (
+      conn.stmt('SELECT stored_bytes AS n FROM account_usage WHERE account_id = ?').get(accountId) as
+        | { n: number }
+        | undefined
+    )?.n ?? 0;
+  if (except === undefined) return total;
+  const replaced = (
     conn
       .stmt(
         `SELECT COALESCE(SUM(f.size), 0) AS n FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
-         WHERE s.account_id = ? AND f.path <> '.overview.md' AND NOT (s.root_uri = ? AND s.name = ?)`,
+         WHERE s.account_id = ? AND s.root_uri = ? AND s.name = ? AND f.path <> '.overview.md'`,
       )
-      .get(accountId, except?.rootUri ?? '', except?.name ?? '') as { n: number }
+      .get(accountId, except.rootUri, except.name) as { n: number }
   ).n;
+  return total - replaced;
 }
 
 /** `Store.accountUsage`. */
