@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
 import { createTaskSignal } from '../task-signal.js';
-import type { Store, StoreReadiness } from '../types.js';
+import type { SkillWrite, SkillWriteResult, Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
 import {
@@ -122,6 +122,31 @@ function checkSqliteReady(db: Database.Database, closed: boolean): StoreReadines
  * ```
  * @see "How it stores and processes skills" in the @skillport/server README
  */
+/** The outcome of one write of a group (see {@link putSkillGroupOf}). */
+export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** Writes several skills in one transaction: see {@link putSkillGroupOf}. */
+export type PutSkillGroup = (writes: readonly SkillWrite[]) => GroupOutcome<SkillWriteResult>[];
+
+const putSkillGroups = new WeakMap<Store, PutSkillGroup>();
+
+/**
+ * The group commit of a store opened by {@link createSqliteStore}: `putSkill` of several writes in
+ * one `BEGIN IMMEDIATE` transaction, each write in a savepoint of its own. A write that is refused
+ * (validation of its files, `If-Match`, quota, a missing skill on update) is rolled back to its
+ * savepoint and reported as its own outcome; the others are committed together, once, so the
+ * per-commit work (the search index segment, the WAL frames of shared pages, the fsync under
+ * `synchronous = FULL`) is shared. Nothing is committed when it throws — the transaction could not
+ * start (another connection holds the lock), SQLite rolled it back (disk full), or `COMMIT` failed:
+ * the caller then runs the writes one by one. Outcomes are only final once it returns.
+ *
+ * @param store - a store from {@link createSqliteStore}
+ * @returns the group writer, or undefined for any other store
+ */
+export function putSkillGroupOf(store: Store): PutSkillGroup | undefined {
+  return putSkillGroups.get(store);
+}
+
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   mkdirSync(options.dataDir, { recursive: true });
   const file = path.join(options.dataDir, options.filename ?? 'skillport.db');
@@ -152,7 +177,25 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
   const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
 
-  return {
+  const putSkillGroup: PutSkillGroup = (writes) => {
+    const outcomes: GroupOutcome<SkillWriteResult>[] = [];
+    write(() => {
+      for (const skillWrite of writes) {
+        try {
+          // Nested in the open transaction: a savepoint, rolled back alone when this write throws.
+          outcomes.push({ ok: true, value: db.transaction(() => putSkillTx(conn, skillWrite, now()))() });
+        } catch (error) {
+          // SQLite ended the whole transaction (disk full, I/O error): nothing of the group stands.
+          if (!db.inTransaction) throw error;
+          outcomes.push({ ok: false, error });
+        }
+      }
+    });
+    searchIndexDirty = true;
+    return outcomes;
+  };
+
+  const store: Store = {
     description: `sqlite:${file}`,
     async migrate() {
       applyMigrations(db);
@@ -365,4 +408,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return counts;
     },
   };
+  putSkillGroups.set(store, putSkillGroup);
+  return store;
 }

@@ -4,11 +4,17 @@
  * waits a few milliseconds inside SQLite, then is retried asynchronously with backoff until its
  * deadline, while the calls behind it (reads, other writes) keep running; past the deadline it
  * fails with `SQLITE_BUSY`, which the HTTP layer answers 503 `UNAVAILABLE` with `Retry-After`.
+ *
+ * Group commit: `putSkill` calls that arrive together (posted while the thread was busy) run in one
+ * transaction, a savepoint each (`putSkillGroupOf`), so concurrent adds share one commit. Each is
+ * answered after that commit, so an acknowledged write is as durable as a write committed alone; a
+ * refused one is answered with its own error. While calls wait to be grouped, every call arriving
+ * behind them waits too, so calls still run in the order they were posted.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../../workers/thread-errors.js';
-import type { Store } from '../types.js';
-import { createSqliteStore } from './create-sqlite-store.js';
+import type { SkillWrite, Store } from '../types.js';
+import { createSqliteStore, type GroupOutcome, putSkillGroupOf } from './create-sqlite-store.js';
 import type { SqliteThreadCall, SqliteThreadData, SqliteThreadReply } from './sqlite-thread.js';
 
 const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED']);
@@ -88,6 +94,62 @@ async function run(call: SqliteThreadCall): Promise<void> {
   }
 }
 
+function reply(call: SqliteThreadCall, outcome: GroupOutcome<unknown>): void {
+  port?.postMessage(
+    (outcome.ok
+      ? { type: 'result', id: call.id, ok: true, value: outcome.value }
+      : {
+          type: 'result',
+          id: call.id,
+          ok: false,
+          error: serializeError(outcome.error),
+        }) satisfies SqliteThreadReply,
+  );
+}
+
+/** `putSkill` calls in one transaction; when it commits nothing, each runs alone (lock retries included). */
+function runGroup(calls: SqliteThreadCall[]): void {
+  const group = store === null ? undefined : putSkillGroupOf(store);
+  let outcomes: GroupOutcome<unknown>[] | undefined;
+  if (group !== undefined) {
+    try {
+      outcomes = group(calls.map((call) => call.args[0] as SkillWrite));
+    } catch {
+      outcomes = undefined;
+    }
+  }
+  if (outcomes === undefined) {
+    for (const call of calls) void run(call);
+    return;
+  }
+  for (const [i, call] of calls.entries()) reply(call, outcomes[i] as GroupOutcome<unknown>);
+}
+
+/** Calls that arrived while a `putSkill` waits for the others of its group, in arrival order. */
+let waiting: SqliteThreadCall[] = [];
+
+/** Runs the waiting calls in order, each run of two or more consecutive `putSkill`s as one group. */
+function flush(): void {
+  const calls = waiting;
+  waiting = [];
+  let i = 0;
+  while (i < calls.length) {
+    let end = i;
+    while (end < calls.length && calls[end]?.method === 'putSkill') end++;
+    if (end - i >= 2) runGroup(calls.slice(i, end));
+    else if (end > i) void run(calls[i] as SqliteThreadCall);
+    if (end < calls.length) void run(calls[end] as SqliteThreadCall);
+    i = end + 1;
+  }
+}
+
 port.on('message', (call: SqliteThreadCall) => {
-  void run(call);
+  if (waiting.length === 0 && call.method !== 'putSkill') {
+    void run(call);
+    return;
+  }
+  // The messages posted while this thread was busy are delivered in one turn of its event loop: the
+  // writes among them are grouped once they are all here.
+  waiting.push(call);
+  if (waiting.length === 1) setImmediate(flush);
 });

@@ -1,0 +1,122 @@
+// Group commit of the SQLite store: several `putSkill` calls in one transaction, a savepoint each,
+// so a refused write is refused alone and the others are committed together.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isSkillportError } from '@skillport/core';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSqliteStore, putSkillGroupOf } from '../../src/store/sqlite/create-sqlite-store.js';
+import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
+import type { Store } from '../../src/store/types.js';
+import { makeWrite, USER_ROOT } from './helpers.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-group-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function count(dir: string, sql: string): number {
+  const db = new Database(path.join(dir, 'skillport.db'), { readonly: true });
+  try {
+    return (db.prepare(sql).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+describe('sqlite store: group commit of putSkill', () => {
+  it('commits the accepted writes together and refuses the others alone, changing nothing of theirs', async () => {
+    const dir = tempDir();
+    const store = createSqliteStore({ dataDir: dir });
+    cleanups.push(() => store.close());
+    const first = await store.putSkill(makeWrite({ name: 'existing' }));
+    const group = putSkillGroupOf(store);
+    expect(group).toBeDefined();
+    const outcomes = (group as NonNullable<typeof group>)(
+      [
+        makeWrite({ name: 'alpha' }),
+        makeWrite({ name: 'missing', mustExist: true }),
+        makeWrite({ name: 'existing', description: 'Changed', ifMatch: ['not-the-revision'] }),
+        makeWrite({ name: 'beta' }, { 'notes.md': 'notes' }),
+        makeWrite({ name: 'quota' }, { 'big.bin': new Uint8Array(5000) }),
+      ].map((w, i) => (i === 4 ? { ...w, quotaBytes: 100 } : w)),
+    );
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, false, true, false]);
+    const codes = outcomes.map((o) => (!o.ok && isSkillportError(o.error) ? o.error.code : null));
+    expect(codes).toEqual([null, 'NOT_FOUND', 'CONFLICT', null, 'RESOURCE_EXHAUSTED']);
+
+    expect(await store.getSkill('acme', USER_ROOT, 'alpha')).not.toBeNull();
+    expect(await store.getSkill('acme', USER_ROOT, 'beta')).not.toBeNull();
+    expect(await store.getSkill('acme', USER_ROOT, 'missing')).toBeNull();
+    expect(await store.getSkill('acme', USER_ROOT, 'quota')).toBeNull();
+    expect((await store.getSkill('acme', USER_ROOT, 'existing'))?.revision).toBe(first.skill.revision);
+    // One task and one history entry per accepted write, none for the refused ones.
+    expect(count(dir, 'SELECT count(*) AS n FROM tasks')).toBe(3);
+    expect(count(dir, 'SELECT count(*) AS n FROM skill_revisions')).toBe(3);
+    expect(count(dir, 'SELECT count(*) AS n FROM blobs WHERE size = 5000')).toBe(0);
+    const hits = await store.search('acme', [USER_ROOT], 'alpha', { limit: 5 });
+    expect(hits.map((h) => h.skill.name)).toContain('alpha');
+  });
+
+  it('throws and writes nothing when the transaction cannot start (another connection holds the lock)', () => {
+    const dir = tempDir();
+    const store = createSqliteStore({ dataDir: dir, busyTimeoutMs: 0 });
+    cleanups.push(() => store.close());
+    const other = new Database(path.join(dir, 'skillport.db'));
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const group = putSkillGroupOf(store) as NonNullable<ReturnType<typeof putSkillGroupOf>>;
+      expect(() => group([makeWrite({ name: 'a' }), makeWrite({ name: 'b' })])).toThrow(/locked|busy/i);
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    expect(count(dir, 'SELECT count(*) AS n FROM skills')).toBe(0);
+  });
+
+  it('in the database thread: a burst of concurrent writes is answered write by write, in order with reads', async () => {
+    const dir = tempDir();
+    const store: Store = await createThreadedSqliteStore({ dataDir: dir });
+    cleanups.push(() => store.close());
+    const names = Array.from({ length: 40 }, (_, i) => `burst-${i}`);
+    // Posted in one go: the writes arrive together (one group), the reads behind them.
+    const puts = names.map((name, i) =>
+      store.putSkill(i % 10 === 7 ? makeWrite({ name, mustExist: true }) : makeWrite({ name })),
+    );
+    const gets = names.map((name) => store.getSkill('acme', USER_ROOT, name));
+    const [written, read] = await Promise.all([Promise.allSettled(puts), Promise.all(gets)]);
+    for (const [i, name] of names.entries()) {
+      if (i % 10 === 7) {
+        expect(written[i]?.status, name).toBe('rejected');
+        expect(read[i], name).toBeNull();
+      } else {
+        expect(written[i]?.status, name).toBe('fulfilled');
+        // Posted after its write, the read runs after it.
+        expect(read[i]?.name, name).toBe(name);
+      }
+    }
+    expect(count(dir, 'SELECT count(*) AS n FROM tasks')).toBe(36);
+  });
+
+  it('in the database thread: writes posted while another connection holds the lock wait for it and all land', async () => {
+    const dir = tempDir();
+    const store: Store = await createThreadedSqliteStore({ dataDir: dir, busyTimeoutMs: 10_000 });
+    cleanups.push(() => store.close());
+    const other = new Database(path.join(dir, 'skillport.db'));
+    other.exec('BEGIN IMMEDIATE');
+    const writes = Array.from({ length: 6 }, (_, i) => store.putSkill(makeWrite({ name: `locked-${i}` })));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    other.exec('ROLLBACK');
+    other.close();
+    const results = await Promise.all(writes);
+    expect(results.every((r) => r.created)).toBe(true);
+    expect(count(dir, 'SELECT count(*) AS n FROM skills')).toBe(6);
+  });
+});
