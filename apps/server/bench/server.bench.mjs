@@ -20,7 +20,9 @@
 // BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
 // BENCH_SERVER_DIST (the built server folder to measure, default ../dist), BENCH_CPU_PROF (a folder:
 // the server runs with --cpu-prof and writes its profiles there; summarise one with
-// `node apps/server/bench/cpu-profile-summary.mjs <file>`), SKILLPORT_EMBEDDINGS (`off` unless set:
+// `node apps/server/bench/cpu-profile-summary.mjs <file>`), BENCH_SCENARIOS (comma-separated subset of
+// health,get,levels,304,list,find,add,folder; default all — e.g. `health,get,304` to measure the
+// read path alone), SKILLPORT_EMBEDDINGS (`off` unless set:
 // this bench measures serving with lexical find; with the bundled local model every seeded skill is
 // embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model).
 import { spawn } from 'node:child_process';
@@ -46,6 +48,12 @@ const PG_SKILLS_LARGE = Number(process.env.BENCH_PG_SKILLS_LARGE ?? 0);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
+const SCENARIOS = new Set(
+  (process.env.BENCH_SCENARIOS ?? 'health,get,levels,304,list,find,add,folder')
+    .split(',')
+    .map((s) => s.trim()),
+);
+const want = (scenario) => SCENARIOS.has(scenario);
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 const corpusDir = process.env.SKILLPORT_CORPUS_LARGE ?? path.resolve(here, '../../../../shared/corpus-large');
 const USER_ROOT = 'viking://user/default/skills';
@@ -472,66 +480,75 @@ async function benchEngine(engine, ceiling) {
   const c = CONNECTIONS;
   await withServer(engine, SKILLS, 'small', async (server, names) => {
     const pid = server.child.pid;
-    add(SKILLS, 'health GET /health', await run(pid, { url: `${server.url}/health` }));
-    add(SKILLS, 'get (all levels, files)', await run(pid, getScenario(server.url, names, '')), {
-      label: 'get ≥ 0.5× ceiling',
-      pass: (r) => r.rps >= 0.5 * ceiling.rps,
-    });
-    for (const level of [0, 1, 2]) {
+    if (want('health')) add(SKILLS, 'health GET /health', await run(pid, { url: `${server.url}/health` }));
+    if (want('get'))
+      add(SKILLS, 'get (all levels, files)', await run(pid, getScenario(server.url, names, '')), {
+        label: 'get ≥ 0.5× ceiling',
+        pass: (r) => r.rps >= 0.5 * ceiling.rps,
+      });
+    for (const level of want('levels') ? [0, 1, 2] : []) {
       add(
         SKILLS,
         `get L${level}`,
         await run(pid, getScenario(server.url, names, `?level=${level}&include_files=false`)),
       );
     }
-    const tagged = await etagsOf(server.url, names.slice(0, 1000));
-    add(
-      SKILLS,
-      'get L2 If-None-Match → 304',
-      await run(
-        pid,
-        {
-          url: server.url,
-          requests: [
-            {
-              method: 'GET',
-              setupRequest: (r) => {
-                const [name, etag] = randomOf(tagged);
-                return {
-                  ...r,
-                  path: `/api/v1/skills/${name}?level=2&include_files=false`,
-                  headers: { ...r.headers, 'if-none-match': etag },
-                };
+    if (want('304')) {
+      const tagged = await etagsOf(server.url, names.slice(0, 1000));
+      add(
+        SKILLS,
+        'get L2 If-None-Match → 304',
+        await run(
+          pid,
+          {
+            url: server.url,
+            requests: [
+              {
+                method: 'GET',
+                setupRequest: (r) => {
+                  const [name, etag] = randomOf(tagged);
+                  return {
+                    ...r,
+                    path: `/api/v1/skills/${name}?level=2&include_files=false`,
+                    headers: { ...r.headers, 'if-none-match': etag },
+                  };
+                },
               },
-            },
-          ],
-        },
-        [304],
-      ),
-      { label: '304 ≥ 0.7× ceiling', pass: (r) => r.rps >= 0.7 * ceiling.rps },
-    );
-    add(
-      SKILLS,
-      'list page of 50 (cursor)',
-      await run(pid, listScenario(server.url, await listCursors(server.url))),
-    );
-    add(SKILLS, 'find (1 conn)', await run(pid, findScenario(server.url, 1)));
-    add(SKILLS, `find (${c} conn)`, await run(pid, findScenario(server.url, c)), {
-      label: `find p99 ≤ 25 ms, ${c} conn`,
-      pass: (r) => r.p99 <= 25,
-    });
-    add(SKILLS, 'add inline SKILL.md', await run(pid, addScenario(server.url)), {
-      label: 'add ≥ 1000 req/s',
-      pass: (r) => r.rps >= 1000,
-    });
-    const folder = await run(pid, folderAddScenario(server.url));
-    // Two requests per folder add (upload, add): the rate and CPU are per folder added.
-    folder.rps /= 2;
-    folder.cpuUs *= 2;
-    add(SKILLS, 'folder add (zip upload + add), adds/s', folder, {
-      label: 'folder add ≥ 300/s',
-      pass: (r) => r.rps >= 300,
-    });
+            ],
+          },
+          [304],
+        ),
+        { label: '304 ≥ 0.7× ceiling', pass: (r) => r.rps >= 0.7 * ceiling.rps },
+      );
+    }
+    if (want('list'))
+      add(
+        SKILLS,
+        'list page of 50 (cursor)',
+        await run(pid, listScenario(server.url, await listCursors(server.url))),
+      );
+    if (want('find')) {
+      add(SKILLS, 'find (1 conn)', await run(pid, findScenario(server.url, 1)));
+      add(SKILLS, `find (${c} conn)`, await run(pid, findScenario(server.url, c)), {
+        label: `find p99 ≤ 25 ms, ${c} conn`,
+        pass: (r) => r.p99 <= 25,
+      });
+    }
+    if (want('add'))
+      add(SKILLS, 'add inline SKILL.md', await run(pid, addScenario(server.url)), {
+        label: 'add ≥ 1000 req/s',
+        pass: (r) => r.rps >= 1000,
+      });
+    if (want('folder')) {
+      const folder = await run(pid, folderAddScenario(server.url));
+      // Two requests per folder add (upload, add): the rate and CPU are per folder added.
+      folder.rps /= 2;
+      folder.cpuUs *= 2;
+      add(SKILLS, 'folder add (zip upload + add), adds/s', folder, {
+        label: 'folder add ≥ 300/s',
+        pass: (r) => r.rps >= 300,
+      });
+    }
   });
   const large = engine.name === 'postgres' ? PG_SKILLS_LARGE : SKILLS_LARGE;
   printRows(engine, ceiling, rows);

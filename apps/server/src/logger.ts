@@ -38,12 +38,18 @@ export function parseLogLevel(raw: string | undefined): LogLevel {
   throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
 }
 
+/** Bytes of `info`-and-below lines gathered before the default sink writes them to stdout. */
+const LOG_BUFFER_BYTES = 4096;
+/** Longest time a line waits in that buffer, ms. */
+const LOG_FLUSH_MS = 100;
+
 /** Options of {@link createLogger}. */
 export interface CreateLoggerOptions {
   /** Lowest level written (default: `LOG_LEVEL` of the environment, else `info`). */
   level?: LogLevel;
   /**
-   * Where lines go (default: `trace`–`info` on stdout, `warn` and above on stderr). Anything with
+   * Where lines go (default: `trace`–`info` on stdout, buffered — written at 4 KiB or within 100 ms,
+   * and flushed when the process exits —, `warn` and above on stderr, at once). Anything with
    * `write(line)` works, e.g. a file stream.
    */
   destination?: { write(line: string): unknown };
@@ -78,8 +84,19 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     options.destination ??
     pino.multistream(
       [
-        // Asynchronous (writes are batched while one is in flight) and flushed when the process exits.
-        { level: 'trace', stream: pino.destination({ fd: 1, sync: false }) },
+        // Asynchronous and buffered: lines gather until LOG_BUFFER_BYTES are waiting or
+        // LOG_FLUSH_MS have passed, then go out in one write (not one write per request line);
+        // what is buffered is written synchronously when the process exits (normal stop, fatal
+        // error or uncaught exception alike).
+        {
+          level: 'trace',
+          stream: pino.destination({
+            fd: 1,
+            sync: false,
+            minLength: LOG_BUFFER_BYTES,
+            periodicFlush: LOG_FLUSH_MS,
+          }),
+        },
         { level: 'warn', stream: pino.destination({ fd: 2, sync: true }) },
       ],
       { dedupe: true },

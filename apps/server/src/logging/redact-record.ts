@@ -18,8 +18,19 @@ const QUERY_VALUE = /([?&][^\s=&#"'?]{1,128}=)[^\s&#"']{1,4096}/g;
 /** Deepest nesting walked; deeper values are replaced by a marker. */
 const MAX_DEPTH = 8;
 
+/** Verdicts of {@link isSensitiveKey} by key: records repeat the same few keys line after line. */
+const keyVerdicts = new Map<string, boolean>();
+/** Most keys remembered; past it the memo starts over (keys are field names, not user data, as a rule). */
+const MAX_KEY_VERDICTS = 1024;
+
 function isSensitiveKey(key: string): boolean {
-  return SENSITIVE_KEY.test(key.toLowerCase().replace(/[-_]/g, ''));
+  let verdict = keyVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = SENSITIVE_KEY.test(key.toLowerCase().replace(/[-_]/g, ''));
+    if (keyVerdicts.size >= MAX_KEY_VERDICTS) keyVerdicts.clear();
+    keyVerdicts.set(key, verdict);
+  }
+  return verdict;
 }
 
 /**
@@ -54,7 +65,9 @@ function redactValue(value: unknown, secrets: readonly string[], depth: number):
   }
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
     out[key] =
       isSensitiveKey(key) && item !== null && item !== undefined
         ? REDACTED

@@ -121,6 +121,38 @@ describe('a server process with a root key, at LOG_LEVEL=debug', () => {
   });
 });
 
+describe('request lines on stdout (buffered)', () => {
+  test('reach stdout while the server runs, and the last ones are not lost at a stop', async () => {
+    const proc = await startServerProcess({});
+    const first = `buffered-${randomBytes(6).toString('hex')}`;
+    const last = `at-stop-${randomBytes(6).toString('hex')}`;
+    try {
+      const res = await fetch(`${proc.url}/api/v1/skills`, { headers: { 'x-request-id': first } });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      // The buffer is written within its flush interval without any further traffic.
+      for (let i = 0; i < 200 && !proc.stdout().includes(first); i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(proc.stdout()).toContain(first);
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          fetch(`${proc.url}/health`, { headers: { 'x-request-id': `${last}-${i}` } }).then((r) => r.status),
+        ),
+      );
+      expect(burst.every((status) => status === 200)).toBe(true);
+    } finally {
+      await proc.stop();
+    }
+    const ids = proc
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes(`"request_id":"${last}-`))
+      .map((l) => (JSON.parse(l) as { request_id: string }).request_id);
+    expect(ids.sort()).toEqual(Array.from({ length: 20 }, (_, i) => `${last}-${i}`).sort());
+  });
+});
+
 describe('LOG_LEVEL', () => {
   test('warn: neither the start-up line nor request lines are written', async () => {
     const port = await freePort();
