@@ -2,12 +2,13 @@ import type pg from 'pg';
 import type { PostgresVectorCache } from '../store/postgres/vector-ops.js';
 import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
-import { buildTsqueryTerms } from './postgres-text.js';
+import { buildRankTerms, buildTsqueryTerms } from './postgres-text.js';
 import {
   candidateBudget,
   parseSearchQuery,
   rankCandidates,
   type SearchCandidate,
+  type SearchQuery,
   toSearchHit,
 } from './ranking.js';
 import { FIELD_WEIGHTS } from './score.js';
@@ -45,7 +46,8 @@ const TRIGRAM_SCALE = 4;
 /** Semantic candidates considered at least (a skill found by meaning and by words counts once). */
 const SEMANTIC_CANDIDATES = 50;
 
-interface KeyRow {
+/** A lexical candidate: the skill's key and its relevance. */
+export interface KeyRow {
   seq: number;
   name: string;
   root_uri: string;
@@ -53,6 +55,7 @@ interface KeyRow {
 }
 
 /**
+ * For a query with a phrase (a CJK run of three or more characters; else {@link LEXICAL_BY_TERMS}):
  * BM25 over the weighted `tsvector`: per query term, its rarity (IDF, as FTS5 computes it: over every
  * stored skill) times its saturated field-weighted frequency, summed; the best `limit` matches in
  * scope. `skill_lexical_matches` (PostgreSQL migration 3) runs
@@ -77,8 +80,54 @@ const LEXICAL = `SELECT seq, name, root_uri, lexical
   ORDER BY lexical DESC, seq`;
 
 /**
+ * The same matches and relevance as {@link LEXICAL}, read from `skill_terms` (PostgreSQL migration 4)
+ * instead of the vectors: per query term, the rows of its lexeme (of every lexeme starting with it,
+ * for a prefix) from the primary key alone; a term's `ts_rank` is its rows' `rank`, summed as
+ * `ts_rank` sums them (in lexeme order, rounding to `real` after each: `skill_rank_fold`); a skill is
+ * a match when one of its rows carries a label the term asks for (`labels`, 0 = any). The ranked
+ * matches are joined to `skills` best first, so the scope check stops after `limit` rows in scope.
+ * Parameters: $1 lexemes, $2 prefix flags, $3 label bits, $4 IDFs, $5 account, $6 roots, $7 limit,
+ * $8 `FREQUENCY_SCALE`, $9 `BM25_K1 + 1`, $10 `BM25_K1`.
+ */
+const LEXICAL_BY_TERMS = `WITH q AS (
+    SELECT * FROM unnest($1::text[], $2::boolean[], $3::int[], $4::float8[]) WITH ORDINALITY AS q(lexeme, prefix, labels, idf, i)
+  ), per_term AS (
+    SELECT q.i, q.idf, t.skill_seq, array_agg(t.rank ORDER BY t.lexeme) AS ranks,
+      bool_or(q.labels = 0 OR t.labels & q.labels <> 0) AS hit
+    FROM q JOIN skill_terms t ON t.lexeme >= q.lexeme
+      AND t.lexeme <= CASE WHEN q.prefix THEN q.lexeme || chr(1114111) ELSE q.lexeme END
+      AND (NOT q.prefix OR starts_with(t.lexeme, q.lexeme))
+    GROUP BY q.i, q.idf, t.skill_seq
+  ), per_skill AS (
+    SELECT skill_seq, sum(idf * (f * $9::float8) / (f + $10::float8) ORDER BY i) AS lexical
+    FROM (SELECT i, idf, skill_seq, hit, (CASE WHEN cardinality(ranks) = 1 THEN ranks[1]::real
+        ELSE skill_rank_fold(ranks) END)::float8 * $8::float8 AS f FROM per_term) AS f
+    GROUP BY skill_seq HAVING bool_or(hit)
+  )
+  SELECT s.seq, s.name, s.root_uri, m.lexical
+  FROM (SELECT skill_seq, lexical FROM per_skill ORDER BY lexical DESC, skill_seq) AS m
+  JOIN skills s ON s.seq = m.skill_seq
+  WHERE s.account_id = $5 AND s.root_uri = ANY($6::text[])
+  ORDER BY m.lexical DESC, m.skill_seq LIMIT $7`;
+
+/**
  * Number of skills, and of skills matching each term (document frequencies, for IDF), counted from
- * the GIN index (`skill_document_frequencies`, migration 3: sequential scans off, as above).
+ * `skill_terms` (index-only scans): the skills with a row of the term's lexeme (a distinct count over
+ * the lexemes of a prefix) carrying a label the term asks for — the skills its `tsquery` matches.
+ * Parameters: $1 lexemes, $2 prefix flags, $3 label bits.
+ */
+const FREQUENCIES_BY_TERMS = `SELECT (SELECT count(*) FROM skills) AS n, ARRAY(
+    SELECT CASE WHEN q.prefix THEN (SELECT count(DISTINCT t.skill_seq) FROM skill_terms t
+        WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) AND starts_with(t.lexeme, q.lexeme)
+          AND (q.labels = 0 OR t.labels & q.labels <> 0))
+      ELSE (SELECT count(*) FROM skill_terms t
+        WHERE t.lexeme = q.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)) END
+    FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+    ORDER BY q.i) AS df`;
+
+/**
+ * For a query with a phrase ({@link FREQUENCIES_BY_TERMS} otherwise): number of skills, and of skills
+ * matching each term (document frequencies, for IDF), counted from the GIN index (`skill_document_frequencies`, migration 3: sequential scans off, as above).
  */
 const FREQUENCIES = `SELECT (SELECT count(*) FROM skills) AS n, skill_document_frequencies($1::tsquery[]) AS df`;
 
@@ -95,17 +144,57 @@ const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2)
   WHERE account_id = $1 AND root_uri = ANY($3::text[]) AND lower(name) % $2 AND similarity(lower(name), $2) >= $6
   ORDER BY lexical DESC, seq LIMIT $4`;
 
-/** The best `budget` lexical matches in scope, with BM25-scale relevance. */
-async function lexicalCandidates(
+/**
+ * The best `budget` lexical matches in scope, with BM25-scale relevance, best first (ties by `seq`).
+ *
+ * @param parsed - from `parseSearchQuery`
+ * @param terms - `buildTsqueryTerms(parsed)` (not empty)
+ * @param via - `terms` reads `skill_terms` ({@link LEXICAL_BY_TERMS}) unless the query has a phrase;
+ *   `vectors` ranks the stored vectors ({@link LEXICAL}); both give the same rows (tests compare them)
+ */
+export async function lexicalCandidates(
   db: pg.Pool | pg.ClientBase,
+  parsed: SearchQuery,
   terms: string[],
   accountId: string,
   roots: string[],
   budget: number,
+  via: 'terms' | 'vectors' = 'terms',
 ): Promise<KeyRow[]> {
-  const frequencies = await db.query<{ n: number; df: string[] }>(FREQUENCIES, [terms]);
+  const byTerms = via === 'terms' ? buildRankTerms(parsed) : null;
+  const lexemes = byTerms?.map((t) => t.lexeme);
+  const prefixes = byTerms?.map((t) => t.prefix);
+  const labels = byTerms?.map((t) => t.labels);
+  const frequencies = await db.query<{ n: number; df: string[] }>(
+    byTerms === null
+      ? { text: FREQUENCIES, values: [terms] }
+      : {
+          name: 'skillport-frequencies-by-terms',
+          text: FREQUENCIES_BY_TERMS,
+          values: [lexemes, prefixes, labels],
+        },
+  );
   const total = frequencies.rows[0]?.n ?? 0;
   const idfs = (frequencies.rows[0]?.df ?? []).map((df) => idf(total, Number(df)));
+  if (byTerms !== null) {
+    const { rows } = await db.query<KeyRow>({
+      name: 'skillport-lexical-by-terms',
+      text: LEXICAL_BY_TERMS,
+      values: [
+        lexemes,
+        prefixes,
+        labels,
+        idfs,
+        accountId,
+        roots,
+        budget,
+        FREQUENCY_SCALE,
+        BM25_K1 + 1,
+        BM25_K1,
+      ],
+    });
+    return rows;
+  }
   const { rows } = await db.query<KeyRow>(LEXICAL, [
     terms.join(' | '),
     accountId,
@@ -167,8 +256,9 @@ async function semanticCandidates(
  * 1. The query's tokens become a `tsquery` over the weighted `tsvector` (`postgres-text.ts`): words
  *    OR-ed, the last one also as a prefix, CJK runs as phrases of bigrams; a query of stop words only
  *    searches name, tags and description.
- * 2. Candidates: the best `limit × roots` matches in the caller's roots by `ts_rank` with the field
- *    weights (GIN index), plus skills whose name is the query; when these are fewer than `limit`,
+ * 2. Candidates: the best `limit × roots` matches in the caller's roots by BM25 over `ts_rank` with
+ *    the field weights (per-term rows of `skill_terms`; the GIN index for phrases), plus skills whose
+ *    name is the query; when these are fewer than `limit`,
  *    names similar to the query (`pg_trgm`, typo tolerance).
  * 3. With a query vector: the caller's skills with a stored vector of the same model are scored by
  *    `semanticMatches` (brute-force cosine over the process's in-memory copy of the vectors): the
@@ -205,6 +295,7 @@ export async function searchSkillsPostgres(
       ? []
       : lexicalCandidates(
           db,
+          parsed,
           terms,
           accountId,
           roots,

@@ -266,3 +266,45 @@ export function buildTsqueryTerms(query: SearchQuery): string[] {
     return labels ? `${lexeme}:${labels}` : lexeme;
   });
 }
+
+/** Bit of each field label in `skill_terms.labels` (PostgreSQL migration 4). */
+const LABEL_BITS = { A: 1, B: 2, C: 4, D: 8 } as const;
+
+/** One query term as `skill_terms` looks it up (see {@link buildRankTerms}). */
+export interface RankTerm {
+  /** The lexeme, or the prefix of the lexemes, the term matches. */
+  lexeme: string;
+  /** Whether every lexeme starting with `lexeme` matches (the tsquery's `:*`). */
+  prefix: boolean;
+  /** Field-label bits a match must carry somewhere (A 1, B 2, C 4, D 8); 0 = any field. */
+  labels: number;
+}
+
+/**
+ * The terms of {@link buildTsqueryTerms} as `skill_terms` rows are looked up: the same lexemes,
+ * prefixes and field labels, unquoted.
+ *
+ * @param query - from `parseSearchQuery`
+ * @returns one term per token, in token order; null when a token is a phrase (a CJK run of three or
+ *   more characters: ranked from the stored vector, which has the positions a phrase needs)
+ */
+export function buildRankTerms(query: SearchQuery): RankTerm[] | null {
+  const { tokens } = query;
+  const labels =
+    query.fields.length < 5
+      ? [...new Set(query.fields.map((f) => FIELD_LABELS[f]))].reduce((bits, l) => bits | LABEL_BITS[l], 0)
+      : 0;
+  const terms: RankTerm[] = [];
+  for (const [index, token] of tokens.entries()) {
+    if (isCjkToken(token)) {
+      // One character: a prefix; two: one bigram; more: a phrase of bigrams.
+      const length = Array.from(token).length;
+      if (length > 2) return null;
+      terms.push({ lexeme: token, prefix: length === 1, labels });
+      continue;
+    }
+    const prefix = index === tokens.length - 1 && query.prefixLast;
+    terms.push({ lexeme: toLexeme(foldWord(token)), prefix, labels });
+  }
+  return terms;
+}

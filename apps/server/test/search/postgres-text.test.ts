@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  buildRankTerms,
   buildTsquery,
   buildTsqueryTerms,
   buildTsvector,
@@ -70,5 +71,25 @@ describe('postgres search text', () => {
 
   it('one tsquery per token, for per-term ranking', () => {
     expect(buildTsqueryTerms(parseSearchQuery('deploying apps'))).toEqual(["'deploi'", "'app':*"]);
+  });
+});
+
+describe('postgres rank terms', () => {
+  it('gives the lexemes, prefixes and labels of the tsquery terms', () => {
+    expect(buildRankTerms(parseSearchQuery('Searching webs'))).toEqual([
+      { lexeme: 'search', prefix: false, labels: 0 },
+      { lexeme: 'web', prefix: true, labels: 0 },
+    ]);
+    // Stop words only: name, tags and description (labels A, B, C).
+    expect(buildRankTerms(parseSearchQuery('how to'))).toEqual([
+      { lexeme: 'how', prefix: false, labels: 7 },
+      { lexeme: 'to', prefix: false, labels: 7 },
+    ]);
+    expect(buildRankTerms(parseSearchQuery('小'))).toEqual([{ lexeme: '小', prefix: true, labels: 0 }]);
+    expect(buildRankTerms(parseSearchQuery('小红'))).toEqual([{ lexeme: '小红', prefix: false, labels: 0 }]);
+  });
+
+  it('leaves phrases (CJK runs of three or more characters) to the vectors', () => {
+    expect(buildRankTerms(parseSearchQuery('pdf 小红书'))).toBeNull();
   });
 });

@@ -34,6 +34,11 @@ interface Migration {
  *   planner does not count the cost of reading a TOASTed `tsvector`, so it would otherwise pick a
  *   sequential scan that decompresses every skill's vector to test `@@`, where the GIN index answers
  *   without reading one (`search/postgres-search.ts`).
+ * - `skill_terms` (version 4) holds, per lexeme of each skill's `tsvector`, the lexeme's `ts_rank` term
+ *   (the sum `calc_rank_or` adds for one entry, before float rounding; `skill_term_rank`) and a bit
+ *   set of its field labels (A 1, B 2, C 4, D 8). Triggers on `skills` keep it in step with `search`.
+ *   `find` scores matches from its primary key (an index-only scan per query term) to the exact
+ *   figure `ts_rank` gives, without reading the TOASTed vectors (`search/postgres-search.ts`).
  * - Accounts, users, keys, blobs and temp uploads carry a `seq` (insertion order, like SQLite's rowid),
  *   so `exportRecords` lists them in the same order on both engines.
  */
@@ -235,6 +240,75 @@ CREATE FUNCTION skill_lexical_matches(
 $$;
 `,
   },
+  {
+    version: 4,
+    name: 'per-term ranking table for find',
+    // One row per (lexeme, skill) of every search vector with the lexeme's ts_rank term (weights
+    // {D 0.025, C 0.3, B 0.5, A 1}, the RANK_WEIGHTS of search/postgres-search.ts), kept by triggers,
+    // backfilled here. find scores from these rows instead of decompressing every match's vector.
+    sql: `
+CREATE FUNCTION skill_term_rank(positions smallint[], weights text[]) RETURNS float8
+  LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+DECLARE
+  resj real := 0;
+  wjm real := -1;
+  jm integer := 0;
+  w real;
+BEGIN
+  FOR j IN 1 .. coalesce(array_length(positions, 1), 0) LOOP
+    w := CASE weights[j] WHEN 'A' THEN 1::real WHEN 'B' THEN 0.5::real WHEN 'C' THEN 0.3::real ELSE 0.025::real END;
+    resj := resj + w / (j * j)::real;
+    IF w > wjm THEN
+      wjm := w;
+      jm := j;
+    END IF;
+  END LOOP;
+  RETURN ((wjm + resj) - wjm / (jm * jm)::real)::float8 / 1.64493406685::float8;
+END $$;
+CREATE FUNCTION skill_term_labels(weights text[]) RETURNS smallint
+  LANGUAGE sql IMMUTABLE AS $$
+  SELECT ((CASE WHEN 'A' = ANY($1) THEN 1 ELSE 0 END) | (CASE WHEN 'B' = ANY($1) THEN 2 ELSE 0 END)
+    | (CASE WHEN 'C' = ANY($1) THEN 4 ELSE 0 END) | (CASE WHEN 'D' = ANY($1) THEN 8 ELSE 0 END))::smallint
+$$;
+CREATE FUNCTION skill_rank_fold(float8[]) RETURNS real
+  LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+DECLARE
+  acc real := 0;
+  v float8;
+BEGIN
+  FOREACH v IN ARRAY $1 LOOP
+    acc := (acc::float8 + v)::real;
+  END LOOP;
+  RETURN acc;
+END $$;
+CREATE TABLE skill_terms (
+  lexeme text COLLATE "C" NOT NULL,
+  skill_seq bigint NOT NULL,
+  rank float8 NOT NULL,
+  labels smallint NOT NULL,
+  PRIMARY KEY (lexeme, skill_seq) INCLUDE (rank, labels)
+);
+CREATE FUNCTION skill_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    DELETE FROM skill_terms WHERE lexeme = ANY(tsvector_to_array(OLD.search)) AND skill_seq = OLD.seq;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+      SELECT u.lexeme, NEW.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
+      FROM unnest(NEW.search) AS u;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER skill_terms_added AFTER INSERT ON skills FOR EACH ROW EXECUTE FUNCTION skill_terms_sync();
+CREATE TRIGGER skill_terms_changed AFTER UPDATE OF search ON skills
+  FOR EACH ROW WHEN (OLD.search IS DISTINCT FROM NEW.search) EXECUTE FUNCTION skill_terms_sync();
+CREATE TRIGGER skill_terms_gone AFTER DELETE ON skills FOR EACH ROW EXECUTE FUNCTION skill_terms_sync();
+INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+  SELECT u.lexeme, s.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
+  FROM skills s CROSS JOIN LATERAL unnest(s.search) AS u;
+`,
+  },
 ];
 
 /** The schema version this build writes. */
@@ -261,6 +335,11 @@ export async function applyPostgresMigrations(
   client: pg.ClientBase,
   schema: string,
 ): Promise<{ applied: number[]; trigramSchema: string }> {
+  // A step may rebuild derived data of the whole registry (version 4 fills `skill_terms` from every
+  // skill), and a replica waits for another's steps: neither is cut short by the statement timeout.
+  const { rows: timeoutRows } = await client.query<{ statement_timeout: string }>('SHOW statement_timeout');
+  const timeout = timeoutRows[0]?.statement_timeout ?? '0';
+  await client.query('SET statement_timeout = 0');
   await client.query('SELECT pg_advisory_lock($1, $2)', [...MIGRATION_LOCK]);
   try {
     await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -300,6 +379,7 @@ export async function applyPostgresMigrations(
     return { applied, trigramSchema };
   } finally {
     await client.query('SELECT pg_advisory_unlock($1, $2)', [...MIGRATION_LOCK]);
+    await client.query(`SET statement_timeout = '${timeout.replaceAll("'", "''")}'`);
   }
 }
 

@@ -1,0 +1,219 @@
+/**
+ * PostgreSQL find reads its relevance from `skill_terms` (migration 4): one row per lexeme of each
+ * skill's search vector with that lexeme's `ts_rank` term. These tests hold it to the vectors: the
+ * rows follow every write (add, update, overview, delete) and the backfill of an existing registry,
+ * each row gives exactly `ts_rank`'s figure, and the candidates of find are the same rows, in the
+ * same order, with the same relevance as ranking the vectors. Runs in the `postgres` vitest project.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lexicalCandidates } from '../../src/search/postgres-search.js';
+import { buildTsqueryTerms } from '../../src/search/postgres-text.js';
+import { parseSearchQuery } from '../../src/search/ranking.js';
+import type { Store } from '../../src/store/types.js';
+import { dropEngineData, openEngineStore, postgresQuery, postgresUrl, schemaFor } from '../helpers/engine.js';
+import { makeWrite, TEST_CLAIM, USER_ROOT } from '../store/helpers.js';
+
+const AGENT_ROOT = 'viking://agent/skills';
+const RANK_WEIGHTS = '{0.025,0.3,0.5,1}';
+
+/** Skills whose words repeat across fields, share prefixes, and mix scripts. */
+function writes() {
+  const words = [
+    'review',
+    'reviewer',
+    'repository',
+    'code',
+    'deploy',
+    'pdf',
+    'report',
+    'the',
+    'test',
+    'repo',
+  ];
+  return Array.from({ length: 60 }, (_, i) => {
+    const pick = (n: number) => words[(i * 7 + n * 3) % words.length] as string;
+    const body = Array.from(
+      { length: 1 + (i % 9) },
+      (_, line) =>
+        `${pick(line)} ${pick(line + 1)} the ${i % 4 === 0 ? '检查小红书 登录' : 'café'} ${pick(line + 2)}s`,
+    ).join('\n');
+    return makeWrite({
+      name: `${pick(0)}-${pick(1)}-${i}`,
+      description: `${pick(2)} and ${pick(3)} for the ${pick(4)} team`,
+      tags: i % 3 === 0 ? [pick(5), 'code'] : [],
+      body: `# ${pick(6)}\n\n${body}\n`,
+      rootUri: i % 5 === 0 ? AGENT_ROOT : USER_ROOT,
+    });
+  });
+}
+
+const QUERIES = [
+  'review',
+  'code review',
+  'reviewing code reports',
+  'pdf',
+  'the',
+  'deploy the code',
+  'test',
+  'tests',
+  'café',
+  '小',
+  '小红',
+  '小红书',
+  'report pdf deploy review test code',
+  'rep',
+  'nothing-matches-this',
+];
+
+let dataDir: string;
+let store: Store;
+
+/** Rows of `skill_terms` that differ from what the current vectors give (both directions). */
+async function drift(): Promise<number> {
+  const rows = await postgresQuery<{ n: string }>(
+    dataDir,
+    `WITH expected AS (
+       SELECT u.lexeme COLLATE "C" AS lexeme, s.seq AS skill_seq, skill_term_rank(u.positions, u.weights) AS rank,
+         skill_term_labels(u.weights) AS labels
+       FROM skills s CROSS JOIN LATERAL unnest(s.search) AS u)
+     SELECT count(*) AS n FROM (
+       (SELECT * FROM expected EXCEPT SELECT lexeme, skill_seq, rank, labels FROM skill_terms)
+       UNION ALL
+       (SELECT lexeme, skill_seq, rank, labels FROM skill_terms EXCEPT SELECT * FROM expected)) AS d`,
+  );
+  return Number(rows[0]?.n);
+}
+
+async function candidates(query: string, via: 'terms' | 'vectors', roots = [USER_ROOT, AGENT_ROOT]) {
+  const parsed = parseSearchQuery(query);
+  const terms = buildTsqueryTerms(parsed);
+  if (terms.length === 0) return [];
+  const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
+  try {
+    const client = await pool.connect();
+    try {
+      await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+      return await lexicalCandidates(client, parsed, terms, 'acme', roots, 20, via);
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-pg-terms-'));
+  store = openEngineStore(dataDir);
+  await store.ensureAccount('acme');
+  await store.ensureUser('acme', 'alice');
+  for (const write of writes()) await store.putSkill(write);
+});
+
+afterAll(async () => {
+  await store.close();
+  await dropEngineData(dataDir);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('postgres find: per-term ranking rows (skill_terms)', () => {
+  it('holds one row per lexeme of every skill, each giving exactly ts_rank', async () => {
+    expect(await drift()).toBe(0);
+    const [counts] = await postgresQuery<{ terms: string; lexemes: string }>(
+      dataDir,
+      `SELECT (SELECT count(*) FROM skill_terms) AS terms,
+         (SELECT sum(length(search)) FROM skills) AS lexemes`,
+    );
+    expect(Number(counts?.terms)).toBeGreaterThan(500);
+    expect(counts?.terms).toBe(counts?.lexemes);
+    const [mismatch] = await postgresQuery<{ n: string }>(
+      dataDir,
+      `SELECT count(*) AS n FROM skill_terms t JOIN skills s ON s.seq = t.skill_seq
+       WHERE t.rank::real <> ts_rank($1::real[], s.search, quote_literal(t.lexeme)::tsquery)`,
+      [RANK_WEIGHTS],
+    );
+    expect(mismatch?.n).toBe('0');
+  });
+
+  it('sums the rows of a prefix as ts_rank sums its entries, to the last bit', async () => {
+    const [mismatch] = await postgresQuery<{ n: string; skills: string }>(
+      dataDir,
+      `WITH folded AS (
+         SELECT skill_seq, skill_rank_fold(array_agg(rank ORDER BY lexeme)) AS r
+         FROM skill_terms WHERE starts_with(lexeme, 're') GROUP BY skill_seq)
+       SELECT count(*) FILTER (WHERE f.r <> ts_rank($1::real[], s.search, 're:*'::tsquery)) AS n,
+         count(*) AS skills
+       FROM folded f JOIN skills s ON s.seq = f.skill_seq`,
+      [RANK_WEIGHTS],
+    );
+    expect(Number(mismatch?.skills)).toBeGreaterThan(10);
+    expect(mismatch?.n).toBe('0');
+  });
+
+  it.each(QUERIES)('find candidates for %j are the same as ranking the vectors', async (query) => {
+    const byTerms = await candidates(query, 'terms');
+    const byVectors = await candidates(query, 'vectors');
+    expect(byTerms).toEqual(byVectors);
+    if (query !== 'nothing-matches-this') expect(byTerms.length).toBeGreaterThan(0);
+  });
+
+  it('keeps to the roots asked for', async () => {
+    const byTerms = await candidates('code review', 'terms', [AGENT_ROOT]);
+    expect(byTerms.length).toBeGreaterThan(0);
+    expect(byTerms.every((row) => row.root_uri === AGENT_ROOT)).toBe(true);
+    expect(byTerms).toEqual(await candidates('code review', 'vectors', [AGENT_ROOT]));
+  });
+
+  it('follows updates, overviews and deletes', async () => {
+    const changed = makeWrite({
+      name: 'code-review-0',
+      description: 'Now about spreadsheets',
+      body: '# Sheets\n\nspreadsheet spreadsheet formulas\n',
+      task: { type: 'update_skill', userId: 'alice' },
+    });
+    await store.putSkill(changed);
+    // The oldest task is the first add's: its overview re-indexes that skill.
+    const claimed = await store.claimTask(Date.now(), TEST_CLAIM);
+    if (claimed === null) throw new Error('expected a runnable task');
+    expect(
+      await store.completeTask(claimed.lease, {
+        overview: 'An overview: reviewer notes on spreadsheets',
+        revision: claimed.revision,
+        result: {},
+      }),
+    ).toBe(true);
+    const victim = (await store.listSkills('acme', USER_ROOT, { limit: 3 })).skills[2];
+    if (victim === undefined) throw new Error('expected skills');
+    expect(await store.deleteSkill('acme', USER_ROOT, victim.name)).not.toBeNull();
+    const [overview] = await postgresQuery<{ n: string }>(
+      dataDir,
+      `SELECT count(*) AS n FROM skill_terms t JOIN skills s ON s.seq = t.skill_seq
+       WHERE t.lexeme = 'spreadsheet' AND s.overview IS NOT NULL`,
+    );
+    expect(overview?.n).toBe('1');
+    expect(await drift()).toBe(0);
+    expect(await candidates('spreadsheet', 'terms')).toEqual(await candidates('spreadsheet', 'vectors'));
+    expect(await candidates('reviewer', 'terms')).toEqual(await candidates('reviewer', 'vectors'));
+  });
+
+  it('is backfilled for a registry written before it existed', async () => {
+    await postgresQuery(
+      dataDir,
+      `DROP TRIGGER skill_terms_added ON skills; DROP TRIGGER skill_terms_changed ON skills;
+       DROP TRIGGER skill_terms_gone ON skills; DROP TABLE skill_terms; DROP FUNCTION skill_terms_sync();
+       DROP FUNCTION skill_term_rank(smallint[], text[]); DROP FUNCTION skill_term_labels(text[]);
+       DROP FUNCTION skill_rank_fold(float8[]); DELETE FROM skillport_migrations WHERE version = 4`,
+    );
+    await store.close();
+    store = openEngineStore(dataDir);
+    expect(await store.search('acme', [USER_ROOT], 'review', { limit: 5 })).not.toHaveLength(0);
+    expect(await drift()).toBe(0);
+    for (const query of QUERIES) {
+      expect(await candidates(query, 'terms')).toEqual(await candidates(query, 'vectors'));
+    }
+  });
+});
