@@ -223,8 +223,8 @@ export interface ServerOptions {
   /** The embedded SQLite store (when `databaseUrl` is unset or `sqlite:`); see {@link SqliteOptions}. */
   sqlite?: SqliteOptions;
   /**
-   * Memory for reads kept while the database is unchanged — rendered `get` results and resolved API
-   * keys — in MiB (`SKILLPORT_READ_CACHE_MB`, default 32; 0 = none). Every commit, by this replica or
+   * Memory for reads kept while the database is unchanged — rendered `get` results, list pages and
+   * resolved API keys — in MiB (`SKILLPORT_READ_CACHE_MB`, default 32; 0 = none). Every commit, by this replica or
    * any other on the same database, retires what is kept, so nothing stale is ever served.
    */
   readCacheMb?: number;

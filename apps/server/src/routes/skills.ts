@@ -31,7 +31,7 @@ import {
   deleteSkill,
   findSkills,
   getSkillJson,
-  listSkills,
+  listSkillsJson,
 } from '../services/skill-reader.js';
 import { validateSkillRequest } from '../services/skill-validate.js';
 import { writeSkill } from '../services/skill-writer.js';
@@ -298,12 +298,17 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       });
       return c.json(okBody(c, page), 200);
     }
-    const result = await listSkills(deps, c.get('identity'), {
-      limit: nodeLimit ?? DEFAULT_LIST_PAGE,
-      cursor: cursor?.kind === 'name' ? cursor : null,
-      targetUri,
-    });
-    return c.json(okBody(c, result), 200);
+    const json = await listSkillsJson(
+      deps,
+      c.get('identity'),
+      { limit: nodeLimit ?? DEFAULT_LIST_PAGE, cursor: cursor?.kind === 'name' ? cursor : null, targetUri },
+      c.get('changeToken'),
+    );
+    // The result is JSON text already (kept in the read cache while the store is unchanged): only the
+    // envelope is built. (Typed as the JSON response it is: the route's schema describes this text.)
+    return c.body(`{"status":"ok","result":${json},"time":${elapsedSeconds(c)}}`, 200, {
+      'content-type': 'application/json',
+    }) as never;
   });
 
   app.openapi(findRoute, async (c) => {

@@ -60,6 +60,11 @@ export const DEFAULT_LIST_PAGE = 100;
 /** Most skills per page of the listing by name; a larger `node_limit` is clamped to it. */
 export const MAX_LIST_PAGE = 1000;
 
+/** `node_limit` as the page size: clamped to 0–{@link MAX_LIST_PAGE}. */
+function pageSizeOf(limit: number): number {
+  return Math.min(Math.max(0, Math.floor(limit)), MAX_LIST_PAGE);
+}
+
 /**
  * Lists skills by name, user root first, a page at a time (keyset pagination: a page costs the
  * same wherever it starts).
@@ -87,7 +92,7 @@ export async function listSkills(
       });
     }
   }
-  const pageSize = Math.min(Math.max(0, Math.floor(options.limit)), MAX_LIST_PAGE);
+  const pageSize = pageSizeOf(options.limit);
   const skills: SkillListItem[] = [];
   let total = 0;
   let more = false;
@@ -122,6 +127,39 @@ export async function listSkills(
   return root !== null
     ? { root_uri: root, skills, total, ...paging }
     : { root_uris: roots, skills, total, ...paging };
+}
+
+/** Read-cache key prefix of list pages (a NUL cannot start the account id of a get key). */
+const LIST_KEY = '\u0000list\n';
+
+/**
+ * {@link listSkills} as JSON text, from the read cache when the store has not changed since the same
+ * page (same caller, root, cursor and page size) was built: a hit costs no store call but the change
+ * token. A page is a pure function of the database, so the token makes it safe across replicas.
+ *
+ * @param changeToken - the store's change token read for this request before any store read (else
+ *   read here)
+ * @returns `JSON.stringify` of the list result
+ * @throws SkillportError `INVALID_ARGUMENT` for a cursor of another root (never cached)
+ */
+export async function listSkillsJson(
+  deps: ServiceDeps,
+  identity: Identity,
+  options: { limit: number; cursor?: NameCursor | null; targetUri: string | null },
+  changeToken?: string,
+): Promise<string> {
+  const cursor = options.cursor ?? null;
+  const position = cursor === null ? '-' : `${cursor.rootIndex}\n${cursor.root ?? '\u0000'}\n${cursor.after}`;
+  const key =
+    `${LIST_KEY}${identity.accountId}\n${identity.userId}\n${options.targetUri ?? '\u0000'}\n` +
+    `${pageSizeOf(options.limit)}\n${position}`;
+  // The token is read before the store, so what is kept is never older than the token says.
+  const token = changeToken ?? (await deps.store.changeToken());
+  const hit = deps.readCache.get(key, token);
+  if (typeof hit === 'string') return hit;
+  const json = JSON.stringify(await listSkills(deps, identity, options));
+  deps.readCache.set(key, token, json, json.length * 2 + key.length * 2 + 100);
+  return json;
 }
 
 const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, overview: 1, body: 2 };

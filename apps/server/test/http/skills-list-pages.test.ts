@@ -177,6 +177,32 @@ describe('GET /api/v1/skills pages', () => {
     }
   });
 
+  test('a page read again after a write shows it, also one made by another process on the database', async () => {
+    const before = await list('?node_limit=5');
+    expect(before.skills.map((s) => s.name)).toEqual(expected.slice(0, 5));
+    expect(await list('?node_limit=5')).toEqual(before);
+    // Another connection to the same database: another replica, or `skillport db import`.
+    const other = openEngineStore(dataDir);
+    try {
+      await put(other, USER_ROOT, 'u-0000a');
+      const after = await list('?node_limit=5');
+      expect(after.skills.map((s) => s.name)).toEqual([expected[0], 'u-0000a', ...expected.slice(1, 4)]);
+      expect(after.total).toBe(expected.length + 1);
+      await other.deleteSkill('default', USER_ROOT, 'u-0000a');
+      expect(await list('?node_limit=5')).toEqual(before);
+    } finally {
+      await other.close();
+    }
+    // And through the API: a delete drops the skill from the page at once.
+    const added = await t.request('POST', '/api/v1/skills', {
+      body: { data: '---\nname: u-0000b\ndescription: Written between two reads\n---\n' },
+    });
+    expect(added.status, added.text).toBe(200);
+    expect((await list('?node_limit=5')).skills.map((s) => s.name)).toContain('u-0000b');
+    await t.request('DELETE', '/api/v1/skills/u-0000b?purge=true');
+    expect(await list('?node_limit=5')).toEqual(before);
+  });
+
   test.each([
     ['cursor=not-a-cursor!'],
     [`cursor=${Buffer.from('{"v":1,"n":"x","i":7,"r":null}').toString('base64url')}`],
