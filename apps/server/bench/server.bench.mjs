@@ -19,14 +19,30 @@
 // (0 = skip, the default: seeding 100 000 skills into PostgreSQL one write at a time takes long),
 // BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
 // BENCH_SERVER_DIST (the built server folder to measure, default ../dist), BENCH_CPU_PROF (a folder:
-// the server runs with --cpu-prof and writes its profiles there; summarise one with
-// `node apps/server/bench/cpu-profile-summary.mjs <file>`), BENCH_SCENARIOS (comma-separated subset of
-// health,get,levels,304,list,find,add,folder; default all — e.g. `health,get,304` to measure the
-// read path alone), SKILLPORT_EMBEDDINGS (`off` unless set:
+// the server runs with --cpu-prof and writes its profiles under `<engine>-<small|large>/` there, one
+// file per thread — `….<pid>.0.….cpuprofile` is the HTTP thread; summarise one with
+// `node apps/server/bench/cpu-profile-summary.mjs <file>`), SKILLPORT_EMBEDDINGS (`off` unless set:
 // this bench measures serving with lexical find; with the bundled local model every seeded skill is
-// embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model).
+// embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model),
+// BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,add,folder; default
+// all — e.g. `health,get,304` for the read path alone, `list` at 100 000 skills for list and RSS),
+// BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
+// SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
+// count, and copied for later runs — seeding and draining 100 000 skills takes many minutes, a copy
+// seconds.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,13 +64,16 @@ const PG_SKILLS_LARGE = Number(process.env.BENCH_PG_SKILLS_LARGE ?? 0);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
+const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 const SCENARIOS = new Set(
   (process.env.BENCH_SCENARIOS ?? 'health,get,levels,304,list,find,add,folder')
     .split(',')
     .map((s) => s.trim()),
 );
-const want = (scenario) => SCENARIOS.has(scenario);
-const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+const SEED_CACHE =
+  process.env.BENCH_SEED_CACHE === 'off'
+    ? null
+    : path.resolve(process.env.BENCH_SEED_CACHE ?? path.join(tmpdir(), 'skillport-bench-seed'));
 const corpusDir = process.env.SKILLPORT_CORPUS_LARGE ?? path.resolve(here, '../../../../shared/corpus-large');
 const USER_ROOT = 'viking://user/default/skills';
 const AGENT_ROOT = 'viking://agent/skills';
@@ -117,15 +136,21 @@ function loadTemplates() {
 
 const { templates, source: templateSource } = loadTemplates();
 
-/** The i-th seeded skill: a copy of a template under its own name. */
-function seededSkill(i) {
-  const { text, skill } = templates[i % templates.length];
-  const name = `s${String(i).padStart(6, '0')}-${String(skill.name ?? 'skill')
+/** The name of the i-th seeded skill. */
+function seededName(i) {
+  const { skill } = templates[i % templates.length];
+  return `s${String(i).padStart(6, '0')}-${String(skill.name ?? 'skill')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 40)
     .replace(/-+$/, '')}`;
+}
+
+/** The i-th seeded skill: a copy of a template under its own name. */
+function seededSkill(i) {
+  const { text, skill } = templates[i % templates.length];
+  const name = seededName(i);
   const renamed = text.replace(/^name:[^\n]*$/m, `name: ${name}`);
   return {
     name,
@@ -409,44 +434,129 @@ async function drain(url) {
 // ---------------------------------------------------------------------------------------------------
 // One engine
 
-/**
- * Seeds `count` skills, starts the server on them, runs `scenarios(server)` and returns its rows.
- */
-async function withServer(engine, count, label, body) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-bench-'));
-  let store;
-  let env = { SKILLPORT_DATA_DIR: dataDir };
-  if (engine.name === 'postgres') {
-    const schema = `bench_${count}_${process.pid}`;
-    store = createPostgresStore({ url: engine.url, schema, poolSize: 8 });
-    env = { ...env, SKILLPORT_DATABASE_URL: engine.url, SKILLPORT_DATABASE_SCHEMA: schema };
-  } else {
-    store = createSqliteStore({ dataDir });
-  }
-  const seedStarted = performance.now();
-  const names = await seed(store, count);
-  await store.close();
-  const seedSeconds = (performance.now() - seedStarted) / 1000;
+/** Starts `dist/main.js` on a data folder (with a CPU profile named `label` under BENCH_CPU_PROF). */
+function startServer(env, label) {
   const args = [];
-  if (CPU_PROF)
-    args.push(
-      '--cpu-prof',
-      '--cpu-prof-dir',
-      CPU_PROF,
-      '--cpu-prof-name',
-      `${engine.name}-${label}.cpuprofile`,
-    );
-  const server = await startChild([...args, path.join(dist, 'main.js')], {
+  if (CPU_PROF && label !== null) {
+    // A folder per server, Node's own file names: one profile per thread (the HTTP thread, the
+    // SQLite database thread, pool workers), told apart by the thread id in the name.
+    args.push('--cpu-prof', '--cpu-prof-dir', path.join(CPU_PROF, label));
+  }
+  return startChild([...args, path.join(dist, 'main.js')], {
     ...env,
     SKILLPORT_PORT: '0',
     SKILLPORT_HOST: '127.0.0.1',
     SKILLPORT_EMBEDDINGS: process.env.SKILLPORT_EMBEDDINGS ?? 'off',
   });
+}
+
+/**
+ * Folder name of `count` seeded skills in the seed cache: the templates and the count. A copy made by
+ * an older build is migrated by the server at start, as an upgrade would; a build older than the
+ * cache refuses its schema (point BENCH_SEED_CACHE elsewhere to measure it).
+ */
+function seedKey(count) {
+  const hash = createHash('sha256').update(`${count}\n${templateSource}\n`);
+  for (const { text } of templates) hash.update(text);
+  return `sqlite-${count}-${hash.digest('hex').slice(0, 16)}`;
+}
+
+/**
+ * Waits until the processing jobs of a SQLite data folder have all run, by counting them in the
+ * database every 2 s (not `POST /api/v1/system/wait`, which recounts the whole queue after every job).
+ */
+async function drainByPolling(dataDir) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(dataDir, 'skillport.db'), { readonly: true, fileMustExist: true });
+  const left = db.prepare("SELECT count(*) AS n FROM tasks WHERE status IN ('pending', 'running')");
+  const started = performance.now();
+  try {
+    for (let last = -1; ; ) {
+      const { n } = left.get();
+      if (n === 0) return (performance.now() - started) / 1000;
+      if (last === -1 || last - n >= 10_000) {
+        console.log(`seed cache: ${n} processing jobs to run`);
+        last = n;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Fills `dataDir` with `count` seeded SQLite skills whose processing jobs have run: a copy from the
+ * seed cache, made first when missing (seed through the store, drain with the server, keep). An
+ * interrupted build resumes: a folder seeded but not yet drained is drained, not seeded again.
+ * Returns what it did, for the log.
+ */
+async function seedSqliteFromCache(dataDir, count) {
+  const cached = path.join(SEED_CACHE, seedKey(count));
+  let made = '';
+  if (!existsSync(path.join(cached, 'seeded.json'))) {
+    const building = `${cached}.building`;
+    const marker = path.join(building, 'seeded.json');
+    let seeded = 0;
+    if (!existsSync(marker)) {
+      rmSync(building, { recursive: true, force: true });
+      mkdirSync(building, { recursive: true });
+      const started = performance.now();
+      const store = createSqliteStore({ dataDir: building });
+      await seed(store, count);
+      await store.close();
+      writeFileSync(marker, JSON.stringify({ count, templateSource }));
+      seeded = (performance.now() - started) / 1000;
+    }
+    // Several jobs at once: the HTTP thread renders overviews while the database thread writes.
+    const server = await startServer({ SKILLPORT_DATA_DIR: building, SKILLPORT_JOB_CONCURRENCY: '4' }, null);
+    children.push(server.child);
+    let drained;
+    try {
+      drained = await drainByPolling(building);
+    } finally {
+      await stopChild(server.child);
+    }
+    renameSync(building, cached);
+    made = `seeded in ${seeded.toFixed(1)} s, drained in ${drained.toFixed(1)} s, kept in the seed cache; `;
+  }
+  const started = performance.now();
+  cpSync(cached, dataDir, { recursive: true });
+  rmSync(path.join(dataDir, 'seeded.json'));
+  return `${made}copied from ${cached} in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Seeds `count` skills, starts the server on them, runs `scenarios(server)` and returns its rows.
+ */
+async function withServer(engine, count, label, body) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-bench-'));
+  let env = { SKILLPORT_DATA_DIR: dataDir };
+  let seeded;
+  let names;
+  if (engine.name === 'sqlite' && SEED_CACHE !== null) {
+    seeded = await seedSqliteFromCache(dataDir, count);
+    names = Array.from({ length: count }, (_, i) => seededName(i));
+  } else {
+    let store;
+    if (engine.name === 'postgres') {
+      const schema = `bench_${count}_${process.pid}`;
+      store = createPostgresStore({ url: engine.url, schema, poolSize: 8 });
+      env = { ...env, SKILLPORT_DATABASE_URL: engine.url, SKILLPORT_DATABASE_SCHEMA: schema };
+    } else {
+      store = createSqliteStore({ dataDir });
+    }
+    const seedStarted = performance.now();
+    names = await seed(store, count);
+    await store.close();
+    seeded = `seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`;
+  }
+  const server = await startServer(env, `${engine.name}-${label}`);
   children.push(server.child);
   try {
     const drainSeconds = await drain(server.url);
     console.log(
-      `${engine.name}: ${count} skills seeded in ${seedSeconds.toFixed(1)} s, processing jobs drained in ${drainSeconds.toFixed(1)} s`,
+      `${engine.name}: ${count} skills ${seeded}, processing jobs drained in ${drainSeconds.toFixed(1)} s`,
     );
     return await body(
       server,
@@ -460,7 +570,10 @@ async function withServer(engine, count, label, body) {
 
 async function benchEngine(engine, ceiling) {
   const rows = [];
-  const add = (skills, scenario, result, goal) => {
+  /** Runs `measure` and adds its row, unless BENCH_SCENARIOS leaves out its `key`. */
+  const add = async (key, skills, scenario, measure, goal) => {
+    if (!SCENARIOS.has(key)) return;
+    const result = await measure();
     const row = {
       skills,
       scenario,
@@ -480,25 +593,23 @@ async function benchEngine(engine, ceiling) {
   const c = CONNECTIONS;
   await withServer(engine, SKILLS, 'small', async (server, names) => {
     const pid = server.child.pid;
-    if (want('health')) add(SKILLS, 'health GET /health', await run(pid, { url: `${server.url}/health` }));
-    if (want('get'))
-      add(SKILLS, 'get (all levels, files)', await run(pid, getScenario(server.url, names, '')), {
-        label: 'get ≥ 0.5× ceiling',
-        pass: (r) => r.rps >= 0.5 * ceiling.rps,
-      });
-    for (const level of want('levels') ? [0, 1, 2] : []) {
-      add(
-        SKILLS,
-        `get L${level}`,
-        await run(pid, getScenario(server.url, names, `?level=${level}&include_files=false`)),
+    await add('health', SKILLS, 'health GET /health', () => run(pid, { url: `${server.url}/health` }));
+    await add('get', SKILLS, 'get (all levels, files)', () => run(pid, getScenario(server.url, names, '')), {
+      label: 'get ≥ 0.5× ceiling',
+      pass: (r) => r.rps >= 0.5 * ceiling.rps,
+    });
+    for (const level of [0, 1, 2]) {
+      await add('levels', SKILLS, `get L${level}`, () =>
+        run(pid, getScenario(server.url, names, `?level=${level}&include_files=false`)),
       );
     }
-    if (want('304')) {
-      const tagged = await etagsOf(server.url, names.slice(0, 1000));
-      add(
-        SKILLS,
-        'get L2 If-None-Match → 304',
-        await run(
+    await add(
+      '304',
+      SKILLS,
+      'get L2 If-None-Match → 304',
+      async () => {
+        const tagged = await etagsOf(server.url, names.slice(0, 1000));
+        return run(
           pid,
           {
             url: server.url,
@@ -517,38 +628,35 @@ async function benchEngine(engine, ceiling) {
             ],
           },
           [304],
-        ),
-        { label: '304 ≥ 0.7× ceiling', pass: (r) => r.rps >= 0.7 * ceiling.rps },
-      );
-    }
-    if (want('list'))
-      add(
-        SKILLS,
-        'list page of 50 (cursor)',
-        await run(pid, listScenario(server.url, await listCursors(server.url))),
-      );
-    if (want('find')) {
-      add(SKILLS, 'find (1 conn)', await run(pid, findScenario(server.url, 1)));
-      add(SKILLS, `find (${c} conn)`, await run(pid, findScenario(server.url, c)), {
-        label: `find p99 ≤ 25 ms, ${c} conn`,
-        pass: (r) => r.p99 <= 25,
-      });
-    }
-    if (want('add'))
-      add(SKILLS, 'add inline SKILL.md', await run(pid, addScenario(server.url)), {
-        label: 'add ≥ 1000 req/s',
-        pass: (r) => r.rps >= 1000,
-      });
-    if (want('folder')) {
-      const folder = await run(pid, folderAddScenario(server.url));
-      // Two requests per folder add (upload, add): the rate and CPU are per folder added.
-      folder.rps /= 2;
-      folder.cpuUs *= 2;
-      add(SKILLS, 'folder add (zip upload + add), adds/s', folder, {
-        label: 'folder add ≥ 300/s',
-        pass: (r) => r.rps >= 300,
-      });
-    }
+        );
+      },
+      { label: '304 ≥ 0.7× ceiling', pass: (r) => r.rps >= 0.7 * ceiling.rps },
+    );
+    await add('list', SKILLS, 'list page of 50 (cursor)', async () =>
+      run(pid, listScenario(server.url, await listCursors(server.url))),
+    );
+    await add('find', SKILLS, 'find (1 conn)', () => run(pid, findScenario(server.url, 1)));
+    await add('find', SKILLS, `find (${c} conn)`, () => run(pid, findScenario(server.url, c)), {
+      label: `find p99 ≤ 25 ms, ${c} conn`,
+      pass: (r) => r.p99 <= 25,
+    });
+    await add('add', SKILLS, 'add inline SKILL.md', () => run(pid, addScenario(server.url)), {
+      label: 'add ≥ 1000 req/s',
+      pass: (r) => r.rps >= 1000,
+    });
+    await add(
+      'folder',
+      SKILLS,
+      'folder add (zip upload + add), adds/s',
+      async () => {
+        const folder = await run(pid, folderAddScenario(server.url));
+        // Two requests per folder add (upload, add): the rate and CPU are per folder added.
+        folder.rps /= 2;
+        folder.cpuUs *= 2;
+        return folder;
+      },
+      { label: 'folder add ≥ 300/s', pass: (r) => r.rps >= 300 },
+    );
   });
   const large = engine.name === 'postgres' ? PG_SKILLS_LARGE : SKILLS_LARGE;
   printRows(engine, ceiling, rows);
@@ -556,17 +664,17 @@ async function benchEngine(engine, ceiling) {
   if (large > 0) {
     await withServer(engine, large, 'large', async (server, names) => {
       const pid = server.child.pid;
-      add(large, 'get L2', await run(pid, getScenario(server.url, names, '?level=2&include_files=false')));
-      add(
+      await add('levels', large, 'get L2', () =>
+        run(pid, getScenario(server.url, names, '?level=2&include_files=false')),
+      );
+      await add(
+        'list',
         large,
         'list page of 50 (cursor)',
-        await run(pid, listScenario(server.url, await listCursors(server.url))),
-        {
-          label: 'list p99 ≤ 20 ms',
-          pass: (r) => r.p99 <= 20,
-        },
+        async () => run(pid, listScenario(server.url, await listCursors(server.url))),
+        { label: 'list p99 ≤ 20 ms', pass: (r) => r.p99 <= 20 },
       );
-      add(large, `find (${c} conn)`, await run(pid, findScenario(server.url, c)), {
+      await add('find', large, `find (${c} conn)`, () => run(pid, findScenario(server.url, c)), {
         label: `find p99 ≤ 60 ms, ${c} conn`,
         pass: (r) => r.p99 <= 60,
       });
