@@ -82,26 +82,33 @@ const LEXICAL = `SELECT seq, name, root_uri, lexical
 /**
  * The same matches and relevance as {@link LEXICAL}, read from `skill_terms` (PostgreSQL migration 4)
  * instead of the vectors: per query term, the rows of its lexeme (of every lexeme starting with it,
- * for a prefix) from the primary key alone; a term's `ts_rank` is its rows' `rank`, summed as
- * `ts_rank` sums them (in lexeme order, rounding to `real` after each: `skill_rank_fold`); a skill is
- * a match when one of its rows carries a label the term asks for (`labels`, 0 = any). The ranked
- * matches are joined to `skills` best first, so the scope check stops after `limit` rows in scope.
+ * for a prefix) from the primary key alone; a term's `ts_rank` is its row's `rank` as `real`, for a
+ * prefix its rows' summed as `ts_rank` sums them (in lexeme order, rounding to `real` after each:
+ * `skill_rank_fold`); a skill is a match when one of its rows carries a label the term asks for
+ * (`labels`, 0 = any); its relevance sums its terms in query order, as {@link LEXICAL} does. The
+ * orders that make these sums exact come from sorted subqueries feeding plain aggregates grouped by
+ * a prefix of the sort (so no sort runs in between; an aggregate's own `ORDER BY` sorts each group
+ * apart: several times slower). The ranked matches are
+ * joined to `skills` best first, so the scope check stops after `limit` rows in scope.
  * Parameters: $1 lexemes, $2 prefix flags, $3 label bits, $4 IDFs, $5 account, $6 roots, $7 limit,
  * $8 `FREQUENCY_SCALE`, $9 `BM25_K1 + 1`, $10 `BM25_K1`.
  */
 const LEXICAL_BY_TERMS = `WITH q AS (
     SELECT * FROM unnest($1::text[], $2::boolean[], $3::int[], $4::float8[]) WITH ORDINALITY AS q(lexeme, prefix, labels, idf, i)
   ), per_term AS (
-    SELECT q.i, q.idf, t.skill_seq, array_agg(t.rank ORDER BY t.lexeme) AS ranks,
-      bool_or(q.labels = 0 OR t.labels & q.labels <> 0) AS hit
-    FROM q JOIN skill_terms t ON t.lexeme >= q.lexeme
-      AND t.lexeme <= CASE WHEN q.prefix THEN q.lexeme || chr(1114111) ELSE q.lexeme END
-      AND (NOT q.prefix OR starts_with(t.lexeme, q.lexeme))
-    GROUP BY q.i, q.idf, t.skill_seq
+    SELECT q.i, q.idf, t.skill_seq, t.rank::real AS r, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
+    FROM q JOIN skill_terms t ON t.lexeme = q.lexeme WHERE NOT q.prefix
+    UNION ALL
+    SELECT i, idf, skill_seq, CASE WHEN cardinality(ranks) = 1 THEN ranks[1]::real ELSE skill_rank_fold(ranks) END, hit
+    FROM (SELECT i, max(idf) AS idf, skill_seq, array_agg(rank) AS ranks, bool_or(hit) AS hit
+      FROM (SELECT q.i, q.idf, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
+        FROM q JOIN skill_terms t ON t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111)
+          AND starts_with(t.lexeme, q.lexeme)
+        WHERE q.prefix ORDER BY q.i, t.skill_seq, t.lexeme) AS p
+      GROUP BY i, skill_seq) AS folded
   ), per_skill AS (
-    SELECT skill_seq, sum(idf * (f * $9::float8) / (f + $10::float8) ORDER BY i) AS lexical
-    FROM (SELECT i, idf, skill_seq, hit, (CASE WHEN cardinality(ranks) = 1 THEN ranks[1]::real
-        ELSE skill_rank_fold(ranks) END)::float8 * $8::float8 AS f FROM per_term) AS f
+    SELECT skill_seq, sum(idf * (f * $9::float8) / (f + $10::float8)) AS lexical
+    FROM (SELECT skill_seq, idf, r::float8 * $8::float8 AS f, hit FROM per_term ORDER BY skill_seq, i) AS f
     GROUP BY skill_seq HAVING bool_or(hit)
   )
   SELECT s.seq, s.name, s.root_uri, m.lexical
