@@ -266,6 +266,9 @@ function parseLevel(value: string | undefined): 0 | 1 | 2 | null {
   return value === '0' ? 0 : value === '1' ? 1 : value === '2' ? 2 : null;
 }
 
+/** The start of an ok envelope, up to the result (`{"status":"ok","result":`). */
+const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":', 'latin1');
+
 /** Registers the skill routes on the app. */
 export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
   app.openapi(addRoute, async (c) => {
@@ -359,11 +362,14 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
     if (read.settled && matchesNoneMatch(c.req.header('if-none-match'), etag)) {
       return c.body(null, 304);
     }
-    // The result is JSON text already (kept by revision in the read cache): only the envelope is built.
-    // (Typed as the JSON response it is: the route's schema describes this text.)
-    return c.body(`{"status":"ok","result":${read.json},"time":${elapsedSeconds(c)}}`, 200, {
-      'content-type': 'application/json',
-    }) as never;
+    // The result is UTF-8 JSON already (kept in the read cache): only the envelope is added around it.
+    // (Typed as the JSON response it is: the route's schema describes these bytes.)
+    const body = Buffer.concat([
+      ENVELOPE_HEAD,
+      read.json,
+      Buffer.from(`,"time":${elapsedSeconds(c)}}`, 'latin1'),
+    ]);
+    return c.body(body, 200, { 'content-type': 'application/json' }) as never;
   });
 
   app.openapi(updateRoute, async (c) => {

@@ -250,10 +250,13 @@ export async function getSkill(
   return (await readSkill(deps, identity, rawName, options)).result;
 }
 
-/** A get result as JSON text, as {@link getSkillJson} returns it (and its read cache keeps it). */
+/** A get result as JSON, as {@link getSkillJson} returns it (and its read cache keeps it). */
 export interface SkillJson {
-  /** `JSON.stringify` of the get result. */
-  json: string;
+  /**
+   * `JSON.stringify` of the get result, encoded as UTF-8: kept and sent as these bytes (half the
+   * memory of the string for mostly-ASCII text, and no encoding per response).
+   */
+  json: Buffer;
   /** The skill's revision (the `ETag`). */
   revision: string;
   /**
@@ -265,12 +268,12 @@ export interface SkillJson {
 }
 
 /**
- * {@link getSkill} as JSON text, from the read cache when the store has not changed since the same
+ * {@link getSkill} as UTF-8 JSON, from the read cache when the store has not changed since the same
  * read (same caller, name and options) was rendered: a hit costs no store call but the change token.
  *
  * @param changeToken - the store's change token read for this request before any store read (else
  *   read here)
- * @returns the JSON text, the revision and whether the skill is settled
+ * @returns the JSON bytes, the revision and whether the skill is settled
  * @throws SkillportError `NOT_FOUND` (never cached)
  */
 export async function getSkillJson(
@@ -288,8 +291,8 @@ export async function getSkillJson(
   const hit = deps.readCache.get(key, token);
   if (hit !== undefined) return hit as SkillJson;
   const { result, settled } = await readSkill(deps, identity, rawName, options);
-  const entry: SkillJson = { json: JSON.stringify(result), revision: result.revision, settled };
-  deps.readCache.set(key, token, entry, entry.json.length * 2 + key.length * 2 + 200);
+  const entry: SkillJson = { json: Buffer.from(JSON.stringify(result)), revision: result.revision, settled };
+  deps.readCache.set(key, token, entry, entry.json.byteLength + key.length * 2 + 200);
   return entry;
 }
 

@@ -100,6 +100,32 @@ describe(`GET /api/v1/skills/{name} conditional (${TEST_ENGINE})`, () => {
       (await t.request('GET', '/api/v1/skills/shaped-skill?level=0&include_files=false')).json.result,
     ).toEqual(l0);
   });
+
+  it('serves text beyond ASCII byte for byte from the cache, with its length in bytes', async () => {
+    const t = await start();
+    const body = 'Grüße, naïve café — 日本語の説明, emoji 🧭, and a "quoted" \\ backslash.';
+    await add(t, 'unicode-skill', body);
+    const first = await fetch(`${t.url}/api/v1/skills/unicode-skill`);
+    const firstBytes = Buffer.from(await first.arrayBuffer());
+    const again = await fetch(`${t.url}/api/v1/skills/unicode-skill`);
+    const againBytes = Buffer.from(await again.arrayBuffer());
+    for (const [res, bytes] of [
+      [first, firstBytes],
+      [again, againBytes],
+    ] as const) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength);
+      const parsed = JSON.parse(bytes.toString('utf8'));
+      expect(parsed.status).toBe('ok');
+      expect(parsed.result.content).toContain(body);
+      expect(typeof parsed.time).toBe('number');
+    }
+    // The same result both times, apart from the envelope's time.
+    const { time: _t1, ...a } = JSON.parse(firstBytes.toString('utf8'));
+    const { time: _t2, ...b } = JSON.parse(againBytes.toString('utf8'));
+    expect(b).toEqual(a);
+  });
 });
 
 describe(`two servers on one ${TEST_ENGINE} database: reads are never stale`, () => {
