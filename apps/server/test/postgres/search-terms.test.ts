@@ -206,7 +206,11 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
       `DROP TRIGGER skill_terms_added ON skills; DROP TRIGGER skill_terms_changed ON skills;
        DROP TRIGGER skill_terms_gone ON skills; DROP TABLE skill_terms; DROP FUNCTION skill_terms_sync();
        DROP FUNCTION skill_term_rank(smallint[], text[]); DROP FUNCTION skill_term_labels(text[]);
-       DROP FUNCTION skill_rank_fold(float8[]); DELETE FROM skillport_migrations WHERE version = 4`,
+       DROP FUNCTION skill_rank_fold(float8[]);
+       DROP TRIGGER skill_files_usage ON skill_files; DROP TRIGGER skills_usage_files_first ON skills;
+       DROP TRIGGER skills_usage_move ON skills; DROP FUNCTION skill_files_usage();
+       DROP FUNCTION skills_usage_files_first(); DROP FUNCTION skills_usage_move(); DROP TABLE account_usage;
+       DELETE FROM skillport_migrations WHERE version >= 4`,
     );
     await store.close();
     store = openEngineStore(dataDir);

@@ -2,7 +2,7 @@ import { isSkillportError, type SkillportError } from '@skillport/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SkillWrite, Store } from '../../src/store/types.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
-import { makeWrite, openTempStore } from './helpers.js';
+import { makeWrite, openTempStore, TEST_CLAIM } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -45,6 +45,37 @@ describe(`${TEST_ENGINE} store: per-account quotas`, () => {
     expect((await store.accountUsage('acme', 0)).storedBytes).toBe(sizeOf(smaller) + sizeOf(b));
     await store.deleteSkill('acme', b.rootUri, 'beta');
     expect((await store.accountUsage('acme', 0)).storedBytes).toBe(sizeOf(smaller));
+  });
+
+  it('keeps the usage equal to the live files through overviews, replacements and deletes', async () => {
+    const store = setup();
+    const live = async (accountId: string) => {
+      let sum = 0;
+      for (const name of ['one', 'two', 'three']) {
+        const skill = await store.getSkill(accountId, makeWrite({ name }).rootUri, name);
+        if (skill === null) continue;
+        for (const file of await store.listFiles(skill.id, { withContent: false }))
+          if (file.path !== '.overview.md') sum += file.size;
+      }
+      return sum;
+    };
+    await store.putSkill(makeWrite({ name: 'one' }, { 'a.bin': bytes(3000) }));
+    await store.putSkill(makeWrite({ name: 'two' }, { 'b.bin': bytes(2000), 'c.bin': bytes(10) }));
+    await store.putSkill(makeWrite({ name: 'three', accountId: 'globex' }, { 'd.bin': bytes(700) }));
+    // The processing jobs write overviews, which do not count.
+    for (;;) {
+      const task = await store.claimTask(Date.now(), TEST_CLAIM);
+      if (task === null) break;
+      await store.completeTask(task.lease, { overview: 'o'.repeat(5000), result: {} });
+    }
+    expect((await store.accountUsage('acme', 0)).storedBytes).toBe(await live('acme'));
+    expect((await store.accountUsage('globex', 0)).storedBytes).toBe(await live('globex'));
+    await store.putSkill(makeWrite({ name: 'two' }, { 'b.bin': bytes(20) }));
+    expect((await store.accountUsage('acme', 0)).storedBytes).toBe(await live('acme'));
+    await store.deleteSkill('acme', makeWrite({ name: 'one' }).rootUri, 'one');
+    await store.deleteSkill('globex', makeWrite({ name: 'three' }).rootUri, 'three');
+    expect((await store.accountUsage('acme', 0)).storedBytes).toBe(await live('acme'));
+    expect((await store.accountUsage('globex', 0)).storedBytes).toBe(0);
   });
 
   it('refuses a write that would pass the quota with 507 and changes nothing', async () => {

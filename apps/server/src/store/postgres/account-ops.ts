@@ -118,7 +118,8 @@ async function tempUploadBytes(db: Queryable, accountId: string, now: number): P
 
 /**
  * Bytes of the files of the account's live skills (`.overview.md` not counted), leaving out the skill
- * `except` (the one a write replaces).
+ * `except` (the one a write replaces): the account's total kept in `account_usage` (schema version
+ * 5) less the files of `except`.
  */
 export async function storedBytes(
   db: Queryable,
@@ -126,8 +127,9 @@ export async function storedBytes(
   except?: { rootUri: string; name: string },
 ): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
-    `SELECT COALESCE(SUM(f.size), 0)::text AS n FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
-     WHERE s.account_id = $1 AND f.path <> '.overview.md' AND NOT (s.root_uri = $2 AND s.name = $3)`,
+    `SELECT (COALESCE((SELECT stored_bytes FROM account_usage WHERE account_id = $1), 0)
+       - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+           WHERE s.account_id = $1 AND s.root_uri = $2 AND s.name = $3 AND f.path <> '.overview.md'), 0))::text AS n`,
     [accountId, except?.rootUri ?? '', except?.name ?? ''],
   );
   return Number(rows[0]?.n ?? 0);

@@ -39,6 +39,8 @@ interface Migration {
  *   set of its field labels (A 1, B 2, C 4, D 8). Triggers on `skills` keep it in step with `search`.
  *   `find` scores matches from its primary key (an index-only scan per query term) to the exact
  *   figure `ts_rank` gives, without reading the TOASTed vectors (`search/postgres-search.ts`).
+ * - `account_usage` (version 5) holds each account's stored bytes (live skill files, `.overview.md`
+ *   not counted), kept by triggers on `skill_files`, so the quota check of a write is a lookup.
  * - Accounts, users, keys, blobs and temp uploads carry a `seq` (insertion order, like SQLite's rowid),
  *   so `exportRecords` lists them in the same order on both engines.
  */
@@ -307,6 +309,56 @@ CREATE TRIGGER skill_terms_gone AFTER DELETE ON skills FOR EACH ROW EXECUTE FUNC
 INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
   SELECT u.lexeme, s.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
   FROM skills s CROSS JOIN LATERAL unnest(s.search) AS u;
+`,
+  },
+  {
+    version: 5,
+    name: 'stored bytes per account',
+    // As SQLite's version 10: the account quota check reads the account's total from
+    // `account_usage`, kept by triggers on `skill_files`, instead of summing the account's files on
+    // every write. A skill's files are deleted before the skill row, so the triggers find its account.
+    sql: `
+CREATE TABLE account_usage (
+  account_id text COLLATE "C" PRIMARY KEY,
+  stored_bytes bigint NOT NULL
+);
+INSERT INTO account_usage (account_id, stored_bytes)
+  SELECT s.account_id, SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+  WHERE f.path <> '.overview.md' GROUP BY s.account_id;
+CREATE FUNCTION skill_files_usage() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') AND OLD.path <> '.overview.md' THEN
+    UPDATE account_usage SET stored_bytes = stored_bytes - OLD.size
+      WHERE account_id = (SELECT account_id FROM skills WHERE seq = OLD.skill_seq);
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.path <> '.overview.md' THEN
+    INSERT INTO account_usage (account_id, stored_bytes)
+      SELECT account_id, NEW.size FROM skills WHERE seq = NEW.skill_seq
+      ON CONFLICT (account_id) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER skill_files_usage AFTER INSERT OR UPDATE OR DELETE ON skill_files
+  FOR EACH ROW EXECUTE FUNCTION skill_files_usage();
+CREATE FUNCTION skills_usage_files_first() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM skill_files WHERE skill_seq = OLD.seq;
+  RETURN OLD;
+END $$;
+CREATE TRIGGER skills_usage_files_first BEFORE DELETE ON skills
+  FOR EACH ROW EXECUTE FUNCTION skills_usage_files_first();
+CREATE FUNCTION skills_usage_move() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  moved bigint;
+BEGIN
+  SELECT COALESCE(SUM(size), 0) INTO moved FROM skill_files WHERE skill_seq = NEW.seq AND path <> '.overview.md';
+  UPDATE account_usage SET stored_bytes = stored_bytes - moved WHERE account_id = OLD.account_id;
+  INSERT INTO account_usage (account_id, stored_bytes) VALUES (NEW.account_id, moved)
+    ON CONFLICT (account_id) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER skills_usage_move AFTER UPDATE OF account_id ON skills
+  FOR EACH ROW WHEN (OLD.account_id <> NEW.account_id) EXECUTE FUNCTION skills_usage_move();
 `,
   },
 ];
