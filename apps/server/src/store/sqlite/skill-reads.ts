@@ -46,9 +46,12 @@ export function getSkillById(conn: Connection, skillId: string): SkillRecord | n
 const WITHOUT_BODY = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
   overview_revision, created_at, updated_at, frontmatter, overview, '' AS body`;
 
-/** The columns a listing shows: no frontmatter, overview, source or body (the large ones). */
+/**
+ * The columns a listing shows: no frontmatter, overview, source or body (the large ones). All of them
+ * are in the `skills_listing` index (and `seq` is the rowid), so a listing never reads a table row.
+ */
 const SUMMARY = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, NULL AS source_metadata,
-  revision, overview_revision, created_at, updated_at, '{}' AS frontmatter, NULL AS overview, '' AS body`;
+  revision, NULL AS overview_revision, created_at, updated_at, '{}' AS frontmatter, NULL AS overview, '' AS body`;
 
 /** How much of each row {@link listSkills} reads. */
 export type ListFields = 'all' | 'without-body' | 'summary';
