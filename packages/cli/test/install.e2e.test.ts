@@ -330,7 +330,10 @@ describe('history, show --revision, restore, and retention freeing storage', () 
     const history = ok(await cli(['skills', 'history', 'notes'])).stdout.toString();
     expect(history).toMatch(new RegExp(`${r2.slice(0, 12)}.*current`));
     expect(history).toMatch(new RegExp(`${r1.slice(0, 12)}.*replaced`));
-    expect(history.trim().split('\n').at(-1)).toBe('2 revisions of viking://user/default/skills/notes');
+    expect(history.trim().split('\n').slice(-2)).toEqual([
+      '2 revisions of viking://user/default/skills/notes',
+      'files: SKILL.md and its auxiliary files (the generated .abstract.md and .overview.md are not counted)',
+    ]);
     const old = ok(await cli(['skills', 'show', 'notes', '--revision', r1.slice(0, 8)]));
     expect(old.stdout.toString()).toBe(md('notes', 'One.'));
     const stale = await cli(['skills', 'restore', 'notes', r1.slice(0, 8), '--if-match', r1]);
@@ -451,5 +454,41 @@ describeCorpus('bulk add of the whole corpus', () => {
       }
     }
     expect(results.filter((r) => r.result !== 'refused').length).toBeGreaterThan(30);
+  });
+});
+
+describe('file counts and deletions with the default retention (history kept after a delete)', () => {
+  let keptServer: RunningCliServer;
+  beforeAll(async () => {
+    keptServer = await startCliServer();
+  }, 60_000);
+  afterAll(async () => {
+    await keptServer?.stop();
+  });
+  const kept = (args: string[], options: { cwd?: string } = {}) => runBin(keptServer, args, options);
+
+  it('show --files, history and remove count the same files; a deletion is labelled deleted', async () => {
+    const dir = folder(path.join(work, 'src', 'counted'), {
+      'SKILL.md': md('counted', 'Counted.'),
+      'scripts/run.py': 'print(1)\n',
+      'docs/guide.md': '# Guide\n',
+    });
+    ok(await kept(['add-skill', dir, '--wait']));
+    const files = ok(await kept(['skills', 'show', 'counted', '--files'])).stdout.toString();
+    expect(files).toMatch(/\.overview\.md/); // listed, but not counted
+    expect(files.trim().split('\n').at(-1)).toBe(
+      '3 files: SKILL.md and 2 auxiliary files (the generated .abstract.md and .overview.md are not ' +
+        'counted, nor folders)',
+    );
+    const history = ok(await kept(['skills', 'history', 'counted'])).stdout.toString();
+    expect(history).toMatch(/^[0-9a-f]{12}\s.*\s3\s+\S+ (KiB|B)\s+current$/m);
+    const removed = ok(await kept(['skills', 'remove', 'counted'])).stdout.toString();
+    expect(removed).toMatch(
+      /^removed viking:\/\/user\/default\/skills\/counted \(3 files: SKILL\.md and 2 auxiliary files\); its history is kept/,
+    );
+    const after = ok(await kept(['skills', 'history', 'counted'])).stdout.toString();
+    expect(after).toMatch(/\s3\s+\S+ (KiB|B)\s+deleted \d{4}-\d\d-\d\d \d\d:\d\d$/m);
+    expect(after).not.toMatch(/replaced/);
+    expect(after).toMatch(/the skill was deleted; restore one with/);
   });
 });

@@ -332,7 +332,7 @@ export class AsyncHTTPClient {
    * @param name - the skill name.
    * @param params - `target_uri` (default: user root, then agent root), `limit` (default 100, at most 1000).
    * @returns `{name, uri, root_uri, deleted, current_revision, revisions: [{revision, created_at,
-   *   created_by, superseded_at, current, size, files}], total}`.
+   *   created_by, superseded_at, superseded_by, current, size, files, auxiliary_files}], total}`.
    * @throws NotFoundError when neither the skill nor a history of it exists.
    * @example
    * ```ts

@@ -1551,7 +1551,7 @@ export interface components {
              */
             message: string;
             /**
-             * @description Stable rule id, e.g. `yaml_format`, `name_required`, `description_required`, `name_matches_directory`, `name_max_length`, `name_allowed_characters`, `description_max_length`, `body_max_lines`, `name_kebab_case`, `description_too_short`
+             * @description Stable rule id, e.g. `yaml_format`, `name_required`, `description_required`, `name_matches_directory`, `name_max_length`, `name_allowed_characters`, `name_leading_hyphen`, `name_reserved_filename`, `description_max_length`, `body_max_lines`, `name_kebab_case`, `description_too_short`
              * @example name_kebab_case
              */
             rule: string;
@@ -1625,6 +1625,11 @@ export interface components {
         /** @description One version in a skill's history, newest first. The same `revision` appears again when a restore writes an earlier version anew. */
         SkillRevision: {
             /**
+             * @description Number of its auxiliary files (every file besides SKILL.md and the generated summaries), as an add's `auxiliary_files` counts them
+             * @example 1
+             */
+            auxiliary_files: number;
+            /**
              * @description When this version was written (add, update or restore), ISO 8601 UTC with milliseconds
              * @example 2026-01-31T09:30:00.000Z
              */
@@ -1637,7 +1642,7 @@ export interface components {
             /** @description True for the version the skill has now */
             current: boolean;
             /**
-             * @description Number of those files
+             * @description Number of those files: SKILL.md, the auxiliary files and `.abstract.md`
              * @example 3
              */
             files: number;
@@ -1656,6 +1661,12 @@ export interface components {
              * @example null
              */
             superseded_at: string | null;
+            /**
+             * @description What ended this version: `write` (an update, a restore or a new add replaced it), `delete` (the skill was deleted then); null for the current version
+             * @example null
+             * @enum {string|null}
+             */
+            superseded_by: "write" | "delete" | null;
         };
         /** @description Result of add and update: the stored skill, plus `queue_status` (this write's job) when `wait=true`, else `task_id` */
         SkillWriteResult: {
@@ -1921,7 +1932,7 @@ export interface components {
              */
             source_path?: string | null | false;
             /**
-             * @description Strict mode. Profile `openviking`: `name_matches_directory`, `name_max_length`, `name_allowed_characters` and `description_max_length` become errors, and `body_max_lines` (> 500) is reported as a warning. Profiles `agentskills` / `claude`: unknown frontmatter keys and recovered YAML mistakes become errors. Default false (`null` or `false`: not strict).
+             * @description Strict mode. Profile `openviking`: `name_matches_directory`, `name_max_length`, `name_allowed_characters`, `name_leading_hyphen` (a leading `-`, read as an option on command lines), `name_reserved_filename` (`con`, `nul`, `com1`…: no such folder on Windows) and `description_max_length` become errors, and `body_max_lines` (> 500) is reported as a warning. Profiles `agentskills` / `claude`: unknown frontmatter keys and recovered YAML mistakes become errors. Default false (`null` or `false`: not strict).
              * @example true
              */
             strict?: boolean | null | false;

@@ -139,6 +139,19 @@ function isCurrent(match: History, entry: SkillRevisionRecord): boolean {
 }
 
 /**
+ * What ended entry `i` of a history listed newest first: a write stores the new version with the
+ * time it marks the old one superseded, so the next newer entry created at that very time replaced
+ * it; otherwise (the newest entry, or the next one written later: a re-add or restore after a
+ * delete) the skill was deleted then.
+ */
+function supersededBy(entries: readonly SkillRevisionRecord[], i: number): 'write' | 'delete' | null {
+  const entry = entries[i];
+  if (entry === undefined || entry.supersededAt === null) return null;
+  const newer = entries[i - 1];
+  return newer !== undefined && newer.createdAt === entry.supersededAt ? 'write' : 'delete';
+}
+
+/**
  * `GET /api/v1/skills/{name}/revisions`: the kept history, newest first.
  *
  * @param options.limit - most entries returned (default 100, at most 1000)
@@ -158,14 +171,16 @@ export async function listSkillRevisions(
     root_uri: history.rootUri,
     deleted: history.live === null,
     current_revision: history.live?.revision ?? null,
-    revisions: history.entries.slice(0, limit).map((entry) => ({
+    revisions: history.entries.slice(0, limit).map((entry, i) => ({
       revision: entry.revision,
       created_at: iso(entry.createdAt),
       created_by: entry.createdBy,
       superseded_at: entry.supersededAt === null ? null : iso(entry.supersededAt),
+      superseded_by: supersededBy(history.entries, i),
       current: isCurrent(history, entry),
       size: entry.manifest.reduce((sum, f) => sum + f.size, 0),
       files: entry.manifest.length,
+      auxiliary_files: entry.manifest.filter((f) => f.kind === 'auxiliary').length,
     })),
     total: history.entries.length,
   };

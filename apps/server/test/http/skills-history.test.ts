@@ -84,7 +84,10 @@ describe('revisions, restore and files', () => {
       superseded_at: null,
       created_by: 'default',
       files: 4,
+      auxiliary_files: 2,
+      superseded_by: null,
     });
+    expect(result.revisions[1]).toMatchObject({ current: false, superseded_by: 'write' });
     expect(result.revisions[1].current).toBe(false);
     expect(Date.parse(result.revisions[1].superseded_at)).not.toBeNaN();
     // SKILL.md + .abstract.md + scripts/extract.py + assets/logo.bin
@@ -245,7 +248,7 @@ describe('revisions, restore and files', () => {
     expect(history.status).toBe(200);
     expect(history.json.result).toMatchObject({ deleted: true, current_revision: null, total: 1 });
     const rev = history.json.result.revisions[0].revision;
-    expect(history.json.result.revisions[0].current).toBe(false);
+    expect(history.json.result.revisions[0]).toMatchObject({ current: false, superseded_by: 'delete' });
     const old = await t.request('GET', `/api/v1/skills/scratch?revision=${rev}&level=2`);
     expect(old.json.result.content).toBe(md('scratch', 'Scratch notes'));
     // `If-Match: *` needs an existing skill: a deleted one is not (RFC 9110 §13.1.1).
@@ -262,6 +265,17 @@ describe('revisions, restore and files', () => {
     // The skill was deleted, so the restore brings it back rather than replacing it.
     expect(back.json.result.replaced).toBe(false);
     expect((await t.request('GET', '/api/v1/skills/scratch')).status).toBe(200);
+    // A version ended by the delete says so, not "replaced": the restore wrote a new entry later.
+    await t.request('PUT', '/api/v1/skills/scratch', {
+      body: { data: md('scratch', 'Scratch notes, v2'), wait: true },
+    });
+    const ended = (await t.request('GET', '/api/v1/skills/scratch/revisions')).json.result.revisions;
+    expect(ended.map((r: { superseded_by: string | null }) => r.superseded_by)).toEqual([
+      null,
+      'write',
+      'delete',
+    ]);
+    expect(ended[0]).toMatchObject({ current: true, files: 2, auxiliary_files: 0 });
 
     const purged = await t.request('DELETE', '/api/v1/skills/scratch?purge=true');
     // SKILL.md, .abstract.md and the .overview.md the processing job wrote

@@ -12,6 +12,21 @@ function shortTime(iso: string | null): string {
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso;
 }
 
+/**
+ * What every file count of the CLI counts (`skills history`, `skills show --files`, `skills remove`,
+ * `add-skill`'s auxiliary files): the files a skill is made of and `install` writes.
+ */
+export const NOT_COUNTED = 'the generated .abstract.md and .overview.md are not counted';
+const FILES_COUNTED = `files: SKILL.md and its auxiliary files (${NOT_COUNTED})`;
+
+/** `N files (SKILL.md and M auxiliary files)` for a skill with `auxiliary` auxiliary files. */
+export function describeFileCount(auxiliary: number): string {
+  const total = auxiliary + 1;
+  return `${total} file${total === 1 ? '' : 's'}: SKILL.md${
+    auxiliary === 0 ? '' : ` and ${auxiliary} auxiliary file${auxiliary === 1 ? '' : 's'}`
+  }`;
+}
+
 /** Bytes as `812 B`, `4.1 KiB`, `2.3 MiB`. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -43,11 +58,14 @@ export function registerSkillHistory(skills: Command, io: CliIo): void {
             { header: 'revision', value: (r) => r.revision.slice(0, 12), flexible: false },
             { header: 'written', value: (r) => shortTime(r.created_at), flexible: false },
             { header: 'by', value: (r) => r.created_by ?? '' },
-            { header: 'files', value: (r) => String(r.files), flexible: false, align: 'right' },
+            { header: 'files', value: (r) => String(1 + r.auxiliary_files), flexible: false, align: 'right' },
             { header: 'size', value: (r) => formatBytes(r.size), flexible: false, align: 'right' },
             {
               header: 'state',
-              value: (r) => (r.current ? 'current' : `replaced ${shortTime(r.superseded_at)}`),
+              value: (r) =>
+                r.current
+                  ? 'current'
+                  : `${r.superseded_by === 'delete' ? 'deleted' : 'replaced'} ${shortTime(r.superseded_at)}`,
               flexible: false,
             },
           ],
@@ -63,6 +81,7 @@ export function registerSkillHistory(skills: Command, io: CliIo): void {
           ? `${shown} of ${result.total} revisions of ${result.uri}${note}\n`
           : `${result.total} revision${result.total === 1 ? '' : 's'} of ${result.uri}${note}\n`,
       );
+      ctx.print(`${FILES_COUNTED}\n`);
     });
 
   skills

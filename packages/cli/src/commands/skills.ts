@@ -1,6 +1,6 @@
 /** `skills add|list|find|show|update|remove`: the skill routes of the server. */
 
-import type { AsyncHTTPClient } from '@skillport/sdk-node';
+import { type AsyncHTTPClient, isApiError } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
 import { withInterruptReport } from '../internal/interrupt.js';
@@ -10,7 +10,7 @@ import { withSpinner } from '../internal/spinner.js';
 import { renderTable } from '../internal/table.js';
 import { checkedSource } from '../internal/upload-limits.js';
 import { registerSkillArchive } from './skill-archive.js';
-import { registerSkillHistory } from './skill-history.js';
+import { describeFileCount, NOT_COUNTED, registerSkillHistory } from './skill-history.js';
 import {
   addAction,
   addWriteOptions,
@@ -179,7 +179,8 @@ export function registerSkills(program: Command, io: CliIo): Command {
         const result = await client.getSkill(name, { level, ...target });
         if (options.files) {
           const files = result.files ?? [];
-          return ctx.print(
+          const auxiliary = files.filter((f) => f.kind === 'auxiliary').length;
+          ctx.print(
             renderTable(
               files,
               [
@@ -191,6 +192,7 @@ export function registerSkills(program: Command, io: CliIo): Command {
               ctx.width,
             ),
           );
+          return ctx.print(`${describeFileCount(auxiliary)} (${NOT_COUNTED}, nor folders)\n`);
         }
         const text = level === '0' ? result.abstract : level === '1' ? result.overview : result.content;
         if (text === undefined)
@@ -239,13 +241,40 @@ export function registerSkills(program: Command, io: CliIo): Command {
     .action(async (name: string, options: { target?: string; purge?: boolean }, command: Command) => {
       const ctx = createContext(io, command);
       const client = await ctx.client();
-      const result = await client.deleteSkill(name, {
+      const params = {
         ...(options.target ? { target_uri: options.target } : {}),
         ...(options.purge ? { purge: 'true' } : {}),
-      });
-      if (ctx.format === 'json') return printJson(io, result);
+      };
+      if (ctx.format === 'json') return printJson(io, await client.deleteSkill(name, params));
+      // Counted as everywhere in the CLI (SKILL.md and auxiliary files): read the skill, then delete
+      // that very revision (If-Match), so the count is of what was deleted.
+      let removed:
+        | { result: Awaited<ReturnType<AsyncHTTPClient['deleteSkill']>>; auxiliary: number | undefined }
+        | undefined;
+      for (let attempt = 0; removed === undefined; attempt++) {
+        const current = await client
+          .getSkill(name, { level: 0, ...(options.target ? { target_uri: options.target } : {}) })
+          .catch((error: unknown) => {
+            if (isApiError(error) && error.status === 404) return undefined; // purge of a deleted skill, or 404
+            throw error;
+          });
+        try {
+          const result = await client.deleteSkill(
+            name,
+            params,
+            current && attempt < 3 ? { ifMatch: `"${current.revision}"` } : {},
+          );
+          const auxiliary = current?.files?.filter((f) => f.kind === 'auxiliary').length;
+          removed = { result, auxiliary: attempt < 3 ? auxiliary : undefined };
+        } catch (error) {
+          // Changed between the read and the delete: read it again.
+          if (!(isApiError(error) && error.status === 412)) throw error;
+        }
+      }
+      const { result, auxiliary } = removed;
+      const count = auxiliary === undefined ? '' : ` (${describeFileCount(auxiliary)})`;
       ctx.print(
-        `removed ${result.uri} (${result.estimated_deleted_count} files)` +
+        `removed ${result.uri}${count}` +
           (result.privacy_deleted
             ? '; its history was erased too\n'
             : `; its history is kept, restore with: skillport skills restore ${result.name} <revision>\n`),

@@ -35,13 +35,34 @@ export const SkillRevisionSchema = z
         'When a later write replaced it or the skill was deleted, ISO 8601 UTC; null for the current version',
       example: null,
     }),
+    superseded_by: z
+      .enum(['write', 'delete'])
+      .nullable()
+      .meta({
+        description:
+          'What ended this version: `write` (an update, a restore or a new add replaced it), `delete` (the ' +
+          'skill was deleted then); null for the current version',
+        example: null,
+      }),
     current: z.boolean().meta({ description: 'True for the version the skill has now' }),
     size: z.number().int().meta({
       description:
         'Bytes of its files: SKILL.md, auxiliary files and the generated `.abstract.md` (not `.overview.md`)',
       example: 2048,
     }),
-    files: z.number().int().meta({ description: 'Number of those files', example: 3 }),
+    files: z.number().int().meta({
+      description: 'Number of those files: SKILL.md, the auxiliary files and `.abstract.md`',
+      example: 3,
+    }),
+    auxiliary_files: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'Number of its auxiliary files (every file besides SKILL.md and the generated summaries), as an ' +
+          "add's `auxiliary_files` counts them",
+        example: 1,
+      }),
   })
   .meta({
     id: 'SkillRevision',
