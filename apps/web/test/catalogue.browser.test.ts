@@ -281,6 +281,23 @@ describe('the catalogue page served at /', () => {
     await dark.context.close();
   });
 
+  it('the install command of a skill whose name starts with "-" puts it after "--"', async () => {
+    const added = await api.addSkill(
+      md('-dash-notes', 'A skill whose name starts with a hyphen', '# Dash\n'),
+      {
+        wait: true,
+      },
+    );
+    // Accepted (OpenViking accepts it), with the warning every surface gives.
+    expect(added.warnings.map((w) => w.rule)).toContain('name_leading_hyphen');
+    const { page, context, errors } = await openPage(`${server.url}/#/skill/-dash-notes`);
+    await page.getByTestId('install-command').waitFor();
+    expect(await page.getByTestId('install-command').textContent()).toBe('skillport install -- -dash-notes');
+    expect(errors).toEqual([]);
+    await context.close();
+    await api.deleteSkill('-dash-notes', { purge: true });
+  });
+
   it('opens a skill: levels, frontmatter, files with sizes, file view and download, copy buttons', async () => {
     const { page, context, errors } = await openPage(`${server.url}/`);
     await page.getByRole('link', { name: 'meeting-notes' }).click();

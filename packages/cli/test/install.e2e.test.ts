@@ -491,4 +491,22 @@ describe('file counts and deletions with the default retention (history kept aft
     expect(after).not.toMatch(/replaced/);
     expect(after).toMatch(/the skill was deleted; restore one with/);
   });
+
+  it('a name starting with "-": validate warns (same rule as the server), hints put it after "--"', async () => {
+    const dir = folder(path.join(work, 'src', 'dash-skill'), { 'SKILL.md': md('"-dash-skill"', 'Dash.') });
+    const validated = ok(await kept(['skills', 'validate', dir])).stdout.toString();
+    expect(validated).toMatch(/warning name_leading_hyphen .*skillport install -- -dash-skill/);
+    const added = ok(await kept(['add-skill', dir, '-o', 'json'])).json<{
+      warnings: Array<{ rule: string }>;
+    }>();
+    expect(added.warnings.map((w) => w.rule)).toContain('name_leading_hyphen');
+    const removed = ok(await kept(['skills', 'remove', '--', '-dash-skill'])).stdout.toString();
+    expect(removed).toContain('restore with: skillport skills restore -- -dash-skill <revision>');
+    const history = ok(await kept(['skills', 'history', '--', '-dash-skill'])).stdout.toString();
+    expect(history).toContain('restore one with: skillport skills restore -- -dash-skill <revision>');
+    const notInstalled = await kept(['uninstall', '--', '-dash-skill'], {
+      cwd: project('dash', ['.claude/']),
+    });
+    expect(notInstalled.stderr).toContain('install it with skillport install -- -dash-skill');
+  });
 });

@@ -134,7 +134,7 @@ const pinned: Record<string, Pinned> = {
   },
   '013-composio-21risk-leading-hyphen': {
     name: '-21risk-automation',
-    warnings: ['name_kebab_case'],
+    warnings: ['name_leading_hyphen', 'name_kebab_case'],
     agentskills: ['name_hyphens'],
   },
   '014-composio-ahrefs-titlecase': {

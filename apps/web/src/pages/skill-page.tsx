@@ -117,7 +117,10 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
   const targetUri = skill.root_uri;
   const files = (skill.files ?? []).filter((f) => !f.is_dir);
   const auxiliary = files.filter((f) => f.kind === 'auxiliary');
-  const install = `skillport install ${skill.name}${skillKind === 'agent' ? ' --target viking://agent/skills' : ''}`;
+  // Options first; a name starting with "-" after "--", or the command line reads it as an option.
+  const install = `skillport install${skillKind === 'agent' ? ' --target viking://agent/skills' : ''} ${
+    skill.name.startsWith('-') ? '-- ' : ''
+  }${skill.name}`;
   const tabLink = (id: TabId) => skillHref(skill.name, kind, { tab: id === 'skill' ? null : id });
   const fileLink = (path: string | null) =>
     skillHref(skill.name, kind, { tab: tab === 'skill' ? null : tab, file: path });

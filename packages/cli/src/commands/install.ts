@@ -23,6 +23,7 @@ import {
 } from '../internal/installer.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { type LockedSkill, writeLock } from '../internal/lock-file.js';
+import { nameArgs } from '../internal/name-arg.js';
 import { withProgress } from '../internal/progress.js';
 import { resolveRemoteSkill } from '../internal/remote-skill.js';
 import { describeState, readFolderState, removeSkillFolder } from '../internal/skill-folder.js';
@@ -300,7 +301,7 @@ function entriesFor(ws: Workspace, names: readonly string[]): LockedSkill[] {
     const entry = ws.lock.skills[name];
     if (entry === undefined) {
       throw new CliError(
-        `${name} is not installed here (not in ${ws.lockPath}); install it with skillport install ${name}`,
+        `${name} is not installed here (not in ${ws.lockPath}); install it with skillport install ${nameArgs(name)}`,
       );
     }
     return entry;

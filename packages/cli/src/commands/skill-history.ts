@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
 import { type CliIo, printJson } from '../internal/io.js';
+import { nameArgs } from '../internal/name-arg.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderTable } from '../internal/table.js';
 import { printWriteResult, type WriteOptions, writeFields } from './skill-write.js';
@@ -74,7 +75,7 @@ export function registerSkillHistory(skills: Command, io: CliIo): void {
       );
       const shown = result.revisions.length;
       const note = result.deleted
-        ? ` (the skill was deleted; restore one with: skillport skills restore ${name} <revision>)`
+        ? ` (the skill was deleted; restore one with: skillport skills restore ${nameArgs(name, '<revision>')})`
         : '';
       ctx.print(
         shown < result.total

@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
 import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, printJson } from '../internal/io.js';
+import { nameArgs } from '../internal/name-arg.js';
 import { resolveSource } from '../internal/source.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderTable } from '../internal/table.js';
@@ -277,7 +278,7 @@ export function registerSkills(program: Command, io: CliIo): Command {
         `removed ${result.uri}${count}` +
           (result.privacy_deleted
             ? '; its history was erased too\n'
-            : `; its history is kept, restore with: skillport skills restore ${result.name} <revision>\n`),
+            : `; its history is kept, restore with: skillport skills restore ${nameArgs(result.name, '<revision>')}\n`),
       );
     });
 

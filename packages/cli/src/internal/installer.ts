@@ -21,6 +21,7 @@ import {
 import { configPath, resolveSettings } from './config.js';
 import { CliError, type CliIo } from './io.js';
 import { emptyLock, LOCK_FILE_NAME, type LockedSkill, type LockFile, readLock } from './lock-file.js';
+import { nameArgs } from './name-arg.js';
 import { downloadSkillFiles, type RemoteSkill } from './remote-skill.js';
 import { describeState, type FolderState, readFolderState, writeSkillFolder } from './skill-folder.js';
 
@@ -335,7 +336,7 @@ export function parseSkillSpec(spec: string): { name: string; revision?: string 
   }
   if (revision !== undefined && !/^[0-9a-fA-F]{4,64}$/.test(revision)) {
     throw new CliError(
-      `"${spec}": the revision after @ must be 4 to 64 hex characters (see skillport skills history ${name})`,
+      `"${spec}": the revision after @ must be 4 to 64 hex characters (see skillport skills history ${nameArgs(name)})`,
     );
   }
   return revision === undefined ? { name } : { name, revision: revision.toLowerCase() };

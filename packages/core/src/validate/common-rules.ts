@@ -96,6 +96,37 @@ export function checkAddNameRule(ctx: RuleContext, name: string, level: RuleLeve
   }
 }
 
+/** Device names Windows reserves in every folder, with or without an extension (case-insensitive). */
+const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
+
+/**
+ * Names a skill may have on the wire but that break where it goes next: `name_leading_hyphen` (a
+ * leading `-` reads as an option on a command line: `skillport install -x`) and
+ * `name_reserved_filename` (`con`, `nul`, `com1`… cannot be a folder on Windows, where `install`
+ * writes the skill folder), as `level` issues.
+ */
+export function checkPortableName(ctx: RuleContext, name: string, level: RuleLevel): void {
+  if (name.startsWith('-')) {
+    ctx.report(
+      'name_leading_hyphen',
+      level,
+      'name',
+      `"name" ${excerpt(name)} starts with "-": command lines read it as an option (it must be typed ` +
+        `after "--", as in \`skillport install -- ${name}\`). Rename it without the leading "-".`,
+      suggestName(name),
+    );
+  }
+  if (WINDOWS_RESERVED.test(name)) {
+    ctx.report(
+      'name_reserved_filename',
+      level,
+      'name',
+      `"name" ${excerpt(name)} is a device name Windows reserves: a folder of that name cannot be ` +
+        'created there, so the skill cannot be installed on Windows. Choose another name.',
+    );
+  }
+}
+
 /** `name_matches_directory` when a folder name is known. */
 export function checkDirectory(ctx: RuleContext, name: string, level: RuleLevel): void {
   const dir = ctx.dirName;

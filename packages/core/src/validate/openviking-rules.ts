@@ -6,6 +6,7 @@
  * | name_required, description_required | error |
  * | name_matches_directory (folder name given) | warning; error if strict |
  * | name_max_length, name_allowed_characters, description_max_length | warning; error if strict |
+ * | name_leading_hyphen, name_reserved_filename | warning; error if strict |
  * | body_max_lines (> 500) | warning, strict only |
  * | name_kebab_case, description_too_short | warning |
  *
@@ -17,6 +18,7 @@ import {
   checkDescriptionLength,
   checkDirectory,
   checkKebabCase,
+  checkPortableName,
   requireString,
 } from './common-rules.js';
 import type { RuleContext } from './rule-context.js';
@@ -28,6 +30,7 @@ export function checkOpenViking(ctx: RuleContext): void {
   if (name !== null) {
     checkAddNameRule(ctx, name, 'strict-error');
     checkDirectory(ctx, name, 'strict-error');
+    checkPortableName(ctx, name, 'strict-error');
     checkKebabCase(ctx, name);
   }
   if (description !== null) checkDescriptionLength(ctx, description, 'strict-error');

@@ -59,8 +59,9 @@ const STRICT_PROFILE_RULES = new Set([
  * - `openviking` (default): the rule table of `POST /api/v1/skills/validate` in the OpenAPI document — `yaml_format`,
  *   `name_required`, `description_required` (missing, not a string, blank) are errors;
  *   `name_matches_directory`, `name_max_length` (64), `name_allowed_characters`
- *   (`[A-Za-z0-9_-]`, the add-time rule) and `description_max_length` (1024) are warnings that
- *   `strict` makes errors; `body_max_lines` (> 500) is a warning reported only when `strict`;
+ *   (`[A-Za-z0-9_-]`, the add-time rule), `name_leading_hyphen` (a leading `-` reads as a
+ *   command-line option), `name_reserved_filename` (`con`, `nul`, `com1`…: no such folder on
+ *   Windows) and `description_max_length` (1024) are warnings that `strict` makes errors; `body_max_lines` (> 500) is a warning reported only when `strict`;
  *   `name_kebab_case`, `description_too_short` (< 20) and `name_whitespace` (blanks that add
  *   trims) are warnings.
  * - `agentskills`: the Agent Skills specification, as errors — `name_max_length` (64),

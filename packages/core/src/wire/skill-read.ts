@@ -460,7 +460,9 @@ export const ValidateSkillRequestSchema = z
     strict: looseOptional(z.boolean()).meta({
       description:
         'Strict mode. Profile `openviking`: `name_matches_directory`, `name_max_length`, ' +
-        '`name_allowed_characters` and `description_max_length` become errors, and `body_max_lines` ' +
+        '`name_allowed_characters`, `name_leading_hyphen` (a leading `-`, read as an option on command ' +
+        'lines), `name_reserved_filename` (`con`, `nul`, `com1`…: no such folder on Windows) and ' +
+        '`description_max_length` become errors, and `body_max_lines` ' +
         '(> 500) is reported as a warning. Profiles `agentskills` / `claude`: unknown frontmatter keys and ' +
         'recovered YAML mistakes become errors. Default false (`null` or `false`: not strict).',
       example: true,

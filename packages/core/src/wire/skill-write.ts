@@ -10,7 +10,8 @@ export const SkillIssueSchema = z
     rule: z.string().meta({
       description:
         'Stable rule id, e.g. `yaml_format`, `name_required`, `description_required`, ' +
-        '`name_matches_directory`, `name_max_length`, `name_allowed_characters`, ' +
+        '`name_matches_directory`, `name_max_length`, `name_allowed_characters`, `name_leading_hyphen`, ' +
+        '`name_reserved_filename`, ' +
         '`description_max_length`, `body_max_lines`, `name_kebab_case`, `description_too_short` ' +
         '',
       example: 'name_kebab_case',

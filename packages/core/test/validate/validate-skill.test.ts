@@ -68,6 +68,21 @@ const openviking: Record<string, Case> = {
     warnings: ['name_kebab_case'],
     first: { fix: 'pdf-tools' },
   },
+  'leading hyphen: add accepts it (OpenViking does), but command lines read it as an option': {
+    text: named('"-pdf-tools"'),
+    warnings: ['name_leading_hyphen', 'name_kebab_case'],
+    strictErrors: ['name_leading_hyphen'],
+    strictWarnings: ['name_kebab_case'],
+    first: { rule: 'name_leading_hyphen', fix: 'pdf-tools', line: 2, column: 7 },
+  },
+  'a device name Windows reserves cannot be installed there': {
+    text: named('NUL'),
+    warnings: ['name_reserved_filename', 'name_kebab_case'],
+    strictErrors: ['name_reserved_filename'],
+    strictWarnings: ['name_kebab_case'],
+    first: { rule: 'name_reserved_filename', line: 2, column: 7 },
+  },
+  'a name that merely starts like a device name is fine': { text: named('console-tools') },
   'blanks around the name: add trims them': {
     text: named('" pdf-tools "'),
     warnings: ['name_whitespace'],
