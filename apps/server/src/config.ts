@@ -246,6 +246,12 @@ export interface SqliteOptions {
    * `UNAVAILABLE` with `Retry-After`. The wait never holds up other requests.
    */
   busyTimeoutMs?: number;
+  /**
+   * Threads that run `find`, each on a read-only connection of its own, so concurrent finds use
+   * every core and never wait behind writes (`SKILLPORT_SEARCH_THREADS`; default one per core the
+   * process may use, at most 4; 0 = `find` runs in the database thread with the writes).
+   */
+  searchThreads?: number;
 }
 
 /** The embeddings endpoint (any OpenAI-compatible server: OpenAI, Ollama, vLLM, LM Studio…). */
@@ -441,7 +447,8 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   }
   const synchronous = env.SKILLPORT_SQLITE_SYNCHRONOUS?.trim().toUpperCase();
   const busy = env.SKILLPORT_SQLITE_BUSY_TIMEOUT_MS;
-  if (synchronous || busy) {
+  const searchThreads = env.SKILLPORT_SEARCH_THREADS?.trim();
+  if (synchronous || busy || searchThreads) {
     const sqlite: SqliteOptions = {};
     if (synchronous) {
       if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
@@ -452,6 +459,10 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       sqlite.synchronous = synchronous;
     }
     if (busy) sqlite.busyTimeoutMs = parsePositiveInt('SKILLPORT_SQLITE_BUSY_TIMEOUT_MS', busy);
+    if (searchThreads) {
+      sqlite.searchThreads = parsePositiveInt('SKILLPORT_SEARCH_THREADS', searchThreads);
+      if (sqlite.searchThreads > 64) throw new Error('SKILLPORT_SEARCH_THREADS must be at most 64');
+    }
     options.sqlite = sqlite;
   }
   if (env.SKILLPORT_READ_CACHE_MB) {

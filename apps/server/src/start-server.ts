@@ -283,6 +283,7 @@ async function openServerStore(options: ServerOptions): Promise<Store> {
     ...(file !== null ? { filename: path.basename(file) } : {}),
     ...(options.sqlite?.synchronous !== undefined ? { synchronous: options.sqlite.synchronous } : {}),
     ...(options.sqlite?.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.sqlite.busyTimeoutMs } : {}),
+    ...(options.sqlite?.searchThreads !== undefined ? { searchThreads: options.sqlite.searchThreads } : {}),
   });
 }
 

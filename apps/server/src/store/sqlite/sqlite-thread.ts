@@ -22,6 +22,7 @@ import { createTaskSignal } from '../task-signal.js';
 import type { SkillWrite, Store } from '../types.js';
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
+import { defaultSearchThreads, type SearchReaders, startSearchReaders } from './search-readers.js';
 
 /** Options of {@link createThreadedSqliteStore}. */
 export interface ThreadedSqliteStoreOptions {
@@ -36,6 +37,12 @@ export interface ThreadedSqliteStoreOptions {
    * default 5000); then it fails with `SQLITE_BUSY`.
    */
   busyTimeoutMs?: number;
+  /**
+   * Threads that run `find`, each on a read-only connection of its own, so concurrent finds use
+   * every core and never wait behind writes (`SKILLPORT_SEARCH_THREADS`; default one per core, at
+   * most 4; 0 = `find` runs in the database thread). See `search-readers.ts`.
+   */
+  searchThreads?: number;
 }
 
 /** What the database thread is started with. */
@@ -131,6 +138,8 @@ const unserved: { [M in UnservedStoreMethods]: `add ${M} to THREAD_METHODS in sq
 void unserved;
 
 const ATTEMPT_BUSY_MS = 20;
+/** Page cache of each search reader's connection, MiB (the search index's hot pages; less than the writer's). */
+const SEARCH_READER_CACHE_MB = 32;
 
 /** Buffers to move rather than copy: the handed-over file contents of a `putSkill` (see `movable.ts`). */
 function transferList(method: string, args: unknown[]): ArrayBuffer[] {
@@ -211,6 +220,27 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
   };
   const busyTimeoutMs = Math.max(0, options.busyTimeoutMs ?? 5000);
   const first = await startThread(data);
+  const searchThreads = Math.max(0, Math.floor(options.searchThreads ?? defaultSearchThreads()));
+  // The reader threads start with the first find (a server that is never asked to find starts none);
+  // should they fail to open the database, that find fails and the next one starts them again.
+  let readers: Promise<SearchReaders> | null = null;
+  const searchReaders = (): Promise<SearchReaders> => {
+    if (readers !== null) return readers;
+    const started = startSearchReaders(
+      {
+        file: path.join(options.dataDir, options.filename ?? 'skillport.db'),
+        attemptBusyMs: ATTEMPT_BUSY_MS,
+        cacheSizeMb: SEARCH_READER_CACHE_MB,
+      },
+      searchThreads,
+      busyTimeoutMs,
+    );
+    readers = started;
+    started.catch(() => {
+      if (readers === started) readers = null;
+    });
+    return started;
+  };
   let current: Promise<Thread> = Promise.resolve(first.thread);
   let nextId = 1;
   let closed = false;
@@ -266,6 +296,7 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     async close() {
       if (closed) return;
       closed = true;
+      await (await readers?.catch(() => null))?.close();
       watcher.db.close();
       const thread = await current;
       if (!thread.exited) {
@@ -296,6 +327,10 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     },
   };
   for (const method of THREAD_METHODS) store[method] = (...args: unknown[]) => call(method, args);
+  if (searchThreads > 0) {
+    store.search = async (...args: Parameters<Store['search']>) =>
+      closed ? call('search', args) : (await searchReaders()).search(...args);
+  }
   // watchTasks takes a function: its listeners live here and hear of this store's own settlements.
   const settled = createTaskSignal();
   store.watchTasks = (listener: () => void) => settled.watch(listener, () => false);

@@ -1,0 +1,125 @@
+/**
+ * `find` on the search reader threads of the threaded SQLite store (`search-readers.ts`): the same
+ * hits as a search on the database's own connection (lexical, typo-corrected, stop words only,
+ * several roots, semantic), every acknowledged write visible to the next find, and finds answered
+ * while the database thread is busy with writes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { optionsFromEnv } from '../../src/config.js';
+import { normaliseVector } from '../../src/embeddings/embedder.js';
+import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
+import type { Store } from '../../src/store/types.js';
+import { AGENT_ROOT, makeWrite, USER_ROOT } from './helpers.js';
+
+const opened: Store[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-readers-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const WORDS = (
+  'pdf invoice spreadsheet excel chart docker compose kubernetes deploy react component hooks ' +
+  'typescript types python pandas data analysis security audit review commit git branch merge ' +
+  'slack message email calendar image generation scraping browser testing migration database'
+).split(' ');
+
+/** A deterministic mix of the words: skill `i` of `n` in the user or agent root. */
+function skillWrite(i: number) {
+  const pick = (k: number) => WORDS[(i * 7 + k * 11) % WORDS.length] as string;
+  return makeWrite({
+    name: `skill-${i}-${pick(0)}`,
+    rootUri: i % 4 === 0 ? AGENT_ROOT : USER_ROOT,
+    description: `Works with ${pick(1)} and ${pick(2)} for ${pick(3)} tasks`,
+    tags: [pick(4)],
+    body: `# ${pick(5)}\n\nUse ${pick(6)} with ${pick(7)}. ${pick(8)} ${pick(9)} ${'the and of '.repeat(i % 3)}\n`,
+  });
+}
+
+const QUERIES = [
+  'pdf',
+  'docker compose',
+  'python data analysis',
+  'kubernets deploy', // a typo: corrected from the vocabulary
+  'the', // stop words only: name, tags and description
+  'react comp', // prefix
+  'skill-3-pdf', // an exact name
+  '"security" OR audit*', // FTS syntax is only punctuation here
+  '',
+];
+
+function along(axis: number): Float32Array {
+  return normaliseVector(Array.from({ length: 8 }, (_, i) => (i === axis ? 1 : 0.05 * ((i * 7 + axis) % 3))));
+}
+
+describe('sqlite store: search reader threads', () => {
+  it('gives the hits of a search on the database connection, lexical and semantic', async () => {
+    const dataDir = tempDir();
+    const threaded = await createThreadedSqliteStore({ dataDir, searchThreads: 2 });
+    opened.push(threaded);
+    await threaded.ensureAccount('acme');
+    const written = [];
+    for (let i = 0; i < 120; i++) written.push(await threaded.putSkill(skillWrite(i)));
+    for (const [i, w] of written.entries()) {
+      if (i % 15 === 0) await threaded.putSkillVector(w.skill.id, w.skill.revision, 'm1', along(i / 15));
+    }
+    const direct = createSqliteStore({ dataDir });
+    opened.push(direct);
+    const semantic = { model: 'm1', vector: along(2) };
+    for (const roots of [[USER_ROOT], [USER_ROOT, AGENT_ROOT], [AGENT_ROOT, USER_ROOT]]) {
+      for (const query of QUERIES) {
+        for (const options of [{ limit: 10 }, { limit: 3 }, { limit: 10, semantic }]) {
+          const expected = await direct.search('acme', roots, query, options);
+          const got = await threaded.search('acme', roots, query, options);
+          expect(got, `${query} in ${roots.join(',')}`).toEqual(expected);
+        }
+      }
+    }
+    // Not vacuous: the queries find skills, lexically and by meaning.
+    expect(
+      (await threaded.search('acme', [USER_ROOT], 'docker compose', { limit: 10 })).length,
+    ).toBeGreaterThan(3);
+    const byMeaning = await threaded.search('acme', [USER_ROOT], 'zzzz', { limit: 5, semantic });
+    expect(byMeaning.length).toBeGreaterThan(0);
+    expect(byMeaning.every((hit) => hit.matchReason === 'semantic')).toBe(true);
+  });
+
+  it('sees every acknowledged write in the next find, also while writes keep the database thread busy', async () => {
+    const dataDir = tempDir();
+    const store = await createThreadedSqliteStore({ dataDir, searchThreads: 2 });
+    opened.push(store);
+    await store.ensureAccount('acme');
+    for (let i = 0; i < 30; i++) {
+      const word = `marker${String.fromCharCode(97 + (i % 26))}${i}`;
+      const background = store.putSkill(skillWrite(1000 + i));
+      await store.putSkill(makeWrite({ name: `fresh-${i}`, description: `Has the word ${word}` }));
+      const hits = await store.search('acme', [USER_ROOT], word, { limit: 5 });
+      expect(hits.map((hit) => hit.skill.name)).toEqual([`fresh-${i}`]);
+      await store.deleteSkill('acme', USER_ROOT, `fresh-${i}`);
+      expect(await store.search('acme', [USER_ROOT], word, { limit: 5 })).toEqual([]);
+      await background;
+    }
+  });
+
+  it('runs finds in the database thread with SKILLPORT_SEARCH_THREADS=0, and refuses a bad value', async () => {
+    expect(optionsFromEnv({ SKILLPORT_SEARCH_THREADS: '0' }).sqlite?.searchThreads).toBe(0);
+    expect(optionsFromEnv({ SKILLPORT_SEARCH_THREADS: '3' }).sqlite?.searchThreads).toBe(3);
+    expect(() => optionsFromEnv({ SKILLPORT_SEARCH_THREADS: 'many' })).toThrow(/SKILLPORT_SEARCH_THREADS/);
+    const store = await createThreadedSqliteStore({ dataDir: tempDir(), searchThreads: 0 });
+    opened.push(store);
+    await store.ensureAccount('acme');
+    await store.putSkill(makeWrite({ name: 'solo', description: 'A lonely word quixotic' }));
+    const hits = await store.search('acme', [USER_ROOT], 'quixotic', { limit: 5 });
+    expect(hits.map((hit) => hit.skill.name)).toEqual(['solo']);
+  });
+});
