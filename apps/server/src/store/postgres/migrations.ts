@@ -36,7 +36,8 @@ interface Migration {
  *   without reading one (`search/postgres-search.ts`).
  * - `skill_terms` (version 4) holds, per lexeme of each skill's `tsvector`, the lexeme's `ts_rank` term
  *   (the sum `calc_rank_or` adds for one entry, before float rounding; `skill_term_rank`) and a bit
- *   set of its field labels (A 1, B 2, C 4, D 8). Triggers on `skills` keep it in step with `search`.
+ *   set of its field labels (A 1, B 2, C 4, D 8). Triggers on `skills` keep it in step with `search`
+ *   (since version 6 an update rewrites only the rows of lexemes whose labels changed).
  *   `find` scores matches from its primary key (an index-only scan per query term) to the exact
  *   figure `ts_rank` gives, without reading the TOASTed vectors (`search/postgres-search.ts`).
  * - `account_usage` (version 5) holds each account's stored bytes (live skill files, `.overview.md`
@@ -359,6 +360,34 @@ BEGIN
 END $$;
 CREATE TRIGGER skills_usage_move AFTER UPDATE OF account_id ON skills
   FOR EACH ROW WHEN (OLD.account_id <> NEW.account_id) EXECUTE FUNCTION skills_usage_move();
+`,
+  },
+  {
+    version: 6,
+    name: 'skill_terms: an update rewrites only the rows that changed',
+    // A lexeme's row depends only on the labels of its positions, in order (not on the positions):
+    // when a skill's vector changes (new content, its overview added), the rows of lexemes whose
+    // labels are the same stay; the others are deleted, inserted or updated.
+    sql: `
+CREATE OR REPLACE FUNCTION skill_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+      SELECT u.lexeme, NEW.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
+      FROM unnest(NEW.search) AS u;
+  ELSIF TG_OP = 'DELETE' THEN
+    DELETE FROM skill_terms WHERE lexeme = ANY(tsvector_to_array(OLD.search)) AND skill_seq = OLD.seq;
+  ELSE
+    DELETE FROM skill_terms WHERE skill_seq = OLD.seq AND lexeme = ANY(ARRAY(
+      SELECT o.lexeme FROM unnest(OLD.search) AS o EXCEPT SELECT n.lexeme FROM unnest(NEW.search) AS n));
+    INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+      SELECT n.lexeme, NEW.seq, skill_term_rank(n.positions, n.weights), skill_term_labels(n.weights)
+      FROM unnest(NEW.search) AS n LEFT JOIN unnest(OLD.search) AS o ON o.lexeme = n.lexeme
+      WHERE o.weights IS DISTINCT FROM n.weights
+      ON CONFLICT (lexeme, skill_seq) DO UPDATE SET rank = EXCLUDED.rank, labels = EXCLUDED.labels;
+  END IF;
+  RETURN NULL;
+END $$;
 `,
   },
 ];
