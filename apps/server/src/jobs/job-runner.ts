@@ -181,19 +181,28 @@ export const defaultSummarizer: OverviewSummarizer = ({ skill, definition }) => 
 };
 
 /**
- * The deterministic L1 generator on the worker pool: small SKILL.md files inline, larger ones in a
- * worker thread with the pool's time budget (a skill over budget fails its task, not the server).
+ * The deterministic L1 generator on the worker pool: small skills inline, larger ones in a worker
+ * thread with the pool's time budget (a skill over budget fails its task, not the server). It renders
+ * from the fields the write parsed out of this very SKILL.md and stored with the revision (the
+ * frontmatter's `name` and `description`, the body), so the text is not parsed a second time: the
+ * overview is the one {@link defaultSummarizer} renders from `definition`.
  *
  * @param workers - the pool
  * @returns an {@link OverviewSummarizer}
  */
 export function createPooledSummarizer(workers: WorkerPool): OverviewSummarizer {
-  return ({ skill, definition }) =>
-    workers.run(
+  return ({ skill }) => {
+    const { name, description } = skill.frontmatter;
+    return workers.run(
       EXTRACT_OVERVIEW,
-      { name: skill.name, description: skill.description, definition },
-      { inline: runsInline(definition.length) },
+      {
+        name: typeof name === 'string' ? name : skill.name,
+        description: typeof description === 'string' ? description : skill.description,
+        body: skill.body,
+      },
+      { inline: runsInline(skill.body.length) },
     );
+  };
 }
 
 function describeError(error: unknown): string {
