@@ -419,15 +419,28 @@ function folderAddScenario(url) {
   };
 }
 
+/**
+ * Waits until the processing jobs are done. The server caps one wait at 300 s: on a busy machine
+ * 10 000 jobs take longer, so a wait answered 504 while jobs still make progress is repeated.
+ */
 async function drain(url) {
   const started = performance.now();
-  const res = await fetch(`${url}/api/v1/system/wait`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ timeout: 3600 }),
-  });
-  if (!res.ok) throw new Error(`wait failed: ${res.status} ${await res.text()}`);
-  await res.json();
+  let before = -1;
+  for (;;) {
+    const res = await fetch(`${url}/api/v1/system/wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ timeout: 3600 }),
+    });
+    const text = await res.text();
+    if (res.ok) break;
+    const completed =
+      res.status === 504 ? JSON.parse(text).error?.details?.queue_status?.completed : undefined;
+    if (typeof completed !== 'number' || completed <= before) {
+      throw new Error(`wait failed: ${res.status} ${text}`);
+    }
+    before = completed;
+  }
   return (performance.now() - started) / 1000;
 }
 
