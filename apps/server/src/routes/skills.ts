@@ -307,11 +307,10 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       { limit: nodeLimit ?? DEFAULT_LIST_PAGE, cursor: cursor?.kind === 'name' ? cursor : null, targetUri },
       c.get('changeToken'),
     );
-    // The result is JSON text already (kept in the read cache while the store is unchanged): only the
-    // envelope is built. (Typed as the JSON response it is: the route's schema describes this text.)
-    return c.body(`{"status":"ok","result":${json},"time":${elapsedSeconds(c)}}`, 200, {
-      'content-type': 'application/json',
-    }) as never;
+    // The result is UTF-8 JSON already (kept in the read cache while the store is unchanged): only the
+    // envelope is added around it. (Typed as the JSON response it is: the route's schema describes it.)
+    const body = Buffer.concat([ENVELOPE_HEAD, json, Buffer.from(`,"time":${elapsedSeconds(c)}}`, 'latin1')]);
+    return c.body(body, 200, { 'content-type': 'application/json' }) as never;
   });
 
   app.openapi(findRoute, async (c) => {

@@ -133,13 +133,13 @@ export async function listSkills(
 const LIST_KEY = '\u0000list\n';
 
 /**
- * {@link listSkills} as JSON text, from the read cache when the store has not changed since the same
+ * {@link listSkills} as UTF-8 JSON, from the read cache when the store has not changed since the same
  * page (same caller, root, cursor and page size) was built: a hit costs no store call but the change
  * token. A page is a pure function of the database, so the token makes it safe across replicas.
  *
  * @param changeToken - the store's change token read for this request before any store read (else
  *   read here)
- * @returns `JSON.stringify` of the list result
+ * @returns `JSON.stringify` of the list result, encoded as UTF-8 (kept and sent as these bytes)
  * @throws SkillportError `INVALID_ARGUMENT` for a cursor of another root (never cached)
  */
 export async function listSkillsJson(
@@ -147,7 +147,7 @@ export async function listSkillsJson(
   identity: Identity,
   options: { limit: number; cursor?: NameCursor | null; targetUri: string | null },
   changeToken?: string,
-): Promise<string> {
+): Promise<Buffer> {
   const cursor = options.cursor ?? null;
   const position = cursor === null ? '-' : `${cursor.rootIndex}\n${cursor.root ?? '\u0000'}\n${cursor.after}`;
   const key =
@@ -156,9 +156,9 @@ export async function listSkillsJson(
   // The token is read before the store, so what is kept is never older than the token says.
   const token = changeToken ?? (await deps.store.changeToken());
   const hit = deps.readCache.get(key, token);
-  if (typeof hit === 'string') return hit;
-  const json = JSON.stringify(await listSkills(deps, identity, options));
-  deps.readCache.set(key, token, json, json.length * 2 + key.length * 2 + 100);
+  if (Buffer.isBuffer(hit)) return hit;
+  const json = Buffer.from(JSON.stringify(await listSkills(deps, identity, options)));
+  deps.readCache.set(key, token, json, json.byteLength + key.length * 2 + 100);
   return json;
 }
 

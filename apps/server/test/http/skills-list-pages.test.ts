@@ -195,10 +195,11 @@ describe('GET /api/v1/skills pages', () => {
     }
     // And through the API: a delete drops the skill from the page at once.
     const added = await t.request('POST', '/api/v1/skills', {
-      body: { data: '---\nname: u-0000b\ndescription: Written between two reads\n---\n' },
+      body: { data: '---\nname: u-0000b\ndescription: Écrit entre deux lectures — 読む 📚\n---\n' },
     });
     expect(added.status, added.text).toBe(200);
-    expect((await list('?node_limit=5')).skills.map((s) => s.name)).toContain('u-0000b');
+    const written = (await list('?node_limit=5')).skills.find((s) => s.name === 'u-0000b');
+    expect(written).toMatchObject({ description: 'Écrit entre deux lectures — 読む 📚' });
     await t.request('DELETE', '/api/v1/skills/u-0000b?purge=true');
     expect(await list('?node_limit=5')).toEqual(before);
   });
