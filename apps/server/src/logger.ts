@@ -3,6 +3,7 @@
  * step in front of every sink (the default one and any logger passed in).
  */
 import pino from 'pino';
+import { flushWhenWaiting } from './logging/flush-when-waiting.js';
 import { redactingLogger } from './logging/redacting-logger.js';
 
 /**
@@ -86,16 +87,15 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
       [
         // Asynchronous and buffered: lines gather until LOG_BUFFER_BYTES are waiting or
         // LOG_FLUSH_MS have passed, then go out in one write (not one write per request line);
-        // what is buffered is written synchronously when the process exits (normal stop, fatal
-        // error or uncaught exception alike).
+        // the flush timer runs only while lines are waiting (an idle server writes nothing); what is
+        // buffered is written synchronously when the process exits (normal stop, fatal error or
+        // uncaught exception alike).
         {
           level: 'trace',
-          stream: pino.destination({
-            fd: 1,
-            sync: false,
-            minLength: LOG_BUFFER_BYTES,
-            periodicFlush: LOG_FLUSH_MS,
-          }),
+          stream: flushWhenWaiting(
+            pino.destination({ fd: 1, sync: false, minLength: LOG_BUFFER_BYTES }),
+            LOG_FLUSH_MS,
+          ),
         },
         { level: 'warn', stream: pino.destination({ fd: 2, sync: true }) },
       ],
