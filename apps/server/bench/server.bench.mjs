@@ -55,6 +55,11 @@ const dist = path.resolve(here, process.env.BENCH_SERVER_DIST ?? '../dist');
 const { createSqliteStore, createPostgresStore } = await import(
   pathToFileURL(path.join(dist, 'index.js')).href
 );
+// The SQLite store's group commit (an internal module: absent from older builds, then one write at a time).
+const { putSkillGroupOf } = await import(
+  pathToFileURL(path.join(dist, 'store/sqlite/create-sqlite-store.js')).href
+).catch(() => ({ putSkillGroupOf: undefined }));
+const SEED_BATCH = 200;
 const clusterHelper = new URL('../../../scripts/test-support/postgres-cluster.mjs', import.meta.url);
 const { findPostgresBin, startPostgresCluster } = await import(clusterHelper.href);
 
@@ -178,11 +183,25 @@ function seededSkill(i) {
   };
 }
 
-/** Writes `count` skills through the store (a few writes in flight); returns their names. */
+/** Writes `count` skills through the store (SQLite: in transactions of SEED_BATCH; else a few writes in flight); returns their names. */
 async function seed(store, count) {
   await store.ensureAccount('default');
   await store.ensureUser('default', 'default');
   const names = new Array(count);
+  // SQLite: SEED_BATCH writes per transaction (the store's group commit), not one commit per skill.
+  const group = putSkillGroupOf?.(store);
+  if (group !== undefined) {
+    for (let start = 0; start < count; start += SEED_BATCH) {
+      const writes = [];
+      for (let i = start; i < Math.min(count, start + SEED_BATCH); i++) {
+        const { name, write } = seededSkill(i);
+        names[i] = name;
+        writes.push(write);
+      }
+      for (const outcome of group(writes)) if (!outcome.ok) throw outcome.error;
+    }
+    return names;
+  }
   let next = 0;
   const worker = async () => {
     for (let i = next++; i < count; i = next++) {
