@@ -29,7 +29,8 @@
 // BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
 // SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
 // count, and copied for later runs — seeding and draining 100 000 skills takes many minutes, a copy
-// seconds.
+// seconds. On SQLite each server is measured once its database has had no commit for 3 s (the search
+// index is merged while idle after the jobs), at most BENCH_SETTLE_SECONDS (600).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -518,6 +519,33 @@ async function drainByPolling(dataDir) {
 }
 
 /**
+ * Waits until a SQLite data folder has had no commit for 3 s (at most BENCH_SETTLE_SECONDS, default
+ * 600): after the jobs, the server merges the search index while idle, committing every few pages —
+ * measured meanwhile, reads queue behind the merge and every commit retires the read cache.
+ * Returns the seconds waited.
+ */
+async function settle(dataDir) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(dataDir, 'skillport.db'), { readonly: true, fileMustExist: true });
+  const version = db.prepare('PRAGMA data_version').pluck();
+  const started = performance.now();
+  const limit = Number(process.env.BENCH_SETTLE_SECONDS ?? 600) * 1000;
+  try {
+    let last = version.get();
+    let quiet = 0;
+    while (quiet < 3 && performance.now() - started < limit) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const now = version.get();
+      quiet = now === last ? quiet + 1 : 0;
+      last = now;
+    }
+    return (performance.now() - started) / 1000;
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Fills `dataDir` with `count` seeded SQLite skills whose processing jobs have run: a copy from the
  * seed cache, made first when missing (seed through the store, drain with the server, keep). An
  * interrupted build resumes: a folder seeded but not yet drained is drained, not seeded again.
@@ -546,6 +574,7 @@ async function seedSqliteFromCache(dataDir, count) {
     let drained;
     try {
       drained = await drainByPolling(building);
+      drained += await settle(building);
     } finally {
       await stopChild(server.child);
     }
@@ -587,8 +616,9 @@ async function withServer(engine, count, label, body) {
   children.push(server.child);
   try {
     const drainSeconds = await drain(server.url);
+    const settled = engine.name === 'sqlite' ? ` and settled in ${(await settle(dataDir)).toFixed(1)} s` : '';
     console.log(
-      `${engine.name}: ${count} skills ${seeded}, processing jobs drained in ${drainSeconds.toFixed(1)} s`,
+      `${engine.name}: ${count} skills ${seeded}, processing jobs drained in ${drainSeconds.toFixed(1)} s${settled}`,
     );
     return await body(
       server,
