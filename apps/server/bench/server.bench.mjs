@@ -29,8 +29,8 @@
 // BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
 // SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
 // count, and copied for later runs — seeding and draining 100 000 skills takes many minutes, a copy
-// seconds. On SQLite each server is measured once its database has had no commit for 3 s (the search
-// index is merged while idle after the jobs), at most BENCH_SETTLE_SECONDS (600).
+// seconds. On SQLite each server is measured once its database has had no commit for 8 s (the search
+// index is merged while idle, 5 s after the jobs), at most BENCH_SETTLE_SECONDS (600).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -519,8 +519,8 @@ async function drainByPolling(dataDir) {
 }
 
 /**
- * Waits until a SQLite data folder has had no commit for 3 s (at most BENCH_SETTLE_SECONDS, default
- * 600): after the jobs, the server merges the search index while idle, committing every few pages —
+ * Waits until a SQLite data folder has had no commit for 8 s (at most BENCH_SETTLE_SECONDS, default
+ * 600): 5 s after the jobs, the server merges the search index while idle, committing every few pages —
  * measured meanwhile, reads queue behind the merge and every commit retires the read cache.
  * Returns the seconds waited.
  */
@@ -533,7 +533,7 @@ async function settle(dataDir) {
   try {
     let last = version.get();
     let quiet = 0;
-    while (quiet < 3 && performance.now() - started < limit) {
+    while (quiet < 8 && performance.now() - started < limit) {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const now = version.get();
       quiet = now === last ? quiet + 1 : 0;
