@@ -200,3 +200,66 @@ describe('the CLI checks sizes before uploading', () => {
     }
   });
 });
+
+describe('a highly compressible 30 MB text file: validate, add and the server give one verdict', () => {
+  let defaults: RunningServer;
+  let raised: RunningServer;
+  let folder: string;
+  beforeAll(async () => {
+    folder = path.join(dir, 'big-text');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      '---\nname: big-text\ndescription: A skill with one very repetitive text file\n---\n\nBody.\n',
+    );
+    writeFileSync(path.join(folder, 'log.txt'), 'the same line of text, again and again\n'.repeat(800_000));
+    defaults = await startServer({
+      port: 0,
+      dataDir: path.join(dir, 'data-defaults'),
+      runJobs: false,
+      logger: false,
+    });
+    raised = await startServer({
+      port: 0,
+      dataDir: path.join(dir, 'data-raised'),
+      runJobs: false,
+      logger: false,
+      limits: { maxCompressionRatio: 100_000 },
+    });
+  });
+  afterAll(async () => {
+    await defaults?.close();
+    await raised?.close();
+  });
+
+  it('the server refuses the upload as a zip bomb (the SDK sends it without a local check)', async () => {
+    const sdk = new AsyncHTTPClient({ url: defaults.url });
+    const error = await sdk.addSkill(folder).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect((error as Error).message).toMatch(/compression ratio above 200:1/);
+    sdk.close();
+  });
+
+  it('skills validate (offline, default limits) refuses it, naming the limit and the setting', async () => {
+    const res = await cli(['skills', 'validate', folder]);
+    expect(res.code).toBe(1);
+    expect(res.out).toMatch(
+      /SKILL\.md(:\d+:\d+)? error upload_limit add would be refused by a server with default limits: log\.txt \(.*\) compresses \d+:1, more than 200:1.*max_compression_ratio 200, setting SKILLPORT_MAX_COMPRESSION_RATIO/,
+    );
+    // A folder within the limits still validates.
+    expect((await cli(['skills', 'validate', skillFolder('small-enough', 2, KiB)])).code).toBe(0);
+  });
+
+  it('add-skill refuses it before uploading with the server limits, and adds it where they are raised', async () => {
+    const refused = await cli(['add-skill', folder], defaults.url);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(/compresses \d+:1, more than 200:1/);
+    expect(refused.err).toMatch(/nothing was uploaded.*raise SKILLPORT_MAX_COMPRESSION_RATIO/);
+    const sdk = new AsyncHTTPClient({ url: defaults.url });
+    expect((await sdk.listSkills()).skills.map((s) => s.name)).not.toContain('big-text');
+    sdk.close();
+    const added = await cli(['add-skill', folder, '-o', 'json'], raised.url);
+    expect(added.code, added.err).toBe(0);
+    expect(JSON.parse(added.out)).toMatchObject({ name: 'big-text', auxiliary_files: 1 });
+  });
+});

@@ -1,5 +1,5 @@
 /** `skills validate`: local validation through core (no server), with located diagnostics. */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   McpTool,
@@ -15,6 +15,44 @@ import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { classifyJson } from '../internal/source.js';
 
 const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
+
+/**
+ * `upload_limit`: the skill folder zipped as `add-skill` uploads it, checked against the limits of a
+ * server with default settings (`checkSkillZip` of `@skillport/core/node`, the check the server's add
+ * makes), so a folder the server would refuse (too large, too many files, a zip bomb's compression
+ * ratio) is an error here too, naming the limit and its setting. Null when a default server takes it.
+ */
+export async function uploadLimitIssue(dir: string): Promise<SkillIssue | null> {
+  const { checkSkillZip, DEFAULT_UPLOAD_LIMITS: limits, zipSkillDir } = await import('@skillport/core/node');
+  const issue = (message: string): SkillIssue => ({
+    rule: 'upload_limit',
+    severity: 'error',
+    field: null,
+    message: `add would be refused by a server with default limits: ${message}`,
+  });
+  let zip: Uint8Array;
+  try {
+    zip = await zipSkillDir(dir, {
+      // SKILL.md and the generated .abstract.md take two of the files a skill keeps.
+      maxFiles: Math.max(0, Math.min(limits.max_files_per_skill - 2, limits.max_zip_entries - 1)),
+      maxTotalBytes: limits.max_uncompressed_bytes,
+    });
+  } catch (error) {
+    const details = (error as { code?: string; details?: { limit?: string } }).details;
+    if ((error as { code?: string }).code !== 'PAYLOAD_TOO_LARGE') return null; // unreadable: reported elsewhere
+    return details?.limit === 'maxFiles'
+      ? issue(
+          `more auxiliary files than a skill keeps (max_files_per_skill ${limits.max_files_per_skill}, setting ` +
+            `${limits.settings.max_files_per_skill})`,
+        )
+      : issue(
+          `its files add up to more than ${limits.max_uncompressed_bytes} bytes (max_uncompressed_bytes, setting ` +
+            `${limits.settings.max_uncompressed_bytes})`,
+        );
+  }
+  const problem = checkSkillZip(zip, limits);
+  return problem === null ? null : issue(problem.message);
+}
 
 /** One checked file. */
 export interface FileValidation extends ValidationResult {
@@ -145,10 +183,18 @@ export function registerValidate(skills: Command, io: CliIo): void {
           throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${options.profile}"`);
         }
         const files: string[] = [];
+        const inFolders = new Set<string>(); // SKILL.md files found in a folder: add uploads the folder
         const skipped: SkillFileScan['skipped'] = [];
         for (const target of targets) {
-          const scan = await scanSkillFiles(path.resolve(io.cwd, target));
+          const resolved = path.resolve(io.cwd, target);
+          const scan = await scanSkillFiles(resolved);
           files.push(...scan.files);
+          const isDir = await stat(resolved).then(
+            (s) => s.isDirectory(),
+            () => false,
+          );
+          if (isDir)
+            for (const file of scan.files) if (path.basename(file) === 'SKILL.md') inFolders.add(file);
           skipped.push(...scan.skipped.map((s) => ({ ...s, path: path.relative(io.cwd, s.path) || s.path })));
         }
         const { validateSkill } = await import('@skillport/core');
@@ -170,6 +216,11 @@ export function registerValidate(skills: Command, io: CliIo): void {
           if (refused) {
             result.valid = false;
             result.errors = [refused, ...result.errors];
+          }
+          const tooLarge = inFolders.has(file) ? await uploadLimitIssue(path.dirname(file)) : null;
+          if (tooLarge) {
+            result.valid = false;
+            result.errors = [...result.errors, tooLarge];
           }
           results.push({ file: path.relative(io.cwd, file) || file, dir_name: dirName, ...result });
         }

@@ -168,6 +168,21 @@ export async function readCheckedUpload(
       'SKILLPORT_MAX_UPLOAD_BYTES',
     );
   }
+  // The rest of what the server's add checks (the zip bomb guard's compression ratio, SKILL.md size),
+  // with the same function `skills validate` uses offline; limits an older server does not report
+  // take their defaults.
+  const { checkSkillZip, DEFAULT_UPLOAD_LIMITS } = await import('@skillport/core/node');
+  const problem = checkSkillZip(zip, {
+    ...DEFAULT_UPLOAD_LIMITS,
+    ...limits,
+    settings: { ...DEFAULT_UPLOAD_LIMITS.settings, ...limits.settings },
+  });
+  if (problem !== null) {
+    throw new CliError(
+      `${label}: ${problem.message}; nothing was uploaded. Make the skill smaller, or ask the server's ` +
+        `operator to raise ${problem.setting}.`,
+    );
+  }
   return {
     source: new Blob([zip as Uint8Array<ArrayBuffer>]),
     filename: `${path.basename(local) || 'skill'}.zip`,

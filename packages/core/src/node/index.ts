@@ -32,4 +32,11 @@ export {
   type SkippedEntry,
   type SkippedReason,
 } from './skill-dir-options.js';
+export {
+  COMPRESSION_RATIO_FLOOR_BYTES,
+  checkSkillZip,
+  DEFAULT_UPLOAD_LIMITS,
+  type SkillUploadLimits,
+  type UploadLimitProblem,
+} from './upload-limits.js';
 export { type ZipSkillDirOptions, zipSkillDir } from './zip-skill-dir.js';

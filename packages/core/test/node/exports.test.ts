@@ -6,8 +6,11 @@ import * as node from '../../src/node/index.js';
 describe('public exports', () => {
   it('@skillport/core/node exports exactly these values', () => {
     expect(Object.keys(node).sort()).toEqual([
+      'COMPRESSION_RATIO_FLOOR_BYTES',
       'DEFAULT_SKILL_DIR_LIMITS',
+      'DEFAULT_UPLOAD_LIMITS',
       'DISCOVERY_DEFAULTS',
+      'checkSkillZip',
       'createDiscoveryCache',
       'discoverSkills',
       'loadSkillDir',
