@@ -49,9 +49,8 @@ describe('JobRunner', () => {
       }),
     );
     runner.kick();
-    const started = performance.now();
+    // Done within 5 s although the runner polls only every 60 s: kick() woke it.
     const waited = await runner.waitFor('acme', 'alice', { taskIds: [put.taskId], timeoutMs: 5000 });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(waited).toEqual({ done: true, counts: { pending: 0, processing: 0, completed: 1, failed: 0 } });
     const task = await store.getTask('acme', 'alice', put.taskId);
     expect(task).toMatchObject({
