@@ -44,6 +44,8 @@ export function parseTrustedProxies(entries: readonly string[]): ((address: stri
 
 /** The TCP peer of the request, or `unknown` when not served by the Node adapter (in-process fetch). */
 export function peerAddress(c: Context<AppEnv>): string {
+  // In-process fetch has no Node request: answered without the throw of `getConnInfo`.
+  if ((c.env as { incoming?: unknown } | undefined)?.incoming === undefined) return 'unknown';
   try {
     const address = getConnInfo(c).remote.address;
     return address === undefined ? 'unknown' : plain(address);

@@ -122,8 +122,9 @@ export function jsonBounds(
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const method = c.req.method;
+    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
     const type = c.req.header('content-type') ?? '';
-    if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && /\bjson\b/i.test(type)) {
+    if (/\bjson\b/i.test(type)) {
       let body: unknown;
       let parsed = true;
       try {

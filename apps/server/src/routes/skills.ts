@@ -17,6 +17,7 @@ import {
   ValidateSkillRequestSchema,
   ValidateSkillResultSchema,
 } from '@skillport/core';
+import type { Context } from 'hono';
 import { z } from 'zod';
 import { checkEntityTagList, matchesNoneMatch } from '../http/conditional.js';
 import type { AppEnv } from '../http/context.js';
@@ -262,6 +263,15 @@ export function parseIfMatch(value: string | undefined): string[] | undefined {
   return tags;
 }
 
+/** What a get reads: the level (null: all) and the optional parts. */
+interface GetOptions {
+  level: 0 | 1 | 2 | null;
+  includeContent: boolean;
+  includeFiles: boolean;
+  includeSource: boolean;
+  targetUri: string | null;
+}
+
 function parseLevel(value: string | undefined): 0 | 1 | 2 | null {
   return value === '0' ? 0 : value === '1' ? 1 : value === '2' ? 2 : null;
 }
@@ -334,11 +344,61 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
     return c.json(okBody(c, result), 200);
   });
 
+  /**
+   * Answers a get of the current revision: `ETag`, `Cache-Control`, `Vary`, then 304 when
+   * `If-None-Match` names the settled revision, else the cached result bytes inside the envelope.
+   */
+  const answerCurrent = async (c: Context<AppEnv>, name: string, options: GetOptions) => {
+    const read = await getSkillJson(deps, c.get('identity'), name, options, c.get('changeToken'));
+    const etag = `"${read.revision}"`;
+    setResponseHeader(c, 'ETag', etag);
+    // Responses depend on the caller's key; until the processing job has run the overview is
+    // rendered on the fly and the file list is still growing, so such a response is not kept.
+    setResponseHeader(c, 'Cache-Control', read.settled ? 'private, no-cache' : 'private, no-store');
+    setResponseHeader(c, 'Vary', 'Authorization, X-API-Key');
+    if (read.settled && matchesNoneMatch(c.req.header('if-none-match'), etag)) {
+      return c.body(null, 304);
+    }
+    // The result is UTF-8 JSON already (kept in the read cache): only the envelope is added around it.
+    const body = Buffer.concat([
+      ENVELOPE_HEAD,
+      read.json,
+      Buffer.from(`,"time":${elapsedSeconds(c)}}`, 'latin1'),
+    ]);
+    return c.body(body, 200, { 'content-type': 'application/json' });
+  };
+
+  // Fast path of get for the shapes agents send in their loop — no query, or `level=0|1|2` alone —
+  // registered before the OpenAPI route: its answer is exactly the route's (the name and
+  // `If-None-Match` are any strings to the route's schemas too), without running the schema
+  // validators. Any other query falls through to the route below, whose schemas judge it.
+  app.get('/api/v1/skills/:name', async (c, next) => {
+    const url = c.req.url;
+    const q = url.indexOf('?');
+    let level: 0 | 1 | 2 | null = null;
+    if (q !== -1) {
+      const search = url.slice(q + 1);
+      if (search.length !== 7 || !search.startsWith('level=')) return next();
+      level = parseLevel(search.slice(6));
+      if (level === null) return next();
+    }
+    const name = c.req.param('name');
+    if (name === undefined) return next();
+    checkEntityTagList('If-None-Match', c.req.header('if-none-match'));
+    return answerCurrent(c, name, {
+      level,
+      includeContent: false,
+      includeFiles: true,
+      includeSource: false,
+      targetUri: null,
+    });
+  });
+
   app.openapi(getRoute, async (c) => {
     const { name } = c.req.valid('param');
     checkEntityTagList('If-None-Match', c.req.header('if-none-match'));
     const query = c.req.valid('query');
-    const options = {
+    const options: GetOptions = {
       level: parseLevel(query.level),
       includeContent: query.include_content === true,
       includeFiles: query.include_files !== false,
@@ -351,24 +411,8 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       setResponseHeader(c, 'ETag', `"${result.revision}"`);
       return c.json(okBody(c, result), 200);
     }
-    const read = await getSkillJson(deps, c.get('identity'), name, options, c.get('changeToken'));
-    const etag = `"${read.revision}"`;
-    setResponseHeader(c, 'ETag', etag);
-    // Responses depend on the caller's key; until the processing job has run the overview is
-    // rendered on the fly and the file list is still growing, so such a response is not kept.
-    setResponseHeader(c, 'Cache-Control', read.settled ? 'private, no-cache' : 'private, no-store');
-    setResponseHeader(c, 'Vary', 'Authorization, X-API-Key');
-    if (read.settled && matchesNoneMatch(c.req.header('if-none-match'), etag)) {
-      return c.body(null, 304);
-    }
-    // The result is UTF-8 JSON already (kept in the read cache): only the envelope is added around it.
     // (Typed as the JSON response it is: the route's schema describes these bytes.)
-    const body = Buffer.concat([
-      ENVELOPE_HEAD,
-      read.json,
-      Buffer.from(`,"time":${elapsedSeconds(c)}}`, 'latin1'),
-    ]);
-    return c.body(body, 200, { 'content-type': 'application/json' }) as never;
+    return (await answerCurrent(c, name, options)) as never;
   });
 
   app.openapi(updateRoute, async (c) => {

@@ -28,6 +28,51 @@ async function add(t: TestServer, name: string, body?: string, wait = true) {
   return res.json.result as { revision: string };
 }
 
+describe(`GET /api/v1/skills/{name} common shapes (${TEST_ENGINE})`, () => {
+  it('no query and level=0|1|2 alone answer exactly as the same get with a no-op parameter added', async () => {
+    const t = await start();
+    const { revision } = await add(t, 'shape-skill');
+    const strip = (json: { time?: unknown }) => ({ ...json, time: 0 });
+    for (const level of ['', '?level=0', '?level=1', '?level=2']) {
+      // `include_integrity` changes nothing: the same answer through the full query schema.
+      const sep = level === '' ? '?' : '&';
+      const plain = await t.request('GET', `/api/v1/skills/shape-skill${level}`);
+      const judged = await t.request('GET', `/api/v1/skills/shape-skill${level}${sep}include_integrity=true`);
+      expect(plain.status, level).toBe(200);
+      expect(judged.status, level).toBe(200);
+      expect(strip(plain.json), level).toEqual(strip(judged.json));
+      for (const header of ['etag', 'cache-control', 'vary', 'content-type']) {
+        expect(plain.headers.get(header), `${level} ${header}`).toBe(judged.headers.get(header));
+      }
+      expect(plain.headers.get('etag')).toBe(`"${revision}"`);
+      const notModified = await t.request('GET', `/api/v1/skills/shape-skill${level}`, {
+        headers: { 'if-none-match': `"${revision}"` },
+      });
+      expect(notModified.status, level).toBe(304);
+    }
+    const missing = await t.request('GET', '/api/v1/skills/no-such-skill');
+    const missingJudged = await t.request('GET', '/api/v1/skills/no-such-skill?include_integrity=true');
+    expect(missing.status).toBe(404);
+    expect(strip(missing.json)).toEqual(strip(missingJudged.json));
+    const badName = await t.request('GET', '/api/v1/skills/bad%20name!');
+    const badNameJudged = await t.request('GET', '/api/v1/skills/bad%20name!?include_integrity=true');
+    expect(badName.status).toBe(badNameJudged.status);
+    expect(strip(badName.json)).toEqual(strip(badNameJudged.json));
+    // Anything else is judged by the route's schemas, as before.
+    const badLevel = await t.request('GET', '/api/v1/skills/shape-skill?level=3');
+    expect(badLevel.status).toBe(400);
+    expect(badLevel.json.error.code).toBe('INVALID_ARGUMENT');
+    const malformed = await t.request('GET', '/api/v1/skills/shape-skill?level=2', {
+      headers: { 'if-none-match': '"unbalanced' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json.error.details).toMatchObject({
+      field: 'If-None-Match',
+      reason: 'malformed_entity_tag',
+    });
+  });
+});
+
 describe(`GET /api/v1/skills/{name} conditional (${TEST_ENGINE})`, () => {
   it('answers 304 to If-None-Match with the current ETag once settled, 200 otherwise', async () => {
     const t = await start();
