@@ -276,6 +276,67 @@ function parseLevel(value: string | undefined): 0 | 1 | 2 | null {
   return value === '0' ? 0 : value === '1' ? 1 : value === '2' ? 2 : null;
 }
 
+/** Values of a query flag (`QueryFlagSchema`), as the schema reads them. */
+const FLAG_VALUES: Readonly<Record<string, boolean>> = {
+  true: true,
+  '1': true,
+  True: true,
+  false: false,
+  '0': false,
+  False: false,
+};
+
+/**
+ * The options of a get whose query is in the common shape: empty, or `level=0|1|2` and the flags
+ * `include_files`, `include_content`, `include_source`, `include_integrity` (`true`/`false`/`1`/`0`/
+ * `True`/`False`), each at most once, nothing percent-encoded. Null for anything else (the route's
+ * schemas then judge the query).
+ */
+export function commonGetQuery(url: string): GetOptions | null {
+  const options: GetOptions = {
+    level: null,
+    includeContent: false,
+    includeFiles: true,
+    includeSource: false,
+    targetUri: null,
+  };
+  const q = url.indexOf('?');
+  if (q === -1) return options;
+  let seen = 0;
+  for (const part of url.slice(q + 1).split('&')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) return null;
+    const key = part.slice(0, eq);
+    const value = part.slice(eq + 1);
+    const bit =
+      key === 'level'
+        ? 1
+        : key === 'include_files'
+          ? 2
+          : key === 'include_content'
+            ? 4
+            : key === 'include_source'
+              ? 8
+              : key === 'include_integrity'
+                ? 16
+                : 0;
+    if (bit === 0 || (seen & bit) !== 0) return null;
+    seen |= bit;
+    if (bit === 1) {
+      const level = parseLevel(value);
+      if (level === null) return null;
+      options.level = level;
+      continue;
+    }
+    const flag = FLAG_VALUES[value];
+    if (flag === undefined || !Object.hasOwn(FLAG_VALUES, value)) return null;
+    if (bit === 2) options.includeFiles = flag;
+    else if (bit === 4) options.includeContent = flag;
+    else if (bit === 8) options.includeSource = flag;
+  }
+  return options;
+}
+
 /** The start of an ok envelope, up to the result (`{"status":"ok","result":`). */
 const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":', 'latin1');
 
@@ -368,30 +429,17 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
     return c.body(body, 200, { 'content-type': 'application/json' });
   };
 
-  // Fast path of get for the shapes agents send in their loop — no query, or `level=0|1|2` alone —
-  // registered before the OpenAPI route: its answer is exactly the route's (the name and
-  // `If-None-Match` are any strings to the route's schemas too), without running the schema
-  // validators. Any other query falls through to the route below, whose schemas judge it.
+  // Fast path of get for the shapes agents and mirrors send in their loop — no query, or only `level`
+  // (0, 1, 2) and the `include_*` flags, each once, in their plain spellings — registered before the
+  // OpenAPI route: its answer is exactly the route's (the name and `If-None-Match` are any strings to
+  // the route's schemas too), without running the schema validators. Any other query falls through
+  // to the route below, whose schemas judge it (and word any error).
   app.get('/api/v1/skills/:name', async (c, next) => {
-    const url = c.req.url;
-    const q = url.indexOf('?');
-    let level: 0 | 1 | 2 | null = null;
-    if (q !== -1) {
-      const search = url.slice(q + 1);
-      if (search.length !== 7 || !search.startsWith('level=')) return next();
-      level = parseLevel(search.slice(6));
-      if (level === null) return next();
-    }
+    const options = commonGetQuery(c.req.url);
     const name = c.req.param('name');
-    if (name === undefined) return next();
+    if (options === null || name === undefined) return next();
     checkEntityTagList('If-None-Match', c.req.header('if-none-match'));
-    return answerCurrent(c, name, {
-      level,
-      includeContent: false,
-      includeFiles: true,
-      includeSource: false,
-      targetUri: null,
-    });
+    return answerCurrent(c, name, options);
   });
 
   app.openapi(getRoute, async (c) => {

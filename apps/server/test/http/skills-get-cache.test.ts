@@ -29,15 +29,23 @@ async function add(t: TestServer, name: string, body?: string, wait = true) {
 }
 
 describe(`GET /api/v1/skills/{name} common shapes (${TEST_ENGINE})`, () => {
-  it('no query and level=0|1|2 alone answer exactly as the same get with a no-op parameter added', async () => {
+  it('no query, level=0|1|2 and the include flags answer exactly as the same get with a no-op parameter added', async () => {
     const t = await start();
     const { revision } = await add(t, 'shape-skill');
     const strip = (json: { time?: unknown }) => ({ ...json, time: 0 });
-    for (const level of ['', '?level=0', '?level=1', '?level=2']) {
-      // `include_integrity` changes nothing: the same answer through the full query schema.
+    for (const level of [
+      '',
+      '?level=0',
+      '?level=1',
+      '?level=2',
+      '?level=2&include_files=false',
+      '?include_content=true&include_source=True&include_integrity=1',
+      '?include_files=0&level=1&include_content=False',
+    ]) {
+      // An empty `target_uri` changes nothing: the same answer through the full query schema.
       const sep = level === '' ? '?' : '&';
       const plain = await t.request('GET', `/api/v1/skills/shape-skill${level}`);
-      const judged = await t.request('GET', `/api/v1/skills/shape-skill${level}${sep}include_integrity=true`);
+      const judged = await t.request('GET', `/api/v1/skills/shape-skill${level}${sep}target_uri=`);
       expect(plain.status, level).toBe(200);
       expect(judged.status, level).toBe(200);
       expect(strip(plain.json), level).toEqual(strip(judged.json));
@@ -51,17 +59,24 @@ describe(`GET /api/v1/skills/{name} common shapes (${TEST_ENGINE})`, () => {
       expect(notModified.status, level).toBe(304);
     }
     const missing = await t.request('GET', '/api/v1/skills/no-such-skill');
-    const missingJudged = await t.request('GET', '/api/v1/skills/no-such-skill?include_integrity=true');
+    const missingJudged = await t.request('GET', '/api/v1/skills/no-such-skill?target_uri=');
     expect(missing.status).toBe(404);
     expect(strip(missing.json)).toEqual(strip(missingJudged.json));
     const badName = await t.request('GET', '/api/v1/skills/bad%20name!');
-    const badNameJudged = await t.request('GET', '/api/v1/skills/bad%20name!?include_integrity=true');
+    const badNameJudged = await t.request('GET', '/api/v1/skills/bad%20name!?target_uri=');
     expect(badName.status).toBe(badNameJudged.status);
     expect(strip(badName.json)).toEqual(strip(badNameJudged.json));
     // Anything else is judged by the route's schemas, as before.
-    const badLevel = await t.request('GET', '/api/v1/skills/shape-skill?level=3');
-    expect(badLevel.status).toBe(400);
-    expect(badLevel.json.error.code).toBe('INVALID_ARGUMENT');
+    for (const query of [
+      '?level=3',
+      '?include_files=yes',
+      '?level=1&level=2',
+      '?include_files=constructor',
+    ]) {
+      const refused = await t.request('GET', `/api/v1/skills/shape-skill${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.json.error.code, query).toBe('INVALID_ARGUMENT');
+    }
     const malformed = await t.request('GET', '/api/v1/skills/shape-skill?level=2', {
       headers: { 'if-none-match': '"unbalanced' },
     });
