@@ -74,8 +74,11 @@ async function run(call: SqliteThreadCall): Promise<void> {
       port?.postMessage({ type: 'result', id: call.id, ok: true, value } satisfies SqliteThreadReply);
       return;
     } catch (error) {
-      if (isBusy(error) && Date.now() + delay < call.deadline) {
-        await new Promise((resolve) => setTimeout(resolve, delay));
+      // Retried until the deadline itself (the last wait is cut to end there), so a call fails only
+      // after waiting the whole configured time, never up to one backoff step early.
+      const left = call.deadline - Date.now();
+      if (isBusy(error) && left > 0) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
         delay = Math.min(delay * 2, 100);
         continue;
       }
