@@ -7,16 +7,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
 import { serializeError } from '../../workers/thread-errors.js';
+import { attemptUntil } from './busy-retry.js';
 import { type Connection, openConnection } from './connection.js';
 import type { SearchReaderCall, SearchReaderData, SearchReaderReply } from './search-readers.js';
 import { VectorCache } from './vector-ops.js';
-
-const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED']);
-
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && BUSY_CODES.has(code);
-}
 
 const port = parentPort;
 if (port === null) throw new Error('search-reader-entry runs only as a worker thread');
@@ -43,11 +37,9 @@ async function run(call: SearchReaderCall): Promise<void> {
   const open = conn;
   if (open === null) return;
   const [accountId, rootUris, query, options] = call.args;
-  let delay = 5;
-  const started = Date.now();
-  for (;;) {
-    try {
-      const value = open.db
+  const outcome = await attemptUntil(
+    () =>
+      open.db
         .transaction(() =>
           searchSkills(
             open,
@@ -59,28 +51,10 @@ async function run(call: SearchReaderCall): Promise<void> {
             terms,
           ),
         )
-        .deferred();
-      port?.postMessage({ type: 'result', id: call.id, ok: true, value } satisfies SearchReaderReply);
-      return;
-    } catch (error) {
-      if (isBusy(error) && Date.now() + delay < call.deadline) {
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        delay = Math.min(delay * 2, 100);
-        continue;
-      }
-      const serialized = serializeError(error);
-      if (isBusy(error)) {
-        serialized.message = `The database is locked by another connection (waited ${Date.now() - started} ms): ${serialized.message}`;
-      }
-      port?.postMessage({
-        type: 'result',
-        id: call.id,
-        ok: false,
-        error: serialized,
-      } satisfies SearchReaderReply);
-      return;
-    }
-  }
+        .deferred(),
+    call.deadline,
+  );
+  port?.postMessage({ type: 'result', id: call.id, ...outcome } satisfies SearchReaderReply);
 }
 
 port.on('message', (message: SearchReaderCall | { type: 'close' }) => {

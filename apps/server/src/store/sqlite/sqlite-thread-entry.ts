@@ -14,15 +14,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../../workers/thread-errors.js';
 import type { SkillWrite, Store } from '../types.js';
+import { attemptUntil } from './busy-retry.js';
 import { createSqliteStore, type GroupOutcome, putSkillGroupOf } from './create-sqlite-store.js';
 import type { SqliteThreadCall, SqliteThreadData, SqliteThreadReply } from './sqlite-thread.js';
-
-const BUSY_CODES = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_BUSY_RECOVERY', 'SQLITE_LOCKED']);
-
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && BUSY_CODES.has(code);
-}
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-thread-entry runs only as a worker thread');
@@ -66,35 +60,8 @@ async function invoke(open: Store, call: SqliteThreadCall): Promise<unknown> {
 async function run(call: SqliteThreadCall): Promise<void> {
   const open = store;
   if (open === null) return;
-  let delay = 5;
-  const started = Date.now();
-  for (;;) {
-    try {
-      const value = await invoke(open, call);
-      port?.postMessage({ type: 'result', id: call.id, ok: true, value } satisfies SqliteThreadReply);
-      return;
-    } catch (error) {
-      // Retried until the deadline itself (the last wait is cut to end there), so a call fails only
-      // after waiting the whole configured time, never up to one backoff step early.
-      const left = call.deadline - Date.now();
-      if (isBusy(error) && left > 0) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
-        delay = Math.min(delay * 2, 100);
-        continue;
-      }
-      const serialized = serializeError(error);
-      if (isBusy(error)) {
-        serialized.message = `The database is locked by another connection (waited ${Date.now() - started} ms): ${serialized.message}`;
-      }
-      port?.postMessage({
-        type: 'result',
-        id: call.id,
-        ok: false,
-        error: serialized,
-      } satisfies SqliteThreadReply);
-      return;
-    }
-  }
+  const outcome = await attemptUntil(() => invoke(open, call), call.deadline);
+  port?.postMessage({ type: 'result', id: call.id, ...outcome } satisfies SqliteThreadReply);
 }
 
 function reply(call: SqliteThreadCall, outcome: GroupOutcome<unknown>): void {
