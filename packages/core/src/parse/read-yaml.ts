@@ -88,18 +88,15 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
     }
     source = lines.join('\n');
   }
-  let doc: Document.Parsed;
-  try {
-    doc = parseDocument(source, PARSE_OPTIONS);
-  } catch (error) {
-    if (!isStackOverflow(error)) throw error;
-    return {
-      data: {},
-      readable: false,
-      issues: [tooDeepIssue({ line: yamlLine, column: 1 })],
-      locate: NOWHERE,
-    };
-  }
+  // A document nested past the parser's stack: one issue, nothing read.
+  const tooDeep = (): YamlRead => ({
+    data: {},
+    readable: false,
+    issues: [tooDeepIssue({ line: yamlLine, column: 1 })],
+    locate: NOWHERE,
+  });
+  let doc = parseGuarded(source);
+  if (doc === null) return tooDeep();
   let syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
 
   if (syntax.length > 0) {
@@ -119,17 +116,8 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
         issues.push(recoveryIssue(r, yamlLine));
       }
       source = lines.join('\n');
-      try {
-        doc = parseDocument(source, PARSE_OPTIONS);
-      } catch (error) {
-        if (!isStackOverflow(error)) throw error;
-        return {
-          data: {},
-          readable: false,
-          issues: [tooDeepIssue({ line: yamlLine, column: 1 })],
-          locate: NOWHERE,
-        };
-      }
+      doc = parseGuarded(source);
+      if (doc === null) return tooDeep();
       syntax = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     }
   }
@@ -227,6 +215,16 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
       return offset === undefined ? undefined : locate(offset);
     },
   };
+}
+
+/** Parses `source` with the frontmatter options, or null when its nesting overflows the parser's stack. */
+function parseGuarded(source: string): Document.Parsed | null {
+  try {
+    return parseDocument(source, PARSE_OPTIONS);
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error;
+    return null;
+  }
 }
 
 /** True for a stack overflow (`RangeError: Maximum call stack size exceeded`), thrown or reported by the parser. */
