@@ -11,10 +11,8 @@
  * for typo tolerance), so results are those of the database thread.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../../workers/thread-entry.js';
-import { rebuildError, type SerializedError } from '../../workers/thread-errors.js';
 import type { SearchHit, Store } from '../types.js';
+import { type CallThread, type CallThreadReply, startCallThread } from './call-thread.js';
 
 /**
  * Default number of search reader threads: one per core the process may use, at most 4
@@ -43,59 +41,16 @@ export interface SearchReaderCall {
 }
 
 /** A message from a reader thread. */
-export type SearchReaderReply =
-  | { type: 'ready' }
-  | { type: 'failed'; error: SerializedError }
-  | { type: 'result'; id: number; ok: true; value: SearchHit[] }
-  | { type: 'result'; id: number; ok: false; error: SerializedError };
+export type SearchReaderReply = CallThreadReply<{ type: 'ready' }, SearchHit[]>;
 
-interface Reader {
-  worker: Worker;
-  pending: Map<number, { resolve: (value: SearchHit[]) => void; reject: (error: unknown) => void }>;
-  exited: boolean;
-}
+type Reader = CallThread<SearchHit[]>;
 
 function startReader(data: SearchReaderData): Promise<Reader> {
-  const entry = threadEntry(import.meta.url, 'search-reader-entry', data);
-  const worker = new Worker(entry.url, {
-    workerData: entry.workerData,
-    ...(entry.execArgv !== undefined ? { execArgv: entry.execArgv } : {}),
-  });
-  const reader: Reader = { worker, pending: new Map(), exited: false };
-  const failAll = (error: unknown): void => {
-    for (const waiter of reader.pending.values()) waiter.reject(error);
-    reader.pending.clear();
-  };
-  return new Promise((resolve, reject) => {
-    let started = false;
-    worker.on('message', (message: SearchReaderReply) => {
-      if (message.type === 'ready') {
-        started = true;
-        resolve(reader);
-      } else if (message.type === 'failed') {
-        reject(rebuildError(message.error));
-        void worker.terminate();
-      } else {
-        const waiter = reader.pending.get(message.id);
-        if (waiter === undefined) return;
-        reader.pending.delete(message.id);
-        if (message.ok) waiter.resolve(message.value);
-        else waiter.reject(rebuildError(message.error));
-      }
-    });
-    worker.on('error', (error) => {
-      if (!started) reject(error);
-      failAll(error);
-    });
-    worker.on('exit', (code) => {
-      reader.exited = true;
-      const error = Object.assign(new Error(`A search reader thread stopped (exit code ${code})`), {
-        code: 'SKILLPORT_STORE_THREAD_EXIT',
-      });
-      if (!started) reject(error);
-      failAll(error);
-    });
-  });
+  return startCallThread<{ type: 'ready' }, SearchHit[]>(
+    'search-reader-entry',
+    data,
+    'A search reader thread',
+  ).then(({ thread }) => thread);
 }
 
 /** Reader threads serving `Store.search`; see the module comment. */

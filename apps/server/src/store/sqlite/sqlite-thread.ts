@@ -14,12 +14,10 @@
  * (they are for `skillport db`, not request paths).
  */
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { threadEntry } from '../../workers/thread-entry.js';
-import { rebuildError, type SerializedError } from '../../workers/thread-errors.js';
 import { movableBuffer } from '../movable.js';
 import { createTaskSignal } from '../task-signal.js';
 import type { SkillWrite, Store } from '../types.js';
+import { type CallThread, type CallThreadReply, startCallThread } from './call-thread.js';
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
 import { defaultSearchThreads, type SearchReaders, startSearchReaders } from './search-readers.js';
@@ -64,11 +62,7 @@ export interface SqliteThreadCall {
 }
 
 /** A message from the database thread. */
-export type SqliteThreadReply =
-  | { type: 'ready'; description: string }
-  | { type: 'failed'; error: SerializedError }
-  | { type: 'result'; id: number; ok: true; value: unknown }
-  | { type: 'result'; id: number; ok: false; error: SerializedError };
+export type SqliteThreadReply = CallThreadReply<{ type: 'ready'; description: string }, unknown>;
 
 /** Store methods that run in the database thread. */
 const THREAD_METHODS = [
@@ -152,51 +146,14 @@ function transferList(method: string, args: unknown[]): ArrayBuffer[] {
   return [...buffers];
 }
 
-interface Thread {
-  worker: Worker;
-  pending: Map<number, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>;
-  exited: boolean;
-}
+type Thread = CallThread<unknown>;
 
 function startThread(data: SqliteThreadData): Promise<{ thread: Thread; description: string }> {
-  const entry = threadEntry(import.meta.url, 'sqlite-thread-entry', data);
-  const worker = new Worker(entry.url, {
-    workerData: entry.workerData,
-    ...(entry.execArgv !== undefined ? { execArgv: entry.execArgv } : {}),
-  });
-  const thread: Thread = { worker, pending: new Map(), exited: false };
-  return new Promise((resolve, reject) => {
-    let started = false;
-    worker.on('message', (message: SqliteThreadReply) => {
-      if (message.type === 'ready') {
-        started = true;
-        resolve({ thread, description: message.description });
-      } else if (message.type === 'failed') {
-        reject(rebuildError(message.error));
-        void worker.terminate();
-      } else {
-        const waiter = thread.pending.get(message.id);
-        if (waiter === undefined) return;
-        thread.pending.delete(message.id);
-        if (message.ok) waiter.resolve(message.value);
-        else waiter.reject(rebuildError(message.error));
-      }
-    });
-    worker.on('error', (error) => {
-      if (!started) reject(error);
-      for (const waiter of thread.pending.values()) waiter.reject(error);
-      thread.pending.clear();
-    });
-    worker.on('exit', (code) => {
-      thread.exited = true;
-      const error = Object.assign(new Error(`The database thread stopped (exit code ${code})`), {
-        code: 'SKILLPORT_STORE_THREAD_EXIT',
-      });
-      if (!started) reject(error);
-      for (const waiter of thread.pending.values()) waiter.reject(error);
-      thread.pending.clear();
-    });
-  });
+  return startCallThread<Extract<SqliteThreadReply, { type: 'ready' }>, unknown>(
+    'sqlite-thread-entry',
+    data,
+    'The database thread',
+  ).then(({ thread, ready }) => ({ thread, description: ready.description }));
 }
 
 /**
