@@ -14,7 +14,12 @@ export interface ClientOptions {
   apiKey?: string;
   /** Milliseconds to wait for each HTTP attempt. Default 60 000. Waits (`wait: true`) get longer automatically. */
   timeout?: number;
-  /** Retries of idempotent requests (GET, PUT, DELETE) on network errors, 408, 429, 5xx. Default 2. POST is never retried. */
+  /**
+   * Retries of idempotent requests on a network error or a 408, 429, 500, 502, 503 or 504 answer
+   * (after the server's `Retry-After`, else 0.3 s, 0.6 s, … apart). Default 2; 0 = never. GET, PUT
+   * and DELETE are retried, and a POST only when it carries an `idempotencyKey` (see
+   * {@link IdempotencyOptions}); any other POST is sent once.
+   */
   retry?: number;
   /** `fetch` implementation to use. Default `globalThis.fetch`. */
   fetch?: typeof globalThis.fetch;
@@ -45,7 +50,9 @@ export interface IdempotencyOptions {
    * response for 24 h, and the same call with the same key gets that response again, changing
    * nothing. The same key with a different request → `InvalidArgumentError` (`details.reason`
    * `idempotency_key_reused`); while the first still runs → `ConflictError`
-   * (`idempotency_key_in_progress`). Keys are per user. Default: none (each call is a new write).
+   * (`idempotency_key_in_progress`). Keys are per user. A call with a key is retried by the client
+   * itself on a network error or a 408, 429, 500, 502, 503 or 504 answer (up to
+   * {@link ClientOptions.retry} times). Default: none (each call is a new write, a POST sent once).
    * @see the OpenAPI document: the `Idempotency-Key` header of `POST /api/v1/skills`
    */
   idempotencyKey?: string;

@@ -651,9 +651,13 @@ export class AsyncHTTPClient {
       throw new NetworkError(`${method} ${fullUrl}: the client is closed`, { method, url: fullUrl });
     const signal = init.signal ? anySignal([this.#abort.signal, init.signal]) : this.#abort.signal;
     const params = toSearchParams(init.query);
+    // A POST carrying an Idempotency-Key is safe to send again (the server answers a repeat with the
+    // first response and writes nothing twice), so it is retried like GET/PUT/DELETE.
+    const retryPost = method === 'POST' && init.headers?.['Idempotency-Key'] !== undefined;
     try {
       const response = await this.#http(path, {
         method,
+        ...(retryPost ? { retry: { methods: ['post'] } } : {}),
         ...(init.json !== undefined ? { json: init.json } : {}),
         ...(init.body !== undefined ? { body: init.body } : {}),
         ...(params.size > 0 ? { searchParams: params } : {}),

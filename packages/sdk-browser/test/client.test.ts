@@ -127,6 +127,48 @@ describe('AsyncHTTPClient requests', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('retries a POST that carries an Idempotency-Key, with the same key and body, on 503 and on a dropped connection', async () => {
+    const added = { name: 'a', uri: 'viking://user/default/skills/a', status: 'success' };
+    let calls = 0;
+    respond = (_req, res) => {
+      calls++;
+      if (calls === 1) json(res, 503, { status: 'error', error: { code: 'UNAVAILABLE', message: 'busy' } });
+      else if (calls === 2)
+        res.socket?.destroy(); // the reply is lost
+      else json(res, 200, { status: 'ok', result: added, time: 0 });
+    };
+    const client = new AsyncHTTPClient({ url, retry: 2 });
+    const result = await client.addSkill('---\nname: a\ndescription: A\n---\n', { idempotencyKey: 'k-1' });
+    expect(result).toEqual(added);
+    expect(seen).toHaveLength(3);
+    for (const s of seen) {
+      expect(s.method).toBe('POST');
+      expect(s.headers['idempotency-key']).toBe('k-1');
+      expect(s.body).toBe(seen[0]?.body);
+    }
+    // Bounded by `retry`: two retries, then the error.
+    seen = [];
+    respond = (_req, res) =>
+      json(res, 503, { status: 'error', error: { code: 'UNAVAILABLE', message: 'busy' } });
+    await expect(client.restoreSkill('a', 'abcd', { idempotencyKey: 'k-2' })).rejects.toBeInstanceOf(
+      UnavailableError,
+    );
+    expect(seen).toHaveLength(3);
+    // retry: 0 sends it once; a refusal that is not transient is never retried.
+    seen = [];
+    await expect(
+      new AsyncHTTPClient({ url, retry: 0 }).addSkill('x', { idempotencyKey: 'k-3' }),
+    ).rejects.toBeInstanceOf(UnavailableError);
+    expect(seen).toHaveLength(1);
+    seen = [];
+    respond = (_req, res) =>
+      json(res, 400, { status: 'error', error: { code: 'INVALID_ARGUMENT', message: 'no' } });
+    await expect(client.addSkill('x', { idempotencyKey: 'k-4' })).rejects.toBeInstanceOf(
+      InvalidArgumentError,
+    );
+    expect(seen).toHaveLength(1);
+  });
+
   it('times out with TimeoutError and fails to connect with NetworkError', async () => {
     respond = (_req, res) => setTimeout(() => json(res, 200, { status: 'ok', result: {}, time: 0 }), 500);
     const slow = await new AsyncHTTPClient({ url, timeout: 50, retry: 0 })
