@@ -369,6 +369,17 @@ describe('history, show --revision, restore, and retention freeing storage', () 
     expect(before - sizeOfData()).toBeGreaterThan(3 * 1024 * 1024);
     // Nine CLI processes and 7.5 MB of uploads: more than the default budget on a busy machine.
   }, 120_000);
+
+  it('remove says the skill cannot be restored when the server keeps no history of deleted skills (0 days)', async () => {
+    const dir = folder(path.join(work, 'src', 'fleeting'), { 'SKILL.md': md('fleeting', 'Gone soon.') });
+    ok(await cli(['add-skill', dir, '--wait']));
+    const removed = ok(await cli(['skills', 'remove', 'fleeting'])).stdout.toString();
+    expect(removed).toBe(
+      'removed viking://user/default/skills/fleeting (1 file: SKILL.md); the server keeps no history ' +
+        'of deleted skills, so it cannot be restored\n',
+    );
+    expect((await cli(['skills', 'history', 'fleeting'])).code).toBe(1);
+  });
 });
 
 describe('bulk add and export / import', () => {

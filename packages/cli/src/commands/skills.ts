@@ -274,11 +274,26 @@ export function registerSkills(program: Command, io: CliIo): Command {
       }
       const { result, auxiliary } = removed;
       const count = auxiliary === undefined ? '' : ` (${describeFileCount(auxiliary)})`;
+      // Whether the history outlived the delete depends on the server's retention
+      // (SKILLPORT_KEEP_REVISIONS_DAYS=0 keeps none): ask rather than promise a restore.
+      const historyKept =
+        !result.privacy_deleted &&
+        (await client.listRevisions(result.name, { target_uri: result.root_uri }).then(
+          (history) => history.revisions.length > 0,
+          (error: unknown) => {
+            if (isApiError(error) && error.status === 404) return false;
+            return undefined; // cannot tell (e.g. an older server): say nothing about it
+          },
+        ));
       ctx.print(
         `removed ${result.uri}${count}` +
           (result.privacy_deleted
             ? '; its history was erased too\n'
-            : `; its history is kept, restore with: skillport skills restore ${nameArgs(result.name, '<revision>')}\n`),
+            : historyKept === true
+              ? `; its history is kept, restore with: skillport skills restore ${nameArgs(result.name, '<revision>')}\n`
+              : historyKept === false
+                ? '; the server keeps no history of deleted skills, so it cannot be restored\n'
+                : '\n'),
       );
     });
 
