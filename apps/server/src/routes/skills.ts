@@ -32,6 +32,7 @@ import {
   deleteSkill,
   findSkills,
   getSkillJson,
+  getSkillRevision,
   listSkillsJson,
 } from '../services/skill-reader.js';
 import { validateSkillRequest } from '../services/skill-validate.js';
@@ -410,6 +411,18 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
    * `If-None-Match` names the settled revision, else the cached result bytes inside the envelope.
    */
   const answerCurrent = async (c: Context<AppEnv>, name: string, options: GetOptions) => {
+    const ifNoneMatch = c.req.header('if-none-match');
+    if (ifNoneMatch) {
+      // A client revalidating its copy: compare the current revision first (from the read cache, else
+      // one index lookup), so a 304 never reads nor renders the skill.
+      const current = await getSkillRevision(deps, c.get('identity'), name, options, c.get('changeToken'));
+      if (current?.settled && matchesNoneMatch(ifNoneMatch, `"${current.revision}"`)) {
+        setResponseHeader(c, 'ETag', `"${current.revision}"`);
+        setResponseHeader(c, 'Cache-Control', 'private, no-cache');
+        setResponseHeader(c, 'Vary', 'Authorization, X-API-Key');
+        return c.body(null, 304);
+      }
+    }
     const read = await getSkillJson(deps, c.get('identity'), name, options, c.get('changeToken'));
     const etag = `"${read.revision}"`;
     setResponseHeader(c, 'ETag', etag);
@@ -417,7 +430,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
     // rendered on the fly and the file list is still growing, so such a response is not kept.
     setResponseHeader(c, 'Cache-Control', read.settled ? 'private, no-cache' : 'private, no-store');
     setResponseHeader(c, 'Vary', 'Authorization, X-API-Key');
-    if (read.settled && matchesNoneMatch(c.req.header('if-none-match'), etag)) {
+    if (read.settled && matchesNoneMatch(ifNoneMatch, etag)) {
       return c.body(null, 304);
     }
     // The result is UTF-8 JSON already (kept in the read cache): only the envelope is added around it.

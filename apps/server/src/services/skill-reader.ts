@@ -14,7 +14,13 @@ import {
   SkillportError,
   userSkillRoot,
 } from '@skillport/core';
-import { ABSTRACT_PATH, DEFINITION_PATH, type Identity, type SkillRecord } from '../store/types.js';
+import {
+  ABSTRACT_PATH,
+  DEFINITION_PATH,
+  type Identity,
+  type SkillRecord,
+  type SkillRevisionState,
+} from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
 import { applyRetention, purgeHistory } from './retention.js';
@@ -283,9 +289,7 @@ export async function getSkillJson(
   options: GetSkillOptions,
   changeToken?: string,
 ): Promise<SkillJson> {
-  const key =
-    `${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}\n${options.level}` +
-    `${options.includeContent ? 'c' : ''}${options.includeFiles ? 'f' : ''}${options.includeSource ? 's' : ''}`;
+  const key = getKey(identity, rawName, options);
   // The token is read before the store, so what is kept is never older than the token says.
   const token = changeToken ?? (await deps.store.changeToken());
   const hit = deps.readCache.get(key, token);
@@ -294,6 +298,49 @@ export async function getSkillJson(
   const entry: SkillJson = { json: Buffer.from(JSON.stringify(result)), revision: result.revision, settled };
   deps.readCache.set(key, token, entry, entry.json.byteLength + key.length * 2 + 200);
   return entry;
+}
+
+/** Read-cache key of a get result: caller, root, name as sent and options. */
+function getKey(identity: Identity, rawName: string, options: GetSkillOptions): string {
+  return (
+    `${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}\n${options.level}` +
+    `${options.includeContent ? 'c' : ''}${options.includeFiles ? 'f' : ''}${options.includeSource ? 's' : ''}`
+  );
+}
+
+/** Read-cache key prefix of revision lookups (a NUL cannot start the account id of a get key). */
+const REVISION_KEY = '\u0000revision\n';
+
+/**
+ * The current revision of the skill a get names, and whether it is settled — what answering
+ * `If-None-Match` needs — without building the result: from the read cache while the store is
+ * unchanged (the result kept for the same get, or an earlier lookup of the same name), else one
+ * revision lookup (`Store.readSkillRevision`: an index probe, no body, no files). Kept under the same
+ * change token as get results, so it is never older than the database, on any replica.
+ *
+ * @param changeToken - the store's change token read for this request before any store read (else
+ *   read here)
+ * @returns the state, or null when no root holds the skill (a get then words the 404)
+ * @throws SkillportError `INVALID_ARGUMENT` for a name the name policy refuses (as a get does)
+ */
+export async function getSkillRevision(
+  deps: ServiceDeps,
+  identity: Identity,
+  rawName: string,
+  options: GetSkillOptions,
+  changeToken?: string,
+): Promise<SkillRevisionState | null> {
+  const token = changeToken ?? (await deps.store.changeToken());
+  const full = deps.readCache.get(getKey(identity, rawName, options), token) as SkillJson | undefined;
+  if (full !== undefined) return { revision: full.revision, settled: full.settled };
+  const key = `${REVISION_KEY}${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}`;
+  const kept = deps.readCache.get(key, token);
+  if (kept !== undefined) return kept as SkillRevisionState;
+  const { name } = resolveSkillName(rawName, deps.namePolicy);
+  const roots = rootsFor(identity, options.targetUri);
+  const state = await deps.store.readSkillRevision(identity.accountId, roots, name);
+  if (state !== null) deps.readCache.set(key, token, state, (key.length + state.revision.length) * 2 + 100);
+  return state;
 }
 
 async function readSkill(

@@ -223,6 +223,14 @@ export interface SkillViewOptions {
   body: 'always' | 'never' | 'without-overview';
 }
 
+/** The current revision of a skill and whether it is settled (see {@link Store.readSkillRevision}). */
+export interface SkillRevisionState {
+  /** The skill's revision (its `ETag`). */
+  revision: string;
+  /** True once the processing job has written the skill's overview (`overview` is not null). */
+  settled: boolean;
+}
+
 /** One skill as a reader sees it, read in one statement (see {@link Store.readSkillView}). */
 export interface SkillView {
   skill: SkillRecord;
@@ -486,6 +494,16 @@ export interface Store {
     name: string,
     options: SkillViewOptions,
   ): Promise<SkillView | null>;
+  /**
+   * The revision of the named skill from the first of `rootUris` that holds it, and whether it is
+   * settled (its overview written by the processing job) — what answering `If-None-Match` needs,
+   * without reading the rest of the skill (one indexed lookup). Null when no root has it.
+   */
+  readSkillRevision(
+    accountId: string,
+    rootUris: readonly string[],
+    name: string,
+  ): Promise<SkillRevisionState | null>;
   /**
    * A token that changes whenever a skill of these roots of the account is added, replaced or
    * deleted (by any process on the database): the number of skills and the latest write time per

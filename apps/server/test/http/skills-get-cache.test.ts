@@ -4,14 +4,46 @@
  * database, as replicas — never a stale answer after a write, a delete or a revoked key through the
  * other one.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_ENGINE } from '../helpers/engine.js';
+import type { Store } from '../../src/store/types.js';
+import { dropEngineData, openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const servers: TestServer[] = [];
+const afterServers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const s of servers.splice(0).reverse()) await s.close();
+  for (const cleanup of afterServers.splice(0)) await cleanup();
 });
+
+/** A store of the engine under test counting the skill reads (`readSkillView`) made through it. */
+function countingStore(): { store: Store; views: () => number } {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-counting-'));
+  const store = openEngineStore(dataDir);
+  afterServers.push(async () => {
+    await store.close();
+    await dropEngineData(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  let views = 0;
+  const counted = new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      if (property === 'readSkillView') {
+        return (...args: Parameters<Store['readSkillView']>) => {
+          views += 1;
+          return target.readSkillView(...args);
+        };
+      }
+      return value.bind(target);
+    },
+  });
+  return { store: counted, views: () => views };
+}
 
 async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
   const server = await startTestServer(options);
@@ -188,6 +220,78 @@ describe(`GET /api/v1/skills/{name} conditional (${TEST_ENGINE})`, () => {
   });
 });
 
+describe(`GET /api/v1/skills/{name} If-None-Match without reading the skill (${TEST_ENGINE})`, () => {
+  it('answers 304 from the revision alone, with the same headers, when nothing is cached', async () => {
+    const counting = countingStore();
+    // No read cache: every request goes to the store.
+    const t = await start({ store: counting.store, readCacheMb: 0 });
+    const { revision } = await add(t, 'revalidated-skill');
+    const full = await t.request('GET', '/api/v1/skills/revalidated-skill?level=2');
+    expect(full.status).toBe(200);
+    const before = counting.views();
+    for (const query of [
+      '',
+      '?level=0',
+      '?level=2&include_files=false',
+      '?include_content=true&target_uri=',
+    ]) {
+      for (const header of [`"${revision}"`, `W/"${revision}"`, `"0000", "${revision}"`, '*']) {
+        const res = await t.request('GET', `/api/v1/skills/revalidated-skill${query}`, {
+          headers: { 'if-none-match': header },
+        });
+        expect(res.status, `${query} ${header}`).toBe(304);
+        expect(res.text).toBe('');
+        for (const name of ['etag', 'cache-control', 'vary']) {
+          expect(res.headers.get(name), `${query} ${name}`).toBe(full.headers.get(name));
+        }
+        expect(res.headers.get('x-request-id')).toBeTruthy();
+      }
+    }
+    expect(counting.views()).toBe(before);
+
+    // A tag that does not match: the skill is read and sent, as without the header.
+    const other = await t.request('GET', '/api/v1/skills/revalidated-skill?level=2', {
+      headers: { 'if-none-match': '"0000"' },
+    });
+    expect(other.status).toBe(200);
+    expect({ ...other.json, time: 0 }).toEqual({ ...full.json, time: 0 });
+    expect(counting.views()).toBe(before + 1);
+
+    // A skill that does not exist: the same 404 as without the header.
+    const missing = await t.request('GET', '/api/v1/skills/no-such-skill', {
+      headers: { 'if-none-match': `"${revision}"` },
+    });
+    const plainMissing = await t.request('GET', '/api/v1/skills/no-such-skill');
+    expect(missing.status).toBe(404);
+    expect(missing.json.error).toEqual(plainMissing.json.error);
+
+    // A new revision: the old tag no longer matches.
+    const updated = await t.request('PUT', '/api/v1/skills/revalidated-skill', {
+      body: { data: md('revalidated-skill', 'Second version of the body.'), wait: true },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    const fresh = await t.request('GET', '/api/v1/skills/revalidated-skill', {
+      headers: { 'if-none-match': `"${revision}"` },
+    });
+    expect(fresh.status).toBe(200);
+    expect(fresh.json.result.content).toContain('Second version');
+  });
+
+  it('never confirms an unsettled revision, cached or not', async () => {
+    for (const readCacheMb of [0, 32]) {
+      const t = await start({ runJobs: false, readCacheMb });
+      const { revision } = await add(t, 'unsettled-skill', undefined, false);
+      for (let i = 0; i < 2; i++) {
+        const res = await t.request('GET', '/api/v1/skills/unsettled-skill', {
+          headers: { 'if-none-match': `"${revision}"` },
+        });
+        expect(res.status, `cache ${readCacheMb} MiB, try ${i}`).toBe(200);
+        expect(res.headers.get('cache-control')).toBe('private, no-store');
+      }
+    }
+  });
+});
+
 describe(`two servers on one ${TEST_ENGINE} database: reads are never stale`, () => {
   it('a get through B after a write or delete through A answers what A wrote', async () => {
     const a = await start();
@@ -206,6 +310,17 @@ describe(`two servers on one ${TEST_ENGINE} database: reads are never stale`, ()
       headers: { 'if-none-match': `"${v1.revision}"` },
     });
     expect(stale.status).toBe(200);
+    // B confirms v2 (keeping what it looked up), then A writes v3: B no longer confirms v2.
+    const confirmed = await b.request('GET', '/api/v1/skills/shared-read?level=1', {
+      headers: { 'if-none-match': `"${v2.revision}"` },
+    });
+    expect(confirmed.status).toBe(304);
+    const v3 = await add(a, 'shared-read', 'Written through A a third time.');
+    const stale2 = await b.request('GET', '/api/v1/skills/shared-read?level=1', {
+      headers: { 'if-none-match': `"${v2.revision}"` },
+    });
+    expect(stale2.status).toBe(200);
+    expect(stale2.headers.get('etag')).toBe(`"${v3.revision}"`);
 
     expect((await a.request('DELETE', '/api/v1/skills/shared-read')).status).toBe(200);
     const gone = await b.request('GET', '/api/v1/skills/shared-read');

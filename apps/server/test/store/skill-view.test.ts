@@ -97,3 +97,40 @@ describe(`${TEST_ENGINE} store: readSkillView`, () => {
     expect(view?.skill).toEqual(await store.getSkill('acme', AGENT_ROOT, 'shared'));
   });
 });
+
+describe(`${TEST_ENGINE} store: readSkillRevision`, () => {
+  it.each([
+    ['user root first', [USER_ROOT, AGENT_ROOT], 'shared', USER_ROOT],
+    ['agent root first', [AGENT_ROOT, USER_ROOT], 'shared', AGENT_ROOT],
+    ['falls back to the next root', [USER_ROOT, AGENT_ROOT], 'agent-only', AGENT_ROOT],
+    ['not in the given root', [USER_ROOT], 'agent-only', null],
+    ['no roots', [], 'shared', null],
+    ['other account is invisible', [USER_ROOT, AGENT_ROOT], 'other-account', null],
+    ['exact name only', [USER_ROOT, AGENT_ROOT], 'Shared', null],
+  ] as const)('%s: the revision readSkillView reads', async (_label, roots, name, expectedRoot) => {
+    const store = await setup();
+    const state = await store.readSkillRevision('acme', roots, name);
+    const view = await store.readSkillView('acme', roots, name, NONE);
+    expect(view?.skill.rootUri ?? null).toBe(expectedRoot);
+    expect(state).toEqual(view === null ? null : { revision: view.skill.revision, settled: false });
+  });
+
+  it('is settled once the overview is written, and follows a replaced revision', async () => {
+    const store = await setup();
+    const before = await store.readSkillRevision('acme', [USER_ROOT], 'shared');
+    const task = await store.claimTask(Date.now() + 1000, TEST_CLAIM);
+    if (task === null) throw new Error('no task');
+    await store.completeTask(task.lease, { overview: 'the overview', result: {} });
+    expect(await store.readSkillRevision('acme', [USER_ROOT], 'shared')).toEqual({
+      revision: before?.revision,
+      settled: true,
+    });
+    await store.putSkill(makeWrite({ name: 'shared', body: 'new user body\n' }));
+    const after = await store.readSkillRevision('acme', [USER_ROOT], 'shared');
+    expect(after?.revision).not.toBe(before?.revision);
+    expect(after).toEqual({
+      revision: (await store.getSkill('acme', USER_ROOT, 'shared'))?.revision,
+      settled: false,
+    });
+  });
+});

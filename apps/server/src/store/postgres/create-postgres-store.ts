@@ -294,6 +294,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async readSkillView(accountId, rootUris, name, viewOptions) {
       return reads.readSkillView(await ready(), accountId, rootUris, name, viewOptions);
     },
+    async readSkillRevision(accountId, rootUris, name) {
+      return reads.readSkillRevision(await ready(), accountId, rootUris, name);
+    },
     async readFile(skillId, filePath) {
       return reads.readFile(await ready(), skillId, filePath);
     },

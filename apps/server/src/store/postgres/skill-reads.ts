@@ -4,6 +4,7 @@ import type {
   SkillFileKind,
   SkillRecord,
   SkillRevisionRecord,
+  SkillRevisionState,
   SkillView,
   SkillViewOptions,
   StoredFile,
@@ -215,4 +216,26 @@ export async function readSkillView(
     ? (row.files_json ?? []).map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }))
     : null;
   return { skill: toSkillRecord(row), contents, files: list };
+}
+
+/**
+ * `Store.readSkillRevision` on PostgreSQL: the revision and settled state of `name` in the first root
+ * (in `rootUris` order) holding it — one statement over the unique `(account_id, root_uri, name)`
+ * index, reading neither the body nor any file.
+ */
+export async function readSkillRevision(
+  db: Queryable,
+  accountId: string,
+  rootUris: readonly string[],
+  name: string,
+): Promise<SkillRevisionState | null> {
+  if (rootUris.length === 0) return null;
+  const { rows } = await db.query<{ revision: string; settled: boolean }>(
+    `SELECT revision, overview IS NOT NULL AS settled FROM skills
+     WHERE account_id = $1 AND root_uri = ANY($2::text[]) AND name = $3
+     ORDER BY array_position($2::text[], root_uri::text) LIMIT 1`,
+    [accountId, rootUris, name],
+  );
+  const row = rows[0];
+  return row === undefined ? null : { revision: row.revision, settled: row.settled };
 }

@@ -17,7 +17,7 @@ import { listChanges, pruneHistoryTx, releaseFreePages } from './history-ops.js'
 import * as idempotency from './idempotency-ops.js';
 import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
-import { readSkillView } from './skill-view.js';
+import { readSkillRevision, readSkillView } from './skill-view.js';
 import { deleteSkillTx, putSkillTx } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
@@ -258,6 +258,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async readSkillView(accountId, rootUris, name, viewOptions) {
       return readSkillView(conn, accountId, rootUris, name, viewOptions);
+    },
+    async readSkillRevision(accountId, rootUris, name) {
+      return readSkillRevision(conn, accountId, rootUris, name);
     },
     async readFile(skillId, filePath) {
       return reads.readFile(conn, skillId, filePath);

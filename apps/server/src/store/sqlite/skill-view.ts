@@ -1,4 +1,4 @@
-import type { SkillFileKind, SkillView, SkillViewOptions, StoredFile } from '../types.js';
+import type { SkillFileKind, SkillRevisionState, SkillView, SkillViewOptions, StoredFile } from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, toSkillRecord } from './rows.js';
 
@@ -103,4 +103,27 @@ export function readSkillView(
     files = entries.map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }));
   }
   return { skill: toSkillRecord(row), contents, files };
+}
+
+/**
+ * `Store.readSkillRevision` on SQLite: the revision and settled state of `name` in the first root
+ * holding it — one probe of the unique `(account_id, root_uri, name)` index per root tried, reading
+ * neither the body nor any file.
+ *
+ * @returns the state, or null when none of the roots holds the skill (or `rootUris` is empty)
+ */
+export function readSkillRevision(
+  conn: Connection,
+  accountId: string,
+  rootUris: readonly string[],
+  name: string,
+): SkillRevisionState | null {
+  const statement = conn.stmt(
+    'SELECT revision, overview IS NOT NULL AS settled FROM skills WHERE account_id = ? AND root_uri = ? AND name = ?',
+  );
+  for (const rootUri of rootUris) {
+    const row = statement.get(accountId, rootUri, name) as { revision: string; settled: number } | undefined;
+    if (row !== undefined) return { revision: row.revision, settled: row.settled === 1 };
+  }
+  return null;
 }

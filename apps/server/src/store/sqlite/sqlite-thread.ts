@@ -74,6 +74,7 @@ const THREAD_METHODS = [
   'listRevisions',
   'listSkills',
   'readSkillView',
+  'readSkillRevision',
   'listFiles',
   'readFile',
   'deleteSkill',
