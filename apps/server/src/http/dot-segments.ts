@@ -10,6 +10,8 @@ import { sendError } from './errors.js';
 
 /** True when the path part of a raw request target has a `.` or `..` segment. */
 export function hasDotSegment(target: string): boolean {
+  // Most targets hold neither a `.` nor a `%` (skill names, API paths): nothing to look at.
+  if (!target.includes('.') && !target.includes('%')) return false;
   const end = target.search(/[?#]/);
   const pathname = end === -1 ? target : target.slice(0, end);
   for (const segment of pathname.split('/')) {

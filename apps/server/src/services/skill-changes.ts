@@ -52,6 +52,8 @@ export function createSkillChanges(): SkillChanges {
  * @returns a store with the same methods
  */
 export function withSkillChanges(store: Store, changes: SkillChanges): Store {
+  // Methods bound once, not on every access (a store method is looked up on every request).
+  const bound = new Map<PropertyKey, { value: unknown; fn: unknown }>();
   return new Proxy(store, {
     get(target, property, receiver) {
       if (property === 'putSkill') {
@@ -71,7 +73,12 @@ export function withSkillChanges(store: Store, changes: SkillChanges): Store {
         };
       }
       const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
+      if (typeof value !== 'function') return value;
+      const kept = bound.get(property);
+      if (kept !== undefined && kept.value === value) return kept.fn;
+      const fn = value.bind(target);
+      bound.set(property, { value, fn });
+      return fn;
     },
   });
 }

@@ -55,4 +55,30 @@ describe('response headers set by middleware and routes', () => {
     expect(missing.headers.get('x-request-id')).toBe('miss-1');
     expect(missing.headers.get('etag')).toBeNull();
   });
+
+  it.each(fetchers)('%s: X-Request-Id echoes sane ids only, on every route', async (_label, make) => {
+    const send = make();
+    const long = 'a'.repeat(128);
+    for (const path of ['/health', '/api/v1/skills', '/api/v1/skills/not-there', '/no-such-route']) {
+      for (const [given, echoed] of [
+        ['req-123.abc', true],
+        ['4bf92f35:00f067aa', true],
+        ['A_b=c', true],
+        [long, true],
+        [`${long}a`, false],
+        ['two words', false],
+        ['semi;colon', false],
+        ['', false],
+      ] as const) {
+        const res = await send(path, { headers: { 'x-request-id': given } });
+        await res.arrayBuffer();
+        const id = res.headers.get('x-request-id');
+        if (echoed) expect(id, `${path} ${given}`).toBe(given);
+        else
+          expect(id, `${path} ${given}`).toMatch(
+            /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+          );
+      }
+    }
+  });
 });
