@@ -5,8 +5,11 @@ export interface PostgresCluster {
   port: number;
   /** Temp folder holding the data directory, socket and `server.log`. */
   dir: string;
-  /** Stops the server (immediate mode) and removes the folder; synchronous and idempotent. */
-  stop(): void;
+  /**
+   * Stops the server (immediate mode) and removes the folder; synchronous and idempotent. With
+   * `keep`, shuts down cleanly (fast mode) and first moves the data directory to that path.
+   */
+  stop(options?: { keep?: string }): void;
 }
 
 /** The folder with `initdb` and `pg_ctl` (`SKILLPORT_PG_BIN`, PATH, `/usr/lib/postgresql/<v>/bin`), or null. */
@@ -17,4 +20,6 @@ export function startPostgresCluster(options?: {
   bin?: string;
   maxConnections?: number;
   settings?: Record<string, string>;
+  /** Start on a copy of this data directory (of a cluster stopped cleanly) instead of `initdb`. */
+  dataFrom?: string;
 }): Promise<PostgresCluster>;
