@@ -2,7 +2,8 @@ import type pg from 'pg';
 import type { PostgresVectorCache } from '../store/postgres/vector-ops.js';
 import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
-import { buildRankTerms, buildTsqueryTerms } from './postgres-text.js';
+import { PostgresTermStats, type TermStats } from './postgres-term-stats.js';
+import { buildRankTerms, buildTsqueryTerms, type RankTerm } from './postgres-text.js';
 import {
   candidateBudget,
   parseSearchQuery,
@@ -118,22 +119,168 @@ const LEXICAL_BY_TERMS = `WITH q AS (
   ORDER BY m.lexical DESC, m.skill_seq LIMIT $7`;
 
 /**
- * Number of skills, and of skills matching each term (document frequencies, for IDF), counted from
- * `skill_terms` (index-only scans): the skills with a row of the term's lexeme (a distinct count over
- * the lexemes of a prefix) carrying a label the term asks for — the skills its `tsquery` matches.
- * Parameters: $1 lexemes, $2 prefix flags, $3 label bits.
+ * Per lexeme ($1), its best `$2` rows of `skill_terms` by rank (`skill_terms_by_impact`, PostgreSQL
+ * migration 7: an index-only scan that stops after `$2` rows): the skills, how many rows were read
+ * and the lowest rank read.
  */
-const FREQUENCIES_BY_TERMS = `SELECT (SELECT count(*) FROM skills) AS n, ARRAY(
-    SELECT CASE WHEN q.prefix THEN (SELECT count(DISTINCT t.skill_seq) FROM skill_terms t
-        WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) AND starts_with(t.lexeme, q.lexeme)
-          AND (q.labels = 0 OR t.labels & q.labels <> 0))
-      ELSE (SELECT count(*) FROM skill_terms t
-        WHERE t.lexeme = q.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)) END
-    FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
-    ORDER BY q.i) AS df`;
+const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.count, x.last
+  FROM unnest($1::text[]) WITH ORDINALITY AS l(lexeme, n)
+  CROSS JOIN LATERAL (SELECT array_agg(top.skill_seq) AS seqs, count(*)::int AS count, min(top.rank) AS last
+    FROM (SELECT t.skill_seq, t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme
+      ORDER BY t.rank DESC LIMIT $2) AS top) AS x
+  ORDER BY l.n`;
 
 /**
- * For a query with a phrase ({@link FREQUENCIES_BY_TERMS} otherwise): number of skills, and of skills
+ * {@link LEXICAL_BY_TERMS} over the candidate skills $7 alone, to the same figures: per lexeme of a
+ * term (a prefix's lexemes listed), its rows of the candidates (`probe`: one primary-key probe per
+ * candidate) or, for a lexeme whose rows were all read, every row again (all of them candidates).
+ * Parameters: $1 lexemes, $2 their term's position, $3 prefix flags, $4 label bits, $5 IDFs, $6 probe
+ * flags, $7 candidates, $8 account, $9 `FREQUENCY_SCALE`, $10 `BM25_K1 + 1`, $11 `BM25_K1`, $12
+ * roots, $13 limit.
+ */
+const LEXICAL_OF_CANDIDATES = `WITH q AS (
+    SELECT * FROM unnest($1::text[], $2::int[], $3::boolean[], $4::int[], $5::float8[], $6::boolean[])
+      AS q(lexeme, i, prefix, labels, idf, probe)
+  ), postings AS (
+    SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
+    FROM q CROSS JOIN unnest($7::bigint[]) AS c(seq)
+      CROSS JOIN LATERAL (SELECT * FROM skill_terms t WHERE t.lexeme = q.lexeme AND t.skill_seq = c.seq LIMIT 1) AS t
+    WHERE q.probe
+    UNION ALL
+    SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
+    FROM q JOIN skill_terms t ON t.lexeme = q.lexeme WHERE NOT q.probe
+  ), per_term AS (
+    SELECT i, idf, skill_seq, rank::real AS r, hit FROM postings WHERE NOT prefix
+    UNION ALL
+    SELECT i, idf, skill_seq, CASE WHEN cardinality(ranks) = 1 THEN ranks[1]::real ELSE skill_rank_fold(ranks) END, hit
+    FROM (SELECT i, max(idf) AS idf, skill_seq, array_agg(rank) AS ranks, bool_or(hit) AS hit
+      FROM (SELECT i, idf, skill_seq, rank, hit FROM postings WHERE prefix ORDER BY i, skill_seq, lexeme) AS p
+      GROUP BY i, skill_seq) AS folded
+  ), per_skill AS (
+    SELECT skill_seq, sum(idf * (f * $10::float8) / (f + $11::float8)) AS lexical
+    FROM (SELECT skill_seq, idf, r::float8 * $9::float8 AS f, hit FROM per_term ORDER BY skill_seq, i) AS f
+    GROUP BY skill_seq HAVING bool_or(hit)
+  )
+  SELECT s.seq, s.name, s.root_uri, m.lexical
+  FROM (SELECT skill_seq, lexical FROM per_skill ORDER BY lexical DESC, skill_seq) AS m
+  JOIN skills s ON s.seq = m.skill_seq
+  WHERE s.account_id = $8 AND s.root_uri = ANY($12::text[])
+  ORDER BY m.lexical DESC, m.skill_seq LIMIT $13`;
+
+/** Rows read per lexeme in the first round at least (and `FIRST_DEPTH_PER_RESULT` per result asked). */
+const FIRST_DEPTH = 64;
+const FIRST_DEPTH_PER_RESULT = 4;
+/** How many times more rows per lexeme each further round reads. */
+const DEPTH_GROWTH = 8;
+/** Rounds before ranking every row instead. */
+const MAX_ROUNDS = 2;
+/** Lexemes (a prefix counts each lexeme it stands for) above which every row is ranked at once. */
+const MAX_LISTS = 256;
+/** Relative margin between the `limit`-th relevance and the bound of unseen skills (float rounding). */
+const BOUND_MARGIN = 1e-9;
+
+/**
+ * How `thresholdCandidates` ended, counted per process since start (for tests and profiling): settled
+ * by the bound, settled because every row was read, or left to ranking every row.
+ */
+export const thresholdOutcomes = { bound: 0, exhausted: 0, fallback: 0 };
+
+/** BM25 contribution of one term (the formula of the queries, in the same order). */
+function contribution(idf: number, rank: number): number {
+  const f = rank * FREQUENCY_SCALE;
+  return (idf * (f * (BM25_K1 + 1))) / (f + BM25_K1);
+}
+
+/**
+ * The best `budget` lexical matches in scope, exactly as {@link LEXICAL_BY_TERMS} ranks them, reading
+ * each lexeme's rows best first (a threshold algorithm): per round, the best `depth` rows of every
+ * lexeme of the query give the candidate skills, ranked exactly ({@link LEXICAL_OF_CANDIDATES}). A
+ * skill not among them has, for every lexeme, a rank at most the lowest rank read (none when every row
+ * was read), so its relevance is at most the sum of those ranks' contributions; when the
+ * `budget`-th candidate is above that bound, no other skill can enter and the candidates are the answer.
+ * Otherwise a deeper round; after {@link MAX_ROUNDS}, null (the caller ranks every row).
+ */
+async function thresholdCandidates(
+  db: pg.Pool | pg.ClientBase,
+  terms: readonly RankTerm[],
+  stats: readonly TermStats[],
+  idfs: readonly number[],
+  accountId: string,
+  roots: readonly string[],
+  budget: number,
+  firstDepth: number,
+): Promise<KeyRow[] | null> {
+  const lists = terms.flatMap((term, i) =>
+    (stats[i]?.lexemes ?? []).map((lexeme) => ({ lexeme, i, prefix: term.prefix, labels: term.labels })),
+  );
+  if (lists.length === 0) return [];
+  if (lists.length > MAX_LISTS || budget <= 0) {
+    thresholdOutcomes.fallback++;
+    return null;
+  }
+  let depth = firstDepth;
+  for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
+    const top = await db.query<{ list: number; seqs: string[] | null; count: number; last: number | null }>({
+      name: 'skillport-top-postings',
+      text: TOP_POSTINGS,
+      values: [lists.map((l) => l.lexeme), depth],
+    });
+    const candidates = new Set<string>();
+    const exhausted = lists.map(() => true);
+    const lowest = lists.map(() => 0);
+    for (const row of top.rows) {
+      for (const seq of row.seqs ?? []) candidates.add(seq);
+      if (row.count >= depth) {
+        exhausted[row.list - 1] = false;
+        lowest[row.list - 1] = Number(row.last);
+      }
+    }
+    const { rows } = await db.query<KeyRow>({
+      name: 'skillport-lexical-of-candidates',
+      text: LEXICAL_OF_CANDIDATES,
+      values: [
+        lists.map((l) => l.lexeme),
+        lists.map((l) => l.i + 1),
+        lists.map((l) => l.prefix),
+        lists.map((l) => l.labels),
+        lists.map((l) => idfs[l.i] ?? 0),
+        exhausted.map((done) => !done),
+        [...candidates],
+        accountId,
+        FREQUENCY_SCALE,
+        BM25_K1 + 1,
+        BM25_K1,
+        roots,
+        budget,
+      ],
+    });
+    if (exhausted.every(Boolean)) {
+      thresholdOutcomes.exhausted++;
+      return rows;
+    }
+    if (rows.length < budget) continue;
+    // Bound of an unseen skill: per term, its rank is at most the lowest read (as `real`); a prefix
+    // sums its lexemes' (rounding to `real` after each: a relative 6e-8 per lexeme at most).
+    let bound = 0;
+    for (const [i, term] of terms.entries()) {
+      let rank = 0;
+      for (const [n, list] of lists.entries()) if (list.i === i) rank += Math.fround(lowest[n] ?? 0);
+      if (rank === 0) continue;
+      if (term.prefix) rank *= 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7;
+      bound += contribution(idfs[i] ?? 0, rank);
+    }
+    const last = Number(rows[rows.length - 1]?.lexical);
+    if (last > bound * (1 + BOUND_MARGIN)) {
+      thresholdOutcomes.bound++;
+      return rows;
+    }
+  }
+  thresholdOutcomes.fallback++;
+  return null;
+}
+
+/**
+ * For a query with a phrase (`PostgresTermStats` otherwise): number of skills, and of skills
  * matching each term (document frequencies, for IDF), counted from the GIN index (`skill_document_frequencies`, migration 3: sequential scans off, as above).
  */
 const FREQUENCIES = `SELECT (SELECT count(*) FROM skills) AS n, skill_document_frequencies($1::tsquery[]) AS df`;
@@ -156,8 +303,12 @@ const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2)
  *
  * @param parsed - from `parseSearchQuery`
  * @param terms - `buildTsqueryTerms(parsed)` (not empty)
- * @param via - `terms` reads `skill_terms` ({@link LEXICAL_BY_TERMS}) unless the query has a phrase;
- *   `vectors` ranks the stored vectors ({@link LEXICAL}); both give the same rows (tests compare them)
+ * @param via - `terms` reads `skill_terms` best first and stops early ({@link thresholdCandidates};
+ *   every row, {@link LEXICAL_BY_TERMS}, when that does not settle) unless the query has a phrase;
+ *   `all-terms` always reads every row; `vectors` ranks the stored vectors ({@link LEXICAL}); all give
+ *   the same rows (tests compare them)
+ * @param termStats - the store's memory of document frequencies (a new one: count every time)
+ * @param firstDepth - rows read per lexeme in the first round (default: 4 per result, at least 64)
  */
 export async function lexicalCandidates(
   db: pg.Pool | pg.ClientBase,
@@ -166,31 +317,25 @@ export async function lexicalCandidates(
   accountId: string,
   roots: string[],
   budget: number,
-  via: 'terms' | 'vectors' = 'terms',
+  via: 'terms' | 'all-terms' | 'vectors' = 'terms',
+  termStats: PostgresTermStats = new PostgresTermStats(),
+  firstDepth = Math.max(FIRST_DEPTH, budget * FIRST_DEPTH_PER_RESULT),
 ): Promise<KeyRow[]> {
-  const byTerms = via === 'terms' ? buildRankTerms(parsed) : null;
-  const lexemes = byTerms?.map((t) => t.lexeme);
-  const prefixes = byTerms?.map((t) => t.prefix);
-  const labels = byTerms?.map((t) => t.labels);
-  const frequencies = await db.query<{ n: number; df: string[] }>(
-    byTerms === null
-      ? { text: FREQUENCIES, values: [terms] }
-      : {
-          name: 'skillport-frequencies-by-terms',
-          text: FREQUENCIES_BY_TERMS,
-          values: [lexemes, prefixes, labels],
-        },
-  );
-  const total = frequencies.rows[0]?.n ?? 0;
-  const idfs = (frequencies.rows[0]?.df ?? []).map((df) => idf(total, Number(df)));
+  const byTerms = via === 'vectors' ? null : buildRankTerms(parsed);
   if (byTerms !== null) {
+    const { total, stats } = await termStats.read(db, byTerms);
+    const idfs = stats.map((s) => idf(total, s.df));
+    if (via === 'terms') {
+      const found = await thresholdCandidates(db, byTerms, stats, idfs, accountId, roots, budget, firstDepth);
+      if (found !== null) return found;
+    }
     const { rows } = await db.query<KeyRow>({
       name: 'skillport-lexical-by-terms',
       text: LEXICAL_BY_TERMS,
       values: [
-        lexemes,
-        prefixes,
-        labels,
+        byTerms.map((t) => t.lexeme),
+        byTerms.map((t) => t.prefix),
+        byTerms.map((t) => t.labels),
         idfs,
         accountId,
         roots,
@@ -202,6 +347,9 @@ export async function lexicalCandidates(
     });
     return rows;
   }
+  const frequencies = await db.query<{ n: string; df: string[] }>({ text: FREQUENCIES, values: [terms] });
+  const total = Number(frequencies.rows[0]?.n ?? 0);
+  const idfs = (frequencies.rows[0]?.df ?? []).map((df) => idf(total, Number(df)));
   const { rows } = await db.query<KeyRow>(LEXICAL, [
     terms.join(' | '),
     accountId,
@@ -264,8 +412,9 @@ async function semanticCandidates(
  *    OR-ed, the last one also as a prefix, CJK runs as phrases of bigrams; a query of stop words only
  *    searches name, tags and description.
  * 2. Candidates: the best `limit × roots` matches in the caller's roots by BM25 over `ts_rank` with
- *    the field weights (per-term rows of `skill_terms`; the GIN index for phrases), plus skills whose
- *    name is the query; when these are fewer than `limit`,
+ *    the field weights (per-term rows of `skill_terms` read best first, stopping once no unseen skill
+ *    can enter, with document frequencies kept per search generation; the GIN index for phrases),
+ *    plus skills whose name is the query; when these are fewer than `limit`,
  *    names similar to the query (`pg_trgm`, typo tolerance).
  * 3. With a query vector: the caller's skills with a stored vector of the same model are scored by
  *    `semanticMatches` (brute-force cosine over the process's in-memory copy of the vectors): the
@@ -283,6 +432,7 @@ export async function searchSkillsPostgres(
   query: string,
   limit: number,
   semantic?: { query: SemanticQuery; cache: PostgresVectorCache },
+  termStats?: PostgresTermStats,
 ): Promise<SearchHit[]> {
   const max = Math.max(0, Math.floor(limit));
   const parsed = parseSearchQuery(query);
@@ -307,6 +457,8 @@ export async function searchSkillsPostgres(
           accountId,
           roots,
           semantic === undefined ? budget : Math.max(budget, SEMANTIC_CANDIDATES),
+          'terms',
+          termStats,
         ),
     db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]),
   ]);

@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lexicalCandidates } from '../../src/search/postgres-search.js';
+import { lexicalCandidates, thresholdOutcomes } from '../../src/search/postgres-search.js';
+import { PostgresTermStats } from '../../src/search/postgres-term-stats.js';
 import { buildTsqueryTerms } from '../../src/search/postgres-text.js';
 import { parseSearchQuery } from '../../src/search/ranking.js';
 import type { Store } from '../../src/store/types.js';
@@ -88,7 +89,12 @@ async function drift(): Promise<number> {
   return Number(rows[0]?.n);
 }
 
-async function candidates(query: string, via: 'terms' | 'vectors', roots = [USER_ROOT, AGENT_ROOT]) {
+async function candidates(
+  query: string,
+  via: 'terms' | 'all-terms' | 'vectors',
+  roots = [USER_ROOT, AGENT_ROOT],
+  options: { budget?: number; firstDepth?: number; termStats?: PostgresTermStats } = {},
+) {
   const parsed = parseSearchQuery(query);
   const terms = buildTsqueryTerms(parsed);
   if (terms.length === 0) return [];
@@ -97,7 +103,17 @@ async function candidates(query: string, via: 'terms' | 'vectors', roots = [USER
     const client = await pool.connect();
     try {
       await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
-      return await lexicalCandidates(client, parsed, terms, 'acme', roots, 20, via);
+      return await lexicalCandidates(
+        client,
+        parsed,
+        terms,
+        'acme',
+        roots,
+        options.budget ?? 20,
+        via,
+        options.termStats,
+        options.firstDepth,
+      );
     } finally {
       client.release();
     }
@@ -158,7 +174,54 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     const byTerms = await candidates(query, 'terms');
     const byVectors = await candidates(query, 'vectors');
     expect(byTerms).toEqual(byVectors);
+    expect(await candidates(query, 'all-terms')).toEqual(byVectors);
     if (query !== 'nothing-matches-this') expect(byTerms.length).toBeGreaterThan(0);
+  });
+
+  it('reading the best rows first and stopping early gives the same candidates at every depth', async () => {
+    const before = { ...thresholdOutcomes };
+    for (const query of QUERIES) {
+      for (const budget of [1, 3, 8]) {
+        const expected = await candidates(query, 'vectors', undefined, { budget });
+        for (const firstDepth of [1, 2, 5]) {
+          expect(await candidates(query, 'terms', undefined, { budget, firstDepth })).toEqual(expected);
+        }
+        expect(await candidates(query, 'terms', [AGENT_ROOT], { budget, firstDepth: 2 })).toEqual(
+          await candidates(query, 'vectors', [AGENT_ROOT], { budget }),
+        );
+      }
+    }
+    // Each way of ending was taken: stopped by the bound, every row read, every row ranked instead.
+    expect(thresholdOutcomes.bound).toBeGreaterThan(before.bound);
+    expect(thresholdOutcomes.exhausted).toBeGreaterThan(before.exhausted);
+    expect(thresholdOutcomes.fallback).toBeGreaterThan(before.fallback);
+  });
+
+  it('counts document frequencies again once a skill changes (the search generation)', async () => {
+    const termStats = new PostgresTermStats();
+    const ask = () =>
+      candidates('spreadsheet formulas', 'terms', undefined, { termStats, firstDepth: 1, budget: 3 });
+    const first = await ask();
+    expect(first).toEqual(await candidates('spreadsheet formulas', 'vectors', undefined, { budget: 3 }));
+    const [generation] = await postgresQuery<{ g: string }>(
+      dataDir,
+      'SELECT sum(n)::text AS g FROM skill_search_generation',
+    );
+    await store.putSkill(
+      makeWrite({
+        name: `spreadsheet-formulas-${Date.now()}`,
+        description: 'Spreadsheet formulas, spreadsheet charts',
+        body: '# Spreadsheet\n\nformulas for every spreadsheet\n',
+      }),
+    );
+    const [after] = await postgresQuery<{ g: string }>(
+      dataDir,
+      'SELECT sum(n)::text AS g FROM skill_search_generation',
+    );
+    expect(BigInt(after?.g ?? 0)).toBeGreaterThan(BigInt(generation?.g ?? 0));
+    const second = await ask();
+    expect(second).not.toEqual(first);
+    expect(second).toEqual(await candidates('spreadsheet formulas', 'vectors', undefined, { budget: 3 }));
   });
 
   it('keeps to the roots asked for', async () => {
@@ -210,6 +273,9 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
        DROP TRIGGER skill_files_usage ON skill_files; DROP TRIGGER skills_usage_files_first ON skills;
        DROP TRIGGER skills_usage_move ON skills; DROP FUNCTION skill_files_usage();
        DROP FUNCTION skills_usage_files_first(); DROP FUNCTION skills_usage_move(); DROP TABLE account_usage;
+       DROP TRIGGER skill_search_generation_added ON skills; DROP TRIGGER skill_search_generation_changed ON skills;
+       DROP TRIGGER skill_search_generation_gone ON skills; DROP FUNCTION skill_search_generation_bump();
+       DROP TABLE skill_search_generation;
        DELETE FROM skillport_migrations WHERE version >= 4`,
     );
     await store.close();

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { searchSkillsPostgres } from '../../search/postgres-search.js';
+import { PostgresTermStats } from '../../search/postgres-term-stats.js';
 import { createTaskSignal } from '../task-signal.js';
 import type { Store, StoreReadiness } from '../types.js';
 import { checkFiles } from '../write-checks.js';
@@ -99,6 +100,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   let closed = false;
   // The live embeddings, in memory for the semantic half of find (caught up before each search).
   const vectorCache = new vectors.PostgresVectorCache();
+  const termStats = new PostgresTermStats();
   // watchTasks: listeners of this process, told of this store's own settlements at once and of every
   // process's through one connection LISTENing on TASKS_CHANNEL (opened by the first watch, kept until
   // close, re-opened after RELISTEN_MS when it fails; `shared` is false meanwhile).
@@ -314,6 +316,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
         query,
         limit,
         semantic === undefined ? undefined : { query: semantic, cache: vectorCache },
+        termStats,
       );
     },
     async putSkillVector(skillId, revision, model, vector) {

@@ -40,6 +40,11 @@ interface Migration {
  *   (since version 6 an update rewrites only the rows of lexemes whose labels changed).
  *   `find` scores matches from its primary key (an index-only scan per query term) to the exact
  *   figure `ts_rank` gives, without reading the TOASTed vectors (`search/postgres-search.ts`).
+ * - `skill_terms_by_impact` (version 7) orders each lexeme's rows by rank, best first, so `find`
+ *   reads the best postings of each query term and stops early (a threshold algorithm);
+ *   `skill_search_generation` is bumped by triggers on every change of a skill's vector (64 rows, one
+ *   chosen by the skill's `seq`): while its sum stays the same, a process reuses the document
+ *   frequencies it counted (`search/postgres-search.ts`).
  * - `account_usage` (version 5) holds each account's stored bytes (live skill files, `.overview.md`
  *   not counted), kept by triggers on `skill_files`, so the quota check of a write is a lookup.
  * - Accounts, users, keys, blobs and temp uploads carry a `seq` (insertion order, like SQLite's rowid),
@@ -388,6 +393,34 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
+`,
+  },
+  {
+    version: 7,
+    name: 'find reads the best postings of each term first; search generation',
+    // `find` reads each query term's rows of `skill_terms` best first (`skill_terms_by_impact`) and
+    // stops once no skill it has not seen can enter the results; it keeps the document frequencies it
+    // counted while `skill_search_generation` (bumped by every change of a skill's vector, in one of
+    // 64 rows chosen by the skill, so concurrent writes seldom wait on each other) stays the same.
+    sql: `
+CREATE INDEX skill_terms_by_impact ON skill_terms (lexeme, rank DESC, skill_seq) INCLUDE (labels);
+CREATE TABLE skill_search_generation (
+  shard smallint PRIMARY KEY,
+  n bigint NOT NULL
+);
+INSERT INTO skill_search_generation (shard, n) SELECT g, 0 FROM generate_series(0, 63) AS g;
+CREATE FUNCTION skill_search_generation_bump() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE skill_search_generation SET n = n + 1
+    WHERE shard = (CASE WHEN TG_OP = 'DELETE' THEN OLD.seq ELSE NEW.seq END) % 64;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER skill_search_generation_added AFTER INSERT ON skills
+  FOR EACH ROW EXECUTE FUNCTION skill_search_generation_bump();
+CREATE TRIGGER skill_search_generation_changed AFTER UPDATE OF search ON skills
+  FOR EACH ROW WHEN (OLD.search IS DISTINCT FROM NEW.search) EXECUTE FUNCTION skill_search_generation_bump();
+CREATE TRIGGER skill_search_generation_gone AFTER DELETE ON skills
+  FOR EACH ROW EXECUTE FUNCTION skill_search_generation_bump();
 `,
   },
 ];
