@@ -72,6 +72,25 @@ describe('AsyncHTTPClient write options', () => {
     expect((reused as InvalidArgumentError).details).toMatchObject({ reason: 'idempotency_key_reused' });
   });
 
+  it('idempotencyKey: a folder add called again (zipped and uploaded again) gets the first response', async () => {
+    const dir = path.join(folder, 'idem-folder');
+    mkdirSync(path.join(dir, 'ref'), { recursive: true });
+    writeFileSync(path.join(dir, 'SKILL.md'), md('idem-folder', 'Added from a folder'));
+    writeFileSync(path.join(dir, 'ref', 'guide.md'), '# Guide\n');
+    const client = new AsyncHTTPClient({ url: server.url });
+    const first = await client.addSkill(dir, { idempotencyKey: 'add-idem-folder-1', wait: true });
+    expect(first.auxiliary_files).toBe(1);
+    const again = await client.addSkill(dir, { idempotencyKey: 'add-idem-folder-1', wait: true });
+    expect(again).toEqual(first);
+    expect((await client.listRevisions('idem-folder')).revisions).toHaveLength(1);
+    // The folder changed: another request under the same key.
+    writeFileSync(path.join(dir, 'ref', 'guide.md'), '# Guide, edited\n');
+    const reused = await client
+      .addSkill(dir, { idempotencyKey: 'add-idem-folder-1' })
+      .catch((e: unknown) => e);
+    expect(reused).toBeInstanceOf(InvalidArgumentError);
+  });
+
   it('a write past the account quota (507) is an InsufficientStorageError, not a RateLimitError', async () => {
     const dir = path.join(folder, 'too-big');
     mkdirSync(dir, { recursive: true });

@@ -10,6 +10,9 @@
  * - Same key while the first request still runs → 409 `CONFLICT` (`idempotency_key_in_progress`,
  *   `Retry-After: 1`).
  * - A request that fails (4xx/5xx) is not remembered: a retry runs again.
+ * - A write from a temp upload (`temp_file_id`) is compared by the upload's file name and bytes, not
+ *   its id: the retry of a lost folder or zip upload uploads again under a new id and is the same
+ *   request (its new upload is freed when the stored response is replayed).
  */
 import { createHash } from 'node:crypto';
 import { ServerResponse } from 'node:http';
@@ -36,6 +39,41 @@ interface StoredResponse {
 }
 
 /**
+ * A write naming a temp upload (`temp_file_id`), as the request is compared: the id replaced by the
+ * upload's file name and the sha-256 of its bytes. A client that lost the reply uploads the same
+ * folder or zip again under a new id (the first one was used up), and that retry is the same
+ * request. Null when the body names no temp upload, or one that is unknown or expired (compared as
+ * sent; the write itself then fails).
+ */
+async function tempUploadOf(
+  store: Store,
+  accountId: string,
+  body: string,
+  at: number,
+): Promise<{ id: string; body: string } | null> {
+  if (!body.includes('temp_file_id')) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
+  const id = (parsed as { temp_file_id?: unknown }).temp_file_id;
+  if (typeof id !== 'string') return null;
+  const upload = await store.getTempUpload(accountId, id, at);
+  if (upload === null) return null;
+  const content = createHash('sha256').update(upload.content).digest('hex');
+  return {
+    id,
+    body: JSON.stringify({
+      ...parsed,
+      temp_file_id: { filename: upload.filename, sha256: content },
+    }),
+  };
+}
+
+/**
  * The middleware, for routes that run after authentication.
  *
  * @param store - where keys and responses are kept (shared by every replica)
@@ -58,10 +96,14 @@ export function idempotency(store: Store, now: () => number = Date.now): Middlew
     const url = new URL(c.req.url);
     // The body as the JSON checks parsed it (whitespace does not matter; a different value does).
     const body = c.req.header('content-type')?.includes('json') ? await c.req.text() : '';
-    const requestHash = createHash('sha256')
-      .update(`${c.req.method} ${url.pathname}${url.search}\n${body}`)
-      .digest('hex');
     const at = now();
+    const upload = await tempUploadOf(store, identity.accountId, body, at);
+    const hashOf = (text: string) =>
+      createHash('sha256').update(`${c.req.method} ${url.pathname}${url.search}\n${text}`).digest('hex');
+    // One hash of the request as sent; with a temp upload also one of its content, space-separated:
+    // a retry matches by either (the same id resent, or the same bytes uploaded again).
+    const hashes = upload === null ? [hashOf(body)] : [hashOf(body), hashOf(upload.body)];
+    const requestHash = hashes.join(' ');
     const existing = await store.reserveIdempotencyKey(
       identity.accountId,
       key,
@@ -70,7 +112,7 @@ export function idempotency(store: Store, now: () => number = Date.now): Middlew
       at - IDEMPOTENCY_STALE_MS,
     );
     if (existing !== null) {
-      if (existing.requestHash !== requestHash) {
+      if (!existing.requestHash.split(' ').some((hash) => hashes.includes(hash))) {
         throw new SkillportError(
           'INVALID_ARGUMENT',
           'This Idempotency-Key was used for a different request (method, path or body); use a new key for a new request',
@@ -84,6 +126,8 @@ export function idempotency(store: Store, now: () => number = Date.now): Middlew
           { details: { reason: 'idempotency_key_in_progress', retry_after: 1 } },
         );
       }
+      // A retry's own new upload of the same content is not needed: free it now, not at its expiry.
+      if (upload !== null) await store.takeTempUpload(identity.accountId, upload.id, at).catch(() => null);
       const stored = JSON.parse(existing.response) as StoredResponse;
       return new Response(stored.body, {
         status: stored.status,

@@ -2,6 +2,7 @@
  * `Idempotency-Key` on add, update and restore: a retry of a succeeded request gets the stored
  * response and changes nothing; a reused key with another request is refused; failures are not kept.
  */
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -124,6 +125,53 @@ describe('Idempotency-Key', () => {
       expect(r.headers.get('retry-after')).toBe('1');
     }
     expect(await revisions('idem-race')).toBe(1);
+  });
+
+  test('a folder upload retried under a new temp_file_id (same bytes) is the same request; other bytes are not', async () => {
+    const zip = (description: string) =>
+      zipSync({
+        'SKILL.md': strToU8(md('idem-zip', description)),
+        'ref/guide.md': strToU8('# Guide\n'),
+      });
+    const upload = async (bytes: Uint8Array, filename = 'skill.zip') => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)]), filename);
+      const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+      expect(res.status, res.text).toBe(200);
+      return res.json.result.temp_file_id as string;
+    };
+    const headers = { 'idempotency-key': 'zip-0001' };
+    const bytes = zip('Uploaded as a zip');
+    const firstId = await upload(bytes);
+    const first = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: firstId }, headers });
+    expect(first.status, first.text).toBe(200);
+    expect(first.json.result.auxiliary_files).toBe(1);
+    // The reply was lost: the client uploads the folder again (new id) and retries with the key.
+    const secondId = await upload(bytes);
+    expect(secondId).not.toBe(firstId);
+    const retry = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: secondId }, headers });
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.json.result).toEqual(first.json.result);
+    // The retry's upload was freed, not left to expire.
+    const reuse = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: secondId } });
+    expect(reuse.status, reuse.text).toBe(404);
+    // The very same body resent (its upload already used up) is the same request too.
+    const resent = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: firstId }, headers });
+    expect(resent.status, resent.text).toBe(200);
+    expect(resent.headers.get('idempotent-replayed')).toBe('true');
+    expect(await revisions('idem-zip')).toBe(1);
+    // Other bytes, or the same bytes under another file name, are another request.
+    for (const [bytesNow, filename] of [
+      [zip('Another folder'), 'skill.zip'],
+      [bytes, 'other.zip'],
+    ] as const) {
+      const otherId = await upload(bytesNow, filename);
+      const other = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: otherId }, headers });
+      expect(other.status, other.text).toBe(422);
+      expect(other.json.error.details.reason).toBe('idempotency_key_reused');
+    }
+    expect(await revisions('idem-zip')).toBe(1);
   });
 
   test('a key that is not 1–255 printable ASCII characters → 400', async () => {
