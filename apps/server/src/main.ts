@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ msg: 'shutting down', signal });
-    const force = setTimeout(() => process.exit(1), 10_000 + (options.shutdownDelaySeconds ?? 0) * 1000);
+    // The grace period (5 s), handlers still running (up to 10 s more), then closing: 20 s at most.
+    const force = setTimeout(() => process.exit(1), 20_000 + (options.shutdownDelaySeconds ?? 0) * 1000);
     force.unref();
     server.close().then(
       () => process.exit(0),

@@ -207,6 +207,40 @@ function connectionTimeouts(requestTimeoutSeconds: number) {
 
 /** How long `close()` lets in-flight requests finish before cutting connections, ms. */
 const SHUTDOWN_GRACE_MS = 5000;
+/**
+ * How long `close()` then waits for request handlers still running (their connection cut: a handler
+ * runs on until its own work ends) before closing the worker threads and the store under them, ms.
+ */
+const HANDLER_DRAIN_MS = 10_000;
+
+/** Counts request handlers in progress, so shutdown closes what they use only after they end. */
+class HandlersInFlight {
+  private running = 0;
+  private idleWaiters: Array<() => void> = [];
+
+  async run<T>(handler: () => T | Promise<T>): Promise<T> {
+    this.running++;
+    try {
+      return await handler();
+    } finally {
+      this.running--;
+      if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+    }
+  }
+
+  /** Resolves once no handler runs, or after `maxMs`. */
+  idle(maxMs: number): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, maxMs);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.idleWaiters.push(done);
+    });
+  }
+}
 
 /** A running server. */
 export interface RunningServer {
@@ -222,7 +256,8 @@ export interface RunningServer {
   store: Store;
   /**
    * Graceful stop: `GET /ready` answers 503 from now on; after `shutdownDelaySeconds` stops accepting
-   * connections and lets in-flight requests finish (up to 5 s); meanwhile stops the job runner
+   * connections and lets in-flight requests finish (up to 5 s; then their connections are cut, and
+   * handlers still running get up to 10 s more before the store closes under them); meanwhile stops the job runner
    * (running jobs get 3 s, then go back to the queue for other replicas) and the worker threads; closes the store (if opened
    * here). Idempotent.
    */
@@ -360,10 +395,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           'SKILLPORT_HOST=127.0.0.1.',
       );
     }
+    const handlers = new HandlersInFlight();
+    // Node's bindings (`env`: the incoming request and outgoing response) pass through to the app.
+    const appFetch = built.fetch as (request: Request, env: unknown) => Response | Promise<Response>;
     const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
       const s = serve(
         {
-          fetch: built.fetch,
+          fetch: (request, env) => handlers.run(() => appFetch(request, env)),
           hostname: host,
           port: options.port ?? 1933,
           serverOptions: connectionTimeouts(built.limits.requestTimeoutSeconds),
@@ -424,6 +462,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             });
             http.closeIdleConnections();
           });
+          // A handler whose connection was cut runs on: what it uses is closed only after it ends.
+          await handlers.idle(HANDLER_DRAIN_MS);
           await jobsStopped;
           await semantic.close();
           await workers.close();

@@ -136,6 +136,40 @@ describe('startServer', () => {
     await expect(fetch(`${server.url}/health`)).rejects.toThrow();
   });
 
+  test('close() closes the store only after a handler running past the grace period has ended', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = {
+      info: (r: Record<string, unknown>) => lines.push(r),
+      error: (r: Record<string, unknown>) => lines.push(r),
+    };
+    const server = await startServer({ port: 0, ...engineData(), logger, runJobs: false });
+    await fetch(`${server.url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: md('pending-long') }),
+    });
+    // Waits on a job nobody runs for longer than the 5 s grace: its connection is cut at the end of
+    // the grace, and the handler keeps reading the store until its own deadline.
+    const inFlight = fetch(`${server.url}/api/v1/system/wait`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ timeout: 6.5 }),
+    }).then(
+      (res) => res.status,
+      () => 'cut',
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    await server.close();
+    // By the time close() resolves, the handler has finished normally (its deadline, 504), logged
+    // its request line, and met no closed store.
+    const waited = lines.filter((l) => l.msg === 'request' && l.path === '/api/v1/system/wait');
+    expect(waited).toMatchObject([{ status: 504 }]);
+    // The only failure reported is that deadline: no read met a closed store.
+    const failures = lines.filter((l) => l.msg !== 'request' && l.msg !== 'listening');
+    expect(failures.map((l) => l.code)).toEqual(['DEADLINE_EXCEEDED']);
+    expect(await inFlight).toBe('cut');
+  }, 30_000);
+
   test('one structured log line per request and a startup line', async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = {
