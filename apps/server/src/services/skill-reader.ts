@@ -26,6 +26,7 @@ import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-curso
 import { applyRetention, purgeHistory } from './retention.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
+import { isWritableUtf8, stringifyWithUtf8 } from './utf8-json.js';
 
 // ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -294,10 +295,25 @@ export async function getSkillJson(
   const token = changeToken ?? (await deps.store.changeToken());
   const hit = deps.readCache.get(key, token);
   if (hit !== undefined) return hit as SkillJson;
-  const { result, settled } = await readSkill(deps, identity, rawName, options);
-  const entry: SkillJson = { json: Buffer.from(JSON.stringify(result)), revision: result.revision, settled };
+  // The abstract and SKILL.md go into the JSON as the UTF-8 bytes they are stored as (not decoded,
+  // escaped and encoded again): the same bytes, a fraction of the work for text beyond Latin-1.
+  const utf8 = new Map<string, Uint8Array>();
+  const { result, settled } = await readSkill(deps, identity, rawName, options, utf8);
+  const entry: SkillJson = { json: stringifyWithUtf8(result, utf8), revision: result.revision, settled };
   deps.readCache.set(key, token, entry, entry.json.byteLength + key.length * 2 + 200);
   return entry;
+}
+
+/**
+ * A stored text for field `field` of a result: decoded, or — when `utf8` is given and the bytes are
+ * valid UTF-8 — left as bytes in `utf8` (the field then holds `''`).
+ */
+function textOf(bytes: Uint8Array, field: string, utf8: Map<string, Uint8Array> | undefined): string {
+  if (utf8 !== undefined && isWritableUtf8(bytes)) {
+    utf8.set(field, bytes);
+    return '';
+  }
+  return decoder.decode(bytes);
 }
 
 /** Read-cache key of a get result: caller, root, name as sent and options. */
@@ -343,11 +359,17 @@ export async function getSkillRevision(
   return state;
 }
 
+/**
+ * Reads one skill into a get result. With `utf8`, the abstract and SKILL.md texts that are valid
+ * UTF-8 are put there as their stored bytes instead (their field in the result holds `''` for the key
+ * order; see `stringifyWithUtf8`).
+ */
 async function readSkill(
   deps: ServiceDeps,
   identity: Identity,
   rawName: string,
   options: GetSkillOptions,
+  utf8?: Map<string, Uint8Array>,
 ): Promise<{ result: GetSkillResult; settled: boolean }> {
   const { name } = resolveSkillName(rawName, deps.namePolicy);
   const roots = rootsFor(identity, options.targetUri);
@@ -384,7 +406,7 @@ async function readSkill(
   if (level !== null) result.level = level;
   if (wantsAbstract) {
     const file = view.contents.get(ABSTRACT_PATH);
-    result.abstract = file?.content ? decoder.decode(file.content) : '';
+    result.abstract = file?.content ? textOf(file.content, 'abstract', utf8) : '';
   }
   if (wantsOverview) {
     result.overview =
@@ -401,7 +423,7 @@ async function readSkill(
   if (wantsContent) {
     const file = view.contents.get(DEFINITION_PATH);
     if (!file?.content) throw new Error(`skill ${skill.id} has no readable ${DEFINITION_PATH}`);
-    result.content = decoder.decode(file.content);
+    result.content = textOf(file.content, 'content', utf8);
     result.content_sha256 = file.sha256;
   }
   if (view.files !== null) {
