@@ -121,6 +121,22 @@ function formatIssue(file: string, issue: SkillIssue): string {
 }
 
 /**
+ * A file as printed: relative to the working folder when inside it (`skills/pdf/SKILL.md`), else
+ * absolute (never `../../somewhere/else`).
+ */
+function displayPath(cwd: string, file: string): string {
+  const relative = path.relative(cwd, file);
+  if (
+    relative === '' ||
+    relative === '..' ||
+    relative.startsWith(`..${path.sep}`) ||
+    path.isAbsolute(relative)
+  )
+    return file;
+  return relative;
+}
+
+/**
  * Validates the MCP tools of a `.json` file (one tool, a `tools/list` answer or an array of tools) the
  * way the server does: each tool is converted with `fromMcpTool`, the SKILL.md it gives is validated,
  * and the conversion's issues join the warnings. One result per tool, labelled `file#tool-name`.
@@ -130,7 +146,7 @@ async function validateToolsFile(
   cwd: string,
   options: { strict: boolean; profile: ValidationProfile },
 ): Promise<FileValidation[]> {
-  const label = path.relative(cwd, file) || file;
+  const label = displayPath(cwd, file);
   const { fromMcpTool, validateSkill } = await import('@skillport/core');
   let parsed: unknown;
   try {
@@ -195,7 +211,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
           );
           if (isDir)
             for (const file of scan.files) if (path.basename(file) === 'SKILL.md') inFolders.add(file);
-          skipped.push(...scan.skipped.map((s) => ({ ...s, path: path.relative(io.cwd, s.path) || s.path })));
+          skipped.push(...scan.skipped.map((s) => ({ ...s, path: displayPath(io.cwd, s.path) })));
         }
         const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
@@ -222,7 +238,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
             result.valid = false;
             result.errors = [...result.errors, tooLarge];
           }
-          results.push({ file: path.relative(io.cwd, file) || file, dir_name: dirName, ...result });
+          results.push({ file: displayPath(io.cwd, file), dir_name: dirName, ...result });
         }
         const invalid = results.filter((r) => !r.valid).length;
         // Each link not followed is printed as a `link_not_followed` warning, so it is counted as one.

@@ -1,5 +1,5 @@
 /** `skills validate` on bytes the server refuses before parsing: it must not call them valid. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,5 +46,24 @@ describe('skills validate: bytes add refuses', () => {
       expect(result?.valid).toBe(false);
       expect(result?.errors).toContainEqual(expect.objectContaining({ ...expected, severity: 'error' }));
     }
+  });
+});
+
+describe('skills validate: how files are named', () => {
+  it('relative to the working folder inside it, absolute outside it (never ../..)', async () => {
+    const inside = path.join(dir, 'project', 'skills', 'named');
+    const outside = path.join(dir, 'elsewhere', 'named');
+    for (const folder of [inside, outside]) {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(path.join(folder, 'SKILL.md'), '---\nname: named\ndescription: Named\n---\nbody\n');
+    }
+    const io = memoryIo({ cwd: path.join(dir, 'project'), env: {} });
+    const code = await runCli(['skills', 'validate', 'skills/named', outside, '-o', 'json'], io);
+    expect(code).toBe(0);
+    const { results } = JSON.parse(io.out()) as { results: Array<{ file: string }> };
+    expect(results.map((r) => r.file)).toEqual([
+      path.join('skills', 'named', 'SKILL.md'),
+      path.join(outside, 'SKILL.md'),
+    ]);
   });
 });
