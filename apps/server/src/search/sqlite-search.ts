@@ -53,6 +53,8 @@ const TERM_CACHE_SLICES = 512;
  * the same letters cost nothing.
  */
 export class TermCache {
+  /** The relevance of recent query phrases in each skill (valid while the database is unchanged). */
+  readonly scores = new PhraseScores();
   private readonly slices = new Map<string, { at: number; terms: Array<{ term: string; docs: number }> }>();
 
   /** The terms starting with `prefix` (two letters). */
@@ -94,6 +96,12 @@ function typoCorrections(
   return extra;
 }
 
+/** The FTS5 expression OR-ing `phrases`, under a column filter when `columns` is given. */
+function phraseQuery(phrases: readonly string[], columns: readonly string[] | undefined): string {
+  const joined = phrases.join(' OR ');
+  return columns === undefined ? joined : `{${columns.join(' ')}} : (${joined})`;
+}
+
 /** Semantic candidates considered at least (a skill found by meaning and by words counts once). */
 const SEMANTIC_CANDIDATES = 50;
 
@@ -106,16 +114,170 @@ interface KeyRow {
   root_uri: string;
 }
 
-/** The best `needed` FTS hits within the caller's roots, in rank order (light rows: no body). */
+/** Every match of one phrase with the relevance `bm25()` gives it, by rowid. */
+const PHRASE_SCORES = `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) FROM skills_fts WHERE skills_fts MATCH ?
+  ORDER BY rowid`;
+/** Changes by this connection and commits by others: equal values mean an unchanged database. */
+const VERSION = 'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v';
+
+/** Matches (skill, relevance) kept per connection by {@link PhraseScores}: ~12 bytes each. */
+export const MAX_CACHED_MATCHES = 1_000_000;
+
+/** Phrases remembered as asked for once (see {@link PhraseScores.worthReading}). */
+const PHRASE_CACHE_SEEN = 4096;
+
+/** The matches of one phrase: skill seqs ascending and the relevance of the phrase in each. */
+interface PhraseMatches {
+  seqs: Int32Array;
+  scores: Float64Array;
+}
+
+/**
+ * The relevance of each query phrase in each skill holding it, kept while the database is unchanged
+ * (this connection's `total_changes()` and `data_version`, which moves on another connection's
+ * commit), at most {@link MAX_CACHED_MATCHES} matches (once full, further phrases are not kept).
+ *
+ * FTS5's `bm25()` is a sum over the query's phrases, in query order, of a term that depends only on
+ * the phrase (its document frequency), the skill (its instances of the phrase, its length) and the
+ * index (row count, average length): the term `bm25()` computes for a query of that phrase alone.
+ * Adding the kept terms in query order therefore gives exactly the `bm25()` of the whole query, and a
+ * query whose words were searched before costs a merge of their matches instead of scoring every
+ * skill that holds a common word again.
+ */
+export class PhraseScores {
+  private version = '';
+  private matches = 0;
+  private readonly byPhrase = new Map<string, PhraseMatches>();
+  /** Phrases asked for once in this database state (read on their second query). */
+  private readonly seen = new Set<string>();
+
+  /** Matches kept now (skill and relevance pairs, all phrases). */
+  get size(): number {
+    return this.matches;
+  }
+
+  /** Forgets everything when the database changed since the last call. */
+  sync(conn: Connection): void {
+    const { c, v } = conn.stmt(VERSION).get() as { c: number; v: number };
+    const version = `${v}.${c}`;
+    if (version === this.version) return;
+    this.version = version;
+    this.byPhrase.clear();
+    this.seen.clear();
+    this.matches = 0;
+  }
+
+  /**
+   * Whether the query of `phrases` should be ranked from kept matches: true when each phrase is kept
+   * or was asked for before in this database state. Reading a phrase's matches costs more than
+   * ranking one query, so a phrase asked for once is left to the exhaustive ranking (and noted).
+   */
+  worthReading(phrases: readonly string[]): boolean {
+    let worth = true;
+    for (const phrase of phrases) {
+      if (this.byPhrase.has(phrase) || this.seen.has(phrase)) continue;
+      worth = false;
+      if (this.seen.size >= PHRASE_CACHE_SEEN) this.seen.clear();
+      this.seen.add(phrase);
+    }
+    return worth;
+  }
+
+  /**
+   * The matches of `phrase` (an FTS5 expression of one phrase, with its column filter), read once
+   * per database state; null when they do not fit in the cache (nothing is dropped to make room).
+   */
+  get(conn: Connection, phrase: string): PhraseMatches | null {
+    const hit = this.byPhrase.get(phrase);
+    if (hit !== undefined) return hit;
+    // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask).
+    if (this.matches >= MAX_CACHED_MATCHES) return null;
+    const rows = conn.stmt(PHRASE_SCORES).raw(true).all(phrase) as Array<[number, number]>;
+    if (this.matches + rows.length > MAX_CACHED_MATCHES) return null;
+    const seqs = new Int32Array(rows.length);
+    const scores = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const [seq, raw] = rows[i] as [number, number];
+      if (seq > 0x7fffffff || seq < 0) return null;
+      seqs[i] = seq;
+      scores[i] = raw;
+    }
+    const matches = { seqs, scores };
+    this.byPhrase.set(phrase, matches);
+    this.matches += rows.length;
+    return matches;
+  }
+}
+
+/**
+ * The best `wanted` skills of the whole index for the query made of `phrases` (OR-ed), by relevance
+ * then rowid — what `RANK_ALL` returns — from the phrases' kept matches; null when a phrase's matches
+ * cannot be kept or a phrase is new (the caller then ranks exhaustively).
+ */
+function rankFromPhrases(
+  conn: Connection,
+  cache: PhraseScores,
+  phrases: readonly string[],
+  wanted: number,
+): Array<{ seq: number; raw: number }> | null {
+  cache.sync(conn);
+  if (!cache.worthReading(phrases)) return null;
+  const lists: PhraseMatches[] = [];
+  for (const phrase of phrases) {
+    const list = cache.get(conn, phrase);
+    if (list === null) return null;
+    lists.push(list);
+  }
+  const at = new Array<number>(lists.length).fill(0);
+  // Best first; ties keep the lower rowid first (it comes first and only a higher score displaces it).
+  const top: Array<{ seq: number; raw: number }> = [];
+  for (;;) {
+    let seq = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i] as PhraseMatches;
+      const j = at[i] as number;
+      if (j < list.seqs.length && (list.seqs[j] as number) < seq) seq = list.seqs[j] as number;
+    }
+    if (seq === Number.POSITIVE_INFINITY) break;
+    // In phrase order, as bm25() adds them (a phrase the skill lacks adds 0).
+    let raw = 0;
+    for (let i = 0; i < lists.length; i++) {
+      const list = lists[i] as PhraseMatches;
+      const j = at[i] as number;
+      if (j < list.seqs.length && list.seqs[j] === seq) {
+        raw += list.scores[j] as number;
+        at[i] = j + 1;
+      }
+    }
+    if (top.length === wanted && !(raw > (top[top.length - 1] as { raw: number }).raw)) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((top[mid] as { raw: number }).raw >= raw) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, { seq, raw });
+    if (top.length > wanted) top.pop();
+  }
+  return top;
+}
+
+/**
+ * The best `needed` FTS hits within the caller's roots, in rank order (light rows: no body).
+ * `fromPhrases`, when given and not null, stands for the ranking of the whole index (`RANK_ALL`).
+ */
 function rankLexical(
   conn: Connection,
   match: string,
   accountId: string,
   roots: string,
   needed: number,
+  fromPhrases?: (wanted: number) => Array<{ seq: number; raw: number }> | null,
 ): Array<SearchCandidate<number>> {
   const wanted = needed * OVERFETCH + 20;
-  let order = conn.stmt(RANK_ALL).all(match, wanted) as Array<{ seq: number; raw: number }>;
+  let order =
+    fromPhrases?.(wanted) ?? (conn.stmt(RANK_ALL).all(match, wanted) as Array<{ seq: number; raw: number }>);
   let keys = conn
     .stmt(KEYS_IN_SCOPE)
     .all(JSON.stringify(order.map((r) => r.seq)), accountId, roots) as KeyRow[];
@@ -149,7 +311,9 @@ function rankLexical(
  *    searches name, tags and description (not overview and body). A run of Chinese, Japanese or
  *    Korean letters is the phrase of its bigrams, as the index stores such runs (`cjk-segment.ts`).
  * 2. Candidates: the best `limit × roots` FTS hits in the caller's scope (lexical relevance: negated
- *    BM25 with `FIELD_WEIGHTS`), plus skills whose name equals the query.
+ *    BM25 with `FIELD_WEIGHTS`), plus skills whose name equals the query. The ranking adds up the
+ *    relevance of each query phrase kept from earlier queries ({@link PhraseScores}: the same
+ *    `bm25()` values, so the same hits in the same order) while the database is unchanged.
  * 3. With a query vector: the caller's skills with a stored vector of the same model are scored by
  *    `semanticMatches` (brute-force cosine over the in-memory {@link VectorCache}): the lexical
  *    candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills that
@@ -157,6 +321,8 @@ function rankLexical(
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
  *    read in full and turned into hits by `toSearchHit`.
  *
+ * @param terms - the connection's caches (vocabulary slices, phrase relevance)
+ * @param options - `exhaustive`: score every match (the ranking the pruned one must equal; tests)
  * @returns hits, best first
  */
 export function searchSkills(
@@ -167,6 +333,7 @@ export function searchSkills(
   limit: number,
   semantic?: { query: SemanticQuery; cache: VectorCache },
   terms: TermCache = new TermCache(),
+  options: { exhaustive?: boolean } = {},
 ): SearchHit[] {
   const max = Math.max(0, Math.floor(limit));
   const asked = parseSearchQuery(query);
@@ -174,19 +341,25 @@ export function searchSkills(
   const fixes =
     asked.fields === SHORT_FIELDS ? [] : typoCorrections(conn, terms, asked.tokens, asked.prefixLast);
   const parsed = fixes.length === 0 ? asked : { ...asked, corrections: fixes };
-  const original = buildMatchExpression(
-    asked.tokens,
-    asked.fields === SHORT_FIELDS ? { columns: SHORT_FIELDS } : {},
-  );
+  const columns = asked.fields === SHORT_FIELDS ? SHORT_FIELDS : undefined;
+  const original = buildMatchExpression(asked.tokens, columns === undefined ? {} : { columns });
   const match =
     original === null || fixes.length === 0
       ? original
       : `${original} OR ${fixes.map((term) => `"${term}"`).join(' OR ')}`;
+  // The same expression phrase by phrase (each token alone, the last one maybe as a prefix).
+  const phrases = [
+    ...asked.tokens.map((token, i) =>
+      String(buildMatchExpression([token], { prefixLast: i === asked.tokens.length - 1 })),
+    ),
+    ...fixes.map((term) => `"${term}"`),
+  ];
   if ((match === null && semantic === undefined) || max === 0 || rootUris.length === 0) return [];
   const roots = JSON.stringify(rootUris);
   const budget = candidateBudget(max, rootUris.length);
 
   // With a query vector, more lexical candidates: their meaning may lift one into the top `limit`.
+  const needed = semantic === undefined ? budget : Math.max(budget, SEMANTIC_CANDIDATES);
   const candidates: Array<SearchCandidate<number>> =
     match === null
       ? []
@@ -195,7 +368,17 @@ export function searchSkills(
           match,
           accountId,
           roots,
-          semantic === undefined ? budget : Math.max(budget, SEMANTIC_CANDIDATES),
+          needed,
+          // The kept phrase matches stand for the index's ranking when they add up to the same query.
+          options.exhaustive === true || phraseQuery(phrases, columns) !== match
+            ? undefined
+            : (wanted) =>
+                rankFromPhrases(
+                  conn,
+                  terms.scores,
+                  phrases.map((phrase) => phraseQuery([phrase], columns)),
+                  wanted,
+                ),
         );
   if (semantic !== undefined) {
     semantic.cache.refresh(conn);

@@ -1,0 +1,175 @@
+/**
+ * `find` on SQLite ranked from kept phrase relevance (`PhraseScores` in `search/sqlite-search.ts`)
+ * returns exactly what ranking every match with FTS5's `bm25()` returns: the same hits, scores,
+ * matched fields and order — for single words, several words, prefixes, typo corrections, CJK,
+ * stop words only, several roots, an account crowded out of the top of the index, ties between
+ * copies of one skill, and after the database changed (the kept relevance is dropped).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseSkillMd } from '@skillport/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCorpus } from '../../../../scripts/test-corpus.js';
+import { searchSkills, TermCache } from '../../src/search/sqlite-search.js';
+import { type Connection, openConnection } from '../../src/store/sqlite/connection.js';
+import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import type { Store } from '../../src/store/types.js';
+import { corpusSkillTexts } from './corpus.js';
+import { AGENT_ROOT, makeWrite, USER_ROOT } from './helpers.js';
+
+const WORDS = (
+  'pdf invoice spreadsheet excel chart docker compose kubernetes deploy react component hooks ' +
+  'typescript types python pandas data analysis security audit review commit git branch merge ' +
+  'slack message email calendar image generation scraping browser testing migration database ' +
+  'write tests code documentation api 数据 分析 小红书'
+).split(' ');
+
+const QUERIES = [
+  'pdf',
+  'git commit',
+  'docker compose',
+  'react component',
+  'write tests',
+  'security audit',
+  'database migration',
+  'api documentation',
+  'image generation',
+  'web scraping',
+  'excel spreadsheet',
+  'deploy kubernetes',
+  'code review',
+  'slack message',
+  'typescript types',
+  'python data analysis',
+  'kubernets deploy', // a typo: corrected from the vocabulary
+  'pyhton pandas analysis', // a typo among other words
+  'the', // stop words only: name, tags and description
+  'how to write',
+  'react comp', // prefix
+  'te', // too short to be a prefix
+  'data analys',
+  '数据分析 python', // CJK run plus a word
+  '小红书',
+  'skill-3-pdf', // an exact name
+  '"security" OR audit*', // FTS syntax is only punctuation here
+  'code code code review review',
+  'commit branch merge git review code tests write data',
+  'zzzz qqqq', // nothing
+];
+
+let dir: string;
+let store: Store;
+let conn: Connection;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-phrase-scores-'));
+  store = createSqliteStore({ dataDir: dir });
+  const pick = (i: number, k: number) => WORDS[(i * 7 + k * 11) % WORDS.length] as string;
+  // Copies of one text under other names tie in relevance: the order among them must hold too.
+  for (let i = 0; i < 240; i++) {
+    const variant = i % 80;
+    await store.putSkill({
+      ...makeWrite({
+        name: `skill-${i}-${pick(variant, 0)}`,
+        description: `Works with ${pick(variant, 1)} and ${pick(variant, 2)} for ${pick(variant, 3)} tasks`,
+        tags: [pick(variant, 4)],
+        body: `# ${pick(variant, 5)}\n\nUse ${pick(variant, 6)} with ${pick(variant, 7)}. ${pick(variant, 8)} ${'the and of '.repeat(variant % 3)}\n`,
+      }),
+      rootUri: i % 4 === 0 ? AGENT_ROOT : USER_ROOT,
+      // A small second account whose skills rank below the first one's.
+      accountId: i % 10 === 0 ? 'other' : 'acme',
+    });
+  }
+  if (findCorpus() !== undefined) {
+    const encoder = new TextEncoder();
+    for (const [i, { text }] of corpusSkillTexts().entries()) {
+      const skill = parseSkillMd(text).skill;
+      const name = `corpus-${i}`;
+      await store.putSkill({
+        ...makeWrite({ name, description: skill.description ?? name, body: skill.body }),
+        tags: skill.tags,
+        rootUri: i % 3 === 0 ? AGENT_ROOT : USER_ROOT,
+        files: [{ path: 'SKILL.md', kind: 'definition', content: encoder.encode(text) }],
+      });
+    }
+  } else {
+    console.info('sqlite-search-phrase-scores: corpus absent, synthetic skills only');
+  }
+  conn = openConnection(path.join(dir, 'skillport.db'), { readonly: true });
+}, 120_000);
+
+afterAll(async () => {
+  conn?.db.close();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function find(
+  terms: TermCache,
+  account: string,
+  roots: string[],
+  query: string,
+  limit: number,
+  exhaustive: boolean,
+) {
+  return conn.db
+    .transaction(() => searchSkills(conn, account, roots, query, limit, undefined, terms, { exhaustive }))
+    .deferred();
+}
+
+const SCOPES: Array<[string, string[]]> = [
+  ['acme', [USER_ROOT]],
+  ['acme', [USER_ROOT, AGENT_ROOT]],
+  ['acme', [AGENT_ROOT, USER_ROOT]],
+  ['other', [USER_ROOT, AGENT_ROOT]],
+];
+
+describe('find ranked from kept phrase relevance', () => {
+  it('returns the hits of the exhaustive ranking, cold and warm', () => {
+    const terms = new TermCache();
+    let compared = 0;
+    let found = 0;
+    for (const [account, roots] of SCOPES) {
+      for (const limit of [1, 3, 10, 50]) {
+        for (const query of QUERIES) {
+          const expected = find(new TermCache(), account, roots, query, limit, true);
+          // First ask: exhaustive and noted; second: the phrases are read; third: from the kept ones.
+          for (let round = 0; round < 3; round++) {
+            expect(
+              find(terms, account, roots, query, limit, false),
+              `${query} ${limit} ${roots} round ${round}`,
+            ).toEqual(expected);
+            compared += 1;
+          }
+          found += expected.length;
+        }
+      }
+    }
+    expect(terms.scores.size).toBeGreaterThan(0); // the warm rounds ranked from kept relevance
+    expect(compared).toBe(SCOPES.length * 4 * QUERIES.length * 3);
+    expect(found).toBeGreaterThan(1000); // the comparison is not between empty lists
+  });
+
+  it('drops the kept relevance when the database changes', async () => {
+    const terms = new TermCache();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    for (let round = 0; round < 3; round++) find(terms, 'acme', roots, 'docker compose', 10, false);
+    const before = find(terms, 'acme', roots, 'docker compose', 10, false);
+    await store.putSkill(
+      makeWrite({
+        name: 'docker-compose-stacks',
+        description: 'Docker compose files for docker compose stacks',
+        tags: ['docker', 'compose'],
+        body: '# Docker compose\n\nDocker compose up, docker compose down.\n',
+      }),
+    );
+    const kept = terms.scores.size;
+    expect(kept).toBeGreaterThan(0);
+    const after = find(terms, 'acme', roots, 'docker compose', 10, false);
+    expect(terms.scores.size).toBe(0); // dropped; this first ask after the change was exhaustive
+    expect(after).toEqual(find(new TermCache(), 'acme', roots, 'docker compose', 10, true));
+    expect(after[0]?.skill.name).toBe('docker-compose-stacks');
+    expect(after).not.toEqual(before);
+  });
+});
