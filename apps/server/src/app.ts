@@ -67,6 +67,12 @@ export interface CreateAppOptions
   queryVectors?: ServiceDeps['queryVectors'];
   /** Worker threads for CPU-heavy work (default: a pool of its own whose threads start on first use and exit when idle). */
   workers?: WorkerPool;
+  /**
+   * Add and update render the deterministic L1 overview and store it with the write, recording its
+   * task completed at once (default false: the job runner does it). Only for a server whose jobs do
+   * nothing else: no LLM summariser, no embedder (see `startServer`).
+   */
+  processAtWrite?: boolean;
 }
 
 /** The app and what it was built with. */
@@ -136,6 +142,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     namePolicy: options.namePolicy ?? 'strict',
     queryVectors: options.queryVectors ?? null,
     kickJobs: options.kickJobs ?? (() => {}),
+    processAtWrite: options.processAtWrite ?? false,
     waitForJobs: options.waitForJobs ?? null,
     renderAbstract,
     renderOverview: (skill) =>

@@ -375,6 +375,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       draining: () => draining,
       kickJobs: jobs?.kick ?? (() => {}),
+      // The job of an add would only render the deterministic overview: the write does it instead.
+      processAtWrite: jobs !== null && options.summary === undefined && semantic.embedder === null,
       ...(jobs ? { waitForJobs: jobs.waitFor } : {}),
       ...(options.rootApiKey !== undefined ? { rootApiKey: options.rootApiKey } : {}),
       ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),

@@ -33,6 +33,12 @@ export interface ServiceDeps {
         options: { taskIds?: readonly string[]; timeoutMs: number },
       ) => Promise<{ done: boolean; counts: QueueCounts }>)
     | null;
+  /**
+   * Add and update render the L1 overview themselves and store it with the write, whose task is then
+   * recorded completed at once (`SkillWrite.processed`): true when the processing job would do nothing
+   * else (the deterministic overview; no LLM summariser, no embedder) and runs in this process.
+   */
+  processAtWrite: boolean;
   /** Renders `.abstract.md` (L0) at write time. */
   renderAbstract: (skill: AbstractInput) => string;
   /** Renders the L1 overview from a skill body when the job has not written it yet; null when unavailable. */

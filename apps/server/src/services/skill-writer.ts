@@ -6,6 +6,7 @@
 import { isSkillportError, type SkillIssue, SkillportError, type SkillWriteResult } from '@skillport/core';
 import { quotaBytes } from '../config.js';
 import { isStorageFullError, isTransientStoreError } from '../http/errors.js';
+import { EXTRACT_OVERVIEW } from '../levels/extract-overview.js';
 import { handOver } from '../store/movable.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
@@ -146,6 +147,23 @@ export async function writeSkill(
     quotaBytes: quotaBytes(deps.limits.accountQuotaMb),
     task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
   };
+  if (deps.processAtWrite) {
+    // The overview the job would render (`createPooledSummarizer`), from the same fields.
+    const { name: frontName, description: frontDescription } = parsed.frontmatter;
+    const overview = await deps.workers.run(
+      EXTRACT_OVERVIEW,
+      {
+        name: typeof frontName === 'string' ? frontName : name,
+        description: typeof frontDescription === 'string' ? frontDescription : description,
+        body: parsed.body,
+      },
+      { inline: runsInline(parsed.body.length) },
+    );
+    write.processed = {
+      overview,
+      result: { overview_bytes: encoder.encode(overview).byteLength, indexed: true, attempt: 1 },
+    };
+  }
   let written: Awaited<ReturnType<typeof deps.store.putSkill>>;
   try {
     written = await deps.store.putSkill(write);

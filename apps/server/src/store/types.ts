@@ -113,6 +113,14 @@ export interface SkillWrite extends SkillMetadata {
   quotaBytes?: number;
   /** The processing job enqueued in the same transaction. */
   task: { type: TaskType; userId: string };
+  /**
+   * The processing already done while writing: the L1 overview rendered from this very content. The
+   * store writes it with the skill (`overview`, the `.overview.md` file, the search row) in the same
+   * transaction and records the task `completed` at once (one attempt), its result
+   * `{revision, ...result}` — what the job would have written, without a job run. Absent: the task is
+   * `pending` and a job runner writes the overview.
+   */
+  processed?: { overview: string; result: Record<string, unknown> };
 }
 
 export interface SkillWriteResult {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sha256Hex } from '../../src/store/revision.js';
 import type { ClaimedTask, Store } from '../../src/store/types.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
@@ -105,6 +106,57 @@ describe(`${TEST_ENGINE} store: tasks`, () => {
     await store.putSkill(makeWrite({ name: 'same', body: 'changed' }));
     expect((await store.getSkill('acme', USER_ROOT, 'same'))?.overview).toBeNull();
     expect(await store.readFile(first.skill.id, '.overview.md')).toBeNull();
+  });
+
+  it('stores an overview processed at write time with the write and records its task completed', async () => {
+    const { store } = setup();
+    const write = (body: string, overview: string) =>
+      store.putSkill({
+        ...makeWrite({ name: 'inline', body }),
+        processed: { overview, result: { overview_bytes: overview.length, indexed: true } },
+      });
+    const put = await write('# inline\n\nDoes things.\n', '# inline\n\nZanzibarquokka summary\n');
+    expect(put.skill.overview).toBe('# inline\n\nZanzibarquokka summary\n');
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      attempts: 1,
+      revision: put.skill.revision,
+      result: { revision: put.skill.revision, overview_bytes: 33, indexed: true },
+      leaseOwner: null,
+    });
+    expect(await store.queueCounts('acme', 'alice')).toEqual({
+      pending: 0,
+      processing: 0,
+      completed: 1,
+      failed: 0,
+    });
+    expect(await store.claimTask(clock, TEST_CLAIM)).toBeNull();
+    const stored = await store.getSkill('acme', USER_ROOT, 'inline');
+    expect(stored?.overview).toBe('# inline\n\nZanzibarquokka summary\n');
+    const file = await store.readFile(put.skill.id, '.overview.md');
+    expect(file).toMatchObject({ kind: 'summary', size: 33 });
+    expect(new TextDecoder().decode(file?.content)).toBe('# inline\n\nZanzibarquokka summary\n');
+    // The search row holds the overview: a word found only there finds the skill.
+    const hits = await store.search('acme', [USER_ROOT], 'zanzibarquokka', { limit: 5 });
+    expect(hits.map((hit) => hit.skill.name)).toEqual(['inline']);
+    // The revision is the files' (the overview is not part of it): the same files without an
+    // overview get the same revision.
+    const plain = await store.putSkill(makeWrite({ name: 'inline', body: '# inline\n\nDoes things.\n' }));
+    expect(plain.skill.revision).toBe(put.skill.revision);
+
+    // A new version with its own overview replaces the previous one, whose content goes.
+    const next = await write('# inline\n\nDoes more.\n', '# inline\n\nSecond summary\n');
+    expect((await store.getSkill('acme', USER_ROOT, 'inline'))?.overview).toBe(
+      '# inline\n\nSecond summary\n',
+    );
+    expect((await store.search('acme', [USER_ROOT], 'zanzibarquokka', { limit: 5 })).length).toBe(0);
+    expect((await store.readBlobs([sha256Hex('# inline\n\nZanzibarquokka summary\n')])).size).toBe(0);
+    expect((await store.getTask('acme', 'alice', next.taskId))?.status).toBe('completed');
+    // A later write without one drops the overview of the changed files, as ever.
+    await store.putSkill(makeWrite({ name: 'inline', body: 'changed' }));
+    expect((await store.getSkill('acme', USER_ROOT, 'inline'))?.overview).toBeNull();
+    expect(await store.readFile(put.skill.id, '.overview.md')).toBeNull();
+    expect((await store.readBlobs([sha256Hex('# inline\n\nSecond summary\n')])).size).toBe(0);
   });
 
   it('retries with a future run time, then fails for good', async () => {

@@ -36,15 +36,23 @@ function toBuffer(content: Uint8Array): Buffer {
 export interface PreparedWrite {
   /** The sha-256 of each file of the write, in order. */
   sha256s: string[];
-  /** The search vector of the skill without an overview. */
+  /** The search vector of the skill with the overview of the write (`processed`), else without one. */
   searchWithoutOverview: string;
+  /** The overview rendered with the write (`processed`), encoded, with its sha-256; else null. */
+  overview: { text: string; content: Uint8Array; sha256: string } | null;
 }
 
 /** Hashes the files and builds the search vector of a write, yielding to the event loop as it goes. */
 export async function prepareWrite(write: SkillWrite): Promise<PreparedWrite> {
   const sha256s: string[] = [];
   for (const file of write.files) sha256s.push(await sha256HexAsync(file.content));
-  return { sha256s, searchWithoutOverview: await searchVector({ ...write, overview: null }) };
+  const text = write.processed?.overview ?? null;
+  let overview: PreparedWrite['overview'] = null;
+  if (text !== null) {
+    const content = new TextEncoder().encode(text);
+    overview = { text, content, sha256: await sha256HexAsync(content) };
+  }
+  return { sha256s, searchWithoutOverview: await searchVector({ ...write, overview: text }), overview };
 }
 
 /**
@@ -156,6 +164,8 @@ interface ExistingSkill {
   id: string;
   revision: string;
   overview: string | null;
+  /** The content of its `.overview.md` file, if any. */
+  overview_sha256: string | null;
 }
 
 /** True for the unique violation of a concurrent insert of the same skill (the write is retried). */
@@ -168,7 +178,8 @@ export function isSkillInsertRace(error: unknown): boolean {
  * The body of `Store.putSkill` on PostgreSQL, inside one transaction (READ COMMITTED, the skill row
  * locked with `FOR UPDATE`, so `If-Match` is checked against the revision that is replaced): stores
  * the blobs, replaces the skill row (search vector included) and its file rows, records the version
- * in history, and enqueues the processing task. Same checks and errors as SQLite.
+ * in history, and enqueues the processing task (with `write.processed`: writes the overview given and
+ * records the task completed). Same checks and errors as SQLite.
  */
 export async function putSkillTx(
   client: pg.ClientBase,
@@ -182,8 +193,10 @@ export async function putSkillTx(
   // one order; released at commit.
   if (quota) await lockAccountQuota(client, 'account_quota', write.accountId);
   const found = await client.query<ExistingSkill>(
-    `SELECT seq, id, revision, overview FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE`,
-    [write.accountId, write.rootUri, write.name],
+    `SELECT seq, id, revision, overview,
+       (SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = skills.seq AND f.path = $4) AS overview_sha256
+     FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE`,
+    [write.accountId, write.rootUri, write.name, OVERVIEW_PATH],
   );
   const existing = found.rows[0];
   const resource = `${write.rootUri}/${write.name}`;
@@ -212,7 +225,13 @@ export async function putSkillTx(
     .map((file) => ({ path: file.path, kind: file.kind, size: file.content.byteLength, sha256: file.sha256 }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const revision = computeRevision(manifest);
-  const keepOverview = existing !== undefined && existing.revision === revision && existing.overview !== null;
+  // An overview rendered with this write replaces the stored one; else an unchanged revision keeps it.
+  const overview = prepared.overview;
+  const keepOverview =
+    overview === null &&
+    existing !== undefined &&
+    existing.revision === revision &&
+    existing.overview !== null;
 
   // The vector without an overview is computed before the transaction; an unchanged revision keeps its
   // overview, and then the vector includes it.
@@ -222,14 +241,19 @@ export async function putSkillTx(
       : prepared.searchWithoutOverview;
   const large = new Map<string, Uint8Array>();
   for (const file of hashed) if (file.content.byteLength >= LARGE_BLOB) large.set(file.sha256, file.content);
+  if (overview !== null && overview.content.byteLength >= LARGE_BLOB)
+    large.set(overview.sha256, overview.content);
   for (const [sha256, content] of [...large].sort(([a], [b]) => (a < b ? -1 : 1))) {
     await copyLargeBlob(client, sha256, content);
   }
   const taskId = randomUUID();
+  // Processed while writing: the task is recorded completed with the job's result.
+  const processedTask =
+    write.processed === undefined ? null : JSON.stringify({ revision, ...write.processed.result });
   const params = new Params();
   const account = params.add(write.accountId);
   const at = params.add(now);
-  const blobs = blobValues(params, hashed);
+  const blobs = blobValues(params, overview === null ? hashed : [...hashed, overview]);
   const columns = {
     description: params.add(write.description),
     tags: params.add(JSON.stringify(write.tags)),
@@ -240,12 +264,28 @@ export async function putSkillTx(
     revision: params.add(revision),
     search: params.add(search),
   };
+  // The file rows: the revision's files, and the overview written with it (not part of the revision).
+  const rowsOf: Array<{ path: string; kind: string; size: number; sha256: string }> =
+    overview === null
+      ? manifest
+      : [
+          ...manifest,
+          {
+            path: OVERVIEW_PATH,
+            kind: 'summary',
+            size: overview.content.byteLength,
+            sha256: overview.sha256,
+          },
+        ];
   const files = {
-    paths: params.add(manifest.map((f) => f.path)),
-    kinds: params.add(manifest.map((f) => f.kind)),
-    sizes: params.add(manifest.map((f) => f.size)),
-    shas: params.add(manifest.map((f) => f.sha256)),
+    paths: params.add(rowsOf.map((f) => f.path)),
+    kinds: params.add(rowsOf.map((f) => f.kind)),
+    sizes: params.add(rowsOf.map((f) => f.size)),
+    shas: params.add(rowsOf.map((f) => f.sha256)),
+    revisionShas: params.add(manifest.map((f) => f.sha256)),
   };
+  const overviewText = params.add(overview?.text ?? null);
+  const overviewRevision = params.add(overview === null ? null : revision);
   const rootUri = params.add(write.rootUri);
   const name = params.add(write.name);
   const userId = params.add(write.task.userId);
@@ -258,7 +298,7 @@ export async function putSkillTx(
         body, source_metadata, revision, search, overview, overview_revision, created_at, updated_at)
       VALUES (${params.add(randomUUID())}, ${account}, ${rootUri}, ${name}, ${columns.description}, ${columns.tags},
         ${columns.allowedTools}, ${columns.frontmatter}, ${columns.body}, ${columns.source}, ${columns.revision},
-        ${columns.search}::tsvector, NULL, NULL, ${at}, ${at})
+        ${columns.search}::tsvector, ${overviewText}::text, ${overviewRevision}::text, ${at}, ${at})
       RETURNING ${SKILL_COLUMNS}`;
   } else {
     const keep = params.add(keepOverview);
@@ -266,8 +306,8 @@ export async function putSkillTx(
     skillCte = `UPDATE skills SET description = ${columns.description}, tags = ${columns.tags},
         allowed_tools = ${columns.allowedTools}, frontmatter = ${columns.frontmatter}, body = ${columns.body},
         source_metadata = ${columns.source}, revision = ${columns.revision}, search = ${columns.search}::tsvector,
-        overview = CASE WHEN ${keep}::boolean THEN overview END,
-        overview_revision = CASE WHEN ${keep}::boolean THEN overview_revision END,
+        overview = CASE WHEN ${keep}::boolean THEN overview ELSE ${overviewText}::text END,
+        overview_revision = CASE WHEN ${keep}::boolean THEN overview_revision ELSE ${overviewRevision}::text END,
         updated_at = ${at} WHERE seq = ${seq}
       RETURNING ${SKILL_COLUMNS}`;
     cleanup = `,
@@ -291,13 +331,15 @@ export async function putSkillTx(
           ${params.add(JSON.stringify(manifest))}::text, ${at}::bigint, ${userId}::text, NULL FROM s
         RETURNING seq),
       refs AS (INSERT INTO skill_revision_blobs (sha256, revision_seq)
-        SELECT DISTINCT f.sha256, history.seq FROM history, unnest(${files.shas}::text[]) AS f(sha256)
+        SELECT DISTINCT f.sha256, history.seq FROM history, unnest(${files.revisionShas}::text[]) AS f(sha256)
         ON CONFLICT DO NOTHING),
       ${recordChangeSql({ account, root: rootUri, name, revision: columns.revision, deleted: 'false', at })},
       task AS (INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
-          created_at, updated_at)
+          started_at, result, created_at, updated_at)
         SELECT ${params.add(taskId)}::text, ${account}::text, ${userId}::text,
-          ${params.add(write.task.type)}::text, 'pending', s.id, ${columns.revision}::text, 0, ${at}::bigint,
+          ${params.add(write.task.type)}::text, ${params.add(processedTask === null ? 'pending' : 'completed')}::text,
+          s.id, ${columns.revision}::text, ${params.add(processedTask === null ? 0 : 1)}::integer, ${at}::bigint,
+          ${params.add(processedTask === null ? null : now)}::bigint, ${params.add(processedTask)}::text,
           ${at}::bigint, ${at}::bigint FROM s)
     SELECT s.*, ${existing === undefined ? `'{}'::text[]` : '(SELECT coalesce(array_agg(sha256), ARRAY[]::text[]) FROM gone)'} AS dropped
     FROM s`,
@@ -306,7 +348,11 @@ export async function putSkillTx(
   const row = rows[0] as SkillRow & { dropped: string[] };
   // Files of the replaced version stay referenced by its history entry; only a dropped `.overview.md`
   // (never part of a revision) can lose its last reference here.
-  if (row.dropped.length > 0) await deleteOrphanBlobs(client, row.dropped);
+  const dropped = [...row.dropped];
+  // The `.overview.md` row replaced in place by the overview of this write.
+  const replaced = existing?.overview_sha256;
+  if (overview !== null && replaced != null && replaced !== overview.sha256) dropped.push(replaced);
+  if (dropped.length > 0) await deleteOrphanBlobs(client, dropped);
   return { skill: toSkillRecord(row), taskId, created: existing === undefined };
 }
 

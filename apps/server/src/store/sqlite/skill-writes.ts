@@ -10,6 +10,7 @@ import type { Connection } from './connection.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from './rows.js';
 
 const SELECT_SKILL = 'SELECT * FROM skills WHERE account_id = ? AND root_uri = ? AND name = ?';
+const encoder = new TextEncoder();
 
 /**
  * Replaces the FTS row of a skill (contentless table: delete by rowid, then insert). CJK runs are
@@ -94,7 +95,9 @@ export function putBlob(conn: Connection, content: Uint8Array): string {
  * The body of `Store.putSkill`, run inside one IMMEDIATE transaction by the caller: checks, writes the
  * blobs, replaces the skill row and all its file rows, records the version in history (superseding the
  * previous one), indexes name/tags/description/body for search and enqueues the processing task.
- * The overview of the previous version is kept only when the revision did not change.
+ * The overview of the previous version is kept only when the revision did not change. With
+ * `write.processed` the overview given is written (search row included) and the task is recorded
+ * completed instead: one search-row write, no job run.
  */
 export function putSkillTx(conn: Connection, write: SkillWrite, now: number): SkillWriteResult {
   checkFiles(write);
@@ -123,7 +126,13 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const revision = computeRevision(manifest);
-  const keepOverview = existing !== undefined && existing.revision === revision && existing.overview !== null;
+  // An overview rendered with this write replaces the stored one; else an unchanged revision keeps it.
+  const overview = write.processed?.overview ?? null;
+  const keepOverview =
+    overview === null &&
+    existing !== undefined &&
+    existing.revision === revision &&
+    existing.overview !== null;
 
   conn
     .stmt('INSERT INTO accounts (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING')
@@ -146,9 +155,19 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
       .stmt(
         `INSERT INTO skills (id, account_id, root_uri, name, description, tags, allowed_tools, frontmatter, body,
            source_metadata, revision, overview, overview_revision, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, write.accountId, write.rootUri, write.name, ...values, now, now);
+      .run(
+        id,
+        write.accountId,
+        write.rootUri,
+        write.name,
+        ...values,
+        overview,
+        overview === null ? null : revision,
+        now,
+        now,
+      );
     seq = Number(info.lastInsertRowid);
   } else {
     id = existing.id;
@@ -157,10 +176,19 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
       .stmt(
         `UPDATE skills SET description = ?, tags = ?, allowed_tools = ?, frontmatter = ?, body = ?,
            source_metadata = ?, revision = ?,
-           overview = CASE WHEN ? THEN overview END, overview_revision = CASE WHEN ? THEN overview_revision END,
+           overview = CASE WHEN ? THEN overview ELSE ? END,
+           overview_revision = CASE WHEN ? THEN overview_revision ELSE ? END,
            updated_at = ? WHERE seq = ?`,
       )
-      .run(...values, keepOverview ? 1 : 0, keepOverview ? 1 : 0, now, seq);
+      .run(
+        ...values,
+        keepOverview ? 1 : 0,
+        overview,
+        keepOverview ? 1 : 0,
+        overview === null ? null : revision,
+        now,
+        seq,
+      );
     dropped = conn
       .stmt('DELETE FROM skill_files WHERE skill_seq = ? AND (path <> ? OR ? = 0) RETURNING sha256')
       .all(seq, OVERVIEW_PATH, keepOverview ? 1 : 0) as Array<{ sha256: string }>;
@@ -172,6 +200,10 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     'INSERT INTO skill_files (skill_seq, path, kind, size, sha256) VALUES (?, ?, ?, ?, ?)',
   );
   for (const file of manifest) insertFile.run(seq, file.path, file.kind, file.size, file.sha256);
+  if (overview !== null) {
+    const content = encoder.encode(overview);
+    insertFile.run(seq, OVERVIEW_PATH, 'summary', content.byteLength, putBlob(conn, content));
+  }
   const revisionInfo = conn
     .stmt(
       `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
@@ -204,12 +236,35 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
   writeSearchRow(conn, row);
 
   const taskId = randomUUID();
-  conn
-    .stmt(
-      `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, 'pending', ?, ?, 0, ?, ?, ?)`,
-    )
-    .run(taskId, write.accountId, write.task.userId, write.task.type, id, revision, now, now, now);
+  const { processed } = write;
+  if (processed === undefined) {
+    conn
+      .stmt(
+        `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?, 0, ?, ?, ?)`,
+      )
+      .run(taskId, write.accountId, write.task.userId, write.task.type, id, revision, now, now, now);
+  } else {
+    conn
+      .stmt(
+        `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at, started_at,
+           result, created_at, updated_at)
+         VALUES (?, ?, ?, ?, 'completed', ?, ?, 1, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        taskId,
+        write.accountId,
+        write.task.userId,
+        write.task.type,
+        id,
+        revision,
+        now,
+        now,
+        JSON.stringify({ revision, ...processed.result }),
+        now,
+        now,
+      );
+  }
 
   return { skill: toSkillRecord(row), taskId, created: existing === undefined };
 }

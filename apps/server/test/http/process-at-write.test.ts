@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { defaultSummarizer } from '../../src/jobs/job-runner.js';
+import type { SkillRecord } from '../../src/store/types.js';
+import { TEST_ENGINE } from '../helpers/engine.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+// A server whose processing job would only render the deterministic overview (no LLM summariser, no
+// embedder — the test server's default) renders it during add and update instead: the task is
+// completed when the write returns, and the overview is the one the job renders.
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const text = (description: string, body: string) =>
+  `---\nname: inline-overview\ndescription: ${description}\ntags: [alpha]\n---\n\n${body}`;
+const BODY = [
+  '# Inline overview',
+  '',
+  'Converts spreadsheets into charts.',
+  '',
+  '## Usage',
+  '',
+  'Run `chart build` on a CSV file; the chart lands next to it.',
+  '',
+  '## Options',
+  '',
+  '- `--kind bar|line` picks the chart.',
+  '',
+].join('\n');
+
+/** The overview the processing job renders from the same SKILL.md (see `defaultSummarizer`). */
+async function jobOverview(definition: string): Promise<string> {
+  const skill = { name: 'inline-overview', description: '' } as SkillRecord;
+  return defaultSummarizer({ skill, definition });
+}
+
+describe(`${TEST_ENGINE} processing at write time`, () => {
+  test('add and update return with the task completed and the overview the job would write', async () => {
+    const first = text('Charts from spreadsheets', BODY);
+    const add = await t.request('POST', '/api/v1/skills', { body: { data: first } });
+    expect(add.status, add.text).toBe(200);
+    const taskId = add.json.result.task_id as string;
+    const task = await t.request('GET', `/api/v1/tasks/${taskId}`);
+    expect(task.json.result).toMatchObject({ task_id: taskId, status: 'completed' });
+    const read = await t.request('GET', '/api/v1/skills/inline-overview?level=1');
+    expect(read.status, read.text).toBe(200);
+    expect(read.json.result.overview).toBe(await jobOverview(first));
+
+    const second = text(
+      'Charts from spreadsheets and databases',
+      `${BODY}\n## Databases\n\nAlso reads SQL.\n`,
+    );
+    const update = await t.request('PUT', '/api/v1/skills/inline-overview', { body: { data: second } });
+    expect(update.status, update.text).toBe(200);
+    expect((await t.request('GET', `/api/v1/tasks/${update.json.result.task_id}`)).json.result.status).toBe(
+      'completed',
+    );
+    const after = await t.request('GET', '/api/v1/skills/inline-overview?level=1');
+    expect(after.json.result.overview).toBe(await jobOverview(second));
+    expect(after.json.result.overview).not.toBe(read.json.result.overview);
+    const queue = await t.request('GET', '/api/v1/observer/queue');
+    expect(queue.json.result).toMatchObject({ pending: 0, processing: 0 });
+  });
+});
