@@ -57,8 +57,11 @@ export interface CreateAppOptions
     | 'readCacheMb'
   > {
   store: Store;
-  /** Called after each write so a job runner picks the new task up (default: nothing). */
-  kickJobs?: () => void;
+  /**
+   * Called after each write so a job runner picks the new task up (default: nothing); with `false`
+   * after a write whose task was completed with it (`processAtWrite`): nothing to pick up.
+   */
+  kickJobs?: (wake?: boolean) => void;
   /** Event-driven wait for tasks (the job runner's `waitFor`); default: polling the store. */
   waitForJobs?: ServiceDeps['waitForJobs'];
   /** True once the server is shutting down: `GET /ready` answers 503 (default: never). */

@@ -103,7 +103,7 @@ function semanticSearch(options: ServerOptions, logger: Logger): SemanticSearch 
 /** The job runner as the server drives it. */
 interface RunningJobs {
   owner: string;
-  kick: () => void;
+  kick: (wake?: boolean) => void;
   stop: () => Promise<void>;
   waitFor: JobRunner['waitFor'];
 }
@@ -163,7 +163,7 @@ async function startJobs(
   await runner.start();
   return {
     owner: runner.owner,
-    kick: () => runner.kick(),
+    kick: (wake) => runner.kick(wake),
     stop: () => runner.stop(),
     waitFor: (...args) => runner.waitFor(...args),
   };

@@ -114,8 +114,12 @@ export interface JobRunner {
   stop(): Promise<void>;
   /** This runner's lease owner name (see {@link JobRunnerOptions.owner}). */
   readonly owner: string;
-  /** Wakes idle workers now (call after a write so its job runs without a polling delay). */
-  kick(): void;
+  /**
+   * Tells the runner of a write: wakes idle workers now so its job runs without a polling delay, and
+   * postpones idle search-index merging (`compactQuietMs`). `wake: false` (a write whose task was
+   * completed with it, `SkillWrite.processed`) only postpones the merging: no worker looks for work.
+   */
+  kick(wake?: boolean): void;
   /**
    * Waits until the caller's tasks (or just `taskIds`) are neither pending nor running, or
    * `timeoutMs` passes.
@@ -590,10 +594,11 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       halted = true;
       wakeAll();
     },
-    kick() {
+    kick(wake = true) {
+      // A new generation also ends an idle merge or embedding run in progress.
       kickGeneration++;
       lastKickAt = performance.now();
-      wakeAll();
+      if (wake) wakeAll();
     },
     owner,
     async waitFor(accountId, userId, { taskIds, timeoutMs }) {

@@ -23,8 +23,11 @@ export interface ServiceDeps {
   namePolicy: NamePolicy;
   /** Embeds a find query for the semantic half of find; null: find is lexical only. */
   queryVectors: QueryVectors | null;
-  /** Wakes the job runner after a write (no-op when jobs run elsewhere). */
-  kickJobs: () => void;
+  /**
+   * Tells the job runner of a write (no-op when jobs run elsewhere): wakes it for the new task, or with
+   * `false`, for a write whose task was completed with it, only postpones its idle index merging.
+   */
+  kickJobs: (wake?: boolean) => void;
   /** Waits for tasks to leave pending/running (the job runner's `waitFor`); null = poll the store. */
   waitForJobs:
     | ((

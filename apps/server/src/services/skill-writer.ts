@@ -178,7 +178,8 @@ export async function writeSkill(
       },
     );
   }
-  deps.kickJobs();
+  // A task completed with the write leaves the runner nothing to claim.
+  deps.kickJobs(write.processed === undefined);
   await applyRetention(deps, { accountId: identity.accountId, rootUri, name });
   const uri = `${rootUri}/${name}`;
   const result: SkillWriteResult = {

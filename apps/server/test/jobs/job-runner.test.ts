@@ -37,6 +37,37 @@ describe('backoffDelay', () => {
 });
 
 describe('JobRunner', () => {
+  it('kick(false) (a write completed with its task) wakes no worker; kick() does', async () => {
+    const { store } = setup();
+    let claims = 0;
+    let idle: () => void = () => {};
+    const counting: Store = Object.create(store);
+    counting.claimTask = async (...args) => {
+      claims++;
+      const task = await store.claimTask(...args);
+      if (task === null) idle();
+      return task;
+    };
+    const runner = track(
+      createJobRunner({ store: counting, pollIntervalMs: 60_000, compactPagesPerStep: 0, onError: quiet }),
+    );
+    const firstIdle = new Promise<void>((resolve) => {
+      idle = resolve;
+    });
+    await runner.start();
+    await firstIdle; // the worker found nothing and goes to sleep for 60 s
+    for (let turn = 0; turn < 20; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    const before = claims;
+    for (let i = 0; i < 5; i++) runner.kick(false);
+    for (let turn = 0; turn < 20; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(claims).toBe(before);
+    const put = await store.putSkill(makeWrite({ name: 'woken' }));
+    runner.kick();
+    const waited = await runner.waitFor('acme', 'alice', { taskIds: [put.taskId], timeoutMs: 5000 });
+    expect(waited.done).toBe(true);
+    expect(claims).toBeGreaterThan(before);
+  });
+
   it('processes a write right after kick(): overview stored, indexed, task completed', async () => {
     const { store } = setup();
     const runner = track(createJobRunner({ store, pollIntervalMs: 60_000, onError: quiet }));
