@@ -11,8 +11,16 @@ import type { ServiceDeps } from './deps.js';
  *
  * @param deps - the services' dependencies (store, policy, clock)
  * @param scope - the skill
+ * @param revisions - its history entries after the write (`SkillWriteResult.revisions`), if known
  */
-export async function applyRetention(deps: ServiceDeps, scope: SkillKey): Promise<void> {
+export async function applyRetention(
+  deps: ServiceDeps,
+  scope: SkillKey,
+  revisions = Number.POSITIVE_INFINITY,
+): Promise<void> {
+  // A live skill loses a revision only past the count rule (and the time rule): with no more entries
+  // than `keepLast` nothing can go, so the store is not asked.
+  if (revisions <= deps.retention.keepLast) return;
   try {
     await deps.store.pruneHistory(deps.retention, deps.now(), { scope });
   } catch {

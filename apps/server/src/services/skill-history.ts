@@ -386,7 +386,11 @@ export async function restoreSkill(
     task: { type: match.live === null ? 'add_skill' : 'update_skill', userId: identity.userId },
   });
   deps.kickJobs();
-  await applyRetention(deps, { accountId: identity.accountId, rootUri: match.rootUri, name: match.name });
+  await applyRetention(
+    deps,
+    { accountId: identity.accountId, rootUri: match.rootUri, name: match.name },
+    written.revisions,
+  );
   const uri = `${match.rootUri}/${match.name}`;
   const result: SkillWriteResult = {
     status: 'success',

@@ -180,7 +180,7 @@ export async function writeSkill(
   }
   // A task completed with the write leaves the runner nothing to claim.
   deps.kickJobs(write.processed === undefined);
-  await applyRetention(deps, { accountId: identity.accountId, rootUri, name });
+  await applyRetention(deps, { accountId: identity.accountId, rootUri, name }, written.revisions);
   const uri = `${rootUri}/${name}`;
   const result: SkillWriteResult = {
     status: 'success',

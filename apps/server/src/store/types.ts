@@ -128,6 +128,12 @@ export interface SkillWriteResult {
   taskId: string;
   /** false when an existing skill was replaced. */
   created: boolean;
+  /**
+   * History entries of the skill after the write, the new one included (a re-added skill counts the
+   * kept entries from before its deletion): retention by count can delete nothing while this is at
+   * most `RetentionPolicy.keepLast`.
+   */
+  revisions: number;
 }
 
 /** A persisted processing job. */

@@ -110,6 +110,20 @@ describe(`${TEST_ENGINE} store: history and retention`, () => {
     expect(history[0]?.revision).toBe(live?.revision);
   });
 
+  it("a write reports the skill's history entries, the new one and a deleted predecessor's included", async () => {
+    const s = setup();
+    expect((await version(s.store, 'counted', 1)).revisions).toBe(1);
+    expect((await version(s.store, 'counted', 2)).revisions).toBe(2);
+    expect((await version(s.store, 'other', 1)).revisions).toBe(1);
+    // The same files again: a new history entry all the same.
+    expect((await version(s.store, 'counted', 2)).revisions).toBe(3);
+    await s.store.deleteSkill('acme', USER_ROOT, 'counted');
+    s.tick();
+    expect((await version(s.store, 'counted', 4)).revisions).toBe(4);
+    await s.store.pruneHistory({ keepLast: 1, keepForMs: 0 }, s.tick(), { scope: key('counted') });
+    expect((await version(s.store, 'counted', 5)).revisions).toBe(2);
+  });
+
   it('a scoped prune touches only that skill; a sweep covers every skill, in batches', async () => {
     const s = setup();
     for (let n = 1; n <= 3; n++) {

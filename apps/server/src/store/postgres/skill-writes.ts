@@ -316,7 +316,7 @@ export async function putSkillTx(
       superseded AS (UPDATE skill_revisions SET superseded_at = ${at}
         WHERE skill_id = ${params.add(existing.id)} AND superseded_at IS NULL)`;
   }
-  const { rows } = await client.query<SkillRow & { dropped: string[] }>(
+  const { rows } = await client.query<SkillRow & { dropped: string[]; revisions: string }>(
     `WITH acc AS (INSERT INTO accounts (id, created_at) VALUES (${account}, ${at}) ON CONFLICT (id) DO NOTHING),
       ${blobs === '' ? '' : `blob AS (INSERT INTO blobs (sha256, size, content) VALUES ${blobs} ON CONFLICT (sha256) DO NOTHING),`}
       s AS (${skillCte})${cleanup},
@@ -341,11 +341,13 @@ export async function putSkillTx(
           s.id, ${columns.revision}::text, ${params.add(processedTask === null ? 0 : 1)}::integer, ${at}::bigint,
           ${params.add(processedTask === null ? null : now)}::bigint, ${params.add(processedTask)}::text,
           ${at}::bigint, ${at}::bigint FROM s)
-    SELECT s.*, ${existing === undefined ? `'{}'::text[]` : '(SELECT coalesce(array_agg(sha256), ARRAY[]::text[]) FROM gone)'} AS dropped
+    SELECT s.*, ${existing === undefined ? `'{}'::text[]` : '(SELECT coalesce(array_agg(sha256), ARRAY[]::text[]) FROM gone)'} AS dropped,
+      (SELECT count(*) FROM skill_revisions r WHERE r.account_id = ${account} AND r.root_uri = ${rootUri}
+        AND r.name = ${name}) + 1 AS revisions
     FROM s`,
     params.values,
   );
-  const row = rows[0] as SkillRow & { dropped: string[] };
+  const row = rows[0] as SkillRow & { dropped: string[]; revisions: string };
   // Files of the replaced version stay referenced by its history entry; only a dropped `.overview.md`
   // (never part of a revision) can lose its last reference here.
   const dropped = [...row.dropped];
@@ -353,7 +355,13 @@ export async function putSkillTx(
   const replaced = existing?.overview_sha256;
   if (overview !== null && replaced != null && replaced !== overview.sha256) dropped.push(replaced);
   if (dropped.length > 0) await deleteOrphanBlobs(client, dropped);
-  return { skill: toSkillRecord(row), taskId, created: existing === undefined };
+  // The statement's snapshot does not see its own history row: `revisions` counts it (+ 1).
+  return {
+    skill: toSkillRecord(row),
+    taskId,
+    created: existing === undefined,
+    revisions: Number(row.revisions),
+  };
 }
 
 /**

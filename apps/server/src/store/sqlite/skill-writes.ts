@@ -266,7 +266,12 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
       );
   }
 
-  return { skill: toSkillRecord(row), taskId, created: existing === undefined };
+  const { revisions } = conn
+    .stmt(
+      'SELECT count(*) AS revisions FROM skill_revisions WHERE account_id = ? AND root_uri = ? AND name = ?',
+    )
+    .get(write.accountId, write.rootUri, write.name) as { revisions: number };
+  return { skill: toSkillRecord(row), taskId, created: existing === undefined, revisions };
 }
 
 /**
