@@ -380,19 +380,12 @@ async function semanticCandidates(
 ): Promise<Array<SearchCandidate<number>>> {
   await semantic.cache.refresh(db);
   const scoped = semantic.cache.inScope(accountId, new Set(roots), semantic.query.model);
-  const matches = semanticMatches(
-    semantic.query.vector,
-    (function* () {
-      for (const entry of scoped) yield { ...entry, key: entry.seq };
-    })(),
-    Math.max(budget, SEMANTIC_CANDIDATES),
-    {
-      lexicalKeys,
-      ...(semantic.query.semanticOnlyMinZ !== undefined
-        ? { semanticOnlyMinZ: semantic.query.semanticOnlyMinZ }
-        : {}),
-    },
-  );
+  const matches = semanticMatches(semantic.query.vector, scoped, Math.max(budget, SEMANTIC_CANDIDATES), {
+    lexicalKeys,
+    ...(semantic.query.semanticOnlyMinZ !== undefined
+      ? { semanticOnlyMinZ: semantic.query.semanticOnlyMinZ }
+      : {}),
+  });
   if (matches.length === 0) return [];
   const { rows } = await db.query<{ seq: number }>(
     'SELECT seq FROM skills WHERE seq = ANY($1::bigint[]) AND account_id = $2 AND root_uri = ANY($3::text[])',

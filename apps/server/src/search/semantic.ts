@@ -82,7 +82,9 @@ export function semanticMatches<K>(
   const max = Math.max(0, Math.floor(limit));
   const lexical = options.lexicalKeys;
   if (max === 0 && (lexical === undefined || lexical.size === 0)) return [];
-  const scored: Array<{ entry: ScopedVector<K>; cosine: number }> = [];
+  // Parallel arrays, not an object per vector: a find at 100,000 skills scores 100,000 vectors.
+  const entries: Array<ScopedVector<K>> = [];
+  const cosines: number[] = [];
   let sum = 0;
   let sumSquares = 0;
   const dim = query.length;
@@ -91,16 +93,19 @@ export function semanticMatches<K>(
     if (v.length !== dim) continue;
     let dot = 0;
     for (let i = 0; i < dim; i++) dot += (query[i] as number) * (v[i] as number);
-    scored.push({ entry, cosine: dot });
+    entries.push(entry);
+    cosines.push(dot);
     sum += dot;
     sumSquares += dot * dot;
   }
-  const n = scored.length;
+  const n = entries.length;
   if (n === 0) return [];
   const floor = Math.max(SEMANTIC_Z_FLOOR, Math.sqrt(2 * Math.log(n)), options.semanticOnlyMinZ ?? 0);
   const agreeing: Array<SemanticMatch<K>> = [];
   const out: Array<SemanticMatch<K>> = [];
-  for (const { entry, cosine } of scored) {
+  for (let k = 0; k < n; k++) {
+    const entry = entries[k] as ScopedVector<K>;
+    const cosine = cosines[k] as number;
     // Leave-one-out: the crowd is everyone else (plus the prior), so a skill never lowers its own z.
     const others = n - 1 + PRIOR_WEIGHT;
     const mean = (sum - cosine) / others;

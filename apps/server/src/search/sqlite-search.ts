@@ -383,19 +383,12 @@ export function searchSkills(
   if (semantic !== undefined) {
     semantic.cache.refresh(conn);
     const scoped = semantic.cache.inScope(accountId, new Set(rootUris), semantic.query.model);
-    const matches = semanticMatches(
-      semantic.query.vector,
-      (function* () {
-        for (const entry of scoped) yield { ...entry, key: entry.seq };
-      })(),
-      Math.max(budget, SEMANTIC_CANDIDATES),
-      {
-        lexicalKeys: new Set(candidates.map((c) => c.key)),
-        ...(semantic.query.semanticOnlyMinZ !== undefined
-          ? { semanticOnlyMinZ: semantic.query.semanticOnlyMinZ }
-          : {}),
-      },
-    );
+    const matches = semanticMatches(semantic.query.vector, scoped, Math.max(budget, SEMANTIC_CANDIDATES), {
+      lexicalKeys: new Set(candidates.map((c) => c.key)),
+      ...(semantic.query.semanticOnlyMinZ !== undefined
+        ? { semanticOnlyMinZ: semantic.query.semanticOnlyMinZ }
+        : {}),
+    });
     // The cache may lag a delete by a moment: keep only skills that are still in scope.
     const live = new Set(
       (

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { CachedVector } from '../sqlite/vector-ops.js';
+import { type CachedVector, VectorSlots } from '../sqlite/vector-ops.js';
 import type { SkillToEmbed } from '../types.js';
 
 type Queryable = pg.Pool | pg.ClientBase;
@@ -71,6 +71,7 @@ export async function skillsNeedingVectors(
  */
 export class PostgresVectorCache {
   private readonly bySeq = new Map<number, CachedVector>();
+  private readonly slots = new VectorSlots();
   private horizon = '0';
   private refreshing: Promise<void> | null = null;
 
@@ -100,18 +101,20 @@ export class PostgresVectorCache {
     );
     for (const row of rows) {
       if (row.seq === null) continue;
+      const old = this.bySeq.get(row.seq);
       if (row.vector === null || row.account_id === null || row.root_uri === null || row.name === null) {
+        if (old !== undefined) this.slots.release(old.vector);
         this.bySeq.delete(row.seq);
         continue;
       }
-      const copy = new Uint8Array(row.vector);
       this.bySeq.set(row.seq, {
         seq: row.seq,
+        key: row.seq,
         accountId: row.account_id,
         rootUri: row.root_uri,
         name: row.name,
         model: row.model ?? '',
-        vector: new Float32Array(copy.buffer, 0, copy.byteLength / 4),
+        vector: this.slots.store(row.vector, old?.vector),
       });
     }
     const horizon = rows[0]?.horizon;

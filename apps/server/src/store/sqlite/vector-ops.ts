@@ -58,9 +58,59 @@ export function skillsNeedingVectors(conn: Connection, model: string, limit: num
   }));
 }
 
-/** One live vector held in memory. */
+/** Vectors per chunk of {@link VectorSlots}. */
+const SLOTS_PER_CHUNK = 256;
+
+/**
+ * In-memory vectors packed into shared `Float32Array` chunks of {@link SLOTS_PER_CHUNK} vectors of
+ * one dimension, instead of an `ArrayBuffer` of its own per vector (whose bookkeeping costs about as
+ * much again as a 512-dimension vector's 2 KiB once there are 100,000 of them). A slot given back is
+ * reused by the next vector of its dimension; chunks are kept for the life of the cache.
+ */
+export class VectorSlots {
+  private readonly pools = new Map<number, { chunks: Float32Array[]; free: Float32Array[]; used: number }>();
+
+  /**
+   * Stores a vector given as its bytes (float32, the platform's byte order, as written by
+   * `putSkillVectorTx`) and returns its slot: `previous` itself when it has the same dimension,
+   * else a new slot (and `previous` is given back).
+   */
+  store(bytes: Uint8Array, previous?: Float32Array): Float32Array {
+    const dim = Math.floor(bytes.byteLength / 4);
+    let slot = previous;
+    if (slot === undefined || slot.length !== dim) {
+      if (slot !== undefined) this.release(slot);
+      slot = this.take(dim);
+    }
+    new Uint8Array(slot.buffer, slot.byteOffset, dim * 4).set(bytes.subarray(0, dim * 4));
+    return slot;
+  }
+
+  /** Gives a slot back (its vector is no longer used). */
+  release(slot: Float32Array): void {
+    this.pools.get(slot.length)?.free.push(slot);
+  }
+
+  private take(dim: number): Float32Array {
+    let pool = this.pools.get(dim);
+    if (pool === undefined) {
+      pool = { chunks: [], free: [], used: 0 };
+      this.pools.set(dim, pool);
+    }
+    const reused = pool.free.pop();
+    if (reused !== undefined) return reused;
+    const index = pool.used++;
+    const offset = index % SLOTS_PER_CHUNK;
+    if (offset === 0) pool.chunks.push(new Float32Array(SLOTS_PER_CHUNK * dim));
+    const chunk = pool.chunks[pool.chunks.length - 1] as Float32Array;
+    return chunk.subarray(offset * dim, (offset + 1) * dim);
+  }
+}
+
+/** One live vector held in memory (`key` = `seq`: it is handed to `semanticMatches` as is). */
 export interface CachedVector {
   seq: number;
+  key: number;
   accountId: string;
   rootUri: string;
   name: string;
@@ -75,9 +125,23 @@ export interface CachedVector {
  */
 export class VectorCache {
   private readonly byseq = new Map<number, CachedVector>();
+  private readonly slots = new VectorSlots();
+  /** One copy of each account id, root and model name (shared by every entry that has it). */
+  private readonly strings = new Map<string, string>();
   private seen = 0;
 
-  /** Reads the changes since the last call (call inside a read transaction). */
+  private intern(value: string): string {
+    const known = this.strings.get(value);
+    if (known !== undefined) return known;
+    this.strings.set(value, value);
+    return value;
+  }
+
+  /**
+   * Reads the changes since the last call (call inside a read transaction). Rows are read one at a
+   * time, not all at once: the first call at 100,000 skills reads ~200 MB of vectors, which would
+   * otherwise sit in memory twice (as read and as kept) before the copies could be freed.
+   */
   refresh(conn: Connection): void {
     const rows = conn
       .stmt(
@@ -85,7 +149,7 @@ export class VectorCache {
          FROM skill_vectors v LEFT JOIN skills s ON s.seq = v.skill_seq
          WHERE v.change > ? ORDER BY v.change`,
       )
-      .all(this.seen) as Array<{
+      .iterate(this.seen) as IterableIterator<{
       seq: number;
       model: string;
       vector: Buffer | null;
@@ -96,18 +160,20 @@ export class VectorCache {
     }>;
     for (const row of rows) {
       this.seen = Math.max(this.seen, row.change);
+      const old = this.byseq.get(row.seq);
       if (row.vector === null || row.account_id === null || row.root_uri === null || row.name === null) {
+        if (old !== undefined) this.slots.release(old.vector);
         this.byseq.delete(row.seq);
         continue;
       }
-      const copy = new Uint8Array(row.vector);
       this.byseq.set(row.seq, {
         seq: row.seq,
-        accountId: row.account_id,
-        rootUri: row.root_uri,
+        key: row.seq,
+        accountId: this.intern(row.account_id),
+        rootUri: this.intern(row.root_uri),
         name: row.name,
-        model: row.model,
-        vector: new Float32Array(copy.buffer, 0, copy.byteLength / 4),
+        model: this.intern(row.model),
+        vector: this.slots.store(row.vector, old?.vector),
       });
     }
   }
