@@ -86,7 +86,7 @@ function typoCorrections(
   tokens.forEach((token, index) => {
     if (!isCorrectable(token)) return;
     const asPrefix = prefixLast && index === tokens.length - 1;
-    if (conn.stmt(KNOWN_TERM).get(`"${token}"${asPrefix ? '*' : ''}`) !== undefined) return;
+    if (terms.scores.holds(conn, `"${token}"${asPrefix ? '*' : ''}`)) return;
     const prefixes = [...new Set([token.slice(0, 2), `${token[0]}${token[2]}`])];
     const vocabulary = prefixes.flatMap((prefix) => terms.slice(conn, prefix));
     for (const term of corrections(token, vocabulary)) {
@@ -133,7 +133,8 @@ interface PhraseMatches {
 }
 
 /**
- * The relevance of each query phrase in each skill holding it, kept while the database is unchanged
+ * The relevance of each query phrase in each skill holding it (and whether the index holds a query
+ * word, for typo tolerance), kept while the database is unchanged
  * (this connection's `total_changes()` and `data_version`, which moves on another connection's
  * commit), at most {@link MAX_CACHED_MATCHES} matches (once full, further phrases are not kept).
  *
@@ -150,6 +151,8 @@ export class PhraseScores {
   private readonly byPhrase = new Map<string, PhraseMatches>();
   /** Phrases asked for once in this database state (read on their second query). */
   private readonly seen = new Set<string>();
+  /** Whether the index holds a word (typo tolerance asks per query word), in this database state. */
+  private readonly known = new Map<string, boolean>();
 
   /** Matches kept now (skill and relevance pairs, all phrases). */
   get size(): number {
@@ -164,7 +167,19 @@ export class PhraseScores {
     this.version = version;
     this.byPhrase.clear();
     this.seen.clear();
+    this.known.clear();
     this.matches = 0;
+  }
+
+  /** Whether any indexed text holds `phrase` (an FTS5 expression), asked once per database state. */
+  holds(conn: Connection, phrase: string): boolean {
+    let known = this.known.get(phrase);
+    if (known === undefined) {
+      known = conn.stmt(KNOWN_TERM).get(phrase) !== undefined;
+      if (this.known.size >= PHRASE_CACHE_SEEN) this.known.clear();
+      this.known.set(phrase, known);
+    }
+    return known;
   }
 
   /**
@@ -278,9 +293,16 @@ function rankLexical(
   const wanted = needed * OVERFETCH + 20;
   let order =
     fromPhrases?.(wanted) ?? (conn.stmt(RANK_ALL).all(match, wanted) as Array<{ seq: number; raw: number }>);
+  // The first `needed` are usually all in scope: look the others up only when some are not.
   let keys = conn
     .stmt(KEYS_IN_SCOPE)
-    .all(JSON.stringify(order.map((r) => r.seq)), accountId, roots) as KeyRow[];
+    .all(JSON.stringify(order.slice(0, needed).map((r) => r.seq)), accountId, roots) as KeyRow[];
+  if (keys.length < needed && order.length > needed) {
+    const more = conn
+      .stmt(KEYS_IN_SCOPE)
+      .all(JSON.stringify(order.slice(needed).map((r) => r.seq)), accountId, roots) as KeyRow[];
+    keys = [...keys, ...more];
+  }
   if (keys.length < needed && order.length === wanted) {
     // Other accounts or roots crowd the top of the index: rank within the caller's scope exactly.
     order = conn.stmt(RANK_SCOPED).all(match, accountId, roots, needed) as Array<{
@@ -337,6 +359,7 @@ export function searchSkills(
 ): SearchHit[] {
   const max = Math.max(0, Math.floor(limit));
   const asked = parseSearchQuery(query);
+  terms.scores.sync(conn);
   // Misspelt words are searched with their likely corrections too (not for stop-word-only queries).
   const fixes =
     asked.fields === SHORT_FIELDS ? [] : typoCorrections(conn, terms, asked.tokens, asked.prefixLast);

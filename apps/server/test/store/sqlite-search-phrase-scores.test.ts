@@ -172,4 +172,20 @@ describe('find ranked from kept phrase relevance', () => {
     expect(after[0]?.skill.name).toBe('docker-compose-stacks');
     expect(after).not.toEqual(before);
   });
+
+  it('learns a new word after the database changes (it is no longer corrected as a typo)', async () => {
+    const terms = new TermCache();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    for (let round = 0; round < 3; round++) {
+      expect(find(terms, 'acme', roots, 'zebrafish', 10, false)).toEqual(
+        find(new TermCache(), 'acme', roots, 'zebrafish', 10, true),
+      );
+    }
+    await store.putSkill(
+      makeWrite({ name: 'zebrafish-lab', description: 'Zebrafish lab protocols', body: '# Zebrafish\n' }),
+    );
+    const after = find(terms, 'acme', roots, 'zebrafish', 10, false);
+    expect(after[0]?.skill.name).toBe('zebrafish-lab');
+    expect(after).toEqual(find(new TermCache(), 'acme', roots, 'zebrafish', 10, true));
+  });
 });
