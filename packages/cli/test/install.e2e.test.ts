@@ -521,3 +521,15 @@ describe('file counts and deletions with the default retention (history kept aft
     expect(notInstalled.stderr).toContain('install it with skillport install -- -dash-skill');
   });
 });
+
+describe('install: exit status of a name the server does not know', () => {
+  it("is 1 (the caller's mistake, as for skills show), with NOT_FOUND in the table and nothing written", async () => {
+    const dir = project('unknown-name', ['.claude/']);
+    const run = await cli(['install', 'no-such-skill'], { cwd: dir, env: { COLUMNS: '300' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout.toString()).toMatch(/no-such-skill\s+\.claude\/skills\s+failed\s+NOT_FOUND: /);
+    expect(run.stderr).toMatch(/error: 1 skill not installed\n/);
+    expect(run.stderr).not.toMatch(/local edits/);
+    expect(readdirSync(path.join(dir, '.claude'))).toEqual([]);
+  });
+});

@@ -77,12 +77,30 @@ function outcomeTable(ctx: Context, outcomes: readonly FolderOutcome[]): void {
   );
 }
 
-/** Exit status for a set of outcomes: 1 when any was refused, 2 when any failed (server or disk). */
+/**
+ * `failed` outcomes whose cause was the caller's (the server answered 4xx: no such skill or revision,
+ * no access…): exit status 1 like any other command, not 2.
+ */
+const CALLER_FAILURES = new WeakSet<FolderOutcome>();
+
+/** A `failed` outcome for `error`; remembered in {@link CALLER_FAILURES} when the server answered 4xx. */
+function failedOutcome(skill: string, folder: string, revision: string, error: unknown): FolderOutcome {
+  const detail = isApiError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
+  const outcome: FolderOutcome = { skill, folder, result: 'failed', revision, detail };
+  if (isApiError(error) && error.status < 500) CALLER_FAILURES.add(outcome);
+  return outcome;
+}
+
+/**
+ * Exit status for a set of outcomes: 2 when any failed for a server, network or disk reason, else 1
+ * when any was refused, skipped or failed for the caller's reason (4xx).
+ */
 function finish(ctx: Context, outcomes: readonly FolderOutcome[], what: string): void {
   const refused = outcomes.filter((o) => o.result === 'refused' || o.result === 'skipped');
-  const failed = outcomes.filter((o) => o.result === 'failed');
-  if (failed.length + refused.length === 0) return;
-  const skills = new Set([...failed, ...refused].map((o) => o.skill)).size;
+  const callers = outcomes.filter((o) => CALLER_FAILURES.has(o));
+  const failed = outcomes.filter((o) => o.result === 'failed' && !CALLER_FAILURES.has(o));
+  if (failed.length + refused.length + callers.length === 0) return;
+  const skills = new Set([...failed, ...refused, ...callers].map((o) => o.skill)).size;
   throw new CliError(
     ctx.format === 'json'
       ? ''
@@ -158,16 +176,8 @@ async function installAction(
             }
           } catch (error) {
             if (!isApiError(error) && !(error instanceof CliError)) throw error;
-            const detail = isApiError(error) ? `${error.code}: ${error.message}` : error.message;
-            for (const folder of folders) {
-              outcomes.push({
-                skill: spec.name,
-                folder,
-                result: 'failed',
-                revision: spec.revision ?? '',
-                detail,
-              });
-            }
+            for (const folder of folders)
+              outcomes.push(failedOutcome(spec.name, folder, spec.revision ?? '', error));
           }
           bar.advance();
         },
@@ -477,16 +487,8 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
             }
           } catch (error) {
             if (!isApiError(error) && !(error instanceof CliError)) throw error;
-            const detail = isApiError(error) ? `${error.code}: ${error.message}` : error.message;
-            for (const folder of entry.folders) {
-              outcomes.push({
-                skill: entry.name,
-                folder,
-                result: 'failed',
-                revision: entry.revision,
-                detail,
-              });
-            }
+            for (const folder of entry.folders)
+              outcomes.push(failedOutcome(entry.name, folder, entry.revision, error));
           }
           bar.advance();
         },
