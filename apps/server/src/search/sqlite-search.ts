@@ -207,19 +207,30 @@ export class PhraseScores {
     if (hit !== undefined) return hit;
     // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask).
     if (this.matches >= MAX_CACHED_MATCHES) return null;
-    const rows = conn.stmt(PHRASE_SCORES).raw(true).all(phrase) as Array<[number, number]>;
-    if (this.matches + rows.length > MAX_CACHED_MATCHES) return null;
-    const seqs = new Int32Array(rows.length);
-    const scores = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const [seq, raw] = rows[i] as [number, number];
+    // Row by row into typed arrays (grown by doubling): reading all rows first would hold an array
+    // per row, ~80 bytes each, for a word held by most of 100,000 skills, in every search reader.
+    let seqs = new Int32Array(1024);
+    let scores = new Float64Array(1024);
+    let count = 0;
+    const rows = conn.stmt(PHRASE_SCORES).raw(true).iterate(phrase) as IterableIterator<[number, number]>;
+    for (const [seq, raw] of rows) {
+      if (this.matches + count >= MAX_CACHED_MATCHES) return null;
       if (seq > 0x7fffffff || seq < 0) return null;
-      seqs[i] = seq;
-      scores[i] = raw;
+      if (count === seqs.length) {
+        const moreSeqs = new Int32Array(count * 2);
+        moreSeqs.set(seqs);
+        seqs = moreSeqs;
+        const moreScores = new Float64Array(count * 2);
+        moreScores.set(scores);
+        scores = moreScores;
+      }
+      seqs[count] = seq;
+      scores[count] = raw;
+      count++;
     }
-    const matches = { seqs, scores };
+    const matches = { seqs: seqs.slice(0, count), scores: scores.slice(0, count) };
     this.byPhrase.set(phrase, matches);
-    this.matches += rows.length;
+    this.matches += count;
     return matches;
   }
 }
