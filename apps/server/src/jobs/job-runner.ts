@@ -143,6 +143,15 @@ const EMBED_BATCH = 32;
 const WAIT_RECHECK_MS = 100;
 /** The same, while the store delivers every process's settlements (`TaskWatch.shared`): a safety net. */
 const WAIT_RECHECK_SHARED_MS = 2000;
+/**
+ * A waiting loop counts the queue again no sooner than this many times the last count took after it
+ * ended: counting a large queue costs the store time, so while jobs settle one after another (a
+ * backlog of thousands draining) recounts take at most a fifth of the store's time instead of all of
+ * it, however many jobs settle; a small queue counts in well under a millisecond, so the delay is too.
+ * The delay is at most {@link WAIT_RECOUNT_MAX_MS} (a count that queued behind a long write).
+ */
+const WAIT_RECOUNT_GAP = 4;
+const WAIT_RECOUNT_MAX_MS = 250;
 
 /** `<hostname>:<pid>:<6 hex>`: unique per process, readable in logs. */
 function defaultOwner(): string {
@@ -605,19 +614,30 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
       const deadline = performance.now() + Math.max(0, timeoutMs);
       const narrow = taskIds === undefined ? undefined : { taskIds };
       // Settlements seen so far (this process's and, on PostgreSQL, every replica's): one arriving
-      // while the counts are read means they may be stale, so they are read again at once.
+      // while the counts are read means they may be stale, so they are read again (once the gap after
+      // the last count has passed, see WAIT_RECOUNT_GAP).
       let settlements = 0;
       let wake: (() => void) | null = null;
       const watch = store.watchTasks(() => {
         settlements++;
         wake?.();
       });
+      let nextCountAt = Number.NEGATIVE_INFINITY;
       try {
         for (;;) {
+          const early = nextCountAt - performance.now();
+          if (early > 0) {
+            await new Promise<void>((resolve) => {
+              setTimeout(resolve, Math.min(early, Math.max(0, deadline - performance.now()))).unref();
+            });
+          }
           const seen = settlements;
+          const started = performance.now();
           const counts = await store.queueCounts(accountId, userId, narrow);
+          const ended = performance.now();
+          nextCountAt = ended + Math.min(WAIT_RECOUNT_MAX_MS, (ended - started) * WAIT_RECOUNT_GAP);
           if (counts.pending + counts.processing === 0) return { done: true, counts };
-          const left = deadline - performance.now();
+          const left = deadline - ended;
           if (left <= 0 || halted) return { done: false, counts };
           if (settlements !== seen) continue;
           const recheck = watch.shared ? WAIT_RECHECK_SHARED_MS : WAIT_RECHECK_MS;

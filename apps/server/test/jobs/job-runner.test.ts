@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay } from '../../src/jobs/backoff.js';
 import { createJobRunner, type JobRunner } from '../../src/jobs/job-runner.js';
 import type { Store } from '../../src/store/types.js';
@@ -37,6 +37,41 @@ describe('backoffDelay', () => {
 });
 
 describe('JobRunner', () => {
+  it('waitFor recounts a draining queue at most once per 4× the last count, not after every job', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'performance'] });
+    try {
+      let pending = 1000;
+      let counts = 0;
+      let listener: () => void = () => {};
+      // A queue whose count takes 50 ms of the store's time; one job settles every millisecond.
+      const store = {
+        watchTasks(fn: () => void) {
+          listener = fn;
+          return { shared: false, close() {} };
+        },
+        async queueCounts() {
+          counts++;
+          await new Promise<void>((resolve) => setTimeout(resolve, 50));
+          return { pending, processing: 0, completed: 1000 - pending, failed: 0 };
+        },
+      } as unknown as Store;
+      const runner = createJobRunner({ store, onError: quiet });
+      const waited = runner.waitFor('acme', 'alice', { timeoutMs: 60_000 });
+      while (pending > 0) {
+        pending--;
+        listener();
+        await vi.advanceTimersByTimeAsync(1);
+      }
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await waited).toMatchObject({ done: true, counts: { pending: 0 } });
+      // Back to back (the old loop) it would count 1000 / 50 = 20 times; with the gap, 1000 / 250.
+      expect(counts).toBeGreaterThanOrEqual(3);
+      expect(counts).toBeLessThanOrEqual(7);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('kick(false) (a write completed with its task) wakes no worker; kick() does', async () => {
     const { store } = setup();
     let claims = 0;
