@@ -792,10 +792,16 @@ async function benchEngine(engine, ceiling) {
       label: `find p99 ≤ 25 ms, ${c} conn`,
       pass: (r) => r.p99 <= 25,
     });
-    await add('add', SKILLS, 'add inline SKILL.md', () => run(pid, addScenario(server.url), [200], { drain: true }), {
-      label: 'add ≥ 1000 req/s',
-      pass: (r) => r.rps >= 1000,
-    });
+    await add(
+      'add',
+      SKILLS,
+      'add inline SKILL.md',
+      () => run(pid, addScenario(server.url), [200], { drain: true }),
+      {
+        label: 'add ≥ 1000 req/s',
+        pass: (r) => r.rps >= 1000,
+      },
+    );
     await add(
       'folder',
       SKILLS,
