@@ -148,21 +148,27 @@ export async function writeSkill(
     task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
   };
   if (deps.processAtWrite) {
-    // The overview the job would render (`createPooledSummarizer`), from the same fields.
+    // The overview the job would render (`createPooledSummarizer`), from the same fields. Should that
+    // fail (past its time budget, the worker queue full), the write goes ahead without it and the job
+    // renders it — or fails its task — as on a server that does not process at write time.
     const { name: frontName, description: frontDescription } = parsed.frontmatter;
-    const overview = await deps.workers.run(
-      EXTRACT_OVERVIEW,
-      {
-        name: typeof frontName === 'string' ? frontName : name,
-        description: typeof frontDescription === 'string' ? frontDescription : description,
-        body: parsed.body,
-      },
-      { inline: runsInline(parsed.body.length) },
-    );
-    write.processed = {
-      overview,
-      result: { overview_bytes: encoder.encode(overview).byteLength, indexed: true, attempt: 1 },
-    };
+    try {
+      const overview = await deps.workers.run(
+        EXTRACT_OVERVIEW,
+        {
+          name: typeof frontName === 'string' ? frontName : name,
+          description: typeof frontDescription === 'string' ? frontDescription : description,
+          body: parsed.body,
+        },
+        { inline: runsInline(parsed.body.length) },
+      );
+      write.processed = {
+        overview,
+        result: { overview_bytes: encoder.encode(overview).byteLength, indexed: true, attempt: 1 },
+      };
+    } catch {
+      // Left to the job (see above).
+    }
   }
   let written: Awaited<ReturnType<typeof deps.store.putSkill>>;
   try {

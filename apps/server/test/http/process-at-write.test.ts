@@ -1,8 +1,13 @@
+import { SkillportError } from '@skillport/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createApp } from '../../src/app.js';
 import { defaultSummarizer } from '../../src/jobs/job-runner.js';
+import { EXTRACT_OVERVIEW } from '../../src/levels/extract-overview.js';
 import type { SkillRecord } from '../../src/store/types.js';
+import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openTempStore } from '../store/helpers.js';
 
 // A server whose processing job would only render the deterministic overview (no LLM summariser, no
 // embedder — the test server's default) renders it during add and update instead: the task is
@@ -64,5 +69,51 @@ describe(`${TEST_ENGINE} processing at write time`, () => {
     expect(after.json.result.overview).not.toBe(read.json.result.overview);
     const queue = await t.request('GET', '/api/v1/observer/queue');
     expect(queue.json.result).toMatchObject({ pending: 0, processing: 0 });
+  });
+});
+
+describe(`${TEST_ENGINE} processing at write time, when the overview cannot be rendered`, () => {
+  test('the add still succeeds; its task stays pending for the job, as without processing at write', async () => {
+    const temp = openTempStore();
+    const real = createWorkerPool();
+    // A pool whose overview task runs past its budget (as a hostile body would).
+    const workers: WorkerPool = {
+      run: (task, arg, options) =>
+        task === (EXTRACT_OVERVIEW as unknown)
+          ? Promise.reject(
+              new SkillportError('PAYLOAD_TOO_LARGE', 'over budget', {
+                details: { reason: 'processing_budget' },
+              }),
+            )
+          : real.run(task, arg, options),
+      stats: () => real.stats(),
+      close: () => real.close(),
+    };
+    try {
+      const { fetch } = await createApp({
+        store: temp.store,
+        logger: false,
+        workers,
+        processAtWrite: true,
+        webDir: false,
+      });
+      const res = await fetch(
+        new Request('http://localhost/api/v1/skills', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ data: text('Charts from spreadsheets', BODY) }),
+        }),
+      );
+      const json = (await res.json()) as { result: { task_id: string } };
+      expect(res.status).toBe(200);
+      const task = await temp.store.getTask('default', 'default', json.result.task_id);
+      expect(task?.status).toBe('pending');
+      expect(
+        (await temp.store.getSkill('default', 'viking://user/default/skills', 'inline-overview'))?.overview,
+      ).toBeNull();
+    } finally {
+      await real.close();
+      await temp.cleanup();
+    }
   });
 });
