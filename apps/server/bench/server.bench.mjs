@@ -19,13 +19,15 @@
 // BENCH_SKILLS (10000), BENCH_SKILLS_LARGE (100000 on SQLite; 0 = skip), BENCH_PG_SKILLS_LARGE
 // (0 = skip, the default),
 // BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
-// BENCH_SERVER_DIST (the built server folder to measure, default ../dist), BENCH_CPU_PROF (a folder:
+// BENCH_FIND_WRITES (2: writes per second of `findw`, find with BENCH_CONNECTIONS connections while
+// a background client alternately adds a skill and updates a seeded one; its CPU column includes
+// the writes), BENCH_SERVER_DIST (the built server folder to measure, default ../dist), BENCH_CPU_PROF (a folder:
 // the server runs with --cpu-prof and writes its profiles under `<engine>-<small|large>/` there, one
 // file per thread — `….<pid>.0.….cpuprofile` is the HTTP thread; summarise one with
 // `node apps/server/bench/cpu-profile-summary.mjs <file>`), SKILLPORT_EMBEDDINGS (`off` unless set:
 // this bench measures serving with lexical find; with the bundled local model every seeded skill is
 // embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model),
-// BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,add,folder; default
+// BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,findw,add,folder; default
 // all — e.g. `health,get,304` for the read path alone, `list` at 100 000 skills for list and RSS),
 // BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
 // SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
@@ -78,7 +80,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 const SCENARIOS = new Set(
-  (process.env.BENCH_SCENARIOS ?? 'health,get,levels,304,list,find,add,folder')
+  (process.env.BENCH_SCENARIOS ?? 'health,get,levels,304,list,find,findw,add,folder')
     .split(',')
     .map((s) => s.trim()),
 );
@@ -397,6 +399,49 @@ function findScenario(url, connections) {
       },
     ],
   };
+}
+
+/** Writes per second of the background writer of `find under writes` (BENCH_FIND_WRITES, 2). */
+const FIND_WRITES = Number(process.env.BENCH_FIND_WRITES ?? 2);
+
+/**
+ * Runs `body` while a background client writes at FIND_WRITES per second, paced from the start (one
+ * write in flight): alternately adds a new skill and updates a seeded one (its SKILL.md plus a line
+ * naming the write, so every write commits a change). Returns body's result with the writes done.
+ */
+async function withWrites(url, names, body) {
+  let stop = false;
+  let writes = 0;
+  let failed = 0;
+  const started = performance.now();
+  const writer = (async () => {
+    while (!stop) {
+      const i = writes++;
+      const target = i % 2 === 0 ? `bench-trickle-${i}` : randomOf(names);
+      const { text } = seededSkill(i);
+      const data = `${text.replace(/^name:[^\n]*$/m, `name: ${target}`)}\nWrite ${i} of the bench.\n`;
+      try {
+        const res = await fetch(`${url}/api/v1/skills${i % 2 === 0 ? '' : `/${target}`}`, {
+          method: i % 2 === 0 ? 'POST' : 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ data }),
+        });
+        await res.arrayBuffer();
+        if (res.status !== 200) failed++;
+      } catch {
+        failed++;
+      }
+      const wait = started + ((i + 1) * 1000) / FIND_WRITES - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  })();
+  try {
+    const result = await body();
+    return { ...result, errors: result.errors + failed, writes };
+  } finally {
+    stop = true;
+    await writer;
+  }
 }
 
 let added = 0;
@@ -792,6 +837,11 @@ async function benchEngine(engine, ceiling) {
       label: `find p99 ≤ 25 ms, ${c} conn`,
       pass: (r) => r.p99 <= 25,
     });
+    // A registry that also receives a trickle of adds and updates: every commit retires the search
+    // connections' kept per-word relevance (see sqlite-search.ts), so find must not get slower here.
+    await add('findw', SKILLS, `find (${c} conn) + ${FIND_WRITES} writes/s`, () =>
+      withWrites(server.url, names, () => run(pid, findScenario(server.url, c))),
+    );
     await add(
       'add',
       SKILLS,
@@ -838,6 +888,9 @@ async function benchEngine(engine, ceiling) {
         label: `find p99 ≤ ${findGoal} ms, ${c} conn`,
         pass: (r) => r.p99 <= findGoal,
       });
+      await add('findw', large, `find (${c} conn) + ${FIND_WRITES} writes/s`, () =>
+        withWrites(server.url, names, () => run(pid, findScenario(server.url, c))),
+      );
       const mem = rssMb(pid);
       rows.push({
         skills: large,
