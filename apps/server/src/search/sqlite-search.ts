@@ -123,8 +123,24 @@ const VERSION = 'SELECT total_changes() AS c, (SELECT data_version FROM pragma_d
 /** Matches (skill, relevance) kept per connection by {@link PhraseScores}: ~12 bytes each. */
 export const MAX_CACHED_MATCHES = 1_000_000;
 
-/** Phrases remembered as asked for once (see {@link PhraseScores.worthReading}). */
+/** Phrases whose asks are counted per database state (see {@link PhraseScores.worthReading}). */
 const PHRASE_CACHE_SEEN = 4096;
+
+/**
+ * The ask of a phrase, in one database state, at which its matches are read, unless the previous
+ * state predicts enough asks: reading them costs about two exhaustive rankings (~1.9× measured at
+ * 10,000 skills) and a ranking from them ~0.4×, so after three exhaustive asks the read is worth it
+ * (the most it can lose, when the state ends right after, is under one ranking in four asks).
+ */
+const READ_AT_ASK = 4;
+
+/**
+ * Asks of a phrase in the previous database state from which its matches are read on its second ask
+ * in this one (≥ 3.5 asks per state pay for a read on the second): under a steady trickle of writes
+ * the previous state's asks predict this one's, so a phrase asked too rarely between two commits is
+ * never read (find then costs what the exhaustive ranking costs) and one asked often is read early.
+ */
+const PREDICTED_ASKS = 4;
 
 /** The matches of one phrase: skill seqs ascending and the relevance of the phrase in each. */
 interface PhraseMatches {
@@ -149,8 +165,10 @@ export class PhraseScores {
   private version = '';
   private matches = 0;
   private readonly byPhrase = new Map<string, PhraseMatches>();
-  /** Phrases asked for once in this database state (read on their second query). */
-  private readonly seen = new Set<string>();
+  /** Asks of each phrase in this database state (see {@link PhraseScores.worthReading}). */
+  private asks = new Map<string, number>();
+  /** Asks of each phrase in the previous database state in which find ran on this connection. */
+  private previous = new Map<string, number>();
   /** Whether the index holds a word (typo tolerance asks per query word), in this database state. */
   private readonly known = new Map<string, boolean>();
 
@@ -166,7 +184,8 @@ export class PhraseScores {
     if (version === this.version) return;
     this.version = version;
     this.byPhrase.clear();
-    this.seen.clear();
+    this.previous = this.asks;
+    this.asks = new Map();
     this.known.clear();
     this.matches = 0;
   }
@@ -183,17 +202,23 @@ export class PhraseScores {
   }
 
   /**
-   * Whether the query of `phrases` should be ranked from kept matches: true when each phrase is kept
-   * or was asked for before in this database state. Reading a phrase's matches costs more than
-   * ranking one query, so a phrase asked for once is left to the exhaustive ranking (and noted).
+   * Whether the query of `phrases` should be ranked from kept matches (and counts this ask of each
+   * phrase): true when each phrase is kept, or is asked for the {@link READ_AT_ASK}th time in this
+   * database state, or for the second time when it was asked at least {@link PREDICTED_ASKS} times
+   * in the previous state. Reading a phrase's matches costs about two exhaustive rankings, so a
+   * phrase asked rarely between two commits is left to the exhaustive ranking: find under a steady
+   * trickle of writes costs no more than without kept matches.
    */
   worthReading(phrases: readonly string[]): boolean {
     let worth = true;
     for (const phrase of phrases) {
-      if (this.byPhrase.has(phrase) || this.seen.has(phrase)) continue;
+      // Counted while kept too: the next state's prediction.
+      const asked = (this.asks.get(phrase) ?? 0) + 1;
+      if (!this.asks.has(phrase) && this.asks.size >= PHRASE_CACHE_SEEN) this.asks.clear();
+      this.asks.set(phrase, asked);
+      if (this.byPhrase.has(phrase) || asked >= READ_AT_ASK) continue;
+      if (asked >= 2 && (this.previous.get(phrase) ?? 0) >= PREDICTED_ASKS) continue;
       worth = false;
-      if (this.seen.size >= PHRASE_CACHE_SEEN) this.seen.clear();
-      this.seen.add(phrase);
     }
     return worth;
   }

@@ -134,7 +134,8 @@ describe('find ranked from kept phrase relevance', () => {
       for (const limit of [1, 3, 10, 50]) {
         for (const query of QUERIES) {
           const expected = find(new TermCache(), account, roots, query, limit, true);
-          // First ask: exhaustive and noted; second: the phrases are read; third: from the kept ones.
+          // Early asks: exhaustive and counted; the fourth ask of a phrase (in this state) reads its
+          // matches; later ones rank from the kept ones (each query is asked in every scope and limit).
           for (let round = 0; round < 3; round++) {
             expect(
               find(terms, account, roots, query, limit, false),
@@ -171,6 +172,38 @@ describe('find ranked from kept phrase relevance', () => {
     expect(after).toEqual(find(new TermCache(), 'acme', roots, 'docker compose', 10, true));
     expect(after[0]?.skill.name).toBe('docker-compose-stacks');
     expect(after).not.toEqual(before);
+  });
+
+  it('reads a phrase on its fourth ask in a state, on its second when the previous state asked it four times', async () => {
+    const terms = new TermCache();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    const expected = () => find(new TermCache(), 'acme', roots, 'kubernetes', 10, true);
+    const ask = () => {
+      const hits = find(terms, 'acme', roots, 'kubernetes', 10, false);
+      expect(hits).toEqual(expected());
+      return terms.scores.size;
+    };
+    const change = (i: number) =>
+      store.putSkill(
+        makeWrite({ name: `phrase-policy-${i}`, description: `Change ${i}`, body: '# Change\n' }),
+      );
+    // Asked twice between commits (a steady trickle of writes): never read, each ask exhaustive.
+    for (let state = 0; state < 3; state++) {
+      expect([ask(), ask()]).toEqual([0, 0]);
+      await change(state);
+    }
+    // Asked four times: read on the fourth.
+    expect([ask(), ask(), ask()]).toEqual([0, 0, 0]);
+    expect(ask()).toBeGreaterThan(0);
+    ask();
+    await change(3);
+    // The previous state asked it five times: read on the second ask of this one.
+    expect(ask()).toBe(0);
+    expect(ask()).toBeGreaterThan(0);
+    await change(4);
+    // Two asks in the previous state: back to the fourth ask.
+    expect([ask(), ask(), ask()]).toEqual([0, 0, 0]);
+    expect(ask()).toBeGreaterThan(0);
   });
 
   it('learns a new word after the database changes (it is no longer corrected as a typo)', async () => {
