@@ -18,7 +18,7 @@ import { jsonBounds } from './http/json-bounds.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
-import { EXTRACT_OVERVIEW } from './levels/extract-overview.js';
+import { renderOverviewOnPool } from './levels/extract-overview.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
 import { redactingLogger } from './logging/redacting-logger.js';
@@ -39,7 +39,6 @@ import type { Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
 import { findWebDir, loadWebAssets } from './web/web-assets.js';
 import { registerWebRoutes } from './web/web-routes.js';
-import { runsInline } from './workers/inline-policy.js';
 import { createWorkerPool, type WorkerPool } from './workers/worker-pool.js';
 
 /** What the app needs beyond {@link ServerOptions}: an opened store and, optionally, a job kick. */
@@ -149,11 +148,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     waitForJobs: options.waitForJobs ?? null,
     renderAbstract,
     renderOverview: (skill) =>
-      workers.run(
-        EXTRACT_OVERVIEW,
-        { name: skill.name, description: skill.description, body: skill.body },
-        { inline: runsInline(skill.body.length) },
-      ),
+      renderOverviewOnPool(workers, { name: skill.name, description: skill.description, body: skill.body }),
     workers,
     onApiKeyCreated: () => auth.keyCreated(),
     retention: retentionPolicy(options.retention),

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { parseSkillMd } from '@skillport/core';
 import { type Embedder, type EmbeddingSource, embeddingText } from '../embeddings/embedder.js';
 import { IDEMPOTENCY_KEY_TTL_MS } from '../http/idempotency.js';
-import { EXTRACT_OVERVIEW } from '../levels/extract-overview.js';
+import { overviewFields, renderOverviewOnPool } from '../levels/extract-overview.js';
 import { renderOverview } from '../levels/render-overview.js';
 import {
   type ClaimedTask,
@@ -14,7 +14,6 @@ import {
   type Store,
   type TaskLease,
 } from '../store/types.js';
-import { runsInline } from '../workers/inline-policy.js';
 import { isProcessingLimitError, type WorkerPool } from '../workers/worker-pool.js';
 import { type BackoffPolicy, backoffDelay, DEFAULT_BACKOFF } from './backoff.js';
 
@@ -204,18 +203,7 @@ export const defaultSummarizer: OverviewSummarizer = ({ skill, definition }) => 
  * @returns an {@link OverviewSummarizer}
  */
 export function createPooledSummarizer(workers: WorkerPool): OverviewSummarizer {
-  return ({ skill }) => {
-    const { name, description } = skill.frontmatter;
-    return workers.run(
-      EXTRACT_OVERVIEW,
-      {
-        name: typeof name === 'string' ? name : skill.name,
-        description: typeof description === 'string' ? description : skill.description,
-        body: skill.body,
-      },
-      { inline: runsInline(skill.body.length) },
-    );
-  };
+  return ({ skill }) => renderOverviewOnPool(workers, overviewFields(skill));
 }
 
 function describeError(error: unknown): string {

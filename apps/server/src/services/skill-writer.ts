@@ -6,7 +6,7 @@
 import { isSkillportError, type SkillIssue, SkillportError, type SkillWriteResult } from '@skillport/core';
 import { quotaBytes } from '../config.js';
 import { isStorageFullError, isTransientStoreError } from '../http/errors.js';
-import { EXTRACT_OVERVIEW } from '../levels/extract-overview.js';
+import { overviewFields, renderOverviewOnPool } from '../levels/extract-overview.js';
 import { handOver } from '../store/movable.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
@@ -151,16 +151,10 @@ export async function writeSkill(
     // The overview the job would render (`createPooledSummarizer`), from the same fields. Should that
     // fail (past its time budget, the worker queue full), the write goes ahead without it and the job
     // renders it — or fails its task — as on a server that does not process at write time.
-    const { name: frontName, description: frontDescription } = parsed.frontmatter;
     try {
-      const overview = await deps.workers.run(
-        EXTRACT_OVERVIEW,
-        {
-          name: typeof frontName === 'string' ? frontName : name,
-          description: typeof frontDescription === 'string' ? frontDescription : description,
-          body: parsed.body,
-        },
-        { inline: runsInline(parsed.body.length) },
+      const overview = await renderOverviewOnPool(
+        deps.workers,
+        overviewFields({ frontmatter: parsed.frontmatter, name, description, body: parsed.body }),
       );
       write.processed = {
         overview,
