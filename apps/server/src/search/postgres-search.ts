@@ -81,6 +81,32 @@ const LEXICAL = `SELECT seq, name, root_uri, lexical
   ORDER BY lexical DESC, seq`;
 
 /**
+ * The end shared by the statements ranking from `skill_terms`, after a `per_term` CTE of (`i`, `idf`,
+ * `skill_seq`, `r`, `hit`): each skill's BM25 relevance summed over its terms in query order, kept when
+ * one term hits, then joined to `skills` best first within the account and roots, cut to the limit.
+ * Arguments are the statement's parameter numbers.
+ */
+function rankInScope(n: {
+  scale: number;
+  k1Plus1: number;
+  k1: number;
+  account: number;
+  roots: number;
+  limit: number;
+}): string {
+  return `per_skill AS (
+    SELECT skill_seq, sum(idf * (f * $${n.k1Plus1}::float8) / (f + $${n.k1}::float8)) AS lexical
+    FROM (SELECT skill_seq, idf, r::float8 * $${n.scale}::float8 AS f, hit FROM per_term ORDER BY skill_seq, i) AS f
+    GROUP BY skill_seq HAVING bool_or(hit)
+  )
+  SELECT s.seq, s.name, s.root_uri, m.lexical
+  FROM (SELECT skill_seq, lexical FROM per_skill ORDER BY lexical DESC, skill_seq) AS m
+  JOIN skills s ON s.seq = m.skill_seq
+  WHERE s.account_id = $${n.account} AND s.root_uri = ANY($${n.roots}::text[])
+  ORDER BY m.lexical DESC, m.skill_seq LIMIT $${n.limit}`;
+}
+
+/**
  * The same matches and relevance as {@link LEXICAL}, read from `skill_terms` (PostgreSQL migration 4)
  * instead of the vectors: per query term, the rows of its lexeme (of every lexeme starting with it,
  * for a prefix) from the primary key alone; a term's `ts_rank` is its row's `rank` as `real`, for a
@@ -107,16 +133,7 @@ const LEXICAL_BY_TERMS = `WITH q AS (
           AND starts_with(t.lexeme, q.lexeme)
         WHERE q.prefix ORDER BY q.i, t.skill_seq, t.lexeme) AS p
       GROUP BY i, skill_seq) AS folded
-  ), per_skill AS (
-    SELECT skill_seq, sum(idf * (f * $9::float8) / (f + $10::float8)) AS lexical
-    FROM (SELECT skill_seq, idf, r::float8 * $8::float8 AS f, hit FROM per_term ORDER BY skill_seq, i) AS f
-    GROUP BY skill_seq HAVING bool_or(hit)
-  )
-  SELECT s.seq, s.name, s.root_uri, m.lexical
-  FROM (SELECT skill_seq, lexical FROM per_skill ORDER BY lexical DESC, skill_seq) AS m
-  JOIN skills s ON s.seq = m.skill_seq
-  WHERE s.account_id = $5 AND s.root_uri = ANY($6::text[])
-  ORDER BY m.lexical DESC, m.skill_seq LIMIT $7`;
+  ), ${rankInScope({ scale: 8, k1Plus1: 9, k1: 10, account: 5, roots: 6, limit: 7 })}`;
 
 /**
  * Per lexeme ($1), its best `$2` rows of `skill_terms` by rank (`skill_terms_by_impact`, PostgreSQL
@@ -156,16 +173,7 @@ const LEXICAL_OF_CANDIDATES = `WITH q AS (
     FROM (SELECT i, max(idf) AS idf, skill_seq, array_agg(rank) AS ranks, bool_or(hit) AS hit
       FROM (SELECT i, idf, skill_seq, rank, hit FROM postings WHERE prefix ORDER BY i, skill_seq, lexeme) AS p
       GROUP BY i, skill_seq) AS folded
-  ), per_skill AS (
-    SELECT skill_seq, sum(idf * (f * $10::float8) / (f + $11::float8)) AS lexical
-    FROM (SELECT skill_seq, idf, r::float8 * $9::float8 AS f, hit FROM per_term ORDER BY skill_seq, i) AS f
-    GROUP BY skill_seq HAVING bool_or(hit)
-  )
-  SELECT s.seq, s.name, s.root_uri, m.lexical
-  FROM (SELECT skill_seq, lexical FROM per_skill ORDER BY lexical DESC, skill_seq) AS m
-  JOIN skills s ON s.seq = m.skill_seq
-  WHERE s.account_id = $8 AND s.root_uri = ANY($12::text[])
-  ORDER BY m.lexical DESC, m.skill_seq LIMIT $13`;
+  ), ${rankInScope({ scale: 9, k1Plus1: 10, k1: 11, account: 8, roots: 12, limit: 13 })}`;
 
 /** Rows read per lexeme in the first round at least (and `FIRST_DEPTH_PER_RESULT` per result asked). */
 const FIRST_DEPTH = 64;
