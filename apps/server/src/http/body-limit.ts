@@ -25,8 +25,10 @@ export function bodyLimits(limits: ServerLimits): MiddlewareHandler<AppEnv> {
         );
       },
     });
-  const json = make(limits.maxBodyBytes, 'Request body');
-  const upload = make(limits.maxUploadBytes + MULTIPART_OVERHEAD, 'Upload');
+  const jsonMax = limits.maxBodyBytes;
+  const uploadMax = limits.maxUploadBytes + MULTIPART_OVERHEAD;
+  const json = make(jsonMax, 'Request body');
+  const upload = make(uploadMax, 'Upload');
   return async (c, next) => {
     // Bodiless requests skip the limiter (it would materialise the full fetch Request for nothing).
     const method = c.req.method;
@@ -36,7 +38,17 @@ export function bodyLimits(limits: ServerLimits): MiddlewareHandler<AppEnv> {
     ) {
       if (c.req.header('transfer-encoding') === undefined) return next();
     }
-    const limiter = c.req.path === '/api/v1/resources/temp_upload' ? upload : json;
-    return limiter(c, next);
+    const isUpload = c.req.path === '/api/v1/resources/temp_upload';
+    // A declared length, not streamed: judged from the header alone, as Hono's limiter would, but
+    // without touching `c.req.raw.body` (which turns Node's request into a web stream and costs the
+    // body reads their fast path).
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (Number.parseInt(declared, 10) > (isUpload ? uploadMax : jsonMax)) {
+        return (isUpload ? upload : json)(c, next);
+      }
+      return next();
+    }
+    return (isUpload ? upload : json)(c, next);
   };
 }

@@ -159,6 +159,42 @@ describe('zip bombs and size limits', () => {
     expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  // Without Content-Length the limit is enforced while the body streams in.
+  const streamed = (text: string) => {
+    const bytes = enc.encode(text);
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += 8 * 1024)
+          controller.enqueue(bytes.slice(at, at + 8 * 1024));
+        controller.close();
+      },
+    });
+  };
+
+  test('streamed (chunked) JSON body larger than maxBodyBytes → 413', async () => {
+    const res = await fetch(`${t.url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamed(JSON.stringify({ data: `${SKILL}${'x'.repeat(100 * 1024)}` })),
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  test('streamed (chunked) JSON body within maxBodyBytes is read whole', async () => {
+    // An invalid skill (nothing stored), so the 400 proves the whole body reached validation.
+    const res = await fetch(`${t.url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: streamed(JSON.stringify({ data: `---\nname: Bad Name\n---\n${'y'.repeat(12 * 1024)}` })),
+      duplex: 'half',
+    } as RequestInit);
+    const body = (await res.json()) as { error: { code: string } };
+    expect(res.status, JSON.stringify(body)).toBe(400);
+    expect(body.error.code).toBe('SKILL_INVALID');
+  });
+
   test('SKILL.md larger than maxSkillMdBytes → 413 field SKILL.md', async () => {
     const res = await t.request('POST', '/api/v1/skills', {
       body: { data: `${SKILL}${'x'.repeat(20 * 1024)}` },
