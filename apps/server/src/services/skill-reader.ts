@@ -9,32 +9,19 @@ import {
   type FindSkillsResult,
   type GetSkillResult,
   type ListSkillsResult,
-  type SkillFile,
   type SkillListItem,
   SkillportError,
   userSkillRoot,
 } from '@skillport/core';
-import {
-  ABSTRACT_PATH,
-  DEFINITION_PATH,
-  type Identity,
-  type SkillRecord,
-  type SkillRevisionState,
-} from '../store/types.js';
+import { DEFINITION_PATH, type Identity, type SkillRecord, type SkillRevisionState } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
 import { applyRetention, purgeHistory } from './retention.js';
 import { resolveSkillName } from './skill-name.js';
+import { iso, skillResultJson, skillResultOf, viewOptionsFor, wantsOverview } from './skill-result.js';
 import { resolveCallerRoot } from './skill-roots.js';
-import { isWritableUtf8, stringifyWithUtf8 } from './utf8-json.js';
 
-// ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/** Epoch ms → ISO 8601 UTC with milliseconds. */
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
+export { iso, withDirectories } from './skill-result.js';
 
 /** The roots a request looks at: the given one, or the user root then the agent root. */
 export function rootsFor(identity: Identity, targetUri: string | null | undefined): string[] {
@@ -223,25 +210,6 @@ export interface GetSkillOptions {
   targetUri: string | null;
 }
 
-/** The files plus one `directory` entry per folder on their paths, sorted by path. */
-export function withDirectories(uri: string, files: SkillFile[]): SkillFile[] {
-  const dirs = new Set<string>();
-  for (const f of files) {
-    const parts = f.path.split('/');
-    for (let i = 1; i < parts.length; i++) dirs.add(parts.slice(0, i).join('/'));
-  }
-  const dirEntries: SkillFile[] = [...dirs].map((path) => ({
-    name: path.slice(path.lastIndexOf('/') + 1),
-    uri: `${uri}/${path}`,
-    path,
-    is_dir: true,
-    kind: 'directory',
-    size: 0,
-    sha256: null,
-  }));
-  return [...files, ...dirEntries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
-
 /**
  * Reads one skill at the requested level(s).
  *
@@ -295,25 +263,46 @@ export async function getSkillJson(
   const token = changeToken ?? (await deps.store.changeToken());
   const hit = deps.readCache.get(key, token);
   if (hit !== undefined) return hit as SkillJson;
-  // The abstract and SKILL.md go into the JSON as the UTF-8 bytes they are stored as (not decoded,
-  // escaped and encoded again): the same bytes, a fraction of the work for text beyond Latin-1.
-  const utf8 = new Map<string, Uint8Array>();
-  const { result, settled } = await readSkill(deps, identity, rawName, options, utf8);
-  const entry: SkillJson = { json: stringifyWithUtf8(result, utf8), revision: result.revision, settled };
+  // One store call answers the JSON itself (on SQLite built inside the database thread, from the stored
+  // UTF-8 bytes of the abstract and SKILL.md); only a skill whose overview is still to be rendered comes
+  // back as a view, and is finished here.
+  const { name } = resolveSkillName(rawName, deps.namePolicy);
+  const roots = rootsFor(identity, options.targetUri);
+  const read = await deps.store.readSkillJson(identity.accountId, roots, name, options);
+  if (read === null) throw notFound(name, roots);
+  let entry: SkillJson;
+  if ('json' in read) {
+    const { json } = read;
+    entry = {
+      json: Buffer.from(json.buffer, json.byteOffset, json.byteLength),
+      revision: read.revision,
+      settled: read.settled,
+    };
+  } else {
+    const overview = await renderedOverview(deps, read.view.skill);
+    entry = {
+      json: skillResultJson(read.view, options, overview),
+      revision: read.view.skill.revision,
+      settled: false,
+    };
+  }
   deps.readCache.set(key, token, entry, entry.json.byteLength + key.length * 2 + 200);
   return entry;
 }
 
-/**
- * A stored text for field `field` of a result: decoded, or — when `utf8` is given and the bytes are
- * valid UTF-8 — left as bytes in `utf8` (the field then holds `''`).
- */
-function textOf(bytes: Uint8Array, field: string, utf8: Map<string, Uint8Array> | undefined): string {
-  if (utf8 !== undefined && isWritableUtf8(bytes)) {
-    utf8.set(field, bytes);
-    return '';
-  }
-  return decoder.decode(bytes);
+/** The overview of a skill whose processing job has not written it yet, rendered from its body. */
+async function renderedOverview(deps: ServiceDeps, skill: SkillRecord): Promise<string> {
+  return (
+    skill.overview ??
+    (await deps.renderOverview?.({
+      name: skill.name,
+      description: skill.description,
+      tags: skill.tags,
+      allowedTools: skill.allowedTools,
+      body: skill.body,
+    })) ??
+    ''
+  );
 }
 
 /** Read-cache key of a get result: caller, root, name as sent and options. */
@@ -359,89 +348,20 @@ export async function getSkillRevision(
   return state;
 }
 
-/**
- * Reads one skill into a get result. With `utf8`, the abstract and SKILL.md texts that are valid
- * UTF-8 are put there as their stored bytes instead (their field in the result holds `''` for the key
- * order; see `stringifyWithUtf8`).
- */
+/** Reads one skill into a get result (with the overview rendered while the skill is not settled). */
 async function readSkill(
   deps: ServiceDeps,
   identity: Identity,
   rawName: string,
   options: GetSkillOptions,
-  utf8?: Map<string, Uint8Array>,
 ): Promise<{ result: GetSkillResult; settled: boolean }> {
   const { name } = resolveSkillName(rawName, deps.namePolicy);
   const roots = rootsFor(identity, options.targetUri);
-  const level = options.level;
-  const wantsAbstract = level === null || level === 0;
-  const wantsOverview = level === null || level === 1;
-  const wantsContent = level === null || level === 2 || options.includeContent;
-  const contents: string[] = [];
-  if (wantsAbstract) contents.push(ABSTRACT_PATH);
-  if (wantsContent) contents.push(DEFINITION_PATH);
   // One read: the row of the first root holding the skill, the needed contents and the file list.
-  // The body is read only when the overview must be rendered from it (the job has not run yet).
-  const view = await deps.store.readSkillView(identity.accountId, roots, name, {
-    contents,
-    listFiles: options.includeFiles,
-    body: wantsOverview ? 'without-overview' : 'never',
-  });
+  const view = await deps.store.readSkillView(identity.accountId, roots, name, viewOptionsFor(options));
   if (view === null) throw notFound(name, roots);
-  const skill = view.skill;
-  const uri = `${skill.rootUri}/${skill.name}`;
-  const result: GetSkillResult = {
-    name: skill.name,
-    uri,
-    root_uri: skill.rootUri,
-    skill_md_uri: `${uri}/${DEFINITION_PATH}`,
-    description: skill.description,
-    tags: skill.tags,
-    allowed_tools: skill.allowedTools,
-    frontmatter: skill.frontmatter,
-    revision: skill.revision,
-    created_at: iso(skill.createdAt),
-    updated_at: iso(skill.updatedAt),
-  };
-  if (level !== null) result.level = level;
-  if (wantsAbstract) {
-    const file = view.contents.get(ABSTRACT_PATH);
-    result.abstract = file?.content ? textOf(file.content, 'abstract', utf8) : '';
-  }
-  if (wantsOverview) {
-    result.overview =
-      skill.overview ??
-      (await deps.renderOverview?.({
-        name: skill.name,
-        description: skill.description,
-        tags: skill.tags,
-        allowedTools: skill.allowedTools,
-        body: skill.body,
-      })) ??
-      '';
-  }
-  if (wantsContent) {
-    const file = view.contents.get(DEFINITION_PATH);
-    if (!file?.content) throw new Error(`skill ${skill.id} has no readable ${DEFINITION_PATH}`);
-    result.content = textOf(file.content, 'content', utf8);
-    result.content_sha256 = file.sha256;
-  }
-  if (view.files !== null) {
-    result.files = withDirectories(
-      uri,
-      view.files.map((f) => ({
-        name: f.path.slice(f.path.lastIndexOf('/') + 1),
-        uri: `${uri}/${f.path}`,
-        path: f.path,
-        is_dir: false,
-        kind: f.kind,
-        size: f.size,
-        sha256: f.sha256,
-      })),
-    );
-  }
-  if (options.includeSource) result.source = skill.sourceMetadata;
-  return { result, settled: skill.overview !== null };
+  const overview = wantsOverview(options) ? await renderedOverview(deps, view.skill) : '';
+  return { result: skillResultOf(view, options, overview), settled: view.skill.overview !== null };
 }
 
 /**

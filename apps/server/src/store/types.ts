@@ -237,6 +237,34 @@ export interface SkillViewOptions {
   body: 'always' | 'never' | 'without-overview';
 }
 
+/** What a get asks for (see {@link Store.readSkillJson}): the query of `GET /api/v1/skills/{name}`. */
+export interface SkillJsonRequest {
+  /** 0 (abstract), 1 (overview), 2 (SKILL.md), or null for all three. */
+  level: 0 | 1 | 2 | null;
+  /** Also SKILL.md (`content`, `content_sha256`) at levels 0 and 1. */
+  includeContent: boolean;
+  /** Also the file list (`files`, with one `directory` entry per folder). */
+  includeFiles: boolean;
+  /** Also the source metadata (`source`). */
+  includeSource: boolean;
+}
+
+/**
+ * What {@link Store.readSkillJson} answers: the get result as finished JSON bytes, or — when the request
+ * carries the overview and the skill's processing job has not written it yet — the view, from whose body
+ * the caller renders the overview.
+ */
+export type SkillJsonRead =
+  | {
+      /** `JSON.stringify` of the get result (the OpenAPI document's `GetSkillResult`), UTF-8. */
+      json: Uint8Array;
+      /** The skill's revision (its `ETag`). */
+      revision: string;
+      /** True once the skill's overview is stored (see {@link SkillRevisionState.settled}). */
+      settled: boolean;
+    }
+  | { view: SkillView };
+
 /** The current revision of a skill and whether it is settled (see {@link Store.readSkillRevision}). */
 export interface SkillRevisionState {
   /** The skill's revision (its `ETag`). */
@@ -508,6 +536,18 @@ export interface Store {
     name: string,
     options: SkillViewOptions,
   ): Promise<SkillView | null>;
+  /**
+   * The named skill from the first of `rootUris` that holds it as the body of a get: the same read as
+   * {@link Store.readSkillView}, turned into JSON where the data is (on SQLite inside the database
+   * thread, which hands over bytes instead of the view's objects). Byte for byte what building the result
+   * from `readSkillView` gives. Null when no root has it.
+   */
+  readSkillJson(
+    accountId: string,
+    rootUris: readonly string[],
+    name: string,
+    request: SkillJsonRequest,
+  ): Promise<SkillJsonRead | null>;
   /**
    * The revision of the named skill from the first of `rootUris` that holds it, and whether it is
    * settled (its overview written by the processing job) — what answering `If-None-Match` needs,

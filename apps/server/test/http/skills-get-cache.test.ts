@@ -19,7 +19,7 @@ afterEach(async () => {
   for (const cleanup of afterServers.splice(0)) await cleanup();
 });
 
-/** A store of the engine under test counting the skill reads (`readSkillView`) made through it. */
+/** A store of the engine under test counting the skill reads (`readSkillView`, `readSkillJson`) made through it. */
 function countingStore(): { store: Store; views: () => number } {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-counting-'));
   const store = openEngineStore(dataDir);
@@ -33,10 +33,10 @@ function countingStore(): { store: Store; views: () => number } {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== 'function') return value;
-      if (property === 'readSkillView') {
-        return (...args: Parameters<Store['readSkillView']>) => {
+      if (property === 'readSkillView' || property === 'readSkillJson') {
+        return (...args: unknown[]) => {
           views += 1;
-          return target.readSkillView(...args);
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
         };
       }
       return value.bind(target);

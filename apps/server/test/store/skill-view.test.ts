@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SkillViewOptions, Store } from '../../src/store/types.js';
+import { skillResultOf, viewOptionsFor } from '../../src/services/skill-result.js';
+import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
+import type { SkillJsonRequest, SkillViewOptions, Store } from '../../src/store/types.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
 
@@ -133,4 +135,115 @@ describe(`${TEST_ENGINE} store: readSkillRevision`, () => {
       settled: false,
     });
   });
+});
+
+/** Every request shape a get can send: each level with and without files, content and source. */
+const REQUESTS: SkillJsonRequest[] = [null, 0, 1, 2].flatMap((level) =>
+  [false, true].flatMap((includeFiles) =>
+    [false, true].map((flag) => ({
+      level: level as SkillJsonRequest['level'],
+      includeFiles,
+      includeContent: flag,
+      includeSource: !flag,
+    })),
+  ),
+);
+
+/** The JSON the HTTP layer would build from `readSkillView` (the overview as given). */
+async function jsonViaView(
+  store: Store,
+  roots: readonly string[],
+  name: string,
+  request: SkillJsonRequest,
+  overview: string,
+): Promise<string | null> {
+  const view = await store.readSkillView('acme', roots, name, viewOptionsFor(request));
+  return view === null ? null : JSON.stringify(skillResultOf(view, request, overview));
+}
+
+describe(`${TEST_ENGINE} store: readSkillJson`, () => {
+  /** `shared` (user root) settled, with a SKILL.md past the 4 KiB small-buffer pool and non-ASCII text. */
+  async function settledSetup(): Promise<{ store: Store; dataDir: string }> {
+    const temp = openTempStore();
+    cleanup = temp.cleanup;
+    const { store } = temp;
+    const long = `# Überschrift — ✓ "quoted" \\ back\tslash\n${'Zeile mit Umlauten äöü und 🚀.\n'.repeat(200)}`;
+    await store.putSkill(
+      makeWrite(
+        { name: 'shared', body: long, tags: ['a', 'ü'], sourceMetadata: { from: 'test', n: 1 } },
+        { '.abstract.md': 'user abstract ✓', 'a/b/c.txt': 'c' },
+      ),
+    );
+    await store.putSkill(makeWrite({ name: 'short', rootUri: AGENT_ROOT, body: 'short\n' }));
+    for (let i = 0; i < 2; i++) {
+      const task = await store.claimTask(Date.now() + 1000, TEST_CLAIM);
+      if (task === null) throw new Error('no task');
+      await store.completeTask(task.lease, { overview: `the overview ${i} ✓`, result: {} });
+    }
+    return { store, dataDir: temp.dataDir };
+  }
+
+  it('answers byte for byte the JSON built from readSkillView, for every request shape', async () => {
+    const { store } = await settledSetup();
+    for (const [roots, name] of [
+      [[USER_ROOT, AGENT_ROOT], 'shared'],
+      [[USER_ROOT, AGENT_ROOT], 'short'],
+    ] as const) {
+      for (const request of REQUESTS) {
+        const read = await store.readSkillJson('acme', roots, name, request);
+        if (read === null || !('json' in read)) throw new Error(`no JSON for ${name}`);
+        const skill = (await store.readSkillView('acme', roots, name, NONE))?.skill;
+        expect(read.revision).toBe(skill?.revision);
+        expect(read.settled).toBe(true);
+        const expected = await jsonViaView(store, roots, name, request, skill?.overview ?? '');
+        expect(Buffer.from(read.json).toString('utf8')).toBe(expected);
+      }
+    }
+  });
+
+  it('hands back the view while the overview is to be rendered, JSON for levels without it', async () => {
+    const store = await setup();
+    for (const request of REQUESTS) {
+      const read = await store.readSkillJson('acme', [USER_ROOT, AGENT_ROOT], 'shared', request);
+      if (request.level === null || request.level === 1) {
+        expect(read !== null && 'view' in read && read.view.skill.body).toBe('user body\n');
+      } else {
+        if (read === null || !('json' in read)) throw new Error('no JSON');
+        expect(read.settled).toBe(false);
+        expect(Buffer.from(read.json).toString('utf8')).toBe(
+          await jsonViaView(store, [USER_ROOT, AGENT_ROOT], 'shared', request, ''),
+        );
+      }
+    }
+  });
+
+  it('is null when no root holds the skill', async () => {
+    const store = await setup();
+    const request = REQUESTS[0] as SkillJsonRequest;
+    expect(await store.readSkillJson('acme', [USER_ROOT], 'agent-only', request)).toBeNull();
+    expect(await store.readSkillJson('acme', [], 'shared', request)).toBeNull();
+  });
+
+  it.runIf(TEST_ENGINE === 'sqlite')(
+    'answers the same through the database thread (bytes moved or copied)',
+    async () => {
+      const { store, dataDir } = await settledSetup();
+      const threaded = await createThreadedSqliteStore({ dataDir });
+      try {
+        for (const name of ['shared', 'short']) {
+          for (const request of REQUESTS) {
+            const direct = await store.readSkillJson('acme', [USER_ROOT, AGENT_ROOT], name, request);
+            const moved = await threaded.readSkillJson('acme', [USER_ROOT, AGENT_ROOT], name, request);
+            if (direct === null || moved === null || !('json' in direct) || !('json' in moved)) {
+              throw new Error('no JSON');
+            }
+            expect(moved.revision).toBe(direct.revision);
+            expect(Buffer.from(moved.json).equals(Buffer.from(direct.json))).toBe(true);
+          }
+        }
+      } finally {
+        await threaded.close();
+      }
+    },
+  );
 });

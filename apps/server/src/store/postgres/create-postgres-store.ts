@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { searchSkillsPostgres } from '../../search/postgres-search.js';
 import { PostgresTermStats } from '../../search/postgres-term-stats.js';
+import { skillJsonOfView, viewOptionsFor } from '../../services/skill-result.js';
 import { createTaskSignal } from '../task-signal.js';
 import type { Store, StoreReadiness } from '../types.js';
 import { checkFiles } from '../write-checks.js';
@@ -295,6 +296,16 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     },
     async readSkillView(accountId, rootUris, name, viewOptions) {
       return reads.readSkillView(await ready(), accountId, rootUris, name, viewOptions);
+    },
+    async readSkillJson(accountId, rootUris, name, request) {
+      const view = await reads.readSkillView(
+        await ready(),
+        accountId,
+        rootUris,
+        name,
+        viewOptionsFor(request),
+      );
+      return skillJsonOfView(view, request);
     },
     async readSkillRevision(accountId, rootUris, name) {
       return reads.readSkillRevision(await ready(), accountId, rootUris, name);

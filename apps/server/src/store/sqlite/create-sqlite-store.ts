@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
+import { skillJsonOfView, viewOptionsFor } from '../../services/skill-result.js';
 import { createTaskSignal } from '../task-signal.js';
 import type { SkillWrite, SkillWriteResult, Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
@@ -258,6 +259,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async readSkillView(accountId, rootUris, name, viewOptions) {
       return readSkillView(conn, accountId, rootUris, name, viewOptions);
+    },
+    async readSkillJson(accountId, rootUris, name, request) {
+      return skillJsonOfView(
+        readSkillView(conn, accountId, rootUris, name, viewOptionsFor(request)),
+        request,
+      );
     },
     async readSkillRevision(accountId, rootUris, name) {
       return readSkillRevision(conn, accountId, rootUris, name);

@@ -13,7 +13,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../../workers/thread-errors.js';
-import type { SkillWrite, Store } from '../types.js';
+import type { SkillJsonRead, SkillWrite, Store } from '../types.js';
 import { attemptUntil } from './busy-retry.js';
 import { createSqliteStore, type GroupOutcome, putSkillGroupOf } from './create-sqlite-store.js';
 import type { SqliteThreadCall, SqliteThreadData, SqliteThreadReply } from './sqlite-thread.js';
@@ -57,11 +57,30 @@ async function invoke(open: Store, call: SqliteThreadCall): Promise<unknown> {
   return method.apply(open, call.args);
 }
 
+/**
+ * The buffers a result hands over instead of copying: the JSON bytes of `readSkillJson` (moved when they
+ * own their memory, else first copied out of the shared pool Node allocates small buffers from).
+ */
+function transferOf(call: SqliteThreadCall, outcome: { ok: boolean; value?: unknown }): ArrayBuffer[] {
+  if (call.method !== 'readSkillJson' || !outcome.ok) return [];
+  const read = outcome.value as SkillJsonRead | null;
+  if (read === null || !('json' in read)) return [];
+  let json = read.json;
+  if (json.byteOffset !== 0 || json.byteLength !== json.buffer.byteLength) {
+    json = new Uint8Array(json);
+    read.json = json;
+  }
+  return [json.buffer as ArrayBuffer];
+}
+
 async function run(call: SqliteThreadCall): Promise<void> {
   const open = store;
   if (open === null) return;
   const outcome = await attemptUntil(() => invoke(open, call), call.deadline);
-  port?.postMessage({ type: 'result', id: call.id, ...outcome } satisfies SqliteThreadReply);
+  port?.postMessage(
+    { type: 'result', id: call.id, ...outcome } satisfies SqliteThreadReply,
+    transferOf(call, outcome),
+  );
 }
 
 function reply(call: SqliteThreadCall, outcome: GroupOutcome<unknown>): void {

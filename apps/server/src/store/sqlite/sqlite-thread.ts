@@ -74,6 +74,7 @@ const THREAD_METHODS = [
   'listRevisions',
   'listSkills',
   'readSkillView',
+  'readSkillJson',
   'readSkillRevision',
   'listFiles',
   'readFile',
