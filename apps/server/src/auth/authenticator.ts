@@ -3,6 +3,7 @@
  * API key sent as `X-API-Key` or `Authorization: Bearer`.
  */
 import { SkillportError } from '@skillport/core';
+import { sharedChangeToken } from '../services/shared-change-token.js';
 import type { Identity, Store } from '../store/types.js';
 import { hashApiKey, hashesEqual } from './api-keys.js';
 
@@ -51,7 +52,10 @@ export interface Authenticator {
    * replica). `token`: the store's change token read for this request (else read here).
    */
   refreshMode(token?: string): Promise<AuthMode>;
-  /** The store's change token (`Store.changeToken`), for a request to read once and pass on. */
+  /**
+   * The store's change token (`Store.changeToken`), for a request to read once and pass on; the
+   * requests of one event-loop turn share one read, made after each of them asked.
+   */
   changeToken(): Promise<string>;
   /**
    * The caller of a request.
@@ -86,10 +90,12 @@ export async function createAuthenticator(
   // created or revoked through another replica included — makes the next request ask again).
   let devCheckedAt: string | null = null;
   const known = new Map<string, { token: string; identity: Identity }>();
+  // Requests of the same event-loop turn share one read of the token (see `sharedChangeToken`).
+  const changeToken = sharedChangeToken(() => store.changeToken());
 
   async function refreshMode(given?: string): Promise<AuthMode> {
     if (mode !== 'dev') return mode;
-    const token = given ?? (await store.changeToken());
+    const token = given ?? (await changeToken());
     if (token === devCheckedAt) return mode;
     if ((await store.countApiKeys()) > 0) mode = 'api_key';
     else devCheckedAt = token;
@@ -97,7 +103,7 @@ export async function createAuthenticator(
   }
 
   async function tryAuthenticate(key: string | null, given?: string): Promise<Identity | null> {
-    const token = given ?? (await store.changeToken());
+    const token = given ?? (await changeToken());
     // Another replica (or process) on the same database may have created the first key: dev mode
     // ends for every replica as soon as a key exists, not only for the one that created it.
     if ((await refreshMode(token)) === 'dev') return { ...DEV_IDENTITY };
@@ -131,7 +137,7 @@ export async function createAuthenticator(
     },
     tryAuthenticate,
     refreshMode,
-    changeToken: () => store.changeToken(),
+    changeToken,
     async authenticate(key, token) {
       const identity = await tryAuthenticate(key, token);
       if (identity) return identity;
