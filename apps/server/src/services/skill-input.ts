@@ -14,8 +14,8 @@ import type { ServerLimits } from '../config.js';
 import type { Identity } from '../store/types.js';
 import { tempUploadGone } from '../store/write-checks.js';
 import { EXTRACT_UPLOADED_SKILL } from '../uploads/skill-folder.js';
-import { looksLikeZip, type ZipFile } from '../uploads/zip-reader.js';
-import { jsonRunsInline } from '../workers/inline-policy.js';
+import type { ZipFile } from '../uploads/zip-reader.js';
+import { jsonRunsInline, uploadRunsInline } from '../workers/inline-policy.js';
 import { defineWorkerTask } from '../workers/worker-task.js';
 import type { ServiceDeps } from './deps.js';
 import { checkNoNul, checkSkillMdSize, decodeSkillMd } from './skill-text.js';
@@ -185,11 +185,12 @@ async function fromTempUpload(id: string, identity: Identity, deps: ServiceDeps)
   // Read, not used up: the write storing the skill deletes it, so a refused add can be retried.
   const upload = await deps.store.getTempUpload(identity.accountId, id, deps.now());
   if (!upload) throw tempUploadGone(id);
-  // Inflating a zip is CPU work proportional to its expanded size: a worker thread does it.
+  // Inflating a zip is CPU work proportional to its expanded size: a worker thread does it, unless
+  // the archive is small enough that the hop to a worker would cost more (`uploadRunsInline`).
   const skill = await deps.workers.run(
     EXTRACT_UPLOADED_SKILL,
     { bytes: upload.content, limits: deps.limits },
-    { inline: !looksLikeZip(upload.content) },
+    { inline: uploadRunsInline(upload.content) },
   );
   const text = decodeSkillMd(skill.skillMd, deps.limits.maxSkillMdBytes);
   return {

@@ -118,6 +118,29 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
   return entries;
 }
 
+/**
+ * The entry count and the total uncompressed size the archive's central directory declares, read
+ * without inflating anything (reading stops after `maxEntries` entries); null when the bytes hold no
+ * readable central directory, or one with more than `maxEntries` entries. {@link readZip} never
+ * inflates an entry past its declared size, so this bounds the work of reading the archive.
+ */
+export function declaredZipSize(
+  bytes: Uint8Array,
+  maxEntries: number,
+): { entries: number; uncompressedBytes: number } | null {
+  try {
+    const entries = readCentralDirectory(bytes, {
+      maxEntries,
+      maxUncompressedBytes: 0,
+      maxCompressionRatio: 0,
+      maxPathDepth: 0,
+    });
+    return { entries: entries.length, uncompressedBytes: entries.reduce((sum, e) => sum + e.size, 0) };
+  } catch {
+    return null;
+  }
+}
+
 function inflateEntry(data: Uint8Array, entry: CentralEntry, budget: number): Uint8Array {
   const chunks: Uint8Array[] = [];
   let produced = 0;

@@ -6,6 +6,8 @@
  * the worker pool with its time budget.
  */
 
+import { declaredZipSize, looksLikeZip } from '../uploads/zip-reader.js';
+
 /** Largest text, in UTF-16 code units, processed inline. */
 export const INLINE_MAX_CHARS = 16 * 1024;
 
@@ -46,4 +48,28 @@ export function jsonRunsInline(value: unknown): boolean {
     if (chars > INLINE_MAX_CHARS) return false;
   }
   return true;
+}
+
+/** Largest zip upload, in bytes, unpacked inline. */
+export const INLINE_MAX_ZIP_BYTES = 64 * 1024;
+/** Largest total uncompressed size a zip unpacked inline may declare, in bytes. */
+export const INLINE_MAX_UNZIPPED_BYTES = 256 * 1024;
+/** Most entries of a zip unpacked inline. */
+const INLINE_MAX_ZIP_ENTRIES = 64;
+
+/**
+ * True when a temp upload is cheap enough to unpack in the calling thread: anything but a zip (read
+ * as SKILL.md text, nothing to inflate), or a zip of at most {@link INLINE_MAX_ZIP_BYTES} whose
+ * central directory declares at most 64 entries and {@link INLINE_MAX_UNZIPPED_BYTES} in all — the
+ * reader stops any entry that inflates past its declared size, so that bounds the work (well under
+ * a millisecond for a typical skill folder, less than the hop to a worker thread). Larger or
+ * unreadable archives go to the worker pool with its time budget.
+ *
+ * @param bytes - the upload
+ */
+export function uploadRunsInline(bytes: Uint8Array): boolean {
+  if (!looksLikeZip(bytes)) return true;
+  if (bytes.length > INLINE_MAX_ZIP_BYTES) return false;
+  const declared = declaredZipSize(bytes, INLINE_MAX_ZIP_ENTRIES);
+  return declared !== null && declared.uncompressedBytes <= INLINE_MAX_UNZIPPED_BYTES;
 }

@@ -1,0 +1,81 @@
+import { zipSync } from 'fflate';
+import { describe, expect, test } from 'vitest';
+import { resolveLimits } from '../../src/config.js';
+import { extractUploadedSkill } from '../../src/uploads/skill-folder.js';
+import { declaredZipSize } from '../../src/uploads/zip-reader.js';
+import {
+  INLINE_MAX_UNZIPPED_BYTES,
+  INLINE_MAX_ZIP_BYTES,
+  uploadRunsInline,
+} from '../../src/workers/inline-policy.js';
+
+const enc = new TextEncoder();
+const SKILL =
+  '---\nname: small-folder\ndescription: A small skill folder for the inline policy\n---\n# Use\n';
+
+/** Random (incompressible) bytes from a fixed seed. */
+function noise(length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+describe('uploadRunsInline', () => {
+  test('SKILL.md text (not a zip) is read inline', () => {
+    expect(uploadRunsInline(enc.encode(SKILL))).toBe(true);
+  });
+
+  test('a small skill folder is unpacked inline, with the same result as in a worker', () => {
+    const zip = zipSync({
+      'small-folder/SKILL.md': enc.encode(SKILL),
+      'small-folder/scripts/run.sh': enc.encode('#!/bin/sh\necho run\n'),
+    });
+    expect(uploadRunsInline(zip)).toBe(true);
+    expect(declaredZipSize(zip, 64)).toEqual({
+      entries: 2,
+      uncompressedBytes: enc.encode(SKILL).byteLength + '#!/bin/sh\necho run\n'.length,
+    });
+    const skill = extractUploadedSkill(zip, resolveLimits());
+    expect(skill.folderName).toBe('small-folder');
+    expect(skill.auxiliary.map((f) => f.path)).toEqual(['scripts/run.sh']);
+  });
+
+  test(`a zip over ${INLINE_MAX_ZIP_BYTES} bytes goes to the worker pool`, () => {
+    const zip = zipSync({ 'SKILL.md': enc.encode(SKILL), 'data.bin': noise(INLINE_MAX_ZIP_BYTES) });
+    expect(zip.byteLength).toBeGreaterThan(INLINE_MAX_ZIP_BYTES);
+    expect(uploadRunsInline(zip)).toBe(false);
+  });
+
+  test(`a small zip declaring over ${INLINE_MAX_UNZIPPED_BYTES} bytes uncompressed goes to the worker pool`, () => {
+    const zip = zipSync({
+      'SKILL.md': enc.encode(SKILL),
+      'zeros.txt': new Uint8Array(INLINE_MAX_UNZIPPED_BYTES),
+    });
+    expect(zip.byteLength).toBeLessThan(INLINE_MAX_ZIP_BYTES);
+    expect(uploadRunsInline(zip)).toBe(false);
+  });
+
+  test('a zip of more than 64 entries goes to the worker pool', () => {
+    const folder = (entries: number) => {
+      const files: Record<string, Uint8Array> = { 'SKILL.md': enc.encode(SKILL) };
+      for (let i = 1; i < entries; i++) files[`f${i}.txt`] = enc.encode('x');
+      return zipSync(files);
+    };
+    expect(declaredZipSize(folder(64), 64)?.entries).toBe(64);
+    expect(uploadRunsInline(folder(64))).toBe(true);
+    expect(uploadRunsInline(folder(65))).toBe(false);
+  });
+
+  test('a zip without a readable central directory goes to the worker pool (which reports it)', () => {
+    const zip = zipSync({ 'SKILL.md': enc.encode(SKILL) });
+    const truncated = zip.subarray(0, zip.byteLength - 30);
+    expect(declaredZipSize(truncated, 64)).toBeNull();
+    expect(uploadRunsInline(truncated)).toBe(false);
+  });
+});
