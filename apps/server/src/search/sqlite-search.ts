@@ -120,39 +120,124 @@ const PHRASE_SCORES = `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) FROM skills_f
 /** Changes by this connection and commits by others: equal values mean an unchanged database. */
 const VERSION = 'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v';
 
-/** Matches (skill, relevance) kept per connection by {@link PhraseScores}: ~12 bytes each. */
+/** Matches (skill, relevance) kept per connection by {@link PhraseScores}: ~16 bytes each. */
 export const MAX_CACHED_MATCHES = 1_000_000;
 
-/** Phrases whose asks are counted per database state (see {@link PhraseScores.worthReading}). */
+/** Phrases whose asks are counted (see {@link PhraseScores.worthReading}). */
 const PHRASE_CACHE_SEEN = 4096;
 
 /**
- * The ask of a phrase, in one database state, at which its matches are read, unless the previous
- * state predicts enough asks: reading them costs about two exhaustive rankings (~1.9× measured at
- * 10,000 skills) and a ranking from them ~0.4×, so after three exhaustive asks the read is worth it
- * (the most it can lose, when the state ends right after, is under one ranking in four asks).
+ * The ask of a phrase, since kept matches were last dropped, at which its matches are read, unless
+ * the asks before the drop predict enough: reading them costs about two exhaustive rankings (~1.9×
+ * measured at 10,000 skills) and a ranking from them ~0.4×, so after three exhaustive asks the read
+ * is worth it (the most it can lose, when they are dropped right after, is under one ranking in four
+ * asks). Commits that only add or replace a few skills carry kept matches over; a delete drops them.
  */
 const READ_AT_ASK = 4;
 
 /**
- * Asks of a phrase in the previous database state from which its matches are read on its second ask
- * in this one (≥ 3.5 asks per state pay for a read on the second): under a steady trickle of writes
- * the previous state's asks predict this one's, so a phrase asked too rarely between two commits is
- * never read (find then costs what the exhaustive ranking costs) and one asked often is read early.
+ * Asks of a phrase before kept matches were last dropped from which its matches are read on its
+ * second ask after (≥ 3.5 asks pay for a read on the second): the asks before predict those after.
  */
 const PREDICTED_ASKS = 4;
+
+/** More search rows changed than this between two states: the kept matches are dropped, not updated. */
+const MAX_CARRIED_CHANGES = 256;
+
+/** Rowids above this are not tracked (the kept matches are then dropped on every change). */
+const MAX_TRACKED_ROWID = 1 << 22;
+
+/** FTS5's `bm25()` parameters (fixed in SQLite's `fts5_aux.c`). */
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 
 /** The matches of one phrase: skill seqs ascending and the relevance of the phrase in each. */
 interface PhraseMatches {
   seqs: Int32Array;
   scores: Float64Array;
+  /**
+   * The phrase's weighted instance count in each skill (what `bm25()` computes per row), when every
+   * kept relevance was reproduced bit for bit from it: then the matches are carried into the next
+   * database state (see {@link PhraseScores.sync}); null: dropped at the next change.
+   */
+  freqs: Float32Array | null;
+}
+
+/** Every match of one phrase among some rowids (a JSON array) with its relevance, by rowid. */
+const PHRASE_SCORES_AMONG = `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) FROM skills_fts WHERE skills_fts MATCH ?
+  AND rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid`;
+/** Search rows written (inserted or replaced) after a given origin, with their column sizes. */
+const DOCS_AFTER = 'SELECT id, sz, origin FROM skills_fts_docsize WHERE origin > ?';
+const DOCS_COUNT = 'SELECT count(*) FROM skills_fts_docsize';
+/** FTS5's averages record: the row count `bm25()` uses, then the token total of each column. */
+const TOTALS = 'SELECT block FROM skills_fts_data WHERE id = 1';
+/** SQLite's own `log()` (FTS5 computes the IDF with it; JavaScript's `Math.log` may differ in the last bit). */
+const LN = 'SELECT ln(?)';
+
+/** The varints of an FTS5 record (SQLite's varint: 7 bits a byte, big-endian, the ninth byte whole). */
+function varints(record: Uint8Array): number[] {
+  const out: number[] = [];
+  let i = 0;
+  while (i < record.length) {
+    let value = 0;
+    for (let k = 0; ; k++) {
+      const byte = record[i++] as number;
+      if (k === 8) {
+        value = value * 256 + byte;
+        break;
+      }
+      value = value * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0 || i >= record.length) break;
+    }
+    out.push(value);
+  }
+  return out;
+}
+
+function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const v of values) total += v;
+  return total;
+}
+
+/**
+ * The term FTS5's `bm25()` adds for one phrase in one row, computed as `fts5_aux.c` computes it
+ * (same operations, same order): `idf`, the phrase's weighted instance count `freq`, the row's
+ * token count `length` and the index's average row length `avgdl`.
+ */
+function bm25Term(idf: number, freq: number, length: number, avgdl: number): number {
+  return idf * ((freq * (BM25_K1 + 1.0)) / (freq + BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgdl)));
+}
+
+/**
+ * The weighted instance count behind a row's relevance `score`, when {@link bm25Term} gives back
+ * exactly `score` from it (field weights are quarters, so the count is one); null otherwise.
+ */
+function freqOf(score: number, idf: number, length: number, avgdl: number): number | null {
+  const k = BM25_K1 * (1 - BM25_B + (BM25_B * length) / avgdl);
+  const freq = Math.round(((score * k) / (idf * (BM25_K1 + 1.0) - score)) * 4) / 4;
+  return freq > 0 && Number.isFinite(freq) && bm25Term(idf, freq, length, avgdl) === score ? freq : null;
+}
+
+/** What `bm25()` reads of the whole index, and the token count of each row, in one database state. */
+interface IndexStats {
+  /** Token count of each search row by rowid; -1: no such row. */
+  lengths: Int32Array;
+  /** Rows in the index (docsize rows). */
+  count: number;
+  /** Highest row origin seen (FTS5 gives each row written a higher one). */
+  origin: number;
+  /** The row count `bm25()` uses (FTS5's averages record; a replaced row counts again). */
+  rows: number;
+  /** Tokens of all columns (averages record). */
+  tokens: number;
 }
 
 /**
  * The relevance of each query phrase in each skill holding it (and whether the index holds a query
- * word, for typo tolerance), kept while the database is unchanged
- * (this connection's `total_changes()` and `data_version`, which moves on another connection's
- * commit), at most {@link MAX_CACHED_MATCHES} matches (once full, further phrases are not kept).
+ * word, for typo tolerance), kept across database states (this connection's `total_changes()` and
+ * `data_version`, which moves on another connection's commit), at most {@link MAX_CACHED_MATCHES}
+ * matches (once full, further phrases are not kept).
  *
  * FTS5's `bm25()` is a sum over the query's phrases, in query order, of a term that depends only on
  * the phrase (its document frequency), the skill (its instances of the phrase, its length) and the
@@ -160,34 +245,190 @@ interface PhraseMatches {
  * Adding the kept terms in query order therefore gives exactly the `bm25()` of the whole query, and a
  * query whose words were searched before costs a merge of their matches instead of scoring every
  * skill that holds a common word again.
+ *
+ * When the database changes, kept matches are brought up to date instead of dropped: the search
+ * rows written since (FTS5's per-row origin) are scored again for each kept phrase, and every other
+ * term is recomputed from its instance count and row length with the new document frequency and
+ * index averages ({@link bm25Term}: the same arithmetic, and SQLite's own `ln()`, so the same bits;
+ * a phrase whose terms could not be reproduced exactly when read is dropped instead). A deleted row,
+ * or more than {@link MAX_CARRIED_CHANGES} written rows, drops everything.
  */
 export class PhraseScores {
   private version = '';
   private matches = 0;
   private readonly byPhrase = new Map<string, PhraseMatches>();
-  /** Asks of each phrase in this database state (see {@link PhraseScores.worthReading}). */
+  /** Asks of each phrase since kept matches were last dropped (see {@link PhraseScores.worthReading}). */
   private asks = new Map<string, number>();
-  /** Asks of each phrase in the previous database state in which find ran on this connection. */
+  /** Asks of each phrase before kept matches were last dropped. */
   private previous = new Map<string, number>();
   /** Whether the index holds a word (typo tolerance asks per query word), in this database state. */
   private readonly known = new Map<string, boolean>();
+  /** The index statistics of this state, once a phrase was read (null: not read, or not trackable). */
+  private stats: IndexStats | null = null;
 
   /** Matches kept now (skill and relevance pairs, all phrases). */
   get size(): number {
     return this.matches;
   }
 
-  /** Forgets everything when the database changed since the last call. */
+  /** Brings the kept matches to the current database state when it changed since the last call. */
   sync(conn: Connection): void {
     const { c, v } = conn.stmt(VERSION).get() as { c: number; v: number };
     const version = `${v}.${c}`;
     if (version === this.version) return;
+    this.known.clear();
+    try {
+      // Nothing kept: nothing to bring up to date (asks keep counting); statistics read when needed.
+      if (this.byPhrase.size === 0) this.stats = null;
+      else if (!this.carry(conn)) this.drop();
+    } catch (error) {
+      // Half brought up to date (a busy database, say): nothing kept is trusted.
+      this.drop();
+      throw error;
+    }
     this.version = version;
+  }
+
+  /** Drops every kept match; asks start counting afresh (the previous ones predict the next). */
+  private drop(): void {
     this.byPhrase.clear();
+    this.matches = 0;
+    this.stats = null;
     this.previous = this.asks;
     this.asks = new Map();
-    this.known.clear();
-    this.matches = 0;
+  }
+
+  /** The IDF `bm25()` gives a phrase held by `hits` of `rows` rows; null when SQLite gives none. */
+  private idf(conn: Connection, rows: number, hits: number): number | null {
+    const value = conn
+      .stmt(LN)
+      .raw(true)
+      .get((rows - hits + 0.5) / (hits + 0.5)) as [number | null];
+    if (typeof value[0] !== 'number') return null;
+    return value[0] <= 0 ? 1e-6 : value[0];
+  }
+
+  private readTotals(conn: Connection): { rows: number; tokens: number } | null {
+    const row = conn.stmt(TOTALS).raw(true).get() as [Uint8Array] | undefined;
+    if (row === undefined || !(row[0] instanceof Uint8Array)) return null;
+    const [rows, ...columns] = varints(row[0]);
+    return rows === undefined || rows <= 0 ? null : { rows, tokens: sum(columns) };
+  }
+
+  /** The statistics of the current state, read in full (every docsize row) on the first need. */
+  private currentStats(conn: Connection): IndexStats | null {
+    if (this.stats !== null) return this.stats;
+    const totals = this.readTotals(conn);
+    if (totals === null) return null;
+    let lengths: Int32Array = new Int32Array(1024).fill(-1);
+    let count = 0;
+    let origin = 0;
+    const rows = conn.stmt(DOCS_AFTER).raw(true).iterate(-1) as IterableIterator<
+      [number, Uint8Array, number]
+    >;
+    for (const [id, sz, rowOrigin] of rows) {
+      if (id < 0 || id > MAX_TRACKED_ROWID) return null;
+      if (id >= lengths.length) lengths = grown(lengths, id);
+      lengths[id] = sum(varints(sz));
+      count++;
+      if (rowOrigin > origin) origin = rowOrigin;
+    }
+    this.stats = { lengths, count, origin, ...totals };
+    return this.stats;
+  }
+
+  /**
+   * Brings every carried phrase to the current state (see the class comment); false when the kept
+   * matches must be dropped instead.
+   */
+  private carry(conn: Connection): boolean {
+    const stats = this.stats;
+    if (stats === null || this.byPhrase.size === 0) return false;
+    const changed = conn.stmt(DOCS_AFTER).raw(true).all(stats.origin) as Array<[number, Uint8Array, number]>;
+    if (changed.length > MAX_CARRIED_CHANGES) return false;
+    let added = 0;
+    for (const [id, sz, origin] of changed) {
+      if (id < 0 || id > MAX_TRACKED_ROWID) return false;
+      if (id >= stats.lengths.length) stats.lengths = grown(stats.lengths, id);
+      if ((stats.lengths[id] as number) < 0) added++;
+      stats.lengths[id] = sum(varints(sz));
+      if (origin > stats.origin) stats.origin = origin;
+    }
+    const [count] = conn.stmt(DOCS_COUNT).raw(true).get() as [number];
+    // A row was deleted (which one is not known): drop everything.
+    if (count !== stats.count + added) return false;
+    stats.count = count;
+    const totals = this.readTotals(conn);
+    if (totals === null) return false;
+    if (changed.length === 0 && totals.rows === stats.rows && totals.tokens === stats.tokens) return true;
+    stats.rows = totals.rows;
+    stats.tokens = totals.tokens;
+    const avgdl = stats.tokens / stats.rows;
+    const ids = changed.map(([id]) => id).sort((a, b) => a - b);
+    const isChanged = new Set(ids);
+    const among = JSON.stringify(ids);
+    let matches = 0;
+    for (const [phrase, list] of [...this.byPhrase]) {
+      const updated = list.freqs === null ? null : this.update(conn, phrase, list, isChanged, among, avgdl);
+      if (updated === null) {
+        this.byPhrase.delete(phrase);
+        // Read again only after as many asks as a phrase never read.
+        this.asks.delete(phrase);
+      } else {
+        this.byPhrase.set(phrase, updated);
+        matches += updated.seqs.length;
+      }
+    }
+    this.matches = matches;
+    return true;
+  }
+
+  /** One carried phrase in the current state; null when it cannot be reproduced exactly. */
+  private update(
+    conn: Connection,
+    phrase: string,
+    list: PhraseMatches,
+    isChanged: ReadonlySet<number>,
+    among: string,
+    avgdl: number,
+  ): PhraseMatches | null {
+    const stats = this.stats as IndexStats;
+    const freqs = list.freqs as Float32Array;
+    const fresh =
+      isChanged.size === 0
+        ? []
+        : (conn.stmt(PHRASE_SCORES_AMONG).raw(true).all(phrase, among) as Array<[number, number]>);
+    let kept = 0;
+    for (let i = 0; i < list.seqs.length; i++) if (!isChanged.has(list.seqs[i] as number)) kept++;
+    const hits = kept + fresh.length;
+    const idf = this.idf(conn, stats.rows, hits);
+    if (idf === null) return null;
+    const seqs = new Int32Array(hits);
+    const scores = new Float64Array(hits);
+    const nextFreqs = new Float32Array(hits);
+    let i = 0;
+    let j = 0;
+    for (let n = 0; n < hits; n++) {
+      while (i < list.seqs.length && isChanged.has(list.seqs[i] as number)) i++;
+      const fromKept = i < list.seqs.length ? (list.seqs[i] as number) : Number.POSITIVE_INFINITY;
+      const fromFresh = j < fresh.length ? (fresh[j] as [number, number])[0] : Number.POSITIVE_INFINITY;
+      if (fromKept < fromFresh) {
+        const freq = freqs[i] as number;
+        seqs[n] = fromKept;
+        scores[n] = bm25Term(idf, freq, stats.lengths[fromKept] as number, avgdl);
+        nextFreqs[n] = freq;
+        i++;
+      } else {
+        const [seq, score] = fresh[j] as [number, number];
+        const freq = freqOf(score, idf, stats.lengths[seq] as number, avgdl);
+        if (freq === null) return null;
+        seqs[n] = seq;
+        scores[n] = score;
+        nextFreqs[n] = freq;
+        j++;
+      }
+    }
+    return { seqs, scores, freqs: nextFreqs };
   }
 
   /** Whether any indexed text holds `phrase` (an FTS5 expression), asked once per database state. */
@@ -203,16 +444,15 @@ export class PhraseScores {
 
   /**
    * Whether the query of `phrases` should be ranked from kept matches (and counts this ask of each
-   * phrase): true when each phrase is kept, or is asked for the {@link READ_AT_ASK}th time in this
-   * database state, or for the second time when it was asked at least {@link PREDICTED_ASKS} times
-   * in the previous state. Reading a phrase's matches costs about two exhaustive rankings, so a
-   * phrase asked rarely between two commits is left to the exhaustive ranking: find under a steady
-   * trickle of writes costs no more than without kept matches.
+   * phrase): true when each phrase is kept, or is asked for the {@link READ_AT_ASK}th time since
+   * kept matches were last dropped, or for the second time when it was asked at least
+   * {@link PREDICTED_ASKS} times before. Reading a phrase's matches costs about two exhaustive
+   * rankings, so a phrase asked rarely is left to the exhaustive ranking.
    */
   worthReading(phrases: readonly string[]): boolean {
     let worth = true;
     for (const phrase of phrases) {
-      // Counted while kept too: the next state's prediction.
+      // Counted while kept too: the prediction after a drop.
       const asked = (this.asks.get(phrase) ?? 0) + 1;
       if (!this.asks.has(phrase) && this.asks.size >= PHRASE_CACHE_SEEN) this.asks.clear();
       this.asks.set(phrase, asked);
@@ -225,7 +465,8 @@ export class PhraseScores {
 
   /**
    * The matches of `phrase` (an FTS5 expression of one phrase, with its column filter), read once
-   * per database state; null when they do not fit in the cache (nothing is dropped to make room).
+   * (then kept up to date, see the class comment); null when they do not fit in the cache
+   * (nothing is dropped to make room).
    */
   get(conn: Connection, phrase: string): PhraseMatches | null {
     const hit = this.byPhrase.get(phrase);
@@ -253,11 +494,45 @@ export class PhraseScores {
       scores[count] = raw;
       count++;
     }
-    const matches = { seqs: seqs.slice(0, count), scores: scores.slice(0, count) };
+    const matches: PhraseMatches = {
+      seqs: seqs.slice(0, count),
+      scores: scores.slice(0, count),
+      freqs: null,
+    };
+    matches.freqs = this.freqsOf(conn, matches);
     this.byPhrase.set(phrase, matches);
     this.matches += count;
     return matches;
   }
+
+  /**
+   * The weighted instance counts behind the matches just read, when each relevance is reproduced
+   * exactly from its count (so the phrase can be carried into later states); null otherwise.
+   */
+  private freqsOf(conn: Connection, matches: PhraseMatches): Float32Array | null {
+    const stats = this.currentStats(conn);
+    if (stats === null) return null;
+    const idf = this.idf(conn, stats.rows, matches.seqs.length);
+    if (idf === null) return null;
+    const avgdl = stats.tokens / stats.rows;
+    const freqs = new Float32Array(matches.seqs.length);
+    for (let i = 0; i < freqs.length; i++) {
+      const seq = matches.seqs[i] as number;
+      const length = seq < stats.lengths.length ? (stats.lengths[seq] as number) : -1;
+      if (length < 0) return null;
+      const freq = freqOf(matches.scores[i] as number, idf, length, avgdl);
+      // Float32 holds a count of quarters exactly up to 2^22.
+      if (freq === null || freq > 2 ** 22) return null;
+      freqs[i] = freq;
+    }
+    return freqs;
+  }
+}
+
+function grown(lengths: Int32Array, id: number): Int32Array {
+  const more = new Int32Array(Math.max(lengths.length * 2, id + 1)).fill(-1);
+  more.set(lengths);
+  return more;
 }
 
 /**

@@ -3,7 +3,8 @@
  * returns exactly what ranking every match with FTS5's `bm25()` returns: the same hits, scores,
  * matched fields and order — for single words, several words, prefixes, typo corrections, CJK,
  * stop words only, several roots, an account crowded out of the top of the index, ties between
- * copies of one skill, and after the database changed (the kept relevance is dropped).
+ * copies of one skill, and after the database changed (the kept relevance is carried over adds and
+ * updates, recomputed from the new index statistics, and dropped on a delete).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -152,29 +153,92 @@ describe('find ranked from kept phrase relevance', () => {
     expect(found).toBeGreaterThan(1000); // the comparison is not between empty lists
   });
 
-  it('drops the kept relevance when the database changes', async () => {
+  it('carries the kept relevance over adds and updates, to the bit, and drops it on a delete', async () => {
     const terms = new TermCache();
-    const roots = [USER_ROOT, AGENT_ROOT];
-    for (let round = 0; round < 3; round++) find(terms, 'acme', roots, 'docker compose', 10, false);
-    const before = find(terms, 'acme', roots, 'docker compose', 10, false);
-    await store.putSkill(
-      makeWrite({
-        name: 'docker-compose-stacks',
-        description: 'Docker compose files for docker compose stacks',
-        tags: ['docker', 'compose'],
-        body: '# Docker compose\n\nDocker compose up, docker compose down.\n',
-      }),
+    const scopes: Array<[string, string[]]> = [
+      ['acme', [USER_ROOT, AGENT_ROOT]],
+      ['other', [USER_ROOT]],
+    ];
+    const compareAll = (label: string) => {
+      for (const [account, roots] of scopes) {
+        for (const query of QUERIES) {
+          expect(find(terms, account, roots, query, 10, false), `${label}: ${query} ${account}`).toEqual(
+            find(new TermCache(), account, roots, query, 10, true),
+          );
+        }
+      }
+    };
+    // Every phrase asked four times: read and kept.
+    for (let round = 0; round < 4; round++) compareAll(`warm ${round}`);
+    expect(terms.scores.size).toBeGreaterThan(0);
+    const changes: Array<() => Promise<unknown>> = [
+      // A new skill holding many query words.
+      () =>
+        store.putSkill(
+          makeWrite({
+            name: 'carry-docker-python',
+            description: 'Docker compose and python data analysis for code review',
+            tags: ['docker', 'python'],
+            body: '# Docker\n\nDocker compose, python pandas, git commit, write tests, api documentation.\n',
+          }),
+        ),
+      // The same skill replaced: other words, longer body.
+      () =>
+        store.putSkill(
+          makeWrite({
+            name: 'carry-docker-python',
+            description: 'Kubernetes deploy and security audit',
+            tags: ['kubernetes'],
+            body: `# Deploy\n\n${'Deploy kubernetes clusters after a security audit. '.repeat(30)}\n`,
+          }),
+        ),
+      // A synthetic skill of the other account replaced (its words change, its row stays).
+      () =>
+        store.putSkill({
+          ...makeWrite({
+            name: 'skill-0-pdf',
+            description: 'Slack message and excel spreadsheet',
+            tags: ['slack'],
+            body: '# Slack\n\nSend a slack message with an excel spreadsheet.\n',
+          }),
+          accountId: 'other',
+          rootUri: AGENT_ROOT,
+        }),
+      // Several skills at once (grouped into one commit when the store groups concurrent writes).
+      () =>
+        Promise.all(
+          [1, 2, 3].map((k) =>
+            store.putSkill(
+              makeWrite({
+                name: `carry-batch-${k}`,
+                description: `React component ${k} with typescript types`,
+                body: `# React\n\n${'react component hooks '.repeat(k * 5)}\n`,
+              }),
+            ),
+          ),
+        ),
+    ];
+    for (const [i, change] of changes.entries()) {
+      await change();
+      // The first ask after the change finds its phrase kept: carried over, not dropped and read again.
+      expect(find(terms, 'acme', [USER_ROOT, AGENT_ROOT], 'docker compose', 10, false)).toEqual(
+        find(new TermCache(), 'acme', [USER_ROOT, AGENT_ROOT], 'docker compose', 10, true),
+      );
+      expect(terms.scores.size, `change ${i}`).toBeGreaterThan(0);
+      compareAll(`after change ${i}`);
+    }
+    expect(find(terms, 'acme', [USER_ROOT, AGENT_ROOT], 'kubernetes deploy', 3, false)[0]?.skill.name).toBe(
+      'carry-docker-python',
     );
-    const kept = terms.scores.size;
-    expect(kept).toBeGreaterThan(0);
-    const after = find(terms, 'acme', roots, 'docker compose', 10, false);
-    expect(terms.scores.size).toBe(0); // dropped; this first ask after the change was exhaustive
-    expect(after).toEqual(find(new TermCache(), 'acme', roots, 'docker compose', 10, true));
-    expect(after[0]?.skill.name).toBe('docker-compose-stacks');
-    expect(after).not.toEqual(before);
+    // A delete: dropped (which row went is not known), then read again and exact.
+    expect(await store.deleteSkill('acme', USER_ROOT, 'carry-docker-python')).not.toBeNull();
+    find(terms, 'acme', [USER_ROOT, AGENT_ROOT], 'docker compose', 10, false);
+    expect(terms.scores.size).toBe(0);
+    for (let round = 0; round < 2; round++) compareAll(`after the delete ${round}`);
+    expect(terms.scores.size).toBeGreaterThan(0);
   });
 
-  it('reads a phrase on its fourth ask in a state, on its second when the previous state asked it four times', async () => {
+  it('reads a phrase on its fourth ask across carried changes, on its second after a drop when asked four times before', async () => {
     const terms = new TermCache();
     const roots = [USER_ROOT, AGENT_ROOT];
     const expected = () => find(new TermCache(), 'acme', roots, 'kubernetes', 10, true);
@@ -183,25 +247,32 @@ describe('find ranked from kept phrase relevance', () => {
       expect(hits).toEqual(expected());
       return terms.scores.size;
     };
-    const change = (i: number) =>
+    let n = 0;
+    const add = () =>
       store.putSkill(
-        makeWrite({ name: `phrase-policy-${i}`, description: `Change ${i}`, body: '# Change\n' }),
+        makeWrite({ name: `phrase-policy-${n++}`, description: 'A change', body: '# Change\n' }),
       );
-    // Asked twice between commits (a steady trickle of writes): never read, each ask exhaustive.
-    for (let state = 0; state < 3; state++) {
-      expect([ask(), ask()]).toEqual([0, 0]);
-      await change(state);
-    }
-    // Asked four times: read on the fourth.
-    expect([ask(), ask(), ask()]).toEqual([0, 0, 0]);
+    // Deleting a skill this connection has seen (another word's find saw it) drops kept matches.
+    const drop = async () => {
+      await add();
+      find(terms, 'acme', roots, 'pdf', 1, false);
+      await store.deleteSkill('acme', USER_ROOT, `phrase-policy-${n - 1}`);
+    };
+    // Asks count across commits that only add: read on the fourth, then carried.
+    expect(ask()).toBe(0);
+    await add();
+    expect([ask(), ask()]).toEqual([0, 0]);
+    await add();
+    expect(ask()).toBeGreaterThan(0);
+    await add();
     expect(ask()).toBeGreaterThan(0);
     ask();
-    await change(3);
-    // The previous state asked it five times: read on the second ask of this one.
+    // A delete drops it; it was asked six times before: read on the second ask after.
+    await drop();
     expect(ask()).toBe(0);
     expect(ask()).toBeGreaterThan(0);
-    await change(4);
-    // Two asks in the previous state: back to the fourth ask.
+    await drop();
+    // Two asks before the drop: back to the fourth ask.
     expect([ask(), ask(), ask()]).toEqual([0, 0, 0]);
     expect(ask()).toBeGreaterThan(0);
   });
