@@ -137,20 +137,22 @@ const LEXICAL_BY_TERMS = `WITH q AS (
 
 /**
  * Per lexeme ($1), its best `$2` rows of `skill_terms` by rank (`skill_terms_by_impact`, PostgreSQL
- * migration 7: an index-only scan that stops after `$2` rows): the skills, how many rows were read
- * and the lowest rank read.
+ * migration 7: an index-only scan that stops after `$2` rows): the skills and their ranks, best
+ * first, each as comma-separated text (`float8` text is exact: the shortest that reads back the same,
+ * and far cheaper to read than arrays), how many rows were read and the lowest rank read.
  */
-const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.count, x.last
+const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
   FROM unnest($1::text[]) WITH ORDINALITY AS l(lexeme, n)
-  CROSS JOIN LATERAL (SELECT array_agg(top.skill_seq) AS seqs, count(*)::int AS count, min(top.rank) AS last
+  CROSS JOIN LATERAL (SELECT string_agg(top.skill_seq::text, ',') AS seqs, string_agg(top.rank::text, ',') AS ranks,
+      count(*)::int AS count, min(top.rank) AS last
     FROM (SELECT t.skill_seq, t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme
-      ORDER BY t.rank DESC LIMIT $2) AS top) AS x
+      ORDER BY t.rank DESC, t.skill_seq LIMIT $2) AS top) AS x
   ORDER BY l.n`;
 
 /**
  * {@link LEXICAL_BY_TERMS} over the candidate skills $7 alone, to the same figures: per lexeme of a
- * term (a prefix's lexemes listed), its rows of the candidates (`probe`: one primary-key probe per
- * candidate) or, for a lexeme whose rows were all read, every row again (all of them candidates).
+ * term (a prefix's lexemes listed), its rows of the candidates: one primary-key probe per candidate
+ * (`probe`) or, for a lexeme whose rows were all read (few), its rows filtered to the candidates.
  * Parameters: $1 lexemes, $2 their term's position, $3 prefix flags, $4 label bits, $5 IDFs, $6 probe
  * flags, $7 candidates, $8 account, $9 `FREQUENCY_SCALE`, $10 `BM25_K1 + 1`, $11 `BM25_K1`, $12
  * roots, $13 limit.
@@ -165,7 +167,7 @@ const LEXICAL_OF_CANDIDATES = `WITH q AS (
     WHERE q.probe
     UNION ALL
     SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
-    FROM q JOIN skill_terms t ON t.lexeme = q.lexeme WHERE NOT q.probe
+    FROM q JOIN skill_terms t ON t.lexeme = q.lexeme WHERE NOT q.probe AND t.skill_seq = ANY($7::bigint[])
   ), per_term AS (
     SELECT i, idf, skill_seq, rank::real AS r, hit FROM postings WHERE NOT prefix
     UNION ALL
@@ -175,23 +177,33 @@ const LEXICAL_OF_CANDIDATES = `WITH q AS (
       GROUP BY i, skill_seq) AS folded
   ), ${rankInScope({ scale: 9, k1Plus1: 10, k1: 11, account: 8, roots: 12, limit: 13 })}`;
 
-/** Rows read per lexeme in the first round at least (and `FIRST_DEPTH_PER_RESULT` per result asked). */
+/**
+ * Rows read per lexeme in the first round at least, and `FIRST_DEPTH_PER_RESULT` per result asked,
+ * and one per `SKILLS_PER_FIRST_ROW` stored skills (a lexeme's rows grow with the registry, and so do
+ * the skills sharing one rank: copies of one SKILL.md).
+ */
 const FIRST_DEPTH = 64;
 const FIRST_DEPTH_PER_RESULT = 4;
+const SKILLS_PER_FIRST_ROW = 128;
 /** How many times more rows per lexeme each further round reads. */
 const DEPTH_GROWTH = 8;
 /** Rounds before ranking every row instead. */
 const MAX_ROUNDS = 2;
 /** Lexemes (a prefix counts each lexeme it stands for) above which every row is ranked at once. */
 const MAX_LISTS = 256;
+/** Candidates ranked in the first batch per result asked (those with the best upper estimates). */
+const FIRST_RANKED_PER_RESULT = 2;
+/** How many times larger each further batch of candidates ranked is. */
+const BATCH_GROWTH = 4;
 /** Relative margin between the `limit`-th relevance and the bound of unseen skills (float rounding). */
 const BOUND_MARGIN = 1e-9;
 
 /**
  * How `thresholdCandidates` ended, counted per process since start (for tests and profiling): settled
- * by the bound, settled because every row was read, or left to ranking every row.
+ * by the bound, settled because every row was read, or left to ranking every row; `pruned` counts
+ * rounds that left candidates unranked because their rows read show they cannot enter.
  */
-export const thresholdOutcomes = { bound: 0, exhausted: 0, fallback: 0 };
+export const thresholdOutcomes = { bound: 0, exhausted: 0, fallback: 0, pruned: 0 };
 
 /** BM25 contribution of one term (the formula of the queries, in the same order). */
 function contribution(idf: number, rank: number): number {
@@ -199,14 +211,126 @@ function contribution(idf: number, rank: number): number {
   return (idf * (f * (BM25_K1 + 1))) / (f + BM25_K1);
 }
 
+/** One lexeme a query term reads: the term's position and how it matches. */
+interface PostingList {
+  lexeme: string;
+  i: number;
+  prefix: boolean;
+  labels: number;
+}
+
+/**
+ * Relevance a skill can have at most, from per-term ranks: per term, the sum of its lexemes' ranks (as
+ * `real`); a prefix's sum rounds to `real` after each lexeme (a relative 6e-8 per lexeme at most), so
+ * it is raised by that much.
+ */
+function upperRelevance(
+  terms: readonly RankTerm[],
+  stats: readonly TermStats[],
+  idfs: readonly number[],
+  termRanks: ArrayLike<number>,
+): number {
+  let total = 0;
+  for (const [i, term] of terms.entries()) {
+    let rank = termRanks[i] ?? 0;
+    if (rank <= 0) continue;
+    if (term.prefix) rank *= 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7;
+    total += contribution(idfs[i] ?? 0, rank);
+  }
+  return total * (1 + BOUND_MARGIN);
+}
+
+/** A round's postings as read: per list whether every row was read, and the lowest rank read. */
+interface RoundRead {
+  /** The candidate skills (every skill read), in order of first reading. */
+  seqs: string[];
+  /** Per candidate, the relevance it can have at most ({@link upperRelevance} of its rank bounds). */
+  uppers: Float64Array;
+  exhausted: boolean[];
+  /** Per list, the lowest rank read; 0 when every row was read. */
+  lowest: number[];
+  /** The relevance a skill read in no list can have at most. */
+  bound: number;
+}
+
+/**
+ * Reads a round's postings ({@link TOP_POSTINGS} rows): the candidates and, per candidate, what the
+ * rows read tell of its relevance at most — per list, its rank when read there, else the list's
+ * lowest rank read (0 for a list read to its end: the skill is not in it).
+ */
+function readRound(
+  terms: readonly RankTerm[],
+  stats: readonly TermStats[],
+  idfs: readonly number[],
+  lists: readonly PostingList[],
+  rows: ReadonlyArray<{
+    list: number;
+    seqs: string | null;
+    ranks: string | null;
+    count: number;
+    last: number | null;
+  }>,
+  depth: number,
+): RoundRead {
+  const exhausted = lists.map(() => true);
+  const lowest = lists.map(() => 0);
+  let read = 0;
+  for (const row of rows) {
+    read += row.count;
+    if (row.count >= depth) {
+      exhausted[row.list - 1] = false;
+      lowest[row.list - 1] = Number(row.last);
+    }
+  }
+  // Per term, the rank of a skill read in none of its lists at most.
+  const unseen = terms.map(() => 0);
+  for (const [n, list] of lists.entries())
+    unseen[list.i] = (unseen[list.i] ?? 0) + Math.fround(lowest[n] ?? 0);
+  const width = terms.length;
+  const ranks = new Float64Array(read * width);
+  const index = new Map<string, number>();
+  const seqs: string[] = [];
+  for (const row of rows) {
+    const n = row.list - 1;
+    const i = lists[n]?.i ?? 0;
+    const floor = Math.fround(lowest[n] ?? 0);
+    const listRanks = row.ranks?.split(',') ?? [];
+    for (const [k, seq] of (row.seqs?.split(',') ?? []).entries()) {
+      let c = index.get(seq);
+      if (c === undefined) {
+        c = seqs.length;
+        index.set(seq, c);
+        seqs.push(seq);
+        ranks.set(unseen, c * width);
+      }
+      const slot = c * width + i;
+      ranks[slot] = (ranks[slot] ?? 0) + Math.fround(Number(listRanks[k])) - floor;
+    }
+  }
+  const uppers = new Float64Array(seqs.length);
+  for (let c = 0; c < seqs.length; c++) {
+    uppers[c] = upperRelevance(terms, stats, idfs, ranks.subarray(c * width, (c + 1) * width));
+  }
+  return { seqs, uppers, exhausted, lowest, bound: upperRelevance(terms, stats, idfs, unseen) };
+}
+
+/** Row order of the ranking statements: relevance, best first, then `seq`. */
+function byRelevance(a: KeyRow, b: KeyRow): number {
+  return Number(b.lexical) - Number(a.lexical) || Number(a.seq) - Number(b.seq);
+}
+
 /**
  * The best `budget` lexical matches in scope, exactly as {@link LEXICAL_BY_TERMS} ranks them, reading
  * each lexeme's rows best first (a threshold algorithm): per round, the best `depth` rows of every
- * lexeme of the query give the candidate skills, ranked exactly ({@link LEXICAL_OF_CANDIDATES}). A
- * skill not among them has, for every lexeme, a rank at most the lowest rank read (none when every row
- * was read), so its relevance is at most the sum of those ranks' contributions; when the
- * `budget`-th candidate is above that bound, no other skill can enter and the candidates are the answer.
- * Otherwise a deeper round; after {@link MAX_ROUNDS}, null (the caller ranks every row).
+ * lexeme of the query give the candidate skills. A skill not among them has, for every lexeme, a
+ * rank at most the lowest rank read (none when every row was read), so its relevance is at most the
+ * sum of those ranks' contributions (the bound); a candidate's, at most that with the ranks read of it
+ * instead ({@link upperEstimates}). When fewer than `budget` candidates can end above the bound, the
+ * round cannot settle and reads deeper at once. Otherwise the candidates are ranked exactly
+ * ({@link LEXICAL_OF_CANDIDATES}), those with the best estimates first, then only the others whose
+ * estimate reaches the `budget`-th relevance found. When the `budget`-th candidate is above the bound,
+ * no other skill can enter and the candidates are the answer. Otherwise a deeper round; after
+ * {@link MAX_ROUNDS}, null (the caller ranks every row).
  */
 async function thresholdCandidates(
   db: pg.Pool | pg.ClientBase,
@@ -218,7 +342,7 @@ async function thresholdCandidates(
   budget: number,
   firstDepth: number,
 ): Promise<KeyRow[] | null> {
-  const lists = terms.flatMap((term, i) =>
+  const lists: PostingList[] = terms.flatMap((term, i) =>
     (stats[i]?.lexemes ?? []).map((lexeme) => ({ lexeme, i, prefix: term.prefix, labels: term.labels })),
   );
   if (lists.length === 0) return [];
@@ -226,59 +350,96 @@ async function thresholdCandidates(
     thresholdOutcomes.fallback++;
     return null;
   }
+  /** The best `budget` of `candidates` in scope, ranked exactly. */
+  const rank = async (candidates: readonly string[], exhausted: readonly boolean[]): Promise<KeyRow[]> =>
+    (
+      await db.query<KeyRow>({
+        name: 'skillport-lexical-of-candidates',
+        text: LEXICAL_OF_CANDIDATES,
+        values: [
+          lists.map((l) => l.lexeme),
+          lists.map((l) => l.i + 1),
+          lists.map((l) => l.prefix),
+          lists.map((l) => l.labels),
+          lists.map((l) => idfs[l.i] ?? 0),
+          exhausted.map((done) => !done),
+          candidates,
+          accountId,
+          FREQUENCY_SCALE,
+          BM25_K1 + 1,
+          BM25_K1,
+          roots,
+          budget,
+        ],
+      })
+    ).rows;
   let depth = firstDepth;
   for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
-    const top = await db.query<{ list: number; seqs: string[] | null; count: number; last: number | null }>({
+    const top = await db.query<{
+      list: number;
+      seqs: string | null;
+      ranks: string | null;
+      count: number;
+      last: number | null;
+    }>({
       name: 'skillport-top-postings',
       text: TOP_POSTINGS,
       values: [lists.map((l) => l.lexeme), depth],
     });
-    const candidates = new Set<string>();
-    const exhausted = lists.map(() => true);
-    const lowest = lists.map(() => 0);
-    for (const row of top.rows) {
-      for (const seq of row.seqs ?? []) candidates.add(seq);
-      if (row.count >= depth) {
-        exhausted[row.list - 1] = false;
-        lowest[row.list - 1] = Number(row.last);
+    const { seqs, uppers, exhausted, bound } = readRound(terms, stats, idfs, lists, top.rows, depth);
+    const done = exhausted.every(Boolean);
+    // Candidates are ranked exactly in batches, best upper estimate first, each batch larger; those
+    // whose estimate is below the `budget`-th relevance found cannot enter and are dropped. The
+    // `budget`-th relevance can end no higher than the `budget`-th of those found and of the best
+    // estimates left: when that is not above the bound, the round cannot settle and reads deeper.
+    let rows: KeyRow[] = [];
+    let left = Array.from(seqs.keys());
+    let dropped = false;
+    let settles = true;
+    for (let size = budget * FIRST_RANKED_PER_RESULT; left.length > 0; size *= BATCH_GROWTH) {
+      if (rows.length >= budget) {
+        const kth = Number(rows[budget - 1]?.lexical);
+        const before = left.length;
+        left = left.filter((c) => (uppers[c] ?? 0) >= kth);
+        dropped ||= left.length < before;
+        if (left.length === 0) break;
       }
+      const best = Float64Array.from(left, (c) => uppers[c] ?? 0)
+        .sort()
+        .reverse();
+      if (!done) {
+        const found = rows.map((row) => Number(row.lexical));
+        const reach = [...found, ...best.subarray(0, budget)].sort((a, b) => b - a)[budget - 1] ?? 0;
+        if (!(reach > bound)) {
+          settles = false;
+          break;
+        }
+      }
+      let batch = left;
+      if (left.length > size) {
+        const cut = best[size - 1] ?? 0;
+        const above = left.filter((c) => (uppers[c] ?? 0) > cut);
+        const at = left.filter((c) => uppers[c] === cut).slice(0, size - above.length);
+        batch = [...above, ...at];
+        const taken = new Set(batch);
+        left = left.filter((c) => !taken.has(c));
+      } else left = [];
+      const ranked = await rank(
+        batch.map((c) => seqs[c] as string),
+        exhausted,
+      );
+      rows = [...rows, ...ranked].sort(byRelevance).slice(0, budget);
     }
-    const { rows } = await db.query<KeyRow>({
-      name: 'skillport-lexical-of-candidates',
-      text: LEXICAL_OF_CANDIDATES,
-      values: [
-        lists.map((l) => l.lexeme),
-        lists.map((l) => l.i + 1),
-        lists.map((l) => l.prefix),
-        lists.map((l) => l.labels),
-        lists.map((l) => idfs[l.i] ?? 0),
-        exhausted.map((done) => !done),
-        [...candidates],
-        accountId,
-        FREQUENCY_SCALE,
-        BM25_K1 + 1,
-        BM25_K1,
-        roots,
-        budget,
-      ],
-    });
-    if (exhausted.every(Boolean)) {
+    if (dropped) thresholdOutcomes.pruned++;
+    if (!settles) continue;
+    if (done) {
       thresholdOutcomes.exhausted++;
       return rows;
     }
     if (rows.length < budget) continue;
-    // Bound of an unseen skill: per term, its rank is at most the lowest read (as `real`); a prefix
-    // sums its lexemes' (rounding to `real` after each: a relative 6e-8 per lexeme at most).
-    let bound = 0;
-    for (const [i, term] of terms.entries()) {
-      let rank = 0;
-      for (const [n, list] of lists.entries()) if (list.i === i) rank += Math.fround(lowest[n] ?? 0);
-      if (rank === 0) continue;
-      if (term.prefix) rank *= 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7;
-      bound += contribution(idfs[i] ?? 0, rank);
-    }
+    // Bound of an unseen skill: per term, its rank is at most the lowest read.
     const last = Number(rows[rows.length - 1]?.lexical);
-    if (last > bound * (1 + BOUND_MARGIN)) {
+    if (last > bound) {
       thresholdOutcomes.bound++;
       return rows;
     }
@@ -316,7 +477,8 @@ const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2)
  *   `all-terms` always reads every row; `vectors` ranks the stored vectors ({@link LEXICAL}); all give
  *   the same rows (tests compare them)
  * @param termStats - the store's memory of document frequencies (a new one: count every time)
- * @param firstDepth - rows read per lexeme in the first round (default: 4 per result, at least 64)
+ * @param firstDepth - rows read per lexeme in the first round (default: 4 per result, one per 128
+ *   stored skills, at least 64)
  */
 export async function lexicalCandidates(
   db: pg.Pool | pg.ClientBase,
@@ -327,14 +489,17 @@ export async function lexicalCandidates(
   budget: number,
   via: 'terms' | 'all-terms' | 'vectors' = 'terms',
   termStats: PostgresTermStats = new PostgresTermStats(),
-  firstDepth = Math.max(FIRST_DEPTH, budget * FIRST_DEPTH_PER_RESULT),
+  firstDepth?: number,
 ): Promise<KeyRow[]> {
   const byTerms = via === 'vectors' ? null : buildRankTerms(parsed);
   if (byTerms !== null) {
     const { total, stats } = await termStats.read(db, byTerms);
     const idfs = stats.map((s) => idf(total, s.df));
     if (via === 'terms') {
-      const found = await thresholdCandidates(db, byTerms, stats, idfs, accountId, roots, budget, firstDepth);
+      const depth =
+        firstDepth ??
+        Math.max(FIRST_DEPTH, budget * FIRST_DEPTH_PER_RESULT, Math.ceil(total / SKILLS_PER_FIRST_ROW));
+      const found = await thresholdCandidates(db, byTerms, stats, idfs, accountId, roots, budget, depth);
       if (found !== null) return found;
     }
     const { rows } = await db.query<KeyRow>({

@@ -93,7 +93,7 @@ async function candidates(
   query: string,
   via: 'terms' | 'all-terms' | 'vectors',
   roots = [USER_ROOT, AGENT_ROOT],
-  options: { budget?: number; firstDepth?: number; termStats?: PostgresTermStats } = {},
+  options: { budget?: number; firstDepth?: number; termStats?: PostgresTermStats; account?: string } = {},
 ) {
   const parsed = parseSearchQuery(query);
   const terms = buildTsqueryTerms(parsed);
@@ -107,7 +107,7 @@ async function candidates(
         client,
         parsed,
         terms,
-        'acme',
+        options.account ?? 'acme',
         roots,
         options.budget ?? 20,
         via,
@@ -195,6 +195,32 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     expect(thresholdOutcomes.bound).toBeGreaterThan(before.bound);
     expect(thresholdOutcomes.exhausted).toBeGreaterThan(before.exhausted);
     expect(thresholdOutcomes.fallback).toBeGreaterThan(before.fallback);
+  });
+
+  it('settles ties between identical copies exactly, ranking only the candidates that can enter', async () => {
+    // Another account holds 15 copies of a dozen skills (as a registry of many copies of the same
+    // SKILL.md): the copies tie, every list read holds them, and acme's rows are candidates out of
+    // scope.
+    await store.ensureAccount('ties');
+    await store.ensureUser('ties', 'alice');
+    for (let copy = 0; copy < 15; copy++) {
+      for (const write of writes().slice(0, 12)) {
+        await store.putSkill({ ...write, accountId: 'ties', name: `${write.name}-copy${copy}` });
+      }
+    }
+    const before = { ...thresholdOutcomes };
+    for (const query of QUERIES) {
+      for (const budget of [1, 5, 20]) {
+        const expected = await candidates(query, 'vectors', undefined, { budget, account: 'ties' });
+        for (const firstDepth of [3, 40]) {
+          expect(
+            await candidates(query, 'terms', undefined, { budget, firstDepth, account: 'ties' }),
+          ).toEqual(expected);
+        }
+      }
+    }
+    expect(thresholdOutcomes.pruned).toBeGreaterThan(before.pruned);
+    expect(thresholdOutcomes.bound).toBeGreaterThan(before.bound);
   });
 
   it('counts document frequencies again once a skill changes (the search generation)', async () => {
