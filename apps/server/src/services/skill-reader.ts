@@ -16,6 +16,7 @@ import {
 import { DEFINITION_PATH, type Identity, type SkillRecord, type SkillRevisionState } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
+import { ownedBytes } from './read-cache.js';
 import { applyRetention, purgeHistory } from './retention.js';
 import { resolveSkillName } from './skill-name.js';
 import { iso, skillResultJson, skillResultOf, viewOptionsFor, wantsOverview } from './skill-result.js';
@@ -151,7 +152,7 @@ export async function listSkillsJson(
   const token = changeToken ?? (await deps.store.changeToken());
   const hit = deps.readCache.get(key, token);
   if (Buffer.isBuffer(hit)) return hit;
-  const json = Buffer.from(JSON.stringify(await listSkills(deps, identity, options)));
+  const json = ownedBytes(Buffer.from(JSON.stringify(await listSkills(deps, identity, options))));
   deps.readCache.set(key, token, json, json.byteLength + key.length * 2 + 100);
   return json;
 }
@@ -274,14 +275,14 @@ export async function getSkillJson(
   if ('json' in read) {
     const { json } = read;
     entry = {
-      json: Buffer.from(json.buffer, json.byteOffset, json.byteLength),
+      json: ownedBytes(Buffer.from(json.buffer, json.byteOffset, json.byteLength)),
       revision: read.revision,
       settled: read.settled,
     };
   } else {
     const overview = await renderedOverview(deps, read.view.skill);
     entry = {
-      json: skillResultJson(read.view, options, overview),
+      json: ownedBytes(skillResultJson(read.view, options, overview)),
       revision: read.view.skill.revision,
       settled: false,
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createReadCache } from '../../src/services/read-cache.js';
+import { createReadCache, ownedBytes } from '../../src/services/read-cache.js';
 
 describe('read cache', () => {
   it('serves an entry only under the token it was kept with', () => {
@@ -38,5 +38,21 @@ describe('read cache', () => {
     cache.set('a', 't2', 'new', 60);
     expect(cache.get('a', 't2')).toBe('new');
     expect(cache.size).toEqual({ entries: 1, bytes: 60 });
+  });
+
+  it('keeps bytes in memory of their own, not a slice of the shared allocation pool', () => {
+    // Small Buffers made by Buffer.from / Buffer.concat are slices of one shared pool slab.
+    const pooled = Buffer.concat([Buffer.from('{"name":'), Buffer.from('"a"}')]);
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.byteLength);
+    const kept = ownedBytes(pooled);
+    expect(kept.buffer.byteLength).toBe(pooled.byteLength);
+    expect(kept.byteOffset).toBe(0);
+    expect(kept.equals(pooled)).toBe(true);
+    // A Buffer that owns its whole memory is kept as it is (no copy).
+    const own = Buffer.from('x'.repeat(10_000));
+    expect(own.buffer.byteLength).toBe(own.byteLength);
+    expect(ownedBytes(own)).toBe(own);
+    const empty = ownedBytes(Buffer.alloc(0));
+    expect(empty.byteLength).toBe(0);
   });
 });
