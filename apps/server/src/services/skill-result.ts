@@ -135,12 +135,19 @@ export function skillResultOf(
 }
 
 /**
- * `JSON.stringify` of {@link skillResultOf} as UTF-8, the abstract and SKILL.md written from their
- * stored bytes (not decoded, escaped and encoded again).
+ * `JSON.stringify` of {@link skillResultOf} as UTF-8, the abstract and SKILL.md — and the overview when
+ * given as bytes — written from their stored bytes (not decoded, escaped and encoded again).
+ *
+ * @param overview - the overview as text, or as its stored UTF-8 bytes
  */
-export function skillResultJson(view: SkillView, request: SkillJsonRequest, overview: string): Buffer {
+export function skillResultJson(
+  view: SkillView,
+  request: SkillJsonRequest,
+  overview: string | Uint8Array,
+): Buffer {
   const utf8 = new Map<string, Uint8Array>();
-  return stringifyWithUtf8(skillResultOf(view, request, overview, utf8) as Record<string, unknown>, utf8);
+  const text = typeof overview === 'string' ? overview : textOf(overview, 'overview', utf8);
+  return stringifyWithUtf8(skillResultOf(view, request, text, utf8) as Record<string, unknown>, utf8);
 }
 
 /**

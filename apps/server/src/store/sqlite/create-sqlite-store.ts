@@ -3,7 +3,6 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
-import { skillJsonOfView, viewOptionsFor } from '../../services/skill-result.js';
 import { createTaskSignal } from '../task-signal.js';
 import type { SkillWrite, SkillWriteResult, Store, StoreReadiness } from '../types.js';
 import * as accounts from './account-ops.js';
@@ -18,7 +17,7 @@ import { listChanges, pruneHistoryTx, releaseFreePages } from './history-ops.js'
 import * as idempotency from './idempotency-ops.js';
 import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
-import { readSkillRevision, readSkillView } from './skill-view.js';
+import { readSkillJson, readSkillRevision, readSkillView } from './skill-view.js';
 import { deleteSkillTx, putSkillTx } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
@@ -261,10 +260,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return readSkillView(conn, accountId, rootUris, name, viewOptions);
     },
     async readSkillJson(accountId, rootUris, name, request) {
-      return skillJsonOfView(
-        readSkillView(conn, accountId, rootUris, name, viewOptionsFor(request)),
-        request,
-      );
+      return readSkillJson(conn, accountId, rootUris, name, request);
     },
     async readSkillRevision(accountId, rootUris, name) {
       return readSkillRevision(conn, accountId, rootUris, name);

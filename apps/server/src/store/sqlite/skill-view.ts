@@ -1,10 +1,24 @@
-import type { SkillFileKind, SkillRevisionState, SkillView, SkillViewOptions, StoredFile } from '../types.js';
+import {
+  skillJsonOfView,
+  skillResultJson,
+  viewOptionsFor,
+  wantsOverview,
+} from '../../services/skill-result.js';
+import type {
+  SkillFileKind,
+  SkillJsonRead,
+  SkillJsonRequest,
+  SkillRevisionState,
+  SkillView,
+  SkillViewOptions,
+  StoredFile,
+} from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, toSkillRecord } from './rows.js';
 
-/** Every column of `skills` but `body` (chosen per request, see {@link bodyColumn}). */
+/** Every column of `skills` but `overview` and `body` (chosen per request, see {@link bodyColumn}). */
 const COLUMNS = `s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
-  s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter, s.overview`;
+  s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter`;
 
 /** The live files of `s`, by path, as one JSON array of `[path, kind, size, sha256]`. */
 const FILES_JSON = `(SELECT json_group_array(json_array(f.path, f.kind, f.size, f.sha256)) FROM
@@ -22,11 +36,11 @@ function bodyColumn(mode: SkillViewOptions['body']): string {
  * order: the content paths, account id, root, name. One root per statement: an `IN (roots) ORDER BY
  * preference` form sorts through a temporary B-tree and costs ~2.5× a direct unique-index probe.
  */
-function viewSql(contents: number, options: SkillViewOptions): string {
-  const key = `${contents}/${options.listFiles}/${options.body}`;
+function viewSql(contents: number, options: SkillViewOptions, overviewBytes: boolean): string {
+  const key = `${contents}/${options.listFiles}/${options.body}/${overviewBytes}`;
   let sql = sqlByShape.get(key);
   if (sql === undefined) {
-    sql = buildViewSql(contents, options);
+    sql = buildViewSql(contents, options, overviewBytes);
     sqlByShape.set(key, sql);
   }
   return sql;
@@ -35,8 +49,14 @@ function viewSql(contents: number, options: SkillViewOptions): string {
 /** SQL text per request shape (a handful: content count × file list × body mode). */
 const sqlByShape = new Map<string, string>();
 
-function buildViewSql(contents: number, options: SkillViewOptions): string {
-  const select = [COLUMNS, bodyColumn(options.body)];
+function buildViewSql(contents: number, options: SkillViewOptions, overviewBytes: boolean): string {
+  // The overview as its stored UTF-8 bytes (`CAST … AS BLOB` returns them as stored): written into a
+  // get's JSON without being decoded into a string, escaped on V8's slow path and encoded again.
+  const select = [
+    COLUMNS,
+    overviewBytes ? 'CAST(s.overview AS BLOB) AS overview' : 's.overview',
+    bodyColumn(options.body),
+  ];
   const joins: string[] = [];
   for (let i = 0; i < contents; i++) {
     select.push(`f${i}.kind AS k${i}, f${i}.size AS z${i}, f${i}.sha256 AS h${i}, b${i}.content AS c${i}`);
@@ -76,14 +96,57 @@ export function readSkillView(
   name: string,
   options: SkillViewOptions,
 ): SkillView | null {
+  return readView(conn, accountId, rootUris, name, options, false)?.view ?? null;
+}
+
+/**
+ * `Store.readSkillJson` on SQLite: {@link readSkillView}'s statement with the overview read as its
+ * stored UTF-8 bytes, which go into the JSON as they are (as the abstract and SKILL.md do).
+ *
+ * @returns the JSON, the view when its overview is still to be rendered, or null when no root holds it
+ */
+export function readSkillJson(
+  conn: Connection,
+  accountId: string,
+  rootUris: readonly string[],
+  name: string,
+  request: SkillJsonRequest,
+): SkillJsonRead | null {
+  const needsOverview = wantsOverview(request);
+  const read = readView(conn, accountId, rootUris, name, viewOptionsFor(request), needsOverview);
+  if (read === null) return null;
+  const { view, overview } = read;
+  if (!needsOverview) return skillJsonOfView(view, request);
+  if (overview === null) return { view };
+  return { json: skillResultJson(view, request, overview), revision: view.skill.revision, settled: true };
+}
+
+/**
+ * The view, and with `overviewBytes` the overview as bytes (the view's `skill.overview` then holds `''`
+ * for a stored overview, null for none).
+ */
+function readView(
+  conn: Connection,
+  accountId: string,
+  rootUris: readonly string[],
+  name: string,
+  options: SkillViewOptions,
+  overviewBytes: boolean,
+): { view: SkillView; overview: Uint8Array | null } | null {
   const paths = [...new Set(options.contents)];
-  const statement = conn.stmt(viewSql(paths.length, options));
+  const statement = conn.stmt(viewSql(paths.length, options, overviewBytes));
   let row: ViewRow | undefined;
   for (const rootUri of rootUris) {
     row = statement.get(...paths, accountId, rootUri, name) as ViewRow | undefined;
     if (row !== undefined) break;
   }
   if (row === undefined) return null;
+  let overview: Uint8Array | null = null;
+  if (overviewBytes) {
+    const stored = row.overview as unknown;
+    overview = stored === null ? null : bytes(stored);
+    row.overview = stored === null ? null : '';
+  }
   const contents = new Map<string, StoredFile>();
   paths.forEach((path, i) => {
     const sha256 = row[`h${i}`];
@@ -102,7 +165,7 @@ export function readSkillView(
     const entries = JSON.parse(row.files_json ?? '[]') as Array<[string, SkillFileKind, number, string]>;
     files = entries.map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }));
   }
-  return { skill: toSkillRecord(row), contents, files };
+  return { view: { skill: toSkillRecord(row), contents, files }, overview };
 }
 
 /**
