@@ -67,7 +67,7 @@ function indentWidth(indent: string): number {
  * @returns sections in document order; the first one is the preamble (may be empty)
  */
 export function scanSections(body: string): Section[] {
-  const lines = body.replace(/\r\n?/g, '\n').split('\n');
+  const lines = (body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body).split('\n');
   const sections: Section[] = [{ level: 0, title: null, paragraphs: [], items: [] }];
   let current = sections[0]!;
   let paragraph: string[] = [];
@@ -104,18 +104,18 @@ export function scanSections(body: string): Section[] {
       continue;
     }
     const next = lines[i + 1];
+    const item = LIST_ITEM.exec(line);
     if (
       paragraph.length === 0 &&
       line.trim() !== '' &&
       next !== undefined &&
       SETEXT.test(next) &&
-      !LIST_ITEM.test(line)
+      item === null
     ) {
       open(next.trim().startsWith('=') ? 1 : 2, line);
       i++;
       continue;
     }
-    const item = LIST_ITEM.exec(line);
     if (item !== null) {
       flush();
       const width = indentWidth(item[1]!);

@@ -19,6 +19,8 @@ const PARAMETERS_MAX = 1500;
 const OUTLINE_MAX_HEADINGS = 40;
 
 function clip(text: string, max: number): string {
+  // No more code points than UTF-16 units: text this short fits without counting them.
+  if (text.length <= max) return text;
   const points = Array.from(text);
   return points.length <= max
     ? text
@@ -88,7 +90,8 @@ function outlineLines(sections: readonly Section[]): string[] {
 }
 
 function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).byteLength;
+  // As TextEncoder counts: a lone surrogate is written as U+FFFD (3 bytes).
+  return Buffer.byteLength(text, 'utf8');
 }
 
 /**

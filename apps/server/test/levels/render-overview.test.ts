@@ -152,6 +152,37 @@ describe('renderOverview', () => {
   );
 });
 
+describe('renderOverview edge cases', () => {
+  it('renders CRLF and CR line endings as LF', () => {
+    const lf = '# Title\n\nFirst paragraph.\n\n## Usage\n\n- one\n- two\n\nSetext\n---\n';
+    const expected = renderOverview({ name: 'eol', description: 'Line endings', body: lf });
+    for (const eol of ['\r\n', '\r']) {
+      const body = lf.replaceAll('\n', eol);
+      expect(renderOverview({ name: 'eol', description: 'Line endings', body })).toBe(expected);
+    }
+  });
+
+  it('clips by code points, not UTF-16 units', () => {
+    // 600 astral characters are 1,200 UTF-16 units: within the summary's 600 code points, kept whole.
+    const whole = '😀'.repeat(600);
+    expect(renderOverview({ name: 'e', description: 'd', body: whole })).toContain(
+      `## Summary\n\n${whole}\n`,
+    );
+    const cut = renderOverview({ name: 'e', description: 'd', body: '😀'.repeat(601) });
+    expect(cut).toContain(`## Summary\n\n${'😀'.repeat(599)}…\n`);
+  });
+
+  it('counts a lone surrogate as the 3 bytes of U+FFFD when fitting the byte bound', () => {
+    const body = `${'\ud800'.repeat(40)}\n\n## Usage\n\n${'- item\n'.repeat(40)}`;
+    const withBody = renderOverview(
+      { name: 'lone', description: 'Lone surrogates', body },
+      { maxBytes: 200 },
+    );
+    expect(new TextEncoder().encode(withBody).byteLength).toBeLessThanOrEqual(200);
+    expect(withBody.endsWith('…\n')).toBe(true);
+  });
+});
+
 describe('readAtxHeading', () => {
   it.each([
     ['# Title', 1, 'Title'],
