@@ -15,6 +15,7 @@ import { refuseDotSegments } from './http/dot-segments.js';
 import { createErrorHandler, schemaError } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { jsonBounds } from './http/json-bounds.js';
+import { MemoRouter } from './http/memo-router.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestId } from './http/request-id.js';
@@ -157,6 +158,8 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   };
 
   const app = new OpenAPIHono<AppEnv>({
+    // Routing of a path asked again comes from memory (see `MemoRouter`).
+    router: new MemoRouter(),
     defaultHook: (result) => {
       if (!result.success)
         throw schemaError(result.error.issues, result.target === 'json' ? 'body' : result.target);
