@@ -33,20 +33,69 @@ export function threadEntry(moduleUrl: string, name: string, data: unknown = nul
 
 /** Options that name the process's own entry (`-e code`, `--input-type`); a thread must not inherit them. */
 const ENTRY_OPTIONS = new Set(['-e', '--eval', '-p', '--print', '--input-type']);
-/** Per-process V8 flags without a value that a worker thread refuses (`ERR_WORKER_INVALID_EXEC_ARGV`). */
-const PROCESS_ONLY_FLAGS = new Set(['--expose-gc', '--expose_gc']);
+/**
+ * Options a worker thread refuses (`ERR_WORKER_INVALID_EXEC_ARGV`): the V8 options Node takes on its
+ * command line and per-process Node options. V8 flags apply to every thread of the process anyway, and
+ * a thread's heap limits come from its own `resourceLimits`.
+ */
+const PROCESS_ONLY_OPTIONS = new Set([
+  '--expose-gc',
+  '--max-old-space-size',
+  '--max-semi-space-size',
+  '--stack-size',
+  '--stack-trace-limit',
+  '--jitless',
+  '--huge-max-old-generation-size',
+  '--interpreted-frames-native-stack',
+  '--perf-basic-prof',
+  '--perf-basic-prof-only-functions',
+  '--perf-prof',
+  '--perf-prof-unwinding-info',
+  '--abort-on-uncaught-exception',
+  '--disallow-code-generation-from-strings',
+  '--enable-etw-stack-walking',
+  '--v8-pool-size',
+  '--title',
+  '--use-largepages',
+  '--secure-heap',
+  '--secure-heap-min',
+  '--icu-data-dir',
+  '--openssl-config',
+  '--openssl-legacy-provider',
+  '--openssl-shared-config',
+  '--use-openssl-ca',
+  '--use-bundled-ca',
+  '--tls-cipher-list',
+  '--trace-sigint',
+  '--disable-wasm-trap-handler',
+  '--zero-fill-buffers',
+  '--enable-fips',
+  '--force-fips',
+]);
 
 /**
- * The process's Node options minus those about its entry point and the per-process flags, which a
- * worker thread refuses (a server started with `node --input-type=module -e …` or `node --expose-gc`
- * would otherwise fail to start its threads).
+ * Whether a worker thread refuses the option `name` (without its value): one of
+ * {@link PROCESS_ONLY_OPTIONS}, also spelt with underscores or negated with `--no-`. (Options Node
+ * does not know at all go to V8 and are refused too, but cannot be told apart from Node's own
+ * command-line-only options such as `--cpu-prof`, which threads accept: they are kept.)
+ */
+function processOnly(name: string): boolean {
+  if (!name.startsWith('--')) return false;
+  const dashed = `--${name.slice(2).replaceAll('_', '-')}`;
+  return PROCESS_ONLY_OPTIONS.has(dashed.startsWith('--no-') ? `--${dashed.slice(5)}` : dashed);
+}
+
+/**
+ * The process's Node options minus those about its entry point and the per-process and V8 options,
+ * which a worker thread refuses (a server started with `node --input-type=module -e …`,
+ * `node --expose-gc` or `node --max-old-space-size=…` would otherwise fail to start its threads).
  */
 export function threadExecArgv(execArgv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
     const arg = execArgv[i] as string;
     const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
-    if (PROCESS_ONLY_FLAGS.has(name)) continue;
+    if (!ENTRY_OPTIONS.has(name) && processOnly(name)) continue;
     if (!ENTRY_OPTIONS.has(name)) {
       out.push(arg);
       continue;

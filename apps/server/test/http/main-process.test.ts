@@ -15,6 +15,7 @@ afterAll(() => {
 function run(
   env: Record<string, string>,
   engine = false,
+  nodeArgs: string[] = [],
 ): {
   child: ChildProcess;
   out: () => string;
@@ -25,7 +26,7 @@ function run(
     throw new Error(`${mainJs} is missing: run \`pnpm --filter @skillport/server build\` first`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-main-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, [mainJs], {
+  const child = spawn(process.execPath, [...nodeArgs, mainJs], {
     env: {
       PATH: process.env.PATH ?? '',
       SKILLPORT_DATA_DIR: dataDir,
@@ -87,6 +88,32 @@ describe('node dist/main.js', () => {
     expect(added.result.queue_status).toMatchObject({ completed: 1, failed: 0 });
     const got = await (await fetch(`${url}/api/v1/skills/big-skill?level=1`)).json();
     expect(got.result.overview).toContain('- **q** (string): query');
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toBe(0);
+  });
+
+  // Worker threads refuse V8 and per-process options in their execArgv: the server must not pass them on.
+  test('starts its threads when node runs with memory options (--max-old-space-size, --max-semi-space-size)', async () => {
+    const p = run({}, true, ['--max-old-space-size=256', '--max-semi-space-size=4', '--stack-size=984']);
+    await until(() => p.out().includes('"msg":"listening"') || p.err() !== '');
+    expect(p.err()).toBe('');
+    const { url } = JSON.parse(p.out().split('\n')[0] ?? '{}');
+    const body = `## Usage\n\n${'Use it with care. '.repeat(20_000)}\n`;
+    const text = `---\nname: flagged-skill\ndescription: Added while node runs with memory options\n---\n${body}`;
+    const add = await fetch(`${url}/api/v1/skills`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data: text, wait: true }),
+    });
+    expect(add.status, await add.clone().text()).toBe(200);
+    const found = await fetch(`${url}/api/v1/skills/find`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'flagged memory options' }),
+    });
+    const hits = await found.json();
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(hits.result)).toContain('flagged-skill');
     p.child.kill('SIGTERM');
     expect(await p.exit).toBe(0);
   });

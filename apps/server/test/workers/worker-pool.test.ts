@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, test } from 'vitest';
 import { threadExecArgv } from '../../src/workers/thread-entry.js';
 import { createWorkerPool, isProcessingLimitError } from '../../src/workers/worker-pool.js';
@@ -97,14 +99,52 @@ describe('worker pool', () => {
 describe('threadExecArgv', () => {
   test.each([
     [['--input-type=module', '-e', 'code'], []],
-    [['--eval', 'x', '--max-old-space-size=100'], ['--max-old-space-size=100']],
+    [['--eval', 'x', '--max-old-space-size=100'], []],
     [['-p', 'x', '--conditions=a', '--input-type', 'module'], ['--conditions=a']],
     [['--enable-source-maps'], ['--enable-source-maps']],
-    [['--expose-gc', '--max-old-space-size=100'], ['--max-old-space-size=100']],
+    [['--expose-gc', '--max-old-space-size=100'], []],
+    [
+      ['--max_semi_space_size=4', '--stack-size=2000', '--cpu-prof', '--no-warnings'],
+      ['--cpu-prof', '--no-warnings'],
+    ],
+    [
+      ['--v8-pool-size=2', '--title=skillport', '--no-zero-fill-buffers', '--trace-warnings'],
+      ['--trace-warnings'],
+    ],
   ])(
-    '%j → %j (a thread refuses options about the process entry and per-process flags)',
+    '%j → %j (a thread refuses options about the process entry, V8 options and per-process options)',
     (given, expected) => {
       expect(threadExecArgv(given)).toEqual(expected);
     },
   );
+
+  test('a thread starts with what is left of the memory and V8 options operators pass to node', async () => {
+    const given = [
+      '--max-old-space-size=512',
+      '--max-semi-space-size=4',
+      '--stack-size=2000',
+      '--v8-pool-size=2',
+      '--expose-gc',
+      '--enable-source-maps',
+      '--no-warnings',
+    ];
+    for (const arg of given) {
+      // Each of these alone is refused by a thread, or accepted: the filter keeps exactly the accepted.
+      let refused = false;
+      try {
+        const probe = new Worker('', { eval: true, execArgv: [arg] });
+        await probe.terminate();
+      } catch (error) {
+        refused = (error as { code?: string }).code === 'ERR_WORKER_INVALID_EXEC_ARGV';
+      }
+      expect({ arg, kept: threadExecArgv([arg]).length === 1 }).toEqual({ arg, kept: !refused });
+    }
+    const worker = new Worker('require("node:worker_threads").parentPort.postMessage("up")', {
+      eval: true,
+      execArgv: threadExecArgv(given),
+    });
+    const [message] = await once(worker, 'message');
+    expect(message).toBe('up');
+    await worker.terminate();
+  });
 });
