@@ -27,7 +27,8 @@
 // `node apps/server/bench/cpu-profile-summary.mjs <file>`), SKILLPORT_EMBEDDINGS (`off` unless set:
 // this bench measures serving with lexical find; with the bundled local model every seeded skill is
 // embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model),
-// BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,findw,add,folder; default
+// MALLOC_ARENA_MAX (passed to the server like the rest of the environment; printed in the header —
+// the server README recommends 2 on glibc, which lowers its RSS), BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,findw,add,folder; default
 // all — e.g. `health,get,304` for the read path alone, `list` at 100 000 skills for list and RSS),
 // BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
 // SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
@@ -939,7 +940,7 @@ try {
     `seed: ${templateSource}; ${SKILLS} and ${SKILLS_LARGE} skills; ${SECONDS} s per scenario, ${CONNECTIONS} connections; ` +
       `load average at start ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}`,
+        .join(' ')}; server MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? 'unset (glibc default)'}`,
   );
   const bare = await startChild(
     [
