@@ -4,9 +4,8 @@
  * as soon as the running total passes a limit or an entry grows past its declared size, and
  * symlinks, encrypted entries, ZIP64 and unsafe paths are refused.
  */
-import { crc32 } from 'node:zlib';
+import { crc32, inflateRawSync } from 'node:zlib';
 import { SkillportError } from '@skillport/core';
-import { Inflate } from 'fflate';
 import { checkSkillFilePath } from './safe-path.js';
 
 /** Limits applied while reading a zip. */
@@ -25,7 +24,6 @@ export interface ZipFile {
 }
 
 const RATIO_FLOOR_BYTES = 1024 * 1024;
-const INFLATE_CHUNK = 16 * 1024;
 const EOCD_SIG = 0x06054b50;
 const CEN_SIG = 0x02014b50;
 const LOC_SIG = 0x04034b50;
@@ -141,41 +139,37 @@ export function declaredZipSize(
   }
 }
 
+function sizeMismatch(entry: CentralEntry): SkillportError {
+  return tooLarge(
+    `entry ${JSON.stringify(entry.name)} inflates past its declared size of ${entry.size} bytes`,
+    {
+      path: entry.name,
+      reason: 'size_mismatch',
+    },
+  );
+}
+
+/**
+ * Inflates one entry with the platform's zlib, stopped as soon as the output passes the entry's
+ * declared size (zlib checks the bound after each 16 KiB of output), so a lying entry costs no more
+ * than its declared size.
+ */
 function inflateEntry(data: Uint8Array, entry: CentralEntry, budget: number): Uint8Array {
-  const chunks: Uint8Array[] = [];
-  let produced = 0;
-  const inflater = new Inflate((chunk) => {
-    produced += chunk.length;
-    if (produced > entry.size) {
-      throw tooLarge(
-        `entry ${JSON.stringify(entry.name)} inflates past its declared size of ${entry.size} bytes`,
-        {
-          path: entry.name,
-          reason: 'size_mismatch',
-        },
-      );
-    }
-    if (produced > budget) {
-      throw tooLarge('total uncompressed size exceeds the limit while inflating', { path: entry.name });
-    }
-    chunks.push(chunk);
-  });
+  let out: Buffer;
   try {
-    for (let i = 0; i < data.length; i += INFLATE_CHUNK) {
-      inflater.push(data.subarray(i, i + INFLATE_CHUNK), i + INFLATE_CHUNK >= data.length);
-    }
-    if (data.length === 0) inflater.push(new Uint8Array(0), true);
+    out = inflateRawSync(data, { maxOutputLength: entry.size + 1 });
   } catch (error) {
-    if (error instanceof SkillportError) throw error;
+    if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') throw sizeMismatch(entry);
     throw invalid(`entry ${JSON.stringify(entry.name)} is not valid deflate data`, { path: entry.name });
   }
-  const out = new Uint8Array(produced);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
+  if (out.byteLength > entry.size) throw sizeMismatch(entry);
+  if (out.byteLength > budget) {
+    throw tooLarge('total uncompressed size exceeds the limit while inflating', { path: entry.name });
   }
-  return out;
+  // zlib may return a view of a larger output buffer: keep exactly the entry's bytes.
+  return out.byteLength === out.buffer.byteLength && out.byteOffset === 0
+    ? new Uint8Array(out.buffer, 0, out.byteLength)
+    : new Uint8Array(out);
 }
 
 interface DataRange {

@@ -1,0 +1,67 @@
+import { isSkillportError } from '@skillport/core';
+import { zipSync } from 'fflate';
+import { describe, expect, test } from 'vitest';
+import { readZip } from '../../src/uploads/zip-reader.js';
+import { buildZip } from '../helpers/zip-builder.js';
+
+const enc = new TextEncoder();
+const LIMITS = {
+  maxEntries: 100,
+  maxUncompressedBytes: 64 * 1024 * 1024,
+  maxCompressionRatio: 10_000,
+  maxPathDepth: 8,
+};
+
+function refusal(run: () => unknown): { code: string; message: string; details: Record<string, unknown> } {
+  try {
+    run();
+  } catch (error) {
+    if (isSkillportError(error)) {
+      return { code: error.code, message: error.message, details: error.details as Record<string, unknown> };
+    }
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('readZip inflation', () => {
+  test('gives back every entry byte for byte, each in a buffer of its own size', () => {
+    const files: Record<string, Uint8Array> = {
+      'SKILL.md': enc.encode(`---\nname: z\ndescription: d\n---\n${'text '.repeat(5000)}`),
+      'empty.txt': new Uint8Array(0),
+      'scripts/run.sh': enc.encode('#!/bin/sh\necho run\n'),
+      'data.bin': Uint8Array.from({ length: 70_000 }, (_, i) => (i * 7919) % 251),
+    };
+    const read = readZip(zipSync(files), LIMITS);
+    expect(read.map((f) => f.path).sort()).toEqual(Object.keys(files).sort());
+    for (const file of read) {
+      expect(Buffer.from(file.content).equals(Buffer.from(files[file.path] as Uint8Array))).toBe(true);
+      expect(file.content.byteOffset).toBe(0);
+      expect(file.content.buffer.byteLength).toBe(file.content.byteLength);
+    }
+  });
+
+  test('an entry inflating past its declared size → 413 size_mismatch', () => {
+    const zip = buildZip([{ name: 'SKILL.md', data: 'x'.repeat(200_000), declaredSize: 1000 }]);
+    const error = refusal(() => readZip(zip, LIMITS));
+    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(error.details.reason).toBe('size_mismatch');
+  });
+
+  test('an entry inflating to exactly one byte more than declared → 413 size_mismatch', () => {
+    const zip = buildZip([{ name: 'SKILL.md', data: 'abcdef', declaredSize: 5 }]);
+    expect(refusal(() => readZip(zip, LIMITS)).details.reason).toBe('size_mismatch');
+  });
+
+  test('corrupt deflate data → 400 naming the entry', () => {
+    const zip = zipSync({
+      'SKILL.md': enc.encode('---\nname: z\ndescription: d\n---\nbody body body body\n'),
+    });
+    // The first byte of the entry's data: final block of the reserved type 3.
+    const dataStart = 30 + 'SKILL.md'.length;
+    zip[dataStart] = 0xff;
+    const error = refusal(() => readZip(zip, LIMITS));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain('"SKILL.md" is not valid deflate data');
+  });
+});
