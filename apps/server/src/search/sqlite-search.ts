@@ -161,11 +161,23 @@ interface PhraseMatches {
    * database state (see {@link PhraseScores.sync}); null: dropped at the next change.
    */
   freqs: Float32Array | null;
+  /** The state (see `PhraseScores`) in which these matches are exact. */
+  epoch: number;
 }
 
 /** Every match of one phrase among some rowids (a JSON array) with its relevance, by rowid. */
 const PHRASE_SCORES_AMONG = `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) FROM skills_fts WHERE skills_fts MATCH ?
   AND rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid`;
+/**
+ * Rowids written since a kept phrase was last brought up to date beyond which it is dropped instead
+ * (then read again on its {@link CHURN_READ_AT_ASK}-th ask): SQLite runs `rowid IN (…)` as one
+ * FTS5 scan per rowid, each merging the doclists of a prefix and counting the phrase's rows again
+ * for `bm25()`, so a phrase asked rarely between many writes costs less scored from scratch.
+ */
+const CATCH_UP_MAX = 4;
+
+/** The ask, after a phrase was dropped for {@link CATCH_UP_MAX}, at which it is read again. */
+const CHURN_READ_AT_ASK = 16;
 /** Search rows written (inserted or replaced) after a given origin, with their column sizes. */
 const DOCS_AFTER = 'SELECT id, sz, origin FROM skills_fts_docsize WHERE origin > ?';
 const DOCS_COUNT = 'SELECT count(*) FROM skills_fts_docsize';
@@ -246,12 +258,14 @@ interface IndexStats {
  * query whose words were searched before costs a merge of their matches instead of scoring every
  * skill that holds a common word again.
  *
- * When the database changes, kept matches are brought up to date instead of dropped: the search
- * rows written since (FTS5's per-row origin) are scored again for each kept phrase, and every other
- * term is recomputed from its instance count and row length with the new document frequency and
- * index averages ({@link bm25Term}: the same arithmetic, and SQLite's own `ln()`, so the same bits;
- * a phrase whose terms could not be reproduced exactly when read is dropped instead). A deleted row,
- * or more than {@link MAX_CARRIED_CHANGES} written rows, drops everything.
+ * When the database changes, kept matches are brought up to date instead of dropped, each phrase
+ * when next asked: the search rows written since (FTS5's per-row origin, logged per state) are
+ * scored again for it, and every other term is recomputed from its instance count and row length
+ * with the new document frequency and index averages ({@link bm25Term}: the same arithmetic, and
+ * SQLite's own `ln()`, so the same bits; a phrase whose terms could not be reproduced exactly when
+ * read is dropped instead). A phrase with more than {@link CATCH_UP_MAX} rows written since its last
+ * ask is dropped alone; a deleted row, or more than {@link MAX_CARRIED_CHANGES} written rows between
+ * two finds, drops everything.
  */
 export class PhraseScores {
   private version = '';
@@ -265,6 +279,11 @@ export class PhraseScores {
   private readonly known = new Map<string, boolean>();
   /** The index statistics of this state, once a phrase was read (null: not read, or not trackable). */
   private stats: IndexStats | null = null;
+  /** Number of the current state among those carried over (see {@link PhraseMatches.epoch}). */
+  private epoch = 0;
+  /** Rowids written at each recent state (at most {@link MAX_CARRIED_CHANGES} in all), oldest first. */
+  private log: Array<{ epoch: number; ids: number[] }> = [];
+  private logged = 0;
 
   /** Matches kept now (skill and relevance pairs, all phrases). */
   get size(): number {
@@ -279,8 +298,11 @@ export class PhraseScores {
     this.known.clear();
     try {
       // Nothing kept: nothing to bring up to date (asks keep counting); statistics read when needed.
-      if (this.byPhrase.size === 0) this.stats = null;
-      else if (!this.carry(conn)) this.drop();
+      if (this.byPhrase.size === 0) {
+        this.stats = null;
+        this.log = [];
+        this.logged = 0;
+      } else if (!this.carry(conn)) this.drop();
     } catch (error) {
       // Half brought up to date (a busy database, say): nothing kept is trusted.
       this.drop();
@@ -294,6 +316,8 @@ export class PhraseScores {
     this.byPhrase.clear();
     this.matches = 0;
     this.stats = null;
+    this.log = [];
+    this.logged = 0;
     this.previous = this.asks;
     this.asks = new Map();
   }
@@ -363,24 +387,39 @@ export class PhraseScores {
     if (changed.length === 0 && totals.rows === stats.rows && totals.tokens === stats.tokens) return true;
     stats.rows = totals.rows;
     stats.tokens = totals.tokens;
-    const avgdl = stats.tokens / stats.rows;
-    const ids = changed.map(([id]) => id).sort((a, b) => a - b);
-    const isChanged = new Set(ids);
-    const among = JSON.stringify(ids);
-    let matches = 0;
-    for (const [phrase, list] of [...this.byPhrase]) {
-      const updated = list.freqs === null ? null : this.update(conn, phrase, list, isChanged, among, avgdl);
-      if (updated === null) {
-        this.byPhrase.delete(phrase);
-        // Read again only after as many asks as a phrase never read.
-        this.asks.delete(phrase);
-      } else {
-        this.byPhrase.set(phrase, updated);
-        matches += updated.seqs.length;
-      }
+    // Each kept phrase is brought up to date when next asked (catchUp): a commit costs the phrases
+    // asked after it, not every phrase kept.
+    this.epoch++;
+    this.log.push({ epoch: this.epoch, ids: changed.map(([id]) => id) });
+    this.logged += changed.length;
+    while (this.logged > MAX_CARRIED_CHANGES && this.log.length > 1) {
+      this.logged -= (this.log.shift() as { ids: number[] }).ids.length;
     }
-    this.matches = matches;
+    for (const [phrase, list] of [...this.byPhrase]) {
+      if (list.freqs !== null) continue;
+      this.byPhrase.delete(phrase);
+      this.matches -= list.seqs.length;
+      // Read again only after as many asks as a phrase never read.
+      this.asks.delete(phrase);
+    }
     return true;
+  }
+
+  /**
+   * A kept phrase brought to the current state: the rows written since it was last brought up to
+   * date (from the change log) are scored again, every other relevance recomputed; null when those
+   * changes are no longer logged or the phrase cannot be reproduced exactly.
+   */
+  private catchUp(conn: Connection, phrase: string, list: PhraseMatches): PhraseMatches | null {
+    const stats = this.stats;
+    const first = this.log[0];
+    if (stats === null || list.freqs === null || first === undefined || first.epoch > list.epoch + 1)
+      return null;
+    const changed = new Set<number>();
+    for (const entry of this.log) if (entry.epoch > list.epoch) for (const id of entry.ids) changed.add(id);
+    if (changed.size > CATCH_UP_MAX) return null;
+    const ids = [...changed].sort((a, b) => a - b);
+    return this.update(conn, phrase, list, changed, ids, stats.tokens / stats.rows);
   }
 
   /** One carried phrase in the current state; null when it cannot be reproduced exactly. */
@@ -389,15 +428,17 @@ export class PhraseScores {
     phrase: string,
     list: PhraseMatches,
     isChanged: ReadonlySet<number>,
-    among: string,
+    ids: readonly number[],
     avgdl: number,
   ): PhraseMatches | null {
     const stats = this.stats as IndexStats;
     const freqs = list.freqs as Float32Array;
     const fresh =
-      isChanged.size === 0
+      ids.length === 0
         ? []
-        : (conn.stmt(PHRASE_SCORES_AMONG).raw(true).all(phrase, among) as Array<[number, number]>);
+        : (conn.stmt(PHRASE_SCORES_AMONG).raw(true).all(phrase, JSON.stringify(ids)) as Array<
+            [number, number]
+          >);
     let kept = 0;
     for (let i = 0; i < list.seqs.length; i++) if (!isChanged.has(list.seqs[i] as number)) kept++;
     const hits = kept + fresh.length;
@@ -428,7 +469,7 @@ export class PhraseScores {
         j++;
       }
     }
-    return { seqs, scores, freqs: nextFreqs };
+    return { seqs, scores, freqs: nextFreqs, epoch: this.epoch };
   }
 
   /** Whether any indexed text holds `phrase` (an FTS5 expression), asked once per database state. */
@@ -470,7 +511,21 @@ export class PhraseScores {
    */
   get(conn: Connection, phrase: string): PhraseMatches | null {
     const hit = this.byPhrase.get(phrase);
-    if (hit !== undefined) return hit;
+    if (hit !== undefined) {
+      if (hit.epoch === this.epoch) return hit;
+      const updated = this.catchUp(conn, phrase, hit);
+      this.matches -= hit.seqs.length;
+      if (updated !== null) {
+        this.byPhrase.set(phrase, updated);
+        this.matches += updated.seqs.length;
+        return updated;
+      }
+      // Ranked exhaustively now; asked rarely for the writes between its asks, it is read again only
+      // on its CHURN_READ_AT_ASK-th ask from now.
+      this.byPhrase.delete(phrase);
+      this.asks.set(phrase, READ_AT_ASK - CHURN_READ_AT_ASK);
+      return null;
+    }
     // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask).
     if (this.matches >= MAX_CACHED_MATCHES) return null;
     // Row by row into typed arrays (grown by doubling): reading all rows first would hold an array
@@ -498,6 +553,7 @@ export class PhraseScores {
       seqs: seqs.slice(0, count),
       scores: scores.slice(0, count),
       freqs: null,
+      epoch: this.epoch,
     };
     matches.freqs = this.freqsOf(conn, matches);
     this.byPhrase.set(phrase, matches);

@@ -238,6 +238,37 @@ describe('find ranked from kept phrase relevance', () => {
     expect(terms.scores.size).toBeGreaterThan(0);
   });
 
+  it('scores a phrase afresh when more skills changed since its last ask than are worth scoring again', async () => {
+    const terms = new TermCache();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    const check = (query: string) =>
+      expect(find(terms, 'acme', roots, query, 10, false), query).toEqual(
+        find(new TermCache(), 'acme', roots, query, 10, true),
+      );
+    for (let round = 0; round < 4; round++) {
+      check('slack message');
+      check('pdf');
+    }
+    const kept = terms.scores.size;
+    expect(kept).toBeGreaterThan(0);
+    // Six skills written one commit each (more than four since the last ask), another word asked
+    // after each so that every commit is seen.
+    for (let i = 0; i < 6; i++) {
+      await store.putSkill(
+        makeWrite({
+          name: `churn-${i}`,
+          description: `Slack message ${i}`,
+          body: `# Slack\n\n${'slack '.repeat(i)}\n`,
+        }),
+      );
+      check('pdf');
+    }
+    check('slack message');
+    expect(terms.scores.size).toBeLessThan(kept); // its matches were dropped, not brought up to date
+    for (let round = 0; round < 16; round++) check('slack message');
+    expect(find(terms, 'acme', roots, 'slack message', 3, false)[0]?.skill.name).toMatch(/^churn-/);
+  });
+
   it('reads a phrase on its fourth ask across carried changes, on its second after a drop when asked four times before', async () => {
     const terms = new TermCache();
     const roots = [USER_ROOT, AGENT_ROOT];
