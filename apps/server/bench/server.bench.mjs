@@ -28,7 +28,7 @@
 // this bench measures serving with lexical find; with the bundled local model every seeded skill is
 // embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model),
 // MALLOC_ARENA_MAX (passed to the server like the rest of the environment; printed in the header —
-// the server README recommends 2 on glibc, which lowers its RSS), BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,findw,add,folder; default
+// with glibc 2 lowers the server's RSS: see the server README), BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,findw,add,folder; default
 // all — e.g. `health,get,304` for the read path alone, `list` at 100 000 skills for list and RSS),
 // BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
 // SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
