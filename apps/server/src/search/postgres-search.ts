@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { PostgresVectorCache } from '../store/postgres/vector-ops.js';
-import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
+import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
 import { PostgresTermStats, type TermStats } from './postgres-term-stats.js';
 import { buildRankTerms, buildTsqueryTerms, type RankTerm } from './postgres-text.js';
@@ -587,7 +587,7 @@ async function semanticCandidates(
  *    lexical candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills
  *    that stand out by meaning alone are candidates too.
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
- *    read in full and turned into hits by `toSearchHit`.
+ *    read (the columns a hit needs, and the indexed text) and turned into hits by `toSearchHit`.
  *
  * @returns hits, best first
  */
@@ -654,15 +654,13 @@ export async function searchSkillsPostgres(
   }
   const top = rankCandidates(parsed, candidates, rootUris, max);
   if (top.length === 0) return [];
-  const { rows } = await db.query<SkillRow>(
-    `SELECT seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
-       overview_revision, created_at, updated_at, frontmatter, overview, body
-     FROM skills WHERE seq = ANY($1::bigint[])`,
+  const { rows } = await db.query<SearchHitRow>(
+    `SELECT ${SEARCH_HIT_COLUMNS} FROM skills WHERE seq = ANY($1::bigint[])`,
     [top.map((hit) => hit.key)],
   );
   const bySeq = new Map(rows.map((row) => [row.seq, row]));
   return top.flatMap((hit) => {
     const row = bySeq.get(hit.key);
-    return row === undefined ? [] : [toSearchHit(parsed, hit, toSkillRecord(row))];
+    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row))];
   });
 }

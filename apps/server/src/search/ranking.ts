@@ -1,5 +1,5 @@
 import { toKebabCase } from '@skillport/core';
-import type { SearchHit, SkillRecord } from '../store/types.js';
+import type { SearchHit, SearchHitSkill } from '../store/types.js';
 import { matchFields } from './field-match.js';
 import { MIN_PREFIX_LENGTH, onlyStopWords, STOP_WORDS, tokenizeQuery } from './fts-query.js';
 import {
@@ -23,7 +23,7 @@ import { buildSearchDocument } from './search-document.js';
  *    {@link NAME_MATCH_BOOST}; sorted by relevance, then root order, then name; a name present in
  *    several roots is kept once, from the earliest root in `rootUris` (the root `get` would read);
  *    cut to `limit`.
- * 3. {@link toSearchHit}: with the full skill loaded by the engine, the score normalised to [0, 1)
+ * 3. {@link toSearchHit}: with the skill's listed fields and indexed text loaded by the engine, the score normalised to [0, 1)
  *    ({@link normaliseScore}), `matchedFields` ({@link matchFields}; a skill found only by name has
  *    `['name']`) and `matchReason`.
  *
@@ -172,13 +172,14 @@ export function rankCandidates<K>(
  *
  * @param query - from {@link parseSearchQuery}
  * @param ranked - from {@link rankCandidates}
- * @param skill - the full record (the body is needed for `matchedFields`)
+ * @param skill - the hit's skill fields, with its overview and body (for `matchedFields` only: the
+ *   hit carries neither)
  * @returns score in [0, 1), matched fields in index order, match reason
  */
 export function toSearchHit(
   query: SearchQuery,
   ranked: RankedCandidate<unknown>,
-  skill: SkillRecord,
+  skill: SearchHitSkill & { overview: string | null; body: string },
 ): SearchHit {
   const matchedFields: string[] = matchFields(
     buildSearchDocument(skill),
@@ -189,7 +190,15 @@ export function toSearchHit(
   );
   if (ranked.matchReason === 'name' && !matchedFields.includes('name')) matchedFields.unshift('name');
   return {
-    skill,
+    skill: {
+      name: skill.name,
+      rootUri: skill.rootUri,
+      description: skill.description,
+      tags: skill.tags,
+      allowedTools: skill.allowedTools,
+      revision: skill.revision,
+      updatedAt: skill.updatedAt,
+    },
     score: normaliseScore(ranked.raw),
     matchedFields,
     matchReason: ranked.matchReason,

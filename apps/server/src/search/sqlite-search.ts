@@ -1,5 +1,5 @@
 import type { Connection } from '../store/sqlite/connection.js';
-import { type SkillRow, toSkillRecord } from '../store/sqlite/rows.js';
+import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { VectorCache } from '../store/sqlite/vector-ops.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
 import { buildMatchExpression } from './fts-query.js';
@@ -35,7 +35,8 @@ const KEYS_IN_SCOPE = `SELECT s.seq, s.name, s.root_uri FROM json_each(?) AS j C
 const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills INDEXED BY skills_by_lower_name WHERE account_id = ?
   AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
 
-const ROWS_BY_SEQ = 'SELECT * FROM skills WHERE seq IN (SELECT value FROM json_each(?))';
+/** What the hits are made of (not frontmatter or source metadata; the body only for `matchedFields`). */
+const ROWS_BY_SEQ = `SELECT ${SEARCH_HIT_COLUMNS} FROM skills WHERE seq IN (SELECT value FROM json_each(?))`;
 
 /** Whether any indexed text holds the word (`*`: as a prefix), through the index's own tokenizer. */
 const KNOWN_TERM = 'SELECT 1 FROM skills_fts WHERE skills_fts MATCH ? LIMIT 1';
@@ -708,7 +709,7 @@ function rankLexical(
  *    candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills that
  *    stand out by meaning alone are candidates too.
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
- *    read in full and turned into hits by `toSearchHit`.
+ *    read (the columns a hit needs, and the indexed text) and turned into hits by `toSearchHit`.
  *
  * @param terms - the connection's caches (vocabulary slices, phrase relevance)
  * @param options - `exhaustive`: score every match (the ranking the pruned one must equal; tests)
@@ -795,10 +796,10 @@ export function searchSkills(
     candidates.push({ key: key.seq, name: key.name, rootUri: key.root_uri, lexical: 0 });
 
   const top = rankCandidates(parsed, candidates, rootUris, max);
-  const rows = conn.stmt(ROWS_BY_SEQ).all(JSON.stringify(top.map((hit) => hit.key))) as SkillRow[];
+  const rows = conn.stmt(ROWS_BY_SEQ).all(JSON.stringify(top.map((hit) => hit.key))) as SearchHitRow[];
   const rowBySeq = new Map(rows.map((row) => [row.seq, row]));
   return top.flatMap((hit) => {
     const row = rowBySeq.get(hit.key);
-    return row === undefined ? [] : [toSearchHit(parsed, hit, toSkillRecord(row))];
+    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row))];
   });
 }

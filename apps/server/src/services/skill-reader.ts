@@ -13,7 +13,13 @@ import {
   SkillportError,
   userSkillRoot,
 } from '@skillport/core';
-import { DEFINITION_PATH, type Identity, type SkillRecord, type SkillRevisionState } from '../store/types.js';
+import {
+  DEFINITION_PATH,
+  type Identity,
+  type SearchHitSkill,
+  type SkillRecord,
+  type SkillRevisionState,
+} from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
 import { ownedBytes } from './read-cache.js';
@@ -33,7 +39,7 @@ export function rootsFor(identity: Identity, targetUri: string | null | undefine
 }
 
 /** A stored skill as a list item. */
-export function toListItem(skill: SkillRecord): SkillListItem {
+export function toListItem(skill: SearchHitSkill): SkillListItem {
   const uri = `${skill.rootUri}/${skill.name}`;
   return {
     type: 'skill',

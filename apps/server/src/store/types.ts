@@ -282,8 +282,17 @@ export interface SkillView {
   files: StoredFile[] | null;
 }
 
+/**
+ * What a search hit carries of its skill: the fields `find` lists (no body, frontmatter, overview or
+ * source metadata; the hit's `matchedFields` were computed from the full text by the store).
+ */
+export type SearchHitSkill = Pick<
+  SkillRecord,
+  'name' | 'rootUri' | 'description' | 'tags' | 'allowedTools' | 'revision' | 'updatedAt'
+>;
+
 export interface SearchHit {
-  skill: SkillRecord;
+  skill: SearchHitSkill;
   /** Normalised to [0, 1], descending. */
   score: number;
   /** Which fields matched (`name`, `tags`, `description`, `overview`, `body`), in that order. */

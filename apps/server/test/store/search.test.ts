@@ -45,6 +45,22 @@ describe(`${TEST_ENGINE} store: search`, () => {
     expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? 1);
   });
 
+  it("carries the skill's listed fields, not its body, frontmatter or overview (matchedFields still see the body)", async () => {
+    const store = await seeded();
+    const [hit] = await store.search('acme', [USER_ROOT], 'pipeline', { limit: 10 });
+    const stored = await store.getSkill('acme', USER_ROOT, 'deploy');
+    expect(hit?.matchedFields).toEqual(['body']);
+    expect(hit?.skill).toStrictEqual({
+      name: 'deploy',
+      rootUri: USER_ROOT,
+      description: 'Deploy services to production',
+      tags: stored?.tags,
+      allowedTools: stored?.allowedTools,
+      revision: stored?.revision,
+      updatedAt: stored?.updatedAt,
+    });
+  });
+
   it.each([
     { query: 'calc', first: 'calculator', why: 'prefix of the last term' },
     { query: 'Search Web', first: 'search-web', why: 'kebab-case of the query is the name' },

@@ -1,6 +1,7 @@
 import type {
   ApiKeyRecord,
   Role,
+  SearchHitSkill,
   SkillFileKind,
   SkillRecord,
   SkillRevisionRecord,
@@ -85,6 +86,42 @@ export interface ManifestFile {
 function parseJson<T>(text: string | null, fallback: T): T {
   if (text === null) return fallback;
   return JSON.parse(text) as T;
+}
+
+/** The columns of a `skills` row a search hit is made from (see {@link toSearchSource}). */
+export const SEARCH_HIT_COLUMNS =
+  'seq, name, root_uri, description, tags, allowed_tools, revision, updated_at, overview, body';
+
+/** A `skills` row read with {@link SEARCH_HIT_COLUMNS}. */
+export type SearchHitRow = Pick<
+  SkillRow,
+  | 'seq'
+  | 'name'
+  | 'root_uri'
+  | 'description'
+  | 'tags'
+  | 'allowed_tools'
+  | 'revision'
+  | 'updated_at'
+  | 'overview'
+  | 'body'
+>;
+
+/** Maps a row of {@link SEARCH_HIT_COLUMNS} to what `toSearchHit` needs (its skill fields and indexed text). */
+export function toSearchSource(
+  row: SearchHitRow,
+): SearchHitSkill & { overview: string | null; body: string } {
+  return {
+    name: row.name,
+    rootUri: row.root_uri,
+    description: row.description,
+    tags: parseJson<string[]>(row.tags, []),
+    allowedTools: parseJson<string[]>(row.allowed_tools, []),
+    revision: row.revision,
+    updatedAt: row.updated_at,
+    overview: row.overview,
+    body: row.body,
+  };
 }
 
 /** Maps a `skills` row to the store's record. */
