@@ -23,7 +23,7 @@ import { PREPARE_SKILL, type PreparedSkill } from './prepare-skill.js';
 import { applyRetention } from './retention.js';
 import type { SkillFileRead } from './skill-file.js';
 import { resolveSkillName } from './skill-name.js';
-import { type GetSkillOptions, getSkill, iso, notFound, rootsFor, withDirectories } from './skill-reader.js';
+import { type GetSkillOptions, getSkill, iso, notFound, rootsFor, skillFilesOf } from './skill-reader.js';
 import { effectiveTimeout, waitForQueue } from './wait.js';
 
 // ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
@@ -272,18 +272,7 @@ export async function getSkillAtRevision(
     result.content_sha256 = match.entry.manifest.find((f) => f.path === DEFINITION_PATH)?.sha256 ?? '';
   }
   if (options.includeFiles) {
-    result.files = withDirectories(
-      uri,
-      match.entry.manifest.map((f) => ({
-        name: f.path.slice(f.path.lastIndexOf('/') + 1),
-        uri: `${uri}/${f.path}`,
-        path: f.path,
-        is_dir: false,
-        kind: f.kind,
-        size: f.size,
-        sha256: f.sha256,
-      })),
-    );
+    result.files = skillFilesOf(uri, match.entry.manifest);
   }
   if (options.includeSource) result.source = match.live?.sourceMetadata ?? null;
   return result;

@@ -28,7 +28,7 @@ import { resolveSkillName } from './skill-name.js';
 import { iso, skillResultJson, skillResultOf, viewOptionsFor, wantsOverview } from './skill-result.js';
 import { resolveCallerRoot } from './skill-roots.js';
 
-export { iso, withDirectories } from './skill-result.js';
+export { iso, skillFilesOf } from './skill-result.js';
 
 /** The roots a request looks at: the given one, or the user root then the agent root. */
 export function rootsFor(identity: Identity, targetUri: string | null | undefined): string[] {

@@ -23,8 +23,30 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/**
+ * The `files` of a get result: one entry per stored file of the skill at `uri` plus one `directory`
+ * entry per folder on their paths, sorted by path.
+ */
+export function skillFilesOf(
+  uri: string,
+  stored: readonly { path: string; kind: SkillFile['kind']; size: number; sha256: string | null }[],
+): SkillFile[] {
+  return withDirectories(
+    uri,
+    stored.map((f) => ({
+      name: f.path.slice(f.path.lastIndexOf('/') + 1),
+      uri: `${uri}/${f.path}`,
+      path: f.path,
+      is_dir: false,
+      kind: f.kind,
+      size: f.size,
+      sha256: f.sha256,
+    })),
+  );
+}
+
 /** The files plus one `directory` entry per folder on their paths, sorted by path. */
-export function withDirectories(uri: string, files: SkillFile[]): SkillFile[] {
+function withDirectories(uri: string, files: SkillFile[]): SkillFile[] {
   const dirs = new Set<string>();
   for (const f of files) {
     const parts = f.path.split('/');
@@ -117,18 +139,7 @@ export function skillResultOf(
     result.content_sha256 = file.sha256;
   }
   if (view.files !== null) {
-    result.files = withDirectories(
-      uri,
-      view.files.map((f) => ({
-        name: f.path.slice(f.path.lastIndexOf('/') + 1),
-        uri: `${uri}/${f.path}`,
-        path: f.path,
-        is_dir: false,
-        kind: f.kind,
-        size: f.size,
-        sha256: f.sha256,
-      })),
-    );
+    result.files = skillFilesOf(uri, view.files);
   }
   if (request.includeSource) result.source = skill.sourceMetadata;
   return result;
