@@ -587,7 +587,7 @@ async function semanticCandidates(
  *    lexical candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills
  *    that stand out by meaning alone are candidates too.
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
- *    read (the columns a hit needs, and the indexed text) and turned into hits by `toSearchHit`.
+ *    read (the columns a hit needs, and the overview) and turned into hits by `toSearchHit`.
  *
  * @returns hits, best first
  */

@@ -23,9 +23,9 @@ import { buildSearchDocument } from './search-document.js';
  *    {@link NAME_MATCH_BOOST}; sorted by relevance, then root order, then name; a name present in
  *    several roots is kept once, from the earliest root in `rootUris` (the root `get` would read);
  *    cut to `limit`.
- * 3. {@link toSearchHit}: with the skill's listed fields and indexed text loaded by the engine, the score normalised to [0, 1)
- *    ({@link normaliseScore}), `matchedFields` ({@link matchFields}; a skill found only by name has
- *    `['name']`) and `matchReason`.
+ * 3. {@link toSearchHit}: with the skill's listed fields and overview loaded by the engine, the score
+ *    normalised to [0, 1) ({@link normaliseScore}), `matchedFields` ({@link matchFields}, all fields
+ *    but the body; a skill found only by name has `['name']`) and `matchReason`.
  *
  * An engine's lexical relevance must be on the scale of FTS5's negated BM25 with the weights of
  * `FIELD_WEIGHTS` (typically 0–15 for real queries, strong multi-field hits 3–10), so the floor,
@@ -167,25 +167,39 @@ export function rankCandidates<K>(
   return scored.filter((hit) => preferred.get(hit.name) === hit).slice(0, max);
 }
 
+/** The searched fields but the body (see {@link reportedFields}). */
+const REPORTED_FIELDS: readonly SearchField[] = SEARCH_FIELDS.filter((field) => field !== 'body');
+
+/**
+ * The fields {@link toSearchHit} reports in `matchedFields`: the searched fields but the body. A
+ * find result's `level` is the lowest level among the matched fields, capped at 2, and the body is
+ * level 2, so a body match never changes it; leaving the body out spares reading and scanning every
+ * hit's body.
+ */
+function reportedFields(fields: readonly SearchField[]): readonly SearchField[] {
+  return fields === SEARCH_FIELDS ? REPORTED_FIELDS : fields.filter((field) => field !== 'body');
+}
+
 /**
  * The hit returned to the client for a ranked candidate, once the engine has loaded its skill.
  *
  * @param query - from {@link parseSearchQuery}
  * @param ranked - from {@link rankCandidates}
- * @param skill - the hit's skill fields, with its overview and body (for `matchedFields` only: the
- *   hit carries neither)
- * @returns score in [0, 1), matched fields in index order, match reason
+ * @param skill - the hit's skill fields, with its overview (for `matchedFields` only: the hit does
+ *   not carry it)
+ * @returns score in [0, 1), matched fields in index order (never `body`, see `SearchHit`), match
+ *   reason
  */
 export function toSearchHit(
   query: SearchQuery,
   ranked: RankedCandidate<unknown>,
-  skill: SearchHitSkill & { overview: string | null; body: string },
+  skill: SearchHitSkill & { overview: string | null },
 ): SearchHit {
   const matchedFields: string[] = matchFields(
-    buildSearchDocument(skill),
+    buildSearchDocument({ ...skill, body: '' }),
     query.tokens,
     query.prefixLast,
-    query.fields,
+    reportedFields(query.fields),
     query.corrections ?? [],
   );
   if (ranked.matchReason === 'name' && !matchedFields.includes('name')) matchedFields.unshift('name');

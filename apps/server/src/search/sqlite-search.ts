@@ -35,7 +35,7 @@ const KEYS_IN_SCOPE = `SELECT s.seq, s.name, s.root_uri FROM json_each(?) AS j C
 const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills INDEXED BY skills_by_lower_name WHERE account_id = ?
   AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
 
-/** What the hits are made of (not frontmatter or source metadata; the body only for `matchedFields`). */
+/** What the hits are made of (not body, frontmatter or source metadata; the overview only for `matchedFields`). */
 const ROWS_BY_SEQ = `SELECT ${SEARCH_HIT_COLUMNS} FROM skills WHERE seq IN (SELECT value FROM json_each(?))`;
 
 /** Whether any indexed text holds the word (`*`: as a prefix), through the index's own tokenizer. */
@@ -709,7 +709,7 @@ function rankLexical(
  *    candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills that
  *    stand out by meaning alone are candidates too.
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
- *    read (the columns a hit needs, and the indexed text) and turned into hits by `toSearchHit`.
+ *    read (the columns a hit needs, and the overview) and turned into hits by `toSearchHit`.
  *
  * @param terms - the connection's caches (vocabulary slices, phrase relevance)
  * @param options - `exhaustive`: score every match (the ranking the pruned one must equal; tests)

@@ -284,7 +284,7 @@ export interface SkillView {
 
 /**
  * What a search hit carries of its skill: the fields `find` lists (no body, frontmatter, overview or
- * source metadata; the hit's `matchedFields` were computed from the full text by the store).
+ * source metadata; the hit's `matchedFields` were computed from its indexed text by the store).
  */
 export type SearchHitSkill = Pick<
   SkillRecord,
@@ -295,7 +295,11 @@ export interface SearchHit {
   skill: SearchHitSkill;
   /** Normalised to [0, 1], descending. */
   score: number;
-  /** Which fields matched (`name`, `tags`, `description`, `overview`, `body`), in that order. */
+  /**
+   * Which fields matched (`name`, `tags`, `description`, `overview`), in that order. The body is
+   * never listed: a body match is level 2, the level `find` gives a hit without a match in a lower
+   * level field anyway, so it is not looked for.
+   */
   matchedFields: string[];
   /**
    * `name` when the query is the skill's name (or its kebab-case form); else `hybrid` when both the

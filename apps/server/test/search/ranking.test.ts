@@ -136,8 +136,21 @@ describe('toSearchHit', () => {
       skill('billing', { description: 'Parses invoice PDFs', body: 'Invoices are parsed.' }),
     );
     expect(hit.score).toBe(normaliseScore(5 + LEXICAL_MATCH_FLOOR));
-    expect(hit.matchedFields).toEqual(['description', 'body']);
+    expect(hit.matchedFields).toEqual(['description']);
     expect(hit.matchReason).toBe('lexical');
+  });
+
+  it('never lists the body (a body match is level 2 whether listed or not); the overview is listed', () => {
+    const query = parseSearchQuery('invoices');
+    const [ranked] = rankCandidates(query, [candidate(1, 'billing', AGENT, 5)], [AGENT], 1);
+    const bodyOnly = toSearchHit(query, ranked!, skill('billing', { body: 'Invoices are parsed.' }));
+    expect(bodyOnly.matchedFields).toEqual([]);
+    const overview = toSearchHit(
+      query,
+      ranked!,
+      skill('billing', { overview: 'Reads invoices.', body: 'Invoices are parsed.' }),
+    );
+    expect(overview.matchedFields).toEqual(['overview']);
   });
 
   it('an exact-name hit lists name first even when no indexed word matched', () => {

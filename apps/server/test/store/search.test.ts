@@ -39,17 +39,20 @@ describe(`${TEST_ENGINE} store: search`, () => {
     const store = await seeded();
     const hits = await store.search('acme', [USER_ROOT], 'calculator', { limit: 10 });
     expect(hits.map((h) => h.skill.name)).toEqual(['calculator', 'notes']);
-    // 'calculations' in the description stems like 'calculator'; the default body starts '# calculator'.
-    expect(hits[0]).toMatchObject({ matchReason: 'name', matchedFields: ['name', 'description', 'body'] });
-    expect(hits[1]).toMatchObject({ matchReason: 'lexical', matchedFields: ['body'] });
+    // 'calculations' in the description stems like 'calculator'. Both bodies hold the word too, but
+    // matchedFields never lists the body (a body match is level 2, the level of a hit without any
+    // lower-level match): 'notes' matched in its body alone.
+    expect(hits[0]).toMatchObject({ matchReason: 'name', matchedFields: ['name', 'description'] });
+    expect(hits[1]).toMatchObject({ matchReason: 'lexical', matchedFields: [] });
     expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? 1);
   });
 
-  it("carries the skill's listed fields, not its body, frontmatter or overview (matchedFields still see the body)", async () => {
+  it("carries the skill's listed fields, not its body, frontmatter or overview (a body-only match lists no field)", async () => {
     const store = await seeded();
     const [hit] = await store.search('acme', [USER_ROOT], 'pipeline', { limit: 10 });
     const stored = await store.getSkill('acme', USER_ROOT, 'deploy');
-    expect(hit?.matchedFields).toEqual(['body']);
+    expect(hit?.skill.name).toBe('deploy');
+    expect(hit?.matchedFields).toEqual([]);
     expect(hit?.skill).toStrictEqual({
       name: 'deploy',
       rootUri: USER_ROOT,
@@ -86,10 +89,10 @@ describe(`${TEST_ENGINE} store: search`, () => {
     }
   });
 
-  it('reports every matched field in field order', async () => {
+  it('reports every matched field but the body in field order', async () => {
     const store = await seeded();
     const [hit] = await store.search('acme', [USER_ROOT], 'pdf', { limit: 1 });
-    expect(hit?.matchedFields).toEqual(['name', 'tags', 'description', 'body']);
+    expect(hit?.matchedFields).toEqual(['name', 'tags', 'description']);
   });
 
   it.each([

@@ -90,7 +90,7 @@ function parseJson<T>(text: string | null, fallback: T): T {
 
 /** The columns of a `skills` row a search hit is made from (see {@link toSearchSource}). */
 export const SEARCH_HIT_COLUMNS =
-  'seq, name, root_uri, description, tags, allowed_tools, revision, updated_at, overview, body';
+  'seq, name, root_uri, description, tags, allowed_tools, revision, updated_at, overview';
 
 /** A `skills` row read with {@link SEARCH_HIT_COLUMNS}. */
 export type SearchHitRow = Pick<
@@ -104,13 +104,10 @@ export type SearchHitRow = Pick<
   | 'revision'
   | 'updated_at'
   | 'overview'
-  | 'body'
 >;
 
-/** Maps a row of {@link SEARCH_HIT_COLUMNS} to what `toSearchHit` needs (its skill fields and indexed text). */
-export function toSearchSource(
-  row: SearchHitRow,
-): SearchHitSkill & { overview: string | null; body: string } {
+/** Maps a row of {@link SEARCH_HIT_COLUMNS} to what `toSearchHit` needs (its skill fields and overview). */
+export function toSearchSource(row: SearchHitRow): SearchHitSkill & { overview: string | null } {
   return {
     name: row.name,
     rootUri: row.root_uri,
@@ -120,7 +117,6 @@ export function toSearchSource(
     revision: row.revision,
     updatedAt: row.updated_at,
     overview: row.overview,
-    body: row.body,
   };
 }
 
