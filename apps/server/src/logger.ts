@@ -49,7 +49,7 @@ export interface CreateLoggerOptions {
   /** Lowest level written (default: `LOG_LEVEL` of the environment, else `info`). */
   level?: LogLevel;
   /**
-   * Where lines go (default: `trace`–`info` on stdout, buffered — written at 4 KiB or within 100 ms,
+   * Where lines go (default: `trace`–`info` on stdout, buffered — written at about 16 KB or within 100 ms,
    * and flushed when the process exits —, `warn` and above on stderr, at once). Anything with
    * `write(line)` works, e.g. a file stream.
    */
@@ -101,8 +101,8 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     options.destination ??
     pino.multistream(
       [
-        // Asynchronous and buffered: lines gather until LOG_BUFFER_BYTES are waiting or
-        // LOG_FLUSH_MS have passed, then go out in one write (not one write per request line);
+        // Asynchronous and buffered: lines are gathered and go out together — a chunk of ~16,000
+        // characters at once, fewer within LOG_FLUSH_MS — not one write per request line;
         // the flush timer runs only while lines are waiting (an idle server writes nothing); what is
         // buffered is written synchronously when the process exits (normal stop, fatal error or
         // uncaught exception alike).
