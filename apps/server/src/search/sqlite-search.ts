@@ -56,6 +56,8 @@ const TERM_CACHE_SLICES = 512;
 export class TermCache {
   /** The relevance of recent query phrases in each skill (valid while the database is unchanged). */
   readonly scores = new PhraseScores();
+  /** Scratch arrays of the ranking from kept relevance. */
+  readonly scratch = new RankScratch();
   private readonly slices = new Map<string, { at: number; terms: Array<{ term: string; docs: number }> }>();
 
   /** The terms starting with `prefix` (two letters). */
@@ -592,25 +594,111 @@ function grown(lengths: Int32Array, id: number): Int32Array {
   return more;
 }
 
+/** Skill seqs above this are ranked by merging the phrase lists instead of summing into a dense array. */
+const MAX_DENSE_SEQ = 1 << 22;
+
+/**
+ * Scratch arrays of {@link rankFromPhrases}, indexed by skill seq and reused by every query of a
+ * connection (grown to the highest seq seen): the sum of each skill's kept relevance, and the query
+ * that last touched it.
+ */
+class RankScratch {
+  sums = new Float64Array(0);
+  marks = new Uint32Array(0);
+  /** Even: the mark of a skill summed by the current query; +1: already considered for the top. */
+  mark = 0;
+
+  /** Readies the arrays for seqs up to `maxSeq` and returns the current query's mark. */
+  next(maxSeq: number): number {
+    if (maxSeq >= this.sums.length) {
+      const size = Math.max(maxSeq + 1, this.sums.length * 2, 1024);
+      this.sums = new Float64Array(size);
+      this.marks = new Uint32Array(size);
+      this.mark = 0;
+    }
+    this.mark += 2;
+    if (this.mark >= 0xfffffffe) {
+      this.marks.fill(0);
+      this.mark = 2;
+    }
+    return this.mark;
+  }
+}
+
+/** Where `{ seq, raw }` goes in `top` (best first; equal relevance: lower seq first). */
+function insertAt(top: ReadonlyArray<{ seq: number; raw: number }>, seq: number, raw: number): number {
+  let lo = 0;
+  let hi = top.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const at = top[mid] as { seq: number; raw: number };
+    if (at.raw > raw || (at.raw === raw && at.seq < seq)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * The best `wanted` skills of the whole index for the query made of `phrases` (OR-ed), by relevance
  * then rowid — what `RANK_ALL` returns — from the phrases' kept matches; null when a phrase's matches
  * cannot be kept or a phrase is new (the caller then ranks exhaustively).
+ *
+ * Each skill's relevance is the sum of its kept per-phrase relevance, added in phrase order starting
+ * from 0, as `bm25()` adds them (a phrase the skill lacks adds nothing): the same floating-point
+ * operations in the same order, so the same bits.
  */
 function rankFromPhrases(
   conn: Connection,
   cache: PhraseScores,
   phrases: readonly string[],
   wanted: number,
+  scratch: RankScratch = new RankScratch(),
 ): Array<{ seq: number; raw: number }> | null {
   cache.sync(conn);
   if (!cache.worthReading(phrases)) return null;
   const lists: PhraseMatches[] = [];
+  let maxSeq = 0;
   for (const phrase of phrases) {
     const list = cache.get(conn, phrase);
     if (list === null) return null;
     lists.push(list);
+    if (list.seqs.length > 0) maxSeq = Math.max(maxSeq, list.seqs[list.seqs.length - 1] as number);
   }
+  if (maxSeq >= MAX_DENSE_SEQ) return mergePhrases(lists, wanted);
+  const mark = scratch.next(maxSeq);
+  const { sums, marks } = scratch;
+  for (const list of lists) {
+    const { seqs, scores } = list;
+    for (let j = 0; j < seqs.length; j++) {
+      const seq = seqs[j] as number;
+      if (marks[seq] !== mark) {
+        marks[seq] = mark;
+        sums[seq] = 0;
+      }
+      sums[seq] = (sums[seq] as number) + (scores[j] as number);
+    }
+  }
+  const top: Array<{ seq: number; raw: number }> = [];
+  for (const list of lists) {
+    const { seqs } = list;
+    for (let j = 0; j < seqs.length; j++) {
+      const seq = seqs[j] as number;
+      if (marks[seq] !== mark) continue;
+      marks[seq] = mark + 1;
+      const raw = sums[seq] as number;
+      if (top.length === wanted) {
+        const last = top[wanted - 1] as { seq: number; raw: number };
+        if (raw < last.raw || (raw === last.raw && seq > last.seq)) continue;
+      }
+      top.splice(insertAt(top, seq, raw), 0, { seq, raw });
+      if (top.length > wanted) top.pop();
+    }
+  }
+  return top;
+}
+
+/** {@link rankFromPhrases} by merging the phrase lists in seq order (for seqs too high for the dense arrays). */
+function mergePhrases(lists: readonly PhraseMatches[], wanted: number): Array<{ seq: number; raw: number }> {
   const at = new Array<number>(lists.length).fill(0);
   // Best first; ties keep the lower rowid first (it comes first and only a higher score displaces it).
   const top: Array<{ seq: number; raw: number }> = [];
@@ -633,14 +721,7 @@ function rankFromPhrases(
       }
     }
     if (top.length === wanted && !(raw > (top[top.length - 1] as { raw: number }).raw)) continue;
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((top[mid] as { raw: number }).raw >= raw) lo = mid + 1;
-      else hi = mid;
-    }
-    top.splice(lo, 0, { seq, raw });
+    top.splice(insertAt(top, seq, raw), 0, { seq, raw });
     if (top.length > wanted) top.pop();
   }
   return top;
@@ -769,6 +850,7 @@ export function searchSkills(
                   terms.scores,
                   phrases.map((phrase) => phraseQuery([phrase], columns)),
                   wanted,
+                  terms.scratch,
                 ),
         );
   if (semantic !== undefined) {
