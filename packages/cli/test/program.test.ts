@@ -39,6 +39,13 @@ describe('runCli', () => {
     [['skills', 'nope'], 1, /unknown command 'nope'/],
     [['validate', 'x'], 1, /unknown command 'validate'[\s\S]*did you mean `skillport skills validate`\?/],
     [['rm', 'x'], 1, /did you mean `skillport skills remove`\?/],
+    // The verbs of the HTTP API and of other registries' CLIs name the same commands.
+    [['get', 'x'], 1, /did you mean `skillport skills show` or `skillport config get`\?/],
+    [['delete', 'x'], 1, /did you mean `skillport skills remove`\?/],
+    [['search', 'x'], 1, /did you mean `skillport skills find`\?/],
+    [['skills', 'get', '--help'], 0, /Usage: skillport skills show\|get \[options\] <name>/],
+    [['skills', 'delete', '--help'], 0, /Usage: skillport skills remove\|rm \[options\] <name>/],
+    [['skills', 'search', '--help'], 0, /Usage: skillport skills find\|search \[options\] <query\.\.\.>/],
     [['skills', 'list', '-o', 'yaml'], 1, /-o\/--output must be "table" or "json", got "yaml"/],
     [['add-skill'], 1, /missing required argument/],
     [['skills', 'validate', 'missing-dir'], 1, /no such file or folder/],

@@ -108,6 +108,7 @@ export function registerSkills(program: Command, io: CliIo): Command {
 
   skills
     .command('find')
+    .alias('search')
     .description('search skills by what they do')
     .argument('<query...>', 'words describing the task')
     .option('--limit <n>', 'most results (default 10)')
@@ -146,6 +147,7 @@ export function registerSkills(program: Command, io: CliIo): Command {
 
   skills
     .command('show')
+    .alias('get')
     .description(
       'print a skill: its SKILL.md (default), --level 0 abstract, 1 overview; --files lists its files',
     )
@@ -234,7 +236,7 @@ export function registerSkills(program: Command, io: CliIo): Command {
 
   skills
     .command('remove')
-    .alias('rm')
+    .aliases(['rm', 'delete'])
     .description('delete a skill')
     .argument('<name>', 'skill name')
     .option('--target <uri>', 'skill root (default: your user root, then the agent root)')
