@@ -81,3 +81,36 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: c
     expect(await threaded.changeToken()).not.toBe(second);
   });
 });
+
+describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: API-key reads', () => {
+  it('answers key counts and lookups on the HTTP thread’s reader, seeing every commit at once', async () => {
+    const temp = openTempStore();
+    const threaded = await createThreadedSqliteStore({ dataDir: temp.dataDir });
+    cleanup = async () => {
+      await threaded.close();
+      await temp.cleanup();
+    };
+    const hash = 'e'.repeat(64);
+    expect(await threaded.countApiKeys()).toBe(0);
+    expect(await threaded.findApiKeyByHash(hash)).toBeNull();
+    // Created through the database thread: seen by the very next read.
+    const key = await threaded.createApiKey({
+      accountId: 'acme',
+      userId: 'alice',
+      role: 'user',
+      prefix: 'sk_test',
+      hash,
+    });
+    expect(await threaded.countApiKeys()).toBe(1);
+    expect(await threaded.findApiKeyByHash(hash)).toEqual(await temp.store.findApiKeyByHash(hash));
+    expect((await threaded.findApiKeyByHash(hash))?.id).toBe(key.id);
+    // Revoked through another connection (another replica): gone at once.
+    await temp.store.revokeApiKey(key.id);
+    expect(await threaded.findApiKeyByHash(hash)).toBeNull();
+    expect(await threaded.countApiKeys()).toBe(0);
+    // Once closed, the store says so as every other call does.
+    await threaded.close();
+    await expect(threaded.countApiKeys()).rejects.toThrow(/not open/);
+    await expect(threaded.findApiKeyByHash(hash)).rejects.toThrow(/not open/);
+  });
+});

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { movableBuffer } from '../movable.js';
 import { createTaskSignal } from '../task-signal.js';
 import type { SkillWrite, Store } from '../types.js';
+import { countApiKeys, findApiKeyByHash } from './account-ops.js';
 import { type CallThread, type CallThreadReply, startCallThread } from './call-thread.js';
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
@@ -294,6 +295,28 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     store.search = async (...args: Parameters<Store['search']>) =>
       closed ? call('search', args) : (await searchReaders()).search(...args);
   }
+  // The API-key reads of authentication (dev mode's "is there a key yet?", a key's record once the
+  // change token moved) come with requests, and while skills are written every request after a commit
+  // makes one. They are index lookups in a small table: answered on the read-only connection of this
+  // thread (a WAL reader neither waits for the writer nor for a lock: it sees every commit made before
+  // it starts), not queued behind the writes in the database thread. Should the read fail (the log
+  // being reset, the store closing), the database thread answers as before.
+  store.countApiKeys = async () => {
+    if (closed) return call('countApiKeys', []);
+    try {
+      return countApiKeys(watcher);
+    } catch {
+      return call('countApiKeys', []);
+    }
+  };
+  store.findApiKeyByHash = async (hash: string) => {
+    if (closed) return call('findApiKeyByHash', [hash]);
+    try {
+      return findApiKeyByHash(watcher, hash);
+    } catch {
+      return call('findApiKeyByHash', [hash]);
+    }
+  };
   // watchTasks takes a function: its listeners live here and hear of this store's own settlements.
   const settled = createTaskSignal();
   store.watchTasks = (listener: () => void) => settled.watch(listener, () => false);
