@@ -139,14 +139,17 @@ const LEXICAL_BY_TERMS = `WITH q AS (
  * Per lexeme ($1), its best `$2` rows of `skill_terms` by rank (`skill_terms_by_impact`, PostgreSQL
  * migration 7: an index-only scan that stops after `$2` rows): the skills and their ranks, best
  * first, each as comma-separated text (`float8` text is exact: the shortest that reads back the same,
- * and far cheaper to read than arrays), how many rows were read and the lowest rank read.
+ * and far cheaper to read than arrays; a rank equal to the row before's is left empty: a lexeme's
+ * ranks take few values, so most are), how many rows were read and the lowest rank read.
  */
 const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
   FROM unnest($1::text[]) WITH ORDINALITY AS l(lexeme, n)
-  CROSS JOIN LATERAL (SELECT string_agg(top.skill_seq::text, ',') AS seqs, string_agg(top.rank::text, ',') AS ranks,
+  CROSS JOIN LATERAL (SELECT string_agg(top.skill_seq::text, ',') AS seqs,
+      string_agg(CASE WHEN top.rank = top.before THEN '' ELSE top.rank::text END, ',') AS ranks,
       count(*)::int AS count, min(top.rank) AS last
-    FROM (SELECT t.skill_seq, t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme
-      ORDER BY t.rank DESC, t.skill_seq LIMIT $2) AS top) AS x
+    FROM (SELECT best.skill_seq, best.rank, lag(best.rank) OVER (ORDER BY best.rank DESC, best.skill_seq) AS before
+      FROM (SELECT t.skill_seq, t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme
+        ORDER BY t.rank DESC, t.skill_seq LIMIT $2) AS best) AS top) AS x
   ORDER BY l.n`;
 
 /**
@@ -201,9 +204,11 @@ const BOUND_MARGIN = 1e-9;
 /**
  * How `thresholdCandidates` ended, counted per process since start (for tests and profiling): settled
  * by the bound, settled because every row was read, or left to ranking every row; `pruned` counts
- * rounds that left candidates unranked because their rows read show they cannot enter.
+ * rounds that left candidates unranked because their rows read show they cannot enter; `deeper`
+ * rounds that read deeper without ranking (their candidates' ranks read put none of the top above the
+ * bound).
  */
-export const thresholdOutcomes = { bound: 0, exhausted: 0, fallback: 0, pruned: 0 };
+export const thresholdOutcomes = { bound: 0, exhausted: 0, fallback: 0, pruned: 0, deeper: 0 };
 
 /** BM25 contribution of one term (the formula of the queries, in the same order). */
 function contribution(idf: number, rank: number): number {
@@ -243,9 +248,14 @@ function upperRelevance(
 /** A round's postings as read: per list whether every row was read, and the lowest rank read. */
 interface RoundRead {
   /** The candidate skills (every skill read), in order of first reading. */
-  seqs: string[];
+  seqs: number[];
   /** Per candidate, the relevance it can have at most ({@link upperRelevance} of its rank bounds). */
   uppers: Float64Array;
+  /**
+   * Per candidate, about the relevance it has at least: from the ranks read of it alone (a list where it
+   * was not read adds nothing). An estimate (not rounded down), to judge whether a round can settle.
+   */
+  lowers: Float64Array;
   exhausted: boolean[];
   /** Per list, the lowest rank read; 0 when every row was read. */
   lowest: number[];
@@ -288,30 +298,71 @@ function readRound(
     unseen[list.i] = (unseen[list.i] ?? 0) + Math.fround(lowest[n] ?? 0);
   const width = terms.length;
   const ranks = new Float64Array(read * width);
-  const index = new Map<string, number>();
-  const seqs: string[] = [];
+  const known = new Float64Array(read * width);
+  const index = new Map<number, number>();
+  const seqs: number[] = [];
   for (const row of rows) {
+    const text = row.seqs ?? '';
+    if (text === '') continue;
     const n = row.list - 1;
     const i = lists[n]?.i ?? 0;
     const floor = Math.fround(lowest[n] ?? 0);
-    const listRanks = row.ranks?.split(',') ?? [];
-    for (const [k, seq] of (row.seqs?.split(',') ?? []).entries()) {
+    // `seqs` are decimal integers; `ranks` carries a rank where it differs from the row before (the
+    // rows are best first, and many share a rank), else nothing: parse each distinct rank once.
+    const rankText = row.ranks ?? '';
+    let at = 0;
+    let rank = 0;
+    let seq = 0;
+    for (let p = 0; p <= text.length; p++) {
+      const code = p < text.length ? text.charCodeAt(p) : 44;
+      if (code !== 44) {
+        seq = seq * 10 + (code - 48);
+        continue;
+      }
+      const comma = rankText.indexOf(',', at);
+      const stop = comma === -1 ? rankText.length : comma;
+      if (stop > at) rank = Math.fround(Number(rankText.slice(at, stop)));
+      at = stop + 1;
       let c = index.get(seq);
       if (c === undefined) {
         c = seqs.length;
         index.set(seq, c);
         seqs.push(seq);
-        ranks.set(unseen, c * width);
+        for (let t = 0; t < width; t++) ranks[c * width + t] = unseen[t] ?? 0;
       }
       const slot = c * width + i;
-      ranks[slot] = (ranks[slot] ?? 0) + Math.fround(Number(listRanks[k])) - floor;
+      ranks[slot] = (ranks[slot] ?? 0) + rank - floor;
+      known[slot] = (known[slot] ?? 0) + rank;
+      seq = 0;
     }
   }
+  // `upperRelevance` of each candidate's ranks (the same operations, inlined), and its lower estimate.
+  const widen = terms.map((term, i) => (term.prefix ? 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7 : 1));
   const uppers = new Float64Array(seqs.length);
+  const lowers = new Float64Array(seqs.length);
   for (let c = 0; c < seqs.length; c++) {
-    uppers[c] = upperRelevance(terms, stats, idfs, ranks.subarray(c * width, (c + 1) * width));
+    let upper = 0;
+    let lower = 0;
+    for (let i = 0; i < width; i++) {
+      let bound = ranks[c * width + i] ?? 0;
+      if (bound > 0) {
+        if (terms[i]?.prefix) bound *= widen[i] ?? 1;
+        upper += contribution(idfs[i] ?? 0, bound);
+      }
+      const rank = known[c * width + i] ?? 0;
+      if (rank > 0) lower += contribution(idfs[i] ?? 0, rank);
+    }
+    uppers[c] = upper * (1 + BOUND_MARGIN);
+    lowers[c] = lower;
   }
-  return { seqs, uppers, exhausted, lowest, bound: upperRelevance(terms, stats, idfs, unseen) };
+  return { seqs, uppers, lowers, exhausted, lowest, bound: upperRelevance(terms, stats, idfs, unseen) };
+}
+
+/** `values[c]` for each `c` of `at` (a loop: `Float64Array.from` with a mapping function is far slower). */
+function valuesAt(values: Float64Array, at: readonly number[]): Float64Array {
+  const out = new Float64Array(at.length);
+  for (let k = 0; k < at.length; k++) out[k] = values[at[k] ?? 0] ?? 0;
+  return out;
 }
 
 /** Row order of the ranking statements: relevance, best first, then `seq`. */
@@ -351,10 +402,11 @@ async function thresholdCandidates(
     return null;
   }
   /** The best `budget` of `candidates` in scope, ranked exactly. */
-  const rank = async (candidates: readonly string[], exhausted: readonly boolean[]): Promise<KeyRow[]> =>
+  const rank = async (candidates: readonly number[], exhausted: readonly boolean[]): Promise<KeyRow[]> =>
+    // Unnamed, so planned for its parameters each time: a prepared statement switches to a generic
+    // plan after five runs, and this one's (candidate and lexeme counts unknown) ran ~4× slower.
     (
       await db.query<KeyRow>({
-        name: 'skillport-lexical-of-candidates',
         text: LEXICAL_OF_CANDIDATES,
         values: [
           lists.map((l) => l.lexeme),
@@ -363,7 +415,8 @@ async function thresholdCandidates(
           lists.map((l) => l.labels),
           lists.map((l) => idfs[l.i] ?? 0),
           exhausted.map((done) => !done),
-          candidates,
+          // In `seq` order: the primary-key probes then walk the index in order (fewer pages touched).
+          candidates.slice().sort((a, b) => a - b),
           accountId,
           FREQUENCY_SCALE,
           BM25_K1 + 1,
@@ -386,8 +439,18 @@ async function thresholdCandidates(
       text: TOP_POSTINGS,
       values: [lists.map((l) => l.lexeme), depth],
     });
-    const { seqs, uppers, exhausted, bound } = readRound(terms, stats, idfs, lists, top.rows, depth);
+    const { seqs, uppers, lowers, exhausted, bound } = readRound(terms, stats, idfs, lists, top.rows, depth);
     const done = exhausted.every(Boolean);
+    // Before the last round, a round whose `budget`-th candidate is not shown above the bound by the
+    // ranks read of it reads deeper at once: ranking its candidates would most likely not settle, and
+    // reading deeper costs less than ranking (the last round ranks whatever it read).
+    if (!done && round < MAX_ROUNDS - 1) {
+      const kthLower = lowers.length < budget ? 0 : (lowers.slice().sort()[lowers.length - budget] ?? 0);
+      if (!(kthLower > bound)) {
+        thresholdOutcomes.deeper++;
+        continue;
+      }
+    }
     // Candidates are ranked exactly in batches, best upper estimate first, each batch larger; those
     // whose estimate is below the `budget`-th relevance found cannot enter and are dropped. The
     // `budget`-th relevance can end no higher than the `budget`-th of those found and of the best
@@ -404,9 +467,7 @@ async function thresholdCandidates(
         dropped ||= left.length < before;
         if (left.length === 0) break;
       }
-      const best = Float64Array.from(left, (c) => uppers[c] ?? 0)
-        .sort()
-        .reverse();
+      const best = valuesAt(uppers, left).sort().reverse();
       if (!done) {
         const found = rows.map((row) => Number(row.lexical));
         const reach = [...found, ...best.subarray(0, budget)].sort((a, b) => b - a)[budget - 1] ?? 0;
@@ -417,15 +478,21 @@ async function thresholdCandidates(
       }
       let batch = left;
       if (left.length > size) {
-        const cut = best[size - 1] ?? 0;
-        const above = left.filter((c) => (uppers[c] ?? 0) > cut);
-        const at = left.filter((c) => uppers[c] === cut).slice(0, size - above.length);
+        // The first batch: the best by the ranks read of them (likely the top, so the `budget`-th
+        // relevance found is high at once and prunes the most); then the best upper estimates.
+        const order = rows.length === 0 ? lowers : uppers;
+        const cut =
+          rows.length === 0
+            ? (valuesAt(lowers, left).sort().reverse()[size - 1] ?? 0)
+            : (best[size - 1] ?? 0);
+        const above = left.filter((c) => (order[c] ?? 0) > cut);
+        const at = left.filter((c) => order[c] === cut).slice(0, size - above.length);
         batch = [...above, ...at];
         const taken = new Set(batch);
         left = left.filter((c) => !taken.has(c));
       } else left = [];
       const ranked = await rank(
-        batch.map((c) => seqs[c] as string),
+        batch.map((c) => seqs[c] as number),
         exhausted,
       );
       rows = [...rows, ...ranked].sort(byRelevance).slice(0, budget);

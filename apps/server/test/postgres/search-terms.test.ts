@@ -191,7 +191,9 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
         );
       }
     }
-    // Each way of ending was taken: stopped by the bound, every row read, every row ranked instead.
+    // Each way of ending was taken: stopped by the bound, every row read, every row ranked instead;
+    // and rounds read deeper without ranking.
+    expect(thresholdOutcomes.deeper).toBeGreaterThan(before.deeper);
     expect(thresholdOutcomes.bound).toBeGreaterThan(before.bound);
     expect(thresholdOutcomes.exhausted).toBeGreaterThan(before.exhausted);
     expect(thresholdOutcomes.fallback).toBeGreaterThan(before.fallback);
