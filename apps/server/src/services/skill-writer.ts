@@ -42,6 +42,30 @@ function issueForWire(issue: SkillIssue): SkillIssue {
   return { ...issue };
 }
 
+/** The rules whose warning says the add-time name rule refuses the name (`name_*` of the validator). */
+const NAME_RULES = new Set(['name_max_length', 'name_allowed_characters']);
+
+/**
+ * Runs `resolve`; a name refusal it throws (`INVALID_ARGUMENT`, `details.field` `name`) gets where the
+ * name is written in the SKILL.md — `details.rule`, `line`, `column`, and `(line L, column C)` in the
+ * message — taken from the validator's warning for the same rule, when the content has one.
+ */
+function locateNameError<T>(warnings: readonly SkillIssue[], resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (error) {
+    if (!isSkillportError(error) || error.code !== 'INVALID_ARGUMENT') throw error;
+    const at = warnings.find((w) => NAME_RULES.has(w.rule) && w.line !== undefined);
+    if (at === undefined) throw error;
+    const details = (error.details ?? {}) as Record<string, unknown>;
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `${error.message} (SKILL.md line ${at.line}, column ${at.column ?? 1})`,
+      { details: { ...details, rule: at.rule, line: at.line, column: at.column ?? 1 } },
+    );
+  }
+}
+
 /** The warning of a write whose name was replaced by its kebab-case spelling (name policy `slug`). */
 function sluggedWarning(written: string, stored: string): SkillIssue {
   return {
@@ -92,7 +116,9 @@ export async function writeSkill(
     });
   }
   const writtenName = validation.name ?? '';
-  const { name, slugged } = resolveSkillName(writtenName, deps.namePolicy);
+  const { name, slugged } = locateNameError(validation.warnings, () =>
+    resolveSkillName(writtenName, deps.namePolicy),
+  );
   if (expected !== undefined && name !== expected) {
     throw new SkillportError(
       'INVALID_ARGUMENT',

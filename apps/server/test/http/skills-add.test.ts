@@ -323,7 +323,14 @@ describe('POST /api/v1/skills — rules', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.json.error.code).toBe('SKILL_INVALID');
     expect(res.json.error.message).toMatch(/^Skill parse error: /);
-    expect(res.json.error.details.issues.map((i: { rule: string }) => i.rule)).toContain(rule);
+    const issues: Array<{ rule: string; line?: number; column?: number }> = res.json.error.details.issues;
+    expect(issues.map((i) => i.rule)).toContain(rule);
+    // Every issue is located in the SKILL.md sent (a missing key: at the opening `---`).
+    for (const issue of issues)
+      expect(issue, JSON.stringify(issue)).toMatchObject({
+        line: expect.any(Number),
+        column: expect.any(Number),
+      });
   });
 
   test.each([['a'.repeat(65)], ['bad name'], ['ümlaut']])(
@@ -335,6 +342,13 @@ describe('POST /api/v1/skills — rules', () => {
       expect(res.status, res.text).toBe(400);
       expect(res.json.error.code).toBe('INVALID_ARGUMENT');
       expect(res.json.error.details.field).toBe('name');
+      // Located where the SKILL.md writes it, as the validator's warning for the same rule is.
+      expect(res.json.error.details).toMatchObject({
+        line: 2,
+        column: 7,
+        rule: expect.stringMatching(/^name_/),
+      });
+      expect(res.json.error.message).toMatch(/\(SKILL\.md line 2, column 7\)$/);
     },
   );
 

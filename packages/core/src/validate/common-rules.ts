@@ -29,7 +29,15 @@ export function requireString(ctx: RuleContext, key: 'name' | 'description'): st
   const rule = `${key}_required`;
   const example = key === 'name' ? 'name: my-skill' : 'description: What the skill does and when to use it';
   if (!Object.hasOwn(fm, key) || fm[key] === null || fm[key] === undefined) {
-    ctx.report(rule, 'error', key, `"${key}" is required in the frontmatter (e.g. ${example}).`);
+    // Located at the frontmatter's opening `---`: the key belongs in the block it starts.
+    ctx.report(
+      rule,
+      'error',
+      key,
+      `"${key}" is required in the frontmatter (e.g. ${example}).`,
+      undefined,
+      ctx.frontmatterAt,
+    );
     return null;
   }
   const value = fm[key];

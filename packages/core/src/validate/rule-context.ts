@@ -25,14 +25,30 @@ export interface RuleContext {
   bodyLines: number;
   /** Collected issues. */
   issues: SkillIssue[];
-  /** Adds an issue located at the value of `field` (a frontmatter key or dotted path) when known. */
-  report(rule: string, level: RuleLevel, field: string | null, message: string, fix?: string): void;
+  /**
+   * Where the frontmatter starts (its opening `---`): the location of a required key that is missing;
+   * `undefined` when issues are not located (structured input).
+   */
+  frontmatterAt: TextPosition | undefined;
+  /**
+   * Adds an issue located at the value of `field` (a frontmatter key or dotted path) when known, else
+   * at `fallback` (e.g. {@link RuleContext.frontmatterAt} for a missing key).
+   */
+  report(
+    rule: string,
+    level: RuleLevel,
+    field: string | null,
+    message: string,
+    fix?: string,
+    fallback?: TextPosition,
+  ): void;
 }
 
 /**
  * Creates a rule context.
  *
  * @param locate - position of a top-level key's value, or `undefined` (structured input)
+ * @param frontmatterAt - position of the opening `---`, or `undefined` (structured input)
  */
 export function createRuleContext(
   skill: ParsedSkill,
@@ -40,6 +56,7 @@ export function createRuleContext(
   dirName: string | undefined,
   bodyLines: number,
   locate: (key: string) => TextPosition | undefined,
+  frontmatterAt?: TextPosition,
 ): RuleContext {
   const issues: SkillIssue[] = [];
   return {
@@ -48,10 +65,11 @@ export function createRuleContext(
     dirName,
     bodyLines,
     issues,
-    report(rule, level, field, message, fix) {
+    frontmatterAt,
+    report(rule, level, field, message, fix, fallback) {
       const severity = level === 'error' || (level === 'strict-error' && strict) ? 'error' : 'warning';
       const issue: SkillIssue = { rule, severity, message, field };
-      const at = field === null || field === 'body' ? undefined : locate(field);
+      const at = field === null || field === 'body' ? undefined : (locate(field) ?? fallback);
       if (at) {
         issue.line = at.line;
         issue.column = at.column;

@@ -129,6 +129,9 @@ export function validateAndParseSkillMd(
   return validateDetail(text, options);
 }
 
+/** The opening `---` of a frontmatter: always the first line (after a byte-order mark, if any). */
+const FRONTMATTER_START = { line: 1, column: 1 } as const;
+
 function validateDetail(
   input: string | StructuredSkill,
   options: ValidateSkillOptions,
@@ -161,6 +164,7 @@ function validateDetail(
     options.dirName,
     bodyLines,
     located ? detail.locate : () => undefined,
+    located && detail.result.hasFrontmatter ? FRONTMATTER_START : undefined,
   );
   if (detail.readable) {
     if (profile === 'openviking') checkOpenViking(ctx);

@@ -40,7 +40,8 @@ const openviking: Record<string, Case> = {
   'missing description': {
     text: skillMd(['name: pdf-tools']),
     errors: ['description_required'],
-    first: { field: 'description', severity: 'error' },
+    // A missing key is located at the frontmatter's opening `---`.
+    first: { field: 'description', severity: 'error', line: 1, column: 1 },
   },
   'blank name': {
     text: skillMd(['name: "  "', `description: ${GOOD_DESCRIPTION}`]),
@@ -326,6 +327,16 @@ describe('validateSkill input and result', () => {
     expect(result.warnings[0]?.line).toBeUndefined();
     expect(result.tags).toEqual(['a', 'b']);
     expect(result.body_lines).toBe(2);
+  });
+
+  it('locates a missing name at the opening fence, also after a byte-order mark, but not in structured input', () => {
+    const text = `\uFEFF---\ndescription: ${GOOD_DESCRIPTION}\n---\nBody\n`;
+    expect(validateSkill(text).errors).toEqual([
+      expect.objectContaining({ rule: 'name_required', field: 'name', line: 1, column: 1 }),
+    ]);
+    const structured = validateSkill({ description: GOOD_DESCRIPTION } as unknown as { name: string });
+    expect(structured.errors[0]).toMatchObject({ rule: 'name_required' });
+    expect(structured.errors[0]).not.toHaveProperty('line');
   });
 
   it('reports a structured name that is not a string', () => {
