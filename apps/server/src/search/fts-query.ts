@@ -39,6 +39,9 @@ export const MAX_CJK_PHRASE = 4;
 
 const SEGMENTERS = new Map<string, Intl.Segmenter>();
 
+/** Longest piece of a CJK run handed to the word segmenter at once, in characters (code points). */
+const SEGMENT_WINDOW = 1024;
+
 /**
  * The words of a run of Chinese, Japanese or Korean letters, by the ICU word segmenter built into
  * Node (`Intl.Segmenter`, locale `ja` when the run has kana, `ko` for hangul, else `zh`); words of
@@ -62,11 +65,19 @@ export function segmentCjkWords(run: string): string[] {
     segmenter = new Intl.Segmenter(locale, { granularity: 'word' });
     SEGMENTERS.set(locale, segmenter);
   }
-  const words: string[] = [];
-  for (const { segment, isWordLike } of segmenter.segment(run)) {
-    if (isWordLike && Array.from(segment).length >= 2 && !words.includes(segment)) words.push(segment);
+  // A Set keeps the words unique in linear time (a run may be as long as the query). ICU's word
+  // segmenter costs more than linear time on one long unbroken run (64 Ki CJK characters: ~7 s; 256 Ki:
+  // minutes), so a run is segmented in windows of SEGMENT_WINDOW characters (a word may be cut at a
+  // window's edge; no real query has an unbroken run that long).
+  const words = new Set<string>();
+  const chars = Array.from(run);
+  for (let start = 0; start < chars.length; start += SEGMENT_WINDOW) {
+    const window = chars.length <= SEGMENT_WINDOW ? run : chars.slice(start, start + SEGMENT_WINDOW).join('');
+    for (const { segment, isWordLike } of segmenter.segment(window)) {
+      if (isWordLike && Array.from(segment).length >= 2) words.add(segment);
+    }
   }
-  return words;
+  return [...words];
 }
 
 /**
@@ -89,23 +100,34 @@ export function tokenizeQuery(query: string): string[] {
       .normalize('NFKC')
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
-  const tokens: string[] = [];
+  // A Set keeps the tokens unique, in first-seen order, in linear time: a query may be megabytes of
+  // distinct words (Array.includes here cost minutes of CPU on one).
+  // Reading stops once MAX_QUERY_TOKENS content tokens are known: the result cannot change after that.
+  const unique = new Set<string>();
+  let content = 0;
   const add = (part: string): void => {
     const token = Array.from(part).slice(0, MAX_TOKEN_LENGTH).join('');
-    if (!tokens.includes(token)) tokens.push(token);
+    if (unique.has(token)) return;
+    unique.add(token);
+    if (!STOP_WORDS.has(token)) content++;
   };
-  for (const word of words) {
+  reading: for (const word of words) {
     for (const part of splitCjkRuns(word)) {
       add(part);
+      if (content >= MAX_QUERY_TOKENS) break reading;
       // A sentence in Chinese or Japanese has no spaces: besides the whole run (an exact phrase),
       // search its words, so a need written as a sentence finds texts that use some of them.
       if (isCjkToken(part) && Array.from(part).length > MAX_CJK_PHRASE) {
-        for (const segment of segmentCjkWords(part)) add(segment);
+        for (const segment of segmentCjkWords(part)) {
+          add(segment);
+          if (content >= MAX_QUERY_TOKENS) break reading;
+        }
       }
     }
   }
-  const content = tokens.filter((token) => !STOP_WORDS.has(token));
-  return (content.length > 0 ? content : tokens).slice(0, MAX_QUERY_TOKENS);
+  const tokens = [...unique];
+  const contentTokens = tokens.filter((token) => !STOP_WORDS.has(token));
+  return (contentTokens.length > 0 ? contentTokens : tokens).slice(0, MAX_QUERY_TOKENS);
 }
 
 /**
