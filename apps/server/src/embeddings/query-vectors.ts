@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SemanticQuery } from '../store/types.js';
 import type { Embedder } from './embedder.js';
 
@@ -48,8 +49,9 @@ export function createQueryVectors(embedder: Embedder, options: QueryVectorsOpti
     if (cache.size > cacheSize) cache.delete(cache.keys().next().value as string);
   };
   return async (query) => {
-    const key = query.trim().replace(/\s+/g, ' ');
-    if (key === '' || embedder.readsQuery?.(key) === false) return null;
+    const text = query.trim().replace(/\s+/g, ' ');
+    if (text === '' || embedder.readsQuery?.(text) === false) return null;
+    const key = queryCacheKey(text);
     const cached = cache.get(key);
     if (cached !== undefined) {
       cache.delete(key);
@@ -60,7 +62,7 @@ export function createQueryVectors(embedder: Embedder, options: QueryVectorsOpti
     try {
       let embedding = inFlight.get(key);
       if (embedding === undefined) {
-        embedding = embedder.embed([key], 'query').then(([vector]) => {
+        embedding = embedder.embed([text], 'query').then(([vector]) => {
           if (vector !== undefined) remember(key, vector);
           return vector;
         });
@@ -80,6 +82,26 @@ export function createQueryVectors(embedder: Embedder, options: QueryVectorsOpti
       return null;
     }
   };
+}
+
+/**
+ * Longest query text used as its own cache key, in UTF-16 code units; a longer one is keyed by its
+ * SHA-256. A find query may be as long as a request body (megabytes): the remembered queries must
+ * not hold gigabytes.
+ */
+export const QUERY_KEY_MAX_CHARS = 512;
+
+/**
+ * The cache key of a (whitespace-normalised) query text: the text itself, or `sha256:` and its
+ * SHA-256 in hex when it is longer than {@link QUERY_KEY_MAX_CHARS} (or itself starts with `sha256:`).
+ *
+ * @param text - the query, trimmed, runs of white space as one space
+ * @returns a key of at most {@link QUERY_KEY_MAX_CHARS} code units
+ */
+export function queryCacheKey(text: string): string {
+  return text.length <= QUERY_KEY_MAX_CHARS && !text.startsWith('sha256:')
+    ? text
+    : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** The promise's value, or undefined when it takes longer than `ms` (its failure is then ignored). */

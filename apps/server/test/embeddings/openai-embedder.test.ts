@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { embeddingText, normaliseVector } from '../../src/embeddings/embedder.js';
 import { createOpenAiEmbedder, EmbeddingEndpointError } from '../../src/embeddings/openai-embedder.js';
-import { createQueryVectors } from '../../src/embeddings/query-vectors.js';
+import {
+  createQueryVectors,
+  QUERY_KEY_MAX_CHARS,
+  queryCacheKey,
+} from '../../src/embeddings/query-vectors.js';
 import { conceptVector, type EmbeddingsServer, startEmbeddingsServer } from '../helpers/embeddings-server.js';
 
 let server: EmbeddingsServer;
@@ -108,6 +112,26 @@ describe('createQueryVectors', () => {
     expect(await lookup('something else')).toBeNull();
     expect(errors).toHaveLength(1);
     expect(await lookup('   ')).toBeNull();
+  });
+});
+
+describe('query cache keys stay short whatever the query length', () => {
+  test('a long query is remembered under its SHA-256, not its text', async () => {
+    const long = `draw a winner ${'from the list of entrants '.repeat(40_000)}`.trim();
+    const key = queryCacheKey(long);
+    expect(key).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(queryCacheKey(`${long} and more`)).not.toBe(key);
+    expect(queryCacheKey('draw a winner')).toBe('draw a winner');
+    expect(queryCacheKey('x'.repeat(QUERY_KEY_MAX_CHARS))).toHaveLength(QUERY_KEY_MAX_CHARS);
+    expect(queryCacheKey(key)).not.toBe(key); // a query that looks like a hashed key is hashed too
+    const lookup = createQueryVectors(
+      createOpenAiEmbedder({ baseURL: server.url, model: 'm', maxAttempts: 1 }),
+    );
+    const first = await lookup(long);
+    const second = await lookup(`  ${long}  `);
+    expect(first?.vector).toBeDefined();
+    expect(second?.vector).toBe(first?.vector);
+    expect(server.requests).toHaveLength(1);
   });
 });
 
