@@ -43,6 +43,13 @@ const SEGMENTERS = new Map<string, Intl.Segmenter>();
 const SEGMENT_WINDOW = 1024;
 
 /**
+ * Most CJK characters of one query split into words by {@link tokenizeQuery} (word segmentation costs
+ * ~2 µs a character; a sentence-long need is a few hundred). Runs past this budget still count as
+ * whole-run tokens; only their words are not added.
+ */
+export const MAX_SEGMENTED_QUERY_CHARS = 4096;
+
+/**
  * The words of a run of Chinese, Japanese or Korean letters, by the ICU word segmenter built into
  * Node (`Intl.Segmenter`, locale `ja` when the run has kana, `ko` for hangul, else `zh`); words of
  * one character (particles, measure words) are left out.
@@ -83,7 +90,8 @@ export function segmentCjkWords(run: string): string[] {
 /**
  * Splits a query into search tokens: NFKC-normalised, lower-cased runs of letters and digits, a
  * run of CJK letters split from adjacent other letters (`小红书mcp` → `小红书`, `mcp`) and, when
- * longer than {@link MAX_CJK_PHRASE} characters, followed by its words ({@link segmentCjkWords}),
+ * longer than {@link MAX_CJK_PHRASE} characters, followed by its words ({@link segmentCjkWords}; of
+ * the first {@link MAX_SEGMENTED_QUERY_CHARS} CJK characters of the query),
  * de-duplicated in order, {@link STOP_WORDS} removed unless nothing else is left, at most
  * {@link MAX_QUERY_TOKENS}, each at most {@link MAX_TOKEN_LENGTH}.
  *
@@ -105,8 +113,11 @@ export function tokenizeQuery(query: string): string[] {
   // Reading stops once MAX_QUERY_TOKENS content tokens are known: the result cannot change after that.
   const unique = new Set<string>();
   let content = 0;
+  let segmentBudget = MAX_SEGMENTED_QUERY_CHARS;
   const add = (part: string): void => {
-    const token = Array.from(part).slice(0, MAX_TOKEN_LENGTH).join('');
+    // 2n+1 UTF-16 code units hold at least n whole code points: only those are split up.
+    const head = part.length > 2 * MAX_TOKEN_LENGTH + 1 ? part.slice(0, 2 * MAX_TOKEN_LENGTH + 1) : part;
+    const token = Array.from(head).slice(0, MAX_TOKEN_LENGTH).join('');
     if (unique.has(token)) return;
     unique.add(token);
     if (!STOP_WORDS.has(token)) content++;
@@ -117,8 +128,13 @@ export function tokenizeQuery(query: string): string[] {
       if (content >= MAX_QUERY_TOKENS) break reading;
       // A sentence in Chinese or Japanese has no spaces: besides the whole run (an exact phrase),
       // search its words, so a need written as a sentence finds texts that use some of them.
-      if (isCjkToken(part) && Array.from(part).length > MAX_CJK_PHRASE) {
-        for (const segment of segmentCjkWords(part)) {
+      if (isCjkToken(part) && segmentBudget > 0) {
+        const head = part.length > 2 * segmentBudget + 2 ? part.slice(0, 2 * segmentBudget + 2) : part;
+        const chars = Array.from(head);
+        if (chars.length <= MAX_CJK_PHRASE) continue;
+        const run = chars.length <= segmentBudget ? part : chars.slice(0, segmentBudget).join('');
+        segmentBudget -= Math.min(chars.length, segmentBudget);
+        for (const segment of segmentCjkWords(run)) {
           add(segment);
           if (content >= MAX_QUERY_TOKENS) break reading;
         }

@@ -3,7 +3,7 @@
 // (1 MB) hold a search reader for over 100 s of CPU.
 import { describe, expect, it } from 'vitest';
 import { findSuperLinearRung } from '../../../../scripts/test-support/linear-growth.js';
-import { segmentCjkWords, tokenizeQuery } from '../../src/search/fts-query.js';
+import { MAX_SEGMENTED_QUERY_CHARS, segmentCjkWords, tokenizeQuery } from '../../src/search/fts-query.js';
 import { parseSearchQuery } from '../../src/search/ranking.js';
 
 /** `n` characters of distinct words: `w0x w1x w2x …`. */
@@ -41,5 +41,26 @@ describe('find query parsing is linear in the query length', () => {
       Array.from({ length: 16 }, (_, i) => `w${i}x`),
     );
     expect(tokenizeQuery('pdf PDF report pdf report')).toEqual(['pdf', 'report']);
+  });
+});
+
+describe('long CJK queries', () => {
+  it('split words only from the first MAX_SEGMENTED_QUERY_CHARS CJK characters, and still find the run', () => {
+    const sentence = '从报名的人里随机抽取三个幸运中奖者';
+    const filler = '中文测试'.repeat(MAX_SEGMENTED_QUERY_CHARS);
+    expect(tokenizeQuery(`${filler} ${sentence}`)).toEqual(
+      tokenizeQuery(`${filler} ${filler}`).concat(sentence),
+    );
+    expect(tokenizeQuery(sentence)).toEqual([sentence, ...segmentCjkWords(sentence)]);
+  });
+
+  it('a megabyte of one repeated CJK phrase costs about as much per character as a short one', () => {
+    expect(
+      findSuperLinearRung(tokenizeQuery, (n) => '中文测试'.repeat(n / 4), {
+        from: 4096,
+        to: 1024 * 1024,
+        maxRatio: 32,
+      }),
+    ).toBeNull();
   });
 });
