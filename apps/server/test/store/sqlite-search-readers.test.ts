@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { optionsFromEnv } from '../../src/config.js';
 import { normaliseVector } from '../../src/embeddings/embedder.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import { pickReader } from '../../src/store/sqlite/search-readers.js';
 import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
 import type { Store } from '../../src/store/types.js';
 import { AGENT_ROOT, makeWrite, USER_ROOT } from './helpers.js';
@@ -121,5 +122,33 @@ describe('sqlite store: search reader threads', () => {
     await store.putSkill(makeWrite({ name: 'solo', description: 'A lonely word quixotic' }));
     const hits = await store.search('acme', [USER_ROOT], 'quixotic', { limit: 5 });
     expect(hits.map((hit) => hit.skill.name)).toEqual(['solo']);
+  });
+});
+
+describe('pickReader', () => {
+  const QUERIES = ['pdf', 'git commit', 'docker compose', 'react component', 'write tests', 'code review'];
+
+  it('sends a query to the same thread while no thread is busier than another by more than one', () => {
+    for (const query of QUERIES) {
+      const own = pickReader([0, 0], query);
+      expect(pickReader([0, 0], `  ${query.toUpperCase()} `), query).toBe(own);
+      expect(pickReader(own === 0 ? [1, 0] : [0, 1], query), query).toBe(own);
+      expect(pickReader([3, 3], query), query).toBe(own);
+    }
+    // Different queries are spread over the threads.
+    expect(new Set(QUERIES.map((query) => pickReader([0, 0], query))).size).toBe(2);
+    expect(new Set(QUERIES.map((query) => pickReader([0, 0, 0, 0], query))).size).toBeGreaterThan(2);
+  });
+
+  it('gives a query to the least busy thread when its own has more than one query more in flight', () => {
+    for (const query of QUERIES) {
+      const own = pickReader([0, 0, 0], query);
+      const loads = [2, 2, 2];
+      loads[own] = 4;
+      const least = (own + 1) % 3;
+      loads[least] = 1;
+      expect(pickReader(loads, query), query).toBe(least);
+    }
+    expect(pickReader([5], 'pdf')).toBe(0);
   });
 });

@@ -8,7 +8,9 @@
  * Every query runs in a fresh read transaction, which sees every transaction committed before it
  * began: a find started after a write was acknowledged sees that write. Each reader keeps its own
  * copy of what `searchSkills` caches (the live vectors of the semantic half, vocabulary slices
- * for typo tolerance), so results are those of the database thread.
+ * for typo tolerance, the kept relevance of query words), so results are those of the database
+ * thread. A query goes to the thread its text hashes to unless that thread is busier than another
+ * ({@link pickReader}), so a word's relevance is mostly kept, and read, by one thread.
  */
 import { availableParallelism } from 'node:os';
 import type { SearchHit, Store } from '../types.js';
@@ -20,6 +22,34 @@ import { type CallThread, type CallThreadReply, startCallThread } from './call-t
  */
 export function defaultSearchThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+/**
+ * Queries a thread may have in flight beyond the least busy one and still be given a query whose
+ * text it owns (see {@link pickReader}).
+ */
+const AFFINITY_SLACK = 1;
+
+/**
+ * The reader thread for a query: the thread its text hashes to (FNV-1a of the trimmed, lower-cased
+ * text), unless that thread has more than {@link AFFINITY_SLACK} queries in flight beyond the least
+ * busy one, which then takes it (the first of them). Each thread keeps the relevance of the words it
+ * was asked (`PhraseScores`, up to ~16 MB) and reads a word into it on a repeated ask, so sending a
+ * query to the same thread keeps most words in one thread instead of every thread, and warms it once.
+ *
+ * @param loads - queries in flight per thread (≥ 1 entry)
+ * @param query - the query text
+ * @returns the index of the thread
+ */
+export function pickReader(loads: readonly number[], query: string): number {
+  let least = 0;
+  for (let i = 1; i < loads.length; i++) if ((loads[i] as number) < (loads[least] as number)) least = i;
+  if (loads.length === 1) return 0;
+  const text = query.trim().toLowerCase();
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  const own = (hash >>> 0) % loads.length;
+  return (loads[own] as number) <= (loads[least] as number) + AFFINITY_SLACK ? own : least;
 }
 
 /** What a reader thread is started with. */
@@ -66,8 +96,8 @@ export interface SearchReaders {
  * @param data - see {@link SearchReaderData}
  * @param threads - number of threads (≥ 1)
  * @param busyTimeoutMs - longest time a query is retried while it meets `SQLITE_BUSY`, ms
- * @returns the readers; a query goes to the thread with the fewest queries in flight, and a thread
- *   that died is started again by the next query given to it
+ * @returns the readers; a query goes to its own thread unless another has fewer queries in flight
+ *   (see {@link pickReader}), and a thread that died is started again by the next query given to it
  * @throws what opening the database read-only throws
  */
 export async function startSearchReaders(
@@ -94,19 +124,12 @@ export async function startSearchReaders(
   let nextId = 1;
   let closed = false;
 
-  /** The slot with the fewest queries in flight (a slot being restarted counts as busy). */
-  const pick = (): number => {
-    let best = 0;
-    let bestLoad = Number.POSITIVE_INFINITY;
-    loaded.forEach((reader, i) => {
-      const load = reader === null ? count : reader.pending.size;
-      if (load < bestLoad) {
-        best = i;
-        bestLoad = load;
-      }
-    });
-    return best;
-  };
+  /** The slot for a query: see {@link pickReader} (a slot being restarted counts as busy). */
+  const pick = (query: string): number =>
+    pickReader(
+      loaded.map((reader) => (reader === null ? count : reader.pending.size)),
+      query,
+    );
 
   const readerAt = async (i: number): Promise<Reader> => {
     let reader = await (slots[i] as Promise<Reader>);
@@ -127,7 +150,7 @@ export async function startSearchReaders(
           code: 'SKILLPORT_STORE_CLOSED',
         });
       }
-      const reader = await readerAt(pick());
+      const reader = await readerAt(pick(args[2]));
       const id = nextId++;
       return new Promise<SearchHit[]>((resolve, reject) => {
         reader.pending.set(id, { resolve, reject });
