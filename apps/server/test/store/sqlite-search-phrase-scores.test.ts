@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseSkillMd } from '@skillport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCorpus } from '../../../../scripts/test-corpus.js';
-import { searchSkills, TermCache } from '../../src/search/sqlite-search.js';
+import { readRowLengths, searchSkills, TermCache } from '../../src/search/sqlite-search.js';
 import { type Connection, openConnection } from '../../src/store/sqlite/connection.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
@@ -322,5 +322,67 @@ describe('find ranked from kept phrase relevance', () => {
     const after = find(terms, 'acme', roots, 'zebrafish', 10, false);
     expect(after[0]?.skill.name).toBe('zebrafish-lab');
     expect(after).toEqual(find(new TermCache(), 'acme', roots, 'zebrafish', 10, true));
+  });
+});
+
+/** SQLite's varint (7 bits a byte, big-endian, the ninth byte whole), summed over a record. */
+function recordSum(record: Uint8Array): number {
+  let total = 0;
+  let i = 0;
+  while (i < record.length) {
+    let value = 0;
+    for (let k = 0; i < record.length; k++) {
+      const byte = record[i++] as number;
+      if (k === 8) {
+        value = value * 256 + byte;
+        break;
+      }
+      value = value * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0) break;
+    }
+    total += value;
+  }
+  return total;
+}
+
+describe('readRowLengths', () => {
+  it("gives each search row's token count, the row count and the highest origin", () => {
+    const rows = conn.db.prepare('SELECT id, sz, origin FROM skills_fts_docsize').raw(true).all() as Array<
+      [number, Uint8Array, number]
+    >;
+    const read = readRowLengths(conn);
+    expect(read?.count).toBe(rows.length);
+    expect(read?.origin).toBe(Math.max(...rows.map((row) => row[2])));
+    for (const [id, sz] of rows) expect(read?.lengths[id], `row ${id}`).toBe(recordSum(sz));
+    expect(rows.some(([, sz]) => sz.some((byte) => byte >= 0x80))).toBe(true);
+  });
+
+  it('decodes long, nine-byte, truncated and empty records, across batches', () => {
+    const scratch = openConnection(path.join(dir, 'lengths.db'));
+    try {
+      scratch.db.exec('CREATE TABLE skills_fts_docsize (id INTEGER PRIMARY KEY, sz BLOB, origin INTEGER)');
+      const records: Array<[number, number[]]> = [
+        [1, [1, 2, 3, 4, 5]],
+        [2, []],
+        [3, [0x81, 0x00, 0xff, 0x7f]],
+        [4, [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x81, 0x05, 0x02]],
+        [5, [0x05, 0x83]],
+      ];
+      for (let id = 6; id < 20_000; id += 3) records.push([id, [id % 128, 0x80 | (id % 7), id % 100]]);
+      const insert = scratch.db.prepare('INSERT INTO skills_fts_docsize VALUES (?, ?, ?)');
+      scratch.db.transaction(() => {
+        for (const [id, bytes] of records) insert.run(id, Buffer.from(bytes), id * 2);
+      })();
+      const read = readRowLengths(scratch);
+      expect(read?.count).toBe(records.length);
+      expect(read?.origin).toBe((records.at(-1)?.[0] ?? 0) * 2);
+      for (const [id, bytes] of records)
+        expect(read?.lengths[id], `row ${id}`).toBe(recordSum(Uint8Array.from(bytes)));
+      expect(read?.lengths[0]).toBe(-1);
+      scratch.db.prepare('INSERT INTO skills_fts_docsize VALUES (-1, ?, 1)').run(Buffer.from([1]));
+      expect(readRowLengths(scratch)).toBeNull();
+    } finally {
+      scratch.db.close();
+    }
   });
 });
