@@ -115,7 +115,8 @@ function describe(violation: JsonBoundViolation): string {
  * {@link ServerLimits.maxJsonValues}, or with a lone surrogate or a `__proto__` key, with 400
  * `INVALID_ARGUMENT` (`details {field, reason, limit?}`; reason `json_too_deep`,
  * `json_too_many_values`, `invalid_unicode`, `reserved_key`). Malformed JSON is left to the route's
- * own parsing (which reports it).
+ * own parsing (which reports it). A body that parses is parsed only here: `c.req.json()` gives
+ * later handlers this value.
  */
 export function jsonBounds(
   limits: Pick<ServerLimits, 'maxJsonDepth' | 'maxJsonValues'>,
@@ -131,6 +132,12 @@ export function jsonBounds(
         body = await c.req.json();
       } catch {
         parsed = false;
+      }
+      if (parsed) {
+        // The route's validator reads the body with `c.req.json()`, which would parse the text
+        // again: it gets this parse (a fresh value nothing has touched yet) instead.
+        const value = body;
+        c.req.json = () => Promise.resolve(value as never);
       }
       const violation = parsed ? checkJsonBounds(body, limits.maxJsonDepth, limits.maxJsonValues) : null;
       if (violation !== null) {

@@ -1,6 +1,6 @@
 // Deeply nested or huge JSON is refused up front with 400 naming the field and the limit; it used to
 // overflow the stack while being serialized (500) on add, update and even validate.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { checkJsonBounds } from '../../src/http/json-bounds.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -215,4 +215,23 @@ describe('text and keys that cannot be kept as sent → 400 naming the field', (
     expect(res.status).toBe(200);
     expect(res.json.result.description).toBe('Fine 😀 text');
   });
+});
+
+test('a JSON body is parsed once: the route is given the value the bounds check parsed', async () => {
+  const text = JSON.stringify({
+    data: '---\nname: parsed-once\ndescription: A body parsed a single time\n---\n\nThe body.\n',
+    profile: 'openviking',
+  });
+  const parse = vi.spyOn(JSON, 'parse');
+  let res: Awaited<ReturnType<TestServer['request']>>;
+  let parses: number;
+  try {
+    res = await t.request('POST', '/api/v1/skills/validate', { body: text, headers: json });
+    parses = parse.mock.calls.filter(([arg]) => arg === text).length;
+  } finally {
+    parse.mockRestore();
+  }
+  expect(res.status).toBe(200);
+  expect(res.json.result.valid).toBe(true);
+  expect(parses).toBe(1);
 });
