@@ -7,18 +7,16 @@ import { type Authenticator, createAuthenticator } from './auth/authenticator.js
 import { createFailureThrottle } from './auth/failure-throttle.js';
 import { requireIdentity } from './auth/middleware.js';
 import { resolveLimits, type ServerLimits, type ServerOptions } from './config.js';
-import { accessLog } from './http/access-log.js';
 import { bodyLimits } from './http/body-limit.js';
-import { clientAddress, parseTrustedProxies } from './http/client-address.js';
+import { parseTrustedProxies } from './http/client-address.js';
 import type { AppEnv } from './http/context.js';
-import { refuseDotSegments } from './http/dot-segments.js';
 import { createErrorHandler, schemaError } from './http/errors.js';
 import { idempotency } from './http/idempotency.js';
 import { jsonBounds } from './http/json-bounds.js';
 import { MemoRouter } from './http/memo-router.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { rateLimit } from './http/rate-limit.js';
-import { requestId } from './http/request-id.js';
+import { requestEntry } from './http/request-entry.js';
 import { renderOverviewOnPool } from './levels/extract-overview.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
@@ -165,10 +163,8 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
         throw schemaError(result.error.issues, result.target === 'json' ? 'body' : result.target);
     },
   });
-  app.use('*', requestId());
-  app.use('*', clientAddress(parseTrustedProxies(options.trustedProxies ?? [])));
-  app.use('*', accessLog(logger));
-  app.use('*', refuseDotSegments());
+  // Request id, client address, the dot-segment refusal and the access log line, in one step.
+  app.use('*', requestEntry(logger, parseTrustedProxies(options.trustedProxies ?? [])));
   if (options.corsOrigins && options.corsOrigins.length > 0) {
     app.use(
       '*',
@@ -201,10 +197,12 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   const adminAccess = requireIdentity(auth, 'admin', throttle);
   const dataAccess = requireIdentity(auth, 'data', throttle);
   const limiter = rateLimit(limits.rateLimitPerMinute);
+  // Authentication, then the rate limit (keyed on the caller), in one step of the chain.
   app.use('/api/v1/*', (c, next) =>
-    c.req.path.startsWith('/api/v1/admin/') ? adminAccess(c, next) : dataAccess(c, next),
+    (c.req.path.startsWith('/api/v1/admin/') ? adminAccess : dataAccess)(c, async () => {
+      await limiter(c, next);
+    }),
   );
-  app.use('/api/v1/*', limiter);
   // Writes a client may retry after losing the reply (after auth: keys are per caller).
   const idempotent = idempotency(store);
   app.on('POST', '/api/v1/skills', idempotent);

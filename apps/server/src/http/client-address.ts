@@ -5,7 +5,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 
 /** `::ffff:127.0.0.1` → `127.0.0.1`; other addresses unchanged. */
@@ -55,27 +55,26 @@ export function peerAddress(c: Context<AppEnv>): string {
 }
 
 /**
- * Middleware setting `clientAddress`: the TCP peer, or — when the peer is a trusted proxy — the
- * nearest address in `X-Forwarded-For` (read right to left) that is not itself a trusted proxy.
- * Untrusted peers cannot choose their address by sending the header.
+ * The client's address: the TCP peer, or — when the peer is a trusted proxy — the nearest address in
+ * `X-Forwarded-For` (read right to left) that is not itself a trusted proxy. Untrusted peers cannot
+ * choose their address by sending the header. The request entry (`request-entry.ts`) sets it as
+ * `clientAddress` on every request.
  *
+ * @param c - request context
  * @param trusted - from {@link parseTrustedProxies}; null trusts no proxy
  */
-export function clientAddress(trusted: ((address: string) => boolean) | null): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    let address = peerAddress(c);
-    if (trusted?.(address)) {
-      const hops = (c.req.header('x-forwarded-for') ?? '')
-        .split(',')
-        .map((hop) => plain(hop.trim()))
-        .filter((hop) => isIP(hop) !== 0);
-      for (let i = hops.length - 1; i >= 0; i--) {
-        const hop = hops[i] as string;
-        address = hop;
-        if (!trusted(hop)) break;
-      }
+export function clientAddressOf(c: Context<AppEnv>, trusted: ((address: string) => boolean) | null): string {
+  let address = peerAddress(c);
+  if (trusted?.(address)) {
+    const hops = (c.req.header('x-forwarded-for') ?? '')
+      .split(',')
+      .map((hop) => plain(hop.trim()))
+      .filter((hop) => isIP(hop) !== 0);
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = hops[i] as string;
+      address = hop;
+      if (!trusted(hop)) break;
     }
-    c.set('clientAddress', address);
-    await next();
-  };
+  }
+  return address;
 }

@@ -4,7 +4,7 @@
  * `/api/v1/skills/x/files/../../../observer/queue` would otherwise be served as another route; no
  * client of the API sends them, and a path inside a skill never holds one.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv } from './context.js';
 import { sendError } from './errors.js';
 
@@ -22,19 +22,22 @@ export function hasDotSegment(target: string): boolean {
   return false;
 }
 
-/** The middleware: 400 `INVALID_ARGUMENT` (`details {field: 'path', reason: 'segment'}`) for a dot segment. */
-export function refuseDotSegments(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const raw = (c.env as { incoming?: { url?: unknown } } | undefined)?.incoming?.url;
-    if (typeof raw === 'string' && hasDotSegment(raw)) {
-      return sendError(
-        c,
-        'INVALID_ARGUMENT',
-        'The request path has a "." or ".." segment; name resources by their exact path (a file path inside a skill is relative, e.g. "docs/guide.md")',
-        { field: 'path', reason: 'segment' },
-        400,
-      );
-    }
-    return next();
-  };
+/** True when the raw target of the request (as Node received it) has a `.` or `..` path segment. */
+export function rawTargetHasDotSegment(c: Context<AppEnv>): boolean {
+  const raw = (c.env as { incoming?: { url?: unknown } } | undefined)?.incoming?.url;
+  return typeof raw === 'string' && hasDotSegment(raw);
+}
+
+/**
+ * The answer to a request refused for a dot segment: 400 `INVALID_ARGUMENT` (`details {field:
+ * 'path', reason: 'segment'}`).
+ */
+export function dotSegmentError(c: Context<AppEnv>): Response {
+  return sendError(
+    c,
+    'INVALID_ARGUMENT',
+    'The request path has a "." or ".." segment; name resources by their exact path (a file path inside a skill is relative, e.g. "docs/guide.md")',
+    { field: 'path', reason: 'segment' },
+    400,
+  );
 }
