@@ -1,4 +1,6 @@
 /** Writing skills: `add-skill`, `skills add` and `skills update`, and how their results print. */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { isApiError } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import pMap from 'p-map';
@@ -30,6 +32,8 @@ interface WriteResultLike {
   revision: string;
   auxiliary_files: number;
   action?: string | undefined;
+  /** Add: whether a skill of this name existed and was replaced (its earlier revision is kept). */
+  replaced?: boolean | undefined;
   task_id?: string | undefined;
   queue_status?: { pending: number; processing: number; completed: number; failed: number } | undefined;
   warnings: Array<{ rule: string; message: string; line?: number | undefined; column?: number | undefined }>;
@@ -62,7 +66,11 @@ export function printWriteResult(
         ['uri', result.uri],
         ['revision', result.revision],
         ['auxiliary files', result.auxiliary_files],
-        ['action', result.action],
+        // An add that replaced an existing skill says so (update and restore name their action).
+        [
+          'action',
+          result.action ?? (result.replaced ? 'replaced the existing skill of this name' : undefined),
+        ],
         ['task', result.task_id],
         [
           'queue',
@@ -120,9 +128,39 @@ export async function addAction(
         return { write, skipped: upload.skipped };
       }),
     );
-    return printWriteResult(ctx, result.write, result.skipped);
+    printWriteResult(ctx, result.write, result.skipped);
+    if (only.local !== undefined) await noteLeftBehind(io, only.local);
+    return;
   }
   await interruptible(() => addMany(ctx, items, fields));
+}
+
+/**
+ * After adding (or updating from) a lone `SKILL.md` file: when its folder holds other entries, says on stderr that they
+ * were not uploaded (a skill is its whole folder, and add replaces every file of an existing skill)
+ * and the command that gives the folder instead (`again`, default `skillport add-skill <folder>`). Nothing for a folder, a zip, or a SKILL.md alone in its folder.
+ */
+export async function noteLeftBehind(
+  io: CliIo,
+  local: string,
+  again: (folder: string) => string = (folder) => `skillport add-skill ${folder}`,
+): Promise<void> {
+  if (path.basename(local) !== 'SKILL.md') return;
+  const folder = path.dirname(local);
+  let others: string[];
+  try {
+    others = (await readdir(folder)).filter((entry) => entry !== 'SKILL.md').sort();
+  } catch {
+    return;
+  }
+  if (others.length === 0) return;
+  const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
+  const relative = path.relative(io.cwd, folder) || '.';
+  io.stderr.write(
+    `note: only SKILL.md was uploaded; ${others.length} other ${others.length === 1 ? 'entry' : 'entries'} ` +
+      `of its folder (${shown}) ${others.length === 1 ? 'was' : 'were'} not. To store the skill with its ` +
+      `auxiliary files, give the folder: ${again(relative)}\n`,
+  );
 }
 
 /**

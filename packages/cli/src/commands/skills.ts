@@ -15,6 +15,7 @@ import { describeFileCount, NOT_COUNTED, registerSkillHistory } from './skill-hi
 import {
   addAction,
   addWriteOptions,
+  noteLeftBehind,
   printWriteResult,
   type WriteOptions,
   writeFields,
@@ -232,6 +233,9 @@ export function registerSkills(program: Command, io: CliIo): Command {
         ? await withInterruptReport(io, client, `updating ${name}`, update)
         : await update();
       printWriteResult(ctx, result.write, result.skipped);
+      if (resolved.local !== undefined) {
+        await noteLeftBehind(io, resolved.local, (folder) => `skillport skills update ${name} ${folder}`);
+      }
     });
 
   skills

@@ -1,0 +1,91 @@
+/**
+ * What `add-skill` of one input says beyond the stored result: that it replaced an existing skill,
+ * and — for a lone SKILL.md file — which files of its folder stayed behind. Against a real server.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AsyncHTTPClient } from '@skillport/sdk-node';
+import { type RunningServer, startServer } from '@skillport/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
+import { memoryIo } from './support/memory-io.js';
+
+let server: RunningServer;
+let dir: string;
+let client: AsyncHTTPClient;
+
+const cli = async (argv: string[]) => {
+  const io = memoryIo({
+    env: { SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dir, 'cfg') },
+    cwd: dir,
+  });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+
+function skill(name: string, extra: Record<string, string> = {}): void {
+  const folder = path.join(dir, 'skills', name);
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(
+    path.join(folder, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: A skill for the add-skill result tests\n---\n\nSee template.md.\n`,
+  );
+  for (const [file, text] of Object.entries(extra)) writeFileSync(path.join(folder, file), text);
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-add-result-'));
+  server = await startServer({ port: 0, dataDir: path.join(dir, 'data'), runJobs: false });
+  client = new AsyncHTTPClient({ url: server.url });
+  skill('with-template', { 'template.md': '# Template\n', 'notes.txt': 'notes\n' });
+  skill('alone');
+});
+afterAll(async () => {
+  client?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('add-skill of one input', () => {
+  it('says when it replaced an existing skill, and not when the skill is new', async () => {
+    const first = await cli(['add-skill', 'skills/with-template']);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).not.toMatch(/^action/m);
+    const again = await cli(['add-skill', 'skills/with-template']);
+    expect(again.code, again.err).toBe(0);
+    expect(again.out).toMatch(/^action\s+replaced the existing skill of this name$/m);
+    expect(again.err).toBe('');
+  });
+
+  it('a lone SKILL.md: names the files of its folder that were not uploaded and how to add them', async () => {
+    const result = await cli(['add-skill', 'skills/with-template/SKILL.md', '-o', 'json']);
+    expect(result.code, result.err).toBe(0);
+    expect(JSON.parse(result.out)).toMatchObject({
+      name: 'with-template',
+      auxiliary_files: 0,
+      replaced: true,
+    });
+    expect(result.err).toBe(
+      'note: only SKILL.md was uploaded; 2 other entries of its folder (notes.txt, template.md) were not. ' +
+        'To store the skill with its auxiliary files, give the folder: skillport add-skill skills/with-template\n',
+    );
+    const stored = await client.getSkill('with-template', { level: 0 });
+    expect((stored.files ?? []).map((f) => f.path).sort()).toEqual(['.abstract.md', 'SKILL.md']);
+  });
+
+  it('skills update from a lone SKILL.md gives the same note', async () => {
+    const result = await cli(['skills', 'update', 'with-template', 'skills/with-template/SKILL.md']);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/^action\s+update$/m);
+    expect(result.err).toMatch(
+      /^note: only SKILL\.md was uploaded; 2 other entries .* skillport skills update with-template skills\/with-template\n$/,
+    );
+  });
+
+  it('no note for a SKILL.md alone in its folder', async () => {
+    const result = await cli(['add-skill', 'skills/alone/SKILL.md']);
+    expect(result.code, result.err).toBe(0);
+    expect(result.err).toBe('');
+  });
+});
