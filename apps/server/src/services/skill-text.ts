@@ -6,7 +6,7 @@ import { SkillportError } from '@skillport/core';
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
+export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i] as number;

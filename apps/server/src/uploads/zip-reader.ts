@@ -6,6 +6,7 @@
  */
 import { crc32, inflateRawSync } from 'node:zlib';
 import { SkillportError } from '@skillport/core';
+import { firstInvalidUtf8 } from '../services/skill-text.js';
 import { checkSkillFilePath } from './safe-path.js';
 
 /** Limits applied while reading a zip. */
@@ -71,6 +72,23 @@ interface CentralEntry {
   mode: number;
 }
 
+/**
+ * An entry's name as UTF-8. A name in another encoding (old tools write the local code page without
+ * the zip's UTF-8 flag) is refused rather than stored with U+FFFD in place of its bytes.
+ */
+function entryName(decoder: TextDecoder, raw: Uint8Array): string {
+  try {
+    return decoder.decode(raw);
+  } catch {
+    const valid = Math.max(0, firstInvalidUtf8(raw));
+    const shown = new TextDecoder('utf-8').decode(raw);
+    throw invalid(
+      `entry name ${JSON.stringify(shown)} is not valid UTF-8 (first bad byte at offset ${valid}); re-create the zip with UTF-8 file names`,
+      { path: shown, reason: 'invalid_utf8', offset: valid },
+    );
+  }
+}
+
 function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntry[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const eocd = findEndOfCentralDirectory(view);
@@ -83,7 +101,7 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
       limit: limits.maxEntries,
     });
   }
-  const decoder = new TextDecoder('utf-8');
+  const decoder = new TextDecoder('utf-8', { fatal: true });
   const entries: CentralEntry[] = [];
   let p = cdOffset;
   for (let i = 0; i < count; i++) {
@@ -101,7 +119,7 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
       size: view.getUint32(p + 24, true),
       mode: (view.getUint32(p + 38, true) >>> 16) & 0xffff,
       localOffset: view.getUint32(p + 42, true),
-      name: decoder.decode(bytes.subarray(p + 46, p + 46 + nameLength)),
+      name: entryName(decoder, bytes.subarray(p + 46, p + 46 + nameLength)),
     };
     if (
       entry.size === 0xffffffff ||
@@ -260,6 +278,20 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     }
     declaredTotal += entry.size;
     compressedTotal += entry.compressedSize;
+  }
+  // Two names of one file on macOS and Windows (letter case, Unicode normalization): installing the
+  // skill there would keep only one of them.
+  const folded = new Map<string, string>();
+  for (const name of seen) {
+    const key = name.normalize('NFC').toLowerCase();
+    const other = folded.get(key);
+    if (other !== undefined) {
+      throw invalid(
+        `${JSON.stringify(other)} and ${JSON.stringify(name)} differ only in letter case or Unicode normalization: on macOS and Windows they are one file`,
+        { path: name, reason: 'path_conflict' },
+      );
+    }
+    folded.set(key, name);
   }
   // `docs` and `docs/a.txt` (or `SKILL.md/x`): no folder on disk can hold both, so no client could
   // write the skill back out.

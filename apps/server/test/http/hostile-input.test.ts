@@ -79,6 +79,74 @@ describe('zip slip and unsafe paths', () => {
     expect(res.json.error.details.reason).toBe('path_conflict');
   });
 
+  // Names one file on macOS and Windows (case-insensitive, normalization-insensitive file systems):
+  // installing such a skill there would silently keep only one of the files.
+  test.each([
+    [
+      'names differing only in letter case',
+      [
+        { name: 'README.txt', data: 'x' },
+        { name: 'readme.txt', data: 'y' },
+      ],
+      'readme.txt',
+    ],
+    [
+      'a name and SKILL.md differing only in case',
+      [
+        { name: 'docs/Guide.md', data: 'x' },
+        { name: 'skill.md', data: 'y' },
+      ],
+      'skill.md',
+    ],
+    [
+      'NFC and NFD spellings of one name',
+      [
+        { name: 'caf\u00e9.txt', data: 'x' },
+        { name: 'cafe\u0301.txt', data: 'y' },
+      ],
+      'cafe\u0301.txt',
+    ],
+    [
+      'folders differing only in case',
+      [
+        { name: 'Docs/a.txt', data: 'x' },
+        { name: 'docs/A.txt', data: 'y' },
+      ],
+      'docs/A.txt',
+    ],
+  ])('%s → 400 reason path_conflict', async (_label, entries, path) => {
+    const res = await addUpload(buildZip([skillEntry, ...entries]));
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details).toMatchObject({ reason: 'path_conflict', path });
+  });
+
+  test('folders differing only in case are fine when no two files collide', async () => {
+    const res = await addUpload(
+      buildZip([
+        { name: 'SKILL.md', data: SKILL.replace('name: evil', 'name: case-ok') },
+        { name: 'Docs/a.txt', data: 'x' },
+        { name: 'docs/b.txt', data: 'y' },
+      ]),
+    );
+    expect(res.status, res.text).toBe(200);
+    const removed = await t.request('DELETE', '/api/v1/skills/case-ok');
+    expect(removed.status).toBe(200);
+  });
+
+  test('an entry name that is not UTF-8 → 400 reason invalid_utf8, naming the byte', async () => {
+    const zip = buildZip([skillEntry, { name: 'notes-X.txt', data: 'x' }]);
+    // Latin-1 "é" (0xE9) in place of X: what old tools write without the zip's UTF-8 flag.
+    for (let at = 0; at < zip.length - 5; at++) {
+      if (String.fromCharCode(...zip.subarray(at, at + 7)) === 'notes-X') zip[at + 6] = 0xe9;
+    }
+    const res = await addUpload(zip);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details).toMatchObject({ reason: 'invalid_utf8', offset: 6 });
+    expect(res.json.error.message).toContain('not valid UTF-8');
+  });
+
   test('symlink entry (unix mode 120777) → 400 reason symlink', async () => {
     const res = await addUpload(
       buildZip([skillEntry, { name: 'link', data: '/etc/passwd', mode: 0o120777 }]),
