@@ -4,10 +4,15 @@ import { type Context, createContext } from '../internal/context.js';
 import { CliError, type CliIo, printJson } from '../internal/io.js';
 import { renderPairs, renderTable } from '../internal/table.js';
 
+/**
+ * The account a `keys` command acts on: `--account`, else the account of the caller's key, else
+ * `default` — also for a root key, whose account (`*`, every account) names none.
+ */
 async function accountOf(ctx: Context, explicit: string | undefined): Promise<string> {
   if (explicit) return explicit;
   const health = await (await ctx.client()).initialize();
-  return health.account_id ?? 'default';
+  const own = health.account_id;
+  return own === undefined || own === null || own === '*' ? 'default' : own;
 }
 
 /** Registers `keys …`. */
@@ -18,7 +23,9 @@ export function registerKeys(program: Command, io: CliIo): void {
 
   keys
     .command('create')
-    .description('create an API key for a user (the user is created when missing); the key is printed once')
+    .description(
+      'create an API key for a user (the user is created when missing, and with a root key the account too); the key is printed once',
+    )
     .requiredOption('--user <id>', 'user the key acts as')
     .option('--role <role>', 'user (default) or admin')
     .option('--account <id>', 'account (default: the account of your key, or "default")')
@@ -34,7 +41,11 @@ export function registerKeys(program: Command, io: CliIo): void {
       const health = await client.initialize();
       const devSkills =
         health.auth_mode === 'dev' ? ((await client.listSkills({ node_limit: '1' })).total ?? 0) : 0;
-      // Creating a user is idempotent on the server, so a key can be made for a new user in one step.
+      // Creating an account (root keys only) and a user are idempotent on the server, so a key can be
+      // made for a new user — with a root key, of a new account — in one step.
+      if (health.role === 'root') {
+        await client.request('POST', 'api/v1/admin/accounts', { json: { account_id: account } });
+      }
       await client.request('POST', `api/v1/admin/accounts/${encodeURIComponent(account)}/users`, {
         json: { user_id: options.user },
       });

@@ -1,0 +1,85 @@
+/**
+ * `skillport keys` with the server's root key (`SKILLPORT_ROOT_API_KEY`): a key for a user of a new
+ * account in one command, and the `default` account when none is named. Against a real server.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type RunningServer, startServer } from '@skillport/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
+import { memoryIo } from './support/memory-io.js';
+
+const ROOT_KEY = 'root-key-for-the-keys-test-0123456789';
+let server: RunningServer;
+let dir: string;
+
+const cli = async (argv: string[]) => {
+  const io = memoryIo({
+    env: { SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dir, 'cfg') },
+    cwd: dir,
+  });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-keys-root-'));
+  server = await startServer({
+    port: 0,
+    dataDir: path.join(dir, 'data'),
+    runJobs: false,
+    rootApiKey: ROOT_KEY,
+  });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('keys create with the root key', () => {
+  it('creates the account when it is missing, and the key works for that user', async () => {
+    const created = await cli([
+      'keys',
+      'create',
+      '--account',
+      'acme',
+      '--user',
+      'alice',
+      '--api-key',
+      ROOT_KEY,
+      '-o',
+      'json',
+    ]);
+    expect(created.code, created.err).toBe(0);
+    const key = JSON.parse(created.out) as { account_id: string; user_id: string; api_key: string };
+    expect(key).toMatchObject({ account_id: 'acme', user_id: 'alice' });
+    const listed = await cli(['skills', 'list', '-o', 'json', '--api-key', key.api_key]);
+    expect(listed.code, listed.err).toBe(0);
+    expect(JSON.parse(listed.out)).toMatchObject({
+      root_uris: ['viking://user/alice/skills', 'viking://agent/skills'],
+    });
+    // Again for the same account: creating it is a no-op.
+    const again = await cli([
+      'keys',
+      'create',
+      '--account',
+      'acme',
+      '--user',
+      'carol',
+      '--api-key',
+      ROOT_KEY,
+    ]);
+    expect(again.code, again.err).toBe(0);
+  });
+
+  it('without --account acts on the account "default" (a root key belongs to no account)', async () => {
+    const created = await cli(['keys', 'create', '--user', 'bob', '--api-key', ROOT_KEY, '-o', 'json']);
+    expect(created.code, created.err).toBe(0);
+    expect(JSON.parse(created.out)).toMatchObject({ account_id: 'default', user_id: 'bob' });
+    const listed = await cli(['keys', 'list', '--api-key', ROOT_KEY, '-o', 'json']);
+    expect(listed.code, listed.err).toBe(0);
+    const keys = (JSON.parse(listed.out) as { keys: Array<{ user_id: string }> }).keys;
+    expect(keys.map((k) => k.user_id)).toEqual(['bob']);
+  });
+});
