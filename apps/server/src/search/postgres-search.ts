@@ -721,13 +721,13 @@ export async function searchSkillsPostgres(
   }
   const top = rankCandidates(parsed, candidates, rootUris, max);
   if (top.length === 0) return [];
-  const { rows } = await db.query<SearchHitRow>(
-    `SELECT ${SEARCH_HIT_COLUMNS} FROM skills WHERE seq = ANY($1::bigint[])`,
+  const { rows } = await db.query<SearchHitRow & { overview: string | null }>(
+    `SELECT ${SEARCH_HIT_COLUMNS}, overview FROM skills WHERE seq = ANY($1::bigint[])`,
     [top.map((hit) => hit.key)],
   );
   const bySeq = new Map(rows.map((row) => [row.seq, row]));
   return top.flatMap((hit) => {
     const row = bySeq.get(hit.key);
-    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row))];
+    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row), () => row.overview)];
   });
 }

@@ -23,9 +23,10 @@ import { buildSearchDocument } from './search-document.js';
  *    {@link NAME_MATCH_BOOST}; sorted by relevance, then root order, then name; a name present in
  *    several roots is kept once, from the earliest root in `rootUris` (the root `get` would read);
  *    cut to `limit`.
- * 3. {@link toSearchHit}: with the skill's listed fields and overview loaded by the engine, the score
- *    normalised to [0, 1) ({@link normaliseScore}), `matchedFields` ({@link matchFields}, all fields
- *    but the body; a skill found only by name has `['name']`) and `matchReason`.
+ * 3. {@link toSearchHit}: with the skill's listed fields loaded by the engine (and its overview when
+ *    asked), the score normalised to [0, 1) ({@link normaliseScore}), `matchedFields`
+ *    ({@link matchFields}: what decides the level; a skill found only by name has `['name']`) and
+ *    `matchReason`.
  *
  * An engine's lexical relevance must be on the scale of FTS5's negated BM25 with the weights of
  * `FIELD_WEIGHTS` (typically 0–15 for real queries, strong multi-field hits 3–10), so the floor,
@@ -167,42 +168,44 @@ export function rankCandidates<K>(
   return scored.filter((hit) => preferred.get(hit.name) === hit).slice(0, max);
 }
 
-/** The searched fields but the body (see {@link reportedFields}). */
-const REPORTED_FIELDS: readonly SearchField[] = SEARCH_FIELDS.filter((field) => field !== 'body');
-
-/**
- * The fields {@link toSearchHit} reports in `matchedFields`: the searched fields but the body. A
- * find result's `level` is the lowest level among the matched fields, capped at 2, and the body is
- * level 2, so a body match never changes it; leaving the body out spares reading and scanning every
- * hit's body.
- */
-function reportedFields(fields: readonly SearchField[]): readonly SearchField[] {
-  return fields === SEARCH_FIELDS ? REPORTED_FIELDS : fields.filter((field) => field !== 'body');
-}
+/** The fields of level 0 (see {@link toSearchHit}). */
+const LEVEL_0_FIELDS: readonly SearchField[] = ['name', 'tags', 'description'];
 
 /**
  * The hit returned to the client for a ranked candidate, once the engine has loaded its skill.
  *
+ * `matchedFields` lists what decides a find result's `level` (the lowest level among the matched
+ * fields, capped at 2): the matched fields of level 0 (name, tags, description), else `overview`
+ * (level 1) when the overview matched; never `body` (level 2, the level of a hit without a match
+ * of a lower level anyway). So the overview is asked for (`overviewOf`) only for a hit without a
+ * level-0 match, and no body is read.
+ *
  * @param query - from {@link parseSearchQuery}
  * @param ranked - from {@link rankCandidates}
- * @param skill - the hit's skill fields, with its overview (for `matchedFields` only: the hit does
- *   not carry it)
- * @returns score in [0, 1), matched fields in index order (never `body`, see `SearchHit`), match
- *   reason
+ * @param skill - the hit's skill fields
+ * @param overviewOf - the skill's L1 overview (null before the processing job wrote it), called at
+ *   most once, only when no level-0 field matched
+ * @returns score in [0, 1), matched fields in index order (see above), match reason
  */
 export function toSearchHit(
   query: SearchQuery,
   ranked: RankedCandidate<unknown>,
-  skill: SearchHitSkill & { overview: string | null },
+  skill: SearchHitSkill,
+  overviewOf: () => string | null,
 ): SearchHit {
-  const matchedFields: string[] = matchFields(
-    buildSearchDocument({ ...skill, body: '' }),
-    query.tokens,
-    query.prefixLast,
-    reportedFields(query.fields),
-    query.corrections ?? [],
-  );
+  const doc = buildSearchDocument({ ...skill, overview: null, body: '' });
+  const corrections = query.corrections ?? [];
+  const fields = query.fields.filter((field) => field !== 'body');
+  const low = fields.filter((field) => LEVEL_0_FIELDS.includes(field));
+  const matchedFields: string[] = matchFields(doc, query.tokens, query.prefixLast, low, corrections);
   if (ranked.matchReason === 'name' && !matchedFields.includes('name')) matchedFields.unshift('name');
+  if (matchedFields.length === 0 && fields.includes('overview')) {
+    const overview = overviewOf();
+    if (overview !== null && overview !== '') {
+      doc.overview = overview;
+      matchedFields.push(...matchFields(doc, query.tokens, query.prefixLast, ['overview'], corrections));
+    }
+  }
   return {
     skill: {
       name: skill.name,

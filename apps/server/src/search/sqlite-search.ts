@@ -35,8 +35,10 @@ const KEYS_IN_SCOPE = `SELECT s.seq, s.name, s.root_uri FROM json_each(?) AS j C
 const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills INDEXED BY skills_by_lower_name WHERE account_id = ?
   AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
 
-/** What the hits are made of (not body, frontmatter or source metadata; the overview only for `matchedFields`). */
+/** What the hits are made of (not overview, body, frontmatter or source metadata). */
 const ROWS_BY_SEQ = `SELECT ${SEARCH_HIT_COLUMNS} FROM skills WHERE seq IN (SELECT value FROM json_each(?))`;
+/** A hit's overview, read only when `toSearchHit` needs it for `matchedFields`. */
+const OVERVIEW_BY_SEQ = 'SELECT overview FROM skills WHERE seq = ?';
 
 /** Whether any indexed text holds the word (`*`: as a prefix), through the index's own tokenizer. */
 const KNOWN_TERM = 'SELECT 1 FROM skills_fts WHERE skills_fts MATCH ? LIMIT 1';
@@ -861,7 +863,8 @@ function rankLexical(
  *    candidates (then the best 50) whose meaning agrees gain semantic relevance, and skills that
  *    stand out by meaning alone are candidates too.
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
- *    read (the columns a hit needs, and the overview) and turned into hits by `toSearchHit`.
+ *    read (the columns a hit needs; the overview only when `toSearchHit` asks) and turned into hits by
+ *    `toSearchHit`.
  *
  * @param terms - the connection's caches (vocabulary slices, phrase relevance)
  * @param options - `exhaustive`: score every match (the ranking the pruned one must equal; tests)
@@ -953,6 +956,9 @@ export function searchSkills(
   const rowBySeq = new Map(rows.map((row) => [row.seq, row]));
   return top.flatMap((hit) => {
     const row = rowBySeq.get(hit.key);
-    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row))];
+    if (row === undefined) return [];
+    const overviewOf = () =>
+      (conn.stmt(OVERVIEW_BY_SEQ).pluck(true).get(hit.key) as string | null | undefined) ?? null;
+    return [toSearchHit(parsed, hit, toSearchSource(row), overviewOf)];
   });
 }

@@ -284,7 +284,7 @@ export interface SkillView {
 
 /**
  * What a search hit carries of its skill: the fields `find` lists (no body, frontmatter, overview or
- * source metadata; the hit's `matchedFields` were computed from its indexed text by the store).
+ * source metadata; the hit's `matchedFields` were computed from its fields by the store).
  */
 export type SearchHitSkill = Pick<
   SkillRecord,
@@ -296,9 +296,10 @@ export interface SearchHit {
   /** Normalised to [0, 1], descending. */
   score: number;
   /**
-   * Which fields matched (`name`, `tags`, `description`, `overview`), in that order. The body is
-   * never listed: a body match is level 2, the level `find` gives a hit without a match in a lower
-   * level field anyway, so it is not looked for.
+   * The matched fields that decide the hit's level (`find`'s `level`: the lowest level among them,
+   * capped at 2), in index order: those of level 0 that matched (`name`, `tags`, `description`);
+   * when none did, `overview` if the L1 overview matched; never `body` (a body match is level 2,
+   * the level of a hit without a lower-level match anyway). Empty: level 2.
    */
   matchedFields: string[];
   /**

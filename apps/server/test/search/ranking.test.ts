@@ -127,36 +127,61 @@ describe('rankCandidates', () => {
 });
 
 describe('toSearchHit', () => {
+  /** An overview reader that must not be called. */
+  const noOverview = (): string | null => {
+    throw new Error('the overview was read although a level-0 field matched');
+  };
+
   it('normalises the score and lists matched fields in index order', () => {
-    const query = parseSearchQuery('parsing');
+    const query = parseSearchQuery('parsing pdfs billing');
     const [ranked] = rankCandidates(query, [candidate(1, 'billing', AGENT, 5)], [AGENT], 1);
     const hit = toSearchHit(
       query,
       ranked!,
-      skill('billing', { description: 'Parses invoice PDFs', body: 'Invoices are parsed.' }),
+      skill('billing', { description: 'Parses invoice PDFs', tags: ['pdf'], body: 'Invoices are parsed.' }),
+      noOverview,
     );
     expect(hit.score).toBe(normaliseScore(5 + LEXICAL_MATCH_FLOOR));
-    expect(hit.matchedFields).toEqual(['description']);
+    expect(hit.matchedFields).toEqual(['name', 'tags', 'description']);
     expect(hit.matchReason).toBe('lexical');
   });
 
-  it('never lists the body (a body match is level 2 whether listed or not); the overview is listed', () => {
+  it('lists the overview only without a level-0 match, and never the body (level 2 either way)', () => {
     const query = parseSearchQuery('invoices');
     const [ranked] = rankCandidates(query, [candidate(1, 'billing', AGENT, 5)], [AGENT], 1);
-    const bodyOnly = toSearchHit(query, ranked!, skill('billing', { body: 'Invoices are parsed.' }));
-    expect(bodyOnly.matchedFields).toEqual([]);
-    const overview = toSearchHit(
+    const bodyOnly = toSearchHit(
       query,
       ranked!,
-      skill('billing', { overview: 'Reads invoices.', body: 'Invoices are parsed.' }),
+      skill('billing', { body: 'Invoices are parsed.' }),
+      () => null,
     );
+    expect(bodyOnly.matchedFields).toEqual([]);
+    let asked = 0;
+    const overview = toSearchHit(query, ranked!, skill('billing', { body: 'Invoices are parsed.' }), () => {
+      asked++;
+      return 'Reads invoices.';
+    });
     expect(overview.matchedFields).toEqual(['overview']);
+    expect(asked).toBe(1);
+    const described = toSearchHit(
+      query,
+      ranked!,
+      skill('billing', { description: 'Sends invoices' }),
+      noOverview,
+    );
+    expect(described.matchedFields).toEqual(['description']);
+  });
+
+  it('a query of stop words only does not look at the overview', () => {
+    const query = parseSearchQuery('the');
+    const [ranked] = rankCandidates(query, [candidate(1, 'billing', AGENT, 5)], [AGENT], 1);
+    expect(toSearchHit(query, ranked!, skill('billing'), noOverview).matchedFields).toEqual([]);
   });
 
   it('an exact-name hit lists name first even when no indexed word matched', () => {
     const query = parseSearchQuery('My Tool!');
     const [ranked] = rankCandidates(query, [candidate(1, 'my-tool', AGENT, 0)], [AGENT], 1);
-    const hit = toSearchHit(query, ranked!, skill('my-tool'));
+    const hit = toSearchHit(query, ranked!, skill('my-tool'), noOverview);
     expect(hit.matchReason).toBe('name');
     expect(hit.matchedFields[0]).toBe('name');
     expect(hit.score).toBeGreaterThan(0.88);

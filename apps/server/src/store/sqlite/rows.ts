@@ -90,24 +90,16 @@ function parseJson<T>(text: string | null, fallback: T): T {
 
 /** The columns of a `skills` row a search hit is made from (see {@link toSearchSource}). */
 export const SEARCH_HIT_COLUMNS =
-  'seq, name, root_uri, description, tags, allowed_tools, revision, updated_at, overview';
+  'seq, name, root_uri, description, tags, allowed_tools, revision, updated_at';
 
 /** A `skills` row read with {@link SEARCH_HIT_COLUMNS}. */
 export type SearchHitRow = Pick<
   SkillRow,
-  | 'seq'
-  | 'name'
-  | 'root_uri'
-  | 'description'
-  | 'tags'
-  | 'allowed_tools'
-  | 'revision'
-  | 'updated_at'
-  | 'overview'
+  'seq' | 'name' | 'root_uri' | 'description' | 'tags' | 'allowed_tools' | 'revision' | 'updated_at'
 >;
 
-/** Maps a row of {@link SEARCH_HIT_COLUMNS} to what `toSearchHit` needs (its skill fields and overview). */
-export function toSearchSource(row: SearchHitRow): SearchHitSkill & { overview: string | null } {
+/** Maps a row of {@link SEARCH_HIT_COLUMNS} to the skill fields `toSearchHit` needs. */
+export function toSearchSource(row: SearchHitRow): SearchHitSkill {
   return {
     name: row.name,
     rootUri: row.root_uri,
@@ -116,7 +108,6 @@ export function toSearchSource(row: SearchHitRow): SearchHitSkill & { overview: 
     allowedTools: parseJson<string[]>(row.allowed_tools, []),
     revision: row.revision,
     updatedAt: row.updated_at,
-    overview: row.overview,
   };
 }
 
