@@ -45,6 +45,8 @@ describe('runCli', () => {
     [['search', 'x'], 1, /did you mean `skillport skills find`\?/],
     [['skills', 'get', '--help'], 0, /Usage: skillport skills show\|get \[options\] <name>/],
     [['skills', 'delete', '--help'], 0, /Usage: skillport skills remove\|rm \[options\] <name>/],
+    [['config', 'show'], 0, /^KEY\s+VALUE\s+SOURCE\nurl\s/],
+    [['config', 'list', 'url'], 0, /^http:\/\/127\.0\.0\.1:1933\n$/],
     [['skills', 'search', '--help'], 0, /Usage: skillport skills find\|search \[options\] <query\.\.\.>/],
     [['skills', 'list', '-o', 'yaml'], 1, /-o\/--output must be "table" or "json", got "yaml"/],
     [['add-skill'], 1, /missing required argument/],

@@ -20,6 +20,7 @@ export function registerConfig(program: Command, io: CliIo): void {
 
   config
     .command('get', { isDefault: true })
+    .aliases(['show', 'list'])
     .description('show the effective settings and where each comes from')
     .argument('[key]', 'url or api_key')
     .option('--reveal', 'print the API key in full')
