@@ -41,6 +41,23 @@ const BM25_K1 = 1.2;
  * fewer hits than asked: a typo in a name (`serch-web`) still finds the skill.
  */
 const MIN_NAME_SIMILARITY = 0.4;
+/** Longest text compared with names by trigram similarity, characters (see {@link similarityText}). */
+const MAX_SIMILARITY_TEXT = 2048;
+
+/**
+ * The text a query's name similarity is computed from: lower case, NUL characters dropped (PostgreSQL
+ * text cannot hold them; no name has one), each white-space separated word once (pg_trgm's similarity
+ * depends only on the set of trigrams, which repeated words do not change); empty when that is still
+ * longer than {@link MAX_SIMILARITY_TEXT} characters — pg_trgm would extract the trigrams of a
+ * megabyte-long query for every name it compares, holding a connection for seconds.
+ */
+export function similarityText(query: string): string {
+  const words = new Set(query.replaceAll('\u0000', '').toLowerCase().split(/\s+/u));
+  words.delete('');
+  const text = [...words].join(' ');
+  return text.length > MAX_SIMILARITY_TEXT ? '' : text;
+}
+
 /** Lexical relevance of a name-similarity hit: `similarity × TRIGRAM_SCALE` (below a real word match in a name). */
 const TRIGRAM_SCALE = 4;
 
@@ -707,7 +724,7 @@ export async function searchSkillsPostgres(
           new Set(lexical.map((row) => row.seq)),
         );
   const candidates = [...lexical.map(toCandidate), ...named.rows.map(toCandidate), ...meaning];
-  const typed = query.trim().toLowerCase();
+  const typed = similarityText(query);
   if (new Set(candidates.map((c) => c.name)).size < max && typed !== '' && terms.length > 0) {
     const similar = await db.query<KeyRow>(BY_SIMILAR_NAME, [
       accountId,

@@ -70,7 +70,8 @@ export function parseSearchQuery(query: string): SearchQuery {
   const prefixLast = Array.from(last).length >= MIN_PREFIX_LENGTH && !STOP_WORDS.has(last);
   const trimmed = query.trim().toLowerCase();
   const kebab = toKebabCase(query);
-  const nameKeys = [...new Set([trimmed, kebab].filter((key) => key !== ''))];
+  // No name holds a NUL character (and PostgreSQL text cannot): a key with one could match nothing.
+  const nameKeys = [...new Set([trimmed, kebab].filter((key) => key !== '' && !key.includes('\u0000')))];
   return { tokens, fields, prefixLast, nameKeys };
 }
 

@@ -44,3 +44,16 @@ describe('find with a megabyte-long query', () => {
     expect(long.json.result.query).toHaveLength(5 + 1_000_000);
   });
 });
+
+describe('find with a NUL character in the query', () => {
+  test('is answered like the query without it (PostgreSQL text cannot hold NUL)', async () => {
+    const plain = await t.request('POST', '/api/v1/skills/find', { body: { query: 'invoice parser' } });
+    const withNul = await t.request('POST', '/api/v1/skills/find', {
+      body: { query: 'invoice\u0000 parser\u0000' },
+    });
+    expect(withNul.status, withNul.text).toBe(200);
+    expect(names(withNul)).toEqual(names(plain));
+    const only = await t.request('POST', '/api/v1/skills/find', { body: { query: 'zzqx\u0000' } });
+    expect(only.status, only.text).toBe(200);
+  });
+});
