@@ -4,6 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -217,6 +219,53 @@ describe('skillport mcp (stdio) in front of a dev-mode server', () => {
     const lines = out.split('\n').filter((l) => l.trim() !== '');
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(JSON.parse(lines[1]!).result.structuredContent.skills[0].name).toBe('chart-maker');
+  });
+
+  it('says nothing about requests cut short when the agent ends the session', async () => {
+    // A registry that accepts connections and never answers: the start-up check is still in flight
+    // when stdin closes, and fails only because the client is closed.
+    const held: ServerResponse[] = [];
+    const silent = createServer((_req, res) => {
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--url', `http://127.0.0.1:${port}`], {
+        env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.stdin.write(
+        `${JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        })}\n`,
+      );
+      await vi.waitFor(() => expect(out).toContain('"id":1'), { timeout: 15_000 });
+      await vi.waitFor(() => expect(held.length).toBeGreaterThan(0), { timeout: 15_000 });
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      expect(err).toContain('serving http://127.0.0.1:');
+      expect(err).not.toMatch(/cannot reach|cannot check|closed/);
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('refuses a bad --poll-interval before speaking MCP', async () => {

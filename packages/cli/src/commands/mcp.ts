@@ -51,7 +51,12 @@ export function registerMcp(program: Command, io: CliIo, version: string): void 
         ]);
       const ctx = createContext(io, command);
       const client = await ctx.client();
-      const note = (text: string) => io.stderr.write(`skillport mcp: ${text}\n`);
+      // Once the agent has ended the session, requests still in flight fail because the client is
+      // closed: that is no news, so nothing more is noted.
+      let ended = false;
+      const note = (text: string) => {
+        if (!ended) io.stderr.write(`skillport mcp: ${text}\n`);
+      };
       const registry = createClientRegistry(client, {
         pollIntervalMs: Math.round(pollSeconds * 1000),
         onPollStatus: (error) =>
@@ -64,10 +69,16 @@ export function registerMcp(program: Command, io: CliIo, version: string): void 
       const server = createSkillportMcpServer(registry, { version });
       const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as unknown as Writable);
       const closed = new Promise<void>((resolve) => {
-        transport.onclose = resolve;
+        transport.onclose = () => {
+          ended = true;
+          resolve();
+        };
       });
       // The agent ends the session by closing our stdin.
-      io.stdin.once('end', () => void server.close());
+      io.stdin.once('end', () => {
+        ended = true;
+        void server.close();
+      });
       await server.connect(transport);
       note(`serving ${client.url} over stdio`);
       client.initialize().then(
