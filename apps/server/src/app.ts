@@ -70,10 +70,15 @@ export interface CreateAppOptions
   workers?: WorkerPool;
   /**
    * Add and update render the deterministic L1 overview and store it with the write, recording its
-   * task completed at once (default false: the job runner does it). Only for a server whose jobs do
-   * nothing else: no LLM summariser, no embedder (see `startServer`).
+   * task completed at once (default false: the job runner does it). Only for a server whose overview
+   * is the deterministic one: no LLM summariser (see `startServer`).
    */
   processAtWrite?: boolean;
+  /**
+   * With `processAtWrite`: the job runner still embeds each written skill (an embedder is on), so the
+   * write's task stays pending and its job keeps the overview the write stored (default false).
+   */
+  embedAfterWrite?: boolean;
 }
 
 /** The app and what it was built with. */
@@ -144,6 +149,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     queryVectors: options.queryVectors ?? null,
     kickJobs: options.kickJobs ?? (() => {}),
     processAtWrite: options.processAtWrite ?? false,
+    embedAfterWrite: options.embedAfterWrite ?? false,
     waitForJobs: options.waitForJobs ?? null,
     renderAbstract,
     renderOverview: (skill) =>

@@ -152,6 +152,8 @@ async function startJobs(
     ...(jobs.replicaId !== undefined ? { owner: jobs.replicaId } : {}),
     summarize:
       summary !== undefined ? llmSummarizer(summary, logger, workers) : createPooledSummarizer(workers),
+    // Deterministic overviews are rendered by the writes (`processAtWrite`): a job keeps the stored one.
+    keepStoredOverview: summary === undefined,
     onError: (error, context) =>
       logger.error({
         msg: 'job failed',
@@ -375,8 +377,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       draining: () => draining,
       kickJobs: jobs?.kick ?? (() => {}),
-      // The job of an add would only render the deterministic overview: the write does it instead.
-      processAtWrite: jobs !== null && options.summary === undefined && semantic.embedder === null,
+      // The deterministic overview is rendered by the write, not its job; with an embedder the job
+      // still runs, for the embedding alone.
+      processAtWrite: jobs !== null && options.summary === undefined,
+      embedAfterWrite: semantic.embedder !== null,
       ...(jobs ? { waitForJobs: jobs.waitFor } : {}),
       ...(options.rootApiKey !== undefined ? { rootApiKey: options.rootApiKey } : {}),
       ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),

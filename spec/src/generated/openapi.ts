@@ -170,7 +170,7 @@ export interface paths {
         put?: never;
         /**
          * Add a skill (SKILL.md text, MCP tool, structured object or temp upload); replaces a same-named skill
-         * @description Stores a skill given as `data` (SKILL.md text, MCP tool with `inputSchema`, or structured object) or as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 `SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host path as `data` → 403. Adding an existing name replaces that skill completely. The processing job (overview, search index) runs after the response unless `wait=true`; a server whose job would only render the deterministic overview (no summary model, no embeddings) does that during the write, and the task is already `completed` when the add returns.
+         * @description Stores a skill given as `data` (SKILL.md text, MCP tool with `inputSchema`, or structured object) or as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 `SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host path as `data` → 403. Adding an existing name replaces that skill completely. The processing job (overview, search index, embedding) runs after the response unless `wait=true`; a server with the deterministic overview (no summary model) renders and stores it during the write, and without embeddings the task is already `completed` when the add returns (with embeddings its job only embeds the skill).
          */
         post: operations["addSkill"];
         delete?: never;

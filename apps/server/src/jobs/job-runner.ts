@@ -77,6 +77,13 @@ export interface JobRunnerOptions {
   /** The L1 generator; default: the deterministic extractor ({@link defaultSummarizer}). An LLM summariser can replace it. */
   summarize?: OverviewSummarizer;
   /**
+   * True when `summarize` renders the overview the writes already store with each revision (the
+   * deterministic one, rendered at write time when the job only has the embedding left): a job whose
+   * skill already holds the overview of its revision keeps it — no SKILL.md read, no rendering, no
+   * second search-row write — and only embeds. Default false: every job renders the overview.
+   */
+  keepStoredOverview?: boolean;
+  /**
    * Computes the embedding of each processed skill revision (stored with `putSkillVector`), and while
    * idle the embeddings still missing: skills added while the embedder failed, or embedded by another
    * model before the model changed. Null/absent: no embeddings. A failure never fails the task: the
@@ -363,18 +370,27 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         );
         return;
       }
-      const file = await store.readFile(skill.id, DEFINITION_PATH);
-      if (file?.content === undefined)
-        throw new Error(`${DEFINITION_PATH} of skill ${skill.name} is missing`);
-      const definition = new TextDecoder().decode(file.content);
-      const overview = await summarize({ skill, definition, signal: controller.signal });
+      // The overview this revision was written with (a write clears the overview of any other
+      // revision), when it is the one `summarize` would render.
+      const kept = options.keepStoredOverview === true ? skill.overview : null;
+      let overview: string;
+      if (kept !== null) {
+        overview = kept;
+      } else {
+        const file = await store.readFile(skill.id, DEFINITION_PATH);
+        if (file?.content === undefined)
+          throw new Error(`${DEFINITION_PATH} of skill ${skill.name} is missing`);
+        const definition = new TextDecoder().decode(file.content);
+        overview = await summarize({ skill, definition, signal: controller.signal });
+      }
       if (entry.released || lost) return;
       const embedded =
         embedder && embedder.available?.() !== false ? await embedOne(skill, task.id) : undefined;
       if (entry.released || lost) return;
       check(
         await store.completeTask(lease, {
-          overview,
+          // A kept overview is stored already (with its search row): only the task is completed.
+          overview: kept !== null ? null : overview,
           revision: skill.revision,
           result: {
             revision: skill.revision,

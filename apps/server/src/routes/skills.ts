@@ -117,9 +117,10 @@ const addRoute = createRoute({
     'as `temp_file_id` (a temp upload). It is validated with profile `openviking`: errors → 400 ' +
     '`SKILL_INVALID` with `details.issues` and nothing stored; warnings come back as `warnings`. A host ' +
     'path as `data` → 403. Adding an existing name replaces that skill completely. The processing job ' +
-    '(overview, search index) runs after the response unless `wait=true`; a server whose job would only ' +
-    'render the deterministic overview (no summary model, no embeddings) does that during the write, and ' +
-    'the task is already `completed` when the add returns.',
+    '(overview, search index, embedding) runs after the response unless `wait=true`; a server with the ' +
+    'deterministic overview (no summary model) renders and stores it during the write, and without ' +
+    'embeddings the task is already `completed` when the add returns (with embeddings its job only ' +
+    'embeds the skill).',
   request: { headers: IdempotencyHeaders, body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'AddSkillResponse', 'Stored'),

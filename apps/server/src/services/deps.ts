@@ -38,10 +38,16 @@ export interface ServiceDeps {
     | null;
   /**
    * Add and update render the L1 overview themselves and store it with the write, whose task is then
-   * recorded completed at once (`SkillWrite.processed`): true when the processing job would do nothing
-   * else (the deterministic overview; no LLM summariser, no embedder) and runs in this process.
+   * recorded completed at once (`SkillWrite.processed`): true when the overview is the deterministic one
+   * (no LLM summariser) and the processing jobs run in this process.
    */
   processAtWrite: boolean;
+  /**
+   * With {@link processAtWrite}: the processing job still embeds the skill (an embedder is on), so
+   * the write stores the overview but leaves its task `pending` (`SkillWrite.processed.result` null);
+   * the job keeps that overview and only embeds.
+   */
+  embedAfterWrite: boolean;
   /** Renders `.abstract.md` (L0) at write time. */
   renderAbstract: (skill: AbstractInput) => string;
   /** Renders the L1 overview from a skill body when the job has not written it yet; null when unavailable. */

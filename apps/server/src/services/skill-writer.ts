@@ -184,7 +184,10 @@ export async function writeSkill(
       );
       write.processed = {
         overview,
-        result: { overview_bytes: encoder.encode(overview).byteLength, indexed: true, attempt: 1 },
+        // With an embedder the task stays pending: its job embeds the skill and keeps this overview.
+        result: deps.embedAfterWrite
+          ? null
+          : { overview_bytes: encoder.encode(overview).byteLength, indexed: true, attempt: 1 },
       };
     } catch {
       // Left to the job (see above).
@@ -205,7 +208,7 @@ export async function writeSkill(
     );
   }
   // A task completed with the write leaves the runner nothing to claim.
-  deps.kickJobs(write.processed === undefined);
+  deps.kickJobs(write.processed === undefined || write.processed.result === null);
   await applyRetention(deps, { accountId: identity.accountId, rootUri, name }, written.revisions);
   const uri = `${rootUri}/${name}`;
   const result: SkillWriteResult = {

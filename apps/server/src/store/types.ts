@@ -117,10 +117,12 @@ export interface SkillWrite extends SkillMetadata {
    * The processing already done while writing: the L1 overview rendered from this very content. The
    * store writes it with the skill (`overview`, the `.overview.md` file, the search row) in the same
    * transaction and records the task `completed` at once (one attempt), its result
-   * `{revision, ...result}` — what the job would have written, without a job run. Absent: the task is
-   * `pending` and a job runner writes the overview.
+   * `{revision, ...result}` — what the job would have written, without a job run. With `result` null
+   * the overview is written the same way but the task stays `pending`: its job has work left (the
+   * embedding) and keeps the overview stored here. Absent: the task is `pending` and a job runner
+   * writes the overview.
    */
-  processed?: { overview: string; result: Record<string, unknown> };
+  processed?: { overview: string; result: Record<string, unknown> | null };
 }
 
 export interface SkillWriteResult {

@@ -5,13 +5,15 @@ import { defaultSummarizer } from '../../src/jobs/job-runner.js';
 import { EXTRACT_OVERVIEW } from '../../src/levels/extract-overview.js';
 import type { SkillRecord } from '../../src/store/types.js';
 import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.js';
+import { startEmbeddingsServer } from '../helpers/embeddings-server.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openTempStore } from '../store/helpers.js';
 
-// A server whose processing job would only render the deterministic overview (no LLM summariser, no
-// embedder — the test server's default) renders it during add and update instead: the task is
-// completed when the write returns, and the overview is the one the job renders.
+// A server whose overview is the deterministic one (no LLM summariser) renders it during add and
+// update instead of the processing job: without an embedder (the test server's default) the task is
+// completed when the write returns; with one the task stays pending until its job has embedded the
+// skill. Either way the overview is the one the job renders.
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
@@ -114,6 +116,45 @@ describe(`${TEST_ENGINE} processing at write time, when the overview cannot be r
     } finally {
       await real.close();
       await temp.cleanup();
+    }
+  });
+});
+
+describe(`${TEST_ENGINE} processing at write time, with an embedder`, () => {
+  test('the write stores the overview; its task stays pending until the job has embedded the skill', async () => {
+    const embeddings = await startEmbeddingsServer();
+    const server = await startTestServer({
+      embeddings: { baseURL: embeddings.url, model: 'concepts-1', apiKey: 'k', retryMs: 200 },
+    });
+    try {
+      const first = text('Charts from spreadsheets', BODY);
+      const add = await server.request('POST', '/api/v1/skills', { body: { data: first } });
+      expect(add.status, add.text).toBe(200);
+      // The overview is stored with the write, whether or not the job has run yet.
+      const read = await server.request('GET', '/api/v1/skills/inline-overview?level=1');
+      expect(read.json.result.overview).toBe(await jobOverview(first));
+      expect(read.headers.get('cache-control')).toBe('private, no-cache');
+
+      // wait=true still waits for the job, which embeds the skill.
+      const second = text('Charts from spreadsheets and databases', `${BODY}\n## Databases\n\nAlso SQL.\n`);
+      const update = await server.request('PUT', '/api/v1/skills/inline-overview', {
+        body: { data: second, wait: true },
+      });
+      expect(update.status, update.text).toBe(200);
+      expect(update.json.result.queue_status).toMatchObject({ pending: 0, processing: 0 });
+      // The add's task: completed by its job, with the result a job that renders the overview gives.
+      const task = await server.request('GET', `/api/v1/tasks/${add.json.result.task_id as string}`);
+      expect(task.json.result.status, task.text).toBe('completed');
+      expect(JSON.stringify(task.json.result)).toContain('"embedded":true');
+      expect(JSON.stringify(task.json.result)).toContain(
+        `"overview_bytes":${new TextEncoder().encode(await jobOverview(first)).byteLength}`,
+      );
+      const after = await server.request('GET', '/api/v1/skills/inline-overview?level=1');
+      expect(after.json.result.overview).toBe(await jobOverview(second));
+      expect(embeddings.requests.filter((r) => r.model === 'concepts-1').length).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+      await embeddings.close();
     }
   });
 });

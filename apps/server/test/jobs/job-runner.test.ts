@@ -162,6 +162,44 @@ describe('JobRunner', () => {
     expect((await store.getSkill('acme', USER_ROOT, 'flaky'))?.overview).toBe('third time lucky');
   });
 
+  it('keeps the overview a write stored with its revision, leaving the job only its other work', async () => {
+    const { store } = setup();
+    const overview = 'Rendered with the write: charts from spreadsheets.';
+    const put = await store.putSkill(makeWrite({ name: 'kept', processed: { overview, result: null } }));
+    // Stored and indexed with the write; the task is left for the job.
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({ status: 'pending' });
+    expect((await store.getSkill('acme', USER_ROOT, 'kept'))?.overview).toBe(overview);
+    expect(
+      (await store.search('acme', [USER_ROOT], 'spreadsheets', { limit: 5 })).map((h) => h.skill.name),
+    ).toEqual(['kept']);
+    const runner = createJobRunner({
+      store,
+      keepStoredOverview: true,
+      summarize: () => {
+        throw new Error('the stored overview is kept: nothing to render');
+      },
+      onError: quiet,
+    });
+    expect(await runner.runOnce()).toBe(true);
+    expect(await store.getTask('acme', 'alice', put.taskId)).toMatchObject({
+      status: 'completed',
+      result: {
+        revision: put.skill.revision,
+        overview_bytes: new TextEncoder().encode(overview).byteLength,
+        indexed: true,
+        attempt: 1,
+      },
+    });
+    expect((await store.getSkill('acme', USER_ROOT, 'kept'))?.overview).toBe(overview);
+
+    // Without the option (an LLM summariser) the job renders the overview again.
+    const again = await store.putSkill(makeWrite({ name: 'kept', processed: { overview, result: null } }));
+    const rendering = createJobRunner({ store, summarize: () => 'Rendered by the job.', onError: quiet });
+    expect(await rendering.runOnce()).toBe(true);
+    expect(await store.getTask('acme', 'alice', again.taskId)).toMatchObject({ status: 'completed' });
+    expect((await store.getSkill('acme', USER_ROOT, 'kept'))?.overview).toBe('Rendered by the job.');
+  });
+
   it('gives up after maxAttempts: task failed, skill still findable', async () => {
     const { store } = setup();
     const runner = track(

@@ -247,9 +247,12 @@ export async function putSkillTx(
     await copyLargeBlob(client, sha256, content);
   }
   const taskId = randomUUID();
-  // Processed while writing: the task is recorded completed with the job's result.
+  // Processed while writing: the task is recorded completed with the job's result (unless the job
+  // still has work: `result` null).
   const processedTask =
-    write.processed === undefined ? null : JSON.stringify({ revision, ...write.processed.result });
+    write.processed === undefined || write.processed.result === null
+      ? null
+      : JSON.stringify({ revision, ...write.processed.result });
   const params = new Params();
   const account = params.add(write.accountId);
   const at = params.add(now);

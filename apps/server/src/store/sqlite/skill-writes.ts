@@ -97,7 +97,7 @@ export function putBlob(conn: Connection, content: Uint8Array): string {
  * previous one), indexes name/tags/description/body for search and enqueues the processing task.
  * The overview of the previous version is kept only when the revision did not change. With
  * `write.processed` the overview given is written (search row included) and the task is recorded
- * completed instead: one search-row write, no job run.
+ * completed instead (one search-row write, no job run), or left pending when its `result` is null.
  */
 export function putSkillTx(conn: Connection, write: SkillWrite, now: number): SkillWriteResult {
   checkFiles(write);
@@ -237,7 +237,7 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
 
   const taskId = randomUUID();
   const { processed } = write;
-  if (processed === undefined) {
+  if (processed === undefined || processed.result === null) {
     conn
       .stmt(
         `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at, created_at, updated_at)
