@@ -325,6 +325,24 @@ describe('broken archives and text', () => {
     expect(res.json.error.details).toMatchObject({ reason: 'nul_byte', line: 5, column: 3 });
   });
 
+  test('a NUL escaped into the description → 400 SKILL_INVALID description_nul, as /validate says', async () => {
+    const data = '---\nname: nul-desc\ndescription: "Reads invoices\\0 and receipts"\n---\nbody\n';
+    const checked = await t.request('POST', '/api/v1/skills/validate', { body: { data } });
+    expect(checked.status).toBe(200);
+    expect(checked.json.result.valid).toBe(false);
+    expect(checked.json.result.errors.map((e: { rule: string }) => e.rule)).toContain('description_nul');
+    const res = await t.request('POST', '/api/v1/skills', { body: { data, wait: true } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('SKILL_INVALID');
+    expect(JSON.stringify(res.json.error.details)).toContain('description_nul');
+  });
+
+  test('a temp_file_id holding a NUL → 404 like any unknown id', async () => {
+    const res = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: 'tmp_\u0000' } });
+    expect(res.status, res.text).toBe(404);
+    expect(res.json.error.code).toBe('NOT_FOUND');
+  });
+
   test('temp_upload without a file field → 400', async () => {
     const form = new FormData();
     form.append('upload_mode', 'local');

@@ -22,7 +22,8 @@ const KEBAB_CASE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /**
  * Checks that `key` (`name` or `description`) is present, a string and not blank.
  *
- * @returns the trimmed value, or `null` after reporting `<key>_required`
+ * @returns the trimmed value, or `null` after reporting `<key>_required` (or `description_nul` for a
+ *   description holding a NUL character)
  */
 export function requireString(ctx: RuleContext, key: 'name' | 'description'): string | null {
   const fm = ctx.skill.frontmatter;
@@ -54,6 +55,17 @@ export function requireString(ctx: RuleContext, key: 'name' | 'description'): st
   const trimmed = value.trim();
   if (trimmed === '') {
     ctx.report(rule, 'error', key, `"${key}" is blank (e.g. ${example}).`);
+    return null;
+  }
+  if (key === 'description' && value.includes('\u0000')) {
+    // Only an escape can put one there (SKILL.md text with a NUL byte is refused before): no
+    // registry column can hold it (PostgreSQL text cannot), and no agent reads it.
+    ctx.report(
+      'description_nul',
+      'error',
+      key,
+      '"description" contains a NUL character (U+0000, e.g. written "\\0" in a quoted YAML string); remove it.',
+    );
     return null;
   }
   return trimmed;

@@ -57,7 +57,8 @@ const STRICT_PROFILE_RULES = new Set([
  * Validates a skill: parses it once and applies the rules of a profile.
  *
  * - `openviking` (default): the rule table of `POST /api/v1/skills/validate` in the OpenAPI document — `yaml_format`,
- *   `name_required`, `description_required` (missing, not a string, blank) are errors;
+ *   `name_required`, `description_required` (missing, not a string, blank) and `description_nul` (a
+ *   NUL character, which only a YAML escape can write) are errors in every profile;
  *   `name_matches_directory`, `name_max_length` (64), `name_allowed_characters`
  *   (`[A-Za-z0-9_-]`, the add-time rule), `name_leading_hyphen` (a leading `-` reads as a
  *   command-line option), `name_reserved_filename` (`con`, `nul`, `com1`…: no such folder on

@@ -397,3 +397,22 @@ describe('validateAndParseSkillMd', () => {
     }
   });
 });
+
+describe('a NUL character in the description', () => {
+  it.each(['openviking', 'agentskills', 'claude'] as const)(
+    'is an error in the %s profile, located',
+    (profile) => {
+      const text = '---\nname: nul-desc\ndescription: "Reads invoices\\0 and receipts"\n---\nbody\n';
+      const result = validateSkill(text, { profile });
+      expect(result.valid).toBe(false);
+      expect(result.errors).toContainEqual(
+        expect.objectContaining({ rule: 'description_nul', field: 'description', line: 3 }),
+      );
+    },
+  );
+
+  it('a structured description too', () => {
+    const result = validateSkill({ name: 'nul-desc', description: 'Reads invoices\u0000', content: 'x' });
+    expect(result.errors.map((e) => e.rule)).toContain('description_nul');
+  });
+});

@@ -202,6 +202,8 @@ export async function getTempUpload(
   id: string,
   now: number,
 ): Promise<TempUploadRecord | null> {
+  // PostgreSQL text cannot hold NUL (the query would fail); no id has one.
+  if (id.includes('\u0000')) return null;
   const { rows } = await db.query<TempUploadRow>(
     'SELECT id, account_id, filename, content, expires_at FROM temp_uploads WHERE id = $1 AND account_id = $2',
     [id, accountId],
@@ -220,6 +222,7 @@ export async function takeTempUpload(
   id: string,
   now: number,
 ): Promise<TempUploadRecord | null> {
+  if (id.includes('\u0000')) return null;
   const { rows } = await db.query<TempUploadRow>(
     'DELETE FROM temp_uploads WHERE id = $1 AND account_id = $2 RETURNING id, account_id, filename, content, expires_at',
     [id, accountId],
