@@ -60,6 +60,8 @@ export class TermCache {
   readonly scores = new PhraseScores();
   /** Scratch arrays of the ranking from kept relevance. */
   readonly scratch = new RankScratch();
+  /** Skill rows read in the current database state. */
+  readonly rows = new StateRows();
   private readonly slices = new Map<string, { at: number; terms: Array<{ term: string; docs: number }> }>();
 
   /** The terms starting with `prefix` (two letters). */
@@ -356,6 +358,7 @@ interface IndexStats {
  */
 export class PhraseScores {
   private version = '';
+  private states = 0;
   private matches = 0;
   private readonly byPhrase = new Map<string, PhraseMatches>();
   /** Asks of each phrase since kept matches were last dropped (see {@link PhraseScores.worthReading}). */
@@ -396,6 +399,12 @@ export class PhraseScores {
       throw error;
     }
     this.version = version;
+    this.states++;
+  }
+
+  /** A number that changes whenever {@link PhraseScores.sync} sees a new database state. */
+  get state(): number {
+    return this.states;
   }
 
   /** Drops every kept match; asks start counting afresh (the previous ones predict the next). */
@@ -800,6 +809,78 @@ function mergePhrases(lists: readonly PhraseMatches[], wanted: number): Array<{ 
   return top;
 }
 
+/** Rows kept by {@link StateRows}, per kind (~150 bytes each). */
+const KEPT_ROWS = 8192;
+
+/** The scope columns of ranked skills, by seq (skills that no longer exist are left out). */
+const KEYS_OF = `SELECT s.seq, s.account_id, s.name, s.root_uri FROM json_each(?) AS j
+  CROSS JOIN skills AS s ON s.seq = j.value`;
+
+type ScopedKey = KeyRow & { account_id: string };
+
+/**
+ * Skill rows a connection read in one database state (that of {@link PhraseScores.state}), at most
+ * {@link KEPT_ROWS} of each kind: the scope columns of ranked skills and the columns of hits. A
+ * query asked again, or sharing hits with an earlier one, reads no row twice; any commit (of this
+ * connection or another) empties them.
+ */
+class StateRows {
+  private state = -1;
+  readonly keys = new Map<number, ScopedKey>();
+  readonly hits = new Map<number, SearchHitRow>();
+
+  /** Empties the rows when `state` is not the state they were read in. */
+  at(state: number): this {
+    if (state !== this.state) {
+      this.keys.clear();
+      this.hits.clear();
+      this.state = state;
+    }
+    return this;
+  }
+}
+
+/** Rows of `seqs` through `map`, the missing ones read with `sql` (a JSON array of seqs) and kept. */
+function rowsOf<R extends { seq: number }>(
+  conn: Connection,
+  map: Map<number, R>,
+  sql: string,
+  seqs: readonly number[],
+): Map<number, R> {
+  const found = new Map<number, R>();
+  const missing: number[] = [];
+  for (const seq of seqs) {
+    const row = map.get(seq);
+    if (row === undefined) missing.push(seq);
+    else found.set(seq, row);
+  }
+  if (missing.length === 0) return found;
+  const read = conn.stmt(sql).all(JSON.stringify(missing)) as R[];
+  if (map.size + read.length > KEPT_ROWS) map.clear();
+  for (const row of read) {
+    found.set(row.seq, row);
+    if (read.length <= KEPT_ROWS) map.set(row.seq, row);
+  }
+  return found;
+}
+
+/** The skills of `seqs` in the caller's account and roots (the filter of `KEYS_IN_SCOPE`). */
+function keysInScope(
+  conn: Connection,
+  kept: StateRows,
+  seqs: readonly number[],
+  accountId: string,
+  roots: ReadonlySet<string>,
+): KeyRow[] {
+  const keys = rowsOf(conn, kept.keys, KEYS_OF, seqs);
+  const out: KeyRow[] = [];
+  for (const seq of seqs) {
+    const key = keys.get(seq);
+    if (key !== undefined && key.account_id === accountId && roots.has(key.root_uri)) out.push(key);
+  }
+  return out;
+}
+
 /**
  * The best `needed` FTS hits within the caller's roots, in rank order (light rows: no body).
  * `fromPhrases`, when given and not null, stands for the ranking of the whole index (`RANK_ALL`).
@@ -810,19 +891,29 @@ function rankLexical(
   accountId: string,
   roots: string,
   needed: number,
+  kept: StateRows,
   fromPhrases?: (wanted: number) => Array<{ seq: number; raw: number }> | null,
 ): Array<SearchCandidate<number>> {
   const wanted = needed * OVERFETCH + 20;
+  const rootSet = new Set(JSON.parse(roots) as string[]);
   let order =
     fromPhrases?.(wanted) ?? (conn.stmt(RANK_ALL).all(match, wanted) as Array<{ seq: number; raw: number }>);
   // The first `needed` are usually all in scope: look the others up only when some are not.
-  let keys = conn
-    .stmt(KEYS_IN_SCOPE)
-    .all(JSON.stringify(order.slice(0, needed).map((r) => r.seq)), accountId, roots) as KeyRow[];
+  let keys = keysInScope(
+    conn,
+    kept,
+    order.slice(0, needed).map((r) => r.seq),
+    accountId,
+    rootSet,
+  );
   if (keys.length < needed && order.length > needed) {
-    const more = conn
-      .stmt(KEYS_IN_SCOPE)
-      .all(JSON.stringify(order.slice(needed).map((r) => r.seq)), accountId, roots) as KeyRow[];
+    const more = keysInScope(
+      conn,
+      kept,
+      order.slice(needed).map((r) => r.seq),
+      accountId,
+      rootSet,
+    );
     keys = [...keys, ...more];
   }
   if (keys.length < needed && order.length === wanted) {
@@ -831,9 +922,13 @@ function rankLexical(
       seq: number;
       raw: number;
     }>;
-    keys = conn
-      .stmt(KEYS_IN_SCOPE)
-      .all(JSON.stringify(order.map((r) => r.seq)), accountId, roots) as KeyRow[];
+    keys = keysInScope(
+      conn,
+      kept,
+      order.map((r) => r.seq),
+      accountId,
+      rootSet,
+    );
   }
   const bySeq = new Map(keys.map((key) => [key.seq, key]));
   const result: Array<SearchCandidate<number>> = [];
@@ -915,6 +1010,7 @@ export function searchSkills(
           accountId,
           roots,
           needed,
+          terms.rows.at(terms.scores.state),
           // The kept phrase matches stand for the index's ranking when they add up to the same query.
           options.exhaustive === true || phraseQuery(phrases, columns) !== match
             ? undefined
@@ -952,8 +1048,12 @@ export function searchSkills(
     candidates.push({ key: key.seq, name: key.name, rootUri: key.root_uri, lexical: 0 });
 
   const top = rankCandidates(parsed, candidates, rootUris, max);
-  const rows = conn.stmt(ROWS_BY_SEQ).all(JSON.stringify(top.map((hit) => hit.key))) as SearchHitRow[];
-  const rowBySeq = new Map(rows.map((row) => [row.seq, row]));
+  const rowBySeq = rowsOf(
+    conn,
+    terms.rows.at(terms.scores.state).hits,
+    ROWS_BY_SEQ,
+    top.map((hit) => hit.key),
+  );
   return top.flatMap((hit) => {
     const row = rowBySeq.get(hit.key);
     if (row === undefined) return [];

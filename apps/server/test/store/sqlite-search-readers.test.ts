@@ -112,6 +112,33 @@ describe('sqlite store: search reader threads', () => {
     }
   });
 
+  it("shows a hit's fields and scope as written last, however often the same find was asked before", async () => {
+    const dataDir = tempDir();
+    const store = await createThreadedSqliteStore({ dataDir, searchThreads: 1 });
+    opened.push(store);
+    await store.ensureAccount('acme');
+    for (let i = 0; i < 12; i++) await store.putSkill(skillWrite(i));
+    await store.putSkill(
+      makeWrite({ name: 'moving', description: 'Keeps the zebrafish notes', tags: ['a'] }),
+    );
+    const ask = async () => (await store.search('acme', [USER_ROOT], 'zebrafish', { limit: 5 }))[0]?.skill;
+    for (let round = 0; round < 6; round++) expect((await ask())?.tags).toEqual(['a']);
+    await store.putSkill(
+      makeWrite({ name: 'moving', description: 'Keeps the zebrafish notes', tags: ['b'] }),
+    );
+    expect((await ask())?.tags).toEqual(['b']);
+    for (let round = 0; round < 6; round++) await ask();
+    await store.putSkill({
+      ...makeWrite({ name: 'moving', description: 'Keeps the zebrafish notes', tags: ['b'] }),
+      rootUri: AGENT_ROOT,
+    });
+    await store.deleteSkill('acme', USER_ROOT, 'moving');
+    expect(await ask()).toBeUndefined();
+    expect((await store.search('acme', [AGENT_ROOT], 'zebrafish', { limit: 5 }))[0]?.skill.rootUri).toBe(
+      AGENT_ROOT,
+    );
+  });
+
   it('runs finds in the database thread with SKILLPORT_SEARCH_THREADS=0, and refuses a bad value', async () => {
     expect(optionsFromEnv({ SKILLPORT_SEARCH_THREADS: '0' }).sqlite?.searchThreads).toBe(0);
     expect(optionsFromEnv({ SKILLPORT_SEARCH_THREADS: '3' }).sqlite?.searchThreads).toBe(3);
