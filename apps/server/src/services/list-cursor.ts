@@ -80,6 +80,7 @@ export function decodeListCursor(raw: string): ListCursor {
   if (
     typeof v.n !== 'string' ||
     v.n.length > MAX_NAME ||
+    v.n.includes('\u0000') || // no name holds one (and PostgreSQL text cannot)
     !(v.i === 0 || v.i === 1) // one of the (at most two) listed roots
   ) {
     throw badCursor('not a cursor this server issued');

@@ -216,6 +216,13 @@ describe('GET /api/v1/skills pages', () => {
     expect(res.json.error.details.field).toBe('cursor');
   });
 
+  test('a forged cursor whose name holds a NUL → 400 (PostgreSQL answered 500)', async () => {
+    const forged = Buffer.from(JSON.stringify({ v: 1, n: 'a\u0000', i: 0, r: null })).toString('base64url');
+    const res = await t.request('GET', `/api/v1/skills?cursor=${forged}`);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.details.field).toBe('cursor');
+  });
+
   test('a cursor of the listing is not a change feed position: with updated_since → 400', async () => {
     const first = await list('?node_limit=1');
     const res = await t.request('GET', `/api/v1/skills?cursor=${first.next_cursor}&updated_since=2020-01-01`);
