@@ -84,6 +84,7 @@ export async function listTasks(
  *   `details {task_id, status}`) when the task is running or finished
  */
 export async function cancelTask(deps: ServiceDeps, identity: Identity, taskId: string): Promise<TaskResult> {
+  if (taskId.includes('\u0000')) throw notFound(taskId); // no id holds one (PostgreSQL text cannot)
   const outcome = await deps.store.cancelTask(identity.accountId, identity.userId, taskId, deps.now());
   if (outcome === null) throw notFound(taskId);
   const { task } = outcome;
@@ -148,6 +149,7 @@ export async function systemStatus(deps: ServiceDeps, identity: Identity): Promi
  * @throws SkillportError `NOT_FOUND` (`details {type: 'task', resource}`) for unknown ids and other users' tasks
  */
 export async function getTask(deps: ServiceDeps, identity: Identity, taskId: string): Promise<TaskResult> {
+  if (taskId.includes('\u0000')) throw notFound(taskId); // no id holds one (PostgreSQL text cannot)
   const task = await deps.store.getTask(identity.accountId, identity.userId, taskId);
   if (!task) throw notFound(taskId);
   return toTaskResult(task);

@@ -68,6 +68,17 @@ describe('with jobs running', () => {
     expect(cancel.json.error.details).toMatchObject({ type: 'task', resource: 'no-such-task' });
   });
 
+  test('a task id holding a NUL answers 404 like any unknown id (PostgreSQL answered 500)', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/v1/tasks/a%00b'],
+      ['POST', '/api/v1/tasks/a%00b/cancel'],
+    ] as const) {
+      const res = await t.request(method, url);
+      expect(res.status, `${method} ${url}: ${res.text}`).toBe(404);
+      expect(res.json.error.details).toMatchObject({ type: 'task' });
+    }
+  });
+
   test('cancelling a finished task answers 409 and changes nothing', async () => {
     const res = await t.request('POST', `/api/v1/tasks/${ids[0]}/cancel`);
     expect(res.status).toBe(409);
