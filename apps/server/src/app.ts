@@ -32,6 +32,7 @@ import { registerSkillRoutes } from './routes/skills.js';
 import { registerSystemRoutes } from './routes/system.js';
 import type { ServiceDeps } from './services/deps.js';
 import { createReadCache, DEFAULT_READ_CACHE_MB } from './services/read-cache.js';
+import { createRecentUploads } from './services/recent-uploads.js';
 import { createSkillChanges, withSkillChanges } from './services/skill-changes.js';
 import { retentionPolicy } from './store/retention.js';
 import type { Store } from './store/types.js';
@@ -157,6 +158,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     workers,
     onApiKeyCreated: () => auth.keyCreated(),
     retention: retentionPolicy(options.retention),
+    recentUploads: createRecentUploads(),
     readCache: createReadCache(Math.max(0, options.readCacheMb ?? DEFAULT_READ_CACHE_MB) * 2 ** 20),
     now: Date.now,
   };

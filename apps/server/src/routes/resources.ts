@@ -59,15 +59,18 @@ export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDe
     const content = new Uint8Array(await file.arrayBuffer());
     const identity = c.get('identity');
     const now = deps.now();
-    const id = await deps.store.putTempUpload(
-      {
-        accountId: identity.accountId,
-        filename: file instanceof File ? file.name.slice(0, 255) : 'upload',
-        content,
-        expiresAt: now + deps.limits.tempUploadTtlSeconds * 1000,
-      },
-      { quotaBytes: quotaBytes(deps.limits.tempUploadQuotaMb), now },
-    );
+    const upload = {
+      accountId: identity.accountId,
+      filename: file instanceof File ? file.name.slice(0, 255) : 'upload',
+      content,
+      expiresAt: now + deps.limits.tempUploadTtlSeconds * 1000,
+    };
+    const id = await deps.store.putTempUpload(upload, {
+      quotaBytes: quotaBytes(deps.limits.tempUploadQuotaMb),
+      now,
+    });
+    // The add that uses it (usually next) takes the bytes from here instead of the store.
+    deps.recentUploads.remember({ id, ...upload });
     return c.json(okBody(c, { temp_file_id: id }), 200);
   });
 }

@@ -6,6 +6,7 @@ import type { QueryVectors } from '../embeddings/query-vectors.js';
 import type { QueueCounts, RetentionPolicy, Store } from '../store/types.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import type { ReadCache } from './read-cache.js';
+import type { RecentUploads } from './recent-uploads.js';
 
 /** The fields the L0 abstract is rendered from. */
 export interface AbstractInput {
@@ -23,6 +24,8 @@ export interface ServiceDeps {
   namePolicy: NamePolicy;
   /** Embeds a find query for the semantic half of find; null: find is lexical only. */
   queryVectors: QueryVectors | null;
+  /** Small temp uploads this process stored lately, so the write using one need not read it back. */
+  recentUploads: RecentUploads;
   /**
    * Tells the job runner of a write (no-op when jobs run elsewhere): wakes it for the new task, or with
    * `false`, for a write whose task was completed with it, only postpones its idle index merging.

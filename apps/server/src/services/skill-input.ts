@@ -182,8 +182,13 @@ function textSource(
 }
 
 async function fromTempUpload(id: string, identity: Identity, deps: ServiceDeps): Promise<SkillSource> {
-  // Read, not used up: the write storing the skill deletes it, so a refused add can be retried.
-  const upload = await deps.store.getTempUpload(identity.accountId, id, deps.now());
+  // Read, not used up: the write storing the skill deletes it, so a refused add can be retried. An
+  // upload made through this process lately is at hand; the write's transaction still checks that
+  // it is there to be used up (`NOT_FOUND` as below when it is not).
+  const now = deps.now();
+  const upload =
+    deps.recentUploads.take(identity.accountId, id, now) ??
+    (await deps.store.getTempUpload(identity.accountId, id, now));
   if (!upload) throw tempUploadGone(id);
   // Inflating a zip is CPU work proportional to its expanded size: a worker thread does it, unless
   // the archive is small enough that the hop to a worker would cost more (`uploadRunsInline`).
