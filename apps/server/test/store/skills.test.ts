@@ -95,6 +95,26 @@ describe(`${TEST_ENGINE} store: skills`, () => {
     expect(computeRevision(history[1]?.manifest ?? [])).toBe(first.skill.revision);
   });
 
+  it('writing the files a skill already has adds no history entry (the live one stays)', async () => {
+    const { store } = setup();
+    const first = await store.putSkill(makeWrite({ name: 'same' }, { 'a.txt': 'a' }));
+    const again = await store.putSkill(
+      makeWrite({ name: 'same', task: { type: 'update_skill', userId: 'alice' } }, { 'a.txt': 'a' }),
+    );
+    expect(again.created).toBe(false);
+    expect(again.skill.revision).toBe(first.skill.revision);
+    expect(again.revisions).toBe(1);
+    const history = await store.listRevisions('acme', USER_ROOT, 'same');
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({ revision: first.skill.revision, supersededAt: null });
+    const changed = await store.putSkill(makeWrite({ name: 'same' }, { 'a.txt': 'b' }));
+    expect(changed.revisions).toBe(2);
+    expect((await store.listRevisions('acme', USER_ROOT, 'same')).map((h) => h.revision)).toEqual([
+      changed.skill.revision,
+      first.skill.revision,
+    ]);
+  });
+
   it('computes the same revision for the same files in any order', async () => {
     const { store } = setup();
     const a = await store.putSkill(makeWrite({ name: 'one' }, { 'x.txt': 'x', 'y.txt': 'y' }));

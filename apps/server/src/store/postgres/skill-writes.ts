@@ -232,6 +232,8 @@ export async function putSkillTx(
     existing !== undefined &&
     existing.revision === revision &&
     existing.overview !== null;
+  // Writing the files the skill already has is no new version: its history entry stays the live one.
+  const sameRevision = existing !== undefined && existing.revision === revision;
 
   // The vector without an overview is computed before the transaction; an unchanged revision keeps its
   // overview, and then the vector includes it.
@@ -317,7 +319,7 @@ export async function putSkillTx(
       gone AS (DELETE FROM skill_files WHERE skill_seq = ${seq} AND NOT (path = ANY(${files.paths}::text[]))
         AND (path <> ${params.add(OVERVIEW_PATH)} OR NOT ${keep}::boolean) RETURNING sha256),
       superseded AS (UPDATE skill_revisions SET superseded_at = ${at}
-        WHERE skill_id = ${params.add(existing.id)} AND superseded_at IS NULL)`;
+        WHERE skill_id = ${params.add(existing.id)} AND superseded_at IS NULL AND NOT ${params.add(sameRevision)}::boolean)`;
   }
   const { rows } = await client.query<SkillRow & { dropped: string[]; revisions: string }>(
     `WITH acc AS (INSERT INTO accounts (id, created_at) VALUES (${account}, ${at}) ON CONFLICT (id) DO NOTHING),
@@ -332,6 +334,7 @@ export async function putSkillTx(
           created_by, superseded_at)
         SELECT s.id, ${account}::text, ${rootUri}::text, ${name}::text, ${columns.revision}::text,
           ${params.add(JSON.stringify(manifest))}::text, ${at}::bigint, ${userId}::text, NULL FROM s
+        WHERE NOT ${params.add(sameRevision)}::boolean
         RETURNING seq),
       refs AS (INSERT INTO skill_revision_blobs (sha256, revision_seq)
         SELECT DISTINCT f.sha256, history.seq FROM history, unnest(${files.revisionShas}::text[]) AS f(sha256)
@@ -346,7 +349,7 @@ export async function putSkillTx(
           ${at}::bigint, ${at}::bigint FROM s)
     SELECT s.*, ${existing === undefined ? `'{}'::text[]` : '(SELECT coalesce(array_agg(sha256), ARRAY[]::text[]) FROM gone)'} AS dropped,
       (SELECT count(*) FROM skill_revisions r WHERE r.account_id = ${account} AND r.root_uri = ${rootUri}
-        AND r.name = ${name}) + 1 AS revisions
+        AND r.name = ${name}) + ${sameRevision ? 0 : 1} AS revisions
     FROM s`,
     params.values,
   );
@@ -358,7 +361,8 @@ export async function putSkillTx(
   const replaced = existing?.overview_sha256;
   if (overview !== null && replaced != null && replaced !== overview.sha256) dropped.push(replaced);
   if (dropped.length > 0) await deleteOrphanBlobs(client, dropped);
-  // The statement's snapshot does not see its own history row: `revisions` counts it (+ 1).
+  // The statement's snapshot does not see its own history row: `revisions` counts it (+ 1, unless the
+  // revision is unchanged and no row was written).
   return {
     skill: toSkillRecord(row),
     taskId,

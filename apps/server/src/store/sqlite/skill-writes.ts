@@ -133,6 +133,8 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     existing !== undefined &&
     existing.revision === revision &&
     existing.overview !== null;
+  // Writing the files the skill already has is no new version: its history entry stays the live one.
+  const sameRevision = existing !== undefined && existing.revision === revision;
 
   conn
     .stmt('INSERT INTO accounts (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING')
@@ -192,9 +194,11 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     dropped = conn
       .stmt('DELETE FROM skill_files WHERE skill_seq = ? AND (path <> ? OR ? = 0) RETURNING sha256')
       .all(seq, OVERVIEW_PATH, keepOverview ? 1 : 0) as Array<{ sha256: string }>;
-    conn
-      .stmt('UPDATE skill_revisions SET superseded_at = ? WHERE skill_id = ? AND superseded_at IS NULL')
-      .run(now, id);
+    if (!sameRevision) {
+      conn
+        .stmt('UPDATE skill_revisions SET superseded_at = ? WHERE skill_id = ? AND superseded_at IS NULL')
+        .run(now, id);
+    }
   }
   const insertFile = conn.stmt(
     'INSERT INTO skill_files (skill_seq, path, kind, size, sha256) VALUES (?, ?, ?, ?, ?)',
@@ -204,26 +208,28 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
     const content = encoder.encode(overview);
     insertFile.run(seq, OVERVIEW_PATH, 'summary', content.byteLength, putBlob(conn, content));
   }
-  const revisionInfo = conn
-    .stmt(
-      `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
-         created_by, superseded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
-    )
-    .run(
-      id,
-      write.accountId,
-      write.rootUri,
-      write.name,
-      revision,
-      JSON.stringify(manifest),
-      now,
-      write.task.userId,
+  if (!sameRevision) {
+    const revisionInfo = conn
+      .stmt(
+        `INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
+           created_by, superseded_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)`,
+      )
+      .run(
+        id,
+        write.accountId,
+        write.rootUri,
+        write.name,
+        revision,
+        JSON.stringify(manifest),
+        now,
+        write.task.userId,
+      );
+    const insertRef = conn.stmt(
+      'INSERT OR IGNORE INTO skill_revision_blobs (sha256, revision_seq) VALUES (?, ?)',
     );
-  const insertRef = conn.stmt(
-    'INSERT OR IGNORE INTO skill_revision_blobs (sha256, revision_seq) VALUES (?, ?)',
-  );
-  for (const file of manifest) insertRef.run(file.sha256, revisionInfo.lastInsertRowid);
+    for (const file of manifest) insertRef.run(file.sha256, revisionInfo.lastInsertRowid);
+  }
   // Files of the replaced version stay referenced by its history entry; only a dropped `.overview.md`
   // (never part of a revision) can lose its last reference here.
   deleteOrphanBlobs(
