@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { CliError, type CliIo, EXIT } from '../internal/io.js';
 import { loadServer } from '../internal/load-server.js';
+import { followParent, SERVE_CHILD_ENV } from '../internal/serve-process.js';
 
 /** Parses `--port`: an integer from 0 to 65535, 0 meaning any free port. */
 export function parsePort(raw: string | undefined): number | undefined {
@@ -38,6 +39,8 @@ export function registerServe(program: Command, io: CliIo): void {
     .action(async (options: ServeOptions, command: Command) => {
       const ctx = createContext(io, command);
       const port = parsePort(options.port);
+      // Started by `skillport` as the child of a thin parent (serve-process.ts): end with it.
+      followParent();
       const server = await loadServer('skillport serve');
       const settings = {
         ...server.optionsFromEnv(io.env),
@@ -76,13 +79,23 @@ export function registerServe(program: Command, io: CliIo): void {
         );
       }
       await new Promise<void>((resolve) => {
+        // A child of `serve` may get a signal twice (from its terminal's process group or a service
+        // manager, and passed on by its parent): it stops once and keeps ignoring repeats (its
+        // parent ends it on a second signal). In one process a second Ctrl-C ends it at once.
+        const child = io.env[SERVE_CHILD_ENV] === '1';
+        let stopping = false;
         const stop = () => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
+          if (!child) {
+            process.off('SIGINT', stop);
+            process.off('SIGTERM', stop);
+          }
+          if (stopping) return;
+          stopping = true;
           running.close().then(resolve, resolve);
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
+        if (child) process.on('SIGHUP', stop);
       });
     });
 }

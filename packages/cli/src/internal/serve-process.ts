@@ -1,0 +1,139 @@
+/**
+ * `skillport serve` in a child process with memory settings that only apply when a process starts.
+ *
+ * Two settings lower the server's memory with a large SQLite registry and cannot be changed once
+ * Node runs: glibc's number of allocation arenas (`MALLOC_ARENA_MAX`, read by the C library at
+ * process start — each busy thread otherwise gets its own arena and freed memory stays spread over
+ * them) and the young generation of the main thread's V8 heap (`--max-semi-space-size`, sized when
+ * Node starts). On glibc, when the environment or the Node options do not set them, `serve` starts
+ * itself again with them and stays as a thin parent: it passes signals on, ends the child with itself, and
+ * exits with the child's status. `SKILLPORT_SERVE_RELAUNCH=0` keeps the server in this process.
+ */
+import { spawn } from 'node:child_process';
+
+/** Marks the child: it runs the server itself and stops when its parent goes. */
+export const SERVE_CHILD_ENV = 'SKILLPORT_SERVE_CHILD';
+/** `0` (or `false`, `off`, `no`) keeps `serve` in one process. */
+export const SERVE_RELAUNCH_ENV = 'SKILLPORT_SERVE_RELAUNCH';
+/** Allocation arenas the child gets (glibc only). */
+export const SERVE_MALLOC_ARENA_MAX = '2';
+/** Semi-space of the child's main-thread young generation, MiB (V8's default grows to 16). */
+export const SERVE_SEMI_SPACE_MB = 4;
+
+/** How to start this CLI again: the `skillport` executable's own command line. */
+export interface SelfCommand {
+  execPath: string;
+  execArgv: readonly string[];
+  /** The CLI's own script and its arguments (`process.argv.slice(1)`). */
+  argv: readonly string[];
+}
+
+/** Global options of the CLI that take a value (the value is not the command's name). */
+const GLOBAL_WITH_VALUE = new Set(['-o', '--output', '--url', '--api-key']);
+
+/**
+ * For `skillport [global options] serve …` (not its `--help`): the `--database-url` given, or
+ * `{ databaseUrl: undefined }`; null for any other command. Read before the CLI loads, so the parent
+ * of a relaunched `serve` loads nothing else.
+ */
+export function serveInvocation(args: readonly string[]): { databaseUrl: string | undefined } | null {
+  let i = 0;
+  while (i < args.length && (args[i] as string).startsWith('-')) {
+    if (GLOBAL_WITH_VALUE.has(args[i] as string)) i++;
+    i++;
+  }
+  if (args[i] !== 'serve') return null;
+  let databaseUrl: string | undefined;
+  for (let k = i + 1; k < args.length; k++) {
+    const arg = args[k] as string;
+    if (arg === '--') break;
+    if (arg === '-h' || arg === '--help') return null;
+    if (arg === '--database-url') databaseUrl = args[k + 1];
+    else if (arg.startsWith('--database-url=')) databaseUrl = arg.slice('--database-url='.length);
+  }
+  return { databaseUrl };
+}
+
+/** Whether this process uses glibc (most Linux distributions; not musl, e.g. Alpine). */
+export function usesGlibc(): boolean {
+  if (process.platform !== 'linux') return false;
+  const report = process.report?.getReport() as { header?: { glibcVersionRuntime?: unknown } } | undefined;
+  return typeof report?.header?.glibcVersionRuntime === 'string';
+}
+
+/**
+ * The child's extra Node options and environment, or null when `serve` should run in this process:
+ * not on glibc (where the measurements were made: Linux other than musl), already the child, turned
+ * off, PostgreSQL (where fewer arenas made gets dearer in our measurements), or both settings
+ * already chosen by the operator.
+ */
+export function relaunchPlan(
+  env: NodeJS.ProcessEnv,
+  execArgv: readonly string[],
+  databaseUrl: string | undefined,
+  glibc: boolean,
+): { execArgv: string[]; env: Record<string, string> } | null {
+  if (!glibc || env[SERVE_CHILD_ENV] === '1') return null;
+  if (/^(0|false|off|no)$/i.test(env[SERVE_RELAUNCH_ENV]?.trim() ?? '')) return null;
+  if (/^postgres(ql)?:/i.test(databaseUrl ?? env.SKILLPORT_DATABASE_URL ?? '')) return null;
+  const semiSet = [...execArgv, env.NODE_OPTIONS ?? ''].some((arg) =>
+    /max[-_]semi[-_]space[-_]size/.test(arg),
+  );
+  const arenaSet = env.MALLOC_ARENA_MAX !== undefined;
+  if (semiSet && arenaSet) return null;
+  return {
+    execArgv: semiSet ? [] : [`--max-semi-space-size=${SERVE_SEMI_SPACE_MB}`],
+    env: { [SERVE_CHILD_ENV]: '1', ...(arenaSet ? {} : { MALLOC_ARENA_MAX: SERVE_MALLOC_ARENA_MAX }) },
+  };
+}
+
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Runs `self` again as a child with `plan`, sharing this process's standard streams, and waits for
+ * it. The first SIGINT, SIGTERM or SIGHUP is passed on (the child stops gracefully, as `serve`
+ * does); a second one ends the child at once (SIGKILL), like a second Ctrl-C of a server in one
+ * process. The child ends itself when this process is gone (its IPC channel closes).
+ *
+ * @returns the child's exit status; a child ended by a signal ends this process with that signal
+ */
+export function runServeChild(
+  self: SelfCommand,
+  plan: { execArgv: string[]; env: Record<string, string> },
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const child = spawn(self.execPath, [...self.execArgv, ...plan.execArgv, ...self.argv], {
+    env: { ...env, ...plan.env },
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
+  let signalled = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signalled++;
+    child.kill(signalled === 1 ? signal : 'SIGKILL');
+  };
+  for (const signal of FORWARDED) process.on(signal, onSignal);
+  return new Promise((resolve, reject) => {
+    child.once('error', (error) => {
+      for (const signal of FORWARDED) process.off(signal, onSignal);
+      reject(error);
+    });
+    child.once('exit', (code, signal) => {
+      for (const signal of FORWARDED) process.off(signal, onSignal);
+      if (signal !== null) {
+        process.kill(process.pid, signal);
+        return;
+      }
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/**
+ * In the child: end at once when the parent is gone (a parent killed with SIGKILL cannot pass the
+ * signal on), and let the IPC channel not keep the process alive after the server stopped.
+ */
+export function followParent(): void {
+  if (process.env[SERVE_CHILD_ENV] !== '1' || process.channel === undefined) return;
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+}
