@@ -8,21 +8,14 @@ import path from 'node:path';
 import { AsyncHTTPClient } from '@skillport/sdk-node';
 import { type RunningServer, startServer } from '@skillport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/index.js';
-import { memoryIo } from './support/memory-io.js';
+import { runCliAgainst } from './support/memory-io.js';
 
 let server: RunningServer;
 let dir: string;
 let client: AsyncHTTPClient;
 
-const cli = async (argv: string[]) => {
-  const io = memoryIo({
-    env: { SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dir, 'cfg') },
-    cwd: dir,
-  });
-  const code = await runCli(argv, io);
-  return { code, out: io.out(), err: io.err() };
-};
+const cli = (argv: string[]) =>
+  runCliAgainst(argv, { url: server.url, configHome: path.join(dir, 'cfg'), cwd: dir });
 
 function skill(name: string, extra: Record<string, string> = {}): void {
   const folder = path.join(dir, 'skills', name);

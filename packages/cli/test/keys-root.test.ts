@@ -7,21 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { type RunningServer, startServer } from '@skillport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/index.js';
-import { memoryIo } from './support/memory-io.js';
+import { runCliAgainst } from './support/memory-io.js';
 
 const ROOT_KEY = 'root-key-for-the-keys-test-0123456789';
 let server: RunningServer;
 let dir: string;
 
-const cli = async (argv: string[]) => {
-  const io = memoryIo({
-    env: { SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dir, 'cfg') },
-    cwd: dir,
-  });
-  const code = await runCli(argv, io);
-  return { code, out: io.out(), err: io.err() };
-};
+const cli = (argv: string[]) =>
+  runCliAgainst(argv, { url: server.url, configHome: path.join(dir, 'cfg'), cwd: dir });
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-keys-root-'));

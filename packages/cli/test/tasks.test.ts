@@ -10,7 +10,7 @@ import { SyncHTTPClient } from '@skillport/sdk-node/sync';
 import { type RunningServer, startServer } from '@skillport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
-import { memoryIo } from './support/memory-io.js';
+import { memoryIo, runCliAgainst } from './support/memory-io.js';
 import { startCliServer } from './support/processes.js';
 
 let server: RunningServer;
@@ -18,11 +18,8 @@ let dataDir: string;
 let client: AsyncHTTPClient;
 const md = (name: string) => `---\nname: ${name}\ndescription: A skill for the task commands\n---\nbody\n`;
 
-const cli = async (argv: string[]) => {
-  const io = memoryIo({ env: { SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dataDir, 'cfg') } });
-  const code = await runCli(argv, io);
-  return { code, out: io.out(), err: io.err() };
-};
+const cli = (argv: string[]) =>
+  runCliAgainst(argv, { url: server.url, configHome: path.join(dataDir, 'cfg') });
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-tasks-'));

@@ -13,8 +13,7 @@ import { AsyncHTTPClient } from '@skillport/sdk-node';
 import { SyncHTTPClient } from '@skillport/sdk-node/sync';
 import { type RunningServer, startServer } from '@skillport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/index.js';
-import { memoryIo } from './support/memory-io.js';
+import { runCliAgainst } from './support/memory-io.js';
 import { startCliServer } from './support/processes.js';
 
 const KiB = 1024;
@@ -23,11 +22,8 @@ let dir: string;
 let client: AsyncHTTPClient;
 const paths: string[] = [];
 
-const cli = async (argv: string[], url = server.url) => {
-  const io = memoryIo({ env: { SKILLPORT_URL: url, XDG_CONFIG_HOME: path.join(dir, 'cfg') } });
-  const code = await runCli(argv, io);
-  return { code, out: io.out(), err: io.err() };
-};
+const cli = (argv: string[], url = server.url) =>
+  runCliAgainst(argv, { url, configHome: path.join(dir, 'cfg') });
 
 /** A skill folder `name` with `files` auxiliary files of `bytes` random (incompressible) bytes each. */
 function skillFolder(name: string, files: number, bytes: number): string {

@@ -1,7 +1,7 @@
 /** Streams that collect what an in-process CLI run prints. */
 import readline from 'node:readline';
 import { Readable } from 'node:stream';
-import type { CliIo } from '../../src/index.js';
+import { type CliIo, runCli } from '../../src/index.js';
 
 export interface MemoryIo extends CliIo {
   out(): string;
@@ -71,4 +71,27 @@ function terminal(err: string[], text: (chunk: string | Uint8Array) => string) {
     removeListener: () => stream,
   };
   return stream;
+}
+
+/** What an in-process CLI run returned and printed. */
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/**
+ * Runs the CLI in this process against the registry at `url` (`SKILLPORT_URL`), with its config
+ * under `configHome` (`XDG_CONFIG_HOME`) and `cwd` as the working folder (default: this process's).
+ */
+export async function runCliAgainst(
+  argv: string[],
+  options: { url: string; configHome: string; cwd?: string },
+): Promise<CliRun> {
+  const io = memoryIo({
+    env: { SKILLPORT_URL: options.url, XDG_CONFIG_HOME: options.configHome },
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+  });
+  const code = await runCli(argv, io);
+  return { code, out: io.out(), err: io.err() };
 }
