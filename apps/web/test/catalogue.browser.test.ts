@@ -25,6 +25,12 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const SHOTS = path.resolve(HERE, '../test-results/screenshots');
 const WEBAPP = path.resolve(HERE, '../../server/dist/webapp/index.html');
 
+/**
+ * How long to wait for what a find shows: a server's first find also starts its search reader
+ * threads (~0.5 s on an idle machine, seconds on a loaded one), longer than `expect.poll`'s 1 s.
+ */
+const FIND_SHOWN = { timeout: 15_000 };
+
 const md = (name: string, description: string, body: string, extra = '') =>
   `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}`;
 
@@ -235,7 +241,9 @@ describe('the catalogue page served at /', () => {
 
     await page.getByLabel('Search skills').fill('action items from a meeting');
     await expect.poll(() => page.url()).toContain('q=action');
-    await expect.poll(() => list.locator('li').first().getAttribute('data-skill')).toBe('meeting-notes');
+    await expect
+      .poll(() => list.locator('li').first().getAttribute('data-skill'), FIND_SHOWN)
+      .toBe('meeting-notes');
     await shot(page, 'catalogue-search');
 
     await page.getByLabel('Search skills').fill('');
@@ -565,7 +573,7 @@ describe('a root larger than the browser holds', () => {
     expect(Math.max(...asked)).toBeLessThanOrEqual(1260);
     // A tag filter on a large root asks find for the tag and keeps exact matches.
     await page.goto(`${large.url}/#/?root=agent&tag=tenth`);
-    await expect.poll(() => line.textContent()).toBe('1–30 of 125 skills');
+    await expect.poll(() => line.textContent(), FIND_SHOWN).toBe('1–30 of 125 skills');
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);
