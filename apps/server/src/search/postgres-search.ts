@@ -244,19 +244,21 @@ interface PostingList {
 /**
  * Relevance a skill can have at most, from per-term ranks: per term, the sum of its lexemes' ranks (as
  * `real`); a prefix's sum rounds to `real` after each lexeme (a relative 6e-8 per lexeme at most), so
- * it is raised by that much.
+ * it is raised by that much. Term `i`'s rank is `termRanks[offset + i]` (one candidate's row of a
+ * round's rank table, without a subarray per candidate).
  */
 function upperRelevance(
   terms: readonly RankTerm[],
   stats: readonly TermStats[],
   idfs: readonly number[],
   termRanks: ArrayLike<number>,
+  offset = 0,
 ): number {
   let total = 0;
-  for (const [i, term] of terms.entries()) {
-    let rank = termRanks[i] ?? 0;
+  for (let i = 0; i < terms.length; i++) {
+    let rank = termRanks[offset + i] ?? 0;
     if (rank <= 0) continue;
-    if (term.prefix) rank *= 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7;
+    if (terms[i]?.prefix) rank *= 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7;
     total += contribution(idfs[i] ?? 0, rank);
   }
   return total * (1 + BOUND_MARGIN);
@@ -353,23 +355,16 @@ function readRound(
       seq = 0;
     }
   }
-  // `upperRelevance` of each candidate's ranks (the same operations, inlined), and its lower estimate.
-  const widen = terms.map((term, i) => (term.prefix ? 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7 : 1));
+  // Each candidate's upper bound, and its lower estimate from the ranks read of it alone.
   const uppers = new Float64Array(seqs.length);
   const lowers = new Float64Array(seqs.length);
   for (let c = 0; c < seqs.length; c++) {
-    let upper = 0;
+    uppers[c] = upperRelevance(terms, stats, idfs, ranks, c * width);
     let lower = 0;
     for (let i = 0; i < width; i++) {
-      let bound = ranks[c * width + i] ?? 0;
-      if (bound > 0) {
-        if (terms[i]?.prefix) bound *= widen[i] ?? 1;
-        upper += contribution(idfs[i] ?? 0, bound);
-      }
       const rank = known[c * width + i] ?? 0;
       if (rank > 0) lower += contribution(idfs[i] ?? 0, rank);
     }
-    uppers[c] = upper * (1 + BOUND_MARGIN);
     lowers[c] = lower;
   }
   return { seqs, uppers, lowers, exhausted, lowest, bound: upperRelevance(terms, stats, idfs, unseen) };

@@ -301,22 +301,18 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
   // thread (a WAL reader neither waits for the writer nor for a lock: it sees every commit made before
   // it starts), not queued behind the writes in the database thread. Should the read fail (the log
   // being reset, the store closing), the database thread answers as before.
-  store.countApiKeys = async () => {
-    if (closed) return call('countApiKeys', []);
-    try {
-      return countApiKeys(watcher);
-    } catch {
-      return call('countApiKeys', []);
-    }
-  };
-  store.findApiKeyByHash = async (hash: string) => {
-    if (closed) return call('findApiKeyByHash', [hash]);
-    try {
-      return findApiKeyByHash(watcher, hash);
-    } catch {
-      return call('findApiKeyByHash', [hash]);
-    }
-  };
+  const readHere =
+    <A extends unknown[], R>(method: 'countApiKeys' | 'findApiKeyByHash', read: (...args: A) => R) =>
+    async (...args: A): Promise<R> => {
+      if (closed) return call(method, args) as Promise<R>;
+      try {
+        return read(...args);
+      } catch {
+        return call(method, args) as Promise<R>;
+      }
+    };
+  store.countApiKeys = readHere('countApiKeys', () => countApiKeys(watcher));
+  store.findApiKeyByHash = readHere('findApiKeyByHash', (hash: string) => findApiKeyByHash(watcher, hash));
   // watchTasks takes a function: its listeners live here and hear of this store's own settlements.
   const settled = createTaskSignal();
   store.watchTasks = (listener: () => void) => settled.watch(listener, () => false);
