@@ -278,7 +278,7 @@ export interface RunningServer {
  * @param options.postgres - PostgreSQL settings (`SKILLPORT_DATABASE_SCHEMA`, `…_POOL_SIZE`,
  *   `…_STATEMENT_TIMEOUT_MS`, `…_SSL`, `…_SSL_CA`)
  * @returns the store (SQLite: opened and migrated)
- * @throws Error for an unknown URL scheme or an invalid schema name
+ * @throws Error for an unknown URL scheme (`code: 'SKILLPORT_CONFIG'`, `setting: 'SKILLPORT_DATABASE_URL'`) or an invalid schema name
  * @example const store = openStore({ dataDir: './.skillport' });
  */
 export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl' | 'postgres'>): Store {
@@ -289,7 +289,8 @@ export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'
     }
     const sqlite = /^sqlite:(?:\/\/)?(.+)$/i.exec(url);
     if (!sqlite?.[1]) {
-      throw new Error(
+      throw settingError(
+        'SKILLPORT_DATABASE_URL',
         `SKILLPORT_DATABASE_URL: unsupported URL ${JSON.stringify(redactUrl(url))} ` +
           '(expected postgres://user:password@host:port/database, sqlite:<path>, or unset)',
       );
@@ -298,6 +299,18 @@ export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'
     return createSqliteStore({ dataDir: path.dirname(file), filename: path.basename(file) });
   }
   return createSqliteStore({ dataDir: path.resolve(options.dataDir ?? './.skillport') });
+}
+
+/**
+ * An error about a setting the operator chose (not about the machine or the database), marked
+ * `code: 'SKILLPORT_CONFIG'` with the `setting` (environment variable) to change, so a launcher can
+ * tell "fix your settings" from "the server failed".
+ */
+function settingError(
+  setting: string,
+  message: string,
+): Error & { code: 'SKILLPORT_CONFIG'; setting: string } {
+  return Object.assign(new Error(message), { code: 'SKILLPORT_CONFIG' as const, setting });
 }
 
 /** A URL with its password replaced by `***` (for error messages). */
@@ -331,7 +344,8 @@ async function openServerStore(options: ServerOptions): Promise<Store> {
  * @param options - see {@link ServerOptions} (host `127.0.0.1`, port 1933, dataDir `./.skillport`)
  * @returns the running server; call `close()` to stop it
  * @throws Error when dev mode (no keys) would bind a non-loopback host, for an unsupported
- *   database URL, or when the port cannot be bound
+ *   database URL (both with `code: 'SKILLPORT_CONFIG'` and `setting`: the environment variable to
+ *   change), or when the port cannot be bound (`code: 'EADDRINUSE'`, …)
  * @example
  * const server = await startServer({ port: 0, dataDir: tmp, logger: false });
  * await fetch(`${server.url}/health`);
@@ -395,7 +409,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       workers,
     });
     if (built.auth.mode === 'dev' && !isLoopbackHost(host)) {
-      throw new Error(
+      throw settingError(
+        'SKILLPORT_HOST',
         `Refusing to listen on ${host} in dev mode (no API keys): dev mode serves everyone as user ` +
           '"default" and binds to loopback only. Set SKILLPORT_ROOT_API_KEY (and create keys) or use ' +
           'SKILLPORT_HOST=127.0.0.1.',

@@ -262,6 +262,22 @@ describe('one verdict for add-skill and validate; local refusals before any requ
       expect(result.err).toMatch(/--port must be a TCP port from 0 to 65535 \(0 = any free port\)/);
     }
   });
+
+  // A setting the user chose that the server refuses is a user error (exit 1) naming the fix.
+  it('serve refuses a public --host in dev mode with exit 1 and names both fixes', async () => {
+    const dataDir = path.join(dir, 'serve-public');
+    const result = await run(['serve', '--host', '0.0.0.0', '--port', '0', '--data-dir', dataDir], offline);
+    expect(result.code, result.err).toBe(1);
+    expect(result.err).toMatch(/dev mode/);
+    expect(result.err).toContain('--host 127.0.0.1');
+    expect(result.err).toContain('SKILLPORT_ROOT_API_KEY');
+  });
+
+  it('serve refuses an unsupported --database-url with exit 1', async () => {
+    const result = await run(['serve', '--database-url', 'mysql://u:p@x', '--port', '0'], offline);
+    expect(result.code, result.err).toBe(1);
+    expect(result.err).toMatch(/unsupported URL "mysql:\/\/u:\*\*\*@x"/);
+  });
 });
 
 describe('skillport config', () => {

@@ -25,10 +25,10 @@ const md = (name: string) =>
   `---\nname: ${name}\ndescription: A skill used by the lifecycle tests\n---\nbody\n`;
 
 describe('startServer', () => {
-  test('dev mode refuses a non-loopback host with a clear message', async () => {
-    await expect(
-      startServer({ host: '0.0.0.0', port: 0, dataDir: tempDir(), logger: false }),
-    ).rejects.toThrow(/dev mode.*loopback/i);
+  test('dev mode refuses a non-loopback host with a clear message, marked as a setting to fix', async () => {
+    const refused = startServer({ host: '0.0.0.0', port: 0, dataDir: tempDir(), logger: false });
+    await expect(refused).rejects.toThrow(/dev mode.*loopback/i);
+    await expect(refused).rejects.toMatchObject({ code: 'SKILLPORT_CONFIG', setting: 'SKILLPORT_HOST' });
   });
 
   test('a root key enables api_key mode, which may bind any host', async () => {
@@ -58,6 +58,12 @@ describe('startServer', () => {
     await expect(startServer({ port: 0, dataDir: tempDir(), logger: false, databaseUrl })).rejects.toThrow(
       message,
     );
+  });
+
+  test('an unsupported SKILLPORT_DATABASE_URL is marked as a setting to fix (an unreachable one is not)', async () => {
+    await expect(
+      startServer({ port: 0, dataDir: tempDir(), logger: false, databaseUrl: 'mysql://u:p@x' }),
+    ).rejects.toMatchObject({ code: 'SKILLPORT_CONFIG', setting: 'SKILLPORT_DATABASE_URL' });
   });
 
   test('creating the first API key in dev mode ends dev mode at once (and after restart)', async () => {

@@ -59,6 +59,15 @@ export function registerServe(program: Command, io: CliIo): void {
             EXIT.server,
           );
         }
+        const refused = error as { code?: unknown; setting?: unknown } | null;
+        if (refused?.code === 'SKILLPORT_CONFIG') {
+          // A setting the user chose: exit 1, naming the flag when the setting came from one.
+          const hint =
+            refused.setting === 'SKILLPORT_HOST' && options.host
+              ? ` The host came from --host ${options.host}: drop it or use --host 127.0.0.1.`
+              : '';
+          throw new CliError(`cannot start the server: ${(error as Error).message}${hint}`, EXIT.user);
+        }
         throw new CliError(
           `cannot start the server: ${error instanceof Error ? error.message : String(error)}`,
           EXIT.server,
