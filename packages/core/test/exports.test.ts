@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as base from '../src/base/index.js';
 import * as core from '../src/index.js';
 
 // Pins the public surface of the package root: adding, renaming or removing an export must be a
@@ -103,6 +104,30 @@ const CORE_EXPORTS = [
   'validateSkill',
 ];
 
+// The dependency-free subpath `@skillport/core/base`: values of the root, nothing that loads zod or yaml.
+const BASE_EXPORTS = [
+  'AGENT_SKILL_ROOT',
+  'ERROR_CODES',
+  'ERROR_HTTP_STATUS',
+  'HOME_SKILL_ROOT',
+  'SKILL_FILE_PATH_MAX_LENGTH',
+  'SKILL_NAME_MAX_LENGTH',
+  'SKILL_NAME_PATTERN',
+  'SkillportError',
+  'USER_ID_PATTERN',
+  'isErrorCode',
+  'isSkillportError',
+  'isValidSkillName',
+  'normalizeSkillName',
+  'parseVikingUri',
+  'resolveSkillRoot',
+  'skillFilePathProblem',
+  'toKebabCase',
+  'toSkillSlug',
+  'toToolSlug',
+  'userSkillRoot',
+];
+
 const distDir = path.resolve(import.meta.dirname, '../dist');
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
@@ -150,5 +175,27 @@ describe('@skillport/core public surface', () => {
     expect(existsSync(entry), 'build @skillport/core first (pnpm build)').toBe(true);
     const used = [...importGraph(entry).values()].flat().filter((s) => NODE_BUILTINS.has(s));
     expect(used.length).toBeGreaterThan(0);
+  });
+
+  it('@skillport/core/base exports exactly the pinned values, each that of the root', () => {
+    expect(Object.keys(base).sort()).toEqual([...BASE_EXPORTS].sort());
+    const baseValues = new Map(Object.entries(base));
+    const rootValues = new Map(Object.entries(core));
+    for (const name of BASE_EXPORTS) expect(baseValues.get(name), name).toBe(rootValues.get(name));
+  });
+
+  it('built base subpath imports no package at all (no zod, no yaml, no Node builtin)', () => {
+    const entry = path.join(distDir, 'base', 'index.js');
+    expect(existsSync(entry), 'build @skillport/core first (pnpm build)').toBe(true);
+    const graph = importGraph(entry);
+    expect(graph.size).toBeGreaterThan(3);
+    const bare = [...graph].flatMap(([file, specifiers]) =>
+      specifiers.map((s) => `${path.relative(distDir, file)} -> ${s}`),
+    );
+    expect(bare).toEqual([]);
+    // The scan sees the root's packages (it would see them here too).
+    expect([...importGraph(path.join(distDir, 'index.js')).values()].flat()).toEqual(
+      expect.arrayContaining(['zod', 'yaml']),
+    );
   });
 });

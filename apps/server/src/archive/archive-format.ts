@@ -20,6 +20,14 @@
  * again gives the same records. Readers refuse a `version` they do not know.
  */
 import { z } from 'zod';
+import { ARCHIVE_RECORD_TYPES, type ArchiveRecordType } from './archive-counts.js';
+
+export {
+  ARCHIVE_RECORD_TYPES,
+  type ArchiveCounts,
+  type ArchiveRecordType,
+  emptyCounts,
+} from './archive-counts.js';
 
 /** Value of the header's `format`. */
 export const ARCHIVE_FORMAT = 'skillport-db-archive';
@@ -131,19 +139,6 @@ export const TempUploadRecordSchema = z.object({
   created_at: epochMs,
 });
 
-/** Kinds of data records, in archive order. */
-export const ARCHIVE_RECORD_TYPES = [
-  'account',
-  'user',
-  'api_key',
-  'blob',
-  'skill',
-  'revision',
-  'task',
-  'temp_upload',
-] as const;
-export type ArchiveRecordType = (typeof ARCHIVE_RECORD_TYPES)[number];
-
 export const EndRecordSchema = z.object({
   type: z.literal('end'),
   counts: z.object(
@@ -177,10 +172,3 @@ export type TempUploadArchiveRecord = z.infer<typeof TempUploadRecordSchema>;
 export type EndRecord = z.infer<typeof EndRecordSchema>;
 /** One data record of an archive (everything but `header` and `end`). */
 export type DataRecord = z.infer<typeof DataRecordSchema>;
-/** Records per type, as in the `end` record and the result of an import. */
-export type ArchiveCounts = Record<ArchiveRecordType, number>;
-
-/** A zeroed {@link ArchiveCounts}. */
-export function emptyCounts(): ArchiveCounts {
-  return Object.fromEntries(ARCHIVE_RECORD_TYPES.map((t) => [t, 0])) as ArchiveCounts;
-}

@@ -1,4 +1,4 @@
-import { toKebabCase } from '@skillport/core';
+import { toKebabCase } from '@skillport/core/base';
 import type { SearchHit, SearchHitSkill } from '../store/types.js';
 import { matchFields } from './field-match.js';
 import { MIN_PREFIX_LENGTH, onlyStopWords, STOP_WORDS, tokenizeQuery } from './fts-query.js';

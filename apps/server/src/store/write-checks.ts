@@ -1,4 +1,4 @@
-import { SkillportError } from '@skillport/core';
+import { SkillportError } from '@skillport/core/base';
 import { DEFINITION_PATH, OVERVIEW_PATH, type SkillWrite } from './types.js';
 
 /** Checks every engine makes before a skill write, with the same errors on SQLite and PostgreSQL. */

@@ -2,7 +2,7 @@
  * Errors crossing a thread boundary as plain data: a `SkillportError` keeps its code, status and
  * details; any other error keeps its name, message, stack and string `code` (e.g. `SQLITE_BUSY`).
  */
-import { isSkillportError, SkillportError } from '@skillport/core';
+import { isSkillportError, SkillportError } from '@skillport/core/base';
 
 /** An error as it crosses between threads. */
 export interface SerializedError {

@@ -3,9 +3,10 @@
  * records (see `archive/archive-format.ts`) and back, in the same order and shape as on SQLite (rows in
  * insertion order: `seq`), so an archive moves between the engines unchanged.
  */
-import { SkillportError } from '@skillport/core';
+import { SkillportError } from '@skillport/core/base';
 import type pg from 'pg';
-import { type ArchiveCounts, type DataRecord, emptyCounts } from '../../archive/archive-format.js';
+import { type ArchiveCounts, emptyCounts } from '../../archive/archive-counts.js';
+import type { DataRecord } from '../../archive/archive-format.js';
 import type { SkillRow, TaskRow } from '../sqlite/rows.js';
 import { rebuildChangeFeed } from './history-ops.js';
 import { searchVector } from './skill-writes.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { SkillportError } from '@skillport/core';
+import { SkillportError } from '@skillport/core/base';
 import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { buildTsvectorAsync } from '../../search/postgres-text.js';

@@ -2,8 +2,9 @@
  * `Store.exportRecords` / `Store.importRecords` on SQLite: the rows of every table as archive records
  * (see `archive/archive-format.ts`) and back.
  */
-import { SkillportError } from '@skillport/core';
-import { type ArchiveCounts, type DataRecord, emptyCounts } from '../../archive/archive-format.js';
+import { SkillportError } from '@skillport/core/base';
+import { type ArchiveCounts, emptyCounts } from '../../archive/archive-counts.js';
+import type { DataRecord } from '../../archive/archive-format.js';
 import type { Connection } from './connection.js';
 import { rebuildChangeFeed } from './history-ops.js';
 import type { SkillRow, TaskRow } from './rows.js';

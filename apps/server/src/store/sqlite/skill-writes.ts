@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SkillportError } from '@skillport/core';
+import { SkillportError } from '@skillport/core/base';
 import { segmentSearchDocument } from '../../search/cjk-segment.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
