@@ -119,6 +119,32 @@ describe('the CLI checks sizes before uploading', () => {
     expect(updated.err).toContain('SKILLPORT_MAX_UPLOAD_BYTES');
   });
 
+  // On Linux a folder can hold `Ref.md` and `ref.md`; on macOS and Windows they are one file, so the
+  // server refuses the upload (400 path_conflict): the CLI says so before uploading, and validate agrees.
+  it('a folder with two files differing only in letter case is refused locally; validate agrees', async () => {
+    const folder = skillFolder('case-clash', 0, 0);
+    writeFileSync(path.join(folder, 'Ref.md'), 'one\n');
+    writeFileSync(path.join(folder, 'ref.md'), 'two\n');
+    const before = paths.length;
+    const added = await cli(['add-skill', folder]);
+    expect(added.code).toBe(1);
+    expect(added.err).toContain('case-clash: "Ref.md" and "ref.md" differ only in letter case');
+    expect(added.err).toContain('nothing was uploaded');
+    expect(paths.slice(before)).toEqual(['/api/v1/system/limits']);
+    const validated = await cli(['-o', 'json', 'skills', 'validate', folder]);
+    expect(validated.code).toBe(1);
+    const issues = (JSON.parse(validated.out) as { results: Array<{ errors: unknown[] }> }).results.flatMap(
+      (r) => r.errors,
+    );
+    expect(issues).toContainEqual(
+      expect.objectContaining({
+        rule: 'path_conflict',
+        severity: 'error',
+        message: expect.stringContaining('"Ref.md" and "ref.md" differ only in letter case'),
+      }),
+    );
+  });
+
   it('a folder within the limits is zipped here and added with its files', async () => {
     const folder = skillFolder('fits', 3, 4 * KiB);
     const { code, out, err } = await cli(['-o', 'json', 'add-skill', folder]);

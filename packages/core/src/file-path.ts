@@ -43,3 +43,69 @@ export function skillFilePathProblem(path: string): SkillFilePathProblem | null 
   }
   return null;
 }
+
+/** Two paths of one skill that a case-insensitive file system (macOS, Windows) cannot both hold. */
+export interface SkillPathConflict {
+  /** The later path of the two, in the order given. */
+  path: string;
+  /** The earlier path it collides with. */
+  other: string;
+  /**
+   * `case`: the two differ only in letter case or Unicode normalization (one file on macOS and
+   * Windows); `file_and_folder`: one is a file and, so compared, the folder of the other
+   * (`docs` beside `docs/a.txt`, or `Docs` beside `docs/a.txt`).
+   */
+  kind: 'case' | 'file_and_folder';
+  /** A sentence naming both paths, fit for an error message. */
+  message: string;
+}
+
+/**
+ * The first pair of file paths of one skill that could not both be written out to a folder on
+ * macOS or Windows: two names equal after Unicode NFC normalization and lower-casing, or a file
+ * whose path (so compared) is the folder of another. Add refuses such a skill (400 `path_conflict`
+ * on a zip upload), so a client checks before uploading.
+ *
+ * @param paths - file paths relative to the skill folder, `/`-separated (SKILL.md included or not)
+ * @returns the first conflict, or null
+ * @example
+ * ```ts
+ * skillPathConflict(['SKILL.md', 'Ref.md', 'ref.md'])?.kind; // 'case'
+ * skillPathConflict(['SKILL.md', 'docs', 'docs/a.txt'])?.kind; // 'file_and_folder'
+ * ```
+ * @see the OpenAPI document: `POST /api/v1/skills` (400 `details.reason` `path_conflict`)
+ */
+export function skillPathConflict(paths: Iterable<string>): SkillPathConflict | null {
+  const fold = (p: string) => p.normalize('NFC').toLowerCase();
+  const files = new Map<string, string>();
+  const list: string[] = [];
+  for (const path of paths) {
+    const key = fold(path);
+    const other = files.get(key);
+    if (other !== undefined) {
+      return {
+        path,
+        other,
+        kind: 'case',
+        message: `${JSON.stringify(other)} and ${JSON.stringify(path)} differ only in letter case or Unicode normalization: on macOS and Windows they are one file`,
+      };
+    }
+    files.set(key, path);
+    list.push(path);
+  }
+  for (const path of list) {
+    const key = fold(path);
+    for (let i = key.indexOf('/'); i > 0; i = key.indexOf('/', i + 1)) {
+      const other = files.get(key.slice(0, i));
+      if (other !== undefined) {
+        return {
+          path,
+          other,
+          kind: 'file_and_folder',
+          message: `${JSON.stringify(other)} is both a file and the folder of ${JSON.stringify(path)}`,
+        };
+      }
+    }
+  }
+  return null;
+}

@@ -7,7 +7,9 @@ export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, Skillpor
 export {
   SKILL_FILE_PATH_MAX_LENGTH,
   type SkillFilePathProblem,
+  type SkillPathConflict,
   skillFilePathProblem,
+  skillPathConflict,
 } from './file-path.js';
 // MCP tool <-> skill conversion (the MCP ⇄ skill section of the @skillport/core README).
 export { fromMcpTool, type McpSkillConversion } from './mcp/from-mcp-tool.js';

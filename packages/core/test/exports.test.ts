@@ -50,6 +50,7 @@ const CORE_EXPORTS = [
   'SKILL_NAME_MAX_LENGTH',
   'SKILL_FILE_PATH_MAX_LENGTH',
   'skillFilePathProblem',
+  'skillPathConflict',
   'SKILL_NAME_PATTERN',
   'SKILL_TOOL_PARAMETERS',
   'ServerLimitsSchema',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SKILL_FILE_PATH_MAX_LENGTH, skillFilePathProblem } from '../src/index.js';
+import { SKILL_FILE_PATH_MAX_LENGTH, skillFilePathProblem, skillPathConflict } from '../src/index.js';
 
 describe('skillFilePathProblem', () => {
   it.each(['SKILL.md', 'scripts/run.py', '.abstract.md', 'docs/deep/page one.md', '..x/y..', '%2e%2e/a'])(
@@ -25,5 +25,30 @@ describe('skillFilePathProblem', () => {
     const problem = skillFilePathProblem(path);
     expect(problem?.reason).toBe(reason);
     expect(problem?.message).toMatch(/^File path /);
+  });
+});
+
+describe('skillPathConflict', () => {
+  it.each([
+    [['SKILL.md', 'Ref.md', 'ref.md'], { path: 'ref.md', other: 'Ref.md', kind: 'case' }],
+    [['SKILL.md', 'skill.md'], { path: 'skill.md', other: 'SKILL.md', kind: 'case' }],
+    // "é" precomposed (NFC) and as "e" + combining acute (NFD): one name on macOS.
+    [['caf\u00e9.md', 'cafe\u0301.md'], { path: 'cafe\u0301.md', other: 'caf\u00e9.md', kind: 'case' }],
+    [['docs', 'docs/a.txt'], { path: 'docs/a.txt', other: 'docs', kind: 'file_and_folder' }],
+    [['Docs', 'docs/deep/a.txt'], { path: 'docs/deep/a.txt', other: 'Docs', kind: 'file_and_folder' }],
+    [['SKILL.md/x', 'SKILL.md'], { path: 'SKILL.md/x', other: 'SKILL.md', kind: 'file_and_folder' }],
+  ])('%j conflict', (paths, expected) => {
+    const conflict = skillPathConflict(paths);
+    expect(conflict).toMatchObject(expected);
+    expect(conflict?.message).toContain(JSON.stringify(expected.path));
+    expect(conflict?.message).toContain(JSON.stringify(expected.other));
+  });
+
+  it.each([
+    [[]],
+    [['SKILL.md', 'docs/a.md', 'docs/b.md', 'Docs2/a.md', 'docs.md']],
+    [['a/b/c.md', 'a/b/d.md', 'a/bc.md']],
+  ])('%j has none', (paths) => {
+    expect(skillPathConflict(paths)).toBeNull();
   });
 });

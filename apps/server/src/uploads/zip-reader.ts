@@ -5,7 +5,7 @@
  * symlinks, encrypted entries, ZIP64 and unsafe paths are refused.
  */
 import { crc32, inflateRawSync } from 'node:zlib';
-import { SkillportError } from '@skillport/core';
+import { SkillportError, skillPathConflict } from '@skillport/core';
 import { firstInvalidUtf8 } from '../services/skill-text.js';
 import { checkSkillFilePath } from './safe-path.js';
 
@@ -279,33 +279,11 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     declaredTotal += entry.size;
     compressedTotal += entry.compressedSize;
   }
-  // Two names of one file on macOS and Windows (letter case, Unicode normalization): installing the
-  // skill there would keep only one of them.
-  const folded = new Map<string, string>();
-  for (const name of seen) {
-    const key = name.normalize('NFC').toLowerCase();
-    const other = folded.get(key);
-    if (other !== undefined) {
-      throw invalid(
-        `${JSON.stringify(other)} and ${JSON.stringify(name)} differ only in letter case or Unicode normalization: on macOS and Windows they are one file`,
-        { path: name, reason: 'path_conflict' },
-      );
-    }
-    folded.set(key, name);
-  }
-  // `docs` and `docs/a.txt` (or `SKILL.md/x`): no folder on disk can hold both, so no client could
-  // write the skill back out.
-  for (const name of seen) {
-    for (let i = name.indexOf('/'); i > 0; i = name.indexOf('/', i + 1)) {
-      const folder = name.slice(0, i);
-      if (seen.has(folder)) {
-        throw invalid(`${JSON.stringify(folder)} is both a file and the folder of ${JSON.stringify(name)}`, {
-          path: name,
-          reason: 'path_conflict',
-        });
-      }
-    }
-  }
+  // Two names of one file on macOS and Windows (letter case, Unicode normalization), or a file that is
+  // also the folder of another (`docs` and `docs/a.txt`): no client could write the skill back out
+  // there. The rule clients check before uploading (`skillPathConflict` of @skillport/core).
+  const conflict = skillPathConflict(seen);
+  if (conflict !== null) throw invalid(conflict.message, { path: conflict.path, reason: 'path_conflict' });
   if (declaredTotal > limits.maxUncompressedBytes) {
     throw tooLarge(
       `declared uncompressed size ${declaredTotal} bytes exceeds the limit of ${limits.maxUncompressedBytes}`,

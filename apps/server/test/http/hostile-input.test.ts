@@ -66,6 +66,13 @@ describe('zip slip and unsafe paths', () => {
     ],
     ['a folder named SKILL.md', [{ name: 'SKILL.md/x.txt', data: 'x' }]],
     [
+      'a file "Docs" and a folder "docs" (one name on macOS and Windows)',
+      [
+        { name: 'Docs', data: 'x' },
+        { name: 'docs/a.txt', data: 'y' },
+      ],
+    ],
+    [
       'the folder before the file',
       [
         { name: 'd/e/f.txt', data: 'x' },

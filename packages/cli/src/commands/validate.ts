@@ -20,7 +20,9 @@ const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'cl
  * `upload_limit`: the skill folder zipped as `add-skill` uploads it, checked against the limits of a
  * server with default settings (`checkSkillZip` of `@skillport/core/node`, the check the server's add
  * makes), so a folder the server would refuse (too large, too many files, a zip bomb's compression
- * ratio) is an error here too, naming the limit and its setting. Null when a default server takes it.
+ * ratio) is an error here too, naming the limit and its setting; so is a folder holding two paths
+ * that are one file on macOS and Windows (`path_conflict`, e.g. `Ref.md` and `ref.md`). Null when a
+ * default server takes it.
  */
 export async function uploadLimitIssue(dir: string): Promise<SkillIssue | null> {
   const { checkSkillZip, DEFAULT_UPLOAD_LIMITS: limits, zipSkillDir } = await import('@skillport/core/node');
@@ -38,7 +40,16 @@ export async function uploadLimitIssue(dir: string): Promise<SkillIssue | null> 
       maxTotalBytes: limits.max_uncompressed_bytes,
     });
   } catch (error) {
-    const details = (error as { code?: string; details?: { limit?: string } }).details;
+    const details = (error as { code?: string; details?: { limit?: string; reason?: string } }).details;
+    if (details?.reason === 'path_conflict') {
+      // Two files that are one on macOS and Windows: the server refuses the upload (400 path_conflict).
+      return {
+        rule: 'path_conflict',
+        severity: 'error',
+        field: null,
+        message: `add would be refused: ${(error as Error).message}; rename or remove one of them`,
+      };
+    }
     if ((error as { code?: string }).code !== 'PAYLOAD_TOO_LARGE') return null; // unreadable: reported elsewhere
     return details?.limit === 'maxFiles'
       ? issue(

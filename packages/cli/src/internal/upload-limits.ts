@@ -79,6 +79,14 @@ export interface CheckedUpload {
   skipped: SkippedFile[];
 }
 
+/** For a folder the server would refuse as it is (`path_conflict` of `zipSkillDir`): what to do. */
+function nothingUploaded(error: unknown): string {
+  const details = (error as { details?: { reason?: unknown } } | null)?.details;
+  return details?.reason === 'path_conflict'
+    ? '; nothing was uploaded. Rename or remove one of the two (a server refuses the skill as it is).'
+    : '';
+}
+
 /**
  * Reads a local skill source for upload and checks it against `limits`: a folder is zipped here (SKILL.md at
  * the archive root, symlinks left out, as the SDK does) with its file count and total size bounded by the
@@ -110,7 +118,7 @@ export async function readCheckedUpload(
         skipped,
       };
     } catch (error) {
-      throw new CliError(`${label}: ${(error as Error).message}`);
+      throw new CliError(`${label}: ${(error as Error).message}${nothingUploaded(error)}`);
     }
   }
   if (!info.isDirectory()) {
@@ -157,7 +165,7 @@ export async function readCheckedUpload(
         byEntries ? 'SKILLPORT_MAX_ZIP_ENTRIES' : 'SKILLPORT_MAX_FILES_PER_SKILL',
       );
     }
-    throw new CliError(`${label}: ${(error as Error).message}`);
+    throw new CliError(`${label}: ${(error as Error).message}${nothingUploaded(error)}`);
   }
   if (zip.byteLength > limits.max_upload_bytes) {
     refuse(

@@ -3,6 +3,8 @@
  * the upload format of the temp-upload route.
  */
 import { type Zippable, zipSync } from 'fflate';
+import { SkillportError } from '../errors.js';
+import { skillPathConflict } from '../file-path.js';
 import { collectSkillFiles, readCollectedFiles } from './internal/collect-skill-files.js';
 import type { SkillDirOptions, SkippedEntry } from './skill-dir-options.js';
 
@@ -33,7 +35,9 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
  *   `level` (deflate level, default 6) and `onSkipped` (told of every entry left out)
  * @returns the zip archive bytes
  * @throws SkillportError `NOT_FOUND` (no folder or no SKILL.md), `INVALID_ARGUMENT` (not a folder,
- *   SKILL.md is a symlink), `PAYLOAD_TOO_LARGE` (a limit exceeded)
+ *   SKILL.md is a symlink; or two paths that are one file or folder on macOS and Windows, like
+ *   `Ref.md` and `ref.md`, which a server refuses as 400 `path_conflict`: `details {reason:
+ *   'path_conflict', path, other}`), `PAYLOAD_TOO_LARGE` (a limit exceeded)
  * @example
  * ```ts
  * import { writeFile } from 'node:fs/promises';
@@ -46,6 +50,13 @@ export async function zipSkillDir(dir: string, options: ZipSkillDirOptions = {})
   const collected = await collectSkillFiles(dir, options);
   if (options.onSkipped) for (const entry of collected.skipped) options.onSkipped(entry);
   const all = [collected.skillMd, ...collected.files];
+  // Refused before any file is read: the server would refuse the archive (see `skillPathConflict`).
+  const conflict = skillPathConflict(all.map((file) => file.path));
+  if (conflict !== null) {
+    throw new SkillportError('INVALID_ARGUMENT', conflict.message, {
+      details: { reason: 'path_conflict', path: conflict.path, other: conflict.other },
+    });
+  }
   const contents = await readCollectedFiles(all);
   const level = options.level ?? 6;
   const entries: Zippable = {};

@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
@@ -183,6 +184,21 @@ describe('zipSkillDir', () => {
     expect(Buffer.from(first).equals(Buffer.from(second))).toBe(true);
     const stored = await zipSkillDir(path.join(root, 'skill'), { level: 0 });
     expect(unzipSync(stored)['references/api.md']).toEqual(new TextEncoder().encode('# API\n'));
+  });
+
+  // A server refuses such an archive (400 path_conflict): zipping refuses it first, naming both.
+  it('refuses two paths that are one file on macOS and Windows, before reading any file', async () => {
+    const dir = path.join(root, 'case-clash');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'SKILL.md'), '---\nname: case-clash\ndescription: d\n---\n');
+    writeFileSync(path.join(dir, 'Ref.md'), 'one');
+    writeFileSync(path.join(dir, 'ref.md'), 'two');
+    const error = await thrown(zipSkillDir(dir));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain('"Ref.md" and "ref.md" differ only in letter case');
+    expect(error.details).toEqual({ reason: 'path_conflict', path: 'ref.md', other: 'Ref.md' });
+    // loadSkillDir reads what is there (it uploads nothing).
+    expect((await loadSkillDir(dir)).files.map((f) => f.path)).toEqual(['Ref.md', 'ref.md']);
   });
 
   it('applies the same refusals as loadSkillDir', async () => {
