@@ -123,6 +123,7 @@ const BASE_EXPORTS = [
   'parseVikingUri',
   'resolveSkillRoot',
   'skillFilePathProblem',
+  'skillPathConflict',
   'toKebabCase',
   'toSkillSlug',
   'toToolSlug',

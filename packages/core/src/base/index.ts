@@ -9,7 +9,9 @@ export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, Skillpor
 export {
   SKILL_FILE_PATH_MAX_LENGTH,
   type SkillFilePathProblem,
+  type SkillPathConflict,
   skillFilePathProblem,
+  skillPathConflict,
 } from '../file-path.js';
 export {
   isValidSkillName,
