@@ -318,8 +318,12 @@ function readRound(
   const width = terms.length;
   const ranks = new Float64Array(read * width);
   const known = new Float64Array(read * width);
-  const index = new Map<number, number>();
   const seqs: number[] = [];
+  // Candidate of each seq: an open-addressing table (linear probing) of candidate index + 1, 0 empty,
+  // at most half full; cheaper than a `Map` for the tens of thousands of rows a deep round reads.
+  const bits = Math.max(4, Math.ceil(Math.log2(read * 2 + 1)));
+  const mask = (1 << bits) - 1;
+  const slots = new Int32Array(mask + 1);
   for (const row of rows) {
     const text = row.seqs ?? '';
     if (text === '') continue;
@@ -342,12 +346,22 @@ function readRound(
       const stop = comma === -1 ? rankText.length : comma;
       if (stop > at) rank = Math.fround(Number(rankText.slice(at, stop)));
       at = stop + 1;
-      let c = index.get(seq);
-      if (c === undefined) {
-        c = seqs.length;
-        index.set(seq, c);
-        seqs.push(seq);
-        for (let t = 0; t < width; t++) ranks[c * width + t] = unseen[t] ?? 0;
+      let h = Math.imul(seq | 0, -1640531535) >>> (32 - bits);
+      let c = -1;
+      for (;;) {
+        const slot = slots[h] ?? 0;
+        if (slot === 0) {
+          c = seqs.length;
+          slots[h] = c + 1;
+          seqs.push(seq);
+          for (let t = 0; t < width; t++) ranks[c * width + t] = unseen[t] ?? 0;
+          break;
+        }
+        if (seqs[slot - 1] === seq) {
+          c = slot - 1;
+          break;
+        }
+        h = (h + 1) & mask;
       }
       const slot = c * width + i;
       ranks[slot] = (ranks[slot] ?? 0) + rank - floor;
@@ -375,6 +389,39 @@ function valuesAt(values: Float64Array, at: readonly number[]): Float64Array {
   const out = new Float64Array(at.length);
   for (let k = 0; k < at.length; k++) out[k] = values[at[k] ?? 0] ?? 0;
   return out;
+}
+
+/**
+ * The `k`-th largest of `values` (1-based; 0 when there are fewer than `k`): what sorting best first
+ * and taking element `k − 1` gives, by selection (Hoare's quickselect, linear on average) instead of
+ * a full sort. Reorders `values` (pass a scratch copy).
+ */
+export function kthLargest(values: Float64Array, k: number): number {
+  const n = values.length;
+  if (k < 1 || k > n) return 0;
+  const target = n - k;
+  let lo = 0;
+  let hi = n - 1;
+  while (hi > lo) {
+    const pivot = values[lo + ((hi - lo) >>> 1)] ?? 0;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] ?? 0) < pivot) i++;
+      while ((values[j] ?? 0) > pivot) j--;
+      if (i <= j) {
+        const swap = values[i] ?? 0;
+        values[i] = values[j] ?? 0;
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (target <= j) hi = j;
+    else if (target >= i) lo = i;
+    else break;
+  }
+  return values[target] ?? 0;
 }
 
 /** Row order of the ranking statements: relevance, best first, then `seq`. */
@@ -457,7 +504,7 @@ async function thresholdCandidates(
     // ranks read of it reads deeper at once: ranking its candidates would most likely not settle, and
     // reading deeper costs less than ranking (the last round ranks whatever it read).
     if (!done && round < MAX_ROUNDS - 1) {
-      const kthLower = lowers.length < budget ? 0 : (lowers.slice().sort()[lowers.length - budget] ?? 0);
+      const kthLower = kthLargest(lowers.slice(), budget);
       if (!(kthLower > bound)) {
         thresholdOutcomes.deeper++;
         continue;
@@ -468,7 +515,10 @@ async function thresholdCandidates(
     // `budget`-th relevance can end no higher than the `budget`-th of those found and of the best
     // estimates left: when that is not above the bound, the round cannot settle and reads deeper.
     let rows: KeyRow[] = [];
-    let left = Array.from(seqs.keys());
+    let left: number[] = new Array(seqs.length);
+    for (let c = 0; c < seqs.length; c++) left[c] = c;
+    // Candidates taken into a batch (by index), so `left` drops them in one pass, keeping its order.
+    const taken = new Uint8Array(seqs.length);
     let dropped = false;
     let settles = true;
     for (let size = budget * FIRST_RANKED_PER_RESULT; left.length > 0; size *= BATCH_GROWTH) {
@@ -479,10 +529,12 @@ async function thresholdCandidates(
         dropped ||= left.length < before;
         if (left.length === 0) break;
       }
-      const best = valuesAt(uppers, left).sort().reverse();
       if (!done) {
-        const found = rows.map((row) => Number(row.lexical));
-        const reach = [...found, ...best.subarray(0, budget)].sort((a, b) => b - a)[budget - 1] ?? 0;
+        // The `budget`-th of the relevances found and of the estimates left.
+        const reachable = new Float64Array(rows.length + left.length);
+        for (let k = 0; k < rows.length; k++) reachable[k] = Number(rows[k]?.lexical);
+        for (let k = 0; k < left.length; k++) reachable[rows.length + k] = uppers[left[k] ?? 0] ?? 0;
+        const reach = kthLargest(reachable, budget);
         if (!(reach > bound)) {
           settles = false;
           break;
@@ -493,15 +545,12 @@ async function thresholdCandidates(
         // The first batch: the best by the ranks read of them (likely the top, so the `budget`-th
         // relevance found is high at once and prunes the most); then the best upper estimates.
         const order = rows.length === 0 ? lowers : uppers;
-        const cut =
-          rows.length === 0
-            ? (valuesAt(lowers, left).sort().reverse()[size - 1] ?? 0)
-            : (best[size - 1] ?? 0);
+        const cut = kthLargest(valuesAt(order, left), size);
         const above = left.filter((c) => (order[c] ?? 0) > cut);
         const at = left.filter((c) => order[c] === cut).slice(0, size - above.length);
         batch = [...above, ...at];
-        const taken = new Set(batch);
-        left = left.filter((c) => !taken.has(c));
+        for (const c of batch) taken[c] = 1;
+        left = left.filter((c) => taken[c] === 0);
       } else left = [];
       const ranked = await rank(
         batch.map((c) => seqs[c] as number),
