@@ -304,6 +304,9 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
        DROP TRIGGER skill_search_generation_added ON skills; DROP TRIGGER skill_search_generation_changed ON skills;
        DROP TRIGGER skill_search_generation_gone ON skills; DROP FUNCTION skill_search_generation_bump();
        DROP TABLE skill_search_generation;
+       DROP TRIGGER skill_root_counts_added ON skills; DROP TRIGGER skill_root_counts_moved ON skills;
+       DROP TRIGGER skill_root_counts_gone ON skills; DROP FUNCTION skill_root_counts_sync();
+       DROP TABLE skill_root_counts;
        DELETE FROM skillport_migrations WHERE version >= 4`,
     );
     await store.close();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/types.js';
-import { TEST_ENGINE } from '../helpers/engine.js';
+import { postgresQuery, setSchemaVersion, TEST_ENGINE } from '../helpers/engine.js';
 import { AGENT_ROOT, downgradeSchema, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
@@ -72,7 +72,7 @@ describe(`${TEST_ENGINE} store: list totals`, () => {
     expect(await totals(temp.store)).toEqual(expected);
   });
 
-  // SQLite keeps per-root counts since schema version 2; PostgreSQL counts at read time.
+  // SQLite keeps per-root counts since schema version 2, PostgreSQL since version 8.
   it.skipIf(TEST_ENGINE !== 'sqlite')('backfills the counts when an older database is migrated', async () => {
     const temp = openTempStore();
     cleanup = temp.cleanup;
@@ -89,6 +89,65 @@ describe(`${TEST_ENGINE} store: list totals`, () => {
     expect(await totals(reopened)).toEqual([3, 1, 0]);
     await reopened.putSkill(makeWrite({ name: 'd' }));
     expect(await totals(reopened)).toEqual([4, 1, 0]);
+  });
+
+  it.skipIf(TEST_ENGINE !== 'postgres')(
+    'backfills the counts when an older PostgreSQL schema is migrated',
+    async () => {
+      const temp = openTempStore();
+      cleanup = temp.cleanup;
+      for (const name of ['a', 'b', 'c']) await temp.store.putSkill(makeWrite({ name }));
+      await temp.store.putSkill(makeWrite({ name: 'a', rootUri: AGENT_ROOT }));
+      await temp.store.close();
+      // Back to schema version 7: no counts table, no triggers.
+      await postgresQuery(
+        temp.dataDir,
+        `DROP TRIGGER skill_root_counts_added ON skills; DROP TRIGGER skill_root_counts_moved ON skills;
+         DROP TRIGGER skill_root_counts_gone ON skills; DROP FUNCTION skill_root_counts_sync();
+         DROP TABLE skill_root_counts`,
+      );
+      await setSchemaVersion(temp.dataDir, 7);
+      const reopened = temp.reopen();
+      expect(await totals(reopened)).toEqual([3, 1, 0]);
+      await reopened.putSkill(makeWrite({ name: 'd' }));
+      await reopened.deleteSkill('acme', AGENT_ROOT, 'a');
+      expect(await totals(reopened)).toEqual([4, 0, 0]);
+    },
+  );
+
+  it.skipIf(TEST_ENGINE !== 'postgres')(
+    'PostgreSQL: a skill moved to another root or account is counted there',
+    async () => {
+      const temp = openTempStore();
+      cleanup = temp.cleanup;
+      for (const name of ['a', 'b', 'c']) await temp.store.putSkill(makeWrite({ name }));
+      await postgresQuery(temp.dataDir, `UPDATE skills SET root_uri = $1 WHERE name = 'a'`, [AGENT_ROOT]);
+      await postgresQuery(
+        temp.dataDir,
+        `INSERT INTO accounts (id, created_at) VALUES ('other', 0) ON CONFLICT DO NOTHING`,
+      );
+      await postgresQuery(temp.dataDir, `UPDATE skills SET account_id = 'other' WHERE name = 'b'`);
+      expect(await totals(temp.store)).toEqual([1, 1, 1]);
+      await temp.store.deleteSkill('acme', USER_ROOT, 'c');
+      await temp.store.deleteSkill('other', USER_ROOT, 'b');
+      await temp.store.deleteSkill('acme', AGENT_ROOT, 'a');
+      expect(await totals(temp.store)).toEqual([0, 0, 0]);
+    },
+  );
+
+  it('counts every add of many concurrent ones', async () => {
+    const temp = openTempStore();
+    cleanup = temp.cleanup;
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        temp.store.putSkill(makeWrite({ name: `s${i}`, rootUri: i % 4 === 0 ? AGENT_ROOT : USER_ROOT })),
+      ),
+    );
+    expect(await totals(temp.store)).toEqual([30, 10, 0]);
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) => temp.store.deleteSkill('acme', USER_ROOT, `s${i * 4 + 1}`)),
+    );
+    expect(await totals(temp.store)).toEqual([20, 10, 0]);
   });
 
   it('summary listings carry only the listing fields', async () => {

@@ -423,6 +423,47 @@ CREATE TRIGGER skill_search_generation_gone AFTER DELETE ON skills
   FOR EACH ROW EXECUTE FUNCTION skill_search_generation_bump();
 `,
   },
+  {
+    version: 8,
+    name: 'skill counts per root',
+    // A listing page shows its root's total: read from `skill_root_counts` (kept by triggers on
+    // `skills`, in the same transaction as the change) instead of counting the root's rows on every
+    // page (~9 ms of database CPU per page at 90,000 skills in one root). Each root's count is spread
+    // over 64 rows chosen by the skill (as `skill_search_generation`), so concurrent adds to one root
+    // seldom wait on each other; a root's total is the sum of its rows (a row alone may go below 0
+    // when a skill's `seq` changes). The backfill counts every skill once (one pass over `skills`).
+    sql: `
+CREATE TABLE skill_root_counts (
+  account_id text COLLATE "C" NOT NULL,
+  root_uri text COLLATE "C" NOT NULL,
+  shard smallint NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (account_id, root_uri, shard)
+);
+INSERT INTO skill_root_counts (account_id, root_uri, shard, n)
+  SELECT account_id, root_uri, (seq % 64)::smallint, count(*) FROM skills GROUP BY 1, 2, 3;
+CREATE FUNCTION skill_root_counts_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN
+    UPDATE skill_root_counts SET n = n - 1
+      WHERE account_id = OLD.account_id AND root_uri = OLD.root_uri AND shard = OLD.seq % 64;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    INSERT INTO skill_root_counts (account_id, root_uri, shard, n)
+      VALUES (NEW.account_id, NEW.root_uri, NEW.seq % 64, 1)
+      ON CONFLICT (account_id, root_uri, shard) DO UPDATE SET n = skill_root_counts.n + 1;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER skill_root_counts_added AFTER INSERT ON skills
+  FOR EACH ROW EXECUTE FUNCTION skill_root_counts_sync();
+CREATE TRIGGER skill_root_counts_moved AFTER UPDATE OF account_id, root_uri, seq ON skills
+  FOR EACH ROW WHEN (OLD.account_id <> NEW.account_id OR OLD.root_uri <> NEW.root_uri OR OLD.seq <> NEW.seq)
+  EXECUTE FUNCTION skill_root_counts_sync();
+CREATE TRIGGER skill_root_counts_gone AFTER DELETE ON skills
+  FOR EACH ROW EXECUTE FUNCTION skill_root_counts_sync();
+`,
+  },
 ];
 
 /** The schema version this build writes. */

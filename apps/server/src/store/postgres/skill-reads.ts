@@ -67,7 +67,8 @@ const SUMMARY = `seq, id, account_id, root_uri, name, description, tags, allowed
 /**
  * `Store.listSkills`: by name (code-point order, the `C` collation), at most `limit`, after `after`
  * when given (keyset pagination: an index range scan wherever the page starts), with the root's total
- * — one statement, so the page and the total come from the same snapshot.
+ * (the sum of its rows of `skill_root_counts`, PostgreSQL migration 8, not a count of its skills) —
+ * one statement, so the page and the total come from the same snapshot.
  */
 export async function listSkills(
   db: Queryable,
@@ -80,7 +81,8 @@ export async function listSkills(
   const max = Math.max(0, Math.floor(limit));
   const columns = fields === 'all' ? SKILL_COLUMNS : fields === 'summary' ? SUMMARY : WITHOUT_BODY;
   const { rows } = await db.query<SkillRow & { total: number; seq: number | null }>(
-    `WITH t AS (SELECT count(*) AS total FROM skills WHERE account_id = $1 AND root_uri = $2)
+    `WITH t AS (SELECT coalesce(sum(n), 0)::bigint AS total FROM skill_root_counts
+       WHERE account_id = $1 AND root_uri = $2)
      SELECT t.total, s.* FROM t LEFT JOIN LATERAL (
        SELECT ${columns} FROM skills WHERE account_id = $1 AND root_uri = $2 AND ($4::text IS NULL OR name > $4)
        ORDER BY name LIMIT $3
