@@ -63,9 +63,12 @@ export class TermCache {
   /** Skill rows read in the current database state. */
   readonly rows = new StateRows();
   private readonly slices = new Map<string, { at: number; terms: Array<{ term: string; docs: number }> }>();
+  /** Slices asked for so far (a query whose answer used a slice is not kept by {@link StateResults}). */
+  sliceAsks = 0;
 
   /** The terms starting with `prefix` (two letters). */
   slice(conn: Connection, prefix: string): Array<{ term: string; docs: number }> {
+    this.sliceAsks++;
     const now = performance.now();
     const hit = this.slices.get(prefix);
     if (hit !== undefined && now - hit.at < TERM_CACHE_MS) return hit.terms;
@@ -941,6 +944,63 @@ function rankLexical(
   return result;
 }
 
+/** Hits kept by {@link StateResults}, all queries together (~0.5 KB each). */
+const KEPT_RESULT_HITS = 4096;
+
+/** A query's answer kept by {@link StateResults}. */
+interface KeptResult {
+  hits: SearchHit[];
+  /** The phrases whose asks the query counts (see {@link PhraseScores.worthReading}); null: none. */
+  phrases: string[] | null;
+}
+
+/**
+ * The answers of recent lexical queries in one database state (that of {@link PhraseScores.state}),
+ * by account, roots, query text and limit, at most {@link KEPT_RESULT_HITS} hits in all: a query
+ * asked again before the next commit (of any connection) is answered without ranking. An answer
+ * is a function of the database state and those inputs only: the kept phrase relevance gives the
+ * bits of the exhaustive ranking, and kept rows are those of the same state. An answer that used
+ * the vocabulary for typo tolerance is not kept (its slices may predate the state, see
+ * {@link TermCache}); nor are semantic queries (the query vector is another input). Any commit
+ * empties it.
+ */
+export class StateResults {
+  private state = -1;
+  private hits = 0;
+  private readonly byKey = new Map<string, KeptResult>();
+
+  /** The answer kept for `key` in `state`, if any (a new state empties the answers first). */
+  get(state: number, key: string): KeptResult | undefined {
+    this.at(state);
+    return this.byKey.get(key);
+  }
+
+  /** Keeps an answer given in `state` (the oldest answers make room; one too large is not kept). */
+  set(state: number, key: string, result: KeptResult): void {
+    this.at(state);
+    if (result.hits.length > KEPT_RESULT_HITS) return;
+    const previous = this.byKey.get(key);
+    if (previous !== undefined) {
+      this.byKey.delete(key);
+      this.hits -= previous.hits.length;
+    }
+    while (this.hits + result.hits.length > KEPT_RESULT_HITS) {
+      const [oldest, kept] = this.byKey.entries().next().value as [string, KeptResult];
+      this.byKey.delete(oldest);
+      this.hits -= kept.hits.length;
+    }
+    this.byKey.set(key, result);
+    this.hits += result.hits.length;
+  }
+
+  private at(state: number): void {
+    if (state === this.state) return;
+    this.byKey.clear();
+    this.hits = 0;
+    this.state = state;
+  }
+}
+
 /**
  * `Store.search` on SQLite: produces the candidates of `find` and leaves their ranking to the
  * engine-neutral `ranking.ts`.
@@ -962,7 +1022,9 @@ function rankLexical(
  *    `toSearchHit`.
  *
  * @param terms - the connection's caches (vocabulary slices, phrase relevance)
- * @param options - `exhaustive`: score every match (the ranking the pruned one must equal; tests)
+ * @param options - `exhaustive`: score every match (the ranking the pruned one must equal; tests);
+ *   `results`: answers kept per database state ({@link StateResults}), for a caller that never
+ *   changes the hits it is given (they are kept and given again)
  * @returns hits, best first
  */
 export function searchSkills(
@@ -973,11 +1035,25 @@ export function searchSkills(
   limit: number,
   semantic?: { query: SemanticQuery; cache: VectorCache },
   terms: TermCache = new TermCache(),
-  options: { exhaustive?: boolean } = {},
+  options: { exhaustive?: boolean; results?: StateResults } = {},
 ): SearchHit[] {
   const max = Math.max(0, Math.floor(limit));
-  const asked = parseSearchQuery(query);
   terms.scores.sync(conn);
+  const { results } = options;
+  const resultKey =
+    results === undefined || semantic !== undefined || options.exhaustive === true
+      ? null
+      : JSON.stringify([accountId, rootUris, query, max]);
+  if (results !== undefined && resultKey !== null) {
+    const kept = results.get(terms.scores.state, resultKey);
+    if (kept !== undefined) {
+      // Asked again: counted as the ranking would count it (its phrases are read on the same ask).
+      if (kept.phrases !== null) terms.scores.worthReading(kept.phrases);
+      return kept.hits;
+    }
+  }
+  const sliceAsks = terms.sliceAsks;
+  const asked = parseSearchQuery(query);
   // Misspelt words are searched with their likely corrections too (not for stop-word-only queries).
   const fixes =
     asked.fields === SHORT_FIELDS ? [] : typoCorrections(conn, terms, asked.tokens, asked.prefixLast);
@@ -999,6 +1075,8 @@ export function searchSkills(
   const roots = JSON.stringify(rootUris);
   const budget = candidateBudget(max, rootUris.length);
 
+  // The phrases whose asks this query counted (kept with its answer).
+  let counted: string[] | null = null;
   // With a query vector, more lexical candidates: their meaning may lift one into the top `limit`.
   const needed = semantic === undefined ? budget : Math.max(budget, SEMANTIC_CANDIDATES);
   const candidates: Array<SearchCandidate<number>> =
@@ -1014,14 +1092,10 @@ export function searchSkills(
           // The kept phrase matches stand for the index's ranking when they add up to the same query.
           options.exhaustive === true || phraseQuery(phrases, columns) !== match
             ? undefined
-            : (wanted) =>
-                rankFromPhrases(
-                  conn,
-                  terms.scores,
-                  phrases.map((phrase) => phraseQuery([phrase], columns)),
-                  wanted,
-                  terms.scratch,
-                ),
+            : (wanted) => {
+                counted = phrases.map((phrase) => phraseQuery([phrase], columns));
+                return rankFromPhrases(conn, terms.scores, counted, wanted, terms.scratch);
+              },
         );
   if (semantic !== undefined) {
     semantic.cache.refresh(conn);
@@ -1054,11 +1128,16 @@ export function searchSkills(
     ROWS_BY_SEQ,
     top.map((hit) => hit.key),
   );
-  return top.flatMap((hit) => {
+  const hits = top.flatMap((hit) => {
     const row = rowBySeq.get(hit.key);
     if (row === undefined) return [];
     const overviewOf = () =>
       (conn.stmt(OVERVIEW_BY_SEQ).pluck(true).get(hit.key) as string | null | undefined) ?? null;
     return [toSearchHit(parsed, hit, toSearchSource(row), overviewOf)];
   });
+  // Kept unless the vocabulary (possibly older than this state) was consulted for typos.
+  if (results !== undefined && resultKey !== null && terms.sliceAsks === sliceAsks) {
+    results.set(terms.scores.state, resultKey, { hits, phrases: counted });
+  }
+  return hits;
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseSkillMd } from '@skillport/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCorpus } from '../../../../scripts/test-corpus.js';
-import { readRowLengths, searchSkills, TermCache } from '../../src/search/sqlite-search.js';
+import { readRowLengths, StateResults, searchSkills, TermCache } from '../../src/search/sqlite-search.js';
 import { type Connection, openConnection } from '../../src/store/sqlite/connection.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
 import type { Store } from '../../src/store/types.js';
@@ -113,9 +113,15 @@ function find(
   query: string,
   limit: number,
   exhaustive: boolean,
+  results?: StateResults,
 ) {
   return conn.db
-    .transaction(() => searchSkills(conn, account, roots, query, limit, undefined, terms, { exhaustive }))
+    .transaction(() =>
+      searchSkills(conn, account, roots, query, limit, undefined, terms, {
+        exhaustive,
+        ...(results === undefined ? {} : { results }),
+      }),
+    )
     .deferred();
 }
 
@@ -322,6 +328,57 @@ describe('find ranked from kept phrase relevance', () => {
     const after = find(terms, 'acme', roots, 'zebrafish', 10, false);
     expect(after[0]?.skill.name).toBe('zebrafish-lab');
     expect(after).toEqual(find(new TermCache(), 'acme', roots, 'zebrafish', 10, true));
+  });
+});
+
+describe('answers kept per database state (StateResults)', () => {
+  it('gives a query asked again in the same state the answer it gave, equal to the exhaustive ranking', () => {
+    const terms = new TermCache();
+    const results = new StateResults();
+    for (const [account, roots] of SCOPES) {
+      for (const query of QUERIES) {
+        const expected = find(new TermCache(), account, roots, query, 10, true);
+        const first = find(terms, account, roots, query, 10, false, results);
+        expect(first).toEqual(expected);
+        const again = find(terms, account, roots, query, 10, false, results);
+        expect(again).toEqual(expected);
+        // Another limit, another answer.
+        expect(find(terms, account, roots, query, 3, false, results)).toEqual(
+          find(new TermCache(), account, roots, query, 3, true),
+        );
+      }
+    }
+    // Kept: the same array is given again (no ranking).
+    const roots = [USER_ROOT, AGENT_ROOT];
+    const kept = find(terms, 'acme', roots, 'docker compose', 10, false, results);
+    expect(find(terms, 'acme', roots, 'docker compose', 10, false, results)).toBe(kept);
+    // Not kept: an answer that consulted the vocabulary for a typo (its slices may be older).
+    const typo = find(terms, 'acme', roots, 'pyhton pandas', 10, false, results);
+    expect(typo.length).toBeGreaterThan(0);
+    expect(find(terms, 'acme', roots, 'pyhton pandas', 10, false, results)).not.toBe(typo);
+  });
+
+  it('answers afresh after any commit, and counts the asks it answers (a phrase is read on its fourth ask)', async () => {
+    const terms = new TermCache();
+    const results = new StateResults();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    const ask = () => find(terms, 'acme', roots, 'spreadsheet', 10, false, results);
+    const before = ask();
+    expect(ask()).toBe(before);
+    expect(ask()).toBe(before);
+    expect(ask()).toBe(before);
+    // Four asks, answered from the kept answer after the first: nothing read yet.
+    expect(terms.scores.size).toBe(0);
+    await store.putSkill(
+      makeWrite({ name: 'state-results-sheet', description: 'Spreadsheet macros', body: '# Spreadsheet\n' }),
+    );
+    const after = ask();
+    expect(after).not.toBe(before);
+    expect(after.map((hit) => hit.skill.name)).toContain('state-results-sheet');
+    expect(after).toEqual(find(new TermCache(), 'acme', roots, 'spreadsheet', 10, true));
+    // The fifth ask ranks from the phrase's matches, read now.
+    expect(terms.scores.size).toBeGreaterThan(0);
+    expect(ask()).toBe(after);
   });
 });
 

@@ -5,7 +5,7 @@
  * its deadline.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { searchSkills, TermCache } from '../../search/sqlite-search.js';
+import { StateResults, searchSkills, TermCache } from '../../search/sqlite-search.js';
 import { serializeError } from '../../workers/thread-errors.js';
 import { attemptUntil } from './busy-retry.js';
 import { type Connection, openConnection } from './connection.js';
@@ -32,6 +32,8 @@ try {
 // and slices of the vocabulary for typo tolerance.
 const vectors = new VectorCache();
 const terms = new TermCache();
+// Answers of queries asked again before the next commit (the hits are posted, so never changed).
+const results = new StateResults();
 
 async function run(call: SearchReaderCall): Promise<void> {
   const open = conn;
@@ -49,6 +51,7 @@ async function run(call: SearchReaderCall): Promise<void> {
             options.limit,
             options.semantic === undefined ? undefined : { query: options.semantic, cache: vectors },
             terms,
+            { results },
           ),
         )
         .deferred(),
