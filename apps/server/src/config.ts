@@ -47,6 +47,21 @@ export interface ServerLimits {
    */
   requestTimeoutSeconds: number;
   /**
+   * Longest time a response may wait for its client to read any of it, seconds
+   * (`SKILLPORT_RESPONSE_STALL_SECONDS`, default 60; 0 = none). A connection whose client takes no
+   * byte of a pending response for this long (checked once per period, so after one to two periods)
+   * is closed, freeing the response's memory; a client reading however slowly is never cut, nor is a
+   * request waiting for its answer (`wait=true`) or a quiet notification stream.
+   */
+  responseStallSeconds: number;
+  /**
+   * Most open client connections of this process (`SKILLPORT_MAX_CONNECTIONS`, default 10000; 0 =
+   * no set number). Never more than the process's open-file limit less 256 (Linux), so idle
+   * keep-alive connections cannot use up the file descriptors the database and uploads need too. A
+   * connection past it is closed at once.
+   */
+  maxConnections: number;
+  /**
    * Deepest nesting of a JSON request body (`SKILLPORT_MAX_JSON_DEPTH`, default 64) → 400
    * `INVALID_ARGUMENT` naming the field. `{"data": {"metadata": {"a": 1}}}` has depth 3.
    */
@@ -84,6 +99,8 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   rateLimitPerMinute: 0,
   maxAuthFailuresPerMinute: 60,
   requestTimeoutSeconds: 60,
+  responseStallSeconds: 60,
+  maxConnections: 10_000,
   maxJsonDepth: 64,
   maxJsonValues: 200_000,
   accountQuotaMb: 1024,
@@ -113,6 +130,8 @@ export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   rateLimitPerMinute: 'SKILLPORT_RATE_LIMIT_PER_MINUTE',
   maxAuthFailuresPerMinute: 'SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE',
   requestTimeoutSeconds: 'SKILLPORT_REQUEST_TIMEOUT_SECONDS',
+  responseStallSeconds: 'SKILLPORT_RESPONSE_STALL_SECONDS',
+  maxConnections: 'SKILLPORT_MAX_CONNECTIONS',
   maxJsonDepth: 'SKILLPORT_MAX_JSON_DEPTH',
   maxJsonValues: 'SKILLPORT_MAX_JSON_VALUES',
   accountQuotaMb: 'SKILLPORT_ACCOUNT_QUOTA_MB',

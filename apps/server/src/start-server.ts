@@ -14,6 +14,8 @@ import { createLocalEmbedder, type LocalEmbedder } from './embeddings/local-embe
 import { localModelInstalled } from './embeddings/local-model.js';
 import { createOpenAiEmbedder } from './embeddings/openai-embedder.js';
 import { createQueryVectors, type QueryVectors } from './embeddings/query-vectors.js';
+import { limitConnections } from './http/connection-limit.js';
+import { closeStalledResponses } from './http/stalled-responses.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, parseLogLevel, silentLogger } from './logger.js';
@@ -429,6 +431,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         },
         () => resolve(s),
       );
+      // `serve` without TLS/HTTP2 options returns a node:http Server; set before any connection.
+      closeStalledResponses(s as HttpServer, built.limits.responseStallSeconds * 1000);
+      limitConnections(s as HttpServer, built.limits.maxConnections);
       s.once('error', (error: NodeJS.ErrnoException) =>
         reject(listenError(error, host, options.port ?? 1933)),
       );
