@@ -170,12 +170,18 @@ describe('install, lock, outdated, update, frozen, uninstall', () => {
         expect.objectContaining({ skill: 'chart-maker', state: 'outdated', latest: v2 }),
       ]),
     );
+    const before = lockOf(proj).skills['chart-maker']?.revision ?? '';
     const update = ok(await cli(['update', '-o', 'json'], { cwd: proj }));
-    const results = update.json<{ results: Array<{ skill: string; result: string }> }>().results;
+    const results = update.json<{ results: Array<{ skill: string; result: string; detail?: string }> }>()
+      .results;
     expect(results.filter((r) => r.skill === 'chart-maker').map((r) => r.result)).toEqual([
       'updated',
       'updated',
     ]);
+    // Update says what moved: from which revision, and which files the new one changes.
+    expect(results.find((r) => r.skill === 'chart-maker')?.detail).toBe(
+      `was ${before.slice(0, 12)}: 1 file changed`,
+    );
     expect(results.filter((r) => r.skill === 'release-notes').map((r) => r.result)).toEqual([
       'unchanged',
       'unchanged',
@@ -280,6 +286,10 @@ describe('install, lock, outdated, update, frozen, uninstall', () => {
     writeFileSync(path.join(other, '.agents/skills/chart-maker/extra.txt'), 'mine');
     const refused = await cli(['uninstall', 'chart-maker'], { cwd: other });
     expect(refused.code).toBe(1);
+    // What --force does here is remove the edited folder, not replace it.
+    expect(refused.stderr).toContain(
+      '1 skill not removed (local edits kept: see detail; --force removes them)',
+    );
     expect(existsSync(path.join(other, '.agents/skills/chart-maker/extra.txt'))).toBe(true);
     expect(existsSync(path.join(other, '.windsurf/skills/chart-maker'))).toBe(false);
     expect(lockOf(other).skills['chart-maker']?.folders).toEqual(['.agents/skills']);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itCorpus, requireCorpus } from '../../../scripts/test-corpus.js';
+import { describeFileChanges } from '../src/commands/install.js';
 import * as cli from '../src/index.js';
 import { expandInputs } from '../src/internal/bulk-inputs.js';
 import { memoryIo } from './support/memory-io.js';
@@ -346,5 +347,25 @@ describe('skillport discover', () => {
       /^NAME\s+FROM\s+PACKAGE\s+PATH\s+DESCRIPTION\nalpha\s+declared\s+pkg-a@1\.2\.0/,
     );
     expect(table.out).toMatch(/warning name_collision: /);
+  });
+});
+
+describe('describeFileChanges (the DETAIL of update and of install at another revision)', () => {
+  const f = (path: string, sha256: string) => ({ path, sha256 });
+  it.each([
+    [[f('SKILL.md', 'a')], [f('SKILL.md', 'b')], 'SKILL.md changed'],
+    [
+      [f('SKILL.md', 'a'), f('x.md', '1')],
+      [f('SKILL.md', 'b'), f('x.md', '2')],
+      '2 files changed (SKILL.md too)',
+    ],
+    [
+      [f('SKILL.md', 'a'), f('x.md', '1')],
+      [f('SKILL.md', 'a'), f('y.md', '1'), f('z.md', '1')],
+      '2 files added, 1 file removed',
+    ],
+    [[f('SKILL.md', 'a')], [f('SKILL.md', 'a')], 'same files'],
+  ])('%j → %j: %s', (before, after, expected) => {
+    expect(describeFileChanges(before, after)).toBe(expected);
   });
 });

@@ -42,6 +42,37 @@ function short(revision: string | undefined | null): string {
   return revision ? revision.slice(0, 12) : '';
 }
 
+/**
+ * What moving from one locked file list to another changes, for the DETAIL column: e.g.
+ * `SKILL.md changed, 1 file added, 2 removed`, or `same files` when only the revision differs.
+ */
+export function describeFileChanges(
+  before: ReadonlyArray<{ path: string; sha256: string }>,
+  after: ReadonlyArray<{ path: string; sha256: string }>,
+): string {
+  const old = new Map(before.map((f) => [f.path, f.sha256]));
+  const now = new Set(after.map((f) => f.path));
+  let added = 0;
+  const changed: string[] = [];
+  for (const file of after) {
+    const was = old.get(file.path);
+    if (was === undefined) added++;
+    else if (was !== file.sha256) changed.push(file.path);
+  }
+  const removed = before.filter((f) => !now.has(f.path)).length;
+  const parts: string[] = [];
+  if (changed.length > 0) {
+    parts.push(
+      changed.length === 1 && changed[0] === 'SKILL.md'
+        ? 'SKILL.md changed'
+        : `${changed.length} file${changed.length === 1 ? '' : 's'} changed${changed.includes('SKILL.md') ? ' (SKILL.md too)' : ''}`,
+    );
+  }
+  if (added > 0) parts.push(`${added} file${added === 1 ? '' : 's'} added`);
+  if (removed > 0) parts.push(`${removed} file${removed === 1 ? '' : 's'} removed`);
+  return parts.length > 0 ? parts.join(', ') : 'same files';
+}
+
 function pool(io: CliIo, command: Command): ClientPool {
   const flags = command.optsWithGlobals<GlobalOptions>();
   return new ClientPool(io, { url: flags.url, apiKey: flags.apiKey });
@@ -105,7 +136,9 @@ function finish(ctx: Context, outcomes: readonly FolderOutcome[], what: string):
     ctx.format === 'json'
       ? ''
       : `${skills} skill${skills === 1 ? '' : 's'} not ${what}` +
-          (refused.length > 0 ? ' (local edits kept: see detail; --force replaces them)' : ''),
+          (refused.length > 0
+            ? ` (local edits kept: see detail; --force ${what === 'removed' ? 'removes' : 'replaces'} them)`
+            : ''),
     failed.length > 0 ? EXIT.server : EXIT.user,
   );
 }
@@ -162,7 +195,18 @@ async function installAction(
               previous,
               force: options.force === true,
             });
-            outcomes.push(...done);
+            // At another revision than the lock's: say which, and what it changes (as update does).
+            const moved =
+              previous !== null && previous.revision !== remote.revision
+                ? `was ${short(previous.revision)}: ${describeFileChanges(previous.files, remote.files)}`
+                : null;
+            outcomes.push(
+              ...done.map((o) =>
+                moved !== null && o.result === 'updated'
+                  ? { ...o, detail: `${moved}${o.detail ? `; ${o.detail}` : ''}` }
+                  : o,
+              ),
+            );
             if (
               done.every((o) => o.result !== 'refused' && o.result !== 'failed' && o.result !== 'skipped')
             ) {
@@ -471,10 +515,15 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
               previous: entry,
               force: options.force === true,
             });
+            const changes =
+              remote.revision === entry.revision ? '' : `: ${describeFileChanges(entry.files, remote.files)}`;
             outcomes.push(
               ...done.map((o) =>
                 o.result === 'updated' || o.result === 'installed'
-                  ? { ...o, detail: `was ${short(entry.revision)}${o.detail ? `; ${o.detail}` : ''}` }
+                  ? {
+                      ...o,
+                      detail: `was ${short(entry.revision)}${changes}${o.detail ? `; ${o.detail}` : ''}`,
+                    }
                   : o,
               ),
             );
