@@ -325,7 +325,7 @@ function redactUrl(url: string): string {
  * `createThreadedSqliteStore`), so no statement and no lock wait ever holds up the HTTP thread;
  * other engines open as {@link openStore} opens them.
  */
-async function openServerStore(options: ServerOptions): Promise<Store> {
+async function openServerStore(options: ServerOptions, listening: Promise<void>): Promise<Store> {
   const url = options.databaseUrl?.trim();
   const sqliteUrl = url ? /^sqlite:(?:\/\/)?(.+)$/i.exec(url) : null;
   if (url && !sqliteUrl?.[1]) return openStore(options);
@@ -336,6 +336,7 @@ async function openServerStore(options: ServerOptions): Promise<Store> {
     ...(options.sqlite?.synchronous !== undefined ? { synchronous: options.sqlite.synchronous } : {}),
     ...(options.sqlite?.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.sqlite.busyTimeoutMs } : {}),
     ...(options.sqlite?.searchThreads !== undefined ? { searchThreads: options.sqlite.searchThreads } : {}),
+    ...(options.sqlite?.startSearchThreads !== 'first-find' ? { searchThreadsStartAfter: listening } : {}),
   });
 }
 
@@ -367,7 +368,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         ]);
   const host = options.host ?? '127.0.0.1';
   const ownsStore = options.store === undefined;
-  const store = options.store ?? (await openServerStore(options));
+  // Settles once the server listens: the SQLite store then starts its search threads (see SqliteOptions).
+  let listened: () => void = () => {};
+  const listening = new Promise<void>((resolve) => {
+    listened = resolve;
+  });
+  const store = options.store ?? (await openServerStore(options, listening));
   let stopJobs: () => Promise<void> = async () => {};
   let draining = false;
   const workers = createWorkerPool(options.workers);
@@ -455,6 +461,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       web: built.webDir ?? 'off',
       version: SERVER_VERSION,
     });
+    listened();
     const shutdownDelayMs = Math.max(0, options.shutdownDelaySeconds ?? 0) * 1000;
     let closing: Promise<void> | null = null;
     return {

@@ -51,6 +51,9 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     embeddings: 'off',
     ...engine,
     ...options,
+    // Search threads start with a test's first find, as most test servers never find (the start
+    // once listening, the default, has tests of its own).
+    sqlite: { startSearchThreads: 'first-find', ...options.sqlite },
     dataDir,
   });
   const url = server.url;

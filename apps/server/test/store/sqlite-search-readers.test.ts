@@ -4,12 +4,13 @@
  * several roots, semantic), every acknowledged write visible to the next find, and finds answered
  * while the database thread is busy with writes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { optionsFromEnv } from '../../src/config.js';
 import { normaliseVector } from '../../src/embeddings/embedder.js';
+import { startServer } from '../../src/start-server.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
 import { pickReader } from '../../src/store/sqlite/search-readers.js';
 import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
@@ -149,6 +150,74 @@ describe('sqlite store: search reader threads', () => {
     await store.putSkill(makeWrite({ name: 'solo', description: 'A lonely word quixotic' }));
     const hits = await store.search('acme', [USER_ROOT], 'quixotic', { limit: 5 });
     expect(hits.map((hit) => hit.skill.name)).toEqual(['solo']);
+  });
+});
+
+/** Open file descriptors of this process on the database file itself (one per SQLite connection). */
+function connectionsTo(file: string): number {
+  let count = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`) === file) count++;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return count;
+}
+
+// Every SQLite connection keeps the database file open: the database thread's, the HTTP thread's
+// read-only one (change token, API keys) and one per search thread. Counting them shows whether the
+// search threads run (Linux: /proc/self/fd).
+describe.skipIf(!existsSync('/proc/self/fd'))('when the search threads start', () => {
+  async function serverOn(sqlite: { startSearchThreads?: 'listening' | 'first-find' }) {
+    const dataDir = tempDir();
+    const server = await startServer({
+      port: 0,
+      dataDir,
+      logger: false,
+      embeddings: 'off',
+      runJobs: false,
+      sqlite: { searchThreads: 2, ...sqlite },
+    });
+    return { server, file: path.join(dataDir, 'skillport.db') };
+  }
+  const find = (url: string) =>
+    fetch(`${url}/api/v1/skills/find`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'anything' }),
+    });
+
+  it('by default, in the background once the server listens: no find needed', async () => {
+    const { server, file } = await serverOn({});
+    try {
+      await expect.poll(() => connectionsTo(file), { timeout: 60_000, interval: 50 }).toBe(4);
+      expect((await find(server.url)).status).toBe(200);
+      expect(connectionsTo(file)).toBe(4);
+    } finally {
+      await server.close();
+    }
+    expect(connectionsTo(file)).toBe(0);
+  });
+
+  it("with startSearchThreads 'first-find', with the first find", async () => {
+    const { server, file } = await serverOn({ startSearchThreads: 'first-find' });
+    try {
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
+      expect(connectionsTo(file)).toBe(2);
+      expect((await find(server.url)).status).toBe(200);
+      expect(connectionsTo(file)).toBe(4);
+    } finally {
+      await server.close();
+    }
+    expect(connectionsTo(file)).toBe(0);
+  });
+
+  it('a server closed while its search threads start leaves none running', async () => {
+    const { server, file } = await serverOn({});
+    await server.close();
+    expect(connectionsTo(file)).toBe(0);
   });
 });
 

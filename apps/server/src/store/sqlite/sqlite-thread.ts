@@ -42,6 +42,13 @@ export interface ThreadedSqliteStoreOptions {
    * most 4; 0 = `find` runs in the database thread). See `search-readers.ts`.
    */
   searchThreads?: number;
+  /**
+   * When the search reader threads start: once this promise settles (`startServer` passes one that
+   * settles when the server listens, so a server's first find does not wait for them), or, without
+   * it, with the first `find`. Either way a start that fails is retried by the next `find`, which
+   * reports the failure.
+   */
+  searchThreadsStartAfter?: Promise<unknown>;
 }
 
 /** What the database thread is started with. */
@@ -185,8 +192,9 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
   const busyTimeoutMs = Math.max(0, options.busyTimeoutMs ?? 5000);
   const first = await startThread(data);
   const searchThreads = Math.max(0, Math.floor(options.searchThreads ?? defaultSearchThreads()));
-  // The reader threads start with the first find (a server that is never asked to find starts none);
-  // should they fail to open the database, that find fails and the next one starts them again.
+  // The reader threads start with the first find (a server that is never asked to find starts none)
+  // or once `searchThreadsStartAfter` settles; should they fail to open the database, the find that
+  // awaited them fails and the next one starts them again.
   let readers: Promise<SearchReaders> | null = null;
   const searchReaders = (): Promise<SearchReaders> => {
     if (readers !== null) return readers;
@@ -291,6 +299,13 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     },
   };
   for (const method of THREAD_METHODS) store[method] = (...args: unknown[]) => call(method, args);
+  if (searchThreads > 0 && options.searchThreadsStartAfter !== undefined) {
+    const startEarly = (): void => {
+      // A failure here is left to the next find (readers reset to null), which reports it.
+      if (!closed) searchReaders().catch(() => {});
+    };
+    options.searchThreadsStartAfter.then(startEarly, startEarly);
+  }
   if (searchThreads > 0) {
     store.search = async (...args: Parameters<Store['search']>) =>
       closed ? call('search', args) : (await searchReaders()).search(...args);
