@@ -4,7 +4,8 @@
 // synthetic skill when the corpus is absent) — starts `dist/main.js` in its own process on loopback,
 // lets the processing jobs finish, and drives it with autocannon: get at each level, get answered 304
 // (If-None-Match), a list page of 50 anywhere in the listing (keyset cursors), find with one and with
-// BENCH_CONNECTIONS connections, add of an inline SKILL.md and folder add (zip temp upload + add).
+// BENCH_CONNECTIONS connections (16 fixed queries repeated, then with queries drawn from the seed's
+// descriptions that do not repeat within the server's kept answers), add of an inline SKILL.md and folder add (zip temp upload + add).
 // The same run measures a bare node:http server answering a fixed JSON body (the ceiling) and a bare
 // Hono app (the framework floor). Then it repeats list, find, get and RSS at BENCH_SKILLS_LARGE.
 //
@@ -150,6 +151,44 @@ function loadTemplates() {
 }
 
 const { templates, source: templateSource } = loadTemplates();
+
+const STOPWORDS = new Set(
+  'the and for with from this that when use using used your you are can into any all its via not will also such than then them they their what which who how about based help helps provides skill skills'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Distinct find queries the way an agent phrases a task: the first three content words (letters
+ * only, at least three long, no stopwords) of each seed template's description, de-duplicated and
+ * shuffled with a fixed seed. The `find … distinct queries` rows cycle through them, so a query
+ * comes back only after every other one (and after the server's kept answers have turned over):
+ * those rows measure ranking, where QUERIES' 16 repeated queries also measure what is kept.
+ */
+function distinctQueries(list) {
+  const seen = new Set(QUERIES);
+  const out = [];
+  for (const { skill } of list) {
+    const words = [];
+    for (const w of String(skill.description).toLowerCase().split(/[^a-z]+/)) {
+      if (w.length >= 3 && !STOPWORDS.has(w) && !words.includes(w)) words.push(w);
+      if (words.length === 3) break;
+    }
+    const query = words.join(' ');
+    if (words.length >= 2 && !seen.has(query)) {
+      seen.add(query);
+      out.push(query);
+    }
+  }
+  let state = 0x2545f491;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out.length > 0 ? out : QUERIES;
+}
+const DISTINCT_QUERIES = distinctQueries(templates);
 
 /** The name of the i-th seeded skill. */
 function seededName(i) {
@@ -383,7 +422,7 @@ function listScenario(url, cursors) {
   };
 }
 
-function findScenario(url, connections) {
+function findScenario(url, connections, queries = QUERIES) {
   let n = 0;
   return {
     url,
@@ -395,7 +434,7 @@ function findScenario(url, connections) {
         headers: { 'content-type': 'application/json' },
         setupRequest: (r) => ({
           ...r,
-          body: JSON.stringify({ query: QUERIES[n++ % QUERIES.length], limit: 10 }),
+          body: JSON.stringify({ query: queries[n++ % queries.length], limit: 10 }),
         }),
       },
     ],
@@ -838,6 +877,13 @@ async function benchEngine(engine, ceiling) {
       label: `find p99 ≤ 25 ms, ${c} conn`,
       pass: (r) => r.p99 <= 25,
     });
+    await add(
+      'find',
+      SKILLS,
+      `find (${c} conn), ${DISTINCT_QUERIES.length} distinct queries`,
+      () => run(pid, findScenario(server.url, c, DISTINCT_QUERIES)),
+      { label: `find p99 ≤ 25 ms, ${c} conn`, pass: (r) => r.p99 <= 25 },
+    );
     // A registry that also receives a trickle of adds and updates: every commit retires the search
     // connections' kept per-word relevance (see sqlite-search.ts), so find must not get slower here.
     await add('findw', SKILLS, `find (${c} conn) + ${FIND_WRITES} writes/s`, () =>
@@ -889,6 +935,13 @@ async function benchEngine(engine, ceiling) {
         label: `find p99 ≤ ${findGoal} ms, ${c} conn`,
         pass: (r) => r.p99 <= findGoal,
       });
+      await add(
+        'find',
+        large,
+        `find (${c} conn), ${DISTINCT_QUERIES.length} distinct queries`,
+        () => run(pid, findScenario(server.url, c, DISTINCT_QUERIES)),
+        { label: `find p99 ≤ ${findGoal} ms, ${c} conn`, pass: (r) => r.p99 <= findGoal },
+      );
       await add('findw', large, `find (${c} conn) + ${FIND_WRITES} writes/s`, () =>
         withWrites(server.url, names, () => run(pid, findScenario(server.url, c))),
       );
