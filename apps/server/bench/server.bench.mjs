@@ -170,7 +170,9 @@ function distinctQueries(list) {
   const out = [];
   for (const { skill } of list) {
     const words = [];
-    for (const w of String(skill.description).toLowerCase().split(/[^a-z]+/)) {
+    for (const w of String(skill.description)
+      .toLowerCase()
+      .split(/[^a-z]+/)) {
       if (w.length >= 3 && !STOPWORDS.has(w) && !words.includes(w)) words.push(w);
       if (words.length === 3) break;
     }
