@@ -229,6 +229,11 @@ describe('/mcp in dev mode (fixtures)', () => {
     })) as CallToolResult;
     expect(file.isError).toBe(true);
     expect((file.content[0] as { text: string }).text).toContain('scripts/missing.py');
+    // The skill exists: the next step is its file list (get_skill), not a search for skills.
+    expect((file.content[0] as { text: string }).text).toContain(
+      'get_skill lists the files of "chart-maker"',
+    );
+    expect((file.content[0] as { text: string }).text).not.toContain('to see which skills exist');
     const badName = (await client.callTool({
       name: 'get_skill',
       arguments: { name: 'bad name!' },

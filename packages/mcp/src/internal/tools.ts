@@ -294,7 +294,14 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
           `${ref.targetUri ? `${ref.targetUri}/${ref.name}` : (await registry.get(ref.name, { level: 0 })).uri}/${filePath}`;
         return { content: [{ type: 'resource', resource: { uri, mimeType: media.type, blob: data } }] };
       } catch (error) {
-        return toolError(error, NOT_FOUND_HINT);
+        // A missing file of a skill that exists (`details.type` "file"): its file list is the next step.
+        const missing = (error as { details?: { type?: unknown } } | null)?.details?.type;
+        return toolError(
+          error,
+          missing === 'file'
+            ? `get_skill lists the files of ${JSON.stringify(parseSkillRef(name).name)}.`
+            : NOT_FOUND_HINT,
+        );
       }
     },
   );
