@@ -65,6 +65,33 @@ describe('sqlite store: group commit of putSkill', () => {
     expect(hits.map((h) => h.skill.name)).toContain('alpha');
   });
 
+  it('indexes the writes of a group for search in one index segment: the last write of a skill, none refused', async () => {
+    const dir = tempDir();
+    const store = createSqliteStore({ dataDir: dir });
+    cleanups.push(() => store.close());
+    await store.putSkill(makeWrite({ name: 'seeded', description: 'Seeded before the group' }));
+    const segments = () => count(dir, 'SELECT count(DISTINCT segid) AS n FROM skills_fts_idx');
+    const before = segments();
+    const group = putSkillGroupOf(store) as NonNullable<ReturnType<typeof putSkillGroupOf>>;
+    const outcomes = group([
+      makeWrite({ name: 'gamma', description: 'Grooms every zebra' }),
+      makeWrite({ name: 'refused', description: 'Feeds the walrus', mustExist: true }),
+      makeWrite({ name: 'delta', description: 'Counts each penguin' }),
+      makeWrite({ name: 'delta', description: 'Counts each narwhal' }),
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true, true]);
+    // FTS5 writes a segment at each savepoint that holds index rows not yet written: rows written
+    // inside the writes' savepoints would make three segments here.
+    expect(segments()).toBe(before + 1);
+    const find = async (query: string) =>
+      (await store.search('acme', [USER_ROOT], query, { limit: 5 })).map((h) => h.skill.name);
+    expect(await find('zebra')).toEqual(['gamma']);
+    expect(await find('narwhal')).toEqual(['delta']);
+    expect(await find('penguin')).toEqual([]);
+    expect(await find('walrus')).toEqual([]);
+    expect(await find('seeded')).toEqual(['seeded']);
+  });
+
   it('throws and writes nothing when the transaction cannot start (another connection holds the lock)', () => {
     const dir = tempDir();
     const store = createSqliteStore({ dataDir: dir, busyTimeoutMs: 0 });

@@ -16,9 +16,10 @@ import {
 import { listChanges, pruneHistoryTx, releaseFreePages } from './history-ops.js';
 import * as idempotency from './idempotency-ops.js';
 import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import type { SkillRow } from './rows.js';
 import * as reads from './skill-reads.js';
 import { readSkillJson, readSkillRevision, readSkillView } from './skill-view.js';
-import { deleteSkillTx, putSkillTx } from './skill-writes.js';
+import { deleteSkillTx, putSkillTx, writeSearchRow } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
 
@@ -180,16 +181,28 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   const putSkillGroup: PutSkillGroup = (writes) => {
     const outcomes: GroupOutcome<SkillWriteResult>[] = [];
     write(() => {
+      // The search rows of the writes that stand, by skill (the last write of a skill wins), written
+      // after the savepoints: FTS5 flushes its pending rows into a new index segment at each savepoint
+      // it takes part in, so they are written once no savepoint follows — one segment per group.
+      const toIndex = new Map<number, SkillRow>();
       for (const skillWrite of writes) {
         try {
           // Nested in the open transaction: a savepoint, rolled back alone when this write throws.
-          outcomes.push({ ok: true, value: db.transaction(() => putSkillTx(conn, skillWrite, now()))() });
+          let indexed: SkillRow | undefined;
+          const value = db.transaction(() =>
+            putSkillTx(conn, skillWrite, now(), (row) => {
+              indexed = row;
+            }),
+          )();
+          if (indexed !== undefined) toIndex.set(indexed.seq, indexed);
+          outcomes.push({ ok: true, value });
         } catch (error) {
           // SQLite ended the whole transaction (disk full, I/O error): nothing of the group stands.
           if (!db.inTransaction) throw error;
           outcomes.push({ ok: false, error });
         }
       }
+      for (const row of toIndex.values()) writeSearchRow(conn, row);
     });
     searchIndexDirty = true;
     return outcomes;

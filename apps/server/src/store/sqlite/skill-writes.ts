@@ -98,8 +98,19 @@ export function putBlob(conn: Connection, content: Uint8Array): string {
  * The overview of the previous version is kept only when the revision did not change. With
  * `write.processed` the overview given is written (search row included) and the task is recorded
  * completed instead (one search-row write, no job run), or left pending when its `result` is null.
+ *
+ * @param indexLater - when given, the skill's row is handed to it instead of being written to the
+ *   search index here: the group commit writes the search rows of its writes after their savepoints
+ *   (FTS5 flushes its pending rows into a new index segment at every savepoint it takes part in, so
+ *   search rows written inside the savepoints would cost one segment per write instead of one per
+ *   group)
  */
-export function putSkillTx(conn: Connection, write: SkillWrite, now: number): SkillWriteResult {
+export function putSkillTx(
+  conn: Connection,
+  write: SkillWrite,
+  now: number,
+  indexLater?: (row: SkillRow) => void,
+): SkillWriteResult {
   checkFiles(write);
   const existing = conn.stmt(SELECT_SKILL).get(write.accountId, write.rootUri, write.name) as
     | SkillRow
@@ -239,7 +250,8 @@ export function putSkillTx(conn: Connection, write: SkillWrite, now: number): Sk
   recordChange(conn, write, revision, false, now);
 
   const row = conn.stmt('SELECT * FROM skills WHERE seq = ?').get(seq) as SkillRow;
-  writeSearchRow(conn, row);
+  if (indexLater === undefined) writeSearchRow(conn, row);
+  else indexLater(row);
 
   const taskId = randomUUID();
   const { processed } = write;
