@@ -1047,8 +1047,11 @@ export function searchSkills(
   if (results !== undefined && resultKey !== null) {
     const kept = results.get(terms.scores.state, resultKey);
     if (kept !== undefined) {
-      // Asked again: counted as the ranking would count it (its phrases are read on the same ask).
-      if (kept.phrases !== null) terms.scores.worthReading(kept.phrases);
+      // Asked again: counted, and its phrases read, on the ask the ranking would read them, so later
+      // states rank from kept relevance as they would have (a failed read leaves the rest unread).
+      if (kept.phrases !== null && terms.scores.worthReading(kept.phrases)) {
+        for (const phrase of kept.phrases) if (terms.scores.get(conn, phrase) === null) break;
+      }
       return kept.hits;
     }
   }
