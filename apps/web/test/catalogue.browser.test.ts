@@ -306,6 +306,33 @@ describe('the catalogue page served at /', () => {
     await api.deleteSkill('-dash-notes', { purge: true });
   });
 
+  // A restore writes an earlier revision anew: the same revision id appears twice in the history, and
+  // only the newest entry is current.
+  it('history after a restore marks only the current entry current', async () => {
+    const first = await api.addSkill(md('history-notes', 'A skill that is changed and restored', '# One\n'), {
+      wait: true,
+    });
+    await api.updateSkill(
+      'history-notes',
+      md('history-notes', 'A skill that is changed and restored', '# Two\n'),
+      {
+        wait: true,
+      },
+    );
+    await api.restoreSkill('history-notes', first.revision, { wait: true });
+    const { page, context, errors } = await openPage(`${server.url}/#/skill/history-notes`);
+    const items = page.getByTestId('revisions').locator('li');
+    await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(3);
+    const texts = await items.allInnerTexts();
+    expect(texts.filter((t) => /current/.test(t))).toHaveLength(1);
+    expect(texts[0]).toMatch(/current/);
+    expect(texts[0]).toContain(first.revision.slice(0, 10));
+    expect(texts[2]).toContain(first.revision.slice(0, 10));
+    expect(errors).toEqual([]);
+    await context.close();
+    await api.deleteSkill('history-notes', { purge: true });
+  });
+
   it('opens a skill: levels, frontmatter, files with sizes, file view and download, copy buttons', async () => {
     const { page, context, errors } = await openPage(`${server.url}/`);
     await page.getByRole('link', { name: 'meeting-notes' }).click();

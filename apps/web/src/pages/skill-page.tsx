@@ -31,6 +31,8 @@ interface Revision {
   revision: string;
   created_at?: string;
   size?: number;
+  /** True on the entry that is current (a restored revision appears again, newest first). */
+  current?: boolean;
   [key: string]: unknown;
 }
 
@@ -269,10 +271,13 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
                 <Icon name="history" /> History
               </h2>
               <ol class="revisions" data-testid="revisions">
-                {revisions.slice(0, 20).map((r) => (
-                  <li key={r.revision}>
+                {revisions.slice(0, 20).map((r, index) => (
+                  // A restore writes an earlier revision anew: one revision id may appear twice.
+                  <li key={`${index}:${r.revision}`}>
                     <code class="mono">{r.revision.slice(0, 10)}</code>
-                    {r.revision === skill.revision && <span class="tag">current</span>}
+                    {(typeof r.current === 'boolean'
+                      ? r.current
+                      : index === 0 && r.revision === skill.revision) && <span class="tag">current</span>}
                     {r.created_at && (
                       <span class="muted small" title={formatDate(r.created_at)}>
                         {formatRelative(r.created_at)}
