@@ -61,7 +61,7 @@ export const IfMatchHeaders = z.object({
     .optional()
     .meta({
       description:
-        'Optional: the revision the update or delete expects to be current, as returned in `revision` or the ' +
+        'Optional: the revision the add, update or delete expects to be current, as returned in `revision` or the ' +
         '`ETag` header (quoted or not; several comma-separated match any of them), compared strongly ' +
         '(RFC 9110 §13.1.1): a weak tag (`W/"…"`) or an empty value never matches. `*` matches any existing ' +
         'skill. No match → 412 `CONFLICT` and nothing changes. A value that is neither `*` nor a list of entity ' +
@@ -120,8 +120,10 @@ const addRoute = createRoute({
     '(overview, search index, embedding) runs after the response unless `wait=true`; a server with the ' +
     'deterministic overview (no summary model) renders and stores it during the write, and without ' +
     'embeddings the task is already `completed` when the add returns (with embeddings its job only ' +
-    'embeds the skill).',
-  request: { headers: IdempotencyHeaders, body: jsonBody(AddSkillRequestSchema) },
+    'embeds the skill). With `If-Match` (the revision read, as `GET` gives it in `ETag`, or `*`) the add ' +
+    'only replaces the same-named skill at that revision: a skill at another revision, or none, → 412 ' +
+    '`CONFLICT` and nothing changes, so of concurrent writers that read the same revision one wins.',
+  request: { headers: WriteHeaders, body: jsonBody(AddSkillRequestSchema) },
   responses: {
     ...okResponse(SkillWriteResultSchema, 'AddSkillResponse', 'Stored'),
     ...errorResponses,
@@ -351,7 +353,11 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
   app.openapi(addRoute, async (c) => {
     const body = c.req.valid('json');
     requestTelemetry(c, 'skills.add', body.telemetry);
-    const result = await writeSkill(deps, c.get('identity'), body, { action: 'add' });
+    const ifMatch = parseIfMatch(c.req.valid('header')['if-match']);
+    const result = await writeSkill(deps, c.get('identity'), body, {
+      action: 'add',
+      ...(ifMatch !== undefined ? { ifMatch } : {}),
+    });
     return c.json(okBody(c, result), 200);
   });
 
