@@ -365,6 +365,10 @@ describe('/mcp in dev mode (fixtures)', () => {
     await expect(client.readResource({ uri: 'https://example.com/x' })).rejects.toMatchObject({
       code: -32002,
     });
+    // The client prefixes "MCP error <code>: " once; the server's message does not carry it too.
+    await expect(client.readResource({ uri: 'https://example.com/x' })).rejects.toThrow(
+      /^MCP error -32002: Unknown resource https:\/\/example\.com\/x/,
+    );
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((r) => r.uriTemplate)).toContain('viking://agent/skills/{name}/{+path}');
     const completion = await client.complete({
@@ -387,6 +391,9 @@ describe('/mcp in dev mode (fixtures)', () => {
     expect(text).toContain('Task: plot sales.csv');
     expect(text).toContain('scripts/plot.py');
     await expect(client.getPrompt({ name: 'no-such-skill' })).rejects.toThrow(/not found/);
+    await expect(client.getPrompt({ name: 'no-such-skill' })).rejects.toThrow(
+      /^MCP error -32602: (?!MCP error)/,
+    );
   });
 
   it('sends resources and prompts list_changed after a write through the API (add, update, delete)', async () => {

@@ -64,6 +64,17 @@ export function toolError(error: unknown, hint?: string) {
 }
 
 /**
+ * An `McpError` whose message is `message` alone. The SDK's constructor prepends
+ * `MCP error <code>: `, the server sends that message as it is, and the client's `McpError` prepends
+ * it again: clients showed "MCP error -32002: MCP error -32002: …".
+ */
+export function mcpError(code: number, message: string): McpError {
+  const error = new McpError(code, message);
+  error.message = message;
+  return error;
+}
+
+/**
  * A JSON-RPC error for resources and prompts: `NOT_FOUND` → -32002 (resource not found) or -32602
  * (prompt), other request errors → -32602, anything else → -32603.
  *
@@ -73,7 +84,7 @@ export function protocolError(error: unknown, notFoundCode: number): McpError {
   if (error instanceof McpError) return error;
   const code = errorCode(error);
   const message = errorMessage(error);
-  if (code === 'NOT_FOUND') return new McpError(notFoundCode, message);
-  if (code !== undefined && CLIENT_CODES.has(code)) return new McpError(INVALID_PARAMS, message);
-  return new McpError(INTERNAL_ERROR, `The Skillport registry could not answer: ${message}`);
+  if (code === 'NOT_FOUND') return mcpError(notFoundCode, message);
+  if (code !== undefined && CLIENT_CODES.has(code)) return mcpError(INVALID_PARAMS, message);
+  return mcpError(INTERNAL_ERROR, `The Skillport registry could not answer: ${message}`);
 }

@@ -8,14 +8,13 @@ import {
   CompleteRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type Resource,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { SkillListItem } from '@skillport/core';
 import type { SkillRegistry } from '../registry.js';
 import { toBase64 } from './base64.js';
-import { errorCode, protocolError, RESOURCE_NOT_FOUND } from './errors.js';
+import { errorCode, mcpError, protocolError, RESOURCE_NOT_FOUND } from './errors.js';
 import { mediaTypeFromName, skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
 import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
@@ -119,7 +118,7 @@ export function registerSkillResources(server: Server, registry: SkillRegistry):
     const uri = request.params.uri;
     try {
       if (!/^viking:\/\//i.test(uri)) {
-        throw new McpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri}: skill files have viking:// URIs`);
+        throw mcpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri}: skill files have viking:// URIs`);
       }
       const ref = parseSkillRef(uri);
       const path = checkSkillFilePath(ref.path ?? 'SKILL.md');
