@@ -77,8 +77,9 @@ export interface ServerLimits {
    */
   accountQuotaMb: number;
   /**
-   * Most MiB of unexpired, unused temp uploads per account (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`, default
-   * 256, ten uploads of the default largest size; 0 = none) → 507 `RESOURCE_EXHAUSTED`
+   * Most MiB of unexpired, unused temp uploads per account, each counted as at least 2 KiB
+   * (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`, default 256, ten uploads of the default largest size; 0 = none)
+   * → 507 `RESOURCE_EXHAUSTED`
    * (`details.reason` `temp_upload_quota`).
    */
   tempUploadQuotaMb: number;

@@ -20,7 +20,8 @@ const tempUploadRoute = createRoute({
     'recognised by content: the skill folder at the archive root or in its single top folder, `__MACOSX/` ' +
     'ignored; anything else is read as SKILL.md text. The id is bound to the uploading account, used up ' +
     'by the add or update that stores it (a refused one, e.g. invalid SKILL.md, leaves it for a retry), expires (default 12 h) and never names a host path. Over the size limit (default 25 MiB) → 413 ' +
-    "`PAYLOAD_TOO_LARGE`. When the account's unused, unexpired uploads plus this one would pass the temp-upload " +
+    "`PAYLOAD_TOO_LARGE`. When the account's unused, unexpired uploads plus this one (each counted as at least " +
+    '2 KiB) would pass the temp-upload ' +
     'quota (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`, default 256 MiB) → 507 `RESOURCE_EXHAUSTED` with `details ' +
     '{reason: "temp_upload_quota", limit, used, size, setting}`; nothing is stored.',
   request: {

@@ -90,6 +90,17 @@ export function tempUploadGone(id: string): SkillportError {
   );
 }
 
+/**
+ * The least a temp upload counts toward the temp-upload quota, bytes: its row costs storage whatever
+ * its size, so uploads of a few bytes cannot pile up without end (256 MiB holds at most 131,072).
+ */
+export const TEMP_UPLOAD_MIN_CHARGE = 2048;
+
+/** What a temp upload of `size` bytes counts toward the temp-upload quota, bytes. */
+export function tempUploadCharge(size: number): number {
+  return Math.max(size, TEMP_UPLOAD_MIN_CHARGE);
+}
+
 /** The environment variables of the per-account quotas, named in refusals. */
 export const QUOTA_SETTINGS = {
   account_quota: 'SKILLPORT_ACCOUNT_QUOTA_MB',

@@ -166,4 +166,19 @@ describe(`${TEST_ENGINE} store: per-account quotas`, () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
     expect((await store.accountUsage('acme', now)).tempUploadBytes).toBe(6000);
   });
+
+  it('counts each temp upload as at least 2 KiB, so uploads of a few bytes cannot pile up without end', async () => {
+    const store = setup();
+    const now = Date.now();
+    const tiny = () =>
+      store.putTempUpload(
+        { accountId: 'acme', filename: 'u', content: bytes(2), expiresAt: now + 60_000 },
+        { quotaBytes: 10_000, now },
+      );
+    for (let i = 0; i < 4; i++) await tiny();
+    expect((await store.accountUsage('acme', now)).tempUploadBytes).toBe(4 * 2048);
+    const error = await refusal(tiny());
+    expect(error.status).toBe(507);
+    expect(error.details).toMatchObject({ reason: 'temp_upload_quota', used: 8192, size: 2048 });
+  });
 });

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { type ApiKeyRow, toApiKeyRecord } from '../sqlite/rows.js';
 import type { AccountUsage, ApiKeyRecord, TempUploadQuota, TempUploadRecord } from '../types.js';
-import { checkQuota } from '../write-checks.js';
+import { checkQuota, TEMP_UPLOAD_MIN_CHARGE, tempUploadCharge } from '../write-checks.js';
 
 type Queryable = pg.Pool | pg.ClientBase;
 
@@ -110,7 +110,7 @@ export async function lockAccountQuota(
 /** Bytes of the account's unexpired temp uploads at `now`. */
 async function tempUploadBytes(db: Queryable, accountId: string, now: number): Promise<number> {
   const { rows } = await db.query<{ n: string }>(
-    'SELECT COALESCE(SUM(octet_length(content)), 0)::text AS n FROM temp_uploads WHERE account_id = $1 AND expires_at > $2',
+    `SELECT COALESCE(SUM(GREATEST(octet_length(content), ${TEMP_UPLOAD_MIN_CHARGE})), 0)::text AS n FROM temp_uploads WHERE account_id = $1 AND expires_at > $2`,
     [accountId, now],
   );
   return Number(rows[0]?.n ?? 0);
@@ -157,7 +157,7 @@ export async function putTempUpload(
   if (quota !== undefined && quota.quotaBytes > 0) {
     await lockAccountQuota(db as pg.ClientBase, 'temp_upload_quota', upload.accountId);
     const used = await tempUploadBytes(db, upload.accountId, quota.now);
-    checkQuota('temp_upload_quota', quota.quotaBytes, used, upload.content.byteLength);
+    checkQuota('temp_upload_quota', quota.quotaBytes, used, tempUploadCharge(upload.content.byteLength));
   }
   const id = `tmp_${randomBytes(16).toString('hex')}`;
   await db.query(

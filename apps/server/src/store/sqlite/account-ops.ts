@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AccountUsage, ApiKeyRecord, TempUploadQuota, TempUploadRecord } from '../types.js';
-import { checkQuota, tempUploadGone } from '../write-checks.js';
+import { checkQuota, TEMP_UPLOAD_MIN_CHARGE, tempUploadCharge, tempUploadGone } from '../write-checks.js';
 import type { Connection } from './connection.js';
 import { type ApiKeyRow, toApiKeyRecord } from './rows.js';
 
@@ -85,7 +85,7 @@ function tempUploadBytes(conn: Connection, accountId: string, now: number): numb
   return (
     conn
       .stmt(
-        'SELECT COALESCE(SUM(length(content)), 0) AS n FROM temp_uploads WHERE account_id = ? AND expires_at > ?',
+        `SELECT COALESCE(SUM(MAX(length(content), ${TEMP_UPLOAD_MIN_CHARGE})), 0) AS n FROM temp_uploads WHERE account_id = ? AND expires_at > ?`,
       )
       .get(accountId, now) as { n: number }
   ).n;
@@ -139,7 +139,7 @@ export function putTempUpload(
 ): string {
   if (quota !== undefined && quota.quotaBytes > 0) {
     const used = tempUploadBytes(conn, upload.accountId, quota.now);
-    checkQuota('temp_upload_quota', quota.quotaBytes, used, upload.content.byteLength);
+    checkQuota('temp_upload_quota', quota.quotaBytes, used, tempUploadCharge(upload.content.byteLength));
   }
   const id = `tmp_${randomBytes(16).toString('hex')}`;
   conn
