@@ -43,7 +43,11 @@ describe('a client that stops reading its response', () => {
       '---\nname: big-kit\ndescription: Ships one large data file\n---\n\n# Big kit\n',
     );
     const form = new FormData();
-    form.append('file', new Blob([zipSync({ 'SKILL.md': skill, 'data.bin': randomBytes(BIG) })]), 'a.zip');
+    form.append(
+      'file',
+      new Blob([zipSync({ 'SKILL.md': skill, 'data.bin': randomBytes(BIG) }, { level: 0 })]),
+      'a.zip',
+    );
     const up = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
     expect(up.status, up.text).toBe(200);
     const add = await t.request('POST', '/api/v1/skills', {
