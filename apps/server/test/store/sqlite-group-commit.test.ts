@@ -6,7 +6,11 @@ import path from 'node:path';
 import { isSkillportError } from '@skillport/core';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSqliteStore, putSkillGroupOf } from '../../src/store/sqlite/create-sqlite-store.js';
+import {
+  createSqliteStore,
+  putSkillGroupOf,
+  writeGroupOf,
+} from '../../src/store/sqlite/create-sqlite-store.js';
 import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
 import type { Store } from '../../src/store/types.js';
 import { makeWrite, USER_ROOT } from './helpers.js';
@@ -92,6 +96,40 @@ describe('sqlite store: group commit of putSkill', () => {
     expect(await find('seeded')).toEqual(['seeded']);
   });
 
+  it('groups temp uploads with writes (folder adds): in order, each refused alone, committed together', async () => {
+    const dir = tempDir();
+    const store = createSqliteStore({ dataDir: dir });
+    cleanups.push(() => store.close());
+    const expiresAt = Date.now() + 60_000;
+    const upload = (filename: string, size: number) => ({
+      accountId: 'acme',
+      filename,
+      content: new Uint8Array(size).fill(7),
+      expiresAt,
+    });
+    const earlier = await store.putTempUpload(upload('earlier.zip', 10));
+    const group = writeGroupOf(store) as NonNullable<ReturnType<typeof writeGroupOf>>;
+    const outcomes = group([
+      { method: 'putTempUpload', args: [upload('kept.zip', 20)] },
+      { method: 'putSkill', args: [{ ...makeWrite({ name: 'from-upload' }), tempUploadId: earlier }] },
+      { method: 'putTempUpload', args: [upload('too-big.zip', 5000), { quotaBytes: 100, now: Date.now() }] },
+      { method: 'putSkill', args: [{ ...makeWrite({ name: 'reused' }), tempUploadId: earlier }] },
+      { method: 'putSkill', args: [makeWrite({ name: 'plain' })] },
+    ]);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, true, false, false, true]);
+    const codes = outcomes.map((o) => (!o.ok && isSkillportError(o.error) ? o.error.code : null));
+    expect(codes).toEqual([null, null, 'RESOURCE_EXHAUSTED', 'NOT_FOUND', null]);
+    const kept = outcomes[0] as { ok: true; value: string };
+    expect(kept.value).toMatch(/^tmp_/);
+    expect((await store.getTempUpload('acme', kept.value, Date.now()))?.filename).toBe('kept.zip');
+    // The write of the group consumed the earlier upload; the later one found it gone.
+    expect(await store.getTempUpload('acme', earlier, Date.now())).toBeNull();
+    expect(count(dir, 'SELECT count(*) AS n FROM temp_uploads')).toBe(1);
+    expect(await store.getSkill('acme', USER_ROOT, 'from-upload')).not.toBeNull();
+    expect(await store.getSkill('acme', USER_ROOT, 'reused')).toBeNull();
+    expect(await store.getSkill('acme', USER_ROOT, 'plain')).not.toBeNull();
+  });
+
   it('throws and writes nothing when the transaction cannot start (another connection holds the lock)', () => {
     const dir = tempDir();
     const store = createSqliteStore({ dataDir: dir, busyTimeoutMs: 0 });
@@ -130,6 +168,48 @@ describe('sqlite store: group commit of putSkill', () => {
       }
     }
     expect(count(dir, 'SELECT count(*) AS n FROM tasks')).toBe(36);
+  });
+
+  it('in the database thread: uploads and writes posted together are answered each with its own result, in order', async () => {
+    const dir = tempDir();
+    const store: Store = await createThreadedSqliteStore({ dataDir: dir });
+    cleanups.push(() => store.close());
+    const expiresAt = Date.now() + 60_000;
+    const earlier = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        store.putTempUpload({
+          accountId: 'acme',
+          filename: `e${i}.zip`,
+          content: new Uint8Array(8),
+          expiresAt,
+        }),
+      ),
+    );
+    // Posted in one go: uploads interleaved with writes consuming the earlier uploads.
+    const uploads = earlier.map((_, i) =>
+      store.putTempUpload({
+        accountId: 'acme',
+        filename: `n${i}.zip`,
+        content: new Uint8Array(8),
+        expiresAt,
+      }),
+    );
+    const puts = earlier.map((id, i) =>
+      store.putSkill({ ...makeWrite({ name: `folder-${i}` }), tempUploadId: i === 3 ? 'tmp_missing' : id }),
+    );
+    const reads = earlier.map((id) => store.getTempUpload('acme', id, Date.now()));
+    const [ids, written, read] = await Promise.all([
+      Promise.all(uploads),
+      Promise.allSettled(puts),
+      Promise.all(reads),
+    ]);
+    expect(new Set(ids).size).toBe(8);
+    for (const id of ids)
+      expect((await store.getTempUpload('acme', id, Date.now()))?.content.byteLength).toBe(8);
+    expect(written.map((w) => w.status)).toEqual(earlier.map((_, i) => (i === 3 ? 'rejected' : 'fulfilled')));
+    // Posted after the writes, each read sees its upload consumed unless its write was refused.
+    expect(read.map((r) => r !== null)).toEqual(earlier.map((_, i) => i === 3));
+    expect(count(dir, 'SELECT count(*) AS n FROM skills')).toBe(7);
   });
 
   it('in the database thread: writes posted while another connection holds the lock wait for it and all land', async () => {

@@ -4,7 +4,14 @@ import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
 import { createTaskSignal } from '../task-signal.js';
-import type { SkillWrite, SkillWriteResult, Store, StoreReadiness } from '../types.js';
+import type {
+  SkillWrite,
+  SkillWriteResult,
+  Store,
+  StoreReadiness,
+  TempUploadQuota,
+  TempUploadRecord,
+} from '../types.js';
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
 import {
@@ -129,7 +136,15 @@ export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unkno
 /** Writes several skills in one transaction: see {@link putSkillGroupOf}. */
 export type PutSkillGroup = (writes: readonly SkillWrite[]) => GroupOutcome<SkillWriteResult>[];
 
-const putSkillGroups = new WeakMap<Store, PutSkillGroup>();
+/** One call of a {@link WriteGroup}: a `putSkill` or a `putTempUpload` (the arguments of the Store method). */
+export type GroupedWrite =
+  | { method: 'putSkill'; args: [SkillWrite] }
+  | { method: 'putTempUpload'; args: [Omit<TempUploadRecord, 'id'>, TempUploadQuota?] };
+
+/** Runs several write calls in one transaction: see {@link writeGroupOf}. */
+export type WriteGroup = (writes: readonly GroupedWrite[]) => GroupOutcome<unknown>[];
+
+const writeGroups = new WeakMap<Store, WriteGroup>();
 
 /**
  * The group commit of a store opened by {@link createSqliteStore}: `putSkill` of several writes in
@@ -145,7 +160,24 @@ const putSkillGroups = new WeakMap<Store, PutSkillGroup>();
  * @returns the group writer, or undefined for any other store
  */
 export function putSkillGroupOf(store: Store): PutSkillGroup | undefined {
-  return putSkillGroups.get(store);
+  const group = writeGroups.get(store);
+  if (group === undefined) return undefined;
+  return (writes) =>
+    group(writes.map((write) => ({ method: 'putSkill', args: [write] }))) as GroupOutcome<SkillWriteResult>[];
+}
+
+/**
+ * The group commit of {@link putSkillGroupOf} for a mix of `putSkill` and `putTempUpload` calls (a
+ * folder add is an upload then a write, so concurrent folder adds post the two kinds interleaved):
+ * run in the order given, each in a savepoint of its own, committed together; a later call of the
+ * group sees what the earlier ones wrote (a write consuming an upload of the same group). Outcomes,
+ * refusals and the cases where it throws are those of {@link putSkillGroupOf}.
+ *
+ * @param store - a store from {@link createSqliteStore}
+ * @returns the group writer, or undefined for any other store
+ */
+export function writeGroupOf(store: Store): WriteGroup | undefined {
+  return writeGroups.get(store);
 }
 
 export function createSqliteStore(options: SqliteStoreOptions): Store {
@@ -178,21 +210,23 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
   const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
 
-  const putSkillGroup: PutSkillGroup = (writes) => {
-    const outcomes: GroupOutcome<SkillWriteResult>[] = [];
+  const writeGroup: WriteGroup = (writes) => {
+    const outcomes: GroupOutcome<unknown>[] = [];
     write(() => {
       // The search rows of the writes that stand, by skill (the last write of a skill wins), written
       // after the savepoints: FTS5 flushes its pending rows into a new index segment at each savepoint
       // it takes part in, so they are written once no savepoint follows — one segment per group.
       const toIndex = new Map<number, SkillRow>();
-      for (const skillWrite of writes) {
+      for (const grouped of writes) {
         try {
           // Nested in the open transaction: a savepoint, rolled back alone when this write throws.
           let indexed: SkillRow | undefined;
-          const value = db.transaction(() =>
-            putSkillTx(conn, skillWrite, now(), (row) => {
-              indexed = row;
-            }),
+          const value = db.transaction((): unknown =>
+            grouped.method === 'putSkill'
+              ? putSkillTx(conn, grouped.args[0], now(), (row) => {
+                  indexed = row;
+                })
+              : accounts.putTempUpload(conn, grouped.args[0], now(), grouped.args[1]),
           )();
           if (indexed !== undefined) toIndex.set(indexed.seq, indexed);
           outcomes.push({ ok: true, value });
@@ -427,6 +461,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return counts;
     },
   };
-  putSkillGroups.set(store, putSkillGroup);
+  writeGroups.set(store, writeGroup);
   return store;
 }

@@ -5,17 +5,23 @@
  * deadline, while the calls behind it (reads, other writes) keep running; past the deadline it
  * fails with `SQLITE_BUSY`, which the HTTP layer answers 503 `UNAVAILABLE` with `Retry-After`.
  *
- * Group commit: `putSkill` calls that arrive together (posted while the thread was busy) run in one
- * transaction, a savepoint each (`putSkillGroupOf`), so concurrent adds share one commit. Each is
+ * Group commit: `putSkill` and `putTempUpload` calls that arrive together (posted while the thread was
+ * busy) run in one transaction, a savepoint each (`writeGroupOf`), so concurrent adds and folder adds
+ * (an upload, then a write) share one commit. Each is
  * answered after that commit, so an acknowledged write is as durable as a write committed alone; a
  * refused one is answered with its own error. While calls wait to be grouped, every call arriving
  * behind them waits too, so calls still run in the order they were posted.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../../workers/thread-errors.js';
-import type { SkillJsonRead, SkillWrite, Store } from '../types.js';
+import type { SkillJsonRead, Store } from '../types.js';
 import { attemptUntil } from './busy-retry.js';
-import { createSqliteStore, type GroupOutcome, putSkillGroupOf } from './create-sqlite-store.js';
+import {
+  createSqliteStore,
+  type GroupedWrite,
+  type GroupOutcome,
+  writeGroupOf,
+} from './create-sqlite-store.js';
 import type { SqliteThreadCall, SqliteThreadData, SqliteThreadReply } from './sqlite-thread.js';
 
 const port = parentPort;
@@ -96,13 +102,16 @@ function reply(call: SqliteThreadCall, outcome: GroupOutcome<unknown>): void {
   );
 }
 
-/** `putSkill` calls in one transaction; when it commits nothing, each runs alone (lock retries included). */
+/** The write calls that join a group commit (see `writeGroupOf`). */
+const GROUPED = new Set(['putSkill', 'putTempUpload']);
+
+/** Write calls in one transaction; when it commits nothing, each runs alone (lock retries included). */
 function runGroup(calls: SqliteThreadCall[]): void {
-  const group = store === null ? undefined : putSkillGroupOf(store);
+  const group = store === null ? undefined : writeGroupOf(store);
   let outcomes: GroupOutcome<unknown>[] | undefined;
   if (group !== undefined) {
     try {
-      outcomes = group(calls.map((call) => call.args[0] as SkillWrite));
+      outcomes = group(calls.map((call) => ({ method: call.method, args: call.args }) as GroupedWrite));
     } catch {
       outcomes = undefined;
     }
@@ -114,17 +123,17 @@ function runGroup(calls: SqliteThreadCall[]): void {
   for (const [i, call] of calls.entries()) reply(call, outcomes[i] as GroupOutcome<unknown>);
 }
 
-/** Calls that arrived while a `putSkill` waits for the others of its group, in arrival order. */
+/** Calls that arrived while a write waits for the others of its group, in arrival order. */
 let waiting: SqliteThreadCall[] = [];
 
-/** Runs the waiting calls in order, each run of two or more consecutive `putSkill`s as one group. */
+/** Runs the waiting calls in order, each run of two or more consecutive grouped writes as one group. */
 function flush(): void {
   const calls = waiting;
   waiting = [];
   let i = 0;
   while (i < calls.length) {
     let end = i;
-    while (end < calls.length && calls[end]?.method === 'putSkill') end++;
+    while (end < calls.length && GROUPED.has(calls[end]?.method as string)) end++;
     if (end - i >= 2) runGroup(calls.slice(i, end));
     else if (end > i) void run(calls[i] as SqliteThreadCall);
     if (end < calls.length) void run(calls[end] as SqliteThreadCall);
@@ -133,7 +142,7 @@ function flush(): void {
 }
 
 port.on('message', (call: SqliteThreadCall) => {
-  if (waiting.length === 0 && call.method !== 'putSkill') {
+  if (waiting.length === 0 && !GROUPED.has(call.method)) {
     void run(call);
     return;
   }
