@@ -260,6 +260,26 @@ describe('the catalogue page served at /', () => {
     await context.close();
   });
 
+  // The server unreachable while the user types: the result line says so and that the rows shown
+  // are the earlier ones (not results for the words now in the box).
+  it('a find that cannot reach the server says the rows shown are the earlier results', async () => {
+    const { page, context } = await openPage(`${server.url}/`);
+    const list = page.getByTestId('skill-list');
+    await page.getByLabel('Search skills').fill('action items from a meeting');
+    await expect
+      .poll(() => list.locator('li').first().getAttribute('data-skill'), FIND_SHOWN)
+      .toBe('meeting-notes');
+    await page.route('**/api/v1/skills/find**', (route) => route.abort('connectionrefused'));
+    await page.getByLabel('Search skills').fill('deploy to the cluster');
+    await expect
+      .poll(() => page.getByTestId('result-line').textContent(), FIND_SHOWN)
+      .toMatch(/Cannot reach the Skillport server/);
+    expect(await page.getByTestId('result-line').textContent()).toContain(
+      'Still showing the earlier results for “action items from a meeting”.',
+    );
+    await context.close();
+  });
+
   it('works at 360 px and in dark mode, and "/" focuses the search box', async () => {
     const narrow = await openPage(`${server.url}/`, { width: 360, height: 780 });
     await expect.poll(() => narrow.page.getByTestId('skill-list').locator('li').count()).toBe(4);

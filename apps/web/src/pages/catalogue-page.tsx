@@ -229,9 +229,12 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
           ? 'Loading…'
           : failed && !page
             ? failed
-            : count === 0
-              ? ''
-              : `${formatCount(first)}–${formatCount(first + count - 1)}${total !== null ? ` of ${formatCount(total)}` : ''} ${shown.q ? `matches for “${shown.q}”` : total === 1 ? 'skill' : 'skills'}`}
+            : failed
+              ? // The rows below are the last ones loaded, not an answer to what the box now says.
+                `${failed} Still showing the earlier results${shown.q ? ` for “${shown.q}”` : ''}.`
+              : count === 0
+                ? ''
+                : `${formatCount(first)}–${formatCount(first + count - 1)}${total !== null ? ` of ${formatCount(total)}` : ''} ${shown.q ? `matches for “${shown.q}”` : total === 1 ? 'skill' : 'skills'}`}
       </p>
 
       <div class={`results ${loading ? 'is-loading' : ''}`} aria-busy={loading ? 'true' : 'false'}>
