@@ -161,10 +161,14 @@ const MAX_TRACKED_ROWID = 1 << 22;
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
 
-/** The matches of one phrase: skill seqs ascending and the relevance of the phrase in each. */
-interface PhraseMatches {
+/** Skill seqs ascending and a phrase's relevance in each. */
+interface ScoredMatches {
   seqs: Int32Array;
   scores: Float64Array;
+}
+
+/** The matches of one phrase: skill seqs ascending and the relevance of the phrase in each. */
+interface PhraseMatches extends ScoredMatches {
   /**
    * The phrase's weighted instance count in each skill (what `bm25()` computes per row), when every
    * kept relevance was reproduced bit for bit from it: then the matches are carried into the next
@@ -174,6 +178,15 @@ interface PhraseMatches {
   /** The state (see `PhraseScores`) in which these matches are exact. */
   epoch: number;
 }
+
+/** The first matches of one phrase, by rowid (FTS5 yields rowid order: reading stops at the limit). */
+const PHRASE_SCORES_FEW = `${PHRASE_SCORES} LIMIT ?`;
+
+/**
+ * A phrase neither kept nor asked often enough to be read is read for one ranking when it holds at
+ * most the kept phrases' matches divided by this (see {@link rankFromPhrases}).
+ */
+const FEW_READ_SHARE = 4;
 
 /** Every match of one phrase among some rowids (a JSON array) with its relevance, by rowid. */
 const PHRASE_SCORES_AMONG = `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) FROM skills_fts WHERE skills_fts MATCH ?
@@ -598,6 +611,19 @@ export class PhraseScores {
    * (nothing is dropped to make room).
    */
   get(conn: Connection, phrase: string): PhraseMatches | null {
+    const kept = this.kept(conn, phrase);
+    if (kept !== undefined) return kept;
+    // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask).
+    if (this.matches >= MAX_CACHED_MATCHES) return null;
+    return this.read(conn, phrase);
+  }
+
+  /**
+   * The kept matches of `phrase` brought to the current state (see {@link PhraseScores.get});
+   * undefined when it is not kept, null when it was kept but could not be brought up to date (it is
+   * then dropped).
+   */
+  kept(conn: Connection, phrase: string): PhraseMatches | null | undefined {
     const hit = this.byPhrase.get(phrase);
     if (hit !== undefined) {
       if (hit.epoch === this.epoch) return hit;
@@ -614,8 +640,32 @@ export class PhraseScores {
       this.asks.set(phrase, READ_AT_ASK - CHURN_READ_AT_ASK);
       return null;
     }
-    // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask).
-    if (this.matches >= MAX_CACHED_MATCHES) return null;
+    return undefined;
+  }
+
+  /**
+   * The matches of a phrase that is not kept, read for one ranking only (not kept), when it holds
+   * at most `max` skills: reading stops at the `max + 1`-th (null then, as for a rowid out of range).
+   */
+  readFew(conn: Connection, phrase: string, max: number): { seqs: Int32Array; scores: Float64Array } | null {
+    const rows = conn
+      .stmt(PHRASE_SCORES_FEW)
+      .raw(true)
+      .all(phrase, max + 1) as Array<[number, number]>;
+    if (rows.length > max) return null;
+    const seqs = new Int32Array(rows.length);
+    const scores = new Float64Array(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const [seq, raw] = rows[i] as [number, number];
+      if (seq > 0x7fffffff || seq < 0) return null;
+      seqs[i] = seq;
+      scores[i] = raw;
+    }
+    return { seqs, scores };
+  }
+
+  /** Reads and keeps the matches of `phrase` (not kept); null when they do not fit in the cache. */
+  private read(conn: Connection, phrase: string): PhraseMatches | null {
     // Row by row into typed arrays (grown by doubling): reading all rows first would hold an array
     // per row, ~80 bytes each, for a word held by most of 100,000 skills, in every search reader.
     let seqs = new Int32Array(1024);
@@ -726,7 +776,10 @@ function insertAt(top: ReadonlyArray<{ seq: number; raw: number }>, seq: number,
 /**
  * The best `wanted` skills of the whole index for the query made of `phrases` (OR-ed), by relevance
  * then rowid — what `RANK_ALL` returns — from the phrases' kept matches; null when a phrase's matches
- * cannot be kept or a phrase is new (the caller then ranks exhaustively).
+ * cannot be kept or a phrase is new (the caller then ranks exhaustively). A new phrase beside kept
+ * ones is read for this query alone when it holds few skills (at most the kept matches divided by
+ * {@link FEW_READ_SHARE}, all such phrases together): scoring its matches costs less than scoring
+ * every match of the query.
  *
  * Each skill's relevance is the sum of its kept per-phrase relevance, added in phrase order starting
  * from 0, as `bm25()` adds them (a phrase the skill lacks adds nothing): the same floating-point
@@ -740,13 +793,33 @@ function rankFromPhrases(
   scratch: RankScratch = new RankScratch(),
 ): Array<{ seq: number; raw: number }> | null {
   cache.sync(conn);
-  if (!cache.worthReading(phrases)) return null;
-  const lists: PhraseMatches[] = [];
+  const lists: ScoredMatches[] = [];
+  if (cache.worthReading(phrases)) {
+    for (const phrase of phrases) {
+      const list = cache.get(conn, phrase);
+      if (list === null) return null;
+      lists.push(list);
+    }
+  } else {
+    // A phrase is neither kept nor asked often enough to be read and kept: the ranking still comes
+    // from the kept phrases when the others hold few skills, read for this query alone (at most a
+    // quarter of the kept matches in all: less than scoring every match of the query again).
+    const kept = phrases.map((phrase) => cache.kept(conn, phrase));
+    let budget = 0;
+    for (const list of kept) {
+      if (list === null) return null;
+      if (list !== undefined) budget += list.seqs.length;
+    }
+    budget = Math.floor(budget / FEW_READ_SHARE);
+    for (const [i, phrase] of phrases.entries()) {
+      const list = kept[i] ?? (budget > 0 ? cache.readFew(conn, phrase, budget) : null);
+      if (list === null || list === undefined) return null;
+      if (kept[i] === undefined) budget -= list.seqs.length;
+      lists.push(list);
+    }
+  }
   let maxSeq = 0;
-  for (const phrase of phrases) {
-    const list = cache.get(conn, phrase);
-    if (list === null) return null;
-    lists.push(list);
+  for (const list of lists) {
     if (list.seqs.length > 0) maxSeq = Math.max(maxSeq, list.seqs[list.seqs.length - 1] as number);
   }
   if (maxSeq >= MAX_DENSE_SEQ) return mergePhrases(lists, wanted);
@@ -783,14 +856,14 @@ function rankFromPhrases(
 }
 
 /** {@link rankFromPhrases} by merging the phrase lists in seq order (for seqs too high for the dense arrays). */
-function mergePhrases(lists: readonly PhraseMatches[], wanted: number): Array<{ seq: number; raw: number }> {
+function mergePhrases(lists: readonly ScoredMatches[], wanted: number): Array<{ seq: number; raw: number }> {
   const at = new Array<number>(lists.length).fill(0);
   // Best first; ties keep the lower rowid first (it comes first and only a higher score displaces it).
   const top: Array<{ seq: number; raw: number }> = [];
   for (;;) {
     let seq = Number.POSITIVE_INFINITY;
     for (let i = 0; i < lists.length; i++) {
-      const list = lists[i] as PhraseMatches;
+      const list = lists[i] as ScoredMatches;
       const j = at[i] as number;
       if (j < list.seqs.length && (list.seqs[j] as number) < seq) seq = list.seqs[j] as number;
     }
@@ -798,7 +871,7 @@ function mergePhrases(lists: readonly PhraseMatches[], wanted: number): Array<{ 
     // In phrase order, as bm25() adds them (a phrase the skill lacks adds 0).
     let raw = 0;
     for (let i = 0; i < lists.length; i++) {
-      const list = lists[i] as PhraseMatches;
+      const list = lists[i] as ScoredMatches;
       const j = at[i] as number;
       if (j < list.seqs.length && list.seqs[j] === seq) {
         raw += list.scores[j] as number;

@@ -331,6 +331,39 @@ describe('find ranked from kept phrase relevance', () => {
   });
 });
 
+describe('a phrase with few matches beside kept ones', () => {
+  it('is read for the one query, not kept, and the ranking is that of every match', async () => {
+    await store.putSkill(
+      makeWrite({ name: 'few-zither', description: 'Zither tuning with python', body: '# Zither data\n' }),
+    );
+    const terms = new TermCache();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    // `python` and `data` (as a prefix) asked four times: read and kept.
+    for (let i = 0; i < 4; i++) find(terms, 'acme', roots, 'python data', 10, false);
+    const kept = terms.scores.size;
+    expect(kept).toBeGreaterThan(0);
+    const exhaustive = conn.stmt.bind(conn);
+    let ranked = 0;
+    conn.stmt = (sql: string) => {
+      if (sql.includes('ORDER BY raw DESC')) ranked++;
+      return exhaustive(sql);
+    };
+    try {
+      // `zither` is asked for the first time: read for this query alone (one skill holds it).
+      for (const query of ['python zither data', 'zither python data']) {
+        expect(find(terms, 'acme', roots, query, 10, false)).toEqual(
+          find(new TermCache(), 'acme', roots, query, 10, true),
+        );
+      }
+      // Only the exhaustive rankings of the comparison ran, none for the pruned ones.
+      expect(ranked).toBe(2);
+      expect(terms.scores.size).toBe(kept);
+    } finally {
+      conn.stmt = exhaustive;
+    }
+  });
+});
+
 describe('answers kept per database state (StateResults)', () => {
   it('gives a query asked again in the same state the answer it gave, equal to the exhaustive ranking', () => {
     const terms = new TermCache();
