@@ -197,7 +197,6 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     );
   }
   app.use('/api/v1/*', bodyLimits(limits));
-  app.use('/api/v1/*', jsonBounds(limits));
   const throttle = {
     counts: createFailureThrottle(limits.maxAuthFailuresPerMinute),
     perMinute: limits.maxAuthFailuresPerMinute,
@@ -211,6 +210,8 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       await limiter(c, next);
     }),
   );
+  // The JSON body is read and walked only for a caller with a valid key (a stranger gets 401 first).
+  app.use('/api/v1/*', jsonBounds(limits));
   // Writes a client may retry after losing the reply (after auth: keys are per caller).
   const idempotent = idempotency(store);
   app.on('POST', '/api/v1/skills', idempotent);
