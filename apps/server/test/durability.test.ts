@@ -1,5 +1,6 @@
 /**
- * Crash durability of the real server process: acknowledged adds survive a SIGKILL, no skill is ever
+ * Crash durability of the real server process: acknowledged adds and folder uploads survive a SIGKILL
+ * (uploads and adds posted together share the database's group commit), no skill is ever
  * half-written, and processing jobs left behind complete after a restart.
  *
  * Runs the built server (`node apps/server/dist/main.js`; `pnpm test` builds dist before vitest) on a
@@ -12,6 +13,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeCorpus } from '../../../scripts/test-corpus.js';
 import { dropEngineData, engineEnv, openEngineStore } from './helpers/engine.js';
@@ -206,6 +208,19 @@ describeCorpus('durability across SIGKILL', () => {
 
     const acked = new Map<string, { revision: string; sha: string }>();
     const refused: string[] = [];
+    // Folder uploads acknowledged before the kill (temp_file_id → skill name): each must be usable after it.
+    const uploads = new Map<string, string>();
+    const upload = async (url: string, i: number): Promise<void> => {
+      const name = `upl-${i}`;
+      const text = renamed(corpus[i % corpus.length]!.text, name);
+      if (text === null) return;
+      const form = new FormData();
+      const zip = zipSync({ [`${name}/SKILL.md`]: new TextEncoder().encode(text) });
+      form.append('file', new Blob([zip], { type: 'application/zip' }), `${name}.zip`);
+      const res = await fetch(`${url}/api/v1/resources/temp_upload`, { method: 'POST', body: form });
+      const json = (await res.json()) as { result?: { temp_file_id?: string } };
+      if (res.status === 200 && json.result?.temp_file_id) uploads.set(json.result.temp_file_id, name);
+    };
     const add = async (url: string, i: number): Promise<void> => {
       const name = `dur-${i}`;
       const text = texts.get(name);
@@ -241,7 +256,8 @@ describeCorpus('durability across SIGKILL', () => {
       FIRST_RANGE + SECOND_BATCH,
       async (i) => {
         try {
-          await add(first.url, i);
+          // Every third: a folder upload, so uploads and adds reach the database together.
+          await (i % 3 === 0 ? upload(first.url, i) : add(first.url, i));
         } catch (error) {
           inFlightErrors.push(error); // the connection died with the process: outcome unknown
         }
@@ -295,8 +311,22 @@ describeCorpus('durability across SIGKILL', () => {
       expect(res.json.result.overview, name).toContain(`# ${name} — overview`);
     }
 
+    // Every acknowledged upload is there (a lost one answers 404): a folder add from it succeeds, or is
+    // refused 400 for a corpus file that is invalid on purpose.
+    expect(uploads.size).toBeGreaterThan(0);
+    let fromUploads = 0;
+    for (const [id, name] of uploads) {
+      const res = await call(second.url, 'POST', '/api/v1/skills', { temp_file_id: id });
+      expect([200, 400], name).toContain(res.status);
+      if (res.status === 200) {
+        expect(res.json.result.name, name).toBe(name);
+        fromUploads++;
+      }
+    }
+    expect(fromUploads).toBeGreaterThan(0);
+
     console.info(
-      `durability: ${firstAcks} + ${acked.size - firstAcks} acknowledged adds, ${refused.length} refused (invalid corpus ` +
+      `durability: ${uploads.size} acknowledged uploads, ${firstAcks} + ${acked.size - firstAcks} acknowledged adds, ${refused.length} refused (invalid corpus ` +
         `files), ${inFlightErrors.length} lost in flight, ${crash.unfinished} jobs unfinished at the kill, ` +
         `${names.length} skills after restart`,
     );
