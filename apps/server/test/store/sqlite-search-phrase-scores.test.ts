@@ -82,6 +82,17 @@ beforeAll(async () => {
       accountId: i % 10 === 0 ? 'other' : 'acme',
     });
   }
+  // A body of 200 words: its row's token count takes two bytes in FTS5's docsize record, which
+  // readRowLengths must decode (the corpus has such rows too, but a clone may lack the corpus).
+  await store.putSkill({
+    ...makeWrite({
+      name: 'skill-long-body',
+      description: 'Works with documentation for writing tasks',
+      body: `# Long\n\n${Array.from({ length: 200 }, (_, k) => WORDS[k % WORDS.length]).join(' ')}\n`,
+    }),
+    rootUri: USER_ROOT,
+    accountId: 'acme',
+  });
   if (findCorpus() !== undefined) {
     const encoder = new TextEncoder();
     for (const [i, { text }] of corpusSkillTexts().entries()) {
