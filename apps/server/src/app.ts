@@ -196,7 +196,6 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       }),
     );
   }
-  app.use('/api/v1/*', bodyLimits(limits));
   const throttle = {
     counts: createFailureThrottle(limits.maxAuthFailuresPerMinute),
     perMinute: limits.maxAuthFailuresPerMinute,
@@ -210,7 +209,9 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       await limiter(c, next);
     }),
   );
-  // The JSON body is read and walked only for a caller with a valid key (a stranger gets 401 first).
+  // A body is read (a streamed one counted as it arrives) and a JSON one walked only for a caller
+  // with a valid key: a stranger gets 401 before any of it is buffered.
+  app.use('/api/v1/*', bodyLimits(limits));
   app.use('/api/v1/*', jsonBounds(limits));
   // Writes a client may retry after losing the reply (after auth: keys are per caller).
   const idempotent = idempotency(store);

@@ -1,5 +1,6 @@
 // A request without a valid API key is refused before its JSON body is read or parsed: a stranger
 // cannot make the server buffer and walk megabytes of JSON per request just to be told 401.
+import { request } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -36,6 +37,47 @@ test('no key or a wrong key → 401, whatever the body', async () => {
   expect(wrong.status, wrong.text).toBe(401);
   const broken = await t.request('POST', '/api/v1/skills/validate', { body: '{"data": ', headers });
   expect(broken.status, broken.text).toBe(401);
+});
+
+/** POSTs `total` bytes streamed in 1 MiB chunks (no Content-Length); resolves with the status. */
+function streamed(urlPath: string, headers: Record<string, string>, total: number): Promise<number> {
+  const { hostname, port } = new URL(t.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: hostname,
+        port,
+        method: 'POST',
+        path: urlPath,
+        headers: { ...headers, 'transfer-encoding': 'chunked' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', reject);
+    const chunk = Buffer.alloc(1024 * 1024, 120);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        sent += chunk.length;
+        if (!req.write(chunk)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+test('a streamed body past the size limit from a stranger → 401; from a key holder → 413', async () => {
+  const multipart = { 'content-type': 'multipart/form-data; boundary=x' };
+  expect(await streamed('/api/v1/resources/temp_upload', multipart, 40 * 1024 * 1024)).toBe(401);
+  expect(await streamed('/api/v1/skills', headers, 8 * 1024 * 1024)).toBe(401);
+  expect(await streamed('/api/v1/skills', { ...headers, 'x-api-key': userKey }, 8 * 1024 * 1024)).toBe(413);
 });
 
 test('with a valid key the body is checked as before', async () => {
