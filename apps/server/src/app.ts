@@ -234,10 +234,11 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     },
   };
   app.use('/mcp', mcpOriginGuard(options.corsOrigins ?? [], auth));
-  app.use('/mcp', bodyLimits(limits));
-  app.use('/mcp', jsonBounds(limits));
   app.use('/mcp', dataAccess);
   app.use('/mcp', limiter);
+  // As on the API: the body is read only for a caller with a valid key.
+  app.use('/mcp', bodyLimits(limits));
+  app.use('/mcp', jsonBounds(limits));
   app.all('/mcp', async (c) => (await loadMcp()).handle(c));
 
   registerHealthRoute(

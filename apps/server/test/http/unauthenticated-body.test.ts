@@ -37,6 +37,11 @@ test('no key or a wrong key → 401, whatever the body', async () => {
   expect(wrong.status, wrong.text).toBe(401);
   const broken = await t.request('POST', '/api/v1/skills/validate', { body: '{"data": ', headers });
   expect(broken.status, broken.text).toBe(401);
+  const mcp = await t.request('POST', '/mcp', {
+    body: DEEP,
+    headers: { ...headers, accept: 'application/json, text/event-stream' },
+  });
+  expect(mcp.status, mcp.text).toBe(401);
 });
 
 /** POSTs `total` bytes streamed in 1 MiB chunks (no Content-Length); resolves with the status. */
