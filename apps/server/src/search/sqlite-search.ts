@@ -545,6 +545,19 @@ export class PhraseScores {
     const hits = kept + fresh.length;
     const idf = this.idf(conn, stats.rows, hits);
     if (idf === null) return null;
+    if (kept === list.seqs.length && fresh.length === 0) {
+      // The same skills with the same counts (the writes were to other skills): only the relevances
+      // move, with the row count and the average length. They are recomputed in the kept arrays
+      // instead of into new ones: with a write every few seconds, new arrays for every kept phrase
+      // (16 bytes a match, up to ~16 MB a reader) left garbage outside V8's heap faster than it was
+      // collected — at 100,000 skills each reader's memory grew by 20–30 MB within a few writes.
+      const scores = list.scores;
+      for (let n = 0; n < scores.length; n++) {
+        const seq = list.seqs[n] as number;
+        scores[n] = bm25Term(idf, freqs[n] as number, stats.lengths[seq] as number, avgdl);
+      }
+      return { seqs: list.seqs, scores, freqs, epoch: this.epoch };
+    }
     const seqs = new Int32Array(hits);
     const scores = new Float64Array(hits);
     const nextFreqs = new Float32Array(hits);
