@@ -1,29 +1,12 @@
 // Public API of @skillport/core: everything exported here is supported; nothing else is.
 // Runtime-neutral: no `node:*` imports (Node-only code lives in `@skillport/core/node`).
 
-// Errors, names and viking:// URIs (the error envelope and name rule of the OpenAPI document, the skill model of the @skillport/core README).
-export type { ErrorCode, SkillportErrorBody, SkillportErrorOptions } from './errors.js';
-export { ERROR_CODES, ERROR_HTTP_STATUS, isErrorCode, isSkillportError, SkillportError } from './errors.js';
-export {
-  SKILL_FILE_PATH_MAX_LENGTH,
-  type SkillFilePathProblem,
-  type SkillPathConflict,
-  skillFilePathProblem,
-  skillPathConflict,
-} from './file-path.js';
+// Errors, names, skill file paths and viking:// URIs (the error envelope and name rule of the OpenAPI document, the skill model of the @skillport/core README): the dependency-free part, also `@skillport/core/base`.
+export * from './base/index.js';
 // MCP tool <-> skill conversion (the MCP ⇄ skill section of the @skillport/core README).
 export { fromMcpTool, type McpSkillConversion } from './mcp/from-mcp-tool.js';
 export { isMcpTool } from './mcp/is-mcp-tool.js';
 export { type ToMcpToolOptions, toMcpTool } from './mcp/to-mcp-tool.js';
-export {
-  isValidSkillName,
-  normalizeSkillName,
-  SKILL_NAME_MAX_LENGTH,
-  SKILL_NAME_PATTERN,
-  toKebabCase,
-  toSkillSlug,
-  toToolSlug,
-} from './names.js';
 // Parse, serialize and validate SKILL.md (the @skillport/core README, the OpenAPI document: `POST /api/v1/skills/validate`).
 export { MAX_FRONTMATTER_LENGTH, type ParseSkillMdOptions, parseSkillMd } from './parse/parse-skill-md.js';
 export {
@@ -71,15 +54,6 @@ export type {
   ValidationProfile,
   ValidationResult,
 } from './types.js';
-export type { ParseVikingUriOptions, VikingUri } from './uri.js';
-export {
-  AGENT_SKILL_ROOT,
-  HOME_SKILL_ROOT,
-  parseVikingUri,
-  resolveSkillRoot,
-  USER_ID_PATTERN,
-  userSkillRoot,
-} from './uri.js';
 export {
   VALIDATION_PROFILES,
   type ValidateSkillOptions,
