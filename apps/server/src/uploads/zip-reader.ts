@@ -94,6 +94,14 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
   const eocd = findEndOfCentralDirectory(view);
   const count = view.getUint16(eocd + 10, true);
   const cdOffset = view.getUint32(eocd + 16, true);
+  // 0xffff entries is also how a zip says "65,535 or more: see the ZIP64 record": over a lower entry
+  // limit that is the limit's refusal (413, naming it), not a format one.
+  if (count === 0xffff && limits.maxEntries < 0xffff) {
+    throw tooLarge(`65,535 or more entries; the limit is ${limits.maxEntries}`, {
+      entries: count,
+      limit: limits.maxEntries,
+    });
+  }
   if (count === 0xffff || cdOffset === 0xffffffff) throw invalid('ZIP64 archives are not supported');
   if (count > limits.maxEntries) {
     throw tooLarge(`${count} entries; the limit is ${limits.maxEntries}`, {

@@ -24,6 +24,32 @@ function refusal(run: () => unknown): { code: string; message: string; details: 
   throw new Error('expected a refusal');
 }
 
+describe('readZip entry count', () => {
+  /** A zip whose end-of-central-directory record says 0xffff entries (65,535 or more, ZIP64). */
+  function markedZip64Count(): Uint8Array {
+    const zip = zipSync({ 'SKILL.md': enc.encode('---\nname: z\ndescription: d\n---\nbody\n') });
+    const eocd = zip.length - 22;
+    const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+    expect(view.getUint32(eocd, true)).toBe(0x06054b50);
+    view.setUint16(eocd + 8, 0xffff, true);
+    view.setUint16(eocd + 10, 0xffff, true);
+    return zip;
+  }
+
+  test('65,535 or more entries over the entry limit → 413 naming the limit, not a ZIP64 format error', () => {
+    const error = refusal(() => readZip(markedZip64Count(), LIMITS));
+    expect(error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(error.message).toContain('the limit is 100');
+    expect(error.details.limit).toBe(100);
+  });
+
+  test('with an entry limit of 65,535 or more, the same archive is refused as ZIP64', () => {
+    const error = refusal(() => readZip(markedZip64Count(), { ...LIMITS, maxEntries: 70_000 }));
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toContain('ZIP64');
+  });
+});
+
 describe('readZip inflation', () => {
   test('gives back every entry byte for byte, each in a buffer of its own size', () => {
     const files: Record<string, Uint8Array> = {
