@@ -234,6 +234,25 @@ describe('install, lock, outdated, update, frozen, uninstall', () => {
     expect(more.stderr).toMatch(/--frozen: the lock file does not list chart-maker → \.gemini\/skills/);
     expect((await cli(['install', '--frozen', 'chart-maker'], { cwd: clone })).code).toBe(1);
     expect(existsSync(path.join(clone, '.gemini'))).toBe(false);
+    // The server is chosen as for every other command: --url, else SKILLPORT_URL, else the lock's.
+    const moved = project('moved', []);
+    const movedLock = JSON.parse(lockBytes.toString()) as Lock;
+    const gone = 'http://127.0.0.1:9'; // nothing listens on the discard port
+    for (const entry of Object.values(movedLock.skills)) entry.server = gone;
+    writeFileSync(path.join(moved, 'skillport-lock.json'), JSON.stringify(movedLock));
+    ok(await cli(['install', '--frozen'], { cwd: moved })); // SKILLPORT_URL is the live server
+    expect(tree(path.join(moved, '.claude/skills'))).toEqual(tree(path.join(proj, '.claude/skills')));
+    rmSync(path.join(moved, '.claude'), { recursive: true });
+    rmSync(path.join(moved, '.cursor'), { recursive: true });
+    ok(await cli(['install', '--frozen', '--url', server.url], { cwd: moved, env: { SKILLPORT_URL: gone } }));
+    expect(tree(path.join(moved, '.cursor/skills'))).toEqual(tree(path.join(proj, '.cursor/skills')));
+    const lockOnly = await cli(['install', '--frozen'], { cwd: moved, env: { SKILLPORT_URL: '' } });
+    expect(lockOnly.code).toBe(0); // unchanged folders: nothing to download from the lock's server
+    rmSync(path.join(moved, '.claude'), { recursive: true });
+    const unreachable = await cli(['install', '--frozen'], { cwd: moved, env: { SKILLPORT_URL: '' } });
+    expect(unreachable.code).toBe(2);
+    expect(`${unreachable.stdout}${unreachable.stderr}`).toContain('127.0.0.1:9');
+    expect(readFileSync(path.join(moved, 'skillport-lock.json'), 'utf8')).toBe(JSON.stringify(movedLock));
     // A lock whose hash does not match what the server serves: nothing is written, exit 2.
     const tampered = project('tampered', []);
     const lock = JSON.parse(lockBytes.toString()) as Lock;

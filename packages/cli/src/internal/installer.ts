@@ -169,7 +169,12 @@ export function agentsAt(folder: string, scope: InstallScope): string[] {
   );
 }
 
-/** Clients by server URL, sharing the resolved API key; `--url` (the flag) overrides every server. */
+/**
+ * Clients by server URL, sharing the resolved API key. The server of a lock entry is chosen as for
+ * every other command, with the lock in place of the config file: `--url`, else `SKILLPORT_URL`, else
+ * the entry's `server`, else the config file, else the default. So a lock written against one address
+ * installs from another (CI, a moved server) with either the flag or the variable.
+ */
 export class ClientPool {
   readonly #clients = new Map<string, AsyncHTTPClient>();
   readonly #io: CliIo;
@@ -189,7 +194,9 @@ export class ClientPool {
   /** A client for `server` (a lock entry's URL), or for the default URL when none is given. */
   async client(server?: string): Promise<AsyncHTTPClient> {
     const settings = await this.#resolved();
-    const url = (this.#flags.url ?? server ?? settings.url.value ?? '').replace(/\/+$/, '');
+    const chosen =
+      settings.url.source === 'flag' || settings.url.source === 'env' ? settings.url.value : undefined;
+    const url = (chosen ?? server ?? settings.url.value ?? '').replace(/\/+$/, '');
     let client = this.#clients.get(url);
     if (client === undefined) {
       client = new AsyncHTTPClient({
