@@ -47,6 +47,7 @@ export {
 export type {
   IssueSeverity,
   McpTool,
+  NamePolicy,
   ParsedSkill,
   ParseResult,
   SkillIssue,

@@ -67,6 +67,15 @@ export interface StructuredSkill {
   [key: string]: unknown;
 }
 
+/**
+ * What a server's add and update do with a `name` that breaks the name rule (1–64 of
+ * `[A-Za-z0-9_-]`), as the server's `SKILLPORT_NAME_POLICY` says and `GET /api/v1/system/limits`
+ * reports (`name_policy`): `strict` (the default) refuses it; `slug` stores the skill under
+ * `toSkillSlug(name)` (`ElevenLabs Automation` → `elevenlabs-automation`) when that is a valid name.
+ * @see the OpenAPI document: `GET /api/v1/system/limits`
+ */
+export type NamePolicy = 'strict' | 'slug';
+
 /** Validation profiles (the @skillport/core README). */
 export type ValidationProfile = 'openviking' | 'agentskills' | 'claude';
 

@@ -316,7 +316,7 @@ export interface paths {
         };
         /**
          * The limits this server enforces
-         * @description Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, bytes of unused temp uploads). The limits are the same for every caller; any user or admin key (or dev mode) may read it.
+         * @description Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, bytes of unused temp uploads), and the name policy (`name_policy`) under which add judges a skill's name. The limits are the same for every caller; any user or admin key (or dev mode) may read it.
          */
         get: operations["getLimits"];
         put?: never;
@@ -1451,6 +1451,12 @@ export interface components {
              * @example 1000
              */
             max_zip_entries: number;
+            /**
+             * @description What add and update do with a `name` that breaks the name rule (1–64 of `[A-Za-z0-9_-]`), set by `SKILLPORT_NAME_POLICY`: `strict` (the default) refuses it with 400 `INVALID_ARGUMENT` naming the fix; `slug` stores the skill under its slug (`ElevenLabs Automation` → `elevenlabs-automation`) with a `name_slugged` warning. `POST /api/v1/skills/validate` reports the name rule as a warning under either policy; a client checks a skill against this server by validating with this policy (`namePolicy` of `validateSkill` in `@skillport/core`, `skillport skills validate --name-policy`)
+             * @example strict
+             * @enum {string}
+             */
+            name_policy: "strict" | "slug";
             /**
              * @description Longest time a request may take before 503, seconds (0 = no limit)
              * @example 60

@@ -133,7 +133,8 @@ const limitsRoute = createRoute({
     'Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind ' +
     'each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and ' +
     "the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, " +
-    'bytes of unused temp uploads). The limits are the same for every caller; any user or admin key (or dev ' +
+    "bytes of unused temp uploads), and the name policy (`name_policy`) under which add judges a skill's name. " +
+    'The limits are the same for every caller; any user or admin key (or dev ' +
     'mode) may read it.',
   responses: { ...okResponse(ServerLimitsSchema, 'LimitsResponse', 'The limits'), ...errorResponses },
 });
@@ -166,6 +167,7 @@ function wireLimits(limits: ServerLimits) {
   }
   settings.account_quota_bytes = LIMIT_ENV.accountQuotaMb;
   settings.temp_upload_quota_bytes = LIMIT_ENV.tempUploadQuotaMb;
+  settings.name_policy = 'SKILLPORT_NAME_POLICY';
   return {
     ...values,
     account_quota_bytes: quotaBytes(limits.accountQuotaMb),
@@ -195,6 +197,7 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps
     return c.json(
       okBody(c, {
         ...wireLimits(deps.limits),
+        name_policy: deps.namePolicy,
         account_usage: { stored_bytes: usage.storedBytes, temp_upload_bytes: usage.tempUploadBytes },
       }),
       200,

@@ -222,7 +222,7 @@ export async function writeSkill(
     warnings: [
       ...source.conversionIssues,
       ...(slugged ? [sluggedWarning(writtenName, name)] : []),
-      // Under the slug policy the name is stored, so "Add refuses this name" no longer holds.
+      // Under the slug policy the name is stored: `name_slugged` says so in place of the name rule.
       ...validation.warnings.filter((w) => !(slugged && w.rule === 'name_allowed_characters')),
     ].map(issueForWire),
   };

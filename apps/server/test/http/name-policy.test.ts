@@ -1,3 +1,4 @@
+import { validateSkill } from '@skillport/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { optionsFromEnv } from '../../src/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -41,6 +42,30 @@ describe('name policy strict (default): a name with spaces is refused with its k
     expect(get.status).toBe(404);
   });
 
+  test("limits report the policy; validating with it gives add's verdict, /validate stays a warning", async () => {
+    const limits = await t.request('GET', '/api/v1/system/limits');
+    expect(limits.status, limits.text).toBe(200);
+    expect(limits.json.result.name_policy).toBe('strict');
+    expect(limits.json.result.settings.name_policy).toBe('SKILLPORT_NAME_POLICY');
+    const add = await t.request('POST', '/api/v1/skills', { body: { data: SPACED } });
+    const local = validateSkill(SPACED, { namePolicy: limits.json.result.name_policy });
+    expect(local.valid).toBe(false);
+    expect(local.errors[0]).toMatchObject({
+      rule: 'name_allowed_characters',
+      fix: add.json.error.details.fix,
+    });
+    // OpenViking's /validate: the name rule stays a warning, and its message holds under either policy.
+    const validate = await t.request('POST', '/api/v1/skills/validate', { body: { data: SPACED } });
+    expect(validate.status, validate.text).toBe(200);
+    expect(validate.json.result.valid).toBe(true);
+    const warning = validate.json.result.warnings.find(
+      (w: { rule: string }) => w.rule === 'name_allowed_characters',
+    );
+    expect(warning.fix).toBe(add.json.error.details.fix);
+    expect(warning.message).toContain('default name policy (strict)');
+    expect(warning.message).toContain('stores the skill as "elevenlabs-automation"');
+  });
+
   test('get by the spaced spelling is a 400 naming the fix, as before', async () => {
     const res = await t.request('GET', `/api/v1/skills/${encodeURIComponent('ElevenLabs Automation')}`);
     expect(res.status, res.text).toBe(400);
@@ -69,6 +94,17 @@ describe('name policy slug: stored under the kebab-case name, SKILL.md byte for 
     const warning = result.warnings.find((w: { rule: string }) => w.rule === 'name_slugged');
     expect(warning.fix).toBe('elevenlabs-automation');
     expect(warning.message).toContain('"ElevenLabs Automation"');
+  });
+
+  test('limits report slug; validating with it names the name add stores', async () => {
+    const limits = await t.request('GET', '/api/v1/system/limits');
+    expect(limits.json.result.name_policy).toBe('slug');
+    const local = validateSkill(SPACED, { namePolicy: limits.json.result.name_policy });
+    expect(local.valid).toBe(true);
+    const warning = local.warnings.find((w) => w.rule === 'name_allowed_characters');
+    expect(warning?.message).toContain('Add stores the skill as "elevenlabs-automation" (name policy slug)');
+    const stored = await t.request('GET', '/api/v1/skills/elevenlabs-automation');
+    expect(stored.json.result.name).toBe(warning?.fix);
   });
 
   test('get by either spelling returns the same skill and the uploaded SKILL.md unchanged', async () => {

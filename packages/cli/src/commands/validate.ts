@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   McpTool,
+  NamePolicy,
   SkillIssue,
   StructuredSkill,
   ValidationProfile,
@@ -15,6 +16,14 @@ import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { classifyJson } from '../internal/source.js';
 
 const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
+const NAME_POLICIES: readonly NamePolicy[] = ['strict', 'slug'];
+
+/** Options every checked file is validated with. */
+interface CheckOptions {
+  strict: boolean;
+  profile: ValidationProfile;
+  namePolicy?: NamePolicy;
+}
 
 /**
  * `upload_limit`: the skill folder zipped as `add-skill` uploads it, checked against the limits of a
@@ -155,7 +164,7 @@ function displayPath(cwd: string, file: string): string {
 async function validateToolsFile(
   file: string,
   cwd: string,
-  options: { strict: boolean; profile: ValidationProfile },
+  options: CheckOptions,
 ): Promise<FileValidation[]> {
   const label = displayPath(cwd, file);
   const { fromMcpTool, validateSkill } = await import('@skillport/core');
@@ -197,17 +206,27 @@ export function registerValidate(skills: Command, io: CliIo): void {
     .argument('<paths...>', 'files or folders')
     .option('--strict', 'report best-practice warnings as errors where the profile says so')
     .option('--profile <profile>', `rule set: ${PROFILES.join(', ')} (default openviking)`)
+    .option(
+      '--name-policy <policy>',
+      'judge the name as add does on a server with this name policy (its SKILLPORT_NAME_POLICY): strict (the default policy: a name add refuses is an error) or slug (stored under its slug); without it the name rule is a warning that says what each policy does',
+    )
     .option('--no-dir-name', 'do not check that the name matches the folder name')
     .action(
       async (
         targets: string[],
-        options: { strict?: boolean; profile?: string; dirName?: boolean },
+        options: { strict?: boolean; profile?: string; namePolicy?: string; dirName?: boolean },
         command,
       ) => {
         const ctx = createContext(io, command);
         const profile = (options.profile ?? 'openviking') as ValidationProfile;
         if (!PROFILES.includes(profile)) {
           throw new CliError(`--profile must be one of ${PROFILES.join(', ')}, got "${options.profile}"`);
+        }
+        const namePolicy = options.namePolicy?.trim().toLowerCase() as NamePolicy | undefined;
+        if (namePolicy !== undefined && !NAME_POLICIES.includes(namePolicy)) {
+          throw new CliError(
+            `--name-policy must be one of ${NAME_POLICIES.join(', ')} (the server's SKILLPORT_NAME_POLICY), got "${options.namePolicy}"`,
+          );
         }
         const files: string[] = [];
         const inFolders = new Set<string>(); // SKILL.md files found in a folder: add uploads the folder
@@ -226,7 +245,11 @@ export function registerValidate(skills: Command, io: CliIo): void {
         }
         const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
-        const options_ = { strict: options.strict === true, profile };
+        const options_: CheckOptions = {
+          strict: options.strict === true,
+          profile,
+          ...(namePolicy !== undefined ? { namePolicy } : {}),
+        };
         for (const file of files) {
           if (/\.json$/i.test(file)) {
             results.push(...(await validateToolsFile(file, io.cwd, options_)));

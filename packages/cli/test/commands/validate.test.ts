@@ -67,3 +67,45 @@ describe('skills validate: how files are named', () => {
     ]);
   });
 });
+
+describe('skills validate --name-policy: the verdict of add on a server with that policy', () => {
+  const run = async (args: string[]) => {
+    const folder = path.join(dir, 'policy', 'nul.txt');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      '---\nname: nul.txt\ndescription: A name with a dot in it\n---\nbody\n',
+    );
+    const io = memoryIo({ cwd: path.join(dir, 'policy'), env: {} });
+    const code = await runCli(['skills', 'validate', 'nul.txt', ...args], io);
+    return { code, out: io.out(), err: io.err() };
+  };
+
+  it('without it, a warning that says what each policy does (never "add refuses" alone)', async () => {
+    const { code, out } = await run([]);
+    expect(code).toBe(0);
+    expect(out).toContain('warning name_allowed_characters');
+    expect(out).toContain('default name policy (strict)');
+    expect(out).toContain('SKILLPORT_NAME_POLICY=slug stores the skill as "nul-txt"');
+  });
+
+  it('strict: an error, exit 1', async () => {
+    const { code, out } = await run(['--name-policy', 'strict']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/error name_allowed_characters .*Add refuses this name \(name policy strict\)/);
+  });
+
+  it('slug: valid, naming the stored name', async () => {
+    const { code, out } = await run(['--name-policy', 'slug']);
+    expect(code).toBe(0);
+    expect(out).toMatch(
+      /warning name_allowed_characters .*Add stores the skill as "nul-txt" \(name policy slug\)/,
+    );
+  });
+
+  it('an unknown policy is a usage error naming the choices', async () => {
+    const { code, err } = await run(['--name-policy', 'lenient']);
+    expect(code).toBe(1);
+    expect(err).toContain('--name-policy must be one of strict, slug');
+  });
+});

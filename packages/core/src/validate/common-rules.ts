@@ -4,7 +4,7 @@
  */
 
 import { codePointLength, describeType, excerpt, sliceCodePoints } from '../internal/text.js';
-import { toKebabCase } from '../names.js';
+import { SKILL_NAME_PATTERN, toKebabCase, toSkillSlug } from '../names.js';
 import type { RuleContext, RuleLevel } from './rule-context.js';
 
 /** Longest name, in code points. */
@@ -79,8 +79,57 @@ export function suggestName(name: string): string | undefined {
 }
 
 /**
- * The add-time name rule (trimmed, 1–64 of `[A-Za-z0-9_-]`), as `level` issues, plus surrounding
- * blanks (always a warning: add trims them).
+ * The name a server stores for `name` (trimmed) under the context's name policy: the name itself
+ * when it keeps the rule, its slug under `slug` when that is valid, else `null` (add refuses it, or
+ * the policy is unknown).
+ */
+export function storedName(ctx: RuleContext, name: string): string | null {
+  if (SKILL_NAME_PATTERN.test(name)) return name;
+  if (ctx.namePolicy !== 'slug') return null;
+  const slug = toSkillSlug(name);
+  return SKILL_NAME_PATTERN.test(slug) ? slug : null;
+}
+
+/**
+ * What add does with a name that breaks the rule, as the end of a message, and the issue's level:
+ * the verdict of a server with the context's name policy, or of both policies when it is unknown.
+ */
+function addNameVerdict(
+  ctx: RuleContext,
+  name: string,
+  level: RuleLevel,
+): { said: string; level: RuleLevel; fix: string | undefined } {
+  const slug = toSkillSlug(name);
+  const storable = SKILL_NAME_PATTERN.test(slug);
+  // The fix add's refusal names (`normalizeSkillName`): the slug, when it is a valid name.
+  const fix = storable ? slug : suggestName(name);
+  switch (ctx.namePolicy) {
+    case 'strict':
+      return { said: 'Add refuses this name (name policy strict).', level: 'error', fix };
+    case 'slug':
+      return storable
+        ? { said: `Add stores the skill as "${slug}" (name policy slug).`, level, fix: slug }
+        : {
+            said: 'Add refuses this name: it has no usable slug (name policy slug).',
+            level: 'error',
+            fix: undefined,
+          };
+    default:
+      return {
+        said: storable
+          ? 'Add refuses this name on a server with the default name policy (strict); a server with ' +
+            `SKILLPORT_NAME_POLICY=slug stores the skill as "${slug}".`
+          : 'Add refuses this name under either name policy.',
+        level,
+        fix,
+      };
+  }
+}
+
+/**
+ * The add-time name rule (trimmed, 1–64 of `[A-Za-z0-9_-]`), as `level` issues whose message says
+ * what add does under the context's name policy (see `ValidateSkillOptions.namePolicy`), plus
+ * surrounding blanks (always a warning: add trims them).
  */
 export function checkAddNameRule(ctx: RuleContext, name: string, level: RuleLevel): void {
   const raw = ctx.skill.frontmatter.name;
@@ -94,54 +143,65 @@ export function checkAddNameRule(ctx: RuleContext, name: string, level: RuleLeve
     );
   }
   const length = codePointLength(name);
-  if (length > NAME_MAX_LENGTH) {
+  const tooLong = length > NAME_MAX_LENGTH;
+  const badCharacters = !ADD_NAME_CHARACTERS.test(name);
+  if (!tooLong && !badCharacters) return;
+  const verdict = addNameVerdict(ctx, name, level);
+  if (tooLong) {
     ctx.report(
       'name_max_length',
-      level,
+      verdict.level,
       'name',
-      `"name" is ${length} characters long; at most ${NAME_MAX_LENGTH} are allowed (${excerpt(name)}).`,
-      suggestName(name),
+      `"name" is ${length} characters long; at most ${NAME_MAX_LENGTH} are allowed (${excerpt(name)}). ${verdict.said}`,
+      verdict.fix,
     );
   }
-  if (!ADD_NAME_CHARACTERS.test(name)) {
+  if (badCharacters) {
     const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_-]/.test(c)))].slice(0, 5);
     ctx.report(
       'name_allowed_characters',
-      level,
+      verdict.level,
       'name',
       `"name" ${excerpt(name)} contains ${bad.map((c) => JSON.stringify(c)).join(', ')}; ` +
-        'only letters, digits, "_" and "-" are allowed (e.g. "search-web"). Add refuses this name.',
-      suggestName(name),
+        `only letters, digits, "_" and "-" are allowed (e.g. "search-web"). ${verdict.said}`,
+      verdict.fix,
     );
   }
 }
 
-/** Device names Windows reserves in every folder, with or without an extension (case-insensitive). */
+/**
+ * Device names Windows reserves in every folder (case-insensitive). Windows reserves them with an
+ * extension too (`nul.txt`), but a stored name holds no `.`: such a name breaks the add rule instead.
+ */
 const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
 
 /**
  * Names a skill may have on the wire but that break where it goes next: `name_leading_hyphen` (a
  * leading `-` reads as an option on a command line: `skillport install -x`) and
  * `name_reserved_filename` (`con`, `nul`, `com1`… cannot be a folder on Windows, where `install`
- * writes the skill folder), as `level` issues.
+ * writes the skill folder), as `level` issues. They judge the name a server stores (see
+ * {@link storedName}): a name add refuses has no folder anywhere.
  */
 export function checkPortableName(ctx: RuleContext, name: string, level: RuleLevel): void {
-  if (name.startsWith('-')) {
+  const stored = storedName(ctx, name);
+  if (stored === null) return;
+  const shown = stored === name ? excerpt(name) : `${excerpt(name)}, stored as ${excerpt(stored)},`;
+  if (stored.startsWith('-')) {
     ctx.report(
       'name_leading_hyphen',
       level,
       'name',
-      `"name" ${excerpt(name)} starts with "-": command lines read it as an option (it must be typed ` +
-        `after "--", as in \`skillport install -- ${name}\`). Rename it without the leading "-".`,
+      `"name" ${shown} starts with "-": command lines read it as an option (it must be typed ` +
+        `after "--", as in \`skillport install -- ${stored}\`). Rename it without the leading "-".`,
       suggestName(name),
     );
   }
-  if (WINDOWS_RESERVED.test(name)) {
+  if (WINDOWS_RESERVED.test(stored)) {
     ctx.report(
       'name_reserved_filename',
       level,
       'name',
-      `"name" ${excerpt(name)} is a device name Windows reserves: a folder of that name cannot be ` +
+      `"name" ${shown} is a device name Windows reserves: a folder of that name cannot be ` +
         'created there, so the skill cannot be installed on Windows. Choose another name.',
     );
   }

@@ -4,7 +4,7 @@
  */
 
 import type { TextPosition } from '../internal/text.js';
-import type { ParsedSkill, SkillIssue } from '../types.js';
+import type { NamePolicy, ParsedSkill, SkillIssue } from '../types.js';
 
 /** How an issue's severity is decided. */
 export type RuleLevel =
@@ -23,6 +23,8 @@ export interface RuleContext {
   dirName: string | undefined;
   /** Number of lines of the body. */
   bodyLines: number;
+  /** The name policy of the server the verdict is for; `undefined` when unknown (`validateSkill`). */
+  namePolicy: NamePolicy | undefined;
   /** Collected issues. */
   issues: SkillIssue[];
   /**
@@ -49,6 +51,7 @@ export interface RuleContext {
  *
  * @param locate - position of a top-level key's value, or `undefined` (structured input)
  * @param frontmatterAt - position of the opening `---`, or `undefined` (structured input)
+ * @param namePolicy - the server's name policy, when the verdict is for one
  */
 export function createRuleContext(
   skill: ParsedSkill,
@@ -57,6 +60,7 @@ export function createRuleContext(
   bodyLines: number,
   locate: (key: string) => TextPosition | undefined,
   frontmatterAt?: TextPosition,
+  namePolicy?: NamePolicy,
 ): RuleContext {
   const issues: SkillIssue[] = [];
   return {
@@ -64,6 +68,7 @@ export function createRuleContext(
     strict,
     dirName,
     bodyLines,
+    namePolicy,
     issues,
     frontmatterAt,
     report(rule, level, field, message, fix, fallback) {

@@ -7,6 +7,7 @@ import { countLines } from '../internal/text.js';
 import { type ParseDetail, parseSkillMdDetail } from '../parse/parse-skill-md.js';
 import { type StructuredSkillMd, structuredToSkillMd } from '../parse/serialize-skill-md.js';
 import type {
+  NamePolicy,
   ParsedSkill,
   SkillIssue,
   StructuredSkill,
@@ -25,6 +26,15 @@ export interface ValidateSkillOptions {
   profile?: ValidationProfile;
   /** Name of the skill's folder; enables `name_matches_directory`. */
   dirName?: string;
+  /**
+   * The name policy of the server the skill is meant for (`GET /api/v1/system/limits` →
+   * `name_policy`), so that the verdict on the name is that server's add verdict: under `strict`,
+   * `name_allowed_characters` and `name_max_length` are errors (add refuses the name); under `slug`
+   * they stay warnings that name the stored name (an error when no valid slug exists), and
+   * `name_leading_hyphen` / `name_reserved_filename` judge the stored name. Default: unknown — the
+   * name rules stay warnings (the OpenViking rule table) and their messages say what each policy does.
+   */
+  namePolicy?: NamePolicy;
 }
 
 /**
@@ -86,10 +96,11 @@ const STRICT_PROFILE_RULES = new Set([
  *
  * @param input - SKILL.md text, or a structured skill `{name, description?, content?, tags?,
  *   allowed_tools?, …}` (see {@link skillMdFromStructured})
- * @param options - `strict` (default false), `profile` (default `'openviking'`), `dirName`
+ * @param options - `strict` (default false), `profile` (default `'openviking'`), `dirName`,
+ *   `namePolicy` (default unknown: see {@link ValidateSkillOptions.namePolicy})
  * @returns `{valid, strict, profile, name, description, tags, allowed_tools, body_lines, errors,
  *   warnings}` — `valid` is true when there is no error
- * @throws SkillportError `INVALID_ARGUMENT` for an unknown profile; TypeError when `input` is
+ * @throws SkillportError `INVALID_ARGUMENT` for an unknown profile or name policy; TypeError when `input` is
  *   neither a string nor a plain object (programmer errors — bad skill content never throws)
  * @example
  * ```ts
@@ -139,6 +150,13 @@ function validateDetail(
 ): { validation: ValidationResult; skill: ParsedSkill } {
   const strict = options.strict ?? false;
   const profile = options.profile ?? 'openviking';
+  if (options.namePolicy !== undefined && options.namePolicy !== 'strict' && options.namePolicy !== 'slug') {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `Unknown name policy ${JSON.stringify(options.namePolicy)}; expected strict or slug.`,
+      { details: { field: 'namePolicy', value: options.namePolicy } },
+    );
+  }
   if (!VALIDATION_PROFILES.includes(profile)) {
     throw new SkillportError(
       'INVALID_ARGUMENT',
@@ -166,6 +184,7 @@ function validateDetail(
     bodyLines,
     located ? detail.locate : () => undefined,
     located && detail.result.hasFrontmatter ? FRONTMATTER_START : undefined,
+    options.namePolicy,
   );
   if (detail.readable) {
     if (profile === 'openviking') checkOpenViking(ctx);

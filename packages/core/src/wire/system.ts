@@ -152,6 +152,16 @@ export const ServerLimitsSchema = z
         'with `details.reason` `temp_upload_quota`. Set in MiB (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`)',
       268435456,
     ),
+    name_policy: z.enum(['strict', 'slug']).meta({
+      description:
+        'What add and update do with a `name` that breaks the name rule (1–64 of `[A-Za-z0-9_-]`), set by ' +
+        '`SKILLPORT_NAME_POLICY`: `strict` (the default) refuses it with 400 `INVALID_ARGUMENT` naming the fix; ' +
+        '`slug` stores the skill under its slug (`ElevenLabs Automation` → `elevenlabs-automation`) with a ' +
+        '`name_slugged` warning. `POST /api/v1/skills/validate` reports the name rule as a warning under either ' +
+        'policy; a client checks a skill against this server by validating with this policy (`namePolicy` of ' +
+        '`validateSkill` in `@skillport/core`, `skillport skills validate --name-policy`)',
+      example: 'strict',
+    }),
     account_usage: z
       .object({
         stored_bytes: limit(

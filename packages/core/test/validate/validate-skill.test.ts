@@ -416,3 +416,68 @@ describe('a NUL character in the description', () => {
     expect(result.errors.map((e) => e.rule)).toContain('description_nul');
   });
 });
+
+describe('the name verdict under a server name policy (namePolicy)', () => {
+  const nulTxt = named('nul.txt');
+  const issue = (issues: SkillIssue[], rule: string) => issues.find((i) => i.rule === rule);
+
+  it('unknown policy (the /validate default): a warning whose message says what each policy does', () => {
+    const result = validateSkill(nulTxt, { dirName: 'nul.txt' });
+    expect(result.valid).toBe(true);
+    expect(rules(result.warnings)).toEqual(['name_allowed_characters', 'name_kebab_case']);
+    const message = issue(result.warnings, 'name_allowed_characters')?.message;
+    expect(message).toContain('Add refuses this name on a server with the default name policy (strict)');
+    expect(message).toContain('SKILLPORT_NAME_POLICY=slug stores the skill as "nul-txt"');
+    expect(message).not.toMatch(/Add refuses this name\.$/);
+    // No slug at all: refused under either policy (still a warning: the OpenViking rule table).
+    const cjk = validateSkill(named('検索'));
+    expect(issue(cjk.warnings, 'name_allowed_characters')?.message).toContain('under either name policy');
+  });
+
+  it('strict: the name rules are errors, as add answers', () => {
+    const result = validateSkill(nulTxt, { dirName: 'nul.txt', namePolicy: 'strict' });
+    expect(result.valid).toBe(false);
+    expect(rules(result.errors)).toEqual(['name_allowed_characters']);
+    expect(result.errors[0]).toMatchObject({ line: 2, column: 7, fix: 'nul-txt' });
+    expect(result.errors[0]?.message).toMatch(/Add refuses this name \(name policy strict\)\.$/);
+    const long = validateSkill(named('a'.repeat(65)), { namePolicy: 'strict' });
+    expect(rules(long.errors)).toEqual(['name_max_length']);
+  });
+
+  it('slug: a warning naming the stored name; an error when no slug exists', () => {
+    const result = validateSkill(named('ElevenLabs Automation'), { namePolicy: 'slug' });
+    expect(result.valid).toBe(true);
+    const warning = issue(result.warnings, 'name_allowed_characters');
+    expect(warning?.message).toContain('Add stores the skill as "elevenlabs-automation" (name policy slug).');
+    expect(warning?.fix).toBe('elevenlabs-automation');
+    expect(
+      rules(validateSkill(named('ElevenLabs Automation'), { namePolicy: 'slug', strict: true }).errors),
+    ).toEqual(['name_allowed_characters']);
+    const none = validateSkill(named('検索'), { namePolicy: 'slug' });
+    expect(none.valid).toBe(false);
+    expect(none.errors[0]?.message).toContain('no usable slug');
+  });
+
+  it('leading hyphen and Windows device names judge the stored name', () => {
+    // Refused under strict, stored as "my-skill" under slug: no folder is ever named "-My Skill".
+    expect(rules(validateSkill(named('"-My Skill"')).warnings)).not.toContain('name_leading_hyphen');
+    expect(rules(validateSkill(named('"-My Skill"'), { namePolicy: 'slug' }).warnings)).not.toContain(
+      'name_leading_hyphen',
+    );
+    expect(rules(validateSkill(nulTxt, { namePolicy: 'slug' }).warnings)).not.toContain(
+      'name_reserved_filename',
+    );
+    const stored = validateSkill(named('"NUL!"'), { namePolicy: 'slug' });
+    const reserved = issue(stored.warnings, 'name_reserved_filename');
+    expect(reserved?.message).toContain('"NUL!", stored as "nul",');
+    expect(rules(validateSkill(named('NUL'), { namePolicy: 'strict' }).warnings)).toContain(
+      'name_reserved_filename',
+    );
+  });
+
+  it('refuses an unknown policy', () => {
+    expect(() => validateSkill(nulTxt, { namePolicy: 'lenient' as never })).toThrow(
+      /Unknown name policy "lenient"/,
+    );
+  });
+});
