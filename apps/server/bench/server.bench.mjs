@@ -667,6 +667,8 @@ async function startServer(env, label) {
       SKILLPORT_PORT: '0',
       SKILLPORT_HOST: '127.0.0.1',
       SKILLPORT_EMBEDDINGS: process.env.SKILLPORT_EMBEDDINGS ?? 'off',
+      // The seeds put up to 100,000 skills in one account, and the write rows add more.
+      SKILLPORT_ACCOUNT_MAX_SKILLS: process.env.SKILLPORT_ACCOUNT_MAX_SKILLS ?? '0',
     },
   );
   const kids = viaCli ? childPids(started.child.pid) : [];

@@ -77,6 +77,13 @@ export interface ServerLimits {
    */
   accountQuotaMb: number;
   /**
+   * Most skills of each account (`SKILLPORT_ACCOUNT_MAX_SKILLS`, default 100000; 0 = none): live
+   * skills in all its roots. An add or restore of one skill more gets 403 `RESOURCE_EXHAUSTED`
+   * (`details.reason` `account_skill_limit`) and changes nothing; replacing a skill is not one more.
+   * The byte quota alone let one key create millions of tiny skills.
+   */
+  accountMaxSkills: number;
+  /**
    * Most MiB of unexpired, unused temp uploads per account, each counted as at least 2 KiB
    * (`SKILLPORT_TEMP_UPLOAD_QUOTA_MB`, default 256, ten uploads of the default largest size; 0 = none)
    * → 507 `RESOURCE_EXHAUSTED`
@@ -105,6 +112,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxJsonDepth: 64,
   maxJsonValues: 200_000,
   accountQuotaMb: 1024,
+  accountMaxSkills: 100_000,
   tempUploadQuotaMb: 256,
   maxMcpSessions: 1000,
   mcpSessionIdleSeconds: 30 * 60,
@@ -136,6 +144,7 @@ export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   maxJsonDepth: 'SKILLPORT_MAX_JSON_DEPTH',
   maxJsonValues: 'SKILLPORT_MAX_JSON_VALUES',
   accountQuotaMb: 'SKILLPORT_ACCOUNT_QUOTA_MB',
+  accountMaxSkills: 'SKILLPORT_ACCOUNT_MAX_SKILLS',
   tempUploadQuotaMb: 'SKILLPORT_TEMP_UPLOAD_QUOTA_MB',
   maxMcpSessions: 'SKILLPORT_MAX_MCP_SESSIONS',
   mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',

@@ -316,7 +316,7 @@ export interface paths {
         };
         /**
          * The limits this server enforces
-         * @description Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, bytes of unused temp uploads), and the name policy (`name_policy`) under which add judges a skill's name. The limits are the same for every caller; any user or admin key (or dev mode) may read it.
+         * @description Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, bytes of unused temp uploads, live skills), and the name policy (`name_policy`) under which add judges a skill's name. The limits are the same for every caller; any user or admin key (or dev mode) may read it.
          */
         get: operations["getLimits"];
         put?: never;
@@ -471,8 +471,13 @@ export interface components {
              */
             account_id: string;
         };
-        /** @description The caller's account's current usage against the two quotas above */
+        /** @description The caller's account's current usage against the quotas and the skill limit above */
         AccountUsage: {
+            /**
+             * @description Live skills of the caller's account, counted against `account_max_skills`
+             * @example 12
+             */
+            skills: number;
             /**
              * @description What the caller's account stores now, bytes, counted as for `account_quota_bytes`
              * @example 52431
@@ -1391,6 +1396,11 @@ export interface components {
         /** @description The limits this server enforces on requests, so clients can refuse an oversized skill before uploading it, and the caller's account usage against its quotas */
         ServerLimits: {
             /**
+             * @description Most live skills of the caller's account, in all its roots (0 = none). An add or restore of one skill more → 403 `RESOURCE_EXHAUSTED` with `details {reason: "account_skill_limit", limit, used, setting}`; replacing a skill is not one more (`SKILLPORT_ACCOUNT_MAX_SKILLS`)
+             * @example 100000
+             */
+            account_max_skills: number;
+            /**
              * @description Storage quota of the caller's account, bytes (0 = none): the file sizes of its live skills (SKILL.md, L0 abstract, auxiliary files; not the generated L1 overview, not kept history). An add, update or restore that would pass it → 507 `RESOURCE_EXHAUSTED` with `details.reason` `account_quota`. Set in MiB (`SKILLPORT_ACCOUNT_QUOTA_MB`)
              * @example 1073741824
              */
@@ -2079,7 +2089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2184,7 +2194,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2288,7 +2298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2396,7 +2406,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2502,7 +2512,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2606,7 +2616,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2714,7 +2724,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2815,7 +2825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2916,7 +2926,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3021,7 +3031,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3131,7 +3141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3241,7 +3251,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3355,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3460,7 +3470,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3589,7 +3599,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3702,7 +3712,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3832,7 +3842,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3959,7 +3969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4072,7 +4082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4199,7 +4209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4300,7 +4310,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4405,7 +4415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4526,7 +4536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4630,7 +4640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4734,7 +4744,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description PERMISSION_DENIED */
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -11,7 +11,13 @@ export const errorResponses = {
     content: { 'application/json': { schema: ErrorEnvelopeSchema } },
   },
   401: { description: 'UNAUTHENTICATED', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
-  403: { description: 'PERMISSION_DENIED', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
+  403: {
+    description:
+      'PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the ' +
+      'account\'s skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; ' +
+      '`SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
   404: { description: 'NOT_FOUND', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
   413: { description: 'PAYLOAD_TOO_LARGE', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
   429: {

@@ -133,7 +133,7 @@ const limitsRoute = createRoute({
     'Sizes and times past which requests are refused (bytes, counts, seconds), with the server setting behind ' +
     'each in `settings`, so a client can refuse an oversized skill folder before zipping or uploading it, and ' +
     "the caller's account usage against the per-account quotas (`account_usage`: stored bytes of live skills, " +
-    "bytes of unused temp uploads), and the name policy (`name_policy`) under which add judges a skill's name. " +
+    "bytes of unused temp uploads, live skills), and the name policy (`name_policy`) under which add judges a skill's name. " +
     'The limits are the same for every caller; any user or admin key (or dev ' +
     'mode) may read it.',
   responses: { ...okResponse(ServerLimitsSchema, 'LimitsResponse', 'The limits'), ...errorResponses },
@@ -168,10 +168,12 @@ function wireLimits(limits: ServerLimits) {
   settings.account_quota_bytes = LIMIT_ENV.accountQuotaMb;
   settings.temp_upload_quota_bytes = LIMIT_ENV.tempUploadQuotaMb;
   settings.name_policy = 'SKILLPORT_NAME_POLICY';
+  settings.account_max_skills = LIMIT_ENV.accountMaxSkills;
   return {
     ...values,
     account_quota_bytes: quotaBytes(limits.accountQuotaMb),
     temp_upload_quota_bytes: quotaBytes(limits.tempUploadQuotaMb),
+    account_max_skills: limits.accountMaxSkills,
     settings,
   };
 }
@@ -198,7 +200,11 @@ export function registerSystemRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps
       okBody(c, {
         ...wireLimits(deps.limits),
         name_policy: deps.namePolicy,
-        account_usage: { stored_bytes: usage.storedBytes, temp_upload_bytes: usage.tempUploadBytes },
+        account_usage: {
+          stored_bytes: usage.storedBytes,
+          temp_upload_bytes: usage.tempUploadBytes,
+          skills: usage.skills,
+        },
       }),
       200,
     );

@@ -372,6 +372,7 @@ export async function restoreSkill(
     })),
     ...(ifMatch !== undefined ? { ifMatch } : {}),
     quotaBytes: quotaBytes(deps.limits.accountQuotaMb),
+    maxSkills: deps.limits.accountMaxSkills,
     task: { type: match.live === null ? 'add_skill' : 'update_skill', userId: identity.userId },
   });
   deps.kickJobs();

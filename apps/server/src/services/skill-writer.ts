@@ -171,6 +171,7 @@ export async function writeSkill(
     ...(mode.action === 'update' ? { mustExist: true } : {}),
     ...(source.tempUploadId !== undefined ? { tempUploadId: source.tempUploadId } : {}),
     quotaBytes: quotaBytes(deps.limits.accountQuotaMb),
+    maxSkills: deps.limits.accountMaxSkills,
     task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
   };
   if (deps.processAtWrite) {

@@ -111,6 +111,13 @@ export interface SkillWrite extends SkillMetadata {
    * Checked inside the write's transaction, serialised per account on every engine.
    */
   quotaBytes?: number;
+  /**
+   * Most live skills of the account (0 or absent = none): a write that would create one more (a new
+   * name, or a deleted skill brought back) fails with 403 `RESOURCE_EXHAUSTED` (`details.reason`
+   * `account_skill_limit`) and changes nothing; replacing a live skill always passes. Checked inside
+   * the write's transaction, serialised per account on every engine.
+   */
+  maxSkills?: number;
   /** The processing job enqueued in the same transaction. */
   task: { type: TaskType; userId: string };
   /**
@@ -443,6 +450,8 @@ export interface AccountUsage {
   storedBytes: number;
   /** Sum of the sizes of the account's unexpired temp uploads. */
   tempUploadBytes: number;
+  /** Live skills of the account, in all its roots (counted against {@link SkillWrite.maxSkills}). */
+  skills: number;
 }
 
 export interface ApiKeyRecord {

@@ -132,3 +132,22 @@ export function checkQuota(
     { status: 507, details: { reason, limit, used, size, setting: QUOTA_SETTINGS[reason] } },
   );
 }
+
+/** The environment variable of the per-account skill count limit, named in refusals. */
+export const SKILL_LIMIT_SETTING = 'SKILLPORT_ACCOUNT_MAX_SKILLS';
+
+/**
+ * Throws 403 `RESOURCE_EXHAUSTED` when an account holding `used` live skills may not get one more
+ * (`limit` 0 or absent = none), with `details {reason: 'account_skill_limit', limit, used, setting}`.
+ */
+export function checkSkillCount(limit: number | undefined, used: number): void {
+  if (limit === undefined || limit <= 0 || used < limit) return;
+  throw new SkillportError(
+    'RESOURCE_EXHAUSTED',
+    `Skill limit reached: the account holds ${used} skills and the limit is ${limit} (${SKILL_LIMIT_SETTING}). Nothing was changed; delete skills or ask the operator to raise ${SKILL_LIMIT_SETTING}`,
+    {
+      status: 403,
+      details: { reason: 'account_skill_limit', limit, used, setting: SKILL_LIMIT_SETTING },
+    },
+  );
+}

@@ -30,9 +30,31 @@ const sizeOf = (write: SkillWrite) => write.files.reduce((sum, f) => sum + f.con
 const bytes = (n: number, fill = 120) => new Uint8Array(n).fill(fill);
 
 describe(`${TEST_ENGINE} store: per-account quotas`, () => {
+  it('counts live skills in every root; past maxSkills a new skill is refused, a replacement is not', async () => {
+    const store = setup();
+    const limited = (write: SkillWrite): SkillWrite => ({ ...write, maxSkills: 2 });
+    await store.putSkill(limited(makeWrite({ name: 'one' })));
+    await store.putSkill(limited(makeWrite({ name: 'two', rootUri: 'viking://user/skills/other' })));
+    // Another account's skills are its own.
+    await store.putSkill(limited(makeWrite({ name: 'one', accountId: 'globex' })));
+    expect((await store.accountUsage('acme', 0)).skills).toBe(2);
+    const error = await refusal(store.putSkill(limited(makeWrite({ name: 'three' }))));
+    expect(error.code).toBe('RESOURCE_EXHAUSTED');
+    expect(error.status).toBe(403);
+    expect(error.details).toMatchObject({ reason: 'account_skill_limit', limit: 2, used: 2 });
+    expect(await store.getSkill('acme', makeWrite({ name: 'three' }).rootUri, 'three')).toBeNull();
+    // Replacing a live skill passes at the limit; without a limit the count is not checked.
+    await store.putSkill(limited(makeWrite({ name: 'one' }, { 'extra.txt': 'more' })));
+    await store.putSkill(makeWrite({ name: 'three' }));
+    expect((await store.accountUsage('acme', 0)).skills).toBe(3);
+    await store.deleteSkill('acme', makeWrite({ name: 'three' }).rootUri, 'three');
+    expect((await store.accountUsage('acme', 0)).skills).toBe(2);
+    expect((await store.accountUsage('globex', 0)).skills).toBe(1);
+  });
+
   it('counts the file bytes of live skills per account, replaced files once, deleted skills not', async () => {
     const store = setup();
-    expect(await store.accountUsage('acme', 0)).toEqual({ storedBytes: 0, tempUploadBytes: 0 });
+    expect(await store.accountUsage('acme', 0)).toEqual({ storedBytes: 0, tempUploadBytes: 0, skills: 0 });
     const a = makeWrite({ name: 'alpha' }, { '.abstract.md': 'abstract', 'data/blob.bin': bytes(5000) });
     const b = makeWrite({ name: 'beta' }, { 'data/blob.bin': bytes(5000) });
     await store.putSkill(a);
@@ -134,7 +156,11 @@ describe(`${TEST_ENGINE} store: per-account quotas`, () => {
       expiresAt: now - 1,
     });
     const first = await upload('acme', 6000);
-    expect(await store.accountUsage('acme', now)).toEqual({ storedBytes: 0, tempUploadBytes: 6000 });
+    expect(await store.accountUsage('acme', now)).toEqual({
+      storedBytes: 0,
+      tempUploadBytes: 6000,
+      skills: 0,
+    });
     const error = await refusal(upload('acme', 5000));
     expect(error.status).toBe(507);
     expect(error.details).toEqual({

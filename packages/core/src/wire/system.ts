@@ -162,6 +162,12 @@ export const ServerLimitsSchema = z
         '`validateSkill` in `@skillport/core`, `skillport skills validate --name-policy`)',
       example: 'strict',
     }),
+    account_max_skills: limit(
+      "Most live skills of the caller's account, in all its roots (0 = none). An add or restore of one " +
+        'skill more → 403 `RESOURCE_EXHAUSTED` with `details {reason: "account_skill_limit", limit, used, ' +
+        'setting}`; replacing a skill is not one more (`SKILLPORT_ACCOUNT_MAX_SKILLS`)',
+      100000,
+    ),
     account_usage: z
       .object({
         stored_bytes: limit(
@@ -172,10 +178,11 @@ export const ServerLimitsSchema = z
           "Bytes of the caller's account's unused, unexpired temp uploads, counted against `temp_upload_quota_bytes`",
           0,
         ),
+        skills: limit("Live skills of the caller's account, counted against `account_max_skills`", 12),
       })
       .meta({
         id: 'AccountUsage',
-        description: "The caller's account's current usage against the two quotas above",
+        description: "The caller's account's current usage against the quotas and the skill limit above",
       }),
     settings: z.record(z.string(), z.string()).meta({
       description:

@@ -135,11 +135,21 @@ export async function storedBytes(
   return Number(rows[0]?.n ?? 0);
 }
 
+/** Live skills of the account, in all its roots (the sum of its `skill_root_counts` rows). */
+export async function skillCount(db: Queryable, accountId: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    'SELECT COALESCE(SUM(n), 0)::text AS n FROM skill_root_counts WHERE account_id = $1',
+    [accountId],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** `Store.accountUsage`. */
 export async function accountUsage(db: Queryable, accountId: string, now: number): Promise<AccountUsage> {
   return {
     storedBytes: await storedBytes(db, accountId),
     tempUploadBytes: await tempUploadBytes(db, accountId, now),
+    skills: await skillCount(db, accountId),
   };
 }
 

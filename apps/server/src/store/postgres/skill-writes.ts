@@ -9,8 +9,8 @@ import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256HexAsync } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
-import { checkFiles, checkIfMatch, checkQuota, tempUploadGone } from '../write-checks.js';
-import { lockAccountQuota, storedBytes } from './account-ops.js';
+import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, tempUploadGone } from '../write-checks.js';
+import { lockAccountQuota, skillCount, storedBytes } from './account-ops.js';
 import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
@@ -189,9 +189,11 @@ export async function putSkillTx(
 ): Promise<SkillWriteResult> {
   checkFiles(write);
   const quota = write.quotaBytes !== undefined && write.quotaBytes > 0;
+  const counted = write.maxSkills !== undefined && write.maxSkills > 0;
   // Taken before the skill row lock, so every quota-checked write of the account takes its locks in
-  // one order; released at commit.
-  if (quota) await lockAccountQuota(client, 'account_quota', write.accountId);
+  // one order; released at commit (the skill count limit shares it: a count read under it is not
+  // raced by another add of the account).
+  if (quota || counted) await lockAccountQuota(client, 'account_quota', write.accountId);
   const found = await client.query<ExistingSkill>(
     `SELECT seq, id, revision, overview,
        (SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = skills.seq AND f.path = $4) AS overview_sha256
@@ -209,6 +211,9 @@ export async function putSkillTx(
   if (quota) {
     const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
     checkQuota('account_quota', write.quotaBytes, await storedBytes(client, write.accountId, write), size);
+  }
+  if (counted && existing === undefined) {
+    checkSkillCount(write.maxSkills, await skillCount(client, write.accountId));
   }
   if (write.tempUploadId !== undefined) {
     // The upload is used up by this write only: a refused add leaves it for a retry, and of two

@@ -119,11 +119,21 @@ export function storedBytes(
   return total - replaced;
 }
 
+/** Live skills of the account, in all its roots (from the per-root counts kept by triggers). */
+export function skillCount(conn: Connection, accountId: string): number {
+  return (
+    conn.stmt('SELECT COALESCE(SUM(n), 0) AS n FROM skill_counts WHERE account_id = ?').get(accountId) as {
+      n: number;
+    }
+  ).n;
+}
+
 /** `Store.accountUsage`. */
 export function accountUsage(conn: Connection, accountId: string, now: number): AccountUsage {
   return {
     storedBytes: storedBytes(conn, accountId),
     tempUploadBytes: tempUploadBytes(conn, accountId, now),
+    skills: skillCount(conn, accountId),
   };
 }
 

@@ -4,8 +4,8 @@ import { segmentSearchDocument } from '../../search/cjk-segment.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
-import { checkFiles, checkIfMatch, checkQuota } from '../write-checks.js';
-import { consumeTempUploadTx, storedBytes } from './account-ops.js';
+import { checkFiles, checkIfMatch, checkQuota, checkSkillCount } from '../write-checks.js';
+import { consumeTempUploadTx, skillCount, storedBytes } from './account-ops.js';
 import type { Connection } from './connection.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from './rows.js';
 
@@ -125,6 +125,9 @@ export function putSkillTx(
   if (write.quotaBytes !== undefined && write.quotaBytes > 0) {
     const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
     checkQuota('account_quota', write.quotaBytes, storedBytes(conn, write.accountId, write), size);
+  }
+  if (existing === undefined && write.maxSkills !== undefined && write.maxSkills > 0) {
+    checkSkillCount(write.maxSkills, skillCount(conn, write.accountId));
   }
   if (write.tempUploadId !== undefined) consumeTempUploadTx(conn, write.accountId, write.tempUploadId);
 
