@@ -353,6 +353,63 @@ describe('the catalogue page served at /', () => {
     await api.deleteSkill('history-notes', { purge: true });
   });
 
+  it('a history entry opens that revision read-only: SKILL.md, levels and files as kept then', async () => {
+    const DESC = 'A skill whose history is opened';
+    const first = await api.addSkill(md('past-notes', DESC, '# One\n'), { wait: true });
+    const second = await api.addSkill(
+      [
+        {
+          path: 'past-notes/SKILL.md',
+          data: md('past-notes', DESC, '# Two\n\nSee [the extra](docs/extra.md).\n'),
+        },
+        { path: 'past-notes/docs/extra.md', data: '# Extra\n\nOnly the second revision has it.\n' },
+      ],
+      { wait: true },
+    );
+    await api.restoreSkill('past-notes', first.revision, { wait: true });
+    const { page, context, errors } = await openPage(`${server.url}/#/skill/past-notes`);
+    const items = page.getByTestId('revisions').locator('li');
+    await expect.poll(() => items.count(), { timeout: 15_000 }).toBe(3);
+    expect(await page.getByTestId('past-revision').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Delete/ }).count()).toBe(1);
+    // The second entry is the revision with the extra file.
+    await items.nth(1).getByRole('link').click();
+    await expect.poll(() => page.url()).toContain(`revision=${second.revision}`);
+    const body = page.getByTestId('skill-body');
+    await expect.poll(() => body.locator('h1').textContent(), { timeout: 15_000 }).toBe('Two');
+    expect(await page.getByTestId('past-revision').textContent()).toContain(second.revision.slice(0, 10));
+    expect(await page.getByRole('button', { name: /Delete/ }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: /Update/ }).count()).toBe(0);
+    expect(await page.getByTestId('install-command').textContent()).toBe(
+      `skillport install past-notes@${second.revision.slice(0, 12)}`,
+    );
+    expect(await items.nth(1).getByRole('link').getAttribute('aria-current')).toBe('page');
+    // Its file, which the current revision no longer has, opens from that revision.
+    await body.getByText('the extra').click();
+    const viewer = page.getByTestId('file-viewer');
+    await expect
+      .poll(() => viewer.textContent(), { timeout: 15_000 })
+      .toContain('Only the second revision has it.');
+    // The tabs stay on the revision.
+    await page.getByRole('tab', { name: /Source/ }).click();
+    await expect.poll(() => page.getByTestId('skill-source').textContent()).toContain('# Two');
+    expect(page.url()).toContain(`revision=${second.revision}`);
+    await shot(page, 'skill-past-revision');
+    // Back to the current revision: editable again.
+    await page.getByRole('link', { name: 'Open the current revision' }).click();
+    await expect.poll(() => page.getByTestId('skill-body').locator('h1').textContent()).toBe('One');
+    expect(await page.getByTestId('past-revision').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /Delete/ }).count()).toBe(1);
+    // A revision the server does not keep says so.
+    await page.goto(`${server.url}/#/skill/past-notes?revision=${'0'.repeat(64)}`);
+    await expect
+      .poll(() => page.locator('h1').first().textContent(), { timeout: 15_000 })
+      .toContain('has no revision 000000000000');
+    expect(errors).toEqual([]);
+    await context.close();
+    await api.deleteSkill('past-notes', { purge: true });
+  });
+
   it('opens a skill: levels, frontmatter, files with sizes, file view and download, copy buttons', async () => {
     const { page, context, errors } = await openPage(`${server.url}/`);
     await page.getByRole('link', { name: 'meeting-notes' }).click();

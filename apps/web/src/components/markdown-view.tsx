@@ -26,7 +26,8 @@ export function MarkdownView({
 }: {
   source: string;
   fromDir?: string;
-  skill?: { name: string; targetUri: string };
+  /** The skill whose files links and images name (at `revision` when given: a past revision). */
+  skill?: { name: string; targetUri: string; revision?: string | null };
   onOpenFile?: (path: string) => void;
   testId?: string;
 }) {
@@ -45,7 +46,12 @@ export function MarkdownView({
         const type = IMAGE_TYPES[ext];
         if (!type) continue;
         client
-          .getSkillFile(skill.name, path, { target_uri: skill.targetUri }, { signal: controller.signal })
+          .getSkillFile(
+            skill.name,
+            path,
+            { target_uri: skill.targetUri, ...(skill.revision ? { revision: skill.revision } : {}) },
+            { signal: controller.signal },
+          )
           .then((file) => {
             const url = URL.createObjectURL(new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type }));
             urls.push(url);
@@ -60,7 +66,7 @@ export function MarkdownView({
       controller.abort();
       for (const url of urls) URL.revokeObjectURL(url);
     };
-  }, [source, fromDir, skill?.name, skill?.targetUri, client]);
+  }, [source, fromDir, skill?.name, skill?.targetUri, skill?.revision, client]);
 
   const open = (event: Event) => {
     if (event instanceof KeyboardEvent && event.key !== 'Enter') return;

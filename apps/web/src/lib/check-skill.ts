@@ -1,9 +1,17 @@
 /**
  * The verdict on a prepared skill before it is sent: the same validator and options the server's
  * add applies (`@skillport/core`, profile `openviking`, the upload's folder name when the server
- * will see one), plus the add-time name rule, which add enforces although validate only warns.
+ * will see one), judged under the server's name policy (`name_policy` of `GET /api/v1/system/limits`):
+ * under `strict` a name add refuses is an error, under `slug` a warning naming the stored name.
  */
-import { normalizeSkillName, type SkillIssue, validateSkill } from '@skillport/core';
+import {
+  type NamePolicy,
+  normalizeSkillName,
+  SKILL_NAME_PATTERN,
+  type SkillIssue,
+  toSkillSlug,
+  validateSkill,
+} from '@skillport/core';
 import type { PreparedSkill } from './skill-input.js';
 
 /** The verdict shown on the add page. */
@@ -16,51 +24,51 @@ export interface SkillCheck {
   warnings: SkillIssue[];
 }
 
-const NAME_RULES = new Set(['name_allowed_characters', 'name_max_length']);
-
 /**
  * Validates a prepared skill as the server's add will.
  *
  * @param prepared - the skill
  * @param expectedName - on update, the name the content must keep
+ * @param namePolicy - the server's name policy (default `strict`, the server default)
  */
 export function checkSkill(
   prepared: Pick<PreparedSkill, 'skillMd' | 'folderName' | 'kind'>,
   expectedName?: string,
+  namePolicy: NamePolicy = 'strict',
 ): SkillCheck {
   // The server sees a folder name only in an uploaded zip whose SKILL.md sits in a top folder; a
   // folder picked here is zipped with SKILL.md at the archive root.
   const dirName = prepared.kind === 'zip' ? prepared.folderName : null;
-  const result = validateSkill(prepared.skillMd, { profile: 'openviking', ...(dirName ? { dirName } : {}) });
+  const result = validateSkill(prepared.skillMd, {
+    profile: 'openviking',
+    namePolicy,
+    ...(dirName ? { dirName } : {}),
+  });
   const errors = [...result.errors];
-  let warnings = [...result.warnings];
+  const warnings = [...result.warnings];
   if (result.name !== null && errors.length === 0) {
-    try {
-      const name = normalizeSkillName(result.name);
-      if (expectedName !== undefined && name !== expectedName) {
-        const at = warnings.find((w) => w.field === 'name') ?? result.errors.find((w) => w.field === 'name');
-        errors.push({
-          rule: 'name_unchanged',
-          severity: 'error',
-          field: 'name',
-          message: `An update keeps the skill's name: this SKILL.md is named ${JSON.stringify(name)}, the skill is ${JSON.stringify(expectedName)}.`,
-          ...(at?.line !== undefined ? { line: at.line } : {}),
-          ...(at?.column !== undefined ? { column: at.column } : {}),
-          fix: expectedName,
-        });
+    // No error: the name keeps the rule, or (slug policy) is stored under its valid slug.
+    const trimmed = result.name.trim();
+    const name = SKILL_NAME_PATTERN.test(trimmed) ? trimmed : toSkillSlug(trimmed);
+    if (!SKILL_NAME_PATTERN.test(name)) {
+      let message = `"name" ${JSON.stringify(result.name)} cannot be stored.`;
+      try {
+        normalizeSkillName(result.name);
+      } catch (error) {
+        message = (error as Error).message;
       }
-    } catch (error) {
-      // Add refuses this name: its warnings become errors here, as add would answer.
-      const promoted = warnings.filter((w) => NAME_RULES.has(w.rule));
-      warnings = warnings.filter((w) => !NAME_RULES.has(w.rule));
-      if (promoted.length > 0) errors.push(...promoted.map((w) => ({ ...w, severity: 'error' as const })));
-      else
-        errors.push({
-          rule: 'name_invalid',
-          severity: 'error',
-          field: 'name',
-          message: (error as Error).message,
-        });
+      errors.push({ rule: 'name_invalid', severity: 'error', field: 'name', message });
+    } else if (expectedName !== undefined && name !== expectedName) {
+      const at = warnings.find((w) => w.field === 'name');
+      errors.push({
+        rule: 'name_unchanged',
+        severity: 'error',
+        field: 'name',
+        message: `An update keeps the skill's name: this SKILL.md is named ${JSON.stringify(name)}, the skill is ${JSON.stringify(expectedName)}.`,
+        ...(at?.line !== undefined ? { line: at.line } : {}),
+        ...(at?.column !== undefined ? { column: at.column } : {}),
+        fix: expectedName,
+      });
     }
   }
   return { name: result.name, description: result.description, tags: result.tags, errors, warnings };

@@ -4,7 +4,7 @@
  * it), located issues are listed before anything is sent, and the upload shows its progress.
  */
 
-import type { SkillIssue } from '@skillport/core';
+import type { NamePolicy, SkillIssue } from '@skillport/core';
 import { isApiError, SkillInvalidError } from '@skillport/sdk-browser';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useApp } from '../app-context.js';
@@ -61,6 +61,8 @@ export function AddPage({ params }: { params: URLSearchParams }) {
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const [current, setCurrent] = useState<{ revision: string; exists: boolean } | null>(null);
   const [existing, setExisting] = useState<string | null>(null);
+  // The server's name policy: the page judges a name as this server's add will (strict until known).
+  const [namePolicy, setNamePolicy] = useState<NamePolicy>('strict');
   const editor = useRef<Partial<EditorHandle>>({});
   const folderInput = useRef<HTMLInputElement>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -85,7 +87,24 @@ export function AddPage({ params }: { params: URLSearchParams }) {
     return () => controller.abort();
   }, [updating, client, reportError, rootKind]);
 
-  const check = useMemo(() => checkSkill(prepared, updating ?? undefined), [prepared, updating]);
+  useEffect(() => {
+    const controller = new AbortController();
+    client
+      .getLimits({ signal: controller.signal })
+      .then((limits) => {
+        if (limits.name_policy === 'slug' || limits.name_policy === 'strict')
+          setNamePolicy(limits.name_policy);
+      })
+      .catch(() => {
+        // An older server reports no policy: it refuses such names (strict), the default kept here.
+      });
+    return () => controller.abort();
+  }, [client]);
+
+  const check = useMemo(
+    () => checkSkill(prepared, updating ?? undefined, namePolicy),
+    [prepared, updating, namePolicy],
+  );
   const blocked = check.errors.length > 0;
 
   // On add, say when the name is taken in the chosen root (the add replaces that skill).

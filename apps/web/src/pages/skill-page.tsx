@@ -1,7 +1,9 @@
 /**
  * One skill: L2 (SKILL.md body), L1 (overview) and L0 (abstract) rendered, the raw source, the
  * frontmatter, files with sizes, viewing and download, revision history (when the server has it),
- * copy buttons for the install command and the URI, update and delete.
+ * copy buttons for the install command and the URI, update and delete. A history entry opens that
+ * revision read-only (`?revision=`): its SKILL.md, levels and files as the server keeps them, an
+ * install command pinned to it, and no update or delete (restoring is an API / CLI action).
  */
 import { parseSkillMd } from '@skillport/core';
 import { type ApiError, ConflictError } from '@skillport/sdk-browser';
@@ -46,6 +48,8 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
   const tabParam = params.get('tab');
   const tab: TabId = TABS.some((t) => t.id === tabParam) ? (tabParam as TabId) : 'skill';
   const openFile = params.get('file');
+  // A past revision, read-only; the current skill when absent.
+  const revision = params.get('revision')?.trim() || null;
   const [skill, setSkill] = useState<Skill | null>(null);
   const [error, setError] = useState<ApiError | Error | null>(null);
   const [revisions, setRevisions] = useState<Revision[] | null>(null);
@@ -58,10 +62,14 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
     setError(null);
     setRevisions(null);
     client
-      .getSkill(name, kind ? { target_uri: rootTarget(kind) } : {}, { signal: controller.signal })
+      .getSkill(
+        name,
+        { ...(kind ? { target_uri: rootTarget(kind) } : {}), ...(revision ? { revision } : {}) },
+        { signal: controller.signal },
+      )
       .then((result) => {
         setSkill(result);
-        document.title = `${result.name} · Skillport`;
+        document.title = `${result.name}${revision ? ` @ ${revision.slice(0, 10)}` : ''} · Skillport`;
         headingRef.current?.focus();
         // Revision history, where the server offers it (asked until a server says it has no such route).
         if (!revisionsSupported) return;
@@ -91,12 +99,27 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
       controller.abort();
       document.title = 'Skillport';
     };
-  }, [name, kind, client, reportError]);
+  }, [name, kind, revision, client, reportError]);
 
   const parsed = useMemo(() => (skill?.content ? parseSkillMd(skill.content).skill : null), [skill?.content]);
 
   if (error) {
     const missing = (error as ApiError).status === 404;
+    // A 404 naming the skill (`details.type` "skill") means the skill is gone, else the revision is.
+    const details = (error as ApiError).details as { type?: unknown } | undefined;
+    if (missing && revision && details?.type !== 'skill') {
+      return (
+        <section class="empty-state">
+          <h1>{`“${name}” has no revision ${revision.slice(0, 12)}`}</h1>
+          <p class="muted">
+            The server no longer keeps it (see its retention settings), or it never existed.
+          </p>
+          <a class="button" href={skillHref(name, kind)}>
+            Open the current revision
+          </a>
+        </section>
+      );
+    }
     return (
       <section class="empty-state">
         <h1>{missing ? `No skill named “${name}”` : 'Could not load this skill'}</h1>
@@ -119,13 +142,19 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
   const targetUri = skill.root_uri;
   const files = (skill.files ?? []).filter((f) => !f.is_dir);
   const auxiliary = files.filter((f) => f.kind === 'auxiliary');
+  // A past revision: the revision asked for is shown read-only (the current one is not "past").
+  const current = revisions?.find((r, index) =>
+    typeof r.current === 'boolean' ? r.current : index === 0 && r.revision === skill.revision,
+  );
+  const past = revision !== null && (current === undefined || current.revision !== skill.revision);
   // Options first; a name starting with "-" after "--", or the command line reads it as an option.
   const install = `skillport install${skillKind === 'agent' ? ' --target viking://agent/skills' : ''} ${
     skill.name.startsWith('-') ? '-- ' : ''
-  }${skill.name}`;
-  const tabLink = (id: TabId) => skillHref(skill.name, kind, { tab: id === 'skill' ? null : id });
+  }${skill.name}${past ? `@${skill.revision.slice(0, 12)}` : ''}`;
+  const tabLink = (id: TabId) => skillHref(skill.name, kind, { tab: id === 'skill' ? null : id, revision });
   const fileLink = (path: string | null) =>
-    skillHref(skill.name, kind, { tab: tab === 'skill' ? null : tab, file: path });
+    skillHref(skill.name, kind, { tab: tab === 'skill' ? null : tab, file: path, revision });
+  const skillRef = { name: skill.name, targetUri, revision };
 
   const remove = async () => {
     try {
@@ -147,8 +176,25 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
       <nav class="breadcrumbs" aria-label="Breadcrumb">
         <a href={href('/')}>Catalogue</a>
         <span aria-hidden="true">/</span>
-        <span aria-current="page">{skill.name}</span>
+        {revision ? (
+          <>
+            <a href={skillHref(skill.name, kind)}>{skill.name}</a>
+            <span aria-hidden="true">/</span>
+            <span aria-current="page" class="mono">
+              rev {skill.revision.slice(0, 10)}
+            </span>
+          </>
+        ) : (
+          <span aria-current="page">{skill.name}</span>
+        )}
       </nav>
+      {past && (
+        <p class="past-revision" role="status" data-testid="past-revision">
+          <Icon name="history" /> A past revision ({skill.revision.slice(0, 10)},{' '}
+          {formatDate(skill.updated_at)}
+          ), read-only. <a href={skillHref(skill.name, kind)}>Open the current revision</a>
+        </p>
+      )}
 
       <header class="skill-header">
         <div class="skill-title">
@@ -176,14 +222,16 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
             rev {skill.revision.slice(0, 10)}
           </span>
         </div>
-        <div class="skill-actions">
-          <a class="button" href={href('/add', { update: skill.name, root: skillKind })}>
-            <Icon name="edit" /> Update
-          </a>
-          <button type="button" class="button danger-outline" onClick={() => setConfirming(true)}>
-            <Icon name="trash" /> Delete
-          </button>
-        </div>
+        {!past && (
+          <div class="skill-actions">
+            <a class="button" href={href('/add', { update: skill.name, root: skillKind })}>
+              <Icon name="edit" /> Update
+            </a>
+            <button type="button" class="button danger-outline" onClick={() => setConfirming(true)}>
+              <Icon name="trash" /> Delete
+            </button>
+          </div>
+        )}
       </header>
 
       <div class="skill-layout">
@@ -212,7 +260,7 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
             {tab === 'skill' && (
               <MarkdownView
                 source={parsed?.body ?? skill.content ?? ''}
-                skill={{ name: skill.name, targetUri }}
+                skill={skillRef}
                 onOpenFile={(path) => navigate(fileLink(path))}
                 testId="skill-body"
               />
@@ -227,8 +275,7 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
           </section>
           {openFile && (
             <FileViewer
-              name={skill.name}
-              targetUri={targetUri}
+              skill={skillRef}
               path={openFile}
               file={files.find((f) => f.path === openFile) ?? null}
               onClose={() => navigate(fileLink(null))}
@@ -253,13 +300,7 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
             <h2>
               Files <span class="muted small">{files.length}</span>
             </h2>
-            <FileTable
-              files={files}
-              name={skill.name}
-              targetUri={targetUri}
-              fileLink={fileLink}
-              onError={reportError}
-            />
+            <FileTable files={files} skill={skillRef} fileLink={fileLink} onError={reportError} />
             {auxiliary.length === 0 && (
               <p class="muted small">No auxiliary files: the skill is its SKILL.md.</p>
             )}
@@ -271,21 +312,32 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
                 <Icon name="history" /> History
               </h2>
               <ol class="revisions" data-testid="revisions">
-                {revisions.slice(0, 20).map((r, index) => (
+                {revisions.slice(0, 20).map((r, index) => {
                   // A restore writes an earlier revision anew: one revision id may appear twice.
-                  <li key={`${index}:${r.revision}`}>
-                    <code class="mono">{r.revision.slice(0, 10)}</code>
-                    {(typeof r.current === 'boolean'
-                      ? r.current
-                      : index === 0 && r.revision === skill.revision) && <span class="tag">current</span>}
-                    {r.created_at && (
-                      <span class="muted small" title={formatDate(r.created_at)}>
-                        {formatRelative(r.created_at)}
-                      </span>
-                    )}
-                    {typeof r.size === 'number' && <span class="muted small">{formatBytes(r.size)}</span>}
-                  </li>
-                ))}
+                  const isCurrent = r === current;
+                  const shown = r.revision === skill.revision && (revision !== null) === !isCurrent;
+                  return (
+                    <li key={`${index}:${r.revision}`}>
+                      <a
+                        class="mono"
+                        href={skillHref(skill.name, kind, { revision: isCurrent ? null : r.revision })}
+                        aria-current={shown ? 'page' : undefined}
+                        title={
+                          isCurrent ? 'Open the current revision' : `Open revision ${r.revision} (read-only)`
+                        }
+                      >
+                        {r.revision.slice(0, 10)}
+                      </a>
+                      {isCurrent && <span class="tag">current</span>}
+                      {r.created_at && (
+                        <span class="muted small" title={formatDate(r.created_at)}>
+                          {formatRelative(r.created_at)}
+                        </span>
+                      )}
+                      {typeof r.size === 'number' && <span class="muted small">{formatBytes(r.size)}</span>}
+                    </li>
+                  );
+                })}
               </ol>
             </section>
           )}
@@ -359,13 +411,24 @@ function FrontmatterTable({ frontmatter }: { frontmatter: Record<string, unknown
   );
 }
 
+/** The skill a file belongs to: its name, root and, for a past revision, that revision. */
+interface SkillRef {
+  name: string;
+  targetUri: string;
+  revision: string | null;
+}
+
+const fileParams = (skill: SkillRef) => ({
+  target_uri: skill.targetUri,
+  ...(skill.revision ? { revision: skill.revision } : {}),
+});
+
 async function download(
   client: ReturnType<typeof useApp>['client'],
-  name: string,
-  targetUri: string,
+  skill: SkillRef,
   path: string,
 ): Promise<void> {
-  const file = await client.getSkillFile(name, path, { target_uri: targetUri });
+  const file = await client.getSkillFile(skill.name, path, fileParams(skill));
   const url = URL.createObjectURL(
     new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
   );
@@ -380,14 +443,12 @@ async function download(
 
 function FileTable({
   files,
-  name,
-  targetUri,
+  skill,
   fileLink,
   onError,
 }: {
   files: SkillFile[];
-  name: string;
-  targetUri: string;
+  skill: SkillRef;
   fileLink: (path: string | null) => string;
   onError: (error: unknown) => void;
 }) {
@@ -422,7 +483,7 @@ function FileTable({
                 class="icon-button"
                 aria-label={`Download ${f.path}`}
                 title={`Download ${f.path}`}
-                onClick={() => download(client, name, targetUri, f.path).catch(onError)}
+                onClick={() => download(client, skill, f.path).catch(onError)}
               >
                 <Icon name="download" />
               </button>
@@ -437,15 +498,13 @@ function FileTable({
 const TEXT_LIMIT = 512 * 1024;
 
 function FileViewer({
-  name,
-  targetUri,
+  skill,
   path,
   file,
   onClose,
   onOpenFile,
 }: {
-  name: string;
-  targetUri: string;
+  skill: SkillRef;
   path: string;
   file: SkillFile | null;
   onClose: () => void;
@@ -468,7 +527,7 @@ function FileViewer({
       return;
     }
     client
-      .getSkillFile(name, path, { target_uri: targetUri }, { signal: controller.signal })
+      .getSkillFile(skill.name, path, fileParams(skill), { signal: controller.signal })
       .then((result) => {
         const bytes = result.bytes;
         if (bytes.includes(0)) {
@@ -487,7 +546,7 @@ function FileViewer({
         if (!isAbort(e)) reportError(e);
       });
     return () => controller.abort();
-  }, [name, path, targetUri, file, client, reportError]);
+  }, [skill.name, skill.targetUri, skill.revision, path, file, client, reportError]);
   const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
   return (
     <section class="card file-viewer" ref={ref} aria-label={`File ${path}`} data-testid="file-viewer">
@@ -499,7 +558,7 @@ function FileViewer({
           <button
             type="button"
             class="button small"
-            onClick={() => download(client, name, targetUri, path).catch(reportError)}
+            onClick={() => download(client, skill, path).catch(reportError)}
           >
             <Icon name="download" /> Download
           </button>
@@ -515,7 +574,7 @@ function FileViewer({
       {state === 'text' &&
         text !== null &&
         (/\.(md|markdown)$/i.test(path) ? (
-          <MarkdownView source={text} fromDir={dir} skill={{ name, targetUri }} onOpenFile={onOpenFile} />
+          <MarkdownView source={text} fromDir={dir} skill={skill} onOpenFile={onOpenFile} />
         ) : (
           <pre class="source">
             <code>{text}</code>
