@@ -338,10 +338,182 @@ async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void>
 }
 
 /**
+ * Row triggers that keep tables derived from the rows an import writes, per row: `skill_terms`
+ * (migration 4), `account_usage` (5), `skill_search_generation` (7), `skill_root_counts` (8). The last
+ * three update a handful of counter rows, so in the one transaction of an import every change would
+ * add a version of the same row, and each update walks the versions before it (quadratic: at 100,000
+ * skills the import did not finish in an hour). An import disables them and derives the tables once,
+ * in bulk, before committing ({@link deriveTables}) — the same contents the triggers give; the terms
+ * in index order, so both indexes of `skill_terms` fill front to back.
+ */
+const DERIVING_TRIGGERS = [
+  ['skills', 'skill_terms_added'],
+  ['skills', 'skill_search_generation_added'],
+  ['skills', 'skill_root_counts_added'],
+  ['skill_files', 'skill_files_usage'],
+] as const;
+
+/** `ALTER TABLE … DISABLE|ENABLE TRIGGER …` for {@link DERIVING_TRIGGERS}. */
+function switchTriggers(mode: 'DISABLE' | 'ENABLE'): string {
+  const tables = [...new Set(DERIVING_TRIGGERS.map(([table]) => table))];
+  return tables
+    .map(
+      (table) =>
+        `ALTER TABLE ${table} ${DERIVING_TRIGGERS.filter(([t]) => t === table)
+          .map(([, trigger]) => `${mode} TRIGGER ${trigger}`)
+          .join(', ')}`,
+    )
+    .join('; ');
+}
+
+/**
+ * What {@link DERIVING_TRIGGERS} would have written for the rows imported into a database that held
+ * no skills: each skill's `skill_terms` rows (as migration 4's backfill), the stored bytes per account,
+ * the skills per root and shard, and the search generation bumped once per skill in its shard.
+ */
+async function deriveTables(client: pg.ClientBase): Promise<void> {
+  await client.query(
+    `INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+       SELECT u.lexeme, s.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
+       FROM skills s CROSS JOIN LATERAL unnest(s.search) AS u
+       ORDER BY u.lexeme COLLATE "C", s.seq`,
+  );
+  await client.query(
+    `INSERT INTO account_usage (account_id, stored_bytes)
+       SELECT s.account_id, sum(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+       WHERE f.path <> '.overview.md' GROUP BY s.account_id
+     ON CONFLICT (account_id) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes`,
+  );
+  await client.query(
+    `INSERT INTO skill_root_counts (account_id, root_uri, shard, n)
+       SELECT account_id, root_uri, (seq % 64)::smallint, count(*) FROM skills GROUP BY 1, 2, 3
+     ON CONFLICT (account_id, root_uri, shard) DO UPDATE SET n = skill_root_counts.n + EXCLUDED.n`,
+  );
+  await client.query(
+    `UPDATE skill_search_generation g SET n = g.n + c.added
+       FROM (SELECT seq % 64 AS shard, count(*) AS added FROM skills GROUP BY 1) AS c
+     WHERE g.shard = c.shard`,
+  );
+}
+
+/** Records of one type inserted per statement (blobs: also at most {@link BATCH_BYTES} of content). */
+const BATCH = 500;
+const BATCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Inserts records of one type, many per statement (one round trip per batch): blobs, skills with
+ * their files, and tasks; the others one by one ({@link insertRecord}). Rows are inserted in the
+ * order given, so their `seq` follows the archive's order.
+ */
+async function insertBatch(client: pg.ClientBase, batch: readonly DataRecord[]): Promise<void> {
+  const first = batch[0];
+  if (first === undefined) return;
+  if (batch.length === 1 || (first.type !== 'blob' && first.type !== 'skill' && first.type !== 'task')) {
+    for (const record of batch) await insertRecord(client, record);
+    return;
+  }
+  if (first.type === 'blob') {
+    const blobs = batch as Array<Extract<DataRecord, { type: 'blob' }>>;
+    await client.query(
+      `INSERT INTO blobs (sha256, size, content)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bytea[])`,
+      [
+        blobs.map((b) => b.sha256),
+        blobs.map((b) => b.size),
+        blobs.map((b) => Buffer.from(b.content, 'base64')),
+      ],
+    );
+    return;
+  }
+  if (first.type === 'task') {
+    const tasks = batch as Array<Extract<DataRecord, { type: 'task' }>>;
+    await client.query(
+      `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
+         result, error, created_at, updated_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+         $8::int[], $9::bigint[], $10::text[], $11::text[], $12::bigint[], $13::bigint[])`,
+      [
+        tasks.map((r) => r.id),
+        tasks.map((r) => r.account_id),
+        tasks.map((r) => r.user_id),
+        tasks.map((r) => r.task_type),
+        tasks.map((r) => r.status),
+        tasks.map((r) => r.skill_id),
+        tasks.map((r) => r.revision),
+        tasks.map((r) => r.attempts),
+        tasks.map((r) => r.run_at),
+        tasks.map((r) => (r.result === null ? null : JSON.stringify(r.result))),
+        tasks.map((r) => r.error),
+        tasks.map((r) => r.created_at),
+        tasks.map((r) => r.updated_at),
+      ],
+    );
+    return;
+  }
+  const skills = batch as Array<Extract<DataRecord, { type: 'skill' }>>;
+  const searches: string[] = [];
+  for (const r of skills) {
+    searches.push(
+      await searchVector({
+        name: r.name,
+        tags: r.tags,
+        description: r.description,
+        overview: r.overview,
+        body: r.body,
+      }),
+    );
+  }
+  const files = skills.flatMap((r) => r.files.map((f) => ({ id: r.id, ...f })));
+  await client.query(
+    `WITH s AS (
+       INSERT INTO skills (id, account_id, root_uri, name, description, tags, allowed_tools, frontmatter, body,
+         source_metadata, revision, overview, overview_revision, created_at, updated_at, search)
+       SELECT id, account_id, root_uri, name, description, tags, allowed_tools, frontmatter, body,
+         source_metadata, revision, overview, overview_revision, created_at, updated_at, search::tsvector
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+         $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], $16::text[])
+         WITH ORDINALITY AS r(id, account_id, root_uri, name, description, tags, allowed_tools, frontmatter, body,
+           source_metadata, revision, overview, overview_revision, created_at, updated_at, search, n)
+       ORDER BY n
+       RETURNING seq, id)
+     INSERT INTO skill_files (skill_seq, path, kind, size, sha256)
+       SELECT s.seq, f.path, f.kind, f.size, f.sha256
+       FROM unnest($17::text[], $18::text[], $19::text[], $20::bigint[], $21::text[]) AS f(id, path, kind, size, sha256)
+       JOIN s ON s.id = f.id`,
+    [
+      skills.map((r) => r.id),
+      skills.map((r) => r.account_id),
+      skills.map((r) => r.root_uri),
+      skills.map((r) => r.name),
+      skills.map((r) => r.description),
+      skills.map((r) => JSON.stringify(r.tags)),
+      skills.map((r) => JSON.stringify(r.allowed_tools)),
+      skills.map((r) => JSON.stringify(r.frontmatter)),
+      skills.map((r) => r.body),
+      skills.map((r) => (r.source_metadata === null ? null : JSON.stringify(r.source_metadata))),
+      skills.map((r) => r.revision),
+      skills.map((r) => r.overview),
+      skills.map((r) => r.overview_revision),
+      skills.map((r) => r.created_at),
+      skills.map((r) => r.updated_at),
+      searches,
+      files.map((f) => f.id),
+      files.map((f) => f.path),
+      files.map((f) => f.kind),
+      files.map((f) => f.size),
+      files.map((f) => f.sha256),
+    ],
+  );
+}
+
+/**
  * Writes the records into an empty database in one transaction (all or nothing): accounts and users
- * are merged (a server's start-up may have created `default`), everything else must be new. Skills
- * are indexed for search as they arrive. A concurrent import into the same database waits for this
- * one (the table lock taken first), then finds it not empty.
+ * are merged (a server's start-up may have created `default`), everything else must be new. Records
+ * of one type go in batches (one statement each); skills are indexed for search as they arrive; the
+ * tables derived from them by row triggers (search terms, counters) are written once at the end when
+ * the importing role may switch those triggers off (it owns the tables: the role that ran the
+ * migrations), else row by row as any write. A concurrent import into the same database waits for
+ * this one (the table lock taken first), then finds it not empty.
  *
  * @returns the records written per type
  * @throws SkillportError `CONFLICT` when the database already holds data; the error of the source
@@ -357,11 +529,38 @@ export async function importRecords(
   try {
     await client.query('BEGIN');
     try {
+      // A whole registry in one transaction: its bulk statements may run longer than a request's.
+      await client.query('SET LOCAL statement_timeout = 0');
       await client.query('LOCK TABLE skills, skill_revisions, api_keys, blobs, tasks IN EXCLUSIVE MODE');
       await assertEmpty(client);
+      // Another role than the tables' owner cannot switch triggers: then they run per row.
+      await client.query('SAVEPOINT triggers');
+      const derive = await client.query(switchTriggers('DISABLE')).then(
+        () => true,
+        async () => {
+          await client.query('ROLLBACK TO SAVEPOINT triggers');
+          return false;
+        },
+      );
+      let batch: DataRecord[] = [];
+      let bytes = 0;
       for await (const record of records) {
-        await insertRecord(client, record);
+        if (
+          batch.length > 0 &&
+          (batch[0]?.type !== record.type || batch.length >= BATCH || bytes >= BATCH_BYTES)
+        ) {
+          await insertBatch(client, batch);
+          batch = [];
+          bytes = 0;
+        }
+        batch.push(record);
+        if (record.type === 'blob' || record.type === 'temp_upload') bytes += record.content.length;
         counts[record.type] += 1;
+      }
+      await insertBatch(client, batch);
+      if (derive) {
+        await deriveTables(client);
+        await client.query(switchTriggers('ENABLE'));
       }
       await rebuildChangeFeed(client);
       await client.query('COMMIT');
