@@ -62,6 +62,15 @@ export interface ServerLimits {
    */
   maxConnections: number;
   /**
+   * Most open connections from one client address (`SKILLPORT_MAX_CONNECTIONS_PER_ADDRESS`, default
+   * 1000; 0 = none), never more than half of {@link maxConnections} as applied, so one client cannot
+   * take every connection slot of the process. A connection past it is closed at once. It counts TCP
+   * peers: behind a reverse proxy every client has the proxy's address, so list the proxy in
+   * `SKILLPORT_TRUSTED_PROXIES` — a trusted proxy's connections count only against `maxConnections`
+   * (`X-Forwarded-For` cannot be used: connections are counted when accepted, before any request).
+   */
+  maxConnectionsPerAddress: number;
+  /**
    * Deepest nesting of a JSON request body (`SKILLPORT_MAX_JSON_DEPTH`, default 64) → 400
    * `INVALID_ARGUMENT` naming the field. `{"data": {"metadata": {"a": 1}}}` has depth 3.
    */
@@ -109,6 +118,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   requestTimeoutSeconds: 60,
   responseStallSeconds: 60,
   maxConnections: 10_000,
+  maxConnectionsPerAddress: 1000,
   maxJsonDepth: 64,
   maxJsonValues: 200_000,
   accountQuotaMb: 1024,
@@ -141,6 +151,7 @@ export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   requestTimeoutSeconds: 'SKILLPORT_REQUEST_TIMEOUT_SECONDS',
   responseStallSeconds: 'SKILLPORT_RESPONSE_STALL_SECONDS',
   maxConnections: 'SKILLPORT_MAX_CONNECTIONS',
+  maxConnectionsPerAddress: 'SKILLPORT_MAX_CONNECTIONS_PER_ADDRESS',
   maxJsonDepth: 'SKILLPORT_MAX_JSON_DEPTH',
   maxJsonValues: 'SKILLPORT_MAX_JSON_VALUES',
   accountQuotaMb: 'SKILLPORT_ACCOUNT_QUOTA_MB',
@@ -180,7 +191,9 @@ export interface ServerOptions {
    * Reverse proxies (load balancers) whose `X-Forwarded-For` names the client
    * (`SKILLPORT_TRUSTED_PROXIES`, comma list of addresses or CIDR ranges, e.g. `127.0.0.1,10.0.0.0/8`;
    * default none). Per-address limits (the wrong-key throttle) and the access log then see the client,
-   * not the proxy. Only list proxies you run: a trusted peer may name any address.
+   * not the proxy, and the proxy's own connections are not held to the per-address connection limit
+   * (`SKILLPORT_MAX_CONNECTIONS_PER_ADDRESS`). Only list proxies you run: a trusted peer may name any
+   * address.
    */
   trustedProxies?: string[];
   /** Origins allowed by CORS (`SKILLPORT_CORS_ORIGINS`, comma list); empty = no CORS headers. */

@@ -14,7 +14,12 @@ import { createLocalEmbedder, type LocalEmbedder } from './embeddings/local-embe
 import { localModelInstalled } from './embeddings/local-model.js';
 import { createOpenAiEmbedder } from './embeddings/openai-embedder.js';
 import { createQueryVectors, type QueryVectors } from './embeddings/query-vectors.js';
-import { limitConnections } from './http/connection-limit.js';
+import { parseTrustedProxies } from './http/client-address.js';
+import {
+  effectiveMaxConnectionsPerAddress,
+  limitConnections,
+  limitConnectionsPerAddress,
+} from './http/connection-limit.js';
 import { closeStalledResponses } from './http/stalled-responses.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
@@ -439,7 +444,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       );
       // `serve` without TLS/HTTP2 options returns a node:http Server; set before any connection.
       closeStalledResponses(s as HttpServer, built.limits.responseStallSeconds * 1000);
-      limitConnections(s as HttpServer, built.limits.maxConnections);
+      const slots = limitConnections(s as HttpServer, built.limits.maxConnections);
+      limitConnectionsPerAddress(
+        s as HttpServer,
+        effectiveMaxConnectionsPerAddress(built.limits.maxConnectionsPerAddress, slots),
+        parseTrustedProxies(options.trustedProxies ?? []),
+        (record) =>
+          (logger.warn ?? logger.error)({
+            msg: 'closed connections past the per-address limit (SKILLPORT_MAX_CONNECTIONS_PER_ADDRESS)',
+            ...record,
+          }),
+      );
       s.once('error', (error: NodeJS.ErrnoException) =>
         reject(listenError(error, host, options.port ?? 1933)),
       );

@@ -6,7 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { effectiveMaxConnections, openFileLimit } from '../../src/http/connection-limit.js';
+import {
+  effectiveMaxConnections,
+  effectiveMaxConnectionsPerAddress,
+  openFileLimit,
+} from '../../src/http/connection-limit.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // Larger than what loopback socket buffers take from a client that reads nothing (~5 MiB here).
@@ -110,7 +114,7 @@ describe('a client that stops reading its response', () => {
 describe('connections past maxConnections', () => {
   let t: TestServer;
   beforeAll(async () => {
-    t = await startTestServer({ limits: { maxConnections: 3 } });
+    t = await startTestServer({ limits: { maxConnections: 3, maxConnectionsPerAddress: 0 } });
   });
   afterAll(async () => {
     await t?.close();
@@ -146,6 +150,76 @@ describe('connections past maxConnections', () => {
     await expect.poll(async () => (await ask()).status, { timeout: 10_000 }).toBe('HTTP/1.1 200 OK');
     for (const h of held) h.socket.destroy();
   });
+});
+
+/** One request on a new keep-alive connection to `url`; the status line, or null when closed unanswered. */
+async function askAt(url: string): Promise<{ socket: Socket; status: string | null }> {
+  const socket = await open(url);
+  socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+  const status = await new Promise<string | null>((resolve) => {
+    socket.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\r\n')[0] ?? ''));
+    socket.once('close', () => resolve(null));
+    socket.once('error', () => {});
+  });
+  return { socket, status };
+}
+
+describe('connections from one address past maxConnectionsPerAddress', () => {
+  let t: TestServer;
+  let proxied: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ limits: { maxConnectionsPerAddress: 2 } });
+    // Behind a trusted proxy every client comes from the proxy's address: it is not capped.
+    proxied = await startTestServer({
+      limits: { maxConnectionsPerAddress: 1 },
+      trustedProxies: ['127.0.0.1'],
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await proxied?.close();
+  });
+
+  test('are closed at once while the global limit has room; a freed slot lets the address in again', async () => {
+    const held = [await askAt(t.url), await askAt(t.url)];
+    for (const h of held) expect(h.status).toBe('HTTP/1.1 200 OK');
+    const refused = await askAt(t.url);
+    expect(refused.status).toBeNull();
+    // The held connections still work.
+    const again = await new Promise<string>((resolve) => {
+      held[0]?.socket.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\r\n')[0] ?? ''));
+      held[0]?.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    });
+    expect(again).toBe('HTTP/1.1 200 OK');
+    const gone = new Promise((resolve) => held[1]?.socket.once('close', resolve));
+    held[1]?.socket.destroy();
+    await gone;
+    await expect
+      .poll(
+        async () => {
+          const next = await askAt(t.url);
+          next.socket.destroy();
+          return next.status;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('HTTP/1.1 200 OK');
+    for (const h of held) h.socket.destroy();
+  });
+
+  test('a trusted proxy’s connections count only against the global limit', async () => {
+    const held = [await askAt(proxied.url), await askAt(proxied.url), await askAt(proxied.url)];
+    for (const h of held) expect(h.status).toBe('HTTP/1.1 200 OK');
+    for (const h of held) h.socket.destroy();
+  });
+});
+
+test('the per-address limit never lets one address hold more than half the connection slots', () => {
+  expect(effectiveMaxConnectionsPerAddress(1000, 10_000)).toBe(1000);
+  expect(effectiveMaxConnectionsPerAddress(1000, 768)).toBe(384);
+  expect(effectiveMaxConnectionsPerAddress(0, 768)).toBe(Number.POSITIVE_INFINITY);
+  expect(effectiveMaxConnectionsPerAddress(5, 1)).toBe(1);
+  expect(effectiveMaxConnectionsPerAddress(1000, Number.POSITIVE_INFINITY)).toBe(1000);
 });
 
 test('the connection limit stays below the open-file limit', () => {
