@@ -30,20 +30,41 @@ describe('serveInvocation', () => {
 });
 
 describe('relaunchPlan', () => {
-  it('on glibc: fewer arenas and a smaller young generation, in a marked child', () => {
+  it('on glibc: fewer arenas, fixed malloc thresholds and a smaller young generation, in a marked child', () => {
     expect(relaunchPlan({}, [], undefined, true)).toEqual({
       execArgv: ['--max-semi-space-size=4'],
-      env: { [SERVE_CHILD_ENV]: '1', MALLOC_ARENA_MAX: '2' },
+      env: {
+        [SERVE_CHILD_ENV]: '1',
+        MALLOC_ARENA_MAX: '2',
+        MALLOC_MMAP_THRESHOLD_: '131072',
+        MALLOC_TRIM_THRESHOLD_: '1048576',
+      },
     });
   });
 
   it('keeps the settings the operator chose; none elsewhere than glibc', () => {
     expect(relaunchPlan({ MALLOC_ARENA_MAX: '4' }, [], undefined, true)?.env).toEqual({
       [SERVE_CHILD_ENV]: '1',
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '1048576',
     });
+    expect(
+      relaunchPlan({ MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '65536' }, [], undefined, true)?.env,
+    ).toEqual({ [SERVE_CHILD_ENV]: '1', MALLOC_TRIM_THRESHOLD_: '1048576' });
     expect(relaunchPlan({}, ['--max-semi-space-size=8'], undefined, true)?.execArgv).toEqual([]);
-    const both = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-semi-space-size=8' };
-    expect(relaunchPlan(both, [], undefined, true)).toBeNull();
+    const all = {
+      MALLOC_ARENA_MAX: '2',
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '1048576',
+      NODE_OPTIONS: '--max-semi-space-size=8',
+    };
+    expect(relaunchPlan(all, [], undefined, true)).toBeNull();
+    // One left to the default: still relaunched, with only that one.
+    const { MALLOC_TRIM_THRESHOLD_: _, ...three } = all;
+    expect(relaunchPlan(three, [], undefined, true)).toEqual({
+      execArgv: [],
+      env: { [SERVE_CHILD_ENV]: '1', MALLOC_TRIM_THRESHOLD_: '1048576' },
+    });
     expect(relaunchPlan({}, [], undefined, false)).toBeNull();
   });
 
@@ -78,6 +99,8 @@ describe.skipIf(!usesGlibc())('the built executable (glibc)', () => {
     dirs.push(dataDir);
     const env = cleanEnv();
     delete env.MALLOC_ARENA_MAX;
+    delete env.MALLOC_MMAP_THRESHOLD_;
+    delete env.MALLOC_TRIM_THRESHOLD_;
     delete env.NODE_OPTIONS;
     const parent = spawn(
       process.execPath,
@@ -105,6 +128,8 @@ describe.skipIf(!usesGlibc())('the built executable (glibc)', () => {
     expect(environ).toContain(`${SERVE_CHILD_ENV}=1`);
     expect(cmdline).toContain('--max-semi-space-size=4');
     expect(environ).toContain('MALLOC_ARENA_MAX=2');
+    expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+    expect(environ).toContain('MALLOC_TRIM_THRESHOLD_=1048576');
     parent.kill('SIGKILL');
     await exited;
     // The child ends on its own once its parent is gone: the port stops answering.

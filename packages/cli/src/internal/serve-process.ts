@@ -1,13 +1,18 @@
 /**
  * `skillport serve` in a child process with memory settings that only apply when a process starts.
  *
- * Two settings lower the server's memory with a large SQLite registry and cannot be changed once
+ * These settings lower the server's memory with a large SQLite registry and cannot be changed once
  * Node runs: glibc's number of allocation arenas (`MALLOC_ARENA_MAX`, read by the C library at
  * process start — each busy thread otherwise gets its own arena and freed memory stays spread over
- * them) and the young generation of the main thread's V8 heap (`--max-semi-space-size`, sized when
- * Node starts). On glibc, when the environment or the Node options do not set them, `serve` starts
- * itself again with them and stays as a thin parent: it passes signals on, ends the child with itself, and
- * exits with the child's status. `SKILLPORT_SERVE_RELAUNCH=0` keeps the server in this process.
+ * them), glibc's fixed mmap and trim thresholds (`MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`:
+ * by default glibc raises its mmap threshold up to 32 MiB after a large block is freed, so later
+ * large blocks — SQLite's full-text buffers, typed arrays of search relevance — come from the arenas
+ * and stay there after they are freed; fixed, every block of 128 KiB or more is mapped on its own and
+ * returned to the system when freed) and the young generation of the main thread's V8 heap
+ * (`--max-semi-space-size`, sized when Node starts). On glibc, when the environment or the Node
+ * options do not set them all, `serve` starts itself again with those not set and stays as a thin
+ * parent: it passes signals on, ends the child with itself, and exits with the child's status.
+ * `SKILLPORT_SERVE_RELAUNCH=0` keeps the server in this process.
  */
 import { spawn } from 'node:child_process';
 
@@ -17,6 +22,16 @@ export const SERVE_CHILD_ENV = 'SKILLPORT_SERVE_CHILD';
 export const SERVE_RELAUNCH_ENV = 'SKILLPORT_SERVE_RELAUNCH';
 /** Allocation arenas the child gets (glibc only). */
 export const SERVE_MALLOC_ARENA_MAX = '2';
+/**
+ * glibc's fixed thresholds the child gets, bytes (glibc only): blocks of at least
+ * `MALLOC_MMAP_THRESHOLD_` are mapped on their own (and unmapped when freed); free memory above
+ * `MALLOC_TRIM_THRESHOLD_` at the top of an arena is given back. Setting either stops glibc's
+ * dynamic raising of both.
+ */
+export const SERVE_MALLOC_THRESHOLDS: Readonly<Record<string, string>> = {
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '1048576',
+};
 /** Semi-space of the child's main-thread young generation, MiB (V8's default grows to 16). */
 export const SERVE_SEMI_SPACE_MB = 4;
 
@@ -64,8 +79,8 @@ export function usesGlibc(): boolean {
 /**
  * The child's extra Node options and environment, or null when `serve` should run in this process:
  * not on glibc (where the measurements were made: Linux other than musl), already the child, turned
- * off, PostgreSQL (where fewer arenas made gets dearer in our measurements), or both settings
- * already chosen by the operator.
+ * off, PostgreSQL (where fewer arenas made gets dearer in our measurements), or every setting
+ * already chosen by the operator (one set by the operator is never replaced).
  */
 export function relaunchPlan(
   env: NodeJS.ProcessEnv,
@@ -79,11 +94,17 @@ export function relaunchPlan(
   const semiSet = [...execArgv, env.NODE_OPTIONS ?? ''].some((arg) =>
     /max[-_]semi[-_]space[-_]size/.test(arg),
   );
-  const arenaSet = env.MALLOC_ARENA_MAX !== undefined;
-  if (semiSet && arenaSet) return null;
+  const unset: Record<string, string> = {};
+  for (const [name, value] of Object.entries({
+    MALLOC_ARENA_MAX: SERVE_MALLOC_ARENA_MAX,
+    ...SERVE_MALLOC_THRESHOLDS,
+  })) {
+    if (env[name] === undefined) unset[name] = value;
+  }
+  if (semiSet && Object.keys(unset).length === 0) return null;
   return {
     execArgv: semiSet ? [] : [`--max-semi-space-size=${SERVE_SEMI_SPACE_MB}`],
-    env: { [SERVE_CHILD_ENV]: '1', ...(arenaSet ? {} : { MALLOC_ARENA_MAX: SERVE_MALLOC_ARENA_MAX }) },
+    env: { [SERVE_CHILD_ENV]: '1', ...unset },
   };
 }
 
