@@ -110,6 +110,102 @@ describe('memo router', () => {
     }
   });
 
+  it('routes paths by their shape exactly as afresh: static segments, the stand-in itself, dots, encodings, file paths', () => {
+    const { memo, plain } = routers();
+    // Every static segment of the app's routes, plain names, the memo's own stand-in, and segments a
+    // shape must never stand for (dots, percent-encodings, empty, too long, odd characters).
+    const statics = [...new Set(app.app.routes.flatMap((r) => r.path.split('/')))].filter(
+      (s) => s !== '' && !s.startsWith(':') && s !== '*',
+    );
+    const segments = [
+      ...statics,
+      'alpha',
+      'beta-2',
+      'Skill_3',
+      'a.b',
+      'x~y',
+      'memo-router-any-segment',
+      'memo-router-any-segment-2',
+      '.',
+      '..',
+      '.hidden',
+      '',
+      '%41',
+      'docs%2Fguide.md',
+      'sp ace',
+      'ünï',
+      'x'.repeat(129),
+    ];
+    const prefixes = [
+      '',
+      '/api/v1',
+      '/api/v1/skills',
+      '/api/v1/skills/alpha',
+      '/api/v1/skills/alpha/files',
+      '/api/v1/skills/alpha/files/docs',
+      '/api/v1/skills/memo-router-any-segment/files',
+      '/api/v1/tasks',
+      '/api/v1/tasks/t-1',
+      '/api/v1/admin/accounts/acc',
+      '/api/v1/admin/accounts/acc/keys',
+      '/assets',
+      '/no/such',
+    ];
+    let checked = 0;
+    for (const round of [0, 1, 2]) {
+      for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH']) {
+        for (const prefix of prefixes) {
+          for (const segment of segments) {
+            const where = `${prefix}/${segment}`;
+            expect(shape(memo.match(method, where)), `round ${round} ${method} ${where}`).toEqual(
+              shape(plain.match(method, where)),
+            );
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('routes by shape only where a param pattern judges the segment as it judges the stand-in', () => {
+    const memo = new MemoRouter<{ method: string; path: string }>();
+    const plain = defaultRouter<{ method: string; path: string }>();
+    for (const [method, where] of [
+      ['GET', '/items/:id{[0-9]+}'],
+      ['GET', '/items/:slug'],
+      ['GET', '/items/:id{[0-9]+}/parts/:part'],
+      ['GET', '/files/:path{.+}'],
+      ['GET', '/files/:path{.+}/raw'],
+    ] as const) {
+      const tag = { method, path: where };
+      memo.add(method, where, tag);
+      plain.add(method, where, tag);
+    }
+    const paths = [
+      '/items/42',
+      '/items/abc',
+      '/items/7',
+      '/items/x9',
+      '/items/42/parts/p1',
+      '/items/abc/parts/p1',
+      '/items/42/parts/p2',
+      '/files/a',
+      '/files/a/b',
+      '/files/a/b/c.md',
+      '/files/a/raw',
+      '/files/a/b/raw',
+      '/files/a/b/other',
+    ];
+    for (const round of [0, 1]) {
+      for (const where of paths) {
+        expect(shape(memo.match('GET', where)), `round ${round} ${where}`).toEqual(
+          shape(plain.match('GET', where)),
+        );
+      }
+    }
+  });
+
   it('serves the app through it: the same answers over repeated requests', async () => {
     const first = await app.fetch(new Request('http://local/health'));
     const again = await app.fetch(new Request('http://local/health'));
