@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
-import { makeWrite, openTempStore, USER_ROOT } from './helpers.js';
+import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, USER_ROOT } from './helpers.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -112,5 +112,51 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: A
     await threaded.close();
     await expect(threaded.countApiKeys()).rejects.toThrow(/not open/);
     await expect(threaded.findApiKeyByHash(hash)).rejects.toThrow(/not open/);
+  });
+});
+
+describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: revision checks', () => {
+  it('answers readSkillRevision on the HTTP thread’s reader, seeing every commit at once', async () => {
+    const temp = openTempStore();
+    const threaded = await createThreadedSqliteStore({ dataDir: temp.dataDir });
+    cleanup = async () => {
+      await threaded.close();
+      await temp.cleanup();
+    };
+    const roots = [USER_ROOT, AGENT_ROOT];
+    expect(await threaded.readSkillRevision('acme', roots, 'rev')).toBeNull();
+    // Written through the database thread: seen by the very next check, in the root that holds it.
+    await threaded.putSkill(makeWrite({ name: 'rev', rootUri: AGENT_ROOT }));
+    const agent = await threaded.getSkill('acme', AGENT_ROOT, 'rev');
+    expect(await threaded.readSkillRevision('acme', roots, 'rev')).toEqual({
+      revision: agent?.revision,
+      settled: false,
+    });
+    // Written through another connection (another replica) into the preferred root: seen at once.
+    await temp.store.putSkill(makeWrite({ name: 'rev', body: 'user body\n' }));
+    const user = await temp.store.getSkill('acme', USER_ROOT, 'rev');
+    expect(await threaded.readSkillRevision('acme', roots, 'rev')).toEqual({
+      revision: user?.revision,
+      settled: false,
+    });
+    expect(await threaded.readSkillRevision('acme', [AGENT_ROOT], 'rev')).toEqual({
+      revision: agent?.revision,
+      settled: false,
+    });
+    // Settled once the overviews are written (by another connection); gone once deleted.
+    for (;;) {
+      const task = await temp.store.claimTask(Date.now() + 1000, TEST_CLAIM);
+      if (task === null) break;
+      await temp.store.completeTask(task.lease, { overview: 'the overview', result: {} });
+    }
+    expect(await threaded.readSkillRevision('acme', roots, 'rev')).toEqual({
+      revision: user?.revision,
+      settled: true,
+    });
+    await threaded.deleteSkill('acme', USER_ROOT, 'rev');
+    await threaded.deleteSkill('acme', AGENT_ROOT, 'rev');
+    expect(await threaded.readSkillRevision('acme', roots, 'rev')).toBeNull();
+    await threaded.close();
+    await expect(threaded.readSkillRevision('acme', roots, 'rev')).rejects.toThrow(/not open/);
   });
 });

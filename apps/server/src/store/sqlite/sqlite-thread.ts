@@ -22,6 +22,7 @@ import { type CallThread, type CallThreadReply, startCallThread } from './call-t
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
 import { defaultSearchThreads, type SearchReaders, startSearchReaders } from './search-readers.js';
+import { readSkillRevision } from './skill-view.js';
 
 /** Options of {@link createThreadedSqliteStore}. */
 export interface ThreadedSqliteStoreOptions {
@@ -312,12 +313,16 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
   }
   // The API-key reads of authentication (dev mode's "is there a key yet?", a key's record once the
   // change token moved) come with requests, and while skills are written every request after a commit
-  // makes one. They are index lookups in a small table: answered on the read-only connection of this
-  // thread (a WAL reader neither waits for the writer nor for a lock: it sees every commit made before
-  // it starts), not queued behind the writes in the database thread. Should the read fail (the log
-  // being reset, the store closing), the database thread answers as before.
+  // makes one; so does the revision check of a get with `If-None-Match` (a 304 needs no more). They are
+  // index lookups: answered on the read-only connection of this thread (a WAL reader neither waits for
+  // the writer nor for a lock: it sees every commit made before it starts), not posted to the database
+  // thread and queued behind its writes. Should the read fail (the log being reset, the store
+  // closing), the database thread answers as before.
   const readHere =
-    <A extends unknown[], R>(method: 'countApiKeys' | 'findApiKeyByHash', read: (...args: A) => R) =>
+    <A extends unknown[], R>(
+      method: 'countApiKeys' | 'findApiKeyByHash' | 'readSkillRevision',
+      read: (...args: A) => R,
+    ) =>
     async (...args: A): Promise<R> => {
       if (closed) return call(method, args) as Promise<R>;
       try {
@@ -328,6 +333,11 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     };
   store.countApiKeys = readHere('countApiKeys', () => countApiKeys(watcher));
   store.findApiKeyByHash = readHere('findApiKeyByHash', (hash: string) => findApiKeyByHash(watcher, hash));
+  store.readSkillRevision = readHere(
+    'readSkillRevision',
+    (accountId: string, rootUris: readonly string[], name: string) =>
+      readSkillRevision(watcher, accountId, rootUris, name),
+  );
   // watchTasks takes a function: its listeners live here and hear of this store's own settlements.
   const settled = createTaskSignal();
   store.watchTasks = (listener: () => void) => settled.watch(listener, () => false);
