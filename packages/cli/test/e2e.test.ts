@@ -233,8 +233,15 @@ describeCorpus('skillport skills validate (local) agrees with POST /skills/valid
       summary: { files: number; invalid: number };
     }>();
     expect(local.summary.files).toBe(skills.length);
-    // Bytes that are not UTF-8 are refused by add before parsing, so local validate calls them invalid.
-    expect(local.summary.invalid).toBe(skills.filter((s) => s.refusal === 'SKILL_INVALID' || !s.utf8).length);
+    // Bytes that are not UTF-8 are refused by add before parsing, so local validate calls them invalid;
+    // so is a second skill of one name (add-skill of the folder refuses it: it would replace the first).
+    const duplicates = local.results.filter((r) => r.errors.some((i) => i.rule === 'name_duplicate'));
+    expect(duplicates.map((r) => path.basename(path.dirname(r.file)))).toEqual([
+      '002-anthropics-claude-api-historic-yaml-error',
+    ]);
+    expect(local.summary.invalid).toBe(
+      skills.filter((s) => s.refusal === 'SKILL_INVALID' || !s.utf8).length + duplicates.length,
+    );
     const client = new AsyncHTTPClient({ url: server.url });
     // The only server-side rule: one-line text that looks like a host path gets a `host_path` error
     // (the server takes content or uploads, not paths). Core cannot know that a file was meant as
@@ -242,7 +249,7 @@ describeCorpus('skillport skills validate (local) agrees with POST /skills/valid
     // Locally, the byte checks add makes first (`invalid_utf8`, `nul_byte`) are set aside the same way:
     // the server's validate only ever sees decoded text.
     let hostPathFiles = 0;
-    const setAside = new Set(['host_path', 'invalid_utf8', 'nul_byte']);
+    const setAside = new Set(['host_path', 'invalid_utf8', 'nul_byte', 'name_duplicate']);
     const shape = (issues: Array<{ rule: string; line?: number }>) =>
       issues.filter((i) => !setAside.has(i.rule)).map((i) => `${i.rule}@${i.line ?? '-'}`);
     await mapLimit(local.results, 4, async (result) => {

@@ -135,6 +135,22 @@ export function byteIssue(bytes: Uint8Array, text: string): SkillIssue | null {
   };
 }
 
+/**
+ * Where the value of the frontmatter's top-level `name:` key starts (1-based), if the frontmatter
+ * has one: the line of a `name_duplicate` error.
+ */
+function nameLine(text: string): { line: number; column: number } | undefined {
+  const lines = text.replace(/^\uFEFF/, '').split('\n', 200);
+  if (lines[0]?.trimEnd() !== '---') return undefined;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.trimEnd() === '---') return undefined;
+    const match = /^name[ \t]*:[ \t]*/.exec(line);
+    if (match) return { line: i + 1, column: match[0].length + 1 };
+  }
+  return undefined;
+}
+
 function formatIssue(file: string, issue: SkillIssue): string {
   const fix = issue.fix !== undefined ? ` (fix: ${JSON.stringify(issue.fix)})` : '';
   return `${file}:${issue.line ?? 1}:${issue.column ?? 1} ${issue.severity} ${issue.rule} ${issue.message}${fix}`;
@@ -196,6 +212,45 @@ async function validateToolsFile(
   });
 }
 
+/**
+ * `name_duplicate`: a valid skill whose name (as add would store it: `stored`, null when add refuses
+ * the name) is that of an earlier one in the same run. `add-skill` of the same paths refuses it, as a
+ * second add would replace the first skill, so it is an error here too, naming the earlier file.
+ */
+export function markSameName(
+  results: FileValidation[],
+  stored: (name: string) => string | null,
+  locate: (result: FileValidation) => { line: number; column: number } | undefined = () => undefined,
+): void {
+  const seen = new Map<string, string>();
+  for (const result of results) {
+    if (!result.valid || result.name === null) continue;
+    const name = stored(result.name);
+    if (name === null) continue;
+    const earlier = seen.get(name);
+    if (earlier === undefined) {
+      seen.set(name, result.file);
+      continue;
+    }
+    const at =
+      [...result.warnings, ...result.errors].find((issue) => issue.field === 'name') ?? locate(result);
+    result.valid = false;
+    result.errors = [
+      ...result.errors,
+      {
+        rule: 'name_duplicate',
+        severity: 'error',
+        field: 'name',
+        message:
+          `is the skill "${name}" like ${earlier} before it: add-skill of these paths adds the first and refuses ` +
+          'this one (adding it on its own would replace the first); rename one of them',
+        ...(at?.line !== undefined ? { line: at.line } : {}),
+        ...(at?.column !== undefined ? { column: at.column } : {}),
+      },
+    ];
+  }
+}
+
 /** Registers `skills validate` under `skills`. */
 export function registerValidate(skills: Command, io: CliIo): void {
   skills
@@ -245,6 +300,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
         }
         const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
+        const nameAt = new Map<FileValidation, { line: number; column: number }>();
         const options_: CheckOptions = {
           strict: options.strict === true,
           profile,
@@ -272,7 +328,25 @@ export function registerValidate(skills: Command, io: CliIo): void {
             result.valid = false;
             result.errors = [...result.errors, tooLarge];
           }
-          results.push({ file: displayPath(io.cwd, file), dir_name: dirName, ...result });
+          const validated: FileValidation = { file: displayPath(io.cwd, file), dir_name: dirName, ...result };
+          const at = nameLine(text);
+          if (at) nameAt.set(validated, at);
+          results.push(validated);
+        }
+        if (results.length > 1) {
+          const { normalizeSkillName, toSkillSlug, SKILL_NAME_PATTERN } = await import('@skillport/core');
+          markSameName(
+            results,
+            (name) => {
+              try {
+                return normalizeSkillName(name);
+              } catch {
+                const slug = toSkillSlug(name);
+                return namePolicy === 'slug' && SKILL_NAME_PATTERN.test(slug) ? slug : null;
+              }
+            },
+            (result) => nameAt.get(result),
+          );
         }
         const invalid = results.filter((r) => !r.valid).length;
         // Each link not followed is printed as a `link_not_followed` warning, so it is counted as one.

@@ -52,10 +52,11 @@ describe('skills validate: bytes add refuses', () => {
 describe('skills validate: how files are named', () => {
   it('relative to the working folder inside it, absolute outside it (never ../..)', async () => {
     const inside = path.join(dir, 'project', 'skills', 'named');
-    const outside = path.join(dir, 'elsewhere', 'named');
+    const outside = path.join(dir, 'elsewhere', 'also-named');
     for (const folder of [inside, outside]) {
       mkdirSync(folder, { recursive: true });
-      writeFileSync(path.join(folder, 'SKILL.md'), '---\nname: named\ndescription: Named\n---\nbody\n');
+      const name = path.basename(folder);
+      writeFileSync(path.join(folder, 'SKILL.md'), `---\nname: ${name}\ndescription: Named\n---\nbody\n`);
     }
     const io = memoryIo({ cwd: path.join(dir, 'project'), env: {} });
     const code = await runCli(['skills', 'validate', 'skills/named', outside, '-o', 'json'], io);
@@ -107,5 +108,31 @@ describe('skills validate --name-policy: the verdict of add on a server with tha
     const { code, err } = await run(['--name-policy', 'lenient']);
     expect(code).toBe(1);
     expect(err).toContain('--name-policy must be one of strict, slug');
+  });
+});
+
+describe('skills validate: two skills of one name, as add-skill of the same paths refuses', () => {
+  it('the later one is an error naming the earlier; one skill alone is fine', async () => {
+    const root = path.join(dir, 'twins');
+    const text = (heading: string) =>
+      `---\nname: report-maker\ndescription: Builds weekly reports from tickets\n---\n# ${heading}\n`;
+    for (const [folder, heading] of [
+      ['a-report', 'First'],
+      ['b-report', 'Second'],
+    ] as const) {
+      mkdirSync(path.join(root, folder), { recursive: true });
+      writeFileSync(path.join(root, folder, 'SKILL.md'), text(heading));
+    }
+    const io = memoryIo({ cwd: root, env: {} });
+    const code = await runCli(['skills', 'validate', '--no-dir-name', '.', '-o', 'json'], io);
+    expect(code).toBe(1);
+    const { results } = JSON.parse(io.out()) as {
+      results: Array<{ file: string; valid: boolean; errors: Array<Issue & { message: string }> }>;
+    };
+    expect(results.map((r) => r.valid)).toEqual([true, false]);
+    expect(results[1]?.errors[0]).toMatchObject({ rule: 'name_duplicate', line: 2, column: 7 });
+    expect(results[1]?.errors[0]?.message).toContain(`like ${path.join('a-report', 'SKILL.md')} before it`);
+    const one = memoryIo({ cwd: root, env: {} });
+    expect(await runCli(['skills', 'validate', '--no-dir-name', 'b-report', '-o', 'json'], one)).toBe(0);
   });
 });
