@@ -145,10 +145,11 @@ void unserved;
 const ATTEMPT_BUSY_MS = 20;
 /**
  * Page cache of each search reader's connection, MiB: the search index's hot pages. A find costs the
- * same CPU with 8 as with 32 MiB (at 10,000 and 100,000 skills: the postings of common words exceed
- * either and come from the operating system's file cache), and each reader thread holds its own.
+ * same CPU with 4, 8 or 32 MiB (at 10,000 and 100,000 skills: the postings of common words exceed
+ * each and come from the operating system's file cache; at 100,000 skills in-process, one
+ * connection, 2 MiB too), and each reader thread holds its own.
  */
-const SEARCH_READER_CACHE_MB = 8;
+const SEARCH_READER_CACHE_MB = 4;
 
 /** Buffers to move rather than copy: the handed-over file contents of a `putSkill` (see `movable.ts`). */
 function transferList(method: string, args: unknown[]): ArrayBuffer[] {
