@@ -15,12 +15,21 @@ import { rebuildError, type SerializedError } from '../../workers/thread-errors.
  */
 export const STORE_THREAD_YOUNG_GENERATION_MB = 8;
 
-/** What such a thread posts: its ready message, a failure to start, or the result of call `id`. */
+/** The result of call `id`: its value, or the error it threw. */
+export type CallResult<Value> =
+  | { type: 'result'; id: number; ok: true; value: Value }
+  | { type: 'result'; id: number; ok: false; error: SerializedError };
+
+/**
+ * What such a thread posts: its ready message, a failure to start, the result of call `id`, or the
+ * results of several calls in one message (`results`, in the order they were settled: one message
+ * per group commit instead of one per write).
+ */
 export type CallThreadReply<Ready extends { type: 'ready' }, Value> =
   | Ready
   | { type: 'failed'; error: SerializedError }
-  | { type: 'result'; id: number; ok: true; value: Value }
-  | { type: 'result'; id: number; ok: false; error: SerializedError };
+  | CallResult<Value>
+  | { type: 'results'; results: CallResult<Value>[] };
 
 /** A started thread and the calls waiting for its answer, by id. */
 export interface CallThread<Value> {
@@ -55,6 +64,13 @@ export function startCallThread<Ready extends { type: 'ready' }, Value>(
     for (const waiter of thread.pending.values()) waiter.reject(error);
     thread.pending.clear();
   };
+  const settle = (message: CallResult<Value>): void => {
+    const waiter = thread.pending.get(message.id);
+    if (waiter === undefined) return;
+    thread.pending.delete(message.id);
+    if (message.ok) waiter.resolve(message.value);
+    else waiter.reject(rebuildError(message.error));
+  };
   return new Promise((resolve, reject) => {
     let started = false;
     worker.on('message', (message: CallThreadReply<Ready, Value>) => {
@@ -65,11 +81,9 @@ export function startCallThread<Ready extends { type: 'ready' }, Value>(
         reject(rebuildError(message.error));
         void worker.terminate();
       } else if (message.type === 'result') {
-        const waiter = thread.pending.get(message.id);
-        if (waiter === undefined) return;
-        thread.pending.delete(message.id);
-        if (message.ok) waiter.resolve(message.value);
-        else waiter.reject(rebuildError(message.error));
+        settle(message);
+      } else if (message.type === 'results') {
+        for (const result of message.results) settle(result);
       }
     });
     worker.on('error', (error) => {

@@ -8,14 +8,15 @@
  * Group commit: `putSkill` and `putTempUpload` calls that arrive together (posted while the thread was
  * busy) run in one transaction, a savepoint each (`writeGroupOf`), so concurrent adds and folder adds
  * (an upload, then a write) share one commit. Each is
- * answered after that commit, so an acknowledged write is as durable as a write committed alone; a
- * refused one is answered with its own error. While calls wait to be grouped, every call arriving
+ * answered after that commit (one message carries the group's answers), so an acknowledged write is
+ * as durable as a write committed alone; a refused one is answered with its own error. While calls wait to be grouped, every call arriving
  * behind them waits too, so calls still run in the order they were posted.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../../workers/thread-errors.js';
 import type { SkillJsonRead, Store } from '../types.js';
 import { attemptUntil } from './busy-retry.js';
+import type { CallResult } from './call-thread.js';
 import {
   createSqliteStore,
   type GroupedWrite,
@@ -89,17 +90,11 @@ async function run(call: SqliteThreadCall): Promise<void> {
   );
 }
 
-function reply(call: SqliteThreadCall, outcome: GroupOutcome<unknown>): void {
-  port?.postMessage(
-    (outcome.ok
-      ? { type: 'result', id: call.id, ok: true, value: outcome.value }
-      : {
-          type: 'result',
-          id: call.id,
-          ok: false,
-          error: serializeError(outcome.error),
-        }) satisfies SqliteThreadReply,
-  );
+/** The result message of one call of a group. */
+function resultOf(call: SqliteThreadCall, outcome: GroupOutcome<unknown>): CallResult<unknown> {
+  return outcome.ok
+    ? { type: 'result', id: call.id, ok: true, value: outcome.value }
+    : { type: 'result', id: call.id, ok: false, error: serializeError(outcome.error) };
 }
 
 /** The write calls that join a group commit (see `writeGroupOf`). */
@@ -120,7 +115,12 @@ function runGroup(calls: SqliteThreadCall[]): void {
     for (const call of calls) void run(call);
     return;
   }
-  for (const [i, call] of calls.entries()) reply(call, outcomes[i] as GroupOutcome<unknown>);
+  // One message answers the whole group (a message costs both threads far more than its bytes).
+  const settled = outcomes;
+  port?.postMessage({
+    type: 'results',
+    results: calls.map((call, i) => resultOf(call, settled[i] as GroupOutcome<unknown>)),
+  } satisfies SqliteThreadReply);
 }
 
 /** Calls that arrived while a write waits for the others of its group, in arrival order. */
