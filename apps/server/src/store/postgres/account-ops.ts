@@ -135,6 +135,25 @@ export async function storedBytes(
   return Number(rows[0]?.n ?? 0);
 }
 
+/**
+ * {@link storedBytes} (leaving out `except`) and {@link skillCount} of the account, in one statement
+ * (what a skill write checks again once it has written; see `putSkillTx`).
+ */
+export async function accountTotals(
+  db: Queryable,
+  accountId: string,
+  except: { rootUri: string; name: string },
+): Promise<{ storedBytes: number; skills: number }> {
+  const { rows } = await db.query<{ bytes: string; skills: string }>(
+    `SELECT (COALESCE((SELECT stored_bytes FROM account_usage WHERE account_id = $1), 0)
+       - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+           WHERE s.account_id = $1 AND s.root_uri = $2 AND s.name = $3 AND f.path <> '.overview.md'), 0))::text AS bytes,
+       (SELECT COALESCE(SUM(n), 0) FROM skill_root_counts WHERE account_id = $1)::text AS skills`,
+    [accountId, except.rootUri, except.name],
+  );
+  return { storedBytes: Number(rows[0]?.bytes ?? 0), skills: Number(rows[0]?.skills ?? 0) };
+}
+
 /** Live skills of the account, in all its roots (the sum of its `skill_root_counts` rows). */
 export async function skillCount(db: Queryable, accountId: string): Promise<number> {
   const { rows } = await db.query<{ n: string }>(

@@ -10,7 +10,7 @@ import { computeRevision, sha256HexAsync } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, tempUploadGone } from '../write-checks.js';
-import { lockAccountQuota, skillCount, storedBytes } from './account-ops.js';
+import { accountTotals, skillCount, storedBytes } from './account-ops.js';
 import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
@@ -180,6 +180,14 @@ export function isSkillInsertRace(error: unknown): boolean {
  * the blobs, replaces the skill row (search vector included) and its file rows, records the version
  * in history, and enqueues the processing task (with `write.processed`: writes the overview given and
  * records the task completed). Same checks and errors as SQLite.
+ *
+ * The account quota and skill limit are checked twice: before writing (no lock: a write already past
+ * them is refused before it does anything, as on SQLite) and after, which is the check that holds
+ * under concurrency. The file rows' triggers update the account's row of `account_usage`, which stays
+ * locked until the transaction ends, so the writes of one account pass the second check one after
+ * another, each seeing the bytes and skills of those committed before it; a write that no longer
+ * fits is rolled back. Only the end of a write (that check and the commit) is serialised per account,
+ * not the whole write (skill row, blobs, search terms), so concurrent adds of one account overlap.
  */
 export async function putSkillTx(
   client: pg.ClientBase,
@@ -190,10 +198,6 @@ export async function putSkillTx(
   checkFiles(write);
   const quota = write.quotaBytes !== undefined && write.quotaBytes > 0;
   const counted = write.maxSkills !== undefined && write.maxSkills > 0;
-  // Taken before the skill row lock, so every quota-checked write of the account takes its locks in
-  // one order; released at commit (the skill count limit shares it: a count read under it is not
-  // raced by another add of the account).
-  if (quota || counted) await lockAccountQuota(client, 'account_quota', write.accountId);
   const found = await client.query<ExistingSkill>(
     `SELECT seq, id, revision, overview,
        (SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = skills.seq AND f.path = $4) AS overview_sha256
@@ -208,8 +212,8 @@ export async function putSkillTx(
     });
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
+  const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
   if (quota) {
-    const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
     checkQuota('account_quota', write.quotaBytes, await storedBytes(client, write.accountId, write), size);
   }
   if (counted && existing === undefined) {
@@ -366,6 +370,14 @@ export async function putSkillTx(
   const replaced = existing?.overview_sha256;
   if (overview !== null && replaced != null && replaced !== overview.sha256) dropped.push(replaced);
   if (dropped.length > 0) await deleteOrphanBlobs(client, dropped);
+  // This write holds the account's `account_usage` row now (see above): the account's other skills
+  // and their bytes stay as read here until it ends. The same figures as before writing: its own
+  // files left out of the bytes, itself (a new skill) out of the count.
+  if (quota || (counted && existing === undefined)) {
+    const after = await accountTotals(client, write.accountId, write);
+    if (quota) checkQuota('account_quota', write.quotaBytes, after.storedBytes, size);
+    if (counted && existing === undefined) checkSkillCount(write.maxSkills, after.skills - 1);
+  }
   // The statement's snapshot does not see its own history row: `revisions` counts it (+ 1, unless the
   // revision is unchanged and no row was written).
   return {
