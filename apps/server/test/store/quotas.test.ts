@@ -141,6 +141,29 @@ describe(`${TEST_ENGINE} store: per-account quotas`, () => {
     expect((await store.accountUsage('acme', 0)).storedBytes).toBeLessThanOrEqual(quota);
   });
 
+  it('lets only as many concurrent new skills through as the skill limit allows, each over the others', async () => {
+    const store = setup();
+    await store.putSkill({ ...makeWrite({ name: 'kept' }), maxSkills: 3 });
+    // Eight adds at once, every one of which fits alone (one skill is there, three are allowed).
+    const writes = Array.from({ length: 8 }, (_, i) =>
+      makeWrite({ name: `burst-${i}` }, { 'n.txt': `${i}` }),
+    );
+    const outcomes = await Promise.allSettled(writes.map((w) => store.putSkill({ ...w, maxSkills: 3 })));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+    for (const o of outcomes) {
+      if (o.status === 'rejected') {
+        expect((o.reason as SkillportError).details).toMatchObject({
+          reason: 'account_skill_limit',
+          limit: 3,
+        });
+      }
+    }
+    expect((await store.accountUsage('acme', 0)).skills).toBe(3);
+    const listed = await store.listSkills('acme', makeWrite({ name: 'kept' }).rootUri, { limit: 20 });
+    expect(listed.skills).toHaveLength(3);
+    expect(listed.total).toBe(3);
+  });
+
   it('caps unexpired temp uploads per account; expired and used uploads stop counting', async () => {
     const store = setup();
     const now = Date.now();
