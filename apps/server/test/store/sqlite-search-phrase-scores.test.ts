@@ -375,6 +375,39 @@ describe('a phrase with few matches beside kept ones', () => {
   });
 });
 
+describe('a phrase with many matches beside kept ones', () => {
+  it('is counted, not scored, before the query is ranked over every match', () => {
+    const terms = new TermCache();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    for (let i = 0; i < 4; i++) find(terms, 'acme', roots, 'python data', 10, false);
+    expect(terms.scores.size).toBeGreaterThan(0);
+    const original = conn.stmt.bind(conn);
+    const ran: string[] = [];
+    conn.stmt = (sql: string) => {
+      ran.push(sql);
+      return original(sql);
+    };
+    try {
+      // `works` (every synthetic description) holds more skills than a quarter of the kept matches.
+      for (const query of ['works python data', 'python zither works data']) {
+        ran.length = 0;
+        const pruned = find(terms, 'acme', roots, query, 10, false);
+        const scoredFew = ran.filter(
+          (sql) => sql.includes('bm25') && sql.includes('LIMIT ?') && !sql.includes('DESC'),
+        );
+        const counted = ran.filter((sql) => sql.includes('count(*)') && sql.includes('MATCH'));
+        expect(counted.length).toBeGreaterThan(0);
+        // No match of `works` (nor of `zither`, counted before it) was scored for the few-matches path.
+        expect(scoredFew).toEqual([]);
+        expect(ran.some((sql) => sql.includes('ORDER BY raw DESC'))).toBe(true);
+        expect(pruned).toEqual(find(new TermCache(), 'acme', roots, query, 10, true));
+      }
+    } finally {
+      conn.stmt = original;
+    }
+  });
+});
+
 describe('answers kept per database state (StateResults)', () => {
   it('gives a query asked again in the same state the answer it gave, equal to the exhaustive ranking', () => {
     const terms = new TermCache();
