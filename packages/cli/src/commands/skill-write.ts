@@ -4,7 +4,7 @@ import path from 'node:path';
 import { isApiError } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import pMap from 'p-map';
-import { type BulkItem, expandInputs, findCollisions } from '../internal/bulk-inputs.js';
+import { type BulkItem, expandInputs, findCollisions, storedName } from '../internal/bulk-inputs.js';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
 import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
@@ -170,12 +170,13 @@ export async function noteLeftBehind(
 function collisionError(
   item: BulkItem,
   earlier: BulkItem,
+  name: string | null,
 ): { code: string; message: string; status: number } {
   const message =
     item.tool !== undefined && earlier.tool !== undefined
-      ? `becomes the skill "${item.name}" like the tool "${earlier.tool}" before it, which it would replace; ` +
+      ? `becomes the skill "${name}" like the tool "${earlier.tool}" before it, which it would replace; ` +
         'not added (rename one of the tools)'
-      : `is the skill "${item.name}" like ${earlier.label} before it, which it would replace; not added ` +
+      : `is the skill "${name}" like ${earlier.label} before it, which it would replace; not added ` +
         '(rename one of them)';
   return { code: 'CONFLICT', message, status: 409 };
 }
@@ -208,10 +209,14 @@ async function addMany(
   fields: ReturnType<typeof writeFields>,
 ): Promise<void> {
   const client = await ctx.client();
-  const collisions = findCollisions(items);
   const { wait, timeout, ...perSkill } = fields as typeof fields & { wait?: boolean; timeout?: number };
-  // Local files and folders are checked against the server's limits (read once) before each upload.
-  const limits = items.some((i) => i.local !== undefined) ? await fetchUploadLimits(client) : undefined;
+  // Local files and folders are checked against the server's limits (read once) before each upload;
+  // the limits also give the name policy, under which names outside the name rule are compared.
+  const limits = items.some((i) => i.local !== undefined || i.slug !== undefined)
+    ? await fetchUploadLimits(client)
+    : undefined;
+  const namePolicy = limits?.name_policy === 'slug' ? 'slug' : 'strict';
+  const collisions = findCollisions(items, namePolicy);
   const outcomes = await withProgress(
     ctx.io,
     ctx.format,
@@ -227,8 +232,8 @@ async function addMany(
             return {
               ...base,
               result: 'refused',
-              name: item.name,
-              error: collisionError(item, earlier),
+              name: storedName(item, namePolicy),
+              error: collisionError(item, earlier, storedName(item, namePolicy)),
               skipped: [],
             };
           }

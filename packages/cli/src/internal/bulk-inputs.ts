@@ -8,7 +8,16 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fromMcpTool, type McpTool, normalizeSkillName, parseSkillMd, validateSkill } from '@skillport/core';
+import {
+  fromMcpTool,
+  type McpTool,
+  type NamePolicy,
+  normalizeSkillName,
+  parseSkillMd,
+  SKILL_NAME_PATTERN,
+  toSkillSlug,
+  validateSkill,
+} from '@skillport/core';
 import type { SkillSource } from '@skillport/sdk-node';
 import { unzipSync } from 'fflate';
 import { toolJsonFiles } from './find-skill-files.js';
@@ -23,6 +32,11 @@ export interface BulkItem {
   source: SkillSource;
   /** The skill name it will be stored under, or null when it cannot be read locally (the server decides). */
   name: string | null;
+  /**
+   * When `name` is null because the name breaks the name rule: the name a server with name policy
+   * `slug` stores it under (its valid slug).
+   */
+  slug?: string;
   /** For a tool of a `tools/list` document: the tool's own name. */
   tool?: string;
   /** Absolute path of the skill folder or file to upload (checked against the server's limits first). */
@@ -34,6 +48,11 @@ const SKIPPED = new Set(['node_modules', '.git', '.hg', '.svn', 'dist', '.turbo'
 /** Deepest folder searched below an input folder. */
 const MAX_DEPTH = 8;
 
+/** A skill's names as add stores them: under the name rule, else (name policy `slug`) its slug. */
+type Names = Pick<BulkItem, 'name' | 'slug'>;
+
+const NO_NAME: Names = { name: null };
+
 function nameOf(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
   try {
@@ -43,6 +62,13 @@ function nameOf(raw: unknown): string | null {
   }
 }
 
+function namesOf(raw: unknown): Names {
+  const name = nameOf(raw);
+  if (name !== null || typeof raw !== 'string') return { name };
+  const slug = toSkillSlug(raw.trim());
+  return SKILL_NAME_PATTERN.test(slug) ? { name, slug } : { name };
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -50,39 +76,39 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * (validation errors, a name outside the name rule), so such an input is reported with the server's
  * own reason rather than as a collision.
  */
-function nameInText(text: string): string | null {
+function nameInText(text: string): Names {
   try {
-    if (validateSkill(text, { profile: 'openviking' }).errors.length > 0) return null;
-    return nameOf(parseSkillMd(text).skill.name);
+    if (validateSkill(text, { profile: 'openviking' }).errors.length > 0) return NO_NAME;
+    return namesOf(parseSkillMd(text).skill.name);
   } catch {
-    return null;
+    return NO_NAME;
   }
 }
 
 /** The name in SKILL.md bytes (null for bytes that are not UTF-8: add refuses those). */
-function nameInBytes(bytes: Uint8Array): string | null {
+function nameInBytes(bytes: Uint8Array): Names {
   try {
     return nameInText(utf8.decode(bytes));
   } catch {
-    return null;
+    return NO_NAME;
   }
 }
 
-async function nameInFile(file: string): Promise<string | null> {
+async function nameInFile(file: string): Promise<Names> {
   const bytes = await readFile(file).catch(() => null);
-  return bytes === null ? null : nameInBytes(new Uint8Array(bytes));
+  return bytes === null ? NO_NAME : nameInBytes(new Uint8Array(bytes));
 }
 
 /** The name in a zipped skill folder (SKILL.md at the root or in its one top folder). */
-async function nameInZip(file: string): Promise<string | null> {
+async function nameInZip(file: string): Promise<Names> {
   try {
     const entries = unzipSync(new Uint8Array(await readFile(file)), {
       filter: (f) => f.name === 'SKILL.md' || /^[^/]+\/SKILL\.md$/.test(f.name),
     });
     const skillMd = entries['SKILL.md'] ?? Object.values(entries)[0];
-    return skillMd === undefined ? null : nameInBytes(skillMd);
+    return skillMd === undefined ? NO_NAME : nameInBytes(skillMd);
   } catch {
-    return null;
+    return NO_NAME;
   }
 }
 
@@ -125,7 +151,7 @@ async function jsonItems(file: string, label: string): Promise<BulkItem[]> {
   }
   const found = classifyJson(parsed, label);
   if (found.kind === 'structured') {
-    return [{ label, source: found.skill as SkillSource, name: nameOf(found.skill.name) }];
+    return [{ label, source: found.skill as SkillSource, ...namesOf(found.skill.name) }];
   }
   if (found.tools.length === 1 && !Array.isArray(parsed) && toolsOf(parsed) === undefined) {
     // One tool given on its own (not inside a tools/list answer).
@@ -163,7 +189,7 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
       if (stdinUsed) throw new CliError('"-" (stdin) can be given once');
       stdinUsed = true;
       const text = await readStdin(io);
-      items.push({ label: 'stdin', source: text, name: nameInText(text) });
+      items.push({ label: 'stdin', source: text, ...nameInText(text) });
       continue;
     }
     const full = !raw.includes('\n') && raw.length < 4096 ? path.resolve(io.cwd, raw) : null;
@@ -175,7 +201,7 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
           `no such file or folder: ${raw} (${full}); SKILL.md text given inline starts with a "---" frontmatter fence`,
         );
       }
-      items.push({ label: 'content', source: raw, name: nameInText(raw) });
+      items.push({ label: 'content', source: raw, ...nameInText(raw) });
       continue;
     }
     if (info.isDirectory()) {
@@ -196,7 +222,7 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
         items.push({
           label,
           source: folder,
-          name: await nameInFile(path.join(folder, 'SKILL.md')),
+          ...(await nameInFile(path.join(folder, 'SKILL.md'))),
           local: folder,
         });
       }
@@ -206,8 +232,8 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
       items.push(...(await jsonItems(full, raw)));
       continue;
     }
-    const name = /\.zip$/i.test(full) ? await nameInZip(full) : await nameInFile(full);
-    items.push({ label: raw, source: full, name, local: full });
+    const names = /\.zip$/i.test(full) ? await nameInZip(full) : await nameInFile(full);
+    items.push({ label: raw, source: full, ...names, local: full });
   }
   return items;
 }
@@ -216,16 +242,27 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
  * Finds the items that would write a skill name an earlier item (in input order) already writes:
  * adding both would make the later one silently replace the earlier one.
  *
+ * @param namePolicy - the server's name policy: under `slug`, a name outside the name rule is
+ *   compared as the slug the server stores it under (default `strict`: such a name is refused anyway)
  * @returns for each such later item, the earlier item holding the name
  */
-export function findCollisions(items: readonly BulkItem[]): Map<BulkItem, BulkItem> {
+export function findCollisions(
+  items: readonly BulkItem[],
+  namePolicy: NamePolicy = 'strict',
+): Map<BulkItem, BulkItem> {
   const first = new Map<string, BulkItem>();
   const out = new Map<BulkItem, BulkItem>();
   for (const item of items) {
-    if (item.name === null) continue;
-    const earlier = first.get(item.name);
-    if (earlier === undefined) first.set(item.name, item);
+    const name = item.name ?? (namePolicy === 'slug' ? item.slug : undefined);
+    if (name === null || name === undefined) continue;
+    const earlier = first.get(name);
+    if (earlier === undefined) first.set(name, item);
     else out.set(item, earlier);
   }
   return out;
+}
+
+/** The name an item is stored under on a server with `namePolicy` (null: the server decides). */
+export function storedName(item: BulkItem, namePolicy: NamePolicy): string | null {
+  return item.name ?? (namePolicy === 'slug' ? (item.slug ?? null) : null);
 }

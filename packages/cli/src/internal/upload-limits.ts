@@ -16,6 +16,8 @@ export interface UploadLimits {
   max_uncompressed_bytes: number;
   max_files_per_skill: number;
   settings: Record<string, string>;
+  /** What add does with a name outside the name rule (absent from older servers: `strict`). */
+  name_policy?: 'strict' | 'slug';
 }
 
 /** `12.5 MB` / `25 MiB`-style size for messages: bytes in binary units, one decimal. */

@@ -380,6 +380,28 @@ describe('bulk add inputs', () => {
     ]);
   });
 
+  it('under name policy slug, a name outside the rule collides with the slug it is stored under', async () => {
+    const io = memoryIo({ cwd: temp() });
+    const items = await expandInputs(io, [
+      md('elevenlabs-automation'),
+      md('"ElevenLabs Automation"'),
+      md('"検索"'),
+      md('"検索"'),
+    ]);
+    expect(items.map((i) => [i.name, i.slug])).toEqual([
+      ['elevenlabs-automation', undefined],
+      [null, 'elevenlabs-automation'],
+      [null, undefined],
+      [null, undefined],
+    ]);
+    // strict (the default): the spaced name is refused by the server itself, so no collision here.
+    expect(findCollisions(items).size).toBe(0);
+    const slug = findCollisions(items, 'slug');
+    expect(
+      [...slug.entries()].map(([item, earlier]) => [items.indexOf(item), items.indexOf(earlier)]),
+    ).toEqual([[1, 0]]);
+  });
+
   it('a folder without skills but with tool files adds each tool file; an empty one is an error', async () => {
     const dir = temp();
     mkdirSync(path.join(dir, 'mcp'));
