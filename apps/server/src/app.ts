@@ -31,6 +31,7 @@ import { registerSkillHistoryRoutes } from './routes/skill-history.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerSystemRoutes } from './routes/system.js';
 import type { ServiceDeps } from './services/deps.js';
+import { createFindGate } from './services/find-gate.js';
 import { createReadCache, DEFAULT_READ_CACHE_MB } from './services/read-cache.js';
 import { createRecentUploads } from './services/recent-uploads.js';
 import { createSkillChanges, withSkillChanges } from './services/skill-changes.js';
@@ -160,6 +161,7 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     retention: retentionPolicy(options.retention),
     recentUploads: createRecentUploads(),
     readCache: createReadCache(Math.max(0, options.readCacheMb ?? DEFAULT_READ_CACHE_MB) * 2 ** 20),
+    findGate: createFindGate(limits.maxFindsPerKey),
     now: Date.now,
   };
 

@@ -31,6 +31,14 @@ export interface ServerLimits {
   maxWaitSeconds: number;
   /** Requests per minute per API key on `/api/v1` (`SKILLPORT_RATE_LIMIT_PER_MINUTE`, default 0 = off) → 429. */
   rateLimitPerMinute: number;
+  /**
+   * Finds one API key (one user in dev mode) may have running at once in this process, on `/api/v1`
+   * and `/mcp` together (`SKILLPORT_MAX_FINDS_PER_KEY`, default 4; 0 = none). Up to 8 × as many more
+   * wait their turn in arrival order; past that a find gets 429 `RESOURCE_EXHAUSTED` with
+   * `Retry-After` (`details.reason` `finds_in_flight`). One key's burst then never queues more than
+   * its share in front of other callers' finds.
+   */
+  maxFindsPerKey: number;
   /** Wrong API keys per minute, per client address and per key prefix, before a wrong key gets 429 instead of 401 — a valid key always passes (`SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE`, default 60; 0 = off). */
   maxAuthFailuresPerMinute: number;
   /** Most open MCP sessions on `/mcp` (`SKILLPORT_MAX_MCP_SESSIONS`, default 1000); past it the least recently used one is closed. */
@@ -114,6 +122,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   tempUploadTtlSeconds: 12 * 60 * 60,
   maxWaitSeconds: 300,
   rateLimitPerMinute: 0,
+  maxFindsPerKey: 4,
   maxAuthFailuresPerMinute: 60,
   requestTimeoutSeconds: 60,
   responseStallSeconds: 60,
@@ -147,6 +156,7 @@ export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   tempUploadTtlSeconds: 'SKILLPORT_TEMP_UPLOAD_TTL_SECONDS',
   maxWaitSeconds: 'SKILLPORT_MAX_WAIT_SECONDS',
   rateLimitPerMinute: 'SKILLPORT_RATE_LIMIT_PER_MINUTE',
+  maxFindsPerKey: 'SKILLPORT_MAX_FINDS_PER_KEY',
   maxAuthFailuresPerMinute: 'SKILLPORT_MAX_AUTH_FAILURES_PER_MINUTE',
   requestTimeoutSeconds: 'SKILLPORT_REQUEST_TIMEOUT_SECONDS',
   responseStallSeconds: 'SKILLPORT_RESPONSE_STALL_SECONDS',

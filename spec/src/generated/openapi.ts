@@ -190,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Search skills (lexical and semantic, best first)
-         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body (BM25 with field weights), fused with the similarity of meaning when the server has an embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and `match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to `limit`.
+         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body (BM25 with field weights), fused with the similarity of meaning when the server has an embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and `match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to `limit`. Each API key has at most `SKILLPORT_MAX_FINDS_PER_KEY` finds running (default 4; MCP `find_skills` included) and 8 × as many waiting their turn; past that → 429 `RESOURCE_EXHAUSTED` with `Retry-After` (`details.reason` `finds_in_flight`).
          */
         post: operations["findSkills"];
         delete?: never;
@@ -2116,7 +2116,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2221,7 +2221,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2325,7 +2325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2433,7 +2433,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2539,7 +2539,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2643,7 +2643,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2751,7 +2751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2852,7 +2852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2953,7 +2953,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3058,7 +3058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3168,7 +3168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3278,7 +3278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3392,7 +3392,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3497,7 +3497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3626,7 +3626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3748,7 +3748,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3878,7 +3878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3996,7 +3996,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4118,7 +4118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4236,7 +4236,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4337,7 +4337,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4442,7 +4442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4563,7 +4563,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4667,7 +4667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4771,7 +4771,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After) */
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
             429: {
                 headers: {
                     [name: string]: unknown;

@@ -22,7 +22,9 @@ export const errorResponses = {
   413: { description: 'PAYLOAD_TOO_LARGE', content: { 'application/json': { schema: ErrorEnvelopeSchema } } },
   429: {
     description:
-      'RESOURCE_EXHAUSTED: rate limit, or too many wrong API keys from this address or with this key prefix (see Retry-After)',
+      'RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or ' +
+      '(find) too many finds at once with this key (`details.reason` `finds_in_flight`, ' +
+      '`SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds',
     content: { 'application/json': { schema: ErrorEnvelopeSchema } },
   },
   500: {

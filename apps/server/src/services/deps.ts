@@ -5,6 +5,7 @@ import type { NamePolicy, ServerLimits } from '../config.js';
 import type { QueryVectors } from '../embeddings/query-vectors.js';
 import type { QueueCounts, RetentionPolicy, Store } from '../store/types.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
+import type { FindGate } from './find-gate.js';
 import type { ReadCache } from './read-cache.js';
 import type { RecentUploads } from './recent-uploads.js';
 
@@ -63,6 +64,8 @@ export interface ServiceDeps {
   retention: RetentionPolicy;
   /** Rendered reads kept while the store is unchanged (see `read-cache.ts`); values per service. */
   readCache: ReadCache<unknown>;
+  /** Per-caller running and waiting finds (`ServerLimits.maxFindsPerKey`). */
+  findGate: FindGate;
   /** Clock, epoch milliseconds. */
   now: () => number;
 }

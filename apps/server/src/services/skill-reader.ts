@@ -168,7 +168,9 @@ const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, 
 /**
  * Finds skills over both roots (or one), de-duplicated by name, best first: lexical search, fused
  * with semantic search when an embeddings endpoint is configured (the query is embedded here; when
- * that fails, lexical only).
+ * that fails, lexical only). Runs when the caller's turn comes (`deps.findGate`).
+ *
+ * @throws SkillportError 429 `RESOURCE_EXHAUSTED` (`finds_in_flight`) past the caller's finds at once
  */
 export async function findSkills(
   deps: ServiceDeps,
@@ -180,6 +182,15 @@ export async function findSkills(
     targetUri: string | null;
     levels: number[] | null;
   },
+): Promise<FindSkillsResult> {
+  return deps.findGate.run(identity, () => rankSkills(deps, identity, options));
+}
+
+/** {@link findSkills} once the caller's turn has come. */
+async function rankSkills(
+  deps: ServiceDeps,
+  identity: Identity,
+  options: Parameters<typeof findSkills>[2],
 ): Promise<FindSkillsResult> {
   const roots = rootsFor(identity, options.targetUri);
   const semantic = deps.queryVectors ? await deps.queryVectors(options.query) : null;
