@@ -144,7 +144,7 @@ export function checkSkillCount(limit: number | undefined, used: number): void {
   if (limit === undefined || limit <= 0 || used < limit) return;
   throw new SkillportError(
     'RESOURCE_EXHAUSTED',
-    `Skill limit reached: the account holds ${used} skills and the limit is ${limit} (${SKILL_LIMIT_SETTING}). Nothing was changed; delete skills or ask the operator to raise ${SKILL_LIMIT_SETTING}`,
+    `Skill limit reached: the account holds ${used} skill${used === 1 ? '' : 's'} and the limit is ${limit} (${SKILL_LIMIT_SETTING}). Nothing was changed; delete skills or ask the operator to raise ${SKILL_LIMIT_SETTING}`,
     {
       status: 403,
       details: { reason: 'account_skill_limit', limit, used, setting: SKILL_LIMIT_SETTING },

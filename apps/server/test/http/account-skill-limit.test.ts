@@ -2,6 +2,7 @@
 // one key create millions of tiny skills. Past the count an add of a new skill is refused with 403
 // naming the limit and changes nothing; replacing a skill is not a new one.
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { checkSkillCount } from '../../src/store/write-checks.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const LIMIT = 3;
@@ -44,6 +45,7 @@ test('an add of one skill more than the limit → 403 naming it; nothing changes
   expect(refused.json.status).toBe('error');
   expect(refused.json.error.code).toBe('RESOURCE_EXHAUSTED');
   expect(refused.json.error.message).toContain('SKILLPORT_ACCOUNT_MAX_SKILLS');
+  expect(refused.json.error.message).toContain(`the account holds ${LIMIT} skills and the limit is ${LIMIT}`);
   expect(refused.json.error.details).toMatchObject({
     reason: 'account_skill_limit',
     limit: LIMIT,
@@ -85,4 +87,10 @@ test('restoring a deleted skill counts as a new one', async () => {
   expect(restored.status, restored.text).toBe(403);
   expect(restored.json.error.details.reason).toBe('account_skill_limit');
   expect((await t.request('GET', '/api/v1/skills/count-c')).status).toBe(404);
+});
+
+test('the refusal counts in words: one skill, two skills', () => {
+  expect(() => checkSkillCount(1, 1)).toThrow(/the account holds 1 skill and the limit is 1 /);
+  expect(() => checkSkillCount(2, 2)).toThrow(/the account holds 2 skills and the limit is 2 /);
+  expect(() => checkSkillCount(0, 5)).not.toThrow();
 });
