@@ -252,7 +252,26 @@ export function putSkillTx(
   );
   recordChange(conn, write, revision, false, now);
 
-  const row = conn.stmt('SELECT * FROM skills WHERE seq = ?').get(seq) as SkillRow;
+  // The row as just written (not read back): the values bound above, the kept overview of `existing`.
+  const kept = keepOverview ? existing : undefined;
+  const row: SkillRow = {
+    seq,
+    id,
+    account_id: write.accountId,
+    root_uri: write.rootUri,
+    name: write.name,
+    description: values[0] as string,
+    tags: values[1] as string,
+    allowed_tools: values[2] as string,
+    frontmatter: values[3] as string,
+    body: values[4] as string,
+    source_metadata: values[5] as string | null,
+    revision,
+    overview: kept !== undefined ? kept.overview : overview,
+    overview_revision: kept !== undefined ? kept.overview_revision : overview === null ? null : revision,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
   if (indexLater === undefined) writeSearchRow(conn, row);
   else indexLater(row);
 
