@@ -67,6 +67,8 @@ export class MemoRouter<T> implements Router<T> {
   readonly #staticSegments = new Set<string>();
   /** The param patterns of the routes added, anchored (a segment must be judged as the stand-in is). */
   readonly #patterns: RegExp[] = [];
+  /** True once a route's param pattern could not be read: shapes are not used. */
+  #shapesOff = false;
 
   add(method: string, path: string, handler: T): void {
     this.#kept.clear();
@@ -74,7 +76,17 @@ export class MemoRouter<T> implements Router<T> {
     for (const segment of path.split('/')) {
       if (!segment.startsWith(':') && segment !== '*') this.#staticSegments.add(segment);
     }
-    for (const match of path.matchAll(PARAM_PATTERN)) this.#patterns.push(new RegExp(`^(?:${match[1]})$`));
+    const patterns = [...path.matchAll(PARAM_PATTERN)].map((match) => match[1] as string);
+    // A pattern this parse may not read as Hono does (nested braces) or cannot compile: no path is
+    // routed by its shape from then on (every one afresh or from the memory of whole paths).
+    if (patterns.length !== (path.match(/\{/g)?.length ?? 0)) this.#shapesOff = true;
+    for (const pattern of patterns) {
+      try {
+        this.#patterns.push(new RegExp(`^(?:${pattern})$`));
+      } catch {
+        this.#shapesOff = true;
+      }
+    }
     this.#inner.add(method, path, handler);
   }
 
@@ -98,7 +110,7 @@ export class MemoRouter<T> implements Router<T> {
 
   /** Whether a path ending in `segment` may be routed by its shape. */
   #byShape(segment: string): boolean {
-    if (!PLAIN_SEGMENT.test(segment) || this.#staticSegments.has(segment)) return false;
+    if (this.#shapesOff || !PLAIN_SEGMENT.test(segment) || this.#staticSegments.has(segment)) return false;
     for (const pattern of this.#patterns) {
       if (pattern.test(segment) !== pattern.test(STAND_IN)) return false;
     }

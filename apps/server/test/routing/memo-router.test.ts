@@ -177,6 +177,8 @@ describe('memo router', () => {
       ['GET', '/items/:id{[0-9]+}/parts/:part'],
       ['GET', '/files/:path{.+}'],
       ['GET', '/files/:path{.+}/raw'],
+      ['GET', '/codes/:code{[a-z]{2}}'],
+      ['GET', '/codes/:any'],
     ] as const) {
       const tag = { method, path: where };
       memo.add(method, where, tag);
@@ -196,6 +198,9 @@ describe('memo router', () => {
       '/files/a/raw',
       '/files/a/b/raw',
       '/files/a/b/other',
+      '/codes/ab',
+      '/codes/abc',
+      '/codes/x1',
     ];
     for (const round of [0, 1]) {
       for (const where of paths) {
