@@ -43,6 +43,13 @@ export interface ServerLimits {
   maxAuthFailuresPerMinute: number;
   /** Most open MCP sessions on `/mcp` (`SKILLPORT_MAX_MCP_SESSIONS`, default 1000); past it the least recently used one is closed. */
   maxMcpSessions: number;
+  /**
+   * Most open MCP sessions of one API key (one user in dev mode) on `/mcp`
+   * (`SKILLPORT_MAX_MCP_SESSIONS_PER_KEY`, default 100; 0 = only `maxMcpSessions`); past it that key's
+   * own least recently used session is closed, so one key opening sessions in a loop cannot push
+   * other callers' sessions out.
+   */
+  maxMcpSessionsPerKey: number;
   /** An MCP session with no request and no open notification stream for this long is closed, seconds (`SKILLPORT_MCP_SESSION_IDLE_SECONDS`, default 1800). */
   mcpSessionIdleSeconds: number;
   /** How often open MCP sessions look for skills changed by other server processes on the database, seconds (`SKILLPORT_MCP_CHANGE_POLL_SECONDS`, default 10; 0 = never). */
@@ -134,6 +141,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   accountMaxSkills: 100_000,
   tempUploadQuotaMb: 256,
   maxMcpSessions: 1000,
+  maxMcpSessionsPerKey: 100,
   mcpSessionIdleSeconds: 30 * 60,
   mcpChangePollSeconds: 10,
 });
@@ -168,6 +176,7 @@ export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   accountMaxSkills: 'SKILLPORT_ACCOUNT_MAX_SKILLS',
   tempUploadQuotaMb: 'SKILLPORT_TEMP_UPLOAD_QUOTA_MB',
   maxMcpSessions: 'SKILLPORT_MAX_MCP_SESSIONS',
+  maxMcpSessionsPerKey: 'SKILLPORT_MAX_MCP_SESSIONS_PER_KEY',
   mcpSessionIdleSeconds: 'SKILLPORT_MCP_SESSION_IDLE_SECONDS',
   mcpChangePollSeconds: 'SKILLPORT_MCP_CHANGE_POLL_SECONDS',
 };

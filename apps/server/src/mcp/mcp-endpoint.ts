@@ -3,7 +3,7 @@
  * 2025-11-25, transports), with the API's keys. One MCP session per `initialize`, bound to the
  * account and user of the key that opened it; later requests of the session must come with a key of
  * the same user. Sessions live in this process: idle ones are closed, the oldest ones give way past
- * the maximum, and several replicas need the session id routed to the replica that issued it.
+ * the maximum (a key's own oldest past its per-key maximum), and several replicas need the session id routed to the replica that issued it.
  */
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -26,6 +26,8 @@ interface Session {
   id: string;
   accountId: string;
   userId: string;
+  /** The caller that opened it: its API key, or its user in dev mode. */
+  caller: string;
   transport: WebStandardStreamableHTTPServerTransport;
   close: () => Promise<void>;
   /** Epoch ms of the last request. */
@@ -97,7 +99,8 @@ function trackStream(response: Response, session: Session): Response {
  *
  * @param deps - the services' dependencies (reads go through them, as the caller)
  * @param changes - the app's skill change channel (list-changed notifications)
- * @param limits - `maxBodyBytes`, `maxMcpSessions`, `mcpSessionIdleSeconds`, `mcpChangePollSeconds`
+ * @param limits - `maxBodyBytes`, `maxMcpSessions`, `maxMcpSessionsPerKey`, `mcpSessionIdleSeconds`,
+ *   `mcpChangePollSeconds`
  * @param logger - session open/close lines
  */
 export function createMcpEndpoint(
@@ -123,13 +126,34 @@ export function createMcpEndpoint(
   }, SWEEP_INTERVAL_MS);
   sweep.unref?.();
 
-  /** Makes room for one more session: the least recently seen ones are closed. */
-  const makeRoom = async () => {
+  /** The least recently seen session (of `caller` when given). */
+  const leastRecent = (caller?: string): { session: Session | undefined; count: number } => {
+    let oldest: Session | undefined;
+    let count = 0;
+    for (const s of sessions.values()) {
+      if (caller !== undefined && s.caller !== caller) continue;
+      count++;
+      if (!oldest || s.lastSeen < oldest.lastSeen) oldest = s;
+    }
+    return { session: oldest, count };
+  };
+
+  /**
+   * Makes room for one more session of `caller`: first its own least recently seen sessions give way
+   * past the per-key limit (so one key opening sessions in a loop closes only its own), then the
+   * least recently seen ones of the process past the process limit.
+   */
+  const makeRoom = async (caller: string) => {
+    const perKey = limits.maxMcpSessionsPerKey;
+    while (perKey > 0) {
+      const { session, count } = leastRecent(caller);
+      if (!session || count < perKey) break;
+      await closeSession(session, 'session limit of the key');
+    }
     while (sessions.size >= Math.max(1, limits.maxMcpSessions)) {
-      let oldest: Session | undefined;
-      for (const s of sessions.values()) if (!oldest || s.lastSeen < oldest.lastSeen) oldest = s;
-      if (!oldest) return;
-      await closeSession(oldest, 'session limit');
+      const { session } = leastRecent();
+      if (!session) return;
+      await closeSession(session, 'session limit');
     }
   };
 
@@ -149,7 +173,8 @@ export function createMcpEndpoint(
         'Bad Request: no MCP session: send an initialize request first, then the Mcp-Session-Id it returns',
       );
     }
-    await makeRoom();
+    const caller = identity.keyId ?? `${identity.accountId}/${identity.userId}`;
+    await makeRoom(caller);
     const server = createSkillportMcpServer(createServiceRegistry(deps, identity, changes, poller), {
       version: SERVER_VERSION,
     });
@@ -157,6 +182,7 @@ export function createMcpEndpoint(
       id: '',
       accountId: identity.accountId,
       userId: identity.userId,
+      caller,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {

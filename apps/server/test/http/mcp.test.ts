@@ -615,3 +615,41 @@ describe.skipIf(!corpusPresent)('/mcp over the shared corpus', () => {
     () => expected,
   );
 });
+
+describe('/mcp sessions of one key past maxMcpSessionsPerKey', () => {
+  const ROOT_KEY = 'root-key-for-mcp-sessions-per-key-0123456789';
+  let t: TestServer;
+  let busy = '';
+  let other = '';
+
+  beforeAll(async () => {
+    t = await startTestServer({
+      rootApiKey: ROOT_KEY,
+      limits: { maxMcpSessions: 4, maxMcpSessionsPerKey: 2 },
+    });
+    const admin = (urlPath: string, body: unknown) => t.request('POST', urlPath, { apiKey: ROOT_KEY, body });
+    await admin('/api/v1/admin/accounts', { account_id: 'acme' });
+    for (const user of ['busy', 'other']) await admin('/api/v1/admin/accounts/acme/users', { user_id: user });
+    busy = (await admin('/api/v1/admin/accounts/acme/keys', { user_id: 'busy', role: 'user' })).json.result
+      .api_key;
+    other = (await admin('/api/v1/admin/accounts/acme/keys', { user_id: 'other', role: 'user' })).json.result
+      .api_key;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('close that key’s own least recently used session, never another key’s', async () => {
+    const others = [await connect(t.url, other), await connect(t.url, other)];
+    const mine = [];
+    for (let i = 0; i < 5; i++) mine.push(await connect(t.url, busy));
+    // The other key's sessions outlive the busy key's five opens (the process allows four in all).
+    for (const c of others) await expect(c.listTools()).resolves.toBeDefined();
+    // The busy key keeps its two most recent sessions.
+    await expect(mine[0]!.listTools()).rejects.toThrow();
+    await expect(mine[2]!.listTools()).rejects.toThrow();
+    await expect(mine[3]!.listTools()).resolves.toBeDefined();
+    await expect(mine[4]!.listTools()).resolves.toBeDefined();
+    for (const c of [...others, ...mine]) await c.close().catch(() => {});
+  });
+});
