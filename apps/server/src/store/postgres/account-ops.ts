@@ -137,7 +137,7 @@ export async function storedBytes(
 
 /**
  * {@link storedBytes} (leaving out `except`) and {@link skillCount} of the account, in one statement
- * (what a skill write checks again once it has written; see `putSkillTx`).
+ * (what a skill write checks before and again after it has written; see `putSkillTx`).
  */
 export async function accountTotals(
   db: Queryable,

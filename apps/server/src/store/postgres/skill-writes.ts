@@ -10,7 +10,7 @@ import { computeRevision, sha256HexAsync } from '../revision.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, tempUploadGone } from '../write-checks.js';
-import { accountTotals, skillCount, storedBytes } from './account-ops.js';
+import { accountTotals } from './account-ops.js';
 import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
@@ -213,11 +213,12 @@ export async function putSkillTx(
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
   const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
-  if (quota) {
-    checkQuota('account_quota', write.quotaBytes, await storedBytes(client, write.accountId, write), size);
-  }
-  if (counted && existing === undefined) {
-    checkSkillCount(write.maxSkills, await skillCount(client, write.accountId));
+  // A new skill under a skill limit: it is not written yet, so `skills` is the count without it.
+  const countsNew = counted && existing === undefined;
+  if (quota || countsNew) {
+    const before = await accountTotals(client, write.accountId, write);
+    if (quota) checkQuota('account_quota', write.quotaBytes, before.storedBytes, size);
+    if (countsNew) checkSkillCount(write.maxSkills, before.skills);
   }
   if (write.tempUploadId !== undefined) {
     // The upload is used up by this write only: a refused add leaves it for a retry, and of two
@@ -373,10 +374,10 @@ export async function putSkillTx(
   // This write holds the account's `account_usage` row now (see above): the account's other skills
   // and their bytes stay as read here until it ends. The same figures as before writing: its own
   // files left out of the bytes, itself (a new skill) out of the count.
-  if (quota || (counted && existing === undefined)) {
+  if (quota || countsNew) {
     const after = await accountTotals(client, write.accountId, write);
     if (quota) checkQuota('account_quota', write.quotaBytes, after.storedBytes, size);
-    if (counted && existing === undefined) checkSkillCount(write.maxSkills, after.skills - 1);
+    if (countsNew) checkSkillCount(write.maxSkills, after.skills - 1);
   }
   // The statement's snapshot does not see its own history row: `revisions` counts it (+ 1, unless the
   // revision is unchanged and no row was written).
