@@ -96,3 +96,60 @@ test('with a valid key the body is checked as before', async () => {
   });
   expect(broken.status, broken.text).toBe(400);
 });
+
+/**
+ * POSTs `total` bytes streamed (no Content-Length) and then holds the request open without ending
+ * it; resolves with the status of the response that arrives meanwhile (the request is then dropped).
+ */
+function streamedHeldOpen(urlPath: string, headers: Record<string, string>, total: number): Promise<number> {
+  const { hostname, port } = new URL(t.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: hostname,
+        port,
+        method: 'POST',
+        path: urlPath,
+        headers: { ...headers, 'transfer-encoding': 'chunked' },
+      },
+      (res) => {
+        resolve(res.statusCode ?? 0);
+        res.resume();
+        req.destroy();
+      },
+    );
+    req.on('error', (error) => {
+      // The server may close the connection after answering; only an error before the answer counts.
+      if (!req.destroyed) reject(error);
+    });
+    const chunk = Buffer.alloc(256 * 1024, 120);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        sent += chunk.length;
+        if (!req.write(chunk)) {
+          req.once('drain', pump);
+          return;
+        }
+      }
+      // Never ended: a 413 has to come from the limit, not from the end of the body.
+    };
+    pump();
+  });
+}
+
+test('a key holder’s streamed body is answered 413 as soon as it passes the limit, not when it ends', async () => {
+  const withKey = { 'x-api-key': userKey };
+  const multipart = { ...withKey, 'content-type': 'multipart/form-data; boundary=x' };
+  // 25 MiB upload limit (+ 64 KiB of multipart framing): 26 MiB passes it.
+  expect(await streamedHeldOpen('/api/v1/resources/temp_upload', multipart, 26 * 1024 * 1024)).toBe(413);
+  // 4 MiB JSON limit, on the API and on /mcp.
+  expect(await streamedHeldOpen('/api/v1/skills', { ...withKey, ...headers }, 5 * 1024 * 1024)).toBe(413);
+  expect(
+    await streamedHeldOpen(
+      '/mcp',
+      { ...withKey, ...headers, accept: 'application/json, text/event-stream' },
+      5 * 1024 * 1024,
+    ),
+  ).toBe(413);
+});
