@@ -341,8 +341,8 @@ async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void>
  * Row triggers that keep tables derived from the rows an import writes, per row: `skill_terms`
  * (migration 4), `account_usage` (5), `skill_search_generation` (7), `skill_root_counts` (8). The last
  * three update a handful of counter rows, so in the one transaction of an import every change would
- * add a version of the same row, and each update walks the versions before it (quadratic: at 100,000
- * skills the import did not finish in an hour). An import disables them and derives the tables once,
+ * add a version of the same row, and each update walks the versions before it (quadratic in the
+ * number of skills and files). An import disables them and derives the tables once,
  * in bulk, before committing ({@link deriveTables}) — the same contents the triggers give; the terms
  * in index order, so both indexes of `skill_terms` fill front to back.
  */
