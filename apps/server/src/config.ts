@@ -33,7 +33,7 @@ export interface ServerLimits {
   rateLimitPerMinute: number;
   /**
    * Finds one API key (one user in dev mode) may have running at once in this process, on `/api/v1`
-   * and `/mcp` together (`SKILLPORT_MAX_FINDS_PER_KEY`, default 4; 0 = none). Up to 8 × as many more
+   * and `/mcp` together (`SKILLPORT_MAX_FINDS_PER_KEY`, default 4; 0 = none). Up to 64 × as many more
    * wait their turn in arrival order; past that a find gets 429 `RESOURCE_EXHAUSTED` with
    * `Retry-After` (`details.reason` `finds_in_flight`). One key's burst then never queues more than
    * its share in front of other callers' finds.
@@ -101,7 +101,7 @@ export interface ServerLimits {
    */
   accountQuotaMb: number;
   /**
-   * Most skills of each account (`SKILLPORT_ACCOUNT_MAX_SKILLS`, default 100000; 0 = none): live
+   * Most skills of each account (`SKILLPORT_ACCOUNT_MAX_SKILLS`, default 1000000; 0 = none): live
    * skills in all its roots. An add or restore of one skill more gets 403 `RESOURCE_EXHAUSTED`
    * (`details.reason` `account_skill_limit`) and changes nothing; replacing a skill is not one more.
    * The byte quota alone let one key create millions of tiny skills.
@@ -138,7 +138,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxJsonDepth: 64,
   maxJsonValues: 200_000,
   accountQuotaMb: 1024,
-  accountMaxSkills: 100_000,
+  accountMaxSkills: 1_000_000,
   tempUploadQuotaMb: 256,
   maxMcpSessions: 1000,
   maxMcpSessionsPerKey: 100,

@@ -190,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Search skills (lexical and semantic, best first)
-         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body (BM25 with field weights), fused with the similarity of meaning when the server has an embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and `match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to `limit`. Each API key has at most `SKILLPORT_MAX_FINDS_PER_KEY` finds running (default 4; MCP `find_skills` included) and 8 × as many waiting their turn; past that → 429 `RESOURCE_EXHAUSTED` with `Retry-After` (`details.reason` `finds_in_flight`).
+         * @description Ranks skills of both roots (or `target_uri`) against `query` over name, tags, description, overview and body (BM25 with field weights), fused with the similarity of meaning when the server has an embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and `match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to `limit`. Each API key has at most `SKILLPORT_MAX_FINDS_PER_KEY` finds running (default 4; MCP `find_skills` included) and 64 × as many waiting their turn; past that → 429 `RESOURCE_EXHAUSTED` with `Retry-After` (`details.reason` `finds_in_flight`).
          */
         post: operations["findSkills"];
         delete?: never;
@@ -1397,7 +1397,7 @@ export interface components {
         ServerLimits: {
             /**
              * @description Most live skills of the caller's account, in all its roots (0 = none). An add or restore of one skill more → 403 `RESOURCE_EXHAUSTED` with `details {reason: "account_skill_limit", limit, used, setting}`; replacing a skill is not one more (`SKILLPORT_ACCOUNT_MAX_SKILLS`)
-             * @example 100000
+             * @example 1000000
              */
             account_max_skills: number;
             /**

@@ -162,7 +162,7 @@ const findRoute = createRoute({
     'embeddings endpoint (`SKILLPORT_EMBEDDINGS_URL`); hits carry `score` (0–1, descending) and ' +
     '`match_reason` (`name`, `lexical`, `semantic`, `hybrid`), are de-duplicated by name and cut to ' +
     '`limit`. Each API key has at most `SKILLPORT_MAX_FINDS_PER_KEY` finds running (default 4; MCP ' +
-    '`find_skills` included) and 8 × as many waiting their turn; past that → 429 `RESOURCE_EXHAUSTED` ' +
+    '`find_skills` included) and 64 × as many waiting their turn; past that → 429 `RESOURCE_EXHAUSTED` ' +
     'with `Retry-After` (`details.reason` `finds_in_flight`).',
   request: { body: jsonBody(FindSkillsRequestSchema) },
   responses: { ...okResponse(FindSkillsResultSchema, 'FindSkillsResponse', 'Hits'), ...errorResponses },

@@ -11,7 +11,7 @@ import { SkillportError } from '@skillport/core/base';
 import type { Identity } from '../store/types.js';
 
 /** Finds of one caller that may wait for a running slot, per running slot. */
-export const FIND_QUEUE_PER_SLOT = 8;
+export const FIND_QUEUE_PER_SLOT = 64;
 
 /** The setting behind the limit, named in refusals. */
 export const FIND_LIMIT_SETTING = 'SKILLPORT_MAX_FINDS_PER_KEY';
@@ -38,7 +38,7 @@ function callerKey(identity: Identity): string {
 }
 
 /**
- * A gate allowing `perCaller` running finds per caller and `perCaller × 8` waiting.
+ * A gate allowing `perCaller` running finds per caller and `perCaller × 64` waiting.
  *
  * @param perCaller - running finds per caller (`SKILLPORT_MAX_FINDS_PER_KEY`); 0 = no limit
  */

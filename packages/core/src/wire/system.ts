@@ -166,7 +166,7 @@ export const ServerLimitsSchema = z
       "Most live skills of the caller's account, in all its roots (0 = none). An add or restore of one " +
         'skill more → 403 `RESOURCE_EXHAUSTED` with `details {reason: "account_skill_limit", limit, used, ' +
         'setting}`; replacing a skill is not one more (`SKILLPORT_ACCOUNT_MAX_SKILLS`)',
-      100000,
+      1000000,
     ),
     account_usage: z
       .object({
