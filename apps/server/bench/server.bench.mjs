@@ -19,7 +19,7 @@
 // Env: BENCH_ENGINES (`sqlite,postgres`; PostgreSQL is skipped with a line when not installed),
 // BENCH_SKILLS (10000), BENCH_SKILLS_LARGE (100000 on SQLite; 0 = skip), BENCH_PG_SKILLS_LARGE
 // (0 = skip, the default; e.g. 100000: real skills, the SQLite seed of that count imported as below —
-// about 40 minutes on two busy cores the first time, a copy of the kept cluster afterwards),
+// 13 minutes (more on busy cores) the first time, a copy of the kept cluster afterwards),
 // BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
 // BENCH_FIND_WRITES (2: writes per second of `findw`, find with BENCH_CONNECTIONS connections while
 // a background client alternately adds a skill and updates a seeded one; its CPU column includes
