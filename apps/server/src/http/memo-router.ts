@@ -65,8 +65,11 @@ export class MemoRouter<T> implements Router<T> {
   readonly #shapes = new Map<string, Shape<T>>();
   /** Every static segment of the routes added (a segment equal to one may route differently). */
   readonly #staticSegments = new Set<string>();
-  /** The param patterns of the routes added, anchored (a segment must be judged as the stand-in is). */
-  readonly #patterns: RegExp[] = [];
+  /**
+   * The param patterns of the routes added, anchored, each with its verdict on the stand-in (a segment
+   * must be judged as the stand-in is).
+   */
+  readonly #patterns: Array<[RegExp, boolean]> = [];
   /** True once a route's param pattern could not be read: shapes are not used. */
   #shapesOff = false;
 
@@ -82,7 +85,8 @@ export class MemoRouter<T> implements Router<T> {
     if (patterns.length !== (path.match(/\{/g)?.length ?? 0)) this.#shapesOff = true;
     for (const pattern of patterns) {
       try {
-        this.#patterns.push(new RegExp(`^(?:${pattern})$`));
+        const anchored = new RegExp(`^(?:${pattern})$`);
+        this.#patterns.push([anchored, anchored.test(STAND_IN)]);
       } catch {
         this.#shapesOff = true;
       }
@@ -111,8 +115,8 @@ export class MemoRouter<T> implements Router<T> {
   /** Whether a path ending in `segment` may be routed by its shape. */
   #byShape(segment: string): boolean {
     if (this.#shapesOff || !PLAIN_SEGMENT.test(segment) || this.#staticSegments.has(segment)) return false;
-    for (const pattern of this.#patterns) {
-      if (pattern.test(segment) !== pattern.test(STAND_IN)) return false;
+    for (const [pattern, standIn] of this.#patterns) {
+      if (pattern.test(segment) !== standIn) return false;
     }
     return true;
   }

@@ -10,6 +10,7 @@ import type {
   ValidationResult,
 } from '@skillport/core';
 import type { Command } from 'commander';
+import { storedNameOf } from '../internal/bulk-inputs.js';
 import { createContext } from '../internal/context.js';
 import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
@@ -334,17 +335,9 @@ export function registerValidate(skills: Command, io: CliIo): void {
           results.push(validated);
         }
         if (results.length > 1) {
-          const { normalizeSkillName, toSkillSlug, SKILL_NAME_PATTERN } = await import('@skillport/core');
           markSameName(
             results,
-            (name) => {
-              try {
-                return normalizeSkillName(name);
-              } catch {
-                const slug = toSkillSlug(name);
-                return namePolicy === 'slug' && SKILL_NAME_PATTERN.test(slug) ? slug : null;
-              }
-            },
+            (name) => storedNameOf(name, namePolicy ?? 'strict'),
             (result) => nameAt.get(result),
           );
         }

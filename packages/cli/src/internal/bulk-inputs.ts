@@ -253,8 +253,8 @@ export function findCollisions(
   const first = new Map<string, BulkItem>();
   const out = new Map<BulkItem, BulkItem>();
   for (const item of items) {
-    const name = item.name ?? (namePolicy === 'slug' ? item.slug : undefined);
-    if (name === null || name === undefined) continue;
+    const name = storedName(item, namePolicy);
+    if (name === null) continue;
     const earlier = first.get(name);
     if (earlier === undefined) first.set(name, item);
     else out.set(item, earlier);
@@ -263,6 +263,11 @@ export function findCollisions(
 }
 
 /** The name an item is stored under on a server with `namePolicy` (null: the server decides). */
-export function storedName(item: BulkItem, namePolicy: NamePolicy): string | null {
+export function storedName(item: Names, namePolicy: NamePolicy): string | null {
   return item.name ?? (namePolicy === 'slug' ? (item.slug ?? null) : null);
+}
+
+/** The name a skill named `raw` in its frontmatter is stored under on a server with `namePolicy` (null: add refuses it). */
+export function storedNameOf(raw: string, namePolicy: NamePolicy): string | null {
+  return storedName(namesOf(raw), namePolicy);
 }

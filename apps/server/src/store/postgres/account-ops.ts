@@ -117,58 +117,33 @@ async function tempUploadBytes(db: Queryable, accountId: string, now: number): P
 }
 
 /**
- * Bytes of the files of the account's live skills (`.overview.md` not counted), leaving out the skill
- * `except` (the one a write replaces): the account's total kept in `account_usage` (schema version
- * 5) less the files of `except`.
- */
-export async function storedBytes(
-  db: Queryable,
-  accountId: string,
-  except?: { rootUri: string; name: string },
-): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(
-    `SELECT (COALESCE((SELECT stored_bytes FROM account_usage WHERE account_id = $1), 0)
-       - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
-           WHERE s.account_id = $1 AND s.root_uri = $2 AND s.name = $3 AND f.path <> '.overview.md'), 0))::text AS n`,
-    [accountId, except?.rootUri ?? '', except?.name ?? ''],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
-/**
- * {@link storedBytes} (leaving out `except`) and {@link skillCount} of the account, in one statement
- * (what a skill write checks before and again after it has written; see `putSkillTx`).
+ * The account's stored bytes (files of its live skills, `.overview.md` not counted: the total kept in
+ * `account_usage`, schema version 5) less the files of the skill `except` (the one a write replaces),
+ * and its live skills in all roots (the sum of its `skill_root_counts` rows), in one statement (what a
+ * skill write checks before and again after it has written; see `putSkillTx`).
  */
 export async function accountTotals(
   db: Queryable,
   accountId: string,
-  except: { rootUri: string; name: string },
+  except?: { rootUri: string; name: string },
 ): Promise<{ storedBytes: number; skills: number }> {
   const { rows } = await db.query<{ bytes: string; skills: string }>(
     `SELECT (COALESCE((SELECT stored_bytes FROM account_usage WHERE account_id = $1), 0)
        - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
            WHERE s.account_id = $1 AND s.root_uri = $2 AND s.name = $3 AND f.path <> '.overview.md'), 0))::text AS bytes,
        (SELECT COALESCE(SUM(n), 0) FROM skill_root_counts WHERE account_id = $1)::text AS skills`,
-    [accountId, except.rootUri, except.name],
+    [accountId, except?.rootUri ?? '', except?.name ?? ''],
   );
   return { storedBytes: Number(rows[0]?.bytes ?? 0), skills: Number(rows[0]?.skills ?? 0) };
 }
 
-/** Live skills of the account, in all its roots (the sum of its `skill_root_counts` rows). */
-export async function skillCount(db: Queryable, accountId: string): Promise<number> {
-  const { rows } = await db.query<{ n: string }>(
-    'SELECT COALESCE(SUM(n), 0)::text AS n FROM skill_root_counts WHERE account_id = $1',
-    [accountId],
-  );
-  return Number(rows[0]?.n ?? 0);
-}
-
 /** `Store.accountUsage`. */
 export async function accountUsage(db: Queryable, accountId: string, now: number): Promise<AccountUsage> {
+  const totals = await accountTotals(db, accountId);
   return {
-    storedBytes: await storedBytes(db, accountId),
+    storedBytes: totals.storedBytes,
     tempUploadBytes: await tempUploadBytes(db, accountId, now),
-    skills: await skillCount(db, accountId),
+    skills: totals.skills,
   };
 }
 

@@ -210,8 +210,11 @@ async function assertEmpty(client: pg.ClientBase): Promise<void> {
   }
 }
 
-/** Inserts one record (inside the import transaction). */
-async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void> {
+/** Records {@link insertBatch} writes many to a statement. */
+type BatchedRecord = Extract<DataRecord, { type: 'blob' | 'skill' | 'task' }>;
+
+/** Inserts one record of the other types (inside the import transaction). */
+async function insertRecord(client: pg.ClientBase, r: Exclude<DataRecord, BatchedRecord>): Promise<void> {
   switch (r.type) {
     case 'account':
       await client.query(
@@ -233,54 +236,6 @@ async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void>
         [r.id, r.account_id, r.user_id, r.role, r.hash, r.prefix, r.created_at, r.revoked_at],
       );
       return;
-    case 'blob':
-      await client.query('INSERT INTO blobs (sha256, size, content) VALUES ($1, $2, $3)', [
-        r.sha256,
-        r.size,
-        Buffer.from(r.content, 'base64'),
-      ]);
-      return;
-    case 'skill': {
-      const search = await searchVector({
-        name: r.name,
-        tags: r.tags,
-        description: r.description,
-        overview: r.overview,
-        body: r.body,
-      });
-      await client.query(
-        `WITH s AS (
-           INSERT INTO skills (id, account_id, root_uri, name, description, tags, allowed_tools, frontmatter, body,
-             source_metadata, revision, overview, overview_revision, created_at, updated_at, search)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16::tsvector) RETURNING seq)
-         INSERT INTO skill_files (skill_seq, path, kind, size, sha256)
-           SELECT s.seq, f.path, f.kind, f.size, f.sha256 FROM s,
-             unnest($17::text[], $18::text[], $19::bigint[], $20::text[]) AS f(path, kind, size, sha256)`,
-        [
-          r.id,
-          r.account_id,
-          r.root_uri,
-          r.name,
-          r.description,
-          JSON.stringify(r.tags),
-          JSON.stringify(r.allowed_tools),
-          JSON.stringify(r.frontmatter),
-          r.body,
-          r.source_metadata === null ? null : JSON.stringify(r.source_metadata),
-          r.revision,
-          r.overview,
-          r.overview_revision,
-          r.created_at,
-          r.updated_at,
-          search,
-          r.files.map((f) => f.path),
-          r.files.map((f) => f.kind),
-          r.files.map((f) => f.size),
-          r.files.map((f) => f.sha256),
-        ],
-      );
-      return;
-    }
     case 'revision':
       // With the blobs the revision keeps alive (retention frees a blob only when none references it).
       await client.query(
@@ -302,28 +257,6 @@ async function insertRecord(client: pg.ClientBase, r: DataRecord): Promise<void>
           r.created_by ?? null,
           r.superseded_at,
           r.manifest.map((f) => f.sha256),
-        ],
-      );
-      return;
-    case 'task':
-      await client.query(
-        `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
-           result, error, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-        [
-          r.id,
-          r.account_id,
-          r.user_id,
-          r.task_type,
-          r.status,
-          r.skill_id,
-          r.revision,
-          r.attempts,
-          r.run_at,
-          r.result === null ? null : JSON.stringify(r.result),
-          r.error,
-          r.created_at,
-          r.updated_at,
         ],
       );
       return;
@@ -408,8 +341,8 @@ const BATCH_BYTES = 8 * 1024 * 1024;
 async function insertBatch(client: pg.ClientBase, batch: readonly DataRecord[]): Promise<void> {
   const first = batch[0];
   if (first === undefined) return;
-  if (batch.length === 1 || (first.type !== 'blob' && first.type !== 'skill' && first.type !== 'task')) {
-    for (const record of batch) await insertRecord(client, record);
+  if (first.type !== 'blob' && first.type !== 'skill' && first.type !== 'task') {
+    for (const record of batch) await insertRecord(client, record as Exclude<DataRecord, BatchedRecord>);
     return;
   }
   if (first.type === 'blob') {
