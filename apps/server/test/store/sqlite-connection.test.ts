@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openConnection } from '../../src/store/sqlite/connection.js';
+import { openConnection, WAL_AUTOCHECKPOINT_PAGES } from '../../src/store/sqlite/connection.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 
@@ -30,12 +30,36 @@ describe('sqlite connection and migrations', () => {
         expect(conn.db.pragma('foreign_keys', { simple: true })).toBe(1);
         expect(conn.db.pragma('busy_timeout', { simple: true })).toBe(5000);
         expect(conn.db.pragma('synchronous', { simple: true })).toBe(expected);
+        expect(conn.db.pragma('wal_autocheckpoint', { simple: true })).toBe(WAL_AUTOCHECKPOINT_PAGES);
         expect(conn.stmt('SELECT 1 AS one')).toBe(conn.stmt('SELECT 1 AS one'));
       } finally {
         conn.db.close();
       }
     },
   );
+
+  it('lets the WAL grow past SQLite default of 1,000 frames before a commit checkpoints it', () => {
+    const file = path.join(tempDir(), 'x.db');
+    const conn = openConnection(file);
+    try {
+      conn.db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v BLOB NOT NULL)');
+      const insert = conn.stmt('INSERT INTO t (v) VALUES (?)');
+      // One commit per row: each appends at least one 4 KiB page (plus a 24-byte frame header).
+      for (let i = 0; i < 2500; i++) insert.run(Buffer.alloc(3000, i % 251));
+      const frame = 4096 + 24;
+      // With SQLite's default a commit would have checkpointed and restarted the WAL near 1,000 frames.
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(2000 * frame);
+      expect(WAL_AUTOCHECKPOINT_PAGES).toBeGreaterThan(2500);
+    } finally {
+      conn.db.close();
+    }
+    const reopened = openConnection(file, { readonly: true });
+    try {
+      expect(reopened.db.prepare('SELECT count(*) AS n FROM t').get()).toEqual({ n: 2500 });
+    } finally {
+      reopened.db.close();
+    }
+  });
 
   it('migrates a new file to the current schema version, idempotently', async () => {
     const dir = tempDir();

@@ -6,6 +6,15 @@ export type SqliteSynchronous = 'NORMAL' | 'FULL';
 /** Page cache per connection, MiB. */
 export const DEFAULT_CACHE_SIZE_MB = 16;
 
+/**
+ * WAL frames (4 KiB pages) a commit lets accumulate before it checkpoints them into the database
+ * file (`wal_autocheckpoint`; SQLite's default is 1,000). A skill write dirties ~40 pages, most of
+ * them index pages the next writes dirty again: with SQLite's default a checkpoint ran every ~25
+ * adds and copied many of the same pages each time; at 10,000 it runs every ~250 and each page it
+ * copies stands for more writes (~130 µs less CPU per add, measured in groups of 3 at 2,000 skills).
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+
 /** An open database plus a cache of prepared statements keyed by SQL text. */
 export interface Connection {
   db: Database.Database;
@@ -20,6 +29,9 @@ export interface Connection {
  *   operating system (`PRAGMA incremental_vacuum`, run after retention frees file contents), so
  *   deleting big skills shrinks the data folder instead of leaving free pages inside the file.
  * - `journal_mode = WAL`: readers never block the writer, and a commit is one append to the WAL.
+ * - `wal_autocheckpoint` = {@link WAL_AUTOCHECKPOINT_PAGES}: the WAL file (`skillport.db-wal`) grows
+ *   to ~40 MiB before a commit copies it back into the database file (it is reused from its start
+ *   afterwards, not shrunk). Durability does not depend on it: a commit is in the WAL either way.
  * - `synchronous = NORMAL` (default): in WAL mode a commit is written to the WAL file before
  *   `COMMIT` returns, and only checkpoints are fsynced. A transaction that returned is therefore in
  *   the operating system's page cache and survives a crash or SIGKILL of the *process* (what the
@@ -59,6 +71,7 @@ export function openConnection(
     db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   }
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   db.pragma('foreign_keys = ON');
