@@ -5,6 +5,7 @@
  * @see the OpenAPI document: `POST /api/v1/skills` (name rule), the MCP ⇄ skill section of the @skillport/core README (kebab-case names)
  */
 import { SkillportError } from './errors.js';
+import type { NamePolicy } from './types.js';
 
 /** Longest accepted skill name, in characters. @see the OpenAPI document: `POST /api/v1/skills` */
 export const SKILL_NAME_MAX_LENGTH = 64;
@@ -147,6 +148,55 @@ export function normalizeSkillName(raw: string): string {
   }
   const bad = [...new Set([...name].filter((c) => !/[A-Za-z0-9_-]/.test(c)))];
   return throwBadCharacters(raw, bad, fix);
+}
+
+/**
+ * The name a skill is stored under on a server with name policy `policy`: what add and update make
+ * of a skill's `name` (the frontmatter's, a structured add's, or a `{name}` path segment's).
+ *
+ * - A name that keeps the name rule once trimmed ({@link SKILL_NAME_PATTERN}) is stored trimmed,
+ *   under either policy.
+ * - Otherwise, under `slug`, its {@link toSkillSlug} spelling when that keeps the rule
+ *   (`ElevenLabs Automation` → `elevenlabs-automation`).
+ * - Otherwise `null`: add refuses the name ({@link normalizeSkillName} throws the refusal, naming
+ *   the kebab-case fix when there is one).
+ *
+ * @param name - the name as written (blanks around it are ignored)
+ * @param policy - the server's name policy (`name_policy` of `GET /api/v1/system/limits`,
+ *   `SKILLPORT_NAME_POLICY`); default `strict`, the server default
+ * @returns the stored name (1–64 characters of `[A-Za-z0-9_-]`), or `null` when add refuses it
+ * @throws SkillportError `INVALID_ARGUMENT` when `name` is not a string or `policy` is neither
+ *   `strict` nor `slug`
+ * @example
+ * ```ts
+ * storedSkillName(' search-web ');                  // 'search-web'
+ * storedSkillName('ElevenLabs Automation');         // null (strict refuses it)
+ * storedSkillName('ElevenLabs Automation', 'slug'); // 'elevenlabs-automation'
+ * ```
+ * @see the OpenAPI document: `POST /api/v1/skills` (name rule), `GET /api/v1/system/limits` (`name_policy`)
+ */
+export function storedSkillName(name: string, policy: NamePolicy = 'strict'): string | null {
+  if (typeof name !== 'string') {
+    throw new SkillportError('INVALID_ARGUMENT', `A skill name must be a string, got ${describe(name)}.`, {
+      details: { field: 'name', reason: 'not a string' },
+    });
+  }
+  if (policy !== 'strict' && policy !== 'slug') {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      `Unknown name policy ${JSON.stringify(policy) ?? String(policy)}: expected "strict" or "slug".`,
+      { details: { field: 'namePolicy', value: String(policy) } },
+    );
+  }
+  const trimmed = name.trim();
+  if (SKILL_NAME_PATTERN.test(trimmed)) return trimmed;
+  if (policy !== 'slug') return null;
+  const slug = toSkillSlug(trimmed);
+  return SKILL_NAME_PATTERN.test(slug) ? slug : null;
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
 function throwBadCharacters(raw: string, bad: string[], fix: string | undefined): never {

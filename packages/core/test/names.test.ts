@@ -6,6 +6,7 @@ import {
   normalizeSkillName,
   SKILL_NAME_MAX_LENGTH,
   SKILL_NAME_PATTERN,
+  storedSkillName,
   toKebabCase,
   toSkillSlug,
   toToolSlug,
@@ -218,6 +219,66 @@ describe('name properties', () => {
         else expect(() => normalizeSkillName(input)).toThrow(/^Invalid skill name /);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe('storedSkillName', () => {
+  it.each([
+    ['search-web', 'strict', 'search-web'],
+    ['search-web', 'slug', 'search-web'],
+    ['  Search_Web ', 'strict', 'Search_Web'],
+    ['  Search_Web ', 'slug', 'Search_Web'],
+    ['ElevenLabs Automation', 'strict', null],
+    ['ElevenLabs Automation', 'slug', 'elevenlabs-automation'],
+    ['  Café & Bar_Tools ', 'slug', 'cafe-bar-tools'],
+    ['検索', 'slug', null],
+    ['---', 'strict', '---'],
+    ['', 'slug', null],
+    ['   ', 'strict', null],
+    ['a'.repeat(65), 'strict', null],
+    ['a'.repeat(65), 'slug', 'a'.repeat(64)],
+  ] as const)('%j under %s → %j', (name, policy, stored) => {
+    expect(storedSkillName(name, policy)).toBe(stored);
+  });
+
+  it('defaults to the strict policy', () => {
+    expect(storedSkillName('ElevenLabs Automation')).toBeNull();
+    expect(storedSkillName(' pdf ')).toBe('pdf');
+  });
+
+  it('refuses a policy other than strict or slug, and a name that is not a string', () => {
+    for (const call of [
+      () => storedSkillName('pdf', 'lenient' as never),
+      () => storedSkillName(42 as never, 'strict'),
+    ]) {
+      let thrown: unknown;
+      try {
+        call();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(isSkillportError(thrown) && thrown.code).toBe('INVALID_ARGUMENT');
+    }
+  });
+
+  it('stores what add accepts: the trimmed name under strict, a valid name under slug, null only when add refuses', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (raw) => {
+        let accepted: string | null = null;
+        try {
+          accepted = normalizeSkillName(raw);
+        } catch {
+          accepted = null;
+        }
+        expect(storedSkillName(raw, 'strict')).toBe(accepted);
+        const slugged = storedSkillName(raw, 'slug');
+        if (accepted !== null) expect(slugged).toBe(accepted);
+        else if (slugged !== null) {
+          expect(slugged).toBe(toSkillSlug(raw.trim()));
+          expect(SKILL_NAME_PATTERN.test(slugged)).toBe(true);
+        } else expect(SKILL_NAME_PATTERN.test(toSkillSlug(raw.trim()))).toBe(false);
+      }),
     );
   });
 });

@@ -2,7 +2,7 @@
  * The name a request's skill name stands for, under the server's name policy
  * (`SKILLPORT_NAME_POLICY`, `ServerOptions.namePolicy`).
  */
-import { isSkillportError, normalizeSkillName, SKILL_NAME_PATTERN, toSkillSlug } from '@skillport/core';
+import { normalizeSkillName, storedSkillName } from '@skillport/core';
 import type { NamePolicy } from '../config.js';
 
 /**
@@ -21,12 +21,8 @@ import type { NamePolicy } from '../config.js';
  * ```
  */
 export function resolveSkillName(raw: string, policy: NamePolicy): { name: string; slugged: boolean } {
-  try {
-    return { name: normalizeSkillName(raw), slugged: false };
-  } catch (error) {
-    if (policy !== 'slug' || !isSkillportError(error) || typeof raw !== 'string') throw error;
-    const slug = toSkillSlug(raw);
-    if (!SKILL_NAME_PATTERN.test(slug)) throw error;
-    return { name: slug, slugged: true };
-  }
+  const name = typeof raw === 'string' ? storedSkillName(raw, policy) : null;
+  // No stored name: the rule's own refusal (it names the kebab-case fix when there is one).
+  if (name === null) return { name: normalizeSkillName(raw), slugged: false };
+  return { name, slugged: name !== raw.trim() };
 }

@@ -7,9 +7,8 @@
 import {
   type NamePolicy,
   normalizeSkillName,
-  SKILL_NAME_PATTERN,
   type SkillIssue,
-  toSkillSlug,
+  storedSkillName,
   validateSkill,
 } from '@skillport/core';
 import type { PreparedSkill } from './skill-input.js';
@@ -48,9 +47,8 @@ export function checkSkill(
   const warnings = [...result.warnings];
   if (result.name !== null && errors.length === 0) {
     // No error: the name keeps the rule, or (slug policy) is stored under its valid slug.
-    const trimmed = result.name.trim();
-    const name = SKILL_NAME_PATTERN.test(trimmed) ? trimmed : toSkillSlug(trimmed);
-    if (!SKILL_NAME_PATTERN.test(name)) {
+    const name = storedSkillName(result.name, namePolicy);
+    if (name === null) {
       let message = `"name" ${JSON.stringify(result.name)} cannot be stored.`;
       try {
         normalizeSkillName(result.name);

@@ -9,8 +9,8 @@ import type {
   ValidationProfile,
   ValidationResult,
 } from '@skillport/core';
+import { storedSkillName } from '@skillport/core/base';
 import type { Command } from 'commander';
-import { storedNameOf } from '../internal/bulk-inputs.js';
 import { createContext } from '../internal/context.js';
 import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
@@ -337,7 +337,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
         if (results.length > 1) {
           markSameName(
             results,
-            (name) => storedNameOf(name, namePolicy ?? 'strict'),
+            (name) => storedSkillName(name, namePolicy ?? 'strict'),
             (result) => nameAt.get(result),
           );
         }

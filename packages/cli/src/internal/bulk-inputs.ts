@@ -12,10 +12,8 @@ import {
   fromMcpTool,
   type McpTool,
   type NamePolicy,
-  normalizeSkillName,
   parseSkillMd,
-  SKILL_NAME_PATTERN,
-  toSkillSlug,
+  storedSkillName,
   validateSkill,
 } from '@skillport/core';
 import type { SkillSource } from '@skillport/sdk-node';
@@ -53,20 +51,12 @@ type Names = Pick<BulkItem, 'name' | 'slug'>;
 
 const NO_NAME: Names = { name: null };
 
-function nameOf(raw: unknown): string | null {
-  if (typeof raw !== 'string') return null;
-  try {
-    return normalizeSkillName(raw);
-  } catch {
-    return null;
-  }
-}
-
 function namesOf(raw: unknown): Names {
-  const name = nameOf(raw);
-  if (name !== null || typeof raw !== 'string') return { name };
-  const slug = toSkillSlug(raw.trim());
-  return SKILL_NAME_PATTERN.test(slug) ? { name, slug } : { name };
+  if (typeof raw !== 'string') return NO_NAME;
+  const name = storedSkillName(raw, 'strict');
+  if (name !== null) return { name };
+  const slug = storedSkillName(raw, 'slug');
+  return slug === null ? NO_NAME : { name, slug };
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -114,7 +104,7 @@ async function nameInZip(file: string): Promise<Names> {
 
 function toolName(tool: McpTool): string | null {
   try {
-    return nameOf(fromMcpTool(tool).name);
+    return storedSkillName(fromMcpTool(tool).name, 'strict');
   } catch {
     return null;
   }
@@ -265,9 +255,4 @@ export function findCollisions(
 /** The name an item is stored under on a server with `namePolicy` (null: the server decides). */
 export function storedName(item: Names, namePolicy: NamePolicy): string | null {
   return item.name ?? (namePolicy === 'slug' ? (item.slug ?? null) : null);
-}
-
-/** The name a skill named `raw` in its frontmatter is stored under on a server with `namePolicy` (null: add refuses it). */
-export function storedNameOf(raw: string, namePolicy: NamePolicy): string | null {
-  return storedName(namesOf(raw), namePolicy);
 }

@@ -18,6 +18,7 @@ export {
   normalizeSkillName,
   SKILL_NAME_MAX_LENGTH,
   SKILL_NAME_PATTERN,
+  storedSkillName,
   toKebabCase,
   toSkillSlug,
   toToolSlug,

@@ -4,7 +4,7 @@
  */
 
 import { codePointLength, describeType, excerpt, sliceCodePoints } from '../internal/text.js';
-import { SKILL_NAME_PATTERN, toKebabCase, toSkillSlug } from '../names.js';
+import { SKILL_NAME_PATTERN, storedSkillName, toKebabCase, toSkillSlug } from '../names.js';
 import type { RuleContext, RuleLevel } from './rule-context.js';
 
 /** Longest name, in code points. */
@@ -76,18 +76,6 @@ export function suggestName(name: string): string | undefined {
   const kebab = toKebabCase(name);
   const cut = sliceCodePoints(kebab, NAME_MAX_LENGTH).replace(/-+$/, '');
   return cut === '' || cut === name ? undefined : cut;
-}
-
-/**
- * The name a server stores for `name` (trimmed) under the context's name policy: the name itself
- * when it keeps the rule, its slug under `slug` when that is valid, else `null` (add refuses it, or
- * the policy is unknown).
- */
-export function storedName(ctx: RuleContext, name: string): string | null {
-  if (SKILL_NAME_PATTERN.test(name)) return name;
-  if (ctx.namePolicy !== 'slug') return null;
-  const slug = toSkillSlug(name);
-  return SKILL_NAME_PATTERN.test(slug) ? slug : null;
 }
 
 /**
@@ -180,10 +168,11 @@ const WINDOWS_RESERVED = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])$/i;
  * leading `-` reads as an option on a command line: `skillport install -x`) and
  * `name_reserved_filename` (`con`, `nul`, `com1`… cannot be a folder on Windows, where `install`
  * writes the skill folder), as `level` issues. They judge the name a server stores (see
- * {@link storedName}): a name add refuses has no folder anywhere.
+ * `storedSkillName` under the context's policy, `strict` when unknown): a name add refuses has no
+ * folder anywhere.
  */
 export function checkPortableName(ctx: RuleContext, name: string, level: RuleLevel): void {
-  const stored = storedName(ctx, name);
+  const stored = storedSkillName(name, ctx.namePolicy === 'slug' ? 'slug' : 'strict');
   if (stored === null) return;
   const shown = stored === name ? excerpt(name) : `${excerpt(name)}, stored as ${excerpt(stored)},`;
   if (stored.startsWith('-')) {
