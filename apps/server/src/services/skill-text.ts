@@ -1,32 +1,9 @@
 /**
  * Byte-level checks of SKILL.md text: size, UTF-8 validity and NUL bytes, each with a located error.
  */
-import { SkillportError } from '@skillport/core';
+import { findInvalidUtf8, SkillportError } from '@skillport/core';
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
-
-/** Offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] as number;
-    let need = 0;
-    if (b < 0x80) {
-      i++;
-      continue;
-    }
-    if (b >= 0xc2 && b <= 0xdf) need = 1;
-    else if (b >= 0xe0 && b <= 0xef) need = 2;
-    else if (b >= 0xf0 && b <= 0xf4) need = 3;
-    else return i;
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-    }
-    i += need + 1;
-  }
-  return -1;
-}
 
 function lineColumn(text: string, index: number): { line: number; column: number } {
   let line = 1;
@@ -55,9 +32,8 @@ export function decodeSkillMd(bytes: Uint8Array, maxBytes: number): string {
   try {
     text = strictDecoder.decode(bytes);
   } catch {
-    const offset = firstInvalidUtf8(bytes);
-    const before = new TextDecoder('utf-8').decode(bytes.subarray(0, offset));
-    const { line, column } = lineColumn(before, before.length);
+    // The fatal decoder refused the bytes, so there is a first ill-formed sequence.
+    const { offset, line, column } = findInvalidUtf8(bytes) ?? { offset: 0, line: 1, column: 1 };
     throw new SkillportError(
       'INVALID_ARGUMENT',
       `SKILL.md is not valid UTF-8: first bad byte at line ${line}, column ${column} (byte offset ${offset}); save the file as UTF-8`,

@@ -5,8 +5,7 @@
  * symlinks, encrypted entries, ZIP64 and unsafe paths are refused.
  */
 import { crc32, inflateRawSync } from 'node:zlib';
-import { SkillportError, skillPathConflict } from '@skillport/core';
-import { firstInvalidUtf8 } from '../services/skill-text.js';
+import { firstInvalidUtf8, SkillportError, skillPathConflict } from '@skillport/core';
 import { checkSkillFilePath } from './safe-path.js';
 
 /** Limits applied while reading a zip. */
@@ -80,7 +79,7 @@ function entryName(decoder: TextDecoder, raw: Uint8Array): string {
   try {
     return decoder.decode(raw);
   } catch {
-    const valid = Math.max(0, firstInvalidUtf8(raw));
+    const valid = Math.max(0, firstInvalidUtf8(raw)); // ≥ 0: the fatal decoder refused `raw`
     const shown = new TextDecoder('utf-8').decode(raw);
     throw invalid(
       `entry name ${JSON.stringify(shown)} is not valid UTF-8 (first bad byte at offset ${valid}); re-create the zip with UTF-8 file names`,

@@ -154,6 +154,17 @@ describe('zip slip and unsafe paths', () => {
     expect(res.json.error.message).toContain('not valid UTF-8');
   });
 
+  test('an entry name with an encoded surrogate → 400 invalid_utf8 naming that byte', async () => {
+    const zip = buildZip([skillEntry, { name: 'notes-XYZ.txt', data: 'x' }]);
+    for (let at = 0; at < zip.length - 9; at++) {
+      if (String.fromCharCode(...zip.subarray(at, at + 9)) === 'notes-XYZ')
+        zip.set([0xed, 0xa0, 0x80], at + 6);
+    }
+    const res = await addUpload(zip);
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.details).toMatchObject({ reason: 'invalid_utf8', offset: 6 });
+  });
+
   test('symlink entry (unix mode 120777) → 400 reason symlink', async () => {
     const res = await addUpload(
       buildZip([skillEntry, { name: 'link', data: '/etc/passwd', mode: 0o120777 }]),
@@ -318,6 +329,30 @@ describe('broken archives and text', () => {
     expect(res.json.error.details).toMatchObject({ reason: 'invalid_utf8', offset: 20, line: 3, column: 6 });
     expect(res.json.error.message).toContain('line 3, column 6');
   });
+
+  test.each([
+    ['an encoded surrogate (ED A0 80)', [0xed, 0xa0, 0x80]],
+    ['an overlong "/" (E0 80 AF)', [0xe0, 0x80, 0xaf]],
+    ['a code point above U+10FFFF (F4 90 80 80)', [0xf4, 0x90, 0x80, 0x80]],
+  ])(
+    '%s in an uploaded SKILL.md → 400 invalid_utf8 at its first byte, not past the end',
+    async (_label, bad) => {
+      const bytes = new Uint8Array([
+        ...enc.encode(SKILL.slice(0, 20)),
+        ...bad,
+        ...enc.encode(SKILL.slice(20)),
+      ]);
+      const res = await addUpload(bytes);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.details).toMatchObject({
+        reason: 'invalid_utf8',
+        offset: 20,
+        line: 3,
+        column: 6,
+      });
+      expect(res.json.error.message).toContain('line 3, column 6 (byte offset 20)');
+    },
+  );
 
   test.each([
     [

@@ -9,7 +9,7 @@ import type {
   ValidationProfile,
   ValidationResult,
 } from '@skillport/core';
-import { storedSkillName } from '@skillport/core/base';
+import { findInvalidUtf8, storedSkillName } from '@skillport/core/base';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
@@ -96,33 +96,15 @@ function lineColumn(text: string, index: number): { line: number; column: number
  * that validate never calls valid a file that add refuses.
  */
 export function byteIssue(bytes: Uint8Array, text: string): SkillIssue | null {
-  const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  let offset = -1;
-  try {
-    strict.decode(bytes);
-  } catch {
-    // A streaming decoder fed byte by byte throws at the first byte that breaks a sequence.
-    const stream = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    offset = bytes.length;
-    for (let i = 0; i < bytes.length; i++) {
-      try {
-        stream.decode(bytes.subarray(i, i + 1), { stream: true });
-      } catch {
-        offset = i;
-        break;
-      }
-    }
-  }
-  if (offset >= 0) {
-    const prefix = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, offset));
-    const { line, column } = lineColumn(prefix, prefix.length);
+  const bad = findInvalidUtf8(bytes);
+  if (bad) {
     return {
       rule: 'invalid_utf8',
       severity: 'error',
-      message: `SKILL.md is not valid UTF-8 (first bad byte at offset ${offset}); the server refuses it. Save the file as UTF-8.`,
+      message: `SKILL.md is not valid UTF-8 (first bad byte at offset ${bad.offset}); the server refuses it. Save the file as UTF-8.`,
       field: null,
-      line,
-      column,
+      line: bad.line,
+      column: bad.column,
     };
   }
   const nul = text.indexOf('\u0000');

@@ -30,6 +30,27 @@ describe('skills validate: bytes add refuses', () => {
       new Uint8Array([...enc.encode(`${HEAD}ab`), 0xba, ...enc.encode('cd\n')]),
       { rule: 'invalid_utf8', line: 5, column: 3 },
     ],
+    // Where add's refusal points (line, column and byte offset of the sequence's first byte).
+    [
+      'a Latin-1 "é" before a space (E9 20)',
+      new Uint8Array([...enc.encode(`${HEAD}ab`), 0xe9, ...enc.encode(' cd\n')]),
+      {
+        rule: 'invalid_utf8',
+        line: 5,
+        column: 3,
+        message: expect.stringContaining(`offset ${HEAD.length + 2})`),
+      },
+    ],
+    [
+      'an encoded surrogate (ED A0 80)',
+      new Uint8Array([...enc.encode(`${HEAD}ab`), 0xed, 0xa0, 0x80, ...enc.encode('cd\n')]),
+      {
+        rule: 'invalid_utf8',
+        line: 5,
+        column: 3,
+        message: expect.stringContaining(`offset ${HEAD.length + 2})`),
+      },
+    ],
     ['a NUL character', enc.encode(`${HEAD}bo\u0000dy\n`), { rule: 'nul_byte', line: 5, column: 3 }],
   ])('%s', async (_label, bytes, expected) => {
     const file = path.join(dir, 'SKILL.md');

@@ -32,3 +32,4 @@ export {
   USER_ID_PATTERN,
   userSkillRoot,
 } from '../uri.js';
+export { findInvalidUtf8, firstInvalidUtf8, type InvalidUtf8Position } from '../utf8.js';
