@@ -2,11 +2,13 @@ import type pg from 'pg';
 import type { PostgresVectorCache } from '../store/postgres/vector-ops.js';
 import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
-import { PostgresTermStats, type TermStats } from './postgres-term-stats.js';
+import type { PostgresFindAnswers } from './postgres-find-answers.js';
+import { PostgresTermStats, readSearchGeneration, type TermStats } from './postgres-term-stats.js';
 import { buildRankTerms, buildTsqueryTerms, type RankTerm } from './postgres-text.js';
 import {
   candidateBudget,
   parseSearchQuery,
+  type RankedCandidate,
   rankCandidates,
   type SearchCandidate,
   type SearchQuery,
@@ -607,6 +609,7 @@ const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2)
  * @param termStats - the store's memory of document frequencies (a new one: count every time)
  * @param firstDepth - rows read per lexeme in the first round (default: 4 per result, one per 128
  *   stored skills, at least 64)
+ * @param generation - the search generation just read by the caller, if it did (passed to `termStats`)
  */
 export async function lexicalCandidates(
   db: pg.Pool | pg.ClientBase,
@@ -618,10 +621,11 @@ export async function lexicalCandidates(
   via: 'terms' | 'all-terms' | 'vectors' = 'terms',
   termStats: PostgresTermStats = new PostgresTermStats(),
   firstDepth?: number,
+  generation?: string,
 ): Promise<KeyRow[]> {
   const byTerms = via === 'vectors' ? null : buildRankTerms(parsed);
   if (byTerms !== null) {
-    const { total, stats } = await termStats.read(db, byTerms);
+    const { total, stats } = await termStats.read(db, byTerms, generation);
     const idfs = stats.map((s) => idf(total, s.df));
     if (via === 'terms') {
       const depth =
@@ -700,6 +704,29 @@ async function semanticCandidates(
 }
 
 /**
+ * The search generation and, in the same snapshot, the rows a kept ranking's hits show ($1 their
+ * `seq`s): one row with a null `seq` when none is left.
+ */
+const KEPT_HITS = `SELECT g.generation, ${SEARCH_HIT_COLUMNS}, overview
+  FROM (SELECT sum(n)::text AS generation FROM skill_search_generation) AS g
+  LEFT JOIN skills ON seq = ANY($1::bigint[])`;
+
+type HitRow = SearchHitRow & { overview: string | null };
+
+/** The hits of a ranking, from the rows read of them (a ranked skill without a row is left out). */
+function hitsOf(
+  parsed: SearchQuery,
+  top: ReadonlyArray<RankedCandidate<number>>,
+  rows: readonly HitRow[],
+): SearchHit[] {
+  const bySeq = new Map(rows.map((row) => [row.seq, row]));
+  return top.flatMap((hit) => {
+    const row = bySeq.get(hit.key);
+    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row), () => row.overview)];
+  });
+}
+
+/**
  * `Store.search` on PostgreSQL: produces the candidates of `find`, ranked by the engine-neutral
  * `ranking.ts` exactly as on SQLite.
  *
@@ -718,6 +745,11 @@ async function semanticCandidates(
  * 4. `rankCandidates` fuses, ranks, de-duplicates across roots and cuts to `limit`; the kept rows are
  *    read (the columns a hit needs, and the overview) and turned into hits by `toSearchHit`.
  *
+ * With `answers`, a lexical query asked again while the search generation is unchanged (no skill
+ * added, deleted or re-indexed by any replica since) skips steps 1–4 but the row read: one statement
+ * reads the generation and the kept hits' rows ({@link PostgresFindAnswers} says why that is exact).
+ *
+ * @param answers - the process's kept rankings (none: rank every time)
  * @returns hits, best first
  */
 export async function searchSkillsPostgres(
@@ -728,11 +760,28 @@ export async function searchSkillsPostgres(
   limit: number,
   semantic?: { query: SemanticQuery; cache: PostgresVectorCache },
   termStats?: PostgresTermStats,
+  answers?: PostgresFindAnswers,
 ): Promise<SearchHit[]> {
   const max = Math.max(0, Math.floor(limit));
-  const parsed = parseSearchQuery(query);
+  const answerKey =
+    answers === undefined || semantic !== undefined
+      ? null
+      : JSON.stringify([accountId, rootUris, query, max]);
+  const kept = answerKey === null ? undefined : answers?.get(answerKey);
+  const parsed = kept?.parsed ?? parseSearchQuery(query);
   const terms = buildTsqueryTerms(parsed);
   if ((terms.length === 0 && semantic === undefined) || max === 0 || rootUris.length === 0) return [];
+  // The generation this find ranks in (or after): read with the kept ranking's rows, else alone.
+  let generation: string | undefined;
+  if (kept !== undefined) {
+    const { rows } = await db.query<HitRow & { generation: string }>({
+      name: 'skillport-find-kept-hits',
+      text: KEPT_HITS,
+      values: [kept.top.map((hit) => hit.key)],
+    });
+    generation = rows[0]?.generation;
+    if (generation === kept.generation) return hitsOf(kept.parsed, kept.top, rows);
+  } else if (answerKey !== null) generation = await readSearchGeneration(db);
   const roots = [...rootUris];
   const budget = candidateBudget(max, roots.length);
   const toCandidate = (row: KeyRow): SearchCandidate<number> => ({
@@ -754,6 +803,8 @@ export async function searchSkillsPostgres(
           semantic === undefined ? budget : Math.max(budget, SEMANTIC_CANDIDATES),
           'terms',
           termStats,
+          undefined,
+          generation,
         ),
     db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]),
   ]);
@@ -782,14 +833,13 @@ export async function searchSkillsPostgres(
     candidates.push(...similar.rows.map(toCandidate));
   }
   const top = rankCandidates(parsed, candidates, rootUris, max);
+  if (answers !== undefined && answerKey !== null && generation !== undefined) {
+    answers.set(answerKey, { generation, parsed, top });
+  }
   if (top.length === 0) return [];
-  const { rows } = await db.query<SearchHitRow & { overview: string | null }>(
+  const { rows } = await db.query<HitRow>(
     `SELECT ${SEARCH_HIT_COLUMNS}, overview FROM skills WHERE seq = ANY($1::bigint[])`,
     [top.map((hit) => hit.key)],
   );
-  const bySeq = new Map(rows.map((row) => [row.seq, row]));
-  return top.flatMap((hit) => {
-    const row = bySeq.get(hit.key);
-    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row), () => row.overview)];
-  });
+  return hitsOf(parsed, top, rows);
 }

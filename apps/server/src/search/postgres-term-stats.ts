@@ -46,6 +46,18 @@ const PREFIX_LEXEMES = `WITH RECURSIVE e(lexeme) AS (
 /** The search generation: the sum of `skill_search_generation` (PostgreSQL migration 7). */
 const GENERATION = 'SELECT sum(n)::text AS generation FROM skill_search_generation';
 
+/**
+ * The database's search generation now (a decimal string): the sum of `skill_search_generation`, which
+ * every insert or delete of a skill and every change of its search vector raises.
+ */
+export async function readSearchGeneration(db: pg.Pool | pg.ClientBase): Promise<string> {
+  const { rows } = await db.query<{ generation: string }>({
+    name: 'skillport-search-generation',
+    text: GENERATION,
+  });
+  return rows[0]?.generation ?? '0';
+}
+
 function keyOf(term: RankTerm): string {
   return `${term.prefix ? 1 : 0}${term.labels}:${term.lexeme}`;
 }
@@ -67,18 +79,18 @@ export class PostgresTermStats {
    *
    * @param db - pool or client whose `search_path` reaches the store's schema
    * @param terms - from `buildRankTerms`
+   * @param generation - the search generation, when the caller has just read it (see
+   *   {@link readSearchGeneration}); read here otherwise
    * @returns the total number of stored skills and one entry per term, in order
    */
   async read(
     db: pg.Pool | pg.ClientBase,
     terms: readonly RankTerm[],
+    generation?: string,
   ): Promise<{ total: number; stats: TermStats[] }> {
     if (this.generation !== null) {
-      const { rows } = await db.query<{ generation: string }>({
-        name: 'skillport-search-generation',
-        text: GENERATION,
-      });
-      if (rows[0]?.generation !== this.generation) this.forget();
+      const current = generation ?? (await readSearchGeneration(db));
+      if (current !== this.generation) this.forget();
     }
     let missing = terms.filter((t) => !this.terms.has(keyOf(t)));
     if (missing.length === 0)

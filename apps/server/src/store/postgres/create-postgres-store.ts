@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { PostgresFindAnswers } from '../../search/postgres-find-answers.js';
 import { searchSkillsPostgres } from '../../search/postgres-search.js';
 import { PostgresTermStats } from '../../search/postgres-term-stats.js';
 import { skillJsonOfView, viewOptionsFor } from '../../services/skill-result.js';
@@ -102,6 +103,8 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   // The live embeddings, in memory for the semantic half of find (caught up before each search).
   const vectorCache = new vectors.PostgresVectorCache();
   const termStats = new PostgresTermStats();
+  // Rankings of recent lexical finds, given again while the database's search generation is unchanged.
+  const findAnswers = new PostgresFindAnswers();
   // watchTasks: listeners of this process, told of this store's own settlements at once and of every
   // process's through one connection LISTENing on TASKS_CHANNEL (opened by the first watch, kept until
   // close, re-opened after RELISTEN_MS when it fails; `shared` is false meanwhile).
@@ -328,6 +331,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
         limit,
         semantic === undefined ? undefined : { query: semantic, cache: vectorCache },
         termStats,
+        findAnswers,
       );
     },
     async putSkillVector(skillId, revision, model, vector) {
