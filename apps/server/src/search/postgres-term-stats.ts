@@ -62,17 +62,27 @@ function keyOf(term: RankTerm): string {
   return `${term.prefix ? 1 : 0}${term.labels}:${term.lexeme}`;
 }
 
+/** Statistics counted in one search generation: the number of skills and per term (by {@link keyOf}). */
+interface CountedState {
+  generation: string;
+  total: number;
+  terms: Map<string, TermStats>;
+}
+
 /**
  * One process's memory of term statistics for `find` on PostgreSQL, valid while the database's
  * search generation (bumped by triggers on every change of a skill's search vector, PostgreSQL
  * migration 7) stays the same: a repeated query term costs one small read instead of counting its
  * rows. The generation is read in (or before) the snapshot the statistics are counted in, so a
  * change committed meanwhile makes the next read see a newer generation and count again.
+ *
+ * One read's statistics all come from one generation, whatever concurrent reads do meanwhile: the
+ * kept terms of the generation it checked together with terms counted in that same generation, or
+ * every term counted in one snapshot. (A read's kept terms are those of the state it checked: a
+ * concurrent read that sees a newer generation replaces the state, it never empties it.)
  */
 export class PostgresTermStats {
-  private generation: string | null = null;
-  private total = 0;
-  private readonly terms = new Map<string, TermStats>();
+  private state: CountedState | null = null;
 
   /**
    * The number of skills and each term's statistics, from memory when the generation is unchanged.
@@ -88,36 +98,42 @@ export class PostgresTermStats {
     terms: readonly RankTerm[],
     generation?: string,
   ): Promise<{ total: number; stats: TermStats[] }> {
-    if (this.generation !== null) {
+    let kept = this.state;
+    if (kept !== null) {
       const current = generation ?? (await readSearchGeneration(db));
-      if (current !== this.generation) this.forget();
+      if (current !== kept.generation) kept = null;
     }
-    let missing = terms.filter((t) => !this.terms.has(keyOf(t)));
-    if (missing.length === 0)
-      return { total: this.total, stats: terms.map((t) => this.terms.get(keyOf(t)) as TermStats) };
-    let counted = await this.count(db, missing);
-    if (this.generation !== null && counted.generation !== this.generation) {
+    if (kept !== null) {
+      const known = kept.terms;
+      const missing = terms.filter((t) => !known.has(keyOf(t)));
+      if (missing.length === 0)
+        return { total: kept.total, stats: terms.map((t) => known.get(keyOf(t)) as TermStats) };
+      const counted = await this.count(db, missing);
+      if (counted.generation === kept.generation) {
+        // Counted in the generation of the kept terms: one generation's statistics together.
+        const fresh = new Map(missing.map((term, i) => [keyOf(term), counted.stats[i] as TermStats]));
+        if (known.size + missing.length <= MAX_CACHED_TERMS) {
+          for (const [key, stats] of fresh) known.set(key, stats);
+        } else if (this.state === kept) {
+          // Full: start over with this read's new terms.
+          this.state = { generation: kept.generation, total: kept.total, terms: new Map(fresh) };
+        }
+        return {
+          total: kept.total,
+          stats: terms.map((t) => fresh.get(keyOf(t)) ?? (known.get(keyOf(t)) as TermStats)),
+        };
+      }
       // A change committed since the check above: count every term in one snapshot.
-      this.forget();
-      missing = [...terms];
-      counted = await this.count(db, missing);
     }
-    if (this.terms.size + missing.length > MAX_CACHED_TERMS) this.forget();
-    if (this.generation === null) {
-      this.generation = counted.generation;
-      this.total = counted.total;
-    }
-    for (const [i, term] of missing.entries()) this.terms.set(keyOf(term), counted.stats[i] as TermStats);
-    const fresh = new Map(missing.map((term, i) => [keyOf(term), counted.stats[i] as TermStats]));
-    return {
+    const counted = await this.count(db, terms);
+    const state: CountedState = {
+      generation: counted.generation,
       total: counted.total,
-      stats: terms.map((t) => fresh.get(keyOf(t)) ?? (this.terms.get(keyOf(t)) as TermStats)),
+      terms: new Map(terms.map((term, i) => [keyOf(term), counted.stats[i] as TermStats])),
     };
-  }
-
-  private forget(): void {
-    this.generation = null;
-    this.terms.clear();
+    // The newest generation seen is kept (an older one, counted by a read that started earlier, is not).
+    if (this.state === null || BigInt(state.generation) >= BigInt(this.state.generation)) this.state = state;
+    return { total: counted.total, stats: counted.stats };
   }
 
   /** Counts `terms` in one snapshot, with its generation; prefix expansions read after it. */

@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresFindAnswers } from '../../src/search/postgres-find-answers.js';
 import { searchSkillsPostgres } from '../../src/search/postgres-search.js';
 import { PostgresTermStats } from '../../src/search/postgres-term-stats.js';
+import { buildRankTerms } from '../../src/search/postgres-text.js';
+import { parseSearchQuery } from '../../src/search/ranking.js';
 import { createPool } from '../../src/store/postgres/connection.js';
 import type { SearchHit, Store } from '../../src/store/types.js';
 import { dropEngineData, openEngineStore, postgresQuery, postgresUrl, schemaFor } from '../helpers/engine.js';
@@ -205,5 +207,56 @@ describe('postgres find: kept rankings per replica (search generation)', () => {
       writing = false;
       await background;
     }
+  });
+
+  it("gives a read overlapping a change and another read one generation's document frequencies", async () => {
+    const terms = buildRankTerms(parseSearchQuery('quokka wombat numbat'));
+    if (terms === null || terms.length !== 3) throw new Error('expected three rank terms');
+    const [quokka, wombat, numbat] = terms as [(typeof terms)[0], (typeof terms)[0], (typeof terms)[0]];
+    await replicaB.putSkill(makeWrite({ name: 'quokka-wombat', description: 'quokka and wombat' }));
+    const before = await new PostgresTermStats().read(pool, [quokka, wombat]);
+    expect(before.stats.map((s) => s.df)).toEqual([1, 1]);
+    const termStats = new PostgresTermStats();
+    await termStats.read(pool, [quokka]);
+    // Read X finds `quokka` kept and counts `wombat`; once that count has answered (in the old
+    // generation), another replica adds a quokka, and read Y checks the generation (new) and starts
+    // counting, held until X has finished.
+    type Query = { name?: string; text: string; values?: unknown[] };
+    let releaseY = () => {};
+    const yHeld = new Promise<void>((resolve) => {
+      releaseY = resolve;
+    });
+    let yCounting = () => {};
+    const yStarted = new Promise<void>((resolve) => {
+      yCounting = resolve;
+    });
+    const dbY = {
+      query: async (config: Query) => {
+        if (config.name === 'skillport-term-frequencies') {
+          yCounting();
+          await yHeld;
+        }
+        return pool.query(config);
+      },
+    } as unknown as pg.Pool;
+    let readY: Promise<unknown> = Promise.resolve();
+    const dbX = {
+      query: async (config: Query) => {
+        const result = await pool.query(config);
+        if (config.name === 'skillport-term-frequencies') {
+          await replicaB.putSkill(makeWrite({ name: 'quokka-two', description: 'another quokka' }));
+          readY = termStats.read(dbY, [numbat]);
+          await yStarted;
+        }
+        return result;
+      },
+    } as unknown as pg.Pool;
+    const x = await termStats.read(dbX, [quokka, wombat]);
+    releaseY();
+    await readY;
+    expect(x).toEqual(before);
+    // Later reads count in the new generation.
+    expect((await termStats.read(pool, [quokka, wombat])).stats.map((s) => s.df)).toEqual([2, 1]);
+    expect((await termStats.read(pool, [quokka, wombat])).total).toBe(before.total + 1);
   });
 });
