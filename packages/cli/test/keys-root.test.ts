@@ -76,3 +76,14 @@ describe('keys create with the root key', () => {
     expect(keys.map((k) => k.user_id)).toEqual(['bob']);
   });
 });
+
+describe('skills commands with the root key', () => {
+  it('are refused with a hint that says how to make a key that can use skills', async () => {
+    const listed = await cli(['skills', 'list', '--api-key', ROOT_KEY]);
+    expect(listed.code).toBe(1);
+    expect(listed.err).toContain('PERMISSION_DENIED, HTTP 403');
+    expect(listed.err).toContain(
+      'a root key manages accounts, users and keys only: make a key for skills with `skillport keys create --user <id> [--role admin] --api-key <root key>`, then use that key',
+    );
+  });
+});

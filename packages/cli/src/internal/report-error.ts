@@ -56,6 +56,11 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
         '  pass an API key with --api-key <key>, SKILLPORT_API_KEY, or `skillport config set api_key <key>`',
       );
     }
+    if (error.status === 403 && details?.role === 'root') {
+      extra.push(
+        '  a root key manages accounts, users and keys only: make a key for skills with `skillport keys create --user <id> [--role admin] --api-key <root key>`, then use that key',
+      );
+    }
     if (error.requestId) extra.push(`  request id: ${error.requestId}`);
     message = `${message} (${error.code}, HTTP ${error.status})`;
   } else if (isNetworkError(error) || isTimeoutError(error)) {
