@@ -125,3 +125,39 @@ describe('skills validate counts what it prints', () => {
     expect(json.skipped.length).toBeGreaterThan(0);
   });
 });
+
+describe('skills validate says which files add would not upload', () => {
+  it('a link inside the folder, and a file of the ignore list, are not_uploaded warnings; each file once', async () => {
+    const folder = path.join(dir, 'sym-validate');
+    symSkill('sym-validate');
+    writeFileSync(path.join(folder, '.env'), 'TOKEN=secret\n');
+    const result = await cli(['skills', 'validate', 'sym-validate']);
+    expect(result.code, result.err).toBe(0);
+    const lines = result.out.split('\n').filter((line) => / warning /.test(line));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^sym-validate\/inner-link\.txt warning not_uploaded symlink to notes\.txt; symlinks are not followed/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^sym-validate\/\.env warning not_uploaded .*ignore list/),
+    );
+    // The link leading outside is reported once, as the link the search did not follow.
+    expect(lines.filter((line) => line.includes('outside-link'))).toEqual([
+      expect.stringContaining('warning link_not_followed'),
+    ]);
+    expect(result.err).toBe(`1 file checked: 1 valid, 0 with errors, ${lines.length} warnings\n`);
+    // And the same files are the ones add-skill reports.
+    const json = JSON.parse((await cli(['skills', 'validate', 'sym-validate', '-o', 'json'])).out) as {
+      skipped: Array<{ path: string; reason: string }>;
+      summary: { warnings: number };
+    };
+    const added = JSON.parse((await cli(['add-skill', 'sym-validate', '-o', 'json'])).out) as {
+      skipped: Array<{ path: string; reason: string }>;
+    };
+    expect(json.skipped.map((s) => s.path).sort()).toEqual(
+      added.skipped.map((s) => `sym-validate/${s.path}`).sort(),
+    );
+    expect(json.summary.warnings).toBe(lines.length);
+  });
+});

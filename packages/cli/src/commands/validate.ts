@@ -10,6 +10,7 @@ import type {
   ValidationResult,
 } from '@skillport/core';
 import { findInvalidUtf8, storedSkillName } from '@skillport/core/base';
+import type { SkippedEntry } from '@skillport/core/node';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
@@ -33,8 +34,14 @@ interface CheckOptions {
  * ratio) is an error here too, naming the limit and its setting; so is a folder holding two paths
  * that are one file on macOS and Windows (`path_conflict`, e.g. `Ref.md` and `ref.md`). Null when a
  * default server takes it.
+ *
+ * @param onSkipped - told of each file add would not upload (a symlink, a file of the ignore list
+ *   such as `.env` or `.git`), with its path relative to `dir`
  */
-export async function uploadLimitIssue(dir: string): Promise<SkillIssue | null> {
+export async function uploadLimitIssue(
+  dir: string,
+  onSkipped?: (entry: SkippedEntry) => void,
+): Promise<SkillIssue | null> {
   const { checkSkillZip, DEFAULT_UPLOAD_LIMITS: limits, zipSkillDir } = await import('@skillport/core/node');
   const issue = (message: string): SkillIssue => ({
     rule: 'upload_limit',
@@ -48,6 +55,7 @@ export async function uploadLimitIssue(dir: string): Promise<SkillIssue | null> 
       // SKILL.md and the generated .abstract.md take two of the files a skill keeps.
       maxFiles: Math.max(0, Math.min(limits.max_files_per_skill - 2, limits.max_zip_entries - 1)),
       maxTotalBytes: limits.max_uncompressed_bytes,
+      ...(onSkipped ? { onSkipped } : {}),
     });
   } catch (error) {
     const details = (error as { code?: string; details?: { limit?: string; reason?: string } }).details;
@@ -283,6 +291,9 @@ export function registerValidate(skills: Command, io: CliIo): void {
         }
         const { validateSkill } = await import('@skillport/core');
         const results: FileValidation[] = [];
+        // Files of a skill folder that add would leave out (symlinks, the ignore list), each printed as
+        // a `not_uploaded` warning unless the search already reported it as a link not followed.
+        const notUploaded: SkillFileScan['skipped'] = [];
         const nameAt = new Map<FileValidation, { line: number; column: number }>();
         const options_: CheckOptions = {
           strict: options.strict === true,
@@ -306,7 +317,15 @@ export function registerValidate(skills: Command, io: CliIo): void {
             result.valid = false;
             result.errors = [refused, ...result.errors];
           }
-          const tooLarge = inFolders.has(file) ? await uploadLimitIssue(path.dirname(file)) : null;
+          const skillDir = path.dirname(file);
+          const tooLarge = inFolders.has(file)
+            ? await uploadLimitIssue(skillDir, (entry) =>
+                notUploaded.push({
+                  path: displayPath(io.cwd, path.join(skillDir, entry.path)),
+                  reason: entry.message,
+                }),
+              )
+            : null;
           if (tooLarge) {
             result.valid = false;
             result.errors = [...result.errors, tooLarge];
@@ -324,12 +343,15 @@ export function registerValidate(skills: Command, io: CliIo): void {
           );
         }
         const invalid = results.filter((r) => !r.valid).length;
-        // Each link not followed is printed as a `link_not_followed` warning, so it is counted as one.
-        const warnings = results.reduce((sum, r) => sum + r.warnings.length, 0) + skipped.length;
+        const reported = new Set(skipped.map((entry) => entry.path));
+        const leftOut = notUploaded.filter((entry) => !reported.has(entry.path));
+        // Each link not followed and each file left out is printed as a warning, so it is counted as one.
+        const warnings =
+          results.reduce((sum, r) => sum + r.warnings.length, 0) + skipped.length + leftOut.length;
         if (ctx.format === 'json') {
           printJson(io, {
             results,
-            skipped,
+            skipped: [...skipped, ...leftOut],
             summary: { files: results.length, valid: results.length - invalid, invalid, warnings },
           });
         } else {
@@ -340,6 +362,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
             for (const issue of issues) ctx.print(`${formatIssue(result.file, issue)}\n`);
           }
           for (const link of skipped) ctx.print(`${link.path} warning link_not_followed ${link.reason}\n`);
+          for (const entry of leftOut) ctx.print(`${entry.path} warning not_uploaded ${entry.reason}\n`);
           io.stderr.write(
             `${results.length} file${results.length === 1 ? '' : 's'} checked: ${results.length - invalid} valid, ${invalid} with errors, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
           );
