@@ -6,6 +6,12 @@ import type { RankedCandidate, SearchQuery } from './ranking.js';
  */
 const KEPT_RANKED_HITS = 4096;
 
+/**
+ * Longest key kept, characters: a query longer than this (rarely asked twice) is ranked every time,
+ * so kept keys take at most ~8 MB however long the queries sent.
+ */
+const MAX_KEY_LENGTH = 2048;
+
 function weight(kept: KeptRanking): number {
   return kept.top.length + 1;
 }
@@ -47,7 +53,7 @@ export class PostgresFindAnswers {
 
   /**
    * Keeps a ranking computed in (or after) `generation` — the oldest rankings make room, one too large
-   * is not kept. A generation other than the one kept so far empties the kept rankings first (the
+   * (or under a key longer than 2,048 characters) is not kept. A generation other than the one kept so far empties the kept rankings first (the
    * generation only grows: a newer one means theirs will never be read again; an older one, read by
    * a find that started before another's, is simply not kept).
    */
@@ -58,7 +64,7 @@ export class PostgresFindAnswers {
       this.ranked = 0;
       this.generation = kept.generation;
     }
-    if (weight(kept) > KEPT_RANKED_HITS) return;
+    if (weight(kept) > KEPT_RANKED_HITS || key.length > MAX_KEY_LENGTH) return;
     const previous = this.byKey.get(key);
     if (previous !== undefined) {
       this.byKey.delete(key);
