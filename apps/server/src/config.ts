@@ -232,7 +232,8 @@ export interface ServerOptions {
   /**
    * How much skill history is kept: the last `keepRevisions` revisions of each skill
    * (`SKILLPORT_KEEP_REVISIONS`, default 10; `all`) and those superseded in the last `keepDays` days
-   * (`SKILLPORT_KEEP_REVISIONS_DAYS`, default 30; `all`); a deleted skill's history is kept
+   * (`SKILLPORT_KEEP_REVISIONS_DAYS`, default 30; `all`), at most `keepMost` per skill whatever the
+   * days say (`SKILLPORT_KEEP_REVISIONS_MAX`, default 100; `all`); a deleted skill's history is kept
    * `keepDays`. See `store/retention.ts`.
    */
   retention?: Partial<RetentionOptions>;
@@ -550,6 +551,13 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       'SKILLPORT_KEEP_REVISIONS_DAYS',
       env.SKILLPORT_KEEP_REVISIONS_DAYS,
       0,
+    );
+  }
+  if (env.SKILLPORT_KEEP_REVISIONS_MAX) {
+    retention.keepMost = parseRetentionEnv(
+      'SKILLPORT_KEEP_REVISIONS_MAX',
+      env.SKILLPORT_KEEP_REVISIONS_MAX,
+      1,
     );
   }
   if (Object.keys(retention).length > 0) options.retention = retention;

@@ -296,7 +296,7 @@ export interface paths {
         };
         /**
          * List a skill's kept revisions, newest first
-         * @description Every version the server keeps of the skill (looked up as get does: `target_uri`, else the user root then the agent root), newest first: revision, when and by whom it was written, size, and whether it is current. Also answers for a deleted skill while its history is kept (`deleted: true`). How much history is kept is the server’s retention policy (by default the last 10 revisions and every revision superseded in the last 30 days). Unknown skill → 404.
+         * @description Every version the server keeps of the skill (looked up as get does: `target_uri`, else the user root then the agent root), newest first: revision, when and by whom it was written, size, and whether it is current. Also answers for a deleted skill while its history is kept (`deleted: true`). How much history is kept is the server’s retention policy (by default the last 10 revisions and every revision superseded in the last 30 days, at most 100 per skill). Unknown skill → 404.
          */
         get: operations["listSkillRevisions"];
         put?: never;

@@ -35,7 +35,7 @@ const revisionsRoute = createRoute({
     'root then the agent root), newest first: revision, when and by whom it was written, size, and ' +
     'whether it is current. Also answers for a deleted skill while its history is kept (`deleted: ' +
     'true`). How much history is kept is the server’s retention policy (by default the last 10 ' +
-    'revisions and every revision superseded in the last 30 days). Unknown skill → 404.',
+    'revisions and every revision superseded in the last 30 days, at most 100 per skill). Unknown skill → 404.',
   request: { params: NameParams, query: ListSkillRevisionsQuerySchema },
   responses: {
     ...okResponse(ListSkillRevisionsResultSchema, 'ListSkillRevisionsResponse', 'The history'),

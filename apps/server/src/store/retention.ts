@@ -10,6 +10,11 @@
  * - revisions superseded less than D days ago (`SKILLPORT_KEEP_REVISIONS_DAYS`, default 30; `0` turns
  *   the rule off; `all` keeps every one).
  *
+ * Whatever the days rule says, a skill keeps at most M revisions (`SKILLPORT_KEEP_REVISIONS_MAX`,
+ * default 100, never fewer than N; `all` lifts the cap): without it a key rewriting one skill in a
+ * loop grew its history without bound within the days window — storage the account quota does not
+ * count, and a history every later write of that skill had to rank.
+ *
  * The current revision is always kept. A **deleted** skill keeps its whole history for D days after
  * the deletion (so an accidental delete can be undone with a restore), then the history is deleted;
  * `DELETE …?purge=true` erases it at once. When a revision goes, so does every file content that no
@@ -27,12 +32,18 @@ export interface RetentionOptions {
   keepRevisions: number;
   /** Days a superseded revision (and a deleted skill's history) is kept, ≥ 0 (`SKILLPORT_KEEP_REVISIONS_DAYS`, default 30). */
   keepDays: number;
+  /**
+   * Most revisions kept per skill, the current one included, whatever `keepDays` says; ≥ 1, raised to
+   * `keepRevisions` when lower (`SKILLPORT_KEEP_REVISIONS_MAX`, default 100; `Infinity` = no cap).
+   */
+  keepMost: number;
 }
 
-/** The defaults: the last 10 revisions, and every revision superseded in the last 30 days. */
+/** The defaults: the last 10 revisions, and every revision superseded in the last 30 days, at most 100. */
 export const DEFAULT_RETENTION: Readonly<RetentionOptions> = Object.freeze({
   keepRevisions: 10,
   keepDays: 30,
+  keepMost: 100,
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -40,21 +51,26 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * The store's policy for the given settings (defaults for missing ones).
  *
- * @param options - `keepRevisions` (≥ 1, `Infinity` = all) and `keepDays` (≥ 0, `Infinity` = all)
- * @returns `{keepLast, keepForMs}`
- * @throws RangeError for `keepRevisions` < 1 or a negative `keepDays`
- * @example retentionPolicy({ keepRevisions: 5 }); // { keepLast: 5, keepForMs: 2_592_000_000 }
+ * @param options - `keepRevisions` (≥ 1, `Infinity` = all), `keepDays` (≥ 0, `Infinity` = all) and
+ *   `keepMost` (≥ 1, `Infinity` = no cap; raised to `keepRevisions` when lower)
+ * @returns `{keepLast, keepForMs, keepMost}`
+ * @throws RangeError for `keepRevisions` or `keepMost` < 1, or a negative `keepDays`
+ * @example retentionPolicy({ keepRevisions: 5 }); // { keepLast: 5, keepForMs: 2_592_000_000, keepMost: 100 }
  */
 export function retentionPolicy(options: Partial<RetentionOptions> = {}): RetentionPolicy {
   const keepRevisions = options.keepRevisions ?? DEFAULT_RETENTION.keepRevisions;
   const keepDays = options.keepDays ?? DEFAULT_RETENTION.keepDays;
+  const keepMost = options.keepMost ?? DEFAULT_RETENTION.keepMost;
   if (!(keepRevisions >= 1)) {
     throw new RangeError(`keepRevisions must be at least 1 (the current revision), got ${keepRevisions}`);
   }
   if (!(keepDays >= 0)) throw new RangeError(`keepDays must be 0 or more, got ${keepDays}`);
+  if (!(keepMost >= 1)) throw new RangeError(`keepMost must be at least 1, got ${keepMost}`);
+  const keepLast = Number.isFinite(keepRevisions) ? Math.floor(keepRevisions) : Number.POSITIVE_INFINITY;
   return {
-    keepLast: Number.isFinite(keepRevisions) ? Math.floor(keepRevisions) : Number.POSITIVE_INFINITY,
+    keepLast,
     keepForMs: Number.isFinite(keepDays) ? keepDays * DAY_MS : Number.POSITIVE_INFINITY,
+    keepMost: Math.max(keepLast, Number.isFinite(keepMost) ? Math.floor(keepMost) : Number.POSITIVE_INFINITY),
   };
 }
 
@@ -74,4 +90,19 @@ export function parseRetentionEnv(name: string, raw: string, min: number): numbe
     throw new Error(`${name} must be an integer ≥ ${min} or "all", got ${JSON.stringify(raw)}`);
   }
   return Number(value);
+}
+
+/**
+ * The `keepMost` cap of a policy as an SQL parameter: never below `keepLast`, and
+ * `Number.MAX_SAFE_INTEGER` (no limit) when absent or `Infinity`. Stores apply it to one skill at a
+ * time (the prune after each write of it), where its history is ranked anyway.
+ *
+ * @param policy - the retention policy
+ * @param keepLast - `policy.keepLast` as the store binds it
+ * @returns the most revisions that skill keeps
+ */
+export function keepMostOf(policy: RetentionPolicy, keepLast: number): number {
+  const most = policy.keepMost;
+  if (most === undefined || !Number.isFinite(most)) return Number.MAX_SAFE_INTEGER;
+  return Math.max(keepLast, Math.max(1, Math.floor(most)));
 }

@@ -364,14 +364,20 @@ export interface SkillKey {
 /**
  * How long a skill's history is kept (see `store/retention.ts` for the rules and defaults). A
  * superseded revision is deleted once it is neither among the `keepLast` newest revisions of its
- * (existing) skill nor superseded less than `keepForMs` ago; the live revision is always kept. A
- * deleted skill's history is kept for `keepForMs` after the deletion, then deleted whole.
+ * (existing) skill nor superseded less than `keepForMs` ago, or once it is past the `keepMost` newest;
+ * the live revision is always kept. A deleted skill's history is kept for `keepForMs` after the
+ * deletion, then deleted whole.
  */
 export interface RetentionPolicy {
   /** Newest revisions of each existing skill always kept, the live one included (≥ 1; `Infinity`: all). */
   keepLast: number;
   /** Superseded revisions younger than this are kept too, ms (0: none; `Infinity`: all). */
   keepForMs: number;
+  /**
+   * Most revisions kept of one skill, the live one included, whatever `keepForMs` says (≥ `keepLast`;
+   * absent or `Infinity`: no cap). Applied when the skill's history is pruned (after each write).
+   */
+  keepMost?: number;
 }
 
 /** What one {@link Store.pruneHistory} call deleted. */

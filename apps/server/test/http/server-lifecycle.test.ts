@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS, openStore, optionsFromEnv, startServer } from '../../src/index.js';
+import { retentionPolicy } from '../../src/store/retention.js';
 import { engineServerOptions, openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer } from '../helpers/server.js';
 
@@ -224,6 +225,24 @@ describe('options from the environment', () => {
     });
     expect(optionsFromEnv({})).toEqual({});
     expect(DEFAULT_LIMITS.maxWaitSeconds).toBe(300);
+  });
+
+  test('reads the retention settings; the per-skill cap is never below the count kept', () => {
+    expect(
+      optionsFromEnv({
+        SKILLPORT_KEEP_REVISIONS: '5',
+        SKILLPORT_KEEP_REVISIONS_DAYS: 'all',
+        SKILLPORT_KEEP_REVISIONS_MAX: '50',
+      }),
+    ).toEqual({ retention: { keepRevisions: 5, keepDays: Number.POSITIVE_INFINITY, keepMost: 50 } });
+    expect(optionsFromEnv({ SKILLPORT_KEEP_REVISIONS_MAX: 'all' }).retention?.keepMost).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(() => optionsFromEnv({ SKILLPORT_KEEP_REVISIONS_MAX: '0' })).toThrow(
+      /SKILLPORT_KEEP_REVISIONS_MAX/,
+    );
+    expect(retentionPolicy({})).toMatchObject({ keepLast: 10, keepMost: 100 });
+    expect(retentionPolicy({ keepRevisions: 200 }).keepMost).toBe(200);
   });
 
   test('reads the PostgreSQL settings', () => {

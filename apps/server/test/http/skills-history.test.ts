@@ -331,6 +331,34 @@ describe('retention', () => {
   });
 });
 
+describe('retention: a skill updated without end', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    // The default retention (10 revisions, 30 days) but a small cap, so the test writes few versions.
+    t = await startTestServer({ retention: { keepMost: 12 } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  test('within the days rule history still stops at keepMost: the oldest versions go', async () => {
+    const revisions: string[] = [];
+    for (let n = 1; n <= 30; n++) {
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: { data: md('hot', 'Rewritten in a loop', `# Hot\n\nVersion ${n}.\n`) },
+      });
+      expect(res.status, res.text).toBe(200);
+      revisions.push(res.json.result.revision);
+    }
+    const history = await t.request('GET', '/api/v1/skills/hot/revisions?limit=1000');
+    expect(history.json.result.revisions.map((r: { revision: string }) => r.revision)).toEqual(
+      revisions.slice(-12).reverse(),
+    );
+    expect((await t.request('GET', `/api/v1/skills/hot?revision=${revisions[17]}`)).status).toBe(404);
+    expect((await t.request('GET', `/api/v1/skills/hot?revision=${revisions[18]}`)).status).toBe(200);
+  });
+});
+
 describe('change feed: GET /api/v1/skills?updated_since=&cursor=', () => {
   let t: TestServer;
   let start: string;

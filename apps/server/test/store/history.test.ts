@@ -93,6 +93,12 @@ describe(`${TEST_ENGINE} store: history and retention`, () => {
       { keepLast: Number.POSITIVE_INFINITY, keepForMs: Number.POSITIVE_INFINITY },
       6,
     ],
+    ['at most 4, though 10 days would keep every one', { keepLast: 2, keepForMs: 10 * DAY, keepMost: 4 }, 4],
+    [
+      'at most 3, though kept forever by time',
+      { keepLast: 1, keepForMs: Number.POSITIVE_INFINITY, keepMost: 3 },
+      3,
+    ],
   ])('keeps %s', async (_label, policy, kept) => {
     const s = setup();
     // Six versions, one a day; version 6 is current.

@@ -3,6 +3,7 @@
  * change feed (`Store.listChanges`), with the semantics of `store/sqlite/history-ops.ts`.
  */
 import type pg from 'pg';
+import { keepMostOf } from '../retention.js';
 import { type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import type { ChangeFeedEntry, ChangeFeedPage, PruneResult, RetentionPolicy, SkillKey } from '../types.js';
 
@@ -73,7 +74,7 @@ async function prunableRevisions(
   scope: SkillKey | undefined,
   max: number,
 ): Promise<number[]> {
-  const cutoff = now - policy.keepForMs;
+  const cutoff = Number.isFinite(policy.keepForMs) ? now - policy.keepForMs : -NO_LIMIT;
   const keepLast = Number.isFinite(policy.keepLast) ? Math.max(1, Math.floor(policy.keepLast)) : NO_LIMIT;
   if (scope !== undefined) {
     const { rows } = await client.query<{ seq: number }>(
@@ -81,11 +82,11 @@ async function prunableRevisions(
          SELECT seq, superseded_at, row_number() OVER (ORDER BY seq DESC) AS rank,
            max(superseded_at) OVER () AS deleted_at
          FROM skill_revisions WHERE account_id = $1 AND root_uri = $2 AND name = $3) r
-       WHERE superseded_at IS NOT NULL AND superseded_at <= $4
+       WHERE superseded_at IS NOT NULL AND (rank > $7 OR (superseded_at <= $4
          AND CASE WHEN EXISTS (SELECT 1 FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3)
-             THEN rank > $5 ELSE deleted_at <= $4 END
+             THEN rank > $5 ELSE deleted_at <= $4 END))
        ORDER BY seq LIMIT $6`,
-      [scope.accountId, scope.rootUri, scope.name, cutoff, keepLast, max],
+      [scope.accountId, scope.rootUri, scope.name, cutoff, keepLast, max, keepMostOf(policy, keepLast)],
     );
     return rows.map((r) => r.seq);
   }
@@ -125,8 +126,9 @@ export async function pruneHistoryTx(
   options: { scope?: SkillKey; maxRevisions?: number },
 ): Promise<PruneResult> {
   const max = Math.max(1, Math.floor(options.maxRevisions ?? 1000));
-  // A revision goes only once it is older than `keepForMs`: kept forever, nothing ever goes.
-  if (!Number.isFinite(policy.keepForMs)) return { revisions: 0, blobs: 0, bytes: 0, more: false };
+  // Kept forever by time and not capped by count (or a sweep, which applies no cap): nothing goes.
+  const capped = options.scope !== undefined && keepMostOf(policy, 1) < NO_LIMIT;
+  if (!Number.isFinite(policy.keepForMs) && !capped) return { revisions: 0, blobs: 0, bytes: 0, more: false };
   const seqs = await prunableRevisions(client, policy, now, options.scope, max);
   if (seqs.length === 0) return { revisions: 0, blobs: 0, bytes: 0, more: false };
   const { rows } = await client.query<{ sha256: string }>(

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { keepMostOf } from '../retention.js';
 import type { ChangeFeedEntry, ChangeFeedPage, PruneResult, RetentionPolicy, SkillKey } from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, toSkillRecord } from './rows.js';
@@ -15,8 +16,9 @@ function prunableRevisions(
   scope: SkillKey | undefined,
   max: number,
 ): number[] {
-  const cutoff = now - policy.keepForMs;
+  const cutoff = Number.isFinite(policy.keepForMs) ? now - policy.keepForMs : -NO_LIMIT;
   const keepLast = Number.isFinite(policy.keepLast) ? Math.max(1, Math.floor(policy.keepLast)) : NO_LIMIT;
+  const keepMost = keepMostOf(policy, keepLast);
   if (scope !== undefined) {
     const live = conn
       .stmt('SELECT 1 FROM skills WHERE account_id = ? AND root_uri = ? AND name = ?')
@@ -27,8 +29,8 @@ function prunableRevisions(
            SELECT seq, superseded_at, row_number() OVER (ORDER BY seq DESC) AS rank,
              max(superseded_at) OVER () AS deleted_at
            FROM skill_revisions WHERE account_id = @account AND root_uri = @root AND name = @name)
-         WHERE superseded_at IS NOT NULL AND superseded_at <= @cutoff
-           AND (CASE WHEN @live THEN rank > @keepLast ELSE deleted_at <= @cutoff END)
+         WHERE superseded_at IS NOT NULL AND (rank > @keepMost OR (superseded_at <= @cutoff
+           AND (CASE WHEN @live THEN rank > @keepLast ELSE deleted_at <= @cutoff END)))
          ORDER BY seq LIMIT @max`,
       )
       .all({
@@ -37,6 +39,7 @@ function prunableRevisions(
         name: scope.name,
         cutoff,
         keepLast,
+        keepMost,
         live: live === undefined ? 0 : 1,
         max,
       }) as Array<{ seq: number }>;
@@ -79,8 +82,9 @@ export function pruneHistoryTx(
   options: { scope?: SkillKey; maxRevisions?: number },
 ): PruneResult {
   const max = Math.max(1, Math.floor(options.maxRevisions ?? 1000));
-  // A revision goes only once it is older than `keepForMs`: kept forever, nothing ever goes.
-  if (!Number.isFinite(policy.keepForMs)) return { revisions: 0, blobs: 0, bytes: 0, more: false };
+  // Kept forever by time and not capped by count (or a sweep, which applies no cap): nothing goes.
+  const capped = options.scope !== undefined && keepMostOf(policy, 1) < NO_LIMIT;
+  if (!Number.isFinite(policy.keepForMs) && !capped) return { revisions: 0, blobs: 0, bytes: 0, more: false };
   const seqs = prunableRevisions(conn, policy, now, options.scope, max);
   if (seqs.length === 0) return { revisions: 0, blobs: 0, bytes: 0, more: false };
   const refs = conn.stmt('SELECT sha256 FROM skill_revision_blobs WHERE revision_seq = ?');
