@@ -119,7 +119,7 @@ export const OPENAPI_INFO = {
  *   `false` silences); every record is redacted first, so API keys never reach it
  * @param options.webDir - folder of the built web catalogue served at `/` (default: the copy in this
  *   package's `dist/webapp`, else the workspace's `apps/web/dist`); `false` serves none
- * @param options.retention - history kept per skill (default: last 10 revisions and 30 days)
+ * @param options.retention - history kept per skill (default: last 10 revisions and 30 days, at most 100)
  * @param options.readCacheMb - memory for reads kept while the database is unchanged, MiB (default 32)
  * @returns the app, its fetch handler, the authenticator (for `mode`), the effective limits and the
  *   catalogue folder
