@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
 import { createOpenAICompatibleModel } from '@skillport/core';
+import { makeFolderSync } from '@skillport/core/node/make-folder';
 import { createApp } from './app.js';
 import type { AuthMode } from './auth/authenticator.js';
 import { isLoopbackHost, type JobOptions, type ServerOptions, type SummaryModelOptions } from './config.js';
@@ -303,9 +304,31 @@ export function openStore(options: Pick<ServerOptions, 'dataDir' | 'databaseUrl'
       );
     }
     const file = path.resolve(sqlite[1]);
-    return createSqliteStore({ dataDir: path.dirname(file), filename: path.basename(file) });
+    return createSqliteStore({
+      dataDir: makeDataFolder(path.dirname(file), 'SKILLPORT_DATABASE_URL'),
+      filename: path.basename(file),
+    });
   }
-  return createSqliteStore({ dataDir: path.resolve(options.dataDir ?? './.skillport') });
+  return createSqliteStore({
+    dataDir: makeDataFolder(path.resolve(options.dataDir ?? './.skillport'), 'SKILLPORT_DATA_DIR'),
+  });
+}
+
+/**
+ * Creates the SQLite data folder `dir` (and its parents) if missing, before any thread opens it.
+ *
+ * @returns `dir`
+ * @throws Error `code: 'SKILLPORT_CONFIG'` with the `setting` the folder came from, when it cannot
+ *   be created (a part of it is a file, no permission, a read-only file system, or a place such as
+ *   `/proc` that allows no folders): the message names the folder and why
+ */
+function makeDataFolder(dir: string, setting: 'SKILLPORT_DATA_DIR' | 'SKILLPORT_DATABASE_URL'): string {
+  try {
+    makeFolderSync(dir);
+  } catch (error) {
+    throw settingError(setting, `${setting}: ${(error as Error).message}.`);
+  }
+  return dir;
 }
 
 /**
@@ -336,7 +359,10 @@ async function openServerStore(options: ServerOptions, listening: Promise<void>)
   if (url && !sqliteUrl?.[1]) return openStore(options);
   const file = sqliteUrl?.[1] ? path.resolve(sqliteUrl[1]) : null;
   return createThreadedSqliteStore({
-    dataDir: file !== null ? path.dirname(file) : path.resolve(options.dataDir ?? './.skillport'),
+    dataDir:
+      file !== null
+        ? makeDataFolder(path.dirname(file), 'SKILLPORT_DATABASE_URL')
+        : makeDataFolder(path.resolve(options.dataDir ?? './.skillport'), 'SKILLPORT_DATA_DIR'),
     ...(file !== null ? { filename: path.basename(file) } : {}),
     ...(options.sqlite?.synchronous !== undefined ? { synchronous: options.sqlite.synchronous } : {}),
     ...(options.sqlite?.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.sqlite.busyTimeoutMs } : {}),

@@ -274,6 +274,26 @@ describe('one verdict for add-skill and validate; local refusals before any requ
     expect(result.err).toContain('SKILLPORT_ROOT_API_KEY');
   });
 
+  it.runIf(process.platform === 'linux')(
+    'serve refuses a --data-dir that cannot be created (/proc) at once with exit 1, naming the folder and the flag',
+    async () => {
+      const result = await run(['serve', '--data-dir', '/proc/skillport-nope', '--port', '0'], offline);
+      expect(result.code, result.err).toBe(1);
+      expect(result.err).toContain(
+        'cannot create the folder /proc/skillport-nope: /proc exists but does not allow',
+      );
+      expect(result.err).toContain('--data-dir /proc/skillport-nope');
+    },
+  );
+
+  it('serve refuses a --data-dir below a file with exit 1', async () => {
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, 'x');
+    const result = await run(['serve', '--data-dir', path.join(file, 'data'), '--port', '0'], offline);
+    expect(result.code, result.err).toBe(1);
+    expect(result.err).toContain(`${file} is a file, not a folder`);
+  });
+
   it('serve refuses an unsupported --database-url with exit 1', async () => {
     const result = await run(['serve', '--database-url', 'mysql://u:p@x', '--port', '0'], offline);
     expect(result.code, result.err).toBe(1);
@@ -282,6 +302,17 @@ describe('one verdict for add-skill and validate; local refusals before any requ
 });
 
 describe('skillport config', () => {
+  it.runIf(process.platform === 'linux')(
+    'config set fails at once, naming the folder, where its folder cannot be created',
+    async () => {
+      const result = await run(['config', 'set', 'url', 'http://10.0.0.5:1933'], {
+        env: { XDG_CONFIG_HOME: '/proc/skillport-nope' },
+      });
+      expect(result.code, result.err).toBe(1);
+      expect(result.err).toContain('cannot create the folder /proc/skillport-nope/skillport');
+    },
+  );
+
   it('sets, shows with sources, and unsets', async () => {
     expect((await run(['config', 'set', 'url', 'http://10.0.0.5:1933'])).code).toBe(0);
     expect((await run(['config', 'set', 'api-key', 'sk-abcdefghijkl'])).code).toBe(0);

@@ -206,4 +206,14 @@ describe('@skillport/core public surface', () => {
       expect.arrayContaining(['zod', 'yaml']),
     );
   });
+
+  it('built make-folder subpath is one module that imports Node builtins only', () => {
+    const entry = path.join(distDir, 'node', 'make-folder.js');
+    expect(existsSync(entry), 'build @skillport/core first (pnpm build)').toBe(true);
+    const graph = importGraph(entry);
+    expect(graph.size).toBe(1);
+    const bare = [...graph.values()].flat();
+    expect(bare.length).toBeGreaterThan(0);
+    expect(bare.filter((s) => !NODE_BUILTINS.has(s))).toEqual([]);
+  });
 });

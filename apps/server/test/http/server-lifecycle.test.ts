@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -64,6 +64,36 @@ describe('startServer', () => {
   test('an unsupported SKILLPORT_DATABASE_URL is marked as a setting to fix (an unreachable one is not)', async () => {
     await expect(
       startServer({ port: 0, dataDir: tempDir(), logger: false, databaseUrl: 'mysql://u:p@x' }),
+    ).rejects.toMatchObject({ code: 'SKILLPORT_CONFIG', setting: 'SKILLPORT_DATABASE_URL' });
+  });
+
+  test.runIf(process.platform === 'linux')(
+    'a data folder that cannot be created (/proc) is refused at once as a setting to fix, naming the folder',
+    async () => {
+      const refused = startServer({ port: 0, dataDir: '/proc/skillport-nope', logger: false });
+      await expect(refused).rejects.toThrow(
+        /SKILLPORT_DATA_DIR: cannot create the folder \/proc\/skillport-nope: \/proc exists/,
+      );
+      await expect(refused).rejects.toMatchObject({
+        code: 'SKILLPORT_CONFIG',
+        setting: 'SKILLPORT_DATA_DIR',
+      });
+      expect(() => openStore({ dataDir: '/proc/skillport-nope' })).toThrow(/cannot create the folder/);
+    },
+  );
+
+  test('a data folder below a file, or a sqlite: URL below one, is refused as a setting to fix', async () => {
+    const file = path.join(tempDir(), 'file');
+    writeFileSync(file, 'x');
+    await expect(
+      startServer({ port: 0, dataDir: path.join(file, 'data'), logger: false }),
+    ).rejects.toMatchObject({
+      code: 'SKILLPORT_CONFIG',
+      setting: 'SKILLPORT_DATA_DIR',
+      message: expect.stringContaining(`${file} is a file, not a folder`),
+    });
+    await expect(
+      startServer({ port: 0, logger: false, databaseUrl: `sqlite:${path.join(file, 'db', 'x.db')}` }),
     ).rejects.toMatchObject({ code: 'SKILLPORT_CONFIG', setting: 'SKILLPORT_DATABASE_URL' });
   });
 

@@ -38,7 +38,12 @@ async function openStore(server: ServerModule, io: CliIo, options: DbOptions, mu
   try {
     return await server.openStore({ ...(databaseUrl ? { databaseUrl } : {}), dataDir });
   } catch (error) {
-    throw new CliError(`cannot open the database: ${(error as Error).message}`, EXIT.server);
+    // A setting the user chose (a data folder that cannot be created, an unsupported URL): exit 1.
+    const refused = (error as { code?: unknown } | null)?.code === 'SKILLPORT_CONFIG';
+    throw new CliError(
+      `cannot open the database: ${(error as Error).message}`,
+      refused ? EXIT.user : EXIT.server,
+    );
   }
 }
 

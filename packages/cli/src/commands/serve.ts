@@ -65,7 +65,9 @@ export function registerServe(program: Command, io: CliIo): void {
           const hint =
             refused.setting === 'SKILLPORT_HOST' && options.host
               ? ` The host came from --host ${options.host}: drop it or use --host 127.0.0.1.`
-              : '';
+              : refused.setting === 'SKILLPORT_DATA_DIR' && options.dataDir
+                ? ` The folder came from --data-dir ${options.dataDir}: choose a folder you can create and write.`
+                : '';
           throw new CliError(`cannot start the server: ${(error as Error).message}${hint}`, EXIT.user);
         }
         throw new CliError(

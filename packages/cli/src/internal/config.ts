@@ -3,10 +3,11 @@
  * `SKILLPORT_API_KEY`, then the config file (`$XDG_CONFIG_HOME/skillport/config.json`, else
  * `~/.config/skillport/config.json`), then the default URL `http://127.0.0.1:1933`.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_URL } from '@skillport/sdk-node';
+import { makeFolder } from './folder.js';
 import { CliError } from './io.js';
 
 /** Keys of the config file. */
@@ -60,7 +61,7 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
 /** Writes the config file atomically, readable by the user only (it may hold an API key). */
 export async function writeConfig(env: NodeJS.ProcessEnv, config: ConfigFile): Promise<string> {
   const file = configPath(env);
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeFolder(path.dirname(file), 0o700);
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   await chmod(temp, 0o600);

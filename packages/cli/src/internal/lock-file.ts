@@ -31,9 +31,10 @@
  * and a file path or project folder that would leave the skill folder or the project (`..`, absolute).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { makeFolder } from './folder.js';
 import { CliError } from './io.js';
 import { isSafeRelativePath } from './skill-folder.js';
 
@@ -151,7 +152,7 @@ export function renderLock(lock: LockFile): string {
 
 /** Writes a lock file atomically (temporary file, then rename); creates its folder. */
 export async function writeLock(file: string, lock: LockFile): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+  makeFolder(path.dirname(file));
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(temp, renderLock(lock));

@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { makeFolder } from './folder.js';
 import { CliError } from './io.js';
 
 /** A file as installed: path inside the skill folder, sha-256, size in bytes. */
@@ -141,7 +142,7 @@ export async function writeSkillFolder(
   name: string,
   files: ReadonlyMap<string, Uint8Array>,
 ): Promise<void> {
-  await mkdir(skillsFolder, { recursive: true });
+  makeFolder(skillsFolder);
   const parent = path.dirname(skillsFolder);
   const tag = randomBytes(6).toString('hex');
   const temp = path.join(parent, `.skillport-tmp-${name}-${tag}`);

@@ -94,6 +94,22 @@ describe('skillport db', () => {
     );
   });
 
+  it('refuses to import into a data folder that cannot be created, at once (exit 1, naming the folder)', async () => {
+    const archive = path.join(work, 'for-bad-folder.skillport.gz');
+    expect((await runBin(offline, ['db', 'export', archive, '--data-dir', server.dataDir])).code).toBe(0);
+    const blocker = path.join(work, 'a-file');
+    writeFileSync(blocker, 'x');
+    const targets = [
+      path.join(blocker, 'data'),
+      ...(process.platform === 'linux' ? ['/proc/skillport-nope'] : []),
+    ];
+    for (const target of targets) {
+      const res = await runBin(offline, ['db', 'import', archive, '--data-dir', target]);
+      expect(res.code, res.stderr).toBe(1);
+      expect(res.stderr).toContain('cannot create the folder');
+    }
+  });
+
   it('refuses to export a data folder that holds no database', async () => {
     const res = await runBin(
       offline,

@@ -289,6 +289,20 @@ describe('skill folders', () => {
   ]);
   const digests = [...files].map(([p, b]) => ({ path: p, sha256: sha(b), size: b.byteLength }));
 
+  it.runIf(process.platform === 'linux')(
+    'an install target or lock folder that cannot be created fails at once, naming it (/proc)',
+    async () => {
+      const refused = writeSkillFolder('/proc/skillport-nope/skills', 'demo', files);
+      await expect(refused).rejects.toBeInstanceOf(CliError);
+      await expect(refused).rejects.toThrow(
+        'cannot create the folder /proc/skillport-nope/skills: /proc exists',
+      );
+      await expect(writeLock('/proc/skillport-nope/skillport.lock', emptyLock())).rejects.toThrow(
+        'cannot create the folder /proc/skillport-nope',
+      );
+    },
+  );
+
   it('writes a folder whole and reads it back as intact; edits, additions and removals are seen', async () => {
     const skills = path.join(temp(), '.claude', 'skills');
     await writeSkillFolder(skills, 'demo', files);

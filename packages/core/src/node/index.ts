@@ -20,6 +20,7 @@ export type {
   DiscoveryTrust,
 } from './discovery/types.js';
 export { type LoadedSkillDir, loadSkillDir, type SkillDirFile } from './load-skill-dir.js';
+export { type MakeFolderError, type MakeFolderOptions, makeFolderSync } from './make-folder.js';
 export {
   type ScanSkillTreeOptions,
   type SkillTreeScan,

@@ -14,6 +14,7 @@ describe('public exports', () => {
       'createDiscoveryCache',
       'discoverSkills',
       'loadSkillDir',
+      'makeFolderSync',
       'scanSkillTree',
       'zipSkillDir',
     ]);

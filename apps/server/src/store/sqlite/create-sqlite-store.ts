@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { makeFolderSync } from '@skillport/core/node/make-folder';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
@@ -181,7 +181,7 @@ export function writeGroupOf(store: Store): WriteGroup | undefined {
 }
 
 export function createSqliteStore(options: SqliteStoreOptions): Store {
-  mkdirSync(options.dataDir, { recursive: true });
+  makeFolderSync(options.dataDir);
   const file = path.join(options.dataDir, options.filename ?? 'skillport.db');
   const connOptions: { synchronous?: SqliteSynchronous; busyTimeoutMs?: number } = {};
   if (options.synchronous !== undefined) connOptions.synchronous = options.synchronous;
