@@ -18,6 +18,12 @@ export interface InvalidUtf8Position {
    * start of its line and it. A leading byte order mark (`EF BB BF`) is not counted, as editors show it.
    */
   column: number;
+  /**
+   * `UTF-16LE` or `UTF-16BE` when the bytes start with that encoding's byte order mark (`FF FE` or
+   * `FE FF`, as Windows PowerShell 5 and some editors save text), else null: the file is in another
+   * encoding, and saving it as UTF-8 is the fix.
+   */
+  encoding: 'UTF-16LE' | 'UTF-16BE' | null;
 }
 
 /**
@@ -74,7 +80,8 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  * 33)`).
  *
  * @param bytes - e.g. a SKILL.md as read from disk or uploaded
- * @returns `null` when `bytes` is well-formed UTF-8, otherwise the position of its first bad byte
+ * @returns `null` when `bytes` is well-formed UTF-8, otherwise the position of its first bad byte and
+ *   the UTF-16 form its byte order mark announces, if any
  */
 export function findInvalidUtf8(bytes: Uint8Array): InvalidUtf8Position | null {
   const offset = firstInvalidUtf8(bytes);
@@ -84,5 +91,11 @@ export function findInvalidUtf8(bytes: Uint8Array): InvalidUtf8Position | null {
   const lineStart = before.lastIndexOf('\n') + 1;
   let line = 1;
   for (let i = before.indexOf('\n'); i >= 0; i = before.indexOf('\n', i + 1)) line++;
-  return { offset, line, column: before.length - lineStart + 1 };
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'UTF-16LE'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'UTF-16BE'
+        : null;
+  return { offset, line, column: before.length - lineStart + 1, encoding };
 }

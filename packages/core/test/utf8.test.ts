@@ -76,10 +76,10 @@ describe('findInvalidUtf8', () => {
 
   it('gives the offset, line and column of the first bad byte', () => {
     const latin1 = bytesOf('---\nname: latin1\ndescription: Caf', [0xe9], ' skill\n---\n');
-    expect(findInvalidUtf8(latin1)).toEqual({ offset: 33, line: 3, column: 17 });
+    expect(findInvalidUtf8(latin1)).toEqual({ offset: 33, line: 3, column: 17, encoding: null });
     // On a later line after CRLF endings; characters before it count once each (UTF-16 units).
     const crlf = bytesOf('---\r\nname: x\r\ndescription: 技能 ', [0xed, 0xa0, 0x80]);
-    expect(findInvalidUtf8(crlf)).toEqual({ offset: 34, line: 3, column: 17 });
+    expect(findInvalidUtf8(crlf)).toEqual({ offset: 34, line: 3, column: 17, encoding: null });
   });
 
   it('does not count a leading byte order mark in the column', () => {
@@ -87,6 +87,22 @@ describe('findInvalidUtf8', () => {
       offset: 5,
       line: 1,
       column: 3,
+      encoding: null,
     });
+  });
+
+  it('names UTF-16 announced by its byte order mark', () => {
+    const text = '---\nname: a\n---\n';
+    expect(findInvalidUtf8(bytesOf([0xff, 0xfe], [...Buffer.from(text, 'utf16le')]))).toEqual({
+      offset: 0,
+      line: 1,
+      column: 1,
+      encoding: 'UTF-16LE',
+    });
+    expect(findInvalidUtf8(bytesOf([0xfe, 0xff], [...Buffer.from(text, 'utf16le').swap16()]))?.encoding).toBe(
+      'UTF-16BE',
+    );
+    // Without the mark it is only bytes that are not UTF-8.
+    expect(findInvalidUtf8(bytesOf('ab', [0xff, 0xfe]))?.encoding).toBeNull();
   });
 });

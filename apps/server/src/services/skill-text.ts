@@ -4,6 +4,7 @@
 import { findInvalidUtf8, SkillportError } from '@skillport/core';
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const BYTE_ORDER_MARKS = { 'UTF-16LE': 'FF FE', 'UTF-16BE': 'FE FF' } as const;
 
 function lineColumn(text: string, index: number): { line: number; column: number } {
   let line = 1;
@@ -33,12 +34,23 @@ export function decodeSkillMd(bytes: Uint8Array, maxBytes: number): string {
     text = strictDecoder.decode(bytes);
   } catch {
     // The fatal decoder refused the bytes, so there is a first ill-formed sequence.
-    const { offset, line, column } = findInvalidUtf8(bytes) ?? { offset: 0, line: 1, column: 1 };
+    const bad = findInvalidUtf8(bytes) ?? { offset: 0, line: 1, column: 1, encoding: null };
+    const { offset, line, column, encoding } = bad;
+    const at = `line ${line}, column ${column} (byte offset ${offset})`;
     throw new SkillportError(
       'INVALID_ARGUMENT',
-      `SKILL.md is not valid UTF-8: first bad byte at line ${line}, column ${column} (byte offset ${offset}); save the file as UTF-8`,
+      encoding === null
+        ? `SKILL.md is not valid UTF-8: first bad byte at ${at}; save the file as UTF-8`
+        : `SKILL.md is ${encoding} (it starts with the byte order mark ${BYTE_ORDER_MARKS[encoding]}), not UTF-8: save the file as UTF-8 (first bad byte at ${at})`,
       {
-        details: { field: 'SKILL.md', reason: 'invalid_utf8', offset, line, column },
+        details: {
+          field: 'SKILL.md',
+          reason: 'invalid_utf8',
+          offset,
+          line,
+          column,
+          ...(encoding !== null ? { encoding } : {}),
+        },
       },
     );
   }

@@ -331,6 +331,27 @@ describe('broken archives and text', () => {
   });
 
   test.each([
+    ['UTF-16LE', [0xff, 0xfe], 'FF FE', (text: string) => Buffer.from(text, 'utf16le')],
+    ['UTF-16BE', [0xfe, 0xff], 'FE FF', (text: string) => Buffer.from(text, 'utf16le').swap16()],
+  ])(
+    'a SKILL.md saved as %s (Windows PowerShell 5 writes UTF-16LE) → 400 invalid_utf8 naming the encoding',
+    async (encoding, bom, shown, encode) => {
+      const res = await addUpload(new Uint8Array([...bom, ...encode(SKILL)]));
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.details).toMatchObject({
+        reason: 'invalid_utf8',
+        encoding,
+        offset: 0,
+        line: 1,
+        column: 1,
+      });
+      expect(res.json.error.message).toContain(
+        `SKILL.md is ${encoding} (it starts with the byte order mark ${shown}), not UTF-8`,
+      );
+    },
+  );
+
+  test.each([
     ['an encoded surrogate (ED A0 80)', [0xed, 0xa0, 0x80]],
     ['an overlong "/" (E0 80 AF)', [0xe0, 0x80, 0xaf]],
     ['a code point above U+10FFFF (F4 90 80 80)', [0xf4, 0x90, 0x80, 0x80]],

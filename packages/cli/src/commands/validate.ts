@@ -109,7 +109,10 @@ export function byteIssue(bytes: Uint8Array, text: string): SkillIssue | null {
     return {
       rule: 'invalid_utf8',
       severity: 'error',
-      message: `SKILL.md is not valid UTF-8 (first bad byte at offset ${bad.offset}); the server refuses it. Save the file as UTF-8.`,
+      message:
+        bad.encoding === null
+          ? `SKILL.md is not valid UTF-8 (first bad byte at offset ${bad.offset}); the server refuses it. Save the file as UTF-8.`
+          : `SKILL.md is ${bad.encoding} (it starts with the byte order mark ${bad.encoding === 'UTF-16LE' ? 'FF FE' : 'FE FF'}), not UTF-8; the server refuses it. Save the file as UTF-8.`,
       field: null,
       line: bad.line,
       column: bad.column,

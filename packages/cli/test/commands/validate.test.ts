@@ -51,6 +51,18 @@ describe('skills validate: bytes add refuses', () => {
         message: expect.stringContaining(`offset ${HEAD.length + 2})`),
       },
     ],
+    [
+      'a file saved as UTF-16LE (Windows PowerShell 5 `>`)',
+      new Uint8Array([0xff, 0xfe, ...Buffer.from(`${HEAD}body\n`, 'utf16le')]),
+      {
+        rule: 'invalid_utf8',
+        line: 1,
+        column: 1,
+        message: expect.stringContaining(
+          'SKILL.md is UTF-16LE (it starts with the byte order mark FF FE), not UTF-8',
+        ),
+      },
+    ],
     ['a NUL character', enc.encode(`${HEAD}bo\u0000dy\n`), { rule: 'nul_byte', line: 5, column: 3 }],
   ])('%s', async (_label, bytes, expected) => {
     const file = path.join(dir, 'SKILL.md');
