@@ -5,6 +5,7 @@
  * the reader's position comes again later, so following `next_cursor` never misses a change.
  */
 import { type ListSkillsResult, SkillportError } from '@skillport/core';
+import { skillUri } from '../store/skill-uri.js';
 import type { Identity } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type FeedCursor } from './list-cursor.js';
@@ -89,7 +90,7 @@ export async function listSkillChanges(
       deleted.push({
         type: 'deleted' as const,
         name: change.name,
-        uri: `${change.rootUri}/${change.name}`,
+        uri: skillUri(change.rootUri, change.name),
         root_uri: change.rootUri,
         revision: change.revision,
         deleted_at: iso(change.changedAt),

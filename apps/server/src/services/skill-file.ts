@@ -3,6 +3,7 @@
  * generated `.abstract.md` / `.overview.md`, or an auxiliary file, as raw bytes.
  */
 import { normalizeSkillName, SkillportError, skillFilePathProblem } from '@skillport/core';
+import { skillUri } from '../store/skill-uri.js';
 import type { Identity, StoredFile } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { rootsFor } from './skill-reader.js';
@@ -63,21 +64,21 @@ export async function readSkillFile(
       'NOT_FOUND',
       `Skill ${JSON.stringify(name)} not found in ${roots.join(' or ')}`,
       {
-        details: { type: 'skill', resource: `${roots[0]}/${name}` },
+        details: { type: 'skill', resource: skillUri(roots[0] as string, name) },
       },
     );
   }
-  const skillUri = `${view.skill.rootUri}/${view.skill.name}`;
+  const uriOfSkill = skillUri(view.skill.rootUri, view.skill.name);
   const file = view.contents.get(path);
   if (!file?.content) {
     throw new SkillportError(
       'NOT_FOUND',
       `Skill ${JSON.stringify(name)} has no file ${JSON.stringify(path.slice(0, 200))} (the skill's files are listed by GET /api/v1/skills/${name})`,
-      { details: { type: 'file', resource: `${skillUri}/${path}` } },
+      { details: { type: 'file', resource: `${uriOfSkill}/${path}` } },
     );
   }
   return {
-    uri: `${skillUri}/${path}`,
+    uri: `${uriOfSkill}/${path}`,
     revision: view.skill.revision,
     file: file as StoredFile & { content: Uint8Array },
   };

@@ -10,6 +10,7 @@ import {
   type SkillWriteResult,
 } from '@skillport/core';
 import { quotaBytes } from '../config.js';
+import { skillItemUris, skillUri } from '../store/skill-uri.js';
 import {
   ABSTRACT_PATH,
   DEFINITION_PATH,
@@ -116,7 +117,7 @@ async function resolveRevision(
     sawHistory ??= { name, rootUri, entries, live };
   }
   if (sawHistory === null) throw notFound(name, roots);
-  const uri = `${sawHistory.rootUri}/${name}`;
+  const uri = skillUri(sawHistory.rootUri, name);
   throw new SkillportError(
     'NOT_FOUND',
     `Revision ${prefix} of skill ${JSON.stringify(name)} is not in its history (it may have been ` +
@@ -167,7 +168,7 @@ export async function listSkillRevisions(
   const limit = Math.min(Math.max(0, Math.floor(options.limit)), 1000);
   return {
     name: history.name,
-    uri: `${history.rootUri}/${history.name}`,
+    uri: skillUri(history.rootUri, history.name),
     root_uri: history.rootUri,
     deleted: history.live === null,
     current_revision: history.live?.revision ?? null,
@@ -201,7 +202,12 @@ async function readRevisionFiles(
       throw new SkillportError(
         'NOT_FOUND',
         `Revision ${match.entry.revision} of skill ${JSON.stringify(match.name)} was just removed by the retention policy`,
-        { details: { type: 'revision', resource: `${match.rootUri}/${match.name}@${match.entry.revision}` } },
+        {
+          details: {
+            type: 'revision',
+            resource: `${skillUri(match.rootUri, match.name)}@${match.entry.revision}`,
+          },
+        },
       );
     }
     out.set(file.path, content);
@@ -237,13 +243,12 @@ export async function getSkillAtRevision(
   const text = decoder.decode(definition);
   const parsed = await parseStored(deps, text);
   const description = parsed.description ?? '';
-  const uri = `${match.rootUri}/${match.name}`;
+  const uris = skillItemUris(match.rootUri, match.name);
+  const uri = uris.uri;
   const oldest = match.entries.at(-1) ?? match.entry;
   const result: GetSkillResult = {
     name: match.name,
-    uri,
-    root_uri: match.rootUri,
-    skill_md_uri: `${uri}/${DEFINITION_PATH}`,
+    ...uris,
     description,
     tags: parsed.tags,
     allowed_tools: parsed.allowedTools,
@@ -296,7 +301,7 @@ export async function readSkillFileAtRevision(
   targetUri: string | null,
 ): Promise<SkillFileRead> {
   const match = await resolveRevision(deps, identity, rawName, ref, targetUri);
-  const uri = `${match.rootUri}/${match.name}`;
+  const uri = skillUri(match.rootUri, match.name);
   const entry = match.entry.manifest.find((f) => f.path === path);
   if (entry !== undefined) {
     const content = (await readRevisionFiles(deps, match, [path])).get(path) as Uint8Array;
@@ -381,7 +386,7 @@ export async function restoreSkill(
     { accountId: identity.accountId, rootUri: match.rootUri, name: match.name },
     written.revisions,
   );
-  const uri = `${match.rootUri}/${match.name}`;
+  const uri = skillUri(match.rootUri, match.name);
   const result: SkillWriteResult = {
     status: 'success',
     root_uri: uri,

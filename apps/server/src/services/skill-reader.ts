@@ -13,13 +13,8 @@ import {
   SkillportError,
   userSkillRoot,
 } from '@skillport/core';
-import {
-  DEFINITION_PATH,
-  type Identity,
-  type SearchHitSkill,
-  type SkillRecord,
-  type SkillRevisionState,
-} from '../store/types.js';
+import { skillItemUris, skillUri } from '../store/skill-uri.js';
+import type { Identity, SearchHitSkill, SkillRecord, SkillRevisionState } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
 import { ownedBytes } from './read-cache.js';
@@ -40,13 +35,10 @@ export function rootsFor(identity: Identity, targetUri: string | null | undefine
 
 /** A stored skill as a list item. */
 export function toListItem(skill: SearchHitSkill): SkillListItem {
-  const uri = `${skill.rootUri}/${skill.name}`;
   return {
     type: 'skill',
     name: skill.name,
-    uri,
-    root_uri: skill.rootUri,
-    skill_md_uri: `${uri}/${DEFINITION_PATH}`,
+    ...skillItemUris(skill.rootUri, skill.name),
     description: skill.description,
     tags: skill.tags,
     allowed_tools: skill.allowedTools,
@@ -416,7 +408,7 @@ export async function deleteSkill(
     skill.name,
     ifMatch !== undefined ? { ifMatch } : {},
   );
-  const uri = `${skill.rootUri}/${skill.name}`;
+  const uri = skillUri(skill.rootUri, skill.name);
   if (deleted === null) {
     throw new SkillportError('NOT_FOUND', `Skill ${JSON.stringify(skill.name)} not found`, {
       details: { type: 'skill', resource: uri },
@@ -447,7 +439,7 @@ async function purgeDeleted(
     await purgeHistory(deps, { accountId: identity.accountId, rootUri, name });
     return {
       name,
-      uri: `${rootUri}/${name}`,
+      uri: skillUri(rootUri, name),
       root_uri: rootUri,
       estimated_deleted_count: 0,
       privacy_deleted: true,

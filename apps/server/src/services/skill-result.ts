@@ -5,6 +5,7 @@
  * (`Store.readSkillJson`), or in the HTTP thread after `Store.readSkillView`.
  */
 import type { GetSkillResult, SkillFile } from '@skillport/core';
+import { skillItemUris } from '../store/skill-uri.js';
 import {
   ABSTRACT_PATH,
   DEFINITION_PATH,
@@ -112,12 +113,11 @@ export function skillResultOf(
 ): GetSkillResult {
   const skill = view.skill;
   const level = request.level;
-  const uri = `${skill.rootUri}/${skill.name}`;
+  const uris = skillItemUris(skill.rootUri, skill.name);
+  const uri = uris.uri;
   const result: GetSkillResult = {
     name: skill.name,
-    uri,
-    root_uri: skill.rootUri,
-    skill_md_uri: `${uri}/${DEFINITION_PATH}`,
+    ...uris,
     description: skill.description,
     tags: skill.tags,
     allowed_tools: skill.allowedTools,

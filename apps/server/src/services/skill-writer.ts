@@ -8,6 +8,7 @@ import { quotaBytes } from '../config.js';
 import { isStorageFullError, isTransientStoreError } from '../http/errors.js';
 import { overviewFields, renderOverviewOnPool } from '../levels/extract-overview.js';
 import { handOver } from '../store/movable.js';
+import { skillUri } from '../store/skill-uri.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
 import { runsInline } from '../workers/inline-policy.js';
@@ -211,7 +212,7 @@ export async function writeSkill(
   // A task completed with the write leaves the runner nothing to claim.
   deps.kickJobs(write.processed === undefined || write.processed.result === null);
   await applyRetention(deps, { accountId: identity.accountId, rootUri, name }, written.revisions);
-  const uri = `${rootUri}/${name}`;
+  const uri = skillUri(rootUri, name);
   const result: SkillWriteResult = {
     status: 'success',
     root_uri: uri,

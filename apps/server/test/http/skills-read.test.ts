@@ -34,6 +34,69 @@ afterAll(async () => {
   await t.close();
 });
 
+describe('skill URIs', () => {
+  type Uris = { name: string; uri: string; root_uri: string; skill_md_uri?: string };
+  const urisOf = (item: Uris) => ({
+    uri: item.uri,
+    root_uri: item.root_uri,
+    skill_md_uri: item.skill_md_uri,
+  });
+
+  test('list, find, the change feed and get give each skill the same uri, root_uri and skill_md_uri', async () => {
+    const list = await t.request('GET', '/api/v1/skills');
+    expect(list.status, list.text).toBe(200);
+    const feed = await t.request('GET', '/api/v1/skills?updated_since=1970-01-01T00:00:00Z');
+    expect(feed.status, feed.text).toBe(200);
+    const items = list.json.result.skills as Uris[];
+    expect(items.map((s) => `${s.root_uri}/${s.name}`).sort()).toEqual([
+      'viking://agent/skills/shared-deploy',
+      'viking://agent/skills/web-search',
+      'viking://user/default/skills/git-helper',
+      'viking://user/default/skills/pdf-tools',
+      'viking://user/default/skills/web-search',
+    ]);
+    for (const item of items) {
+      const expected = {
+        uri: `${item.root_uri}/${item.name}`,
+        root_uri: item.root_uri,
+        skill_md_uri: `${item.root_uri}/${item.name}/SKILL.md`,
+      };
+      expect(urisOf(item), item.name).toEqual(expected);
+      const query = `target_uri=${encodeURIComponent(item.root_uri)}`;
+      const got = await t.request('GET', `/api/v1/skills/${item.name}?${query}&level=0`);
+      expect(got.status, got.text).toBe(200);
+      expect(urisOf(got.json.result), item.name).toEqual(expected);
+      const inFeed = (feed.json.result.skills as Uris[]).find((s) => s.uri === item.uri);
+      expect(inFeed && urisOf(inFeed), item.name).toEqual(expected);
+      const found = await t.request('POST', '/api/v1/skills/find', {
+        body: { query: item.name.replace('-', ' '), target_uri: item.root_uri },
+      });
+      expect(found.status, found.text).toBe(200);
+      const hit = (found.json.result.skills as Uris[]).find((s) => s.name === item.name);
+      expect(hit && urisOf(hit), item.name).toEqual(expected);
+    }
+  });
+
+  test("add's result names the skill's uri (root_uri is that uri too, as the seed API has it); delete's the root", async () => {
+    const added = await add(md('uri-probe', 'A skill added to compare its URIs'), {
+      target_uri: 'viking://agent/skills',
+    });
+    expect(added).toMatchObject({
+      uri: 'viking://agent/skills/uri-probe',
+      root_uri: 'viking://agent/skills/uri-probe',
+    });
+    const got = await t.request('GET', '/api/v1/skills/uri-probe?level=0');
+    expect(urisOf(got.json.result)).toEqual({
+      uri: added.uri,
+      root_uri: 'viking://agent/skills',
+      skill_md_uri: `${added.uri}/SKILL.md`,
+    });
+    const deleted = await t.request('DELETE', '/api/v1/skills/uri-probe?target_uri=viking://agent/skills');
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(deleted.json.result).toMatchObject({ uri: added.uri, root_uri: 'viking://agent/skills' });
+  });
+});
+
 describe('GET /api/v1/skills', () => {
   test('without target_uri: both roots, items with the contract fields', async () => {
     const res = await t.request('GET', '/api/v1/skills');

@@ -7,6 +7,7 @@ import copyStreams from 'pg-copy-streams';
 import { buildTsvectorAsync } from '../../search/postgres-text.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256HexAsync } from '../revision.js';
+import { skillUri } from '../skill-uri.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, tempUploadGone } from '../write-checks.js';
@@ -205,7 +206,7 @@ export async function putSkillTx(
     [write.accountId, write.rootUri, write.name, OVERVIEW_PATH],
   );
   const existing = found.rows[0];
-  const resource = `${write.rootUri}/${write.name}`;
+  const resource = skillUri(write.rootUri, write.name);
   if (write.mustExist === true && existing === undefined) {
     throw new SkillportError('NOT_FOUND', `Skill "${write.name}" not found in ${write.rootUri}`, {
       details: { type: 'skill', resource },
@@ -411,7 +412,7 @@ export async function deleteSkillTx(
   );
   const existing = found.rows[0];
   if (existing === undefined) return null;
-  checkIfMatch(ifMatch, existing.revision, name, `${rootUri}/${name}`);
+  checkIfMatch(ifMatch, existing.revision, name, skillUri(rootUri, name));
   const { rows } = await client.query<{ sha256: string }>(
     `WITH superseded AS (UPDATE skill_revisions SET superseded_at = $1 WHERE skill_id = $2 AND superseded_at IS NULL),
        files AS (DELETE FROM skill_files WHERE skill_seq = $3 RETURNING sha256),

@@ -3,6 +3,7 @@ import { SkillportError } from '@skillport/core/base';
 import { segmentSearchDocument } from '../../search/cjk-segment.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
+import { skillUri } from '../skill-uri.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount } from '../write-checks.js';
 import { consumeTempUploadTx, skillCount, storedBytes } from './account-ops.js';
@@ -115,7 +116,7 @@ export function putSkillTx(
   const existing = conn.stmt(SELECT_SKILL).get(write.accountId, write.rootUri, write.name) as
     | SkillRow
     | undefined;
-  const resource = `${write.rootUri}/${write.name}`;
+  const resource = skillUri(write.rootUri, write.name);
   if (write.mustExist === true && existing === undefined) {
     throw new SkillportError('NOT_FOUND', `Skill "${write.name}" not found in ${write.rootUri}`, {
       details: { type: 'skill', resource },
@@ -332,7 +333,7 @@ export function deleteSkillTx(
 ): number | null {
   const existing = conn.stmt(SELECT_SKILL).get(accountId, rootUri, name) as SkillRow | undefined;
   if (existing === undefined) return null;
-  checkIfMatch(ifMatch, existing.revision, name, `${rootUri}/${name}`);
+  checkIfMatch(ifMatch, existing.revision, name, skillUri(rootUri, name));
   const { count } = conn
     .stmt('SELECT count(*) AS count FROM skill_files WHERE skill_seq = ?')
     .get(existing.seq) as {
