@@ -209,6 +209,38 @@ describe('one verdict for add-skill and validate; local refusals before any requ
     expect(validate.err).toMatch(message);
   });
 
+  it('an MCP tool .json saved with a UTF-8 byte order mark (Windows editors) is read by both', async () => {
+    const tool = {
+      name: 'bom_tool',
+      description: 'A tool saved with a byte order mark',
+      inputSchema: { type: 'object' },
+    };
+    mkdirSync(path.join(dir, 'bom-tools'), { recursive: true });
+    writeFileSync(path.join(dir, 'bom-tools/bom_tool.json'), `\ufeff${JSON.stringify(tool, null, 2)}\r\n`);
+    const validate = await run(['skills', 'validate', 'bom-tools/bom_tool.json', '-o', 'json'], offline);
+    expect(validate.code, validate.err).toBe(0);
+    expect(JSON.parse(validate.out).results[0]).toMatchObject({ valid: true, name: 'bom-tool' });
+    // add-skill gets as far as the network (nothing listens): the file was read as a tool.
+    for (const input of ['bom-tools/bom_tool.json', 'bom-tools']) {
+      const add = await run(['add-skill', input], offline);
+      expect(add.err, input).not.toMatch(/not valid JSON|not a skill/);
+      expect(add.err, input).toMatch(/cannot reach|NETWORK_ERROR/);
+    }
+  });
+
+  it.each([
+    ['a missing comma', '{\n  "name": "x"\n  "description": "y"\n}\n', 'line 3, column 3'],
+    ['a cut-off file', '{\n  "name": "x",\n', 'line 3, column 1'],
+  ])('JSON with %s is refused by both, naming the line and column', async (_label, text, where) => {
+    writeFileSync(path.join(dir, 'broken.json'), text);
+    const add = await run(['add-skill', 'broken.json'], offline);
+    const validate = await run(['skills', 'validate', 'broken.json'], offline);
+    for (const result of [add, validate]) {
+      expect(result.code).toBe(1);
+      expect(result.err).toContain(`broken.json is not valid JSON at ${where}:`);
+    }
+  });
+
   it('a skill object {name, description, content} passes validate', async () => {
     writeFileSync(
       path.join(dir, 'structured.json'),

@@ -15,7 +15,7 @@ import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
-import { classifyJson } from '../internal/source.js';
+import { classifyJson, readJsonFile } from '../internal/source.js';
 
 const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
 const NAME_POLICIES: readonly NamePolicy[] = ['strict', 'slug'];
@@ -178,12 +178,7 @@ async function validateToolsFile(
 ): Promise<FileValidation[]> {
   const label = displayPath(cwd, file);
   const { fromMcpTool, validateSkill } = await import('@skillport/core');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new CliError(`${label} is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = await readJsonFile(file, label);
   const found = classifyJson(parsed, label);
   if (found.kind === 'structured') {
     const result = validateSkill(found.skill as StructuredSkill, options);

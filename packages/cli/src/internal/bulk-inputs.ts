@@ -20,7 +20,7 @@ import type { SkillSource } from '@skillport/sdk-node';
 import { unzipSync } from 'fflate';
 import { toolJsonFiles } from './find-skill-files.js';
 import { CliError, type CliIo } from './io.js';
-import { classifyJson, toolsOf } from './source.js';
+import { classifyJson, readJsonFile, toolsOf } from './source.js';
 
 /** One skill to add. */
 export interface BulkItem {
@@ -133,12 +133,7 @@ async function skillFolders(dir: string, depth = 0): Promise<string[]> {
 
 /** The items of a `.json` file: each tool of a tools/list answer, or the one tool or structured skill. */
 async function jsonItems(file: string, label: string): Promise<BulkItem[]> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new CliError(`${label} is not valid JSON: ${(error as Error).message}`);
-  }
+  const parsed = await readJsonFile(file, label);
   const found = classifyJson(parsed, label);
   if (found.kind === 'structured') {
     return [{ label, source: found.skill as SkillSource, ...namesOf(found.skill.name) }];

@@ -1,6 +1,7 @@
 /** Reading the `<path|content>` argument of `add-skill` / `skills add|update`. */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { findInvalidUtf8 } from '@skillport/core/base';
 import type { SkillSource } from '@skillport/sdk-node';
 import { CliError, type CliIo } from './io.js';
 
@@ -9,6 +10,43 @@ async function readStdin(io: CliIo): Promise<string> {
   for await (const chunk of io.stdin)
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Reads a `.json` file of MCP tools or a skill object, as `add-skill` and `skills validate` both do:
+ * UTF-8, a leading byte order mark (as Windows editors save JSON) ignored.
+ *
+ * @param file - absolute path
+ * @param label - how messages name the file
+ * @returns the parsed JSON value
+ * @throws CliError when the file is not UTF-8 (naming UTF-16 when a byte order mark says so) or not
+ *   JSON, with the line and column (1-based) where it stops being either
+ */
+export async function readJsonFile(file: string, label: string): Promise<unknown> {
+  const bytes = await readFile(file);
+  const bad = findInvalidUtf8(bytes);
+  if (bad) {
+    throw new CliError(
+      bad.encoding === null
+        ? `${label} is not valid UTF-8 at line ${bad.line}, column ${bad.column} (byte offset ${bad.offset}); save it as UTF-8`
+        : `${label} is ${bad.encoding}, not UTF-8; save it as UTF-8`,
+    );
+  }
+  let text = new TextDecoder('utf-8').decode(bytes); // drops a leading byte order mark
+  if (text.startsWith('\ufeff')) text = text.slice(1);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    // V8 names a character offset ("… in JSON at position 19"), or none at the end of the input.
+    const at = /\bat position (\d+)/.exec(message);
+    const offset = at ? Math.min(Number(at[1]), text.length) : text.length;
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    const reason = message.replace(/,? *(?:in JSON )?at position \d+.*$/s, '').replace(/^SyntaxError: /, '');
+    throw new CliError(`${label} is not valid JSON at line ${line}, column ${column}: ${reason}`);
+  }
 }
 
 /**
@@ -79,12 +117,7 @@ export async function resolveSource(
     const full = path.resolve(io.cwd, raw);
     const info = await stat(full).catch(() => undefined);
     if (info?.isFile() && /\.json$/i.test(full)) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(await readFile(full, 'utf8'));
-      } catch (error) {
-        throw new CliError(`${raw} is not valid JSON: ${(error as Error).message}`);
-      }
+      const parsed = await readJsonFile(full, raw);
       const found = classifyJson(parsed, raw);
       if (found.kind === 'structured') return { source: found.skill as SkillSource, label: raw };
       if (found.tools.length === 1) return { source: found.tools[0] as SkillSource, label: raw };
