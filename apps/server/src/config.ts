@@ -1,6 +1,7 @@
 /**
  * Server options, limits and their environment variables.
  */
+import { DEFAULT_UPLOAD_LIMITS } from '@skillport/core/node';
 import type { Logger } from './logger.js';
 import type { PostgresConnectionOptions, PostgresSslMode } from './store/postgres/connection.js';
 import { parseRetentionEnv, type RetentionOptions } from './store/retention.js';
@@ -119,12 +120,14 @@ export interface ServerLimits {
 /** The defaults of {@link ServerLimits}. */
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxBodyBytes: 4 * 1024 * 1024,
-  maxUploadBytes: 25 * 1024 * 1024,
-  maxZipEntries: 1000,
-  maxUncompressedBytes: 64 * 1024 * 1024,
-  maxCompressionRatio: 200,
-  maxFilesPerSkill: 500,
-  maxSkillMdBytes: 1024 * 1024,
+  // The upload limits a client checks offline (`DEFAULT_UPLOAD_LIMITS` of `@skillport/core/node`,
+  // used by `skillport skills validate` and `add-skill`): one source, so both refuse the same zips.
+  maxUploadBytes: DEFAULT_UPLOAD_LIMITS.max_upload_bytes,
+  maxZipEntries: DEFAULT_UPLOAD_LIMITS.max_zip_entries,
+  maxUncompressedBytes: DEFAULT_UPLOAD_LIMITS.max_uncompressed_bytes,
+  maxCompressionRatio: DEFAULT_UPLOAD_LIMITS.max_compression_ratio,
+  maxFilesPerSkill: DEFAULT_UPLOAD_LIMITS.max_files_per_skill,
+  maxSkillMdBytes: DEFAULT_UPLOAD_LIMITS.max_skill_md_bytes,
   maxPathDepth: 16,
   tempUploadTtlSeconds: 12 * 60 * 60,
   maxWaitSeconds: 300,
