@@ -345,6 +345,16 @@ describe('skillport config', () => {
     },
   );
 
+  it('config set url refuses a URL with a query or fragment, and commands given one fail clearly', async () => {
+    const saved = await run(['config', 'set', 'url', 'http://127.0.0.1:9?token=x']);
+    expect(saved.code).toBe(1);
+    expect(saved.err).toContain("url must be the server's base URL, without a query (?…) or fragment (#…)");
+    const listed = await run(['skills', 'list', '--url', 'http://127.0.0.1:9?x=1']);
+    expect(listed.code).toBe(1);
+    expect(listed.err).toContain("url must be the server's base URL");
+    expect(listed.err).not.toMatch(/Cannot read properties/);
+  });
+
   it('sets, shows with sources, and unsets', async () => {
     expect((await run(['config', 'set', 'url', 'http://10.0.0.5:1933'])).code).toBe(0);
     expect((await run(['config', 'set', 'api-key', 'sk-abcdefghijkl'])).code).toBe(0);

@@ -95,13 +95,20 @@ export class AsyncHTTPClient {
 
   /**
    * @param options - see {@link ClientOptions}; every field is optional.
-   * @throws TypeError when `url` is not an absolute http(s) URL.
+   * @throws TypeError when `url` is not an absolute http(s) URL, or has a query or fragment (a path
+   *   prefix, as behind a proxy, is kept: `https://example.com/skillport`).
    */
   constructor(options: ClientOptions = {}) {
     const url = (options.url ?? DEFAULT_URL).replace(/\/+$/, '');
     if (!/^https?:\/\/[^/]/i.test(url)) {
       throw new TypeError(
         `url must be an absolute http(s) URL such as ${DEFAULT_URL}, got "${url.slice(0, 200)}"`,
+      );
+    }
+    if (/[?#]/.test(url)) {
+      // Every route is appended to the base URL: after a query or fragment it would not be a path.
+      throw new TypeError(
+        `url must be the server's base URL, without a query (?…) or fragment (#…), such as ${DEFAULT_URL} or https://example.com/skillport; got "${url.slice(0, 200)}"`,
       );
     }
     this.url = url;

@@ -77,6 +77,19 @@ describe('AsyncHTTPClient requests', () => {
     expect(JSON.parse(seen[1]!.body)).toEqual({ query: 'pdf forms', limit: 3 });
   });
 
+  it('takes a base URL with a path prefix (behind a proxy) and refuses one with a query or fragment', async () => {
+    respond = (_req, res) => json(res, 200, { status: 'ok', result: { skills: [], total: 0 }, time: 0.01 });
+    await new AsyncHTTPClient({ url: `${url}/skillport/` }).listSkills();
+    expect(seen[0]).toMatchObject({ method: 'GET', url: '/skillport/api/v1/skills' });
+    // A query or fragment would swallow every path the client appends (`…?x=1/api/v1/skills`).
+    for (const bad of [`${url}?x=1`, `${url}/#top`, `${url}/path?token=abc`]) {
+      expect(() => new AsyncHTTPClient({ url: bad }), bad).toThrow(
+        /url must be the server's base URL, without a query \(\?…\) or fragment \(#…\)/,
+      );
+    }
+    expect(seen).toHaveLength(1);
+  });
+
   it('encodes names in paths and sends If-Match on update', async () => {
     respond = (_req, res) => json(res, 200, { status: 'ok', result: { name: 'a b' }, time: 0 });
     const client = new AsyncHTTPClient({ url });

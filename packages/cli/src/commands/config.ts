@@ -63,6 +63,11 @@ export function registerConfig(program: Command, io: CliIo): void {
           `url must be an absolute http(s) URL such as http://127.0.0.1:1933, got "${value}"`,
         );
       }
+      if (key === 'url' && /[?#]/.test(value)) {
+        throw new CliError(
+          `url must be the server's base URL, without a query (?…) or fragment (#…), such as http://127.0.0.1:1933 or https://example.com/skillport; got "${value}"`,
+        );
+      }
       const current = await readConfig(io.env);
       const file = await writeConfig(io.env, { ...current, [key]: value });
       if (ctx.format === 'json') return printJson(io, { file, key, saved: true });
