@@ -94,6 +94,12 @@ export interface ServerLimits {
   /** Most values (objects, arrays, strings, numbers…) in one JSON request body (`SKILLPORT_MAX_JSON_VALUES`, default 200 000) → 400. */
   maxJsonValues: number;
   /**
+   * Most keys of one object in a JSON request body (`SKILLPORT_MAX_JSON_OBJECT_KEYS`, default 1000) → 400
+   * `INVALID_ARGUMENT` (`details.reason` `json_too_many_keys`). V8 builds an object with very many keys
+   * slowly: one of 190,000 keys in a 3 MB body cost ~200 ms of the HTTP thread to parse and check.
+   */
+  maxJsonObjectKeys: number;
+  /**
    * Storage quota of each account, MiB (`SKILLPORT_ACCOUNT_QUOTA_MB`, default 1024; 0 = none): the sum
    * of the file sizes of the account's live skills — SKILL.md, the L0 abstract and the auxiliary files,
    * not the generated L1 overview and not kept history. An add or update that would pass it gets 507
@@ -140,6 +146,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxConnectionsPerAddress: 1000,
   maxJsonDepth: 64,
   maxJsonValues: 200_000,
+  maxJsonObjectKeys: 1000,
   accountQuotaMb: 1024,
   accountMaxSkills: 1_000_000,
   tempUploadQuotaMb: 256,
@@ -175,6 +182,7 @@ export const LIMIT_ENV: Readonly<Record<keyof ServerLimits, string>> = {
   maxConnectionsPerAddress: 'SKILLPORT_MAX_CONNECTIONS_PER_ADDRESS',
   maxJsonDepth: 'SKILLPORT_MAX_JSON_DEPTH',
   maxJsonValues: 'SKILLPORT_MAX_JSON_VALUES',
+  maxJsonObjectKeys: 'SKILLPORT_MAX_JSON_OBJECT_KEYS',
   accountQuotaMb: 'SKILLPORT_ACCOUNT_QUOTA_MB',
   accountMaxSkills: 'SKILLPORT_ACCOUNT_MAX_SKILLS',
   tempUploadQuotaMb: 'SKILLPORT_TEMP_UPLOAD_QUOTA_MB',

@@ -1427,6 +1427,11 @@ export interface components {
              */
             max_json_depth: number;
             /**
+             * @description Most keys of one object in a JSON request body → 400
+             * @example 1000
+             */
+            max_json_object_keys: number;
+            /**
              * @description Most values in one JSON request body → 400
              * @example 200000
              */

@@ -151,6 +151,7 @@ const WIRE_LIMITS = {
   max_path_depth: 'maxPathDepth',
   max_json_depth: 'maxJsonDepth',
   max_json_values: 'maxJsonValues',
+  max_json_object_keys: 'maxJsonObjectKeys',
   max_wait_seconds: 'maxWaitSeconds',
   temp_upload_ttl_seconds: 'tempUploadTtlSeconds',
   request_timeout_seconds: 'requestTimeoutSeconds',

@@ -1,7 +1,7 @@
 // Deeply nested or huge JSON is refused up front with 400 naming the field and the limit; it used to
 // overflow the stack while being serialized (500) on add, update and even validate.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { checkJsonBounds } from '../../src/http/json-bounds.js';
+import { checkJsonBounds, scanJsonText } from '../../src/http/json-bounds.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -234,4 +234,89 @@ test('a JSON body is parsed once: the route is given the value the bounds check 
   expect(res.status).toBe(200);
   expect(res.json.result.valid).toBe(true);
   expect(parses).toBe(1);
+});
+
+describe('objects of very many keys → 400 json_too_many_keys', () => {
+  /** `{"data": {…, "metadata": {"k0": 0, …}}}` with `keys` keys in metadata, as text. */
+  const manyKeys = (keys: number) =>
+    JSON.stringify({
+      data: structured({
+        metadata: Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, i])),
+      }),
+    });
+
+  test('a 3 MB body holding one object of 190,000 keys is refused from its text, never parsed', async () => {
+    const text = manyKeys(190_000);
+    expect(text.length).toBeGreaterThan(2_000_000);
+    const parse = vi.spyOn(JSON, 'parse');
+    let res: Awaited<ReturnType<TestServer['request']>>;
+    let parses: number;
+    try {
+      res = await t.request('POST', '/api/v1/skills/validate', { body: text, headers: json });
+      parses = parse.mock.calls.filter(([arg]) => arg === text).length;
+    } finally {
+      parse.mockRestore();
+    }
+    expect(res.status, res.text.slice(0, 300)).toBe(400);
+    expect(res.json.error.details).toEqual({
+      field: 'data.metadata',
+      reason: 'json_too_many_keys',
+      limit: 1000,
+    });
+    expect(parses).toBe(0);
+  });
+
+  test('a small body is checked after parsing with the same verdict; 1,000 keys pass', async () => {
+    const over = await t.request('POST', '/api/v1/skills/validate', { body: manyKeys(1001), headers: json });
+    expect(over.status).toBe(400);
+    expect(over.json.error.details).toEqual({
+      field: 'data.metadata',
+      reason: 'json_too_many_keys',
+      limit: 1000,
+    });
+    const at = await t.request('POST', '/api/v1/skills/validate', { body: manyKeys(1000), headers: json });
+    expect(at.status, at.text.slice(0, 300)).toBe(200);
+  });
+
+  test('/mcp: a batch body of very many keys is refused before the MCP layer sees it', async () => {
+    const res = await t.request('POST', '/mcp', {
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, 0])),
+      }),
+      headers: { ...json, accept: 'application/json, text/event-stream' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error.details).toMatchObject({ field: 'params', reason: 'json_too_many_keys' });
+  });
+});
+
+describe('scanJsonText agrees with the walk of the parsed value', () => {
+  const texts = [
+    '{"a":{"b":[1,2,{"c":"x"}]}}',
+    '{"q\\"uo\\\\":"v\\\\","k":[true,false,null,-1.5e3]}',
+    '[[],{},"",[{"a":{"b":{"c":1}}}]]',
+    ' { "x" : [ 1 , 2 , 3 ] , "y" : { "z" : "}" } } ',
+    JSON.stringify({ list: Array.from({ length: 50 }, (_, i) => ({ [`k${i}`]: i })) }),
+  ];
+  test.each(texts)('%s', (text) => {
+    const value = JSON.parse(text);
+    for (const [maxValues, maxKeys] of [
+      [1000, 1000],
+      [5, 1000],
+      [1000, 1],
+      [12, 2],
+    ] as const) {
+      const scanned = scanJsonText(text, 64, maxValues, maxKeys);
+      const walked = checkJsonBounds(value, 64, maxValues, maxKeys);
+      expect(scanned?.reason ?? null, `${maxValues}/${maxKeys}`).toBe(walked?.reason ?? null);
+      if (scanned?.reason === 'json_too_many_keys') expect(scanned.field).toBe(walked?.field);
+    }
+  });
+
+  test('malformed text is left to the parser', () => {
+    expect(scanJsonText('{"a": "unterminated', 64, 10, 10)).toBeNull();
+  });
 });
