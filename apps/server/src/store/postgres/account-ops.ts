@@ -1,8 +1,16 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import {
+  checkTempUploadQuota,
+  hasTempUploadQuota,
+  liveTempUpload,
+  newApiKeyId,
+  newTempUploadId,
+  type TempUploadRow,
+  uploadContent,
+} from '../account-records.js';
 import { type ApiKeyRow, toApiKeyRecord } from '../sqlite/rows.js';
 import type { AccountUsage, ApiKeyRecord, TempUploadQuota, TempUploadRecord } from '../types.js';
-import { checkQuota, TEMP_UPLOAD_MIN_CHARGE, tempUploadCharge } from '../write-checks.js';
+import { TEMP_UPLOAD_MIN_CHARGE } from '../write-checks.js';
 
 type Queryable = pg.Pool | pg.ClientBase;
 
@@ -51,7 +59,7 @@ export async function createApiKey(
   const { rows } = await db.query<ApiKeyRow>(
     `INSERT INTO api_keys (id, account_id, user_id, role, hash, prefix, created_at, revoked_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, NULL) RETURNING *`,
-    [`key_${randomUUID()}`, record.accountId, record.userId, record.role, record.hash, record.prefix, now],
+    [newApiKeyId(), record.accountId, record.userId, record.role, record.hash, record.prefix, now],
   );
   return toApiKeyRecord(rows[0] as ApiKeyRow);
 }
@@ -158,45 +166,17 @@ export async function putTempUpload(
   now: number,
   quota?: TempUploadQuota,
 ): Promise<string> {
-  if (quota !== undefined && quota.quotaBytes > 0) {
+  if (hasTempUploadQuota(quota)) {
     await lockAccountQuota(db as pg.ClientBase, 'temp_upload_quota', upload.accountId);
     const used = await tempUploadBytes(db, upload.accountId, quota.now);
-    checkQuota('temp_upload_quota', quota.quotaBytes, used, tempUploadCharge(upload.content.byteLength));
+    checkTempUploadQuota(quota, used, upload.content.byteLength);
   }
-  const id = `tmp_${randomBytes(16).toString('hex')}`;
+  const id = newTempUploadId();
   await db.query(
     'INSERT INTO temp_uploads (id, account_id, filename, content, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
-    [
-      id,
-      upload.accountId,
-      upload.filename,
-      Buffer.from(upload.content.buffer, upload.content.byteOffset, upload.content.byteLength),
-      upload.expiresAt,
-      now,
-    ],
+    [id, upload.accountId, upload.filename, uploadContent(upload), upload.expiresAt, now],
   );
   return id;
-}
-
-/** A `temp_uploads` row as the store's reads and takes return it. */
-interface TempUploadRow {
-  id: string;
-  account_id: string;
-  filename: string;
-  content: Buffer;
-  expires_at: number;
-}
-
-/** The row as a record, or null when there is none or it has expired. */
-function liveTempUpload(row: TempUploadRow | undefined, now: number): TempUploadRecord | null {
-  if (row === undefined || row.expires_at <= now) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    filename: row.filename,
-    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
-    expiresAt: row.expires_at,
-  };
 }
 
 /** `Store.getTempUpload`: the upload of that account, unless expired; not consumed. */

@@ -1,6 +1,14 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  checkTempUploadQuota,
+  hasTempUploadQuota,
+  liveTempUpload,
+  newApiKeyId,
+  newTempUploadId,
+  type TempUploadRow,
+  uploadContent,
+} from '../account-records.js';
 import type { AccountUsage, ApiKeyRecord, TempUploadQuota, TempUploadRecord } from '../types.js';
-import { checkQuota, TEMP_UPLOAD_MIN_CHARGE, tempUploadCharge, tempUploadGone } from '../write-checks.js';
+import { TEMP_UPLOAD_MIN_CHARGE, tempUploadGone } from '../write-checks.js';
 import type { Connection } from './connection.js';
 import { type ApiKeyRow, toApiKeyRecord } from './rows.js';
 
@@ -39,7 +47,7 @@ export function createApiKey(
   record: Omit<ApiKeyRecord, 'id' | 'createdAt' | 'revokedAt'> & { hash: string },
   now: number,
 ): ApiKeyRecord {
-  const id = `key_${randomUUID()}`;
+  const id = newApiKeyId();
   conn
     .stmt(
       `INSERT INTO api_keys (id, account_id, user_id, role, hash, prefix, created_at, revoked_at)
@@ -147,32 +155,20 @@ export function putTempUpload(
   now: number,
   quota?: TempUploadQuota,
 ): string {
-  if (quota !== undefined && quota.quotaBytes > 0) {
-    const used = tempUploadBytes(conn, upload.accountId, quota.now);
-    checkQuota('temp_upload_quota', quota.quotaBytes, used, tempUploadCharge(upload.content.byteLength));
+  if (hasTempUploadQuota(quota)) {
+    checkTempUploadQuota(
+      quota,
+      tempUploadBytes(conn, upload.accountId, quota.now),
+      upload.content.byteLength,
+    );
   }
-  const id = `tmp_${randomBytes(16).toString('hex')}`;
+  const id = newTempUploadId();
   conn
     .stmt(
       'INSERT INTO temp_uploads (id, account_id, filename, content, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     )
-    .run(
-      id,
-      upload.accountId,
-      upload.filename,
-      Buffer.from(upload.content.buffer, upload.content.byteOffset, upload.content.byteLength),
-      upload.expiresAt,
-      now,
-    );
+    .run(id, upload.accountId, upload.filename, uploadContent(upload), upload.expiresAt, now);
   return id;
-}
-
-interface UploadRow {
-  id: string;
-  account_id: string;
-  filename: string;
-  content: Buffer;
-  expires_at: number;
 }
 
 /** `Store.getTempUpload`: the upload of that account, unless expired; not consumed. */
@@ -183,16 +179,9 @@ export function getTempUpload(
   now: number,
 ): TempUploadRecord | null {
   const row = conn.stmt('SELECT * FROM temp_uploads WHERE id = ? AND account_id = ?').get(id, accountId) as
-    | UploadRow
+    | TempUploadRow
     | undefined;
-  if (row === undefined || row.expires_at <= now) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    filename: row.filename,
-    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
-    expiresAt: row.expires_at,
-  };
+  return liveTempUpload(row, now);
 }
 
 /**
@@ -217,18 +206,11 @@ export function takeTempUploadTx(
   now: number,
 ): TempUploadRecord | null {
   const row = conn.stmt('SELECT * FROM temp_uploads WHERE id = ? AND account_id = ?').get(id, accountId) as
-    | UploadRow
+    | TempUploadRow
     | undefined;
   if (row === undefined) return null;
   conn.stmt('DELETE FROM temp_uploads WHERE id = ?').run(id);
-  if (row.expires_at <= now) return null;
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    filename: row.filename,
-    content: new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength),
-    expiresAt: row.expires_at,
-  };
+  return liveTempUpload(row, now);
 }
 
 /** `Store.purgeExpiredUploads`: deletes uploads whose expiry has passed; returns how many. */
