@@ -87,3 +87,21 @@ describe('skills commands with the root key', () => {
     );
   });
 });
+
+describe('a --url that already ends in /api/v1', () => {
+  it('gets the 404 of the doubled route and a hint to drop /api/v1', async () => {
+    const created = await cli(['keys', 'create', '--user', 'dora', '--api-key', ROOT_KEY, '-o', 'json']);
+    expect(created.code, created.err).toBe(0);
+    const key = (JSON.parse(created.out) as { api_key: string }).api_key;
+    const listed = await runCliAgainst(['skills', 'list', '--api-key', key], {
+      url: `${server.url}/api/v1`,
+      configHome: path.join(dir, 'cfg'),
+      cwd: dir,
+    });
+    expect(listed.code).toBe(1);
+    expect(listed.err).toContain('NOT_FOUND, HTTP 404');
+    expect(listed.err).toContain(
+      "--url is the server's base URL (e.g. http://127.0.0.1:1933), without /api/v1",
+    );
+  });
+});

@@ -56,6 +56,13 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
         '  pass an API key with --api-key <key>, SKILLPORT_API_KEY, or `skillport config set api_key <key>`',
       );
     }
+    if (
+      error.status === 404 &&
+      typeof details?.resource === 'string' &&
+      details.resource.startsWith('/api/v1/api/v1/')
+    ) {
+      extra.push("  --url is the server's base URL (e.g. http://127.0.0.1:1933), without /api/v1");
+    }
     if (error.status === 403 && details?.role === 'root') {
       extra.push(
         '  a root key manages accounts, users and keys only: make a key for skills with `skillport keys create --user <id> [--role admin] --api-key <root key>`, then use that key',
