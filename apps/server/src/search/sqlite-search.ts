@@ -1054,8 +1054,21 @@ function rankLexical(
   return result;
 }
 
-/** Hits kept by {@link StateResults}, all queries together (~0.5 KB each). */
+/**
+ * Hits kept by {@link StateResults}, all queries together (~0.5 KB each); an answer counts one more
+ * (so empty answers, the answer to any random text, are bounded too).
+ */
 const KEPT_RESULT_HITS = 4096;
+
+/**
+ * Longest key kept, characters: a query longer than this (rarely asked twice) is ranked every time,
+ * so kept keys take at most ~8 MB per search connection however long the queries sent.
+ */
+const MAX_RESULT_KEY_LENGTH = 2048;
+
+function resultWeight(result: KeptResult): number {
+  return result.hits.length + 1;
+}
 
 /** A query's answer kept by {@link StateResults}. */
 interface KeptResult {
@@ -1066,7 +1079,8 @@ interface KeptResult {
 
 /**
  * The answers of recent lexical queries in one database state (that of {@link PhraseScores.state}),
- * by account, roots, query text and limit, at most {@link KEPT_RESULT_HITS} hits in all: a query
+ * by account, roots, query text and limit, at most {@link KEPT_RESULT_HITS} hits in all (an answer
+ * counts one more; a key past {@link MAX_RESULT_KEY_LENGTH} characters is not kept): a query
  * asked again before the next commit (of any connection) is answered without ranking. An answer
  * is a function of the database state and those inputs only: the kept phrase relevance gives the
  * bits of the exhaustive ranking, and kept rows are those of the same state. An answer that used
@@ -1088,19 +1102,25 @@ export class StateResults {
   /** Keeps an answer given in `state` (the oldest answers make room; one too large is not kept). */
   set(state: number, key: string, result: KeptResult): void {
     this.at(state);
-    if (result.hits.length > KEPT_RESULT_HITS) return;
+    const weight = resultWeight(result);
+    if (weight > KEPT_RESULT_HITS || key.length > MAX_RESULT_KEY_LENGTH) return;
     const previous = this.byKey.get(key);
     if (previous !== undefined) {
       this.byKey.delete(key);
-      this.hits -= previous.hits.length;
+      this.hits -= resultWeight(previous);
     }
-    while (this.hits + result.hits.length > KEPT_RESULT_HITS) {
+    while (this.hits + weight > KEPT_RESULT_HITS) {
       const [oldest, kept] = this.byKey.entries().next().value as [string, KeptResult];
       this.byKey.delete(oldest);
-      this.hits -= kept.hits.length;
+      this.hits -= resultWeight(kept);
     }
     this.byKey.set(key, result);
-    this.hits += result.hits.length;
+    this.hits += weight;
+  }
+
+  /** Number of answers kept (tests and diagnostics). */
+  get size(): number {
+    return this.byKey.size;
   }
 
   private at(state: number): void {

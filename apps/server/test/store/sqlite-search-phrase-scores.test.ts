@@ -459,6 +459,22 @@ describe('answers kept per database state (StateResults)', () => {
     expect(terms.scores.size).toBe(read + 1);
     expect(ask()).toBe(after);
   });
+
+  it('keeps a bounded number of answers: empty answers count, and a query past 2,048 characters is not kept', () => {
+    const results = new StateResults();
+    const state = 1;
+    // Distinct queries that match nothing (random text) would otherwise be kept without limit.
+    for (let i = 0; i < 10_000; i++) results.set(state, `nothing-${i}`, { hits: [], phrases: null });
+    expect(results.size).toBe(4096);
+    expect(results.get(state, 'nothing-9999')).toBeDefined();
+    expect(results.get(state, 'nothing-0')).toBeUndefined();
+    const long = 'x'.repeat(2049);
+    results.set(state, long, { hits: [], phrases: null });
+    expect(results.get(state, long)).toBeUndefined();
+    const edge = 'y'.repeat(2048);
+    results.set(state, edge, { hits: [], phrases: null });
+    expect(results.get(state, edge)).toBeDefined();
+  });
 });
 
 /** SQLite's varint (7 bits a byte, big-endian, the ninth byte whole), summed over a record. */
