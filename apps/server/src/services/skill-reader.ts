@@ -13,6 +13,7 @@ import {
   SkillportError,
   userSkillRoot,
 } from '@skillport/core';
+import { iso, skillResultJson, skillResultOf, viewOptionsFor, wantsOverview } from '../store/skill-json.js';
 import { skillItemUris, skillUri } from '../store/skill-uri.js';
 import type { Identity, SearchHitSkill, SkillRecord, SkillRevisionState } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
@@ -20,10 +21,9 @@ import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-curso
 import { ownedBytes } from './read-cache.js';
 import { applyRetention, purgeHistory } from './retention.js';
 import { resolveSkillName } from './skill-name.js';
-import { iso, skillResultJson, skillResultOf, viewOptionsFor, wantsOverview } from './skill-result.js';
 import { resolveCallerRoot } from './skill-roots.js';
 
-export { iso, skillFilesOf } from './skill-result.js';
+export { iso, skillFilesOf } from '../store/skill-json.js';
 
 /** The roots a request looks at: the given one, or the user root then the agent root. */
 export function rootsFor(identity: Identity, targetUri: string | null | undefined): string[] {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { skillResultOf, viewOptionsFor } from '../../src/services/skill-result.js';
+import { skillResultOf, viewOptionsFor } from '../../src/store/skill-json.js';
 import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
 import type { SkillJsonRequest, SkillViewOptions, Store } from '../../src/store/types.js';
 import { TEST_ENGINE } from '../helpers/engine.js';

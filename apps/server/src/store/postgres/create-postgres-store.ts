@@ -2,7 +2,7 @@ import pg from 'pg';
 import { PostgresFindAnswers } from '../../search/postgres-find-answers.js';
 import { searchSkillsPostgres } from '../../search/postgres-search.js';
 import { PostgresTermStats } from '../../search/postgres-term-stats.js';
-import { skillJsonOfView, viewOptionsFor } from '../../services/skill-result.js';
+import { skillJsonOfView, viewOptionsFor } from '../skill-json.js';
 import { createTaskSignal } from '../task-signal.js';
 import type { Store, StoreReadiness } from '../types.js';
 import { checkFiles } from '../write-checks.js';

@@ -1,9 +1,4 @@
-import {
-  skillJsonOfView,
-  skillResultJson,
-  viewOptionsFor,
-  wantsOverview,
-} from '../../services/skill-result.js';
+import { skillJsonOfView, skillResultJson, viewOptionsFor, wantsOverview } from '../skill-json.js';
 import type {
   SkillFileKind,
   SkillJsonRead,

@@ -5,7 +5,7 @@
  * (`Store.readSkillJson`), or in the HTTP thread after `Store.readSkillView`.
  */
 import type { GetSkillResult, SkillFile } from '@skillport/core';
-import { skillItemUris } from '../store/skill-uri.js';
+import { skillItemUris } from './skill-uri.js';
 import {
   ABSTRACT_PATH,
   DEFINITION_PATH,
@@ -13,7 +13,7 @@ import {
   type SkillJsonRequest,
   type SkillView,
   type SkillViewOptions,
-} from '../store/types.js';
+} from './types.js';
 import { isWritableUtf8, stringifyWithUtf8 } from './utf8-json.js';
 
 // ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeCorpus } from '../../../../scripts/test-corpus.js';
-import { isWritableUtf8, jsonStringOfUtf8, stringifyWithUtf8 } from '../../src/services/utf8-json.js';
+import { isWritableUtf8, jsonStringOfUtf8, stringifyWithUtf8 } from '../../src/store/utf8-json.js';
 import { corpusSkillTexts } from '../store/corpus.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
