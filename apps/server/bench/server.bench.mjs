@@ -22,8 +22,8 @@
 // 13 minutes (more on busy cores) the first time, a copy of the kept cluster afterwards),
 // BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
 // BENCH_FIND_WRITES (2: writes per second of `findw`, find with BENCH_CONNECTIONS connections while
-// a background client alternately adds a skill and updates a seeded one; its CPU column includes
-// the writes), BENCH_SERVE (`cli`, the default: the server starts as the README runs it,
+// a background client alternately adds a skill and updates a seeded one, and of `getw`, get at
+// level 0 under the same writes; their CPU column includes the writes), BENCH_SERVE (`cli`, the default: the server starts as the README runs it,
 // `skillport serve` of the built CLI — on SQLite with glibc a thin parent relaunching the server as a
 // child with MALLOC_ARENA_MAX=2, glibc's fixed mmap/trim thresholds and --max-semi-space-size=4; CPU is the serving process's, the RSS
 // row is the server's peak plus the memory private to the parent (its Node binary pages are the
@@ -36,7 +36,7 @@
 // this bench measures serving with lexical find; with the bundled local model every seeded skill is
 // embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model),
 // MALLOC_ARENA_MAX (passed to the server like the rest of the environment; printed in the header —
-// with glibc 2 lowers the server's RSS: see the server README), BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,list,find,findw,add,folder; default
+// with glibc 2 lowers the server's RSS: see the server README), BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,getw,list,find,findw,add,folder; default
 // all — e.g. `health,get,304` for the read path alone, `list` at 100 000 skills for list and RSS),
 // BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
 // SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
@@ -106,7 +106,7 @@ if (SERVE === 'cli' && !existsSync(cliBin)) {
   throw new Error(`BENCH_SERVE=cli needs the built CLI (${cliBin}): pnpm --filter @skillport/cli build`);
 }
 const SCENARIOS = new Set(
-  (process.env.BENCH_SCENARIOS ?? 'health,get,levels,304,list,find,findw,add,folder')
+  (process.env.BENCH_SCENARIOS ?? 'health,get,levels,304,getw,list,find,findw,add,folder')
     .split(',')
     .map((s) => s.trim()),
 );
@@ -876,6 +876,14 @@ async function benchEngine(engine, ceiling) {
         );
       },
       { label: '304 ≥ 0.7× ceiling', pass: (r) => r.rps >= 0.7 * ceiling.rps },
+    );
+    // Gets while the registry takes a trickle of adds and updates (each commits twice: the write and
+    // its processing job): a kept result of a skill no write touched stays served (checked against
+    // the skill's stamp), so this row should cost about what `get L0` costs.
+    await add('getw', SKILLS, `get L0 + ${FIND_WRITES} writes/s`, () =>
+      withWrites(server.url, names, () =>
+        run(pid, getScenario(server.url, names, '?level=0&include_files=false')),
+      ),
     );
     await add('list', SKILLS, 'list page of 50 (cursor)', async () =>
       run(pid, listScenario(server.url, await listCursors(server.url))),

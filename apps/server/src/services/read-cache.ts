@@ -4,8 +4,11 @@
  * (`Store.changeToken`) read *before* the store was read. An entry is served only while the token
  * is unchanged: any commit, by this process or another replica on the same database, retires every
  * entry at once — so the cache can never serve something older than the database, on any replica.
+ * A reader that can check an entry against the database more cheaply than rebuilding it (a get
+ * result against its skill's stamp) may look at the retired entry (`lookup`) and, once checked,
+ * stamp it with the current token (`restamp`).
  * Least recently used entries go first once the entries' sizes add up to more than the budget; an
- * entry found stale is dropped when met.
+ * entry found stale by `get` is dropped when met.
  */
 
 /** Default memory budget, MiB (`SKILLPORT_READ_CACHE_MB`). */
@@ -32,6 +35,17 @@ export function ownedBytes(bytes: Buffer): Buffer {
 export interface ReadCache<V> {
   /** The value kept for `key` under `token`, or undefined (absent, or stamped with another token). */
   get(key: string, token: string): V | undefined;
+  /**
+   * The value kept for `key` and whether it was kept under `token` (`fresh`; then it counts as used,
+   * as with `get`), or undefined when absent. A value kept under another token is returned, not
+   * dropped: the caller checks it and then `restamp`s or replaces it.
+   */
+  lookup(key: string, token: string): { value: V; fresh: boolean } | undefined;
+  /**
+   * Stamps the entry of `key` with `token` (the caller checked that its value is still current) and
+   * counts it as used; nothing when absent.
+   */
+  restamp(key: string, token: string): void;
   /**
    * Keeps `value` for `key`, stamped with `token`; `bytes` is its size as counted against the budget
    * (a value larger than an eighth of the budget is not kept).
@@ -80,6 +94,21 @@ export function createReadCache<V>(maxBytes: number): ReadCache<V> {
       entries.delete(key);
       entries.set(key, entry);
       return entry.value;
+    },
+    lookup(key, token) {
+      const entry = entries.get(key);
+      if (entry === undefined) return undefined;
+      if (entry.token !== token) return { value: entry.value, fresh: false };
+      entries.delete(key);
+      entries.set(key, entry);
+      return { value: entry.value, fresh: true };
+    },
+    restamp(key, token) {
+      const entry = entries.get(key);
+      if (entry === undefined) return;
+      entry.token = token;
+      entries.delete(key);
+      entries.set(key, entry);
     },
     set(key, token, value, bytes) {
       if (budget === 0 || bytes > budget / 8) return;

@@ -250,11 +250,20 @@ export interface SkillJson {
    * `.overview.md`).
    */
   settled: boolean;
+  /**
+   * The skill's stamp read with the result when settled (see `SkillRevisionState.stamp`), else null:
+   * while the skill's current stamp is the same, so is this result, whatever else was committed.
+   */
+  stamp: string | null;
 }
 
 /**
  * {@link getSkill} as UTF-8 JSON, from the read cache when the store has not changed since the same
  * read (same caller, name and options) was rendered: a hit costs no store call but the change token.
+ * After a commit, a kept result of a settled skill is checked against the skill's current stamp
+ * (`Store.readSkillRevision`: an index probe, no body, no contents) and served again when the skill is
+ * unchanged — so writes to other skills do not empty the cache of this one. The stamp is read from the
+ * database, so this holds with several replicas on one database too.
  *
  * @param changeToken - the store's change token read for this request before any store read (else
  *   read here)
@@ -271,13 +280,22 @@ export async function getSkillJson(
   const key = getKey(identity, rawName, options);
   // The token is read before the store, so what is kept is never older than the token says.
   const token = changeToken ?? (await deps.store.changeToken());
-  const hit = deps.readCache.get(key, token);
-  if (hit !== undefined) return hit as SkillJson;
+  const kept = deps.readCache.lookup(key, token);
+  if (kept?.fresh) return kept.value as SkillJson;
+  const { name } = resolveSkillName(rawName, deps.namePolicy);
+  const roots = rootsFor(identity, options.targetUri);
+  const stale = kept?.value as SkillJson | undefined;
+  if (stale?.stamp) {
+    // Read after the token: a stamp equal to the kept one means the kept result is the current one.
+    const state = await deps.store.readSkillRevision(identity.accountId, roots, name);
+    if (state?.stamp === stale.stamp) {
+      deps.readCache.restamp(key, token);
+      return stale;
+    }
+  }
   // One store call answers the JSON itself (on SQLite built inside the database thread, from the stored
   // UTF-8 bytes of the abstract and SKILL.md); only a skill whose overview is still to be rendered comes
   // back as a view, and is finished here.
-  const { name } = resolveSkillName(rawName, deps.namePolicy);
-  const roots = rootsFor(identity, options.targetUri);
   const read = await deps.store.readSkillJson(identity.accountId, roots, name, options);
   if (read === null) throw notFound(name, roots);
   let entry: SkillJson;
@@ -287,6 +305,7 @@ export async function getSkillJson(
       json: ownedBytes(Buffer.from(json.buffer, json.byteOffset, json.byteLength)),
       revision: read.revision,
       settled: read.settled,
+      stamp: read.settled ? read.stamp : null,
     };
   } else {
     const overview = await renderedOverview(deps, read.view.skill);
@@ -294,9 +313,10 @@ export async function getSkillJson(
       json: ownedBytes(skillResultJson(read.view, options, overview)),
       revision: read.view.skill.revision,
       settled: false,
+      stamp: null,
     };
   }
-  deps.readCache.set(key, token, entry, entry.json.byteLength + key.length * 2 + 200);
+  deps.readCache.set(key, token, entry, entry.json.byteLength + key.length * 2 + 260);
   return entry;
 }
 
@@ -331,7 +351,8 @@ const REVISION_KEY = '\u0000revision\n';
  * `If-None-Match` needs — without building the result: from the read cache while the store is
  * unchanged (the result kept for the same get, or an earlier lookup of the same name), else one
  * revision lookup (`Store.readSkillRevision`: an index probe, no body, no files). Kept under the same
- * change token as get results, so it is never older than the database, on any replica.
+ * change token as get results, so it is never older than the database, on any replica. A lookup that
+ * finds the skill's stamp unchanged since a kept get result was read stamps that result current too.
  *
  * @param changeToken - the store's change token read for this request before any store read (else
  *   read here)
@@ -346,15 +367,22 @@ export async function getSkillRevision(
   changeToken?: string,
 ): Promise<SkillRevisionState | null> {
   const token = changeToken ?? (await deps.store.changeToken());
-  const full = deps.readCache.get(getKey(identity, rawName, options), token) as SkillJson | undefined;
-  if (full !== undefined) return { revision: full.revision, settled: full.settled };
+  const fullKey = getKey(identity, rawName, options);
+  const keptFull = deps.readCache.lookup(fullKey, token);
+  const full = keptFull?.value as SkillJson | undefined;
+  if (keptFull?.fresh && full !== undefined) {
+    return { revision: full.revision, settled: full.settled, stamp: full.stamp };
+  }
   const key = `${REVISION_KEY}${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}`;
   const kept = deps.readCache.get(key, token);
   if (kept !== undefined) return kept as SkillRevisionState;
   const { name } = resolveSkillName(rawName, deps.namePolicy);
   const roots = rootsFor(identity, options.targetUri);
   const state = await deps.store.readSkillRevision(identity.accountId, roots, name);
-  if (state !== null) deps.readCache.set(key, token, state, (key.length + state.revision.length) * 2 + 100);
+  if (state !== null) {
+    deps.readCache.set(key, token, state, (key.length + state.revision.length) * 2 + 160);
+    if (full?.stamp && state.stamp === full.stamp) deps.readCache.restamp(fullKey, token);
+  }
   return state;
 }
 

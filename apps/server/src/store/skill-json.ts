@@ -166,8 +166,13 @@ export function skillResultJson(
  * overview or the stored one exists, else the view (the caller renders the overview from its body).
  *
  * @param view - the view read with {@link viewOptionsFor}(`request`), or null when no root holds it
+ * @param stamp - the skill's stamp read with the view when it is settled (`skillStamp`), else null
  */
-export function skillJsonOfView(view: SkillView | null, request: SkillJsonRequest): SkillJsonRead | null {
+export function skillJsonOfView(
+  view: SkillView | null,
+  request: SkillJsonRequest,
+  stamp: string | null,
+): SkillJsonRead | null {
   if (view === null) return null;
   const stored = view.skill.overview;
   if (wantsOverview(request) && stored === null) return { view };
@@ -175,5 +180,6 @@ export function skillJsonOfView(view: SkillView | null, request: SkillJsonReques
     json: skillResultJson(view, request, stored ?? ''),
     revision: view.skill.revision,
     settled: stored !== null,
+    stamp: stored !== null ? stamp : null,
   };
 }

@@ -271,6 +271,8 @@ export type SkillJsonRead =
       revision: string;
       /** True once the skill's overview is stored (see {@link SkillRevisionState.settled}). */
       settled: boolean;
+      /** The skill's stamp when settled (see {@link SkillRevisionState.stamp}), read with the JSON. */
+      stamp: string | null;
     }
   | { view: SkillView };
 
@@ -280,6 +282,13 @@ export interface SkillRevisionState {
   revision: string;
   /** True once the processing job has written the skill's overview (`overview` is not null). */
   settled: boolean;
+  /**
+   * When settled, the skill's stamp (`skillStamp`: a fingerprint of its row and stored overview, equal
+   * for two reads exactly when a settled get result of the skill would be the same), else null. A
+   * reader keeping a get result checks it against this to keep serving the result after commits that
+   * did not touch the skill.
+   */
+  stamp: string | null;
 }
 
 /** One skill as a reader sees it, read in one statement (see {@link Store.readSkillView}). */

@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 /** A store of the engine under test counting the skill reads (`readSkillView`, `readSkillJson`) made through it. */
-function countingStore(): { store: Store; views: () => number } {
+function countingStore(): { store: Store; views: () => number; dataDir: string } {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-counting-'));
   const store = openEngineStore(dataDir);
   afterServers.push(async () => {
@@ -42,7 +42,16 @@ function countingStore(): { store: Store; views: () => number } {
       return value.bind(target);
     },
   });
-  return { store: counted, views: () => views };
+  return { store: counted, views: () => views, dataDir };
+}
+
+/** A second store on the database of `dataDir` (closed after the test; the data is dropped by its owner). */
+function openCleanedStore(dataDir: string): Store {
+  const store = openEngineStore(dataDir);
+  afterServers.unshift(async () => {
+    await store.close();
+  });
+  return store;
 }
 
 async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
@@ -289,6 +298,56 @@ describe(`GET /api/v1/skills/{name} If-None-Match without reading the skill (${T
         expect(res.headers.get('cache-control')).toBe('private, no-store');
       }
     }
+  });
+});
+
+describe(`GET /api/v1/skills/{name} kept across commits to other skills (${TEST_ENGINE})`, () => {
+  it('serves a kept result again after other skills change, on any replica, and never after its own skill changes', async () => {
+    const counting = countingStore();
+    // B counts its skill reads; A writes to the same database as another replica.
+    const b = await start({ store: counting.store });
+    const a = await start({ store: openCleanedStore(counting.dataDir) });
+    const v1 = await add(b, 'kept-skill');
+    const shapes = ['', '?level=0', '?level=1', '?level=2&include_files=false'];
+    const kept = new Map<string, unknown>();
+    for (const query of shapes) {
+      const res = await b.request('GET', `/api/v1/skills/kept-skill${query}`);
+      expect(res.status).toBe(200);
+      kept.set(query, res.json.result);
+    }
+    let views = counting.views();
+    // Commits to other skills, through B and through A: every kept shape is served without a skill read.
+    await add(b, 'other-skill');
+    await add(a, 'third-skill');
+    expect((await a.request('DELETE', '/api/v1/skills/other-skill')).status).toBe(200);
+    for (const query of shapes) {
+      const res = await b.request('GET', `/api/v1/skills/kept-skill${query}`);
+      expect(res.status).toBe(200);
+      expect(res.json.result, query).toEqual(kept.get(query));
+      expect(res.headers.get('etag')).toBe(`"${v1.revision}"`);
+    }
+    expect(counting.views()).toBe(views);
+    // Its own skill replaced through A: B answers the new version at once, for every shape.
+    const v2 = await add(a, 'kept-skill', 'Second version, written through A.');
+    for (const query of shapes) {
+      const res = await b.request('GET', `/api/v1/skills/kept-skill${query}`);
+      expect(res.headers.get('etag'), query).toBe(`"${v2.revision}"`);
+      if (query === '' || query.startsWith('?level=2'))
+        expect(res.json.result.content).toContain('Second version');
+    }
+    expect(counting.views()).toBe(views + shapes.length);
+    views = counting.views();
+    // Deleted and added again through A with the same SKILL.md: the same revision, but another skill
+    // (its times differ), so B reads it again.
+    expect((await a.request('DELETE', '/api/v1/skills/kept-skill')).status).toBe(200);
+    expect((await b.request('GET', '/api/v1/skills/kept-skill')).status).toBe(404);
+    const v3 = await add(a, 'kept-skill', 'Second version, written through A.');
+    expect(v3.revision).toBe(v2.revision);
+    const readded = await b.request('GET', '/api/v1/skills/kept-skill?level=0');
+    expect(readded.json.result.created_at).not.toBe(
+      (kept.get('?level=0') as { created_at: string }).created_at,
+    );
+    expect(counting.views()).toBeGreaterThan(views);
   });
 });
 

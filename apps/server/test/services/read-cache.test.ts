@@ -12,6 +12,31 @@ describe('read cache', () => {
     expect(cache.size).toEqual({ entries: 0, bytes: 0 });
   });
 
+  it('shows an entry kept under another token without dropping it, and serves it again once restamped', () => {
+    const cache = createReadCache<string>(1000);
+    cache.set('a', 't1', 'A1', 10);
+    expect(cache.lookup('a', 't1')).toEqual({ value: 'A1', fresh: true });
+    expect(cache.lookup('a', 't2')).toEqual({ value: 'A1', fresh: false });
+    expect(cache.size).toEqual({ entries: 1, bytes: 10 });
+    cache.restamp('a', 't2');
+    expect(cache.get('a', 't2')).toBe('A1');
+    expect(cache.lookup('a', 't1')).toEqual({ value: 'A1', fresh: false });
+    expect(cache.lookup('b', 't2')).toBeUndefined();
+    cache.restamp('b', 't2'); // absent: nothing kept
+    expect(cache.size).toEqual({ entries: 1, bytes: 10 });
+  });
+
+  it('counts a fresh lookup and a restamp as uses (least recently used goes first)', () => {
+    const cache = createReadCache<number>(800);
+    for (let i = 0; i < 8; i++) cache.set(`k${i}`, 't', i, 100);
+    expect(cache.lookup('k0', 't')?.fresh).toBe(true);
+    cache.restamp('k1', 't2');
+    cache.set('k8', 't', 8, 100);
+    expect(cache.lookup('k2', 't')).toBeUndefined();
+    expect(cache.get('k0', 't')).toBe(0);
+    expect(cache.get('k1', 't2')).toBe(1);
+  });
+
   it('keeps at most its budget, dropping the least recently used first', () => {
     const cache = createReadCache<number>(800);
     for (let i = 0; i < 8; i++) cache.set(`k${i}`, 't', i, 100);

@@ -131,6 +131,7 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: r
     expect(await threaded.readSkillRevision('acme', roots, 'rev')).toEqual({
       revision: agent?.revision,
       settled: false,
+      stamp: null,
     });
     // Written through another connection (another replica) into the preferred root: seen at once.
     await temp.store.putSkill(makeWrite({ name: 'rev', body: 'user body\n' }));
@@ -138,10 +139,12 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: r
     expect(await threaded.readSkillRevision('acme', roots, 'rev')).toEqual({
       revision: user?.revision,
       settled: false,
+      stamp: null,
     });
     expect(await threaded.readSkillRevision('acme', [AGENT_ROOT], 'rev')).toEqual({
       revision: agent?.revision,
       settled: false,
+      stamp: null,
     });
     // Settled once the overviews are written (by another connection); gone once deleted.
     for (;;) {
@@ -149,9 +152,12 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: r
       if (task === null) break;
       await temp.store.completeTask(task.lease, { overview: 'the overview', result: {} });
     }
+    const direct = await temp.store.readSkillRevision('acme', roots, 'rev');
+    expect(direct?.stamp).toMatch(/^[\w-]{27}$/);
     expect(await threaded.readSkillRevision('acme', roots, 'rev')).toEqual({
       revision: user?.revision,
       settled: true,
+      stamp: direct?.stamp,
     });
     await threaded.deleteSkill('acme', USER_ROOT, 'rev');
     await threaded.deleteSkill('acme', AGENT_ROOT, 'rev');

@@ -114,7 +114,9 @@ describe(`${TEST_ENGINE} store: readSkillRevision`, () => {
     const state = await store.readSkillRevision('acme', roots, name);
     const view = await store.readSkillView('acme', roots, name, NONE);
     expect(view?.skill.rootUri ?? null).toBe(expectedRoot);
-    expect(state).toEqual(view === null ? null : { revision: view.skill.revision, settled: false });
+    expect(state).toEqual(
+      view === null ? null : { revision: view.skill.revision, settled: false, stamp: null },
+    );
   });
 
   it('is settled once the overview is written, and follows a replaced revision', async () => {
@@ -126,6 +128,7 @@ describe(`${TEST_ENGINE} store: readSkillRevision`, () => {
     expect(await store.readSkillRevision('acme', [USER_ROOT], 'shared')).toEqual({
       revision: before?.revision,
       settled: true,
+      stamp: expect.stringMatching(/^[\w-]{27}$/),
     });
     await store.putSkill(makeWrite({ name: 'shared', body: 'new user body\n' }));
     const after = await store.readSkillRevision('acme', [USER_ROOT], 'shared');
@@ -133,7 +136,89 @@ describe(`${TEST_ENGINE} store: readSkillRevision`, () => {
     expect(after).toEqual({
       revision: (await store.getSkill('acme', USER_ROOT, 'shared'))?.revision,
       settled: false,
+      stamp: null,
     });
+  });
+});
+
+describe(`${TEST_ENGINE} store: skill stamps`, () => {
+  /** The stamp of `name` as readSkillRevision reads it (over both roots). */
+  async function stampOf(store: Store, name: string): Promise<string | null | undefined> {
+    return (await store.readSkillRevision('acme', [USER_ROOT, AGENT_ROOT], name))?.stamp;
+  }
+
+  /** Runs every queued processing job: each skill gets an overview. */
+  async function drain(store: Store): Promise<void> {
+    for (let task = await store.claimTask(Date.now() + 1000, TEST_CLAIM); task !== null; ) {
+      await store.completeTask(task.lease, { overview: `overview of ${task.skillId}`, result: {} });
+      task = await store.claimTask(Date.now() + 1000, TEST_CLAIM);
+    }
+  }
+
+  /** `shared` in both roots and `agent-only`, every one settled (its overview written). */
+  async function settled(): Promise<Store> {
+    const store = await setup();
+    await drain(store);
+    return store;
+  }
+
+  it('is the one read with the JSON of every request shape, and null until settled', async () => {
+    const unsettled = await setup();
+    expect(await stampOf(unsettled, 'shared')).toBeNull();
+    for (const request of REQUESTS) {
+      const read = await unsettled.readSkillJson('acme', [USER_ROOT, AGENT_ROOT], 'shared', request);
+      if (read !== null && 'json' in read) expect(read.stamp).toBeNull();
+    }
+    cleanup = undefined;
+    const store = await settled();
+    for (const [roots, name] of [
+      [[USER_ROOT, AGENT_ROOT], 'shared'],
+      [[AGENT_ROOT, USER_ROOT], 'shared'],
+      [[USER_ROOT, AGENT_ROOT], 'agent-only'],
+    ] as const) {
+      const state = await store.readSkillRevision('acme', roots, name);
+      expect(state?.stamp).toMatch(/^[\w-]{27}$/);
+      for (const request of REQUESTS) {
+        const read = await store.readSkillJson('acme', roots, name, request);
+        if (read === null || !('json' in read)) throw new Error(`no JSON for ${name}`);
+        expect(read.stamp, `${name} ${JSON.stringify(request)}`).toBe(state?.stamp);
+      }
+    }
+    // The same name in the other root is another skill: another stamp.
+    expect((await store.readSkillRevision('acme', [AGENT_ROOT], 'shared'))?.stamp).not.toBe(
+      await stampOf(store, 'shared'),
+    );
+  });
+
+  it('stays while other skills change, and changes with anything a get result shows', async () => {
+    const store = await settled();
+    const first = await stampOf(store, 'shared');
+    // Writes to other skills, and a delete of another one: unchanged.
+    await store.putSkill(makeWrite({ name: 'agent-only', rootUri: AGENT_ROOT, body: 'changed\n' }));
+    await store.putSkill(makeWrite({ name: 'newcomer', body: 'new\n' }));
+    await store.deleteSkill('acme', AGENT_ROOT, 'shared');
+    expect(await stampOf(store, 'shared')).toBe(first);
+    // The same files with other source metadata (the revision stays): changed.
+    const same = { '.abstract.md': 'user abstract', 'a/b/c.txt': 'c' };
+    await store.putSkill(
+      makeWrite({ name: 'shared', body: 'user body\n', sourceMetadata: { from: 'x' } }, same),
+    );
+    const resourced = await stampOf(store, 'shared');
+    expect((await store.readSkillRevision('acme', [USER_ROOT], 'shared'))?.revision).toBe(
+      (await store.readSkillView('acme', [USER_ROOT], 'shared', NONE))?.skill.revision,
+    );
+    expect(resourced).not.toBeNull();
+    expect(resourced).not.toBe(first);
+    // Deleted and added again with the same files and metadata: another skill, another stamp.
+    await store.deleteSkill('acme', USER_ROOT, 'shared');
+    expect(await stampOf(store, 'shared')).toBeUndefined();
+    await store.putSkill(
+      makeWrite({ name: 'shared', body: 'user body\n', sourceMetadata: { from: 'x' } }, same),
+    );
+    await drain(store);
+    const again = await stampOf(store, 'shared');
+    expect(again).not.toBeNull();
+    expect([first, resourced]).not.toContain(again);
   });
 });
 

@@ -301,14 +301,14 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return reads.readSkillView(await ready(), accountId, rootUris, name, viewOptions);
     },
     async readSkillJson(accountId, rootUris, name, request) {
-      const view = await reads.readSkillView(
+      const read = await reads.readSkillViewStamped(
         await ready(),
         accountId,
         rootUris,
         name,
         viewOptionsFor(request),
       );
-      return skillJsonOfView(view, request);
+      return read === null ? null : skillJsonOfView(read.view, request, read.stamp);
     },
     async readSkillRevision(accountId, rootUris, name) {
       return reads.readSkillRevision(await ready(), accountId, rootUris, name);

@@ -1,13 +1,15 @@
 import type pg from 'pg';
+import { skillStamp } from '../skill-stamp.js';
 import { type RevisionRow, type SkillRow, toRevisionRecord, toSkillRecord } from '../sqlite/rows.js';
-import type {
-  SkillFileKind,
-  SkillRecord,
-  SkillRevisionRecord,
-  SkillRevisionState,
-  SkillView,
-  SkillViewOptions,
-  StoredFile,
+import {
+  OVERVIEW_PATH,
+  type SkillFileKind,
+  type SkillRecord,
+  type SkillRevisionRecord,
+  type SkillRevisionState,
+  type SkillView,
+  type SkillViewOptions,
+  type StoredFile,
 } from '../types.js';
 import { SKILL_COLUMNS } from './skill-writes.js';
 
@@ -168,7 +170,11 @@ function bodyColumn(mode: SkillViewOptions['body']): string {
   return "'' AS body";
 }
 
+/** The hash of the stored overview of `s` (`.overview.md`), for its stamp: one primary-key probe. */
+const OVERVIEW_SHA = `(SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = s.seq AND f.path = '${OVERVIEW_PATH}') AS overview_sha`;
+
 type ViewRow = SkillRow & {
+  overview_sha: string | null;
   files_json?: Array<[string, SkillFileKind, number, string]> | null;
   /** `[path, kind, size, sha256, base64 content]` of the requested files that exist. */
   contents_json: Array<[string, SkillFileKind, number, string, string]> | null;
@@ -185,6 +191,20 @@ export async function readSkillView(
   name: string,
   options: SkillViewOptions,
 ): Promise<SkillView | null> {
+  return (await readSkillViewStamped(db, accountId, rootUris, name, options))?.view ?? null;
+}
+
+/**
+ * {@link readSkillView} with the skill's stamp (`skillStamp`) read in the same statement: null while the
+ * skill is not settled.
+ */
+export async function readSkillViewStamped(
+  db: Queryable,
+  accountId: string,
+  rootUris: readonly string[],
+  name: string,
+  options: SkillViewOptions,
+): Promise<{ view: SkillView; stamp: string | null } | null> {
   if (rootUris.length === 0) return null;
   const paths = [...new Set(options.contents)];
   const files = options.listFiles
@@ -199,7 +219,7 @@ export async function readSkillView(
        ORDER BY array_position($2::text[], root_uri::text) LIMIT 1)
      SELECT s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
        s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter,
-       s.overview, ${bodyColumn(options.body)}${files}
+       s.overview, ${OVERVIEW_SHA}, ${bodyColumn(options.body)}${files}
        , (SELECT json_agg(json_build_array(f.path, f.kind, f.size, f.sha256, encode(b.content, 'base64')))
           FROM skill_files f JOIN blobs b ON b.sha256 = f.sha256
           WHERE f.skill_seq = s.seq AND f.path = ANY($4::text[])) AS contents_json
@@ -217,13 +237,15 @@ export async function readSkillView(
   const list = options.listFiles
     ? (row.files_json ?? []).map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }))
     : null;
-  return { skill: toSkillRecord(row), contents, files: list };
+  const skill = toSkillRecord(row);
+  const stamp = skill.overview !== null ? skillStamp(skill, row.overview_sha) : null;
+  return { view: { skill, contents, files: list }, stamp };
 }
 
 /**
- * `Store.readSkillRevision` on PostgreSQL: the revision and settled state of `name` in the first root
- * (in `rootUris` order) holding it — one statement over the unique `(account_id, root_uri, name)`
- * index, reading neither the body nor any file.
+ * `Store.readSkillRevision` on PostgreSQL: the revision, settled state and stamp of `name` in the first
+ * root (in `rootUris` order) holding it — one statement over the unique `(account_id, root_uri, name)`
+ * index (and the overview's `skill_files` row), reading neither the body, the overview nor any content.
  */
 export async function readSkillRevision(
   db: Queryable,
@@ -232,12 +254,20 @@ export async function readSkillRevision(
   name: string,
 ): Promise<SkillRevisionState | null> {
   if (rootUris.length === 0) return null;
-  const { rows } = await db.query<{ revision: string; settled: boolean }>(
-    `SELECT revision, overview IS NOT NULL AS settled FROM skills
-     WHERE account_id = $1 AND root_uri = ANY($2::text[]) AND name = $3
-     ORDER BY array_position($2::text[], root_uri::text) LIMIT 1`,
+  const { rows } = await db.query<SkillRow & { settled: boolean; overview_sha: string | null }>(
+    `SELECT s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
+       s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter,
+       s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}, NULL AS overview, '' AS body
+     FROM skills s
+     WHERE s.account_id = $1 AND s.root_uri = ANY($2::text[]) AND s.name = $3
+     ORDER BY array_position($2::text[], s.root_uri::text) LIMIT 1`,
     [accountId, rootUris, name],
   );
   const row = rows[0];
-  return row === undefined ? null : { revision: row.revision, settled: row.settled };
+  if (row === undefined) return null;
+  return {
+    revision: row.revision,
+    settled: row.settled,
+    stamp: row.settled ? skillStamp(toSkillRecord(row), row.overview_sha) : null,
+  };
 }

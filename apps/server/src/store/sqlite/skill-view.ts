@@ -1,12 +1,14 @@
 import { skillJsonOfView, skillResultJson, viewOptionsFor, wantsOverview } from '../skill-json.js';
-import type {
-  SkillFileKind,
-  SkillJsonRead,
-  SkillJsonRequest,
-  SkillRevisionState,
-  SkillView,
-  SkillViewOptions,
-  StoredFile,
+import { skillStamp } from '../skill-stamp.js';
+import {
+  OVERVIEW_PATH,
+  type SkillFileKind,
+  type SkillJsonRead,
+  type SkillJsonRequest,
+  type SkillRevisionState,
+  type SkillView,
+  type SkillViewOptions,
+  type StoredFile,
 } from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, toSkillRecord } from './rows.js';
@@ -14,6 +16,9 @@ import { type SkillRow, toSkillRecord } from './rows.js';
 /** Every column of `skills` but `overview` and `body` (chosen per request, see {@link bodyColumn}). */
 const COLUMNS = `s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
   s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter`;
+
+/** The hash of the stored overview of `s` (`.overview.md`), for its stamp: one primary-key probe. */
+const OVERVIEW_SHA = `(SELECT sha256 FROM skill_files WHERE skill_seq = s.seq AND path = '${OVERVIEW_PATH}') AS overview_sha`;
 
 /** The live files of `s`, by path, as one JSON array of `[path, kind, size, sha256]`. */
 const FILES_JSON = `(SELECT json_group_array(json_array(f.path, f.kind, f.size, f.sha256)) FROM
@@ -50,6 +55,7 @@ function buildViewSql(contents: number, options: SkillViewOptions, overviewBytes
   const select = [
     COLUMNS,
     overviewBytes ? 'CAST(s.overview AS BLOB) AS overview' : 's.overview',
+    OVERVIEW_SHA,
     bodyColumn(options.body),
   ];
   const joins: string[] = [];
@@ -65,7 +71,7 @@ function buildViewSql(contents: number, options: SkillViewOptions, overviewBytes
     WHERE s.account_id = ? AND s.root_uri = ? AND s.name = ?`;
 }
 
-type ViewRow = SkillRow & Record<string, unknown> & { files_json?: string };
+type ViewRow = SkillRow & Record<string, unknown> & { files_json?: string; overview_sha: string | null };
 
 function bytes(value: unknown): Uint8Array {
   const buffer = value as Buffer;
@@ -110,10 +116,17 @@ export function readSkillJson(
   const needsOverview = wantsOverview(request);
   const read = readView(conn, accountId, rootUris, name, viewOptionsFor(request), needsOverview);
   if (read === null) return null;
-  const { view, overview } = read;
-  if (!needsOverview) return skillJsonOfView(view, request);
+  const { view, overview, overviewSha256 } = read;
+  const settled = view.skill.overview !== null;
+  const stamp = settled ? skillStamp(view.skill, overviewSha256) : null;
+  if (!needsOverview) return skillJsonOfView(view, request, stamp);
   if (overview === null) return { view };
-  return { json: skillResultJson(view, request, overview), revision: view.skill.revision, settled: true };
+  return {
+    json: skillResultJson(view, request, overview),
+    revision: view.skill.revision,
+    settled: true,
+    stamp,
+  };
 }
 
 /**
@@ -127,7 +140,7 @@ function readView(
   name: string,
   options: SkillViewOptions,
   overviewBytes: boolean,
-): { view: SkillView; overview: Uint8Array | null } | null {
+): { view: SkillView; overview: Uint8Array | null; overviewSha256: string | null } | null {
   const paths = [...new Set(options.contents)];
   const statement = conn.stmt(viewSql(paths.length, options, overviewBytes));
   let row: ViewRow | undefined;
@@ -160,13 +173,13 @@ function readView(
     const entries = JSON.parse(row.files_json ?? '[]') as Array<[string, SkillFileKind, number, string]>;
     files = entries.map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }));
   }
-  return { view: { skill: toSkillRecord(row), contents, files }, overview };
+  return { view: { skill: toSkillRecord(row), contents, files }, overview, overviewSha256: row.overview_sha };
 }
 
 /**
- * `Store.readSkillRevision` on SQLite: the revision and settled state of `name` in the first root
- * holding it — one probe of the unique `(account_id, root_uri, name)` index per root tried, reading
- * neither the body nor any file.
+ * `Store.readSkillRevision` on SQLite: the revision, settled state and stamp of `name` in the first root
+ * holding it — one probe of the unique `(account_id, root_uri, name)` index per root tried (and one of
+ * `skill_files` for the overview's hash), reading neither the body, the overview nor any content.
  *
  * @returns the state, or null when none of the roots holds the skill (or `rootUris` is empty)
  */
@@ -177,11 +190,20 @@ export function readSkillRevision(
   name: string,
 ): SkillRevisionState | null {
   const statement = conn.stmt(
-    'SELECT revision, overview IS NOT NULL AS settled FROM skills WHERE account_id = ? AND root_uri = ? AND name = ?',
+    `SELECT ${COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}, NULL AS overview, '' AS body
+     FROM skills s WHERE s.account_id = ? AND s.root_uri = ? AND s.name = ?`,
   );
   for (const rootUri of rootUris) {
-    const row = statement.get(accountId, rootUri, name) as { revision: string; settled: number } | undefined;
-    if (row !== undefined) return { revision: row.revision, settled: row.settled === 1 };
+    const row = statement.get(accountId, rootUri, name) as
+      | (SkillRow & { settled: number; overview_sha: string | null })
+      | undefined;
+    if (row === undefined) continue;
+    const settled = row.settled === 1;
+    return {
+      revision: row.revision,
+      settled,
+      stamp: settled ? skillStamp(toSkillRecord(row), row.overview_sha) : null,
+    };
   }
   return null;
 }
