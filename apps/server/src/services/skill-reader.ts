@@ -316,7 +316,12 @@ export async function getSkillJson(
       stamp: null,
     };
   }
-  deps.readCache.set(key, token, entry, entry.json.byteLength + key.length * 2 + 260);
+  deps.readCache.set(
+    key,
+    token,
+    entry,
+    entry.json.byteLength + (key.length + (entry.stamp?.length ?? 0)) * 2 + 200,
+  );
   return entry;
 }
 
@@ -380,7 +385,12 @@ export async function getSkillRevision(
   const roots = rootsFor(identity, options.targetUri);
   const state = await deps.store.readSkillRevision(identity.accountId, roots, name);
   if (state !== null) {
-    deps.readCache.set(key, token, state, (key.length + state.revision.length) * 2 + 160);
+    deps.readCache.set(
+      key,
+      token,
+      state,
+      (key.length + state.revision.length + (state.stamp?.length ?? 0)) * 2 + 100,
+    );
     if (full?.stamp && state.stamp === full.stamp) deps.readCache.restamp(fullKey, token);
   }
   return state;

@@ -2,54 +2,45 @@
  * The stamp of a skill: a fingerprint of everything a settled get result is built from, so that a
  * result kept by a reader can be recognised as still current after other skills changed.
  */
-import { createHash } from 'node:crypto';
-import type { SkillRecord } from './types.js';
+import type { SkillRow } from './sqlite/rows.js';
 
-/** The fields of a skill record a settled get result depends on, besides its files. */
-export type StampedFields = Pick<
-  SkillRecord,
-  | 'id'
-  | 'rootUri'
-  | 'name'
-  | 'revision'
-  | 'createdAt'
-  | 'updatedAt'
-  | 'description'
-  | 'tags'
-  | 'allowedTools'
-  | 'frontmatter'
-  | 'sourceMetadata'
+/** The columns of a `skills` row (as both engines store them) a stamp is made of. */
+export type StampedColumns = Pick<
+  SkillRow,
+  'id' | 'root_uri' | 'name' | 'revision' | 'created_at' | 'updated_at' | 'source_metadata'
 >;
 
 /**
- * A settled skill's stamp: the SHA-1 (base64url, 27 characters) of its row's identity (`id`, root,
- * name), times, revision, metadata and source metadata, and of the hash of its stored overview
- * (`.overview.md`). The files of a get result are covered by the revision (their paths and
- * contents), the abstract and SKILL.md too; the overview, written by the processing job outside the
- * revision, by `overviewSha256`. So two reads with the same stamp give the same get result, for any
- * options: a replace, a delete and re-add, or an overview written again each change it.
- *
- * @param skill - the skill's record (as both engines map their rows)
- * @param overviewSha256 - hex sha-256 of the skill's `.overview.md`, or null when it has none
- * @returns 27 base64url characters
+ * SQL of the columns {@link skillStamp} needs besides the overview's hash, for a `skills` row aliased `s`
+ * (both engines).
  */
-export function skillStamp(skill: StampedFields, overviewSha256: string | null): string {
-  return createHash('sha1')
-    .update(
-      JSON.stringify([
-        skill.id,
-        skill.rootUri,
-        skill.name,
-        skill.revision,
-        skill.createdAt,
-        skill.updatedAt,
-        overviewSha256,
-        skill.description,
-        skill.tags,
-        skill.allowedTools,
-        skill.frontmatter,
-        skill.sourceMetadata,
-      ]),
-    )
-    .digest('base64url');
+export const STAMP_COLUMNS =
+  's.id, s.root_uri, s.name, s.revision, s.created_at, s.updated_at, s.source_metadata';
+
+/**
+ * A settled skill's stamp: its row's identity (`id`, root, name), times, revision and source metadata
+ * as stored, and the hash of its stored overview (`.overview.md`), as one string (~250 characters;
+ * compare for equality only). Two reads with the same stamp give the same settled get result, for any
+ * options:
+ * - the files, the abstract and SKILL.md are covered by the revision (their paths and contents);
+ * - the description, tags, allowed tools, frontmatter and body are read from SKILL.md when it is
+ *   written (so covered by the revision too), and every write stores a new `updated_at`;
+ * - the source metadata, given by the client, is in the stamp as stored;
+ * - the overview, written by the processing job outside the revision (again on a re-run), by its hash;
+ * - a delete and re-add makes another row (another `id` and `created_at`).
+ *
+ * @param row - the skill's row, its columns as the engine returns them
+ * @param overviewSha256 - hex sha-256 of the skill's `.overview.md`, or null when it has none
+ */
+export function skillStamp(row: StampedColumns, overviewSha256: string | null): string {
+  return JSON.stringify([
+    row.id,
+    row.root_uri,
+    row.name,
+    row.revision,
+    String(row.created_at),
+    String(row.updated_at),
+    overviewSha256,
+    row.source_metadata,
+  ]);
 }

@@ -153,7 +153,7 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: r
       await temp.store.completeTask(task.lease, { overview: 'the overview', result: {} });
     }
     const direct = await temp.store.readSkillRevision('acme', roots, 'rev');
-    expect(direct?.stamp).toMatch(/^[\w-]{27}$/);
+    expect(direct?.stamp).toContain(user?.revision ?? '-');
     expect(await threaded.readSkillRevision('acme', roots, 'rev')).toEqual({
       revision: user?.revision,
       settled: true,

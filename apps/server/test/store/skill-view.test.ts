@@ -128,7 +128,7 @@ describe(`${TEST_ENGINE} store: readSkillRevision`, () => {
     expect(await store.readSkillRevision('acme', [USER_ROOT], 'shared')).toEqual({
       revision: before?.revision,
       settled: true,
-      stamp: expect.stringMatching(/^[\w-]{27}$/),
+      stamp: expect.stringContaining(before?.revision ?? '-'),
     });
     await store.putSkill(makeWrite({ name: 'shared', body: 'new user body\n' }));
     const after = await store.readSkillRevision('acme', [USER_ROOT], 'shared');
@@ -177,7 +177,7 @@ describe(`${TEST_ENGINE} store: skill stamps`, () => {
       [[USER_ROOT, AGENT_ROOT], 'agent-only'],
     ] as const) {
       const state = await store.readSkillRevision('acme', roots, name);
-      expect(state?.stamp).toMatch(/^[\w-]{27}$/);
+      expect(state?.stamp).toContain(state?.revision ?? '-');
       for (const request of REQUESTS) {
         const read = await store.readSkillJson('acme', roots, name, request);
         if (read === null || !('json' in read)) throw new Error(`no JSON for ${name}`);

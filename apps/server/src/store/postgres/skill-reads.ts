@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { skillStamp } from '../skill-stamp.js';
+import { STAMP_COLUMNS, type StampedColumns, skillStamp } from '../skill-stamp.js';
 import { type RevisionRow, type SkillRow, toRevisionRecord, toSkillRecord } from '../sqlite/rows.js';
 import {
   OVERVIEW_PATH,
@@ -238,7 +238,7 @@ export async function readSkillViewStamped(
     ? (row.files_json ?? []).map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }))
     : null;
   const skill = toSkillRecord(row);
-  const stamp = skill.overview !== null ? skillStamp(skill, row.overview_sha) : null;
+  const stamp = row.overview !== null ? skillStamp(row, row.overview_sha) : null;
   return { view: { skill, contents, files: list }, stamp };
 }
 
@@ -254,10 +254,8 @@ export async function readSkillRevision(
   name: string,
 ): Promise<SkillRevisionState | null> {
   if (rootUris.length === 0) return null;
-  const { rows } = await db.query<SkillRow & { settled: boolean; overview_sha: string | null }>(
-    `SELECT s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
-       s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter,
-       s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}, NULL AS overview, '' AS body
+  const { rows } = await db.query<StampedColumns & { settled: boolean; overview_sha: string | null }>(
+    `SELECT ${STAMP_COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}
      FROM skills s
      WHERE s.account_id = $1 AND s.root_uri = ANY($2::text[]) AND s.name = $3
      ORDER BY array_position($2::text[], s.root_uri::text) LIMIT 1`,
@@ -268,6 +266,6 @@ export async function readSkillRevision(
   return {
     revision: row.revision,
     settled: row.settled,
-    stamp: row.settled ? skillStamp(toSkillRecord(row), row.overview_sha) : null,
+    stamp: row.settled ? skillStamp(row, row.overview_sha) : null,
   };
 }

@@ -1,5 +1,5 @@
 import { skillJsonOfView, skillResultJson, viewOptionsFor, wantsOverview } from '../skill-json.js';
-import { skillStamp } from '../skill-stamp.js';
+import { STAMP_COLUMNS, type StampedColumns, skillStamp } from '../skill-stamp.js';
 import {
   OVERVIEW_PATH,
   type SkillFileKind,
@@ -116,9 +116,7 @@ export function readSkillJson(
   const needsOverview = wantsOverview(request);
   const read = readView(conn, accountId, rootUris, name, viewOptionsFor(request), needsOverview);
   if (read === null) return null;
-  const { view, overview, overviewSha256 } = read;
-  const settled = view.skill.overview !== null;
-  const stamp = settled ? skillStamp(view.skill, overviewSha256) : null;
+  const { view, overview, stamp } = read;
   if (!needsOverview) return skillJsonOfView(view, request, stamp);
   if (overview === null) return { view };
   return {
@@ -130,8 +128,8 @@ export function readSkillJson(
 }
 
 /**
- * The view, and with `overviewBytes` the overview as bytes (the view's `skill.overview` then holds `''`
- * for a stored overview, null for none).
+ * The view, its stamp when settled (`skillStamp`), and with `overviewBytes` the overview as bytes (the
+ * view's `skill.overview` then holds `''` for a stored overview, null for none).
  */
 function readView(
   conn: Connection,
@@ -140,7 +138,7 @@ function readView(
   name: string,
   options: SkillViewOptions,
   overviewBytes: boolean,
-): { view: SkillView; overview: Uint8Array | null; overviewSha256: string | null } | null {
+): { view: SkillView; overview: Uint8Array | null; stamp: string | null } | null {
   const paths = [...new Set(options.contents)];
   const statement = conn.stmt(viewSql(paths.length, options, overviewBytes));
   let row: ViewRow | undefined;
@@ -149,6 +147,8 @@ function readView(
     if (row !== undefined) break;
   }
   if (row === undefined) return null;
+  // The stamp of a settled skill, from its columns as stored (before any is mapped).
+  const stamp = row.overview !== null ? skillStamp(row, row.overview_sha) : null;
   let overview: Uint8Array | null = null;
   if (overviewBytes) {
     const stored = row.overview as unknown;
@@ -173,7 +173,7 @@ function readView(
     const entries = JSON.parse(row.files_json ?? '[]') as Array<[string, SkillFileKind, number, string]>;
     files = entries.map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }));
   }
-  return { view: { skill: toSkillRecord(row), contents, files }, overview, overviewSha256: row.overview_sha };
+  return { view: { skill: toSkillRecord(row), contents, files }, overview, stamp };
 }
 
 /**
@@ -190,19 +190,19 @@ export function readSkillRevision(
   name: string,
 ): SkillRevisionState | null {
   const statement = conn.stmt(
-    `SELECT ${COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}, NULL AS overview, '' AS body
+    `SELECT ${STAMP_COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}
      FROM skills s WHERE s.account_id = ? AND s.root_uri = ? AND s.name = ?`,
   );
   for (const rootUri of rootUris) {
     const row = statement.get(accountId, rootUri, name) as
-      | (SkillRow & { settled: number; overview_sha: string | null })
+      | (StampedColumns & { settled: number; overview_sha: string | null })
       | undefined;
     if (row === undefined) continue;
     const settled = row.settled === 1;
     return {
       revision: row.revision,
       settled,
-      stamp: settled ? skillStamp(toSkillRecord(row), row.overview_sha) : null,
+      stamp: settled ? skillStamp(row, row.overview_sha) : null,
     };
   }
   return null;
