@@ -512,6 +512,42 @@ describe('the catalogue page served at /', () => {
     await context.close();
   });
 
+  it('a SKILL.md file that is not UTF-8 is refused before upload, naming where; a BOM and CRLF file is stored byte for byte', async () => {
+    const { page, context, errors } = await openPage(`${server.url}/#/add`);
+    const fileInput = page.getByTestId('file-input');
+    const alert = page.getByRole('alert');
+    // Latin-1 "é" (E9) where add and validate refuse it: line 3, column 31.
+    const latin1 = Buffer.concat([
+      Buffer.from('---\nname: latin1-notes\ndescription: Notes for the caf'),
+      Buffer.from([0xe9]),
+      Buffer.from(' team meetings\n---\n\n# Notes\n'),
+    ]);
+    await fileInput.setInputFiles({ name: 'SKILL.md', mimeType: 'text/markdown', buffer: latin1 });
+    await expect
+      .poll(() => alert.textContent())
+      .toContain('SKILL.md is not valid UTF-8 (first bad byte at line 3, column 31)');
+    // UTF-16 (as Windows PowerShell 5 saves text) is named as such.
+    const utf16 = Buffer.concat([
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(md('utf16-notes', 'Notes saved as UTF-16', '# N\n'), 'utf16le'),
+    ]);
+    await fileInput.setInputFiles({ name: 'SKILL.md', mimeType: 'text/markdown', buffer: utf16 });
+    await expect.poll(() => alert.textContent()).toContain('SKILL.md is UTF-16LE, not UTF-8');
+    expect((await api.listSkills()).skills.map((s) => s.name)).not.toContain('latin1-notes');
+
+    const windows = Buffer.from(
+      `\ufeff${md('bom-notes', 'Notes saved by a Windows editor', '# Notes\n')}`.replace(/\n/g, '\r\n'),
+    );
+    await fileInput.setInputFiles({ name: 'SKILL.md', mimeType: 'text/markdown', buffer: windows });
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Ready');
+    await page.getByTestId('submit').click();
+    await page.getByTestId('add-result').waitFor();
+    const stored = await api.getSkill('bom-notes', { level: 2 });
+    expect(Buffer.from(stored.content ?? '', 'utf8').equals(windows)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('deletes a skill after the name is typed', async () => {
     const { page, context, errors } = await openPage(`${server.url}/#/skill/release-notes`);
     await page.getByRole('button', { name: 'Delete' }).click();

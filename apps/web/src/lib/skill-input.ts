@@ -3,6 +3,7 @@
  * pasted text — into a prepared skill: its SKILL.md text (validated in the page before anything is
  * sent), the auxiliary files that will travel with it, and what the SDK uploads.
  */
+import { findInvalidUtf8 } from '@skillport/core/base';
 import { type ZipInput, zipSkillFiles } from '@skillport/sdk-browser';
 import { unzipSync } from 'fflate';
 
@@ -59,7 +60,24 @@ export class SkillInputError extends Error {
   override name = 'SkillInputError';
 }
 
-const decoder = new TextDecoder('utf-8');
+// A leading byte order mark is kept: the text is uploaded as it was written (L2 byte for byte).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * SKILL.md bytes as text, refused as add and `skills validate` refuse them when they are not UTF-8
+ * (decoding would put U+FFFD in place of the bytes and store that).
+ */
+function decodeSkillMd(bytes: Uint8Array, what: string): string {
+  const bad = findInvalidUtf8(bytes);
+  if (bad !== null) {
+    throw new SkillInputError(
+      bad.encoding !== null
+        ? `${what} is ${bad.encoding}, not UTF-8: save it as UTF-8 and pick it again.`
+        : `${what} is not valid UTF-8 (first bad byte at line ${bad.line}, column ${bad.column}): save it as UTF-8 and pick it again.`,
+    );
+  }
+  return decoder.decode(bytes);
+}
 
 function definitionsOf(paths: readonly string[]): string[] {
   return paths
@@ -106,7 +124,7 @@ export async function prepareFolder(entries: Array<{ path: string; file: File }>
   }
   const definition = kept.find((e) => e.path === 'SKILL.md');
   if (!definition) throw new SkillInputError('No SKILL.md in the folder.');
-  const skillMd = decoder.decode(await definition.file.arrayBuffer());
+  const skillMd = decodeSkillMd(new Uint8Array(await definition.file.arrayBuffer()), 'SKILL.md');
   const folderName = root === '' ? topFolder : (root.slice(0, -1).split('/').pop() ?? null);
   const files = kept.filter((e) => e.path !== 'SKILL.md').map((e) => ({ path: e.path, size: e.file.size }));
   const inputs: ZipInput[] = kept.map((e) => ({ path: e.path, data: e.file }));
@@ -142,7 +160,7 @@ export async function prepareZip(file: File): Promise<PreparedSkill> {
   return {
     kind: 'zip',
     label: file.name,
-    skillMd: decoder.decode(definition),
+    skillMd: decodeSkillMd(definition, `${root}SKILL.md`),
     folderName: root === '' ? null : (root.slice(0, -1).split('/').pop() ?? null),
     files,
     skipped: [],
@@ -153,7 +171,7 @@ export async function prepareZip(file: File): Promise<PreparedSkill> {
 
 /** One SKILL.md file. */
 export async function prepareFile(file: File): Promise<PreparedSkill> {
-  const skillMd = decoder.decode(await file.arrayBuffer());
+  const skillMd = decodeSkillMd(new Uint8Array(await file.arrayBuffer()), file.name);
   return {
     kind: 'file',
     label: file.name,
