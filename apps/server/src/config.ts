@@ -94,7 +94,7 @@ export interface ServerLimits {
   /** Most values (objects, arrays, strings, numbers…) in one JSON request body (`SKILLPORT_MAX_JSON_VALUES`, default 200 000) → 400. */
   maxJsonValues: number;
   /**
-   * Most keys of one object in a JSON request body (`SKILLPORT_MAX_JSON_OBJECT_KEYS`, default 1000) → 400
+   * Most keys of one object in a JSON request body (`SKILLPORT_MAX_JSON_OBJECT_KEYS`, default 20 000: an MCP tool of 20,000 parameters is still taken) → 400
    * `INVALID_ARGUMENT` (`details.reason` `json_too_many_keys`). V8 builds an object with very many keys
    * slowly: one of 190,000 keys in a 3 MB body cost ~200 ms of the HTTP thread to parse and check.
    */
@@ -146,7 +146,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxConnectionsPerAddress: 1000,
   maxJsonDepth: 64,
   maxJsonValues: 200_000,
-  maxJsonObjectKeys: 1000,
+  maxJsonObjectKeys: 20_000,
   accountQuotaMb: 1024,
   accountMaxSkills: 1_000_000,
   tempUploadQuotaMb: 256,

@@ -1428,7 +1428,7 @@ export interface components {
             max_json_depth: number;
             /**
              * @description Most keys of one object in a JSON request body → 400
-             * @example 1000
+             * @example 20000
              */
             max_json_object_keys: number;
             /**

@@ -134,7 +134,7 @@ export const ServerLimitsSchema = z
     max_path_depth: limit('Deepest auxiliary file path, in folders', 16),
     max_json_depth: limit('Deepest nesting of a JSON request body → 400', 64),
     max_json_values: limit('Most values in one JSON request body → 400', 200000),
-    max_json_object_keys: limit('Most keys of one object in a JSON request body → 400', 1000),
+    max_json_object_keys: limit('Most keys of one object in a JSON request body → 400', 20000),
     max_wait_seconds: limit(
       'Longest `wait=true` / `POST /api/v1/system/wait`, seconds (longer values are capped)',
       300,
