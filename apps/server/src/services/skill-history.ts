@@ -18,7 +18,7 @@ import {
   type SkillRecord,
   type SkillRevisionRecord,
 } from '../store/types.js';
-import { runsInline } from '../workers/inline-policy.js';
+import { textRunsInline } from '../workers/inline-policy.js';
 import type { ServiceDeps } from './deps.js';
 import { PREPARE_SKILL, type PreparedSkill } from './prepare-skill.js';
 import { applyRetention } from './retention.js';
@@ -131,7 +131,7 @@ async function resolveRevision(
  * up other requests); the text was valid when it was stored.
  */
 async function parseStored(deps: ServiceDeps, text: string): Promise<PreparedSkill> {
-  return deps.workers.run(PREPARE_SKILL, { text }, { inline: runsInline(text.length) });
+  return deps.workers.run(PREPARE_SKILL, { text }, { inline: textRunsInline(text) });
 }
 
 /** True when the entry is the live skill's current version. */

@@ -11,7 +11,7 @@ import { handOver } from '../store/movable.js';
 import { skillUri } from '../store/skill-uri.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
-import { runsInline } from '../workers/inline-policy.js';
+import { textRunsInline } from '../workers/inline-policy.js';
 import type { ServiceDeps } from './deps.js';
 import { PREPARE_SKILL } from './prepare-skill.js';
 import { applyRetention } from './retention.js';
@@ -103,7 +103,7 @@ export async function writeSkill(
   const validation = await deps.workers.run(
     PREPARE_SKILL,
     { text: source.text, ...(source.folderName !== null ? { dirName: source.folderName } : {}) },
-    { inline: runsInline(source.text.length) },
+    { inline: textRunsInline(source.text) },
   );
   const parsed = validation;
   if (validation.errors.length > 0) {

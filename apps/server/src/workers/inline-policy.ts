@@ -20,17 +20,75 @@ export function runsInline(length: number): boolean {
   return length <= INLINE_MAX_CHARS;
 }
 
+/**
+ * Largest frontmatter, in UTF-16 code units, of a SKILL.md processed inline. YAML costs ~0.7 µs a
+ * character whatever its shape (thousands of short keys, aliases, flow maps), so a 16 KiB text that
+ * is nearly all frontmatter took ~12 ms of the calling thread; the largest frontmatter among 1,878
+ * real SKILL.md is 2,004 characters (p99 927).
+ */
+export const INLINE_MAX_FRONTMATTER_CHARS = 2048;
+
+/** True when the line of `text` starting at `at` is a fence: `---` then only spaces or tabs. */
+function isFenceLine(text: string, at: number): boolean {
+  if (!text.startsWith('---', at)) return false;
+  let i = at + 3;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) return true;
+    if (c !== 32 && c !== 9) return false;
+    i++;
+  }
+  return true;
+}
+
+/**
+ * Characters of YAML the SKILL.md parser would read from `text`: between an opening `---` fence on
+ * line 1 (after an optional BOM) and the first later fence line, with the parser's line breaks (LF,
+ * CRLF, CR). Without a closing fence the rest of the text is counted (never less than the parser
+ * reads). Linear, no regular expression.
+ *
+ * @param text - SKILL.md text
+ */
+export function frontmatterChars(text: string): number {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  if (!isFenceLine(text, start)) return 0;
+  let i = start + 3;
+  const length = text.length;
+  while (i < length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
+  const yamlStart = i;
+  while (i < length) {
+    // `i` is at a line break.
+    i += text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
+    if (isFenceLine(text, i)) return i - yamlStart;
+    while (i < length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
+  }
+  return length - yamlStart;
+}
+
+/**
+ * True when SKILL.md text is processed (parsed, validated) in the calling thread: at most
+ * {@link INLINE_MAX_CHARS} characters, of which at most {@link INLINE_MAX_FRONTMATTER_CHARS} of
+ * frontmatter.
+ *
+ * @param text - the SKILL.md
+ */
+export function textRunsInline(text: string): boolean {
+  return runsInline(text.length) && frontmatterChars(text) <= INLINE_MAX_FRONTMATTER_CHARS;
+}
+
 /** Most JSON values (objects, arrays, scalars) of input processed inline. */
 const INLINE_MAX_JSON_NODES = 1000;
 
 /**
  * True when a request value (a `data` object or string) is small enough to convert and validate
- * inline: at most {@link INLINE_MAX_CHARS} characters of strings and 1000 values. Stops counting as
+ * inline: SKILL.md text as {@link textRunsInline} says; an object of at most
+ * {@link INLINE_MAX_CHARS} characters of strings and 1000 values. Stops counting as
  * soon as either bound is passed, so the check itself is cheap on large input.
  *
  * @param value - parsed JSON
  */
 export function jsonRunsInline(value: unknown): boolean {
+  if (typeof value === 'string') return textRunsInline(value);
   let chars = 0;
   let nodes = 0;
   const stack: unknown[] = [value];

@@ -4,8 +4,11 @@ import { resolveLimits } from '../../src/config.js';
 import { extractUploadedSkill } from '../../src/uploads/skill-folder.js';
 import { declaredZipSize } from '../../src/uploads/zip-reader.js';
 import {
+  INLINE_MAX_CHARS,
+  INLINE_MAX_FRONTMATTER_CHARS,
   INLINE_MAX_UNZIPPED_BYTES,
   INLINE_MAX_ZIP_BYTES,
+  textRunsInline,
   uploadRunsInline,
 } from '../../src/workers/inline-policy.js';
 
@@ -77,5 +80,34 @@ describe('uploadRunsInline', () => {
     const truncated = zip.subarray(0, zip.byteLength - 30);
     expect(declaredZipSize(truncated, 64)).toBeNull();
     expect(uploadRunsInline(truncated)).toBe(false);
+  });
+});
+
+describe('textRunsInline', () => {
+  const fm = (yaml: string, body = '# Use\n\nBody.\n') => `---\n${yaml}\n---\n\n${body}`;
+  const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: ${i}`).join('\n');
+
+  test('a typical SKILL.md, and one with a long body, run inline', () => {
+    expect(textRunsInline(SKILL)).toBe(true);
+    expect(textRunsInline(fm('name: a\ndescription: b', 'Text.\n'.repeat(2000)))).toBe(true);
+    expect(textRunsInline('# No frontmatter at all\n'.repeat(500))).toBe(true);
+  });
+
+  test(`a short text whose frontmatter is over ${INLINE_MAX_FRONTMATTER_CHARS} characters goes to the worker pool`, () => {
+    // YAML costs ~0.7 µs a character whatever its shape: 16 KiB of short keys took ~12 ms inline.
+    const text = fm(`name: a\ndescription: b\n${keys(1200)}`);
+    expect(text.length).toBeLessThanOrEqual(INLINE_MAX_CHARS);
+    expect(textRunsInline(text)).toBe(false);
+    expect(textRunsInline(fm(`name: a\ndescription: b\n${keys(150)}`))).toBe(true);
+  });
+
+  test('fences as the parser reads them: CRLF, a BOM, trailing blanks; no closing fence counts it all', () => {
+    const yaml = `name: a\r\ndescription: b\r\n${keys(1200).replaceAll('\n', '\r\n')}`;
+    expect(textRunsInline(`\ufeff---  \r\n${yaml}\r\n---\t\r\nbody\r\n`)).toBe(false);
+    expect(textRunsInline(`---\n${keys(1200)}`)).toBe(false);
+    // A line break the parser does not split on (U+2028), or a dashed line that is no fence, ends nothing.
+    expect(textRunsInline(`---\nname: a\u2028---\n${keys(1200)}\n---\nbody\n`)).toBe(false);
+    expect(textRunsInline(`---\nname: a\n----\n--- x\n ---\n${keys(1200)}\n---\nbody\n`)).toBe(false);
+    expect(textRunsInline(`---\nname: a\n---\n${keys(1200)}\n`)).toBe(true); // the rest is body
   });
 });
