@@ -4,7 +4,7 @@
  */
 
 import { codePointLength, describeType, excerpt, sliceCodePoints } from '../internal/text.js';
-import { SKILL_NAME_PATTERN, storedSkillName, toKebabCase, toSkillSlug } from '../names.js';
+import { storedSkillName, toKebabCase } from '../names.js';
 import type { RuleContext, RuleLevel } from './rule-context.js';
 
 /** Longest name, in code points. */
@@ -87,15 +87,15 @@ function addNameVerdict(
   name: string,
   level: RuleLevel,
 ): { said: string; level: RuleLevel; fix: string | undefined } {
-  const slug = toSkillSlug(name);
-  const storable = SKILL_NAME_PATTERN.test(slug);
+  // The name breaks the rule: what a server with name policy `slug` stores it as (null: refused there too).
+  const slug = storedSkillName(name, 'slug');
   // The fix add's refusal names (`normalizeSkillName`): the slug, when it is a valid name.
-  const fix = storable ? slug : suggestName(name);
+  const fix = slug ?? suggestName(name);
   switch (ctx.namePolicy) {
     case 'strict':
       return { said: 'Add refuses this name (name policy strict).', level: 'error', fix };
     case 'slug':
-      return storable
+      return slug !== null
         ? { said: `Add stores the skill as "${slug}" (name policy slug).`, level, fix: slug }
         : {
             said: 'Add refuses this name: it has no usable slug (name policy slug).',
@@ -104,10 +104,11 @@ function addNameVerdict(
           };
     default:
       return {
-        said: storable
-          ? 'Add refuses this name on a server with the default name policy (strict); a server with ' +
-            `SKILLPORT_NAME_POLICY=slug stores the skill as "${slug}".`
-          : 'Add refuses this name under either name policy.',
+        said:
+          slug !== null
+            ? 'Add refuses this name on a server with the default name policy (strict); a server with ' +
+              `SKILLPORT_NAME_POLICY=slug stores the skill as "${slug}".`
+            : 'Add refuses this name under either name policy.',
         level,
         fix,
       };
