@@ -355,6 +355,16 @@ describe('skillport config', () => {
     expect(listed.err).not.toMatch(/Cannot read properties/);
   });
 
+  it('config set api_key refuses a blank key or one holding whitespace, and saves nothing', async () => {
+    for (const value of ['', '   ', 'sk-abc def', 'sk-abcdef\n']) {
+      const result = await run(['config', 'set', 'api_key', value]);
+      expect(result.code, value).toBe(1);
+      expect(result.err).toMatch(/api_key must not (be empty or blank|contain spaces)/);
+    }
+    const shown = await run(['config', 'get', '-o', 'json']);
+    expect(JSON.parse(shown.out).settings).not.toContainEqual(expect.objectContaining({ source: 'file' }));
+  });
+
   it('sets, shows with sources, and unsets', async () => {
     expect((await run(['config', 'set', 'url', 'http://10.0.0.5:1933'])).code).toBe(0);
     expect((await run(['config', 'set', 'api-key', 'sk-abcdefghijkl'])).code).toBe(0);

@@ -68,6 +68,16 @@ export function registerConfig(program: Command, io: CliIo): void {
           `url must be the server's base URL, without a query (?…) or fragment (#…), such as http://127.0.0.1:1933 or https://example.com/skillport; got "${value}"`,
         );
       }
+      if (key === 'api_key' && value.trim() === '') {
+        throw new CliError(
+          'api_key must not be empty or blank: give the key (skillport keys create prints one), or remove the saved one with `skillport config unset api_key`',
+        );
+      }
+      if (key === 'api_key' && /[\u0000-\u0020\u007f]/.test(value)) {
+        throw new CliError(
+          'api_key must not contain spaces, tabs, line breaks or other control characters (a pasted key often carries one): give the key alone',
+        );
+      }
       const current = await readConfig(io.env);
       const file = await writeConfig(io.env, { ...current, [key]: value });
       if (ctx.format === 'json') return printJson(io, { file, key, saved: true });
