@@ -53,9 +53,10 @@ export class PostgresFindAnswers {
 
   /**
    * Keeps a ranking computed in (or after) `generation` — the oldest rankings make room, one too large
-   * (or under a key longer than 2,048 characters) is not kept. A generation other than the one kept so far empties the kept rankings first (the
-   * generation only grows: a newer one means theirs will never be read again; an older one, read by
-   * a find that started before another's, is simply not kept).
+   * (or under a key longer than {@link MAX_KEY_LENGTH} characters) is not kept. A generation other
+   * than the one kept so far empties the kept rankings first (the generation only grows: a newer one
+   * means theirs will never be read again; an older one, read by a find that started before another's,
+   * is simply not kept).
    */
   set(key: string, kept: KeptRanking): void {
     if (kept.generation !== this.generation) {

@@ -3,6 +3,7 @@
  * result kept by a reader can be recognised as still current after other skills changed.
  */
 import type { SkillRow } from './sqlite/rows.js';
+import { OVERVIEW_PATH } from './types.js';
 
 /** The columns of a `skills` row (as both engines store them) a stamp is made of. */
 export type StampedColumns = Pick<
@@ -16,6 +17,12 @@ export type StampedColumns = Pick<
  */
 export const STAMP_COLUMNS =
   's.id, s.root_uri, s.name, s.revision, s.created_at, s.updated_at, s.source_metadata';
+
+/**
+ * SQL of the hash of the stored overview (`.overview.md`) of a `skills` row aliased `s`, as
+ * `overview_sha` (null when it has none): one primary-key probe of `skill_files` (both engines).
+ */
+export const OVERVIEW_SHA_COLUMN = `(SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = s.seq AND f.path = '${OVERVIEW_PATH}') AS overview_sha`;
 
 /**
  * A settled skill's stamp: its row's identity (`id`, root, name), times, revision and source metadata

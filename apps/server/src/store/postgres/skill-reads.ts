@@ -1,15 +1,14 @@
 import type pg from 'pg';
-import { STAMP_COLUMNS, type StampedColumns, skillStamp } from '../skill-stamp.js';
+import { OVERVIEW_SHA_COLUMN, STAMP_COLUMNS, type StampedColumns, skillStamp } from '../skill-stamp.js';
 import { type RevisionRow, type SkillRow, toRevisionRecord, toSkillRecord } from '../sqlite/rows.js';
-import {
-  OVERVIEW_PATH,
-  type SkillFileKind,
-  type SkillRecord,
-  type SkillRevisionRecord,
-  type SkillRevisionState,
-  type SkillView,
-  type SkillViewOptions,
-  type StoredFile,
+import type {
+  SkillFileKind,
+  SkillRecord,
+  SkillRevisionRecord,
+  SkillRevisionState,
+  SkillView,
+  SkillViewOptions,
+  StoredFile,
 } from '../types.js';
 import { SKILL_COLUMNS } from './skill-writes.js';
 
@@ -170,9 +169,6 @@ function bodyColumn(mode: SkillViewOptions['body']): string {
   return "'' AS body";
 }
 
-/** The hash of the stored overview of `s` (`.overview.md`), for its stamp: one primary-key probe. */
-const OVERVIEW_SHA = `(SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = s.seq AND f.path = '${OVERVIEW_PATH}') AS overview_sha`;
-
 type ViewRow = SkillRow & {
   overview_sha: string | null;
   files_json?: Array<[string, SkillFileKind, number, string]> | null;
@@ -219,7 +215,7 @@ export async function readSkillViewStamped(
        ORDER BY array_position($2::text[], root_uri::text) LIMIT 1)
      SELECT s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
        s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter,
-       s.overview, ${OVERVIEW_SHA}, ${bodyColumn(options.body)}${files}
+       s.overview, ${OVERVIEW_SHA_COLUMN}, ${bodyColumn(options.body)}${files}
        , (SELECT json_agg(json_build_array(f.path, f.kind, f.size, f.sha256, encode(b.content, 'base64')))
           FROM skill_files f JOIN blobs b ON b.sha256 = f.sha256
           WHERE f.skill_seq = s.seq AND f.path = ANY($4::text[])) AS contents_json
@@ -255,7 +251,7 @@ export async function readSkillRevision(
 ): Promise<SkillRevisionState | null> {
   if (rootUris.length === 0) return null;
   const { rows } = await db.query<StampedColumns & { settled: boolean; overview_sha: string | null }>(
-    `SELECT ${STAMP_COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}
+    `SELECT ${STAMP_COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA_COLUMN}
      FROM skills s
      WHERE s.account_id = $1 AND s.root_uri = ANY($2::text[]) AND s.name = $3
      ORDER BY array_position($2::text[], s.root_uri::text) LIMIT 1`,

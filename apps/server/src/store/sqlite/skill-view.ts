@@ -1,14 +1,13 @@
 import { skillJsonOfView, skillResultJson, viewOptionsFor, wantsOverview } from '../skill-json.js';
-import { STAMP_COLUMNS, type StampedColumns, skillStamp } from '../skill-stamp.js';
-import {
-  OVERVIEW_PATH,
-  type SkillFileKind,
-  type SkillJsonRead,
-  type SkillJsonRequest,
-  type SkillRevisionState,
-  type SkillView,
-  type SkillViewOptions,
-  type StoredFile,
+import { OVERVIEW_SHA_COLUMN, STAMP_COLUMNS, type StampedColumns, skillStamp } from '../skill-stamp.js';
+import type {
+  SkillFileKind,
+  SkillJsonRead,
+  SkillJsonRequest,
+  SkillRevisionState,
+  SkillView,
+  SkillViewOptions,
+  StoredFile,
 } from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, toSkillRecord } from './rows.js';
@@ -16,9 +15,6 @@ import { type SkillRow, toSkillRecord } from './rows.js';
 /** Every column of `skills` but `overview` and `body` (chosen per request, see {@link bodyColumn}). */
 const COLUMNS = `s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
   s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter`;
-
-/** The hash of the stored overview of `s` (`.overview.md`), for its stamp: one primary-key probe. */
-const OVERVIEW_SHA = `(SELECT sha256 FROM skill_files WHERE skill_seq = s.seq AND path = '${OVERVIEW_PATH}') AS overview_sha`;
 
 /** The live files of `s`, by path, as one JSON array of `[path, kind, size, sha256]`. */
 const FILES_JSON = `(SELECT json_group_array(json_array(f.path, f.kind, f.size, f.sha256)) FROM
@@ -55,7 +51,7 @@ function buildViewSql(contents: number, options: SkillViewOptions, overviewBytes
   const select = [
     COLUMNS,
     overviewBytes ? 'CAST(s.overview AS BLOB) AS overview' : 's.overview',
-    OVERVIEW_SHA,
+    OVERVIEW_SHA_COLUMN,
     bodyColumn(options.body),
   ];
   const joins: string[] = [];
@@ -190,7 +186,7 @@ export function readSkillRevision(
   name: string,
 ): SkillRevisionState | null {
   const statement = conn.stmt(
-    `SELECT ${STAMP_COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA}
+    `SELECT ${STAMP_COLUMNS}, s.overview IS NOT NULL AS settled, ${OVERVIEW_SHA_COLUMN}
      FROM skills s WHERE s.account_id = ? AND s.root_uri = ? AND s.name = ?`,
   );
   for (const rootUri of rootUris) {
