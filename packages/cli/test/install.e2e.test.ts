@@ -562,3 +562,94 @@ describe('install: exit status of a name the server does not know', () => {
     expect(readdirSync(path.join(dir, '.claude'))).toEqual([]);
   });
 });
+
+describe('install: two skills whose names differ only in letter case', () => {
+  // One folder on macOS and Windows: refused on every platform, naming both, whatever --force says.
+  const names = ['case-notes', 'Case-Notes'];
+
+  beforeAll(async () => {
+    for (const name of names) {
+      const dir = folder(path.join(work, 'src-case', name), { 'SKILL.md': md(name, `# ${name}`) });
+      ok(await cli(['add-skill', dir, '--wait']));
+    }
+  });
+
+  const results = (run: CliRun) =>
+    run.json<{ results: Array<{ skill: string; folder: string; result: string; detail?: string }> }>()
+      .results;
+
+  it('the server keeps both; install given both refuses before changing anything', async () => {
+    const listed = ok(await cli(['skills', 'list', '-o', 'json'])).json<{
+      skills: Array<{ name: string }>;
+    }>();
+    expect(listed.skills.map((s) => s.name)).toEqual(expect.arrayContaining(names));
+    const dir = project('case-both', ['.claude/']);
+    const run = await cli(['install', ...names], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/case-notes and Case-Notes differ only in letter case.*nothing was changed/);
+    expect(readdirSync(path.join(dir, '.claude'))).toEqual([]);
+    expect(existsSync(path.join(dir, 'skillport-lock.json'))).toBe(false);
+  });
+
+  it('a second skill of the same folder name is a conflict, --force or not; the lock keeps the first', async () => {
+    const dir = project('case-second', ['.claude/', '.cursor/']);
+    ok(await cli(['install', 'case-notes'], { cwd: dir }));
+    const lockBefore = readFileSync(path.join(dir, 'skillport-lock.json'), 'utf8');
+    for (const extra of [[], ['--force']]) {
+      const run = await cli(['install', 'Case-Notes', '-o', 'json', ...extra], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(results(run).map((r) => [r.skill, r.folder, r.result])).toEqual([
+        ['Case-Notes', '.claude/skills', 'conflict'],
+        ['Case-Notes', '.cursor/skills', 'conflict'],
+      ]);
+      expect(results(run)[0]?.detail).toMatch(
+        /^case-notes \(installed here, in the lock file\) and Case-Notes differ only in letter case/,
+      );
+    }
+    const text = await cli(['install', 'Case-Notes'], { cwd: dir });
+    expect(text.stderr).toMatch(/1 skill not installed \(names differing only in letter case: see detail\)/);
+    expect(readFileSync(path.join(dir, 'skillport-lock.json'), 'utf8')).toBe(lockBefore);
+    expect(readdirSync(path.join(dir, '.claude/skills'))).toEqual(['case-notes']);
+    expect(readdirSync(path.join(dir, '.cursor/skills'))).toEqual(['case-notes']);
+  });
+
+  it('a folder already in the skills folder counts too, even one skillport did not write', async () => {
+    const dir = project('case-folder', ['.claude/']);
+    folder(path.join(dir, '.claude/skills/Case-Notes'), { 'SKILL.md': 'mine' });
+    const run = await cli(['install', 'case-notes', '--force', '-o', 'json'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(results(run)).toEqual([
+      expect.objectContaining({
+        skill: 'case-notes',
+        result: 'conflict',
+        detail: expect.stringMatching(/^Case-Notes \(\.claude\/skills\/Case-Notes\) and case-notes differ/),
+      }),
+    ]);
+    expect(readdirSync(path.join(dir, '.claude/skills'))).toEqual(['Case-Notes']);
+    expect(readFileSync(path.join(dir, '.claude/skills/Case-Notes/SKILL.md'), 'utf8')).toBe('mine');
+  });
+
+  it('a lock listing both (written before this rule) installs neither until one is uninstalled', async () => {
+    const one = project('case-lock-a', ['.claude/']);
+    const two = project('case-lock-b', ['.claude/']);
+    ok(await cli(['install', 'case-notes'], { cwd: one }));
+    ok(await cli(['install', 'Case-Notes'], { cwd: two }));
+    const merged = lockOf(one);
+    Object.assign(merged.skills, lockOf(two).skills);
+    const dir = project('case-lock', []);
+    writeFileSync(path.join(dir, 'skillport-lock.json'), JSON.stringify(merged));
+    const run = await cli(['install', '-o', 'json'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(results(run).map((r) => [r.skill, r.result])).toEqual([
+      ['Case-Notes', 'conflict'],
+      ['case-notes', 'conflict'],
+    ]);
+    expect(existsSync(path.join(dir, '.claude'))).toBe(false);
+    const update = await cli(['update', '-o', 'json'], { cwd: dir });
+    expect(update.code).toBe(1);
+    expect(results(update).map((r) => r.result)).toEqual(['conflict', 'conflict']);
+    ok(await cli(['uninstall', 'Case-Notes'], { cwd: dir }));
+    ok(await cli(['install'], { cwd: dir }));
+    expect(readdirSync(path.join(dir, '.claude/skills'))).toEqual(['case-notes']);
+  });
+});

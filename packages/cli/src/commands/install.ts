@@ -10,7 +10,9 @@ import { type Context, createContext, type GlobalOptions } from '../internal/con
 import {
   type AgentChoice,
   agentsAt,
+  blocksLock,
   ClientPool,
+  caseTwin,
   chooseAgents,
   type FolderOutcome,
   foldersOf,
@@ -128,17 +130,20 @@ function failedOutcome(skill: string, folder: string, revision: string, error: u
  */
 function finish(ctx: Context, outcomes: readonly FolderOutcome[], what: string): void {
   const refused = outcomes.filter((o) => o.result === 'refused' || o.result === 'skipped');
+  const conflicts = outcomes.filter((o) => o.result === 'conflict');
   const callers = outcomes.filter((o) => CALLER_FAILURES.has(o));
   const failed = outcomes.filter((o) => o.result === 'failed' && !CALLER_FAILURES.has(o));
-  if (failed.length + refused.length + callers.length === 0) return;
-  const skills = new Set([...failed, ...refused, ...callers].map((o) => o.skill)).size;
+  if (failed.length + refused.length + conflicts.length + callers.length === 0) return;
+  const skills = new Set([...failed, ...refused, ...conflicts, ...callers].map((o) => o.skill)).size;
   throw new CliError(
     ctx.format === 'json'
       ? ''
       : `${skills} skill${skills === 1 ? '' : 's'} not ${what}` +
-          (refused.length > 0
+          (refused.some((o) => o.result === 'refused')
             ? ` (local edits kept: see detail; --force ${what === 'removed' ? 'removes' : 'replaces'} them)`
-            : ''),
+            : conflicts.length > 0
+              ? ' (names differing only in letter case: see detail)'
+              : ''),
     failed.length > 0 ? EXIT.server : EXIT.user,
   );
 }
@@ -164,6 +169,18 @@ async function installAction(
       throw new CliError('--frozen installs exactly what the lock file says: run it without skill names');
     }
     const parsed = specs.map(parseSkillSpec);
+    for (const [i, spec] of parsed.entries()) {
+      const twin = caseTwin(
+        spec.name,
+        parsed.slice(0, i).map((p) => p.name),
+      );
+      if (twin !== null) {
+        throw new CliError(
+          `${twin} and ${spec.name} differ only in letter case: one folder on macOS and Windows, so ` +
+            'one skills folder holds only one of them; install one of them; nothing was changed',
+        );
+      }
+    }
     const choice = options.agent?.length ? await chooseAgents(options.agent, ws.scope) : null;
     let fallback: AgentChoice | null = null;
     const needsChoice = choice === null && parsed.some((p) => ws.lock.skills[p.name] === undefined);
@@ -194,6 +211,7 @@ async function installAction(
             const done = await installIntoFolders(client, remote, folders, ws.scope, {
               previous,
               force: options.force === true,
+              locked: Object.keys(ws.lock.skills),
             });
             // At another revision than the lock's: say which, and what it changes (as update does).
             const moved =
@@ -207,9 +225,7 @@ async function installAction(
                   : o,
               ),
             );
-            if (
-              done.every((o) => o.result !== 'refused' && o.result !== 'failed' && o.result !== 'skipped')
-            ) {
+            if (!done.some(blocksLock)) {
               ws.lock.skills[remote.name] = lockEntry(
                 previous?.revision === remote.revision ? previous.server : server,
                 remote,
@@ -310,12 +326,10 @@ async function installFromLock(
         const done = await installIntoFolders(client, remote, folders, ws.scope, {
           previous: entry,
           force: options.force === true,
+          locked: Object.keys(ws.lock.skills),
         });
         outcomes.push(...done);
-        if (
-          folders.length > entry.folders.length &&
-          done.every((o) => o.result !== 'refused' && o.result !== 'failed')
-        ) {
+        if (folders.length > entry.folders.length && !done.some(blocksLock)) {
           ws.lock.skills[entry.name] = { ...entry, folders };
           changed = true;
         }
@@ -514,6 +528,7 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
             const done = await installIntoFolders(client, remote, entry.folders, ws.scope, {
               previous: entry,
               force: options.force === true,
+              locked: Object.keys(ws.lock.skills),
             });
             const changes =
               remote.revision === entry.revision ? '' : `: ${describeFileChanges(entry.files, remote.files)}`;
@@ -527,10 +542,7 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
                   : o,
               ),
             );
-            if (
-              remote.revision !== entry.revision &&
-              done.every((o) => o.result !== 'refused' && o.result !== 'failed' && o.result !== 'skipped')
-            ) {
+            if (remote.revision !== entry.revision && !done.some(blocksLock)) {
               ws.lock.skills[entry.name] = lockEntry(entry.server, remote, entry.folders, entry);
               changed = true;
             }

@@ -3,7 +3,7 @@
  * (project or user scope), which agents' folders, the lock file, and installing one skill into its
  * folders without ever replacing local edits silently.
  */
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AsyncHTTPClient, isApiError } from '@skillport/sdk-node';
 import {
@@ -224,22 +224,66 @@ export interface FolderOutcome {
   folder: string;
   /**
    * `installed` (new), `updated` (replaced), `unchanged`, `refused` (local edits or a folder skillport
-   * did not write), `skipped` (left as it was because another folder of the skill was refused),
-   * `failed` (download or write error), `removed` (uninstall).
+   * did not write), `conflict` (another skill's folder has the same name but for letter case: see
+   * {@link caseTwin}; `--force` does not override it), `skipped` (left as it was because another
+   * folder of the skill was refused), `failed` (download or write error), `removed` (uninstall).
    */
-  result: 'installed' | 'updated' | 'unchanged' | 'refused' | 'skipped' | 'failed' | 'removed';
+  result: 'installed' | 'updated' | 'unchanged' | 'refused' | 'conflict' | 'skipped' | 'failed' | 'removed';
   revision: string;
   /** Why it was refused or failed, or what was replaced. */
   detail?: string;
+}
+
+/** Whether an outcome keeps its skill's lock entry from being written (or moved to a new revision). */
+export function blocksLock(outcome: FolderOutcome): boolean {
+  return (
+    outcome.result === 'refused' ||
+    outcome.result === 'conflict' ||
+    outcome.result === 'skipped' ||
+    outcome.result === 'failed'
+  );
+}
+
+/**
+ * The other skill whose folder is `name`'s folder on a case-insensitive file system (macOS and
+ * Windows by default): a name that differs from `name` only in letter case (`Release-Notes` beside
+ * `release-notes`). The server keeps both (skill names are case-sensitive there, as in OpenViking),
+ * but one skills folder cannot hold both on every platform, so install and update refuse the second
+ * whatever the platform, naming both.
+ *
+ * @param name - the skill to install
+ * @param names - names already taken: the lock's skills, or the entries of a skills folder
+ * @returns the first name of `names` equal to `name` but for letter case, or null
+ */
+export function caseTwin(name: string, names: Iterable<string>): string | null {
+  const folded = name.toLowerCase();
+  for (const other of names) if (other !== name && other.toLowerCase() === folded) return other;
+  return null;
+}
+
+/** The entries of a skills folder (none when it does not exist yet). */
+async function folderEntries(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
+}
+
+/** The `conflict` detail for `name` against the skill (or folder) `twin` in `folder`. */
+export function caseConflictDetail(name: string, twin: string, where: string): string {
+  return (
+    `${twin} (${where}) and ${name} differ only in letter case: one folder on macOS and Windows, ` +
+    `so one skills folder holds only one of them; uninstall or rename ${twin} first`
+  );
 }
 
 /**
  * Installs one skill at one revision into its folders. A folder that holds exactly the files
  * skillport installed there (`previous`) is replaced; one with local edits, or one skillport did not
  * create, is left alone and reported `refused` unless `force`. The files are downloaded once and
- * checked against `remote.files` before anything is written.
+ * checked against `remote.files` before anything is written. A skill whose name differs only in
+ * letter case from another skill of the lock (`locked`) or from an entry of a skills folder is
+ * reported `conflict` in every folder (see {@link caseTwin}), `--force` or not, and nothing is written.
  *
  * @param previous - the files recorded for this skill in the lock (null when not locked)
+ * @param locked - the names of the lock's skills
  * @returns one outcome per folder; the caller records the lock entry when none was refused or failed
  */
 export async function installIntoFolders(
@@ -247,13 +291,31 @@ export async function installIntoFolders(
   remote: RemoteSkill,
   folders: readonly string[],
   scope: InstallScope,
-  options: { previous: LockedSkill | null; force: boolean },
+  options: { previous: LockedSkill | null; force: boolean; locked: Iterable<string> },
 ): Promise<FolderOutcome[]> {
+  const conflict = (folder: string, detail: string): FolderOutcome => ({
+    skill: remote.name,
+    folder,
+    result: 'conflict',
+    revision: remote.revision,
+    detail,
+  });
+  const lockedTwin = caseTwin(remote.name, options.locked);
+  if (lockedTwin !== null) {
+    return folders.map((folder) =>
+      conflict(folder, caseConflictDetail(remote.name, lockedTwin, 'installed here, in the lock file')),
+    );
+  }
   const outcomes: FolderOutcome[] = [];
   const todo: Array<{ folder: string; dir: string; state: FolderState }> = [];
   for (const folder of folders) {
     const skillsDir = resolveFolder(folder, scope);
     const dir = path.join(skillsDir, remote.name);
+    const folderTwin = caseTwin(remote.name, await folderEntries(skillsDir));
+    if (folderTwin !== null) {
+      outcomes.push(conflict(folder, caseConflictDetail(remote.name, folderTwin, `${folder}/${folderTwin}`)));
+      continue;
+    }
     const recorded = options.previous?.folders.includes(folder) ? options.previous.files : null;
     // What is there now, compared with what we would write (already up to date?) and with what we
     // wrote before (edited since?).
@@ -278,14 +340,16 @@ export async function installIntoFolders(
   if (todo.length === 0) return outcomes;
   // All or nothing per skill: when one folder is refused the others stay as they are, so every folder
   // of a skill keeps matching the one revision its lock entry records.
-  if (outcomes.some((o) => o.result === 'refused')) {
+  if (outcomes.some((o) => o.result === 'refused' || o.result === 'conflict')) {
     for (const item of todo) {
       outcomes.push({
         skill: remote.name,
         folder: item.folder,
         result: 'skipped',
         revision: remote.revision,
-        detail: 'left as it was: another folder of this skill has local edits',
+        detail: outcomes.some((o) => o.result === 'refused')
+          ? 'left as it was: another folder of this skill has local edits'
+          : 'left as it was: another folder of this skill has a name conflict',
       });
     }
     return outcomes;
