@@ -1936,7 +1936,20 @@ export interface components {
          *     }
          */
         ValidateSkillRequest: {
-            data: components["schemas"]["SkillData"];
+            /**
+             * @description The skill in any form add takes (SKILL.md text, MCP tool, structured skill). Any other JSON value (a number, a boolean, null, a list) is a 200 verdict with `valid: false` and a `yaml_format` error on `data`.
+             * @example ---
+             *     name: my-skill
+             *     description: My custom skill
+             *     ---
+             *
+             *     # My Skill
+             *
+             *     Skill content here.
+             */
+            data: string | {
+                [key: string]: unknown;
+            } | unknown[] | number | boolean | null;
             /**
              * @description Rule set: `openviking` (default; the rules add applies), `agentskills` (the Agent Skills specification: lowercase kebab names, name = folder name, …) or `claude` (agentskills plus no XML tags and no reserved words `anthropic`/`claude`). `null` or `false`: the default.
              * @example agentskills
@@ -2007,6 +2020,16 @@ export interface components {
              * @enum {string}
              */
             profile: "openviking" | "agentskills" | "claude";
+            /**
+             * @description The request's `skill_dir_name`, `""` when not given (sent by the server like `source_path`)
+             * @example my-skill
+             */
+            skill_dir_name?: string;
+            /**
+             * @description The request's `source_path`, `""` when not given (the server always sends it, as OpenViking does; the local validator of the SDKs and CLI leaves it out)
+             * @example skills/my-skill/SKILL.md
+             */
+            source_path?: string;
             /** @description Whether strict mode was applied */
             strict: boolean;
             /** @description Frontmatter `tags` as a list; empty when none */

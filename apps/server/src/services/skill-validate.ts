@@ -26,6 +26,7 @@ export interface ValidateBody {
   strict?: boolean | null | false | undefined;
   profile?: ValidationProfile | null | false | undefined;
   skill_dir_name?: string | null | false | undefined;
+  source_path?: string | null | false | undefined;
 }
 
 /**
@@ -55,13 +56,30 @@ function withError(result: ValidateSkillResult, issue: SkillIssue): ValidateSkil
 
 /**
  * Validates `data` (SKILL.md text, MCP tool or structured skill) with core's `validateSkill`.
- * Always a verdict, never a refusal of the skill: a string that looks like a host path (which add
+ * Always a verdict, never a refusal of the skill: `data` of another JSON type (a number, a list, null)
+ * is invalid with a `yaml_format` error on `data`; a string that looks like a host path (which add
  * refuses with 403) is reported invalid with a `host_path` error; an MCP conversion's issues join
  * the warnings; a structured object goes to core as is (a missing name is an issue, not a 400).
  *
- * @returns the contract's validate result
+ * @returns the contract's validate result, with the request's `source_path` and `skill_dir_name`
+ *   (`""` when not given) as OpenViking's validate returns them
  */
 export function validateSkillInput(deps: ValidateDeps, body: ValidateBody): ValidateSkillResult {
+  return {
+    ...verdictOf(deps, body),
+    source_path: typeof body.source_path === 'string' ? body.source_path : '',
+    skill_dir_name: typeof body.skill_dir_name === 'string' ? body.skill_dir_name : '',
+  };
+}
+
+/** What JSON type `data` is, for the message refusing it. */
+function jsonTypeOf(data: unknown): string {
+  if (data === null) return 'null';
+  if (Array.isArray(data)) return 'a list';
+  return `a ${typeof data}`;
+}
+
+function verdictOf(deps: ValidateDeps, body: ValidateBody): ValidateSkillResult {
   const data = body.data;
   const structured =
     typeof data === 'object' && data !== null && !Array.isArray(data) && !('inputSchema' in data);
@@ -77,6 +95,27 @@ export function validateSkillInput(deps: ValidateDeps, body: ValidateBody): Vali
     // Add also refuses the text it builds (e.g. a NUL in `content`); core reports the name itself.
     const resolved = resolveData(data, deps);
     return 'rule' in resolved && resolved.rule !== 'data_invalid' ? withError(result, resolved) : result;
+  }
+  if (typeof data !== 'string' && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+    return {
+      valid: false,
+      strict: options.strict,
+      profile: options.profile,
+      name: null,
+      description: null,
+      tags: [],
+      allowed_tools: [],
+      body_lines: 0,
+      errors: [
+        {
+          rule: 'yaml_format',
+          severity: 'error',
+          message: `data is ${jsonTypeOf(data)}; send SKILL.md text (a string), an MCP tool or a structured skill (an object)`,
+          field: 'data',
+        },
+      ],
+      warnings: [],
+    };
   }
   if (typeof data === 'string' && looksLikeHostPath(data)) {
     const result = validateSkill(data, options);

@@ -596,6 +596,48 @@ describe('POST /api/v1/skills/validate', () => {
     expect(add.status).toBe(400);
   });
 
+  // OpenViking's validate answers any JSON value of `data` with a verdict; its SDKs pass a caller's
+  // value through unchecked, so a number or a list must not turn the verdict into a 400.
+  test.each([
+    ['a number', 42],
+    ['a boolean', true],
+    ['null', null],
+    ['a list', ['---\nname: listed\ndescription: A skill inside a list\n---\n']],
+  ])('data that is %s → 200, valid=false, yaml_format on data (add refuses it)', async (_label, data) => {
+    const res = await t.request('POST', '/api/v1/skills/validate', { body: { data } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result).toMatchObject({ valid: false, name: null, description: null, body_lines: 0 });
+    expect(res.json.result.errors).toEqual([
+      expect.objectContaining({ rule: 'yaml_format', severity: 'error', field: 'data' }),
+    ]);
+    expect(res.json.result.errors[0].message).toMatch(/SKILL\.md text.*MCP tool.*structured skill/);
+    const add = await t.request('POST', '/api/v1/skills', { body: { data } });
+    expect(add.status).toBe(400);
+  });
+
+  test('source_path and skill_dir_name come back in the verdict ("" when not given), as OpenViking answers', async () => {
+    const given = await t.request('POST', '/api/v1/skills/validate', {
+      body: {
+        data: md('echoed', 'A skill whose origin is echoed'),
+        source_path: 'skills/echoed/SKILL.md',
+        skill_dir_name: 'echoed',
+      },
+    });
+    expect(given.status, given.text).toBe(200);
+    expect(given.json.result).toMatchObject({
+      source_path: 'skills/echoed/SKILL.md',
+      skill_dir_name: 'echoed',
+    });
+    const absent = await t.request('POST', '/api/v1/skills/validate', {
+      body: {
+        data: md('echoed', 'A skill whose origin is echoed'),
+        source_path: null,
+        skill_dir_name: false,
+      },
+    });
+    expect(absent.json.result).toMatchObject({ source_path: '', skill_dir_name: '' });
+  });
+
   test('MCP tool data is converted then validated; nothing is stored', async () => {
     const res = await t.request('POST', '/api/v1/skills/validate', {
       body: {

@@ -453,10 +453,24 @@ export const GetSkillResultSchema = z
       '`revision`',
   });
 
+/**
+ * `data` of validate: the forms add takes ({@link SkillDataSchema}) or any other JSON value, which is
+ * answered with a verdict (`yaml_format` on `data`), not a 400, as OpenViking's validate answers it.
+ */
+export const ValidateSkillDataSchema = z
+  .union([SkillDataSchema, z.array(z.unknown()), z.number(), z.boolean(), z.null()])
+  .meta({
+    description:
+      'The skill in any form add takes (SKILL.md text, MCP tool, structured skill). Any other JSON value ' +
+      '(a number, a boolean, null, a list) is a 200 verdict with `valid: false` and a `yaml_format` error on ' +
+      '`data`.',
+    example: '---\nname: my-skill\ndescription: My custom skill\n---\n\n# My Skill\n\nSkill content here.',
+  });
+
 /** Body of `POST /api/v1/skills/validate`. */
 export const ValidateSkillRequestSchema = z
   .strictObject({
-    data: SkillDataSchema,
+    data: ValidateSkillDataSchema,
     strict: looseOptional(z.boolean()).meta({
       description:
         'Strict mode. Profile `openviking`: `name_matches_directory`, `name_max_length`, ' +
@@ -529,6 +543,20 @@ export const ValidateSkillResultSchema = z
     warnings: z.array(SkillIssueSchema).meta({
       description:
         'Issues that do not make the skill invalid: best-practice hints, and the rules that are errors only in strict mode',
+    }),
+    source_path: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'The request\'s `source_path`, `""` when not given (the server always sends it, as OpenViking does; ' +
+          'the local validator of the SDKs and CLI leaves it out)',
+        example: 'skills/my-skill/SKILL.md',
+      }),
+    skill_dir_name: z.string().optional().meta({
+      description:
+        'The request\'s `skill_dir_name`, `""` when not given (sent by the server like `source_path`)',
+      example: 'my-skill',
     }),
   })
   .meta({
