@@ -444,6 +444,29 @@ describe('bulk add and export / import', () => {
     expect(results.find((r) => r.input.endsWith('skills/alpha'))?.result).toBe('replaced');
   });
 
+  it('--wait counts the processing of the jobs this command queued, not every job of the account', async () => {
+    const batch = folder(path.join(work, 'batch'), {
+      'one/SKILL.md': md('batch-one', 'One.'),
+      'two/SKILL.md': md('batch-two', 'Two.'),
+      'three/SKILL.md': md('batch-three', 'Three.'),
+    });
+    const json = ok(await cli(['add-skill', batch, '--wait', '-o', 'json'])).json<
+      Array<{ name: string; result: string; task_id: string; task_status: string }>
+    >();
+    expect(json.map((r) => [r.name, r.result, r.task_status])).toEqual([
+      ['batch-one', 'added', 'completed'],
+      ['batch-three', 'added', 'completed'],
+      ['batch-two', 'added', 'completed'],
+    ]);
+    // The account's queue now counts those jobs too (and any earlier): the second batch counts its own.
+    const queue = ok(await cli(['observer', 'queue', '-o', 'json'])).json<{ completed: number }>();
+    expect(queue.completed).toBeGreaterThanOrEqual(3);
+    const run = ok(await cli(['add-skill', batch, '--wait'], { env: { COLUMNS: '300' } }));
+    expect(run.stdout.toString().trim().split('\n').at(-1)).toBe(
+      '0 added, 3 replaced, 0 refused (3 inputs); processing: 3 completed, 0 failed, 0 left',
+    );
+  });
+
   it('export writes every skill of the root as folders; import into another server gives the same revisions', async () => {
     const zip = path.join(work, 'export.zip');
     const exported = ok(await cli(['skills', 'export', zip, '-o', 'json'])).json<{

@@ -181,6 +181,47 @@ function collisionError(
   return { code: 'CONFLICT', message, status: 409 };
 }
 
+/** Task reads at once after a bulk add with `--wait`. */
+const TASK_READ_CONCURRENCY = 8;
+
+/**
+ * The status of each task a bulk add queued (`pending`, `running`, `completed`, `failed`,
+ * `cancelled`), read by the `task_id` each add answered, so the count is this command's jobs and not
+ * every job of the account (other commands and clients may be adding at the same time). A task the
+ * server no longer knows is `unknown`.
+ */
+async function batchTaskStatus(
+  client: Awaited<ReturnType<Context['client']>>,
+  outcomes: readonly BulkOutcome[],
+): Promise<Map<BulkOutcome, string>> {
+  const queued = outcomes.filter((o) => o.write?.task_id !== undefined);
+  const statuses = await pMap(
+    queued,
+    async (o) => {
+      try {
+        return (await client.getTask(o.write?.task_id as string)).status;
+      } catch (error) {
+        if (isApiError(error) && error.code === 'NOT_FOUND') return 'unknown';
+        throw error;
+      }
+    },
+    { concurrency: TASK_READ_CONCURRENCY },
+  );
+  return new Map(queued.map((o, i) => [o, statuses[i] as string]));
+}
+
+/** `3 completed, 0 failed, 1 left` (plus cancelled and unknown ones when any) for a bulk add's tasks. */
+function describeTaskStatus(processed: ReadonlyMap<BulkOutcome, string>): string {
+  const count = (...statuses: string[]) => [...processed.values()].filter((s) => statuses.includes(s)).length;
+  const cancelled = count('cancelled');
+  const unknown = count('unknown');
+  return (
+    `${count('completed')} completed, ${count('failed')} failed, ${count('pending', 'running')} left` +
+    (cancelled > 0 ? `, ${cancelled} cancelled` : '') +
+    (unknown > 0 ? `, ${unknown} unknown` : '')
+  );
+}
+
 /** Skills added at once by a bulk add. */
 const ADD_CONCURRENCY = 4;
 
@@ -287,11 +328,12 @@ async function addMany(
         { concurrency: ADD_CONCURRENCY },
       ),
   );
-  let queue: WriteResultLike['queue_status'];
+  let processed: Map<BulkOutcome, string> | undefined;
   if (wait && outcomes.some((o) => o.result !== 'refused')) {
-    queue = await withSpinner(ctx.io, ctx.format, 'Waiting for processing…', () =>
-      client.waitProcessed(timeout !== undefined ? { timeout } : {}),
-    );
+    processed = await withSpinner(ctx.io, ctx.format, 'Waiting for processing…', async () => {
+      await client.waitProcessed(timeout !== undefined ? { timeout } : {});
+      return batchTaskStatus(client, outcomes);
+    });
   }
   const refused = outcomes.filter((o) => o.result === 'refused');
   if (ctx.format === 'json') {
@@ -304,6 +346,7 @@ async function addMany(
               ...(o.tool !== undefined ? { tool: o.tool } : {}),
               result: o.result,
               ...o.write,
+              ...(processed?.has(o) ? { task_status: processed.get(o) } : {}),
               skipped: o.skipped,
             }
           : {
@@ -350,9 +393,7 @@ async function addMany(
     ctx.print(
       `${count('added')} added, ${count('replaced')} replaced, ${refused.length} refused (${outcomes.length} inputs)` +
         (skippedTotal > 0 ? `; ${notUploaded(skippedTotal)}` : '') +
-        (queue
-          ? `; processing: ${queue.completed} completed, ${queue.failed} failed, ${queue.pending + queue.processing} left`
-          : '') +
+        (processed ? `; processing: ${describeTaskStatus(processed)}` : '') +
         '\n',
     );
   }
