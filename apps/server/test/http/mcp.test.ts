@@ -271,6 +271,22 @@ describe('/mcp in dev mode (fixtures)', () => {
     ).rejects.toThrow(/INVALID|\.\./);
   });
 
+  // MCP specification, tools, error handling: unknown tools are protocol errors (JSON-RPC -32602);
+  // a known tool's bad arguments and failures are results with isError (above).
+  it('a call of a tool the server does not have is a JSON-RPC error -32602, not a result', async () => {
+    for (const name of ['no_such_tool', 'Find_Skills', 'x'.repeat(5000)]) {
+      const call = client.callTool({ name, arguments: { query: 'charts' } });
+      await expect(call).rejects.toMatchObject({ code: -32602 });
+      const message = await call.catch((error: Error) => error.message);
+      expect(message).toContain('Unknown tool');
+      expect(message).toContain('find_skills, get_skill, list_skills, read_skill_file');
+      expect(message.length).toBeLessThan(400);
+    }
+    // The session is still good, and known tools still answer their own errors as results.
+    const missing = (await client.callTool({ name: 'get_skill', arguments: {} })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+  });
+
   it('read_skill_file: text as text, an image as an image, other bytes as a blob resource', async () => {
     const script = await client.callTool({
       name: 'read_skill_file',

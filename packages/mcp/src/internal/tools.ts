@@ -3,7 +3,13 @@
  * written for the model that calls them; every tool is read-only.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { GetSkillResult } from '@skillport/core';
 import { z } from 'zod';
 import type { SkillRegistry } from '../registry.js';
@@ -102,6 +108,9 @@ function describeSkill(skill: GetSkillResult, level: 0 | 1 | 2): string {
   return lines.join('\n');
 }
 
+/** The tools {@link registerSkillTools} registers, in the order `tools/list` gives them. */
+export const SKILL_TOOL_NAMES = ['find_skills', 'get_skill', 'list_skills', 'read_skill_file'] as const;
+
 /**
  * Registers the tools on `server`.
  *
@@ -109,6 +118,7 @@ function describeSkill(skill: GetSkillResult, level: 0 | 1 | 2): string {
  * @param registry - the registry the tools read
  */
 export function registerSkillTools(server: McpServer, registry: SkillRegistry): void {
+  refuseUnknownTools(server, SKILL_TOOL_NAMES);
   server.registerTool(
     'find_skills',
     {
@@ -305,4 +315,46 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
       }
     },
   );
+}
+
+/** Longest tool name an "Unknown tool" error repeats. */
+const MAX_ECHOED_TOOL_NAME = 80;
+
+/**
+ * Answers a `tools/call` of a tool this server does not have with the JSON-RPC error -32602 (invalid
+ * params), as the specification's tools error handling asks: unknown tools are protocol errors, while
+ * a known tool's bad arguments and failures are results with `isError` the model can act on. The
+ * SDK's `McpServer` answers an unknown tool with an `isError` result too, so the `tools/call` handler
+ * it registers is wrapped as it is registered (the one hook its public API offers); call this before
+ * the first `registerTool`.
+ *
+ * @param server - the MCP server, before any tool is registered
+ * @param names - the names of every tool it will have
+ * @see https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling
+ */
+function refuseUnknownTools(server: McpServer, names: readonly string[]): void {
+  const known = new Set(names);
+  const lowLevel = server.server;
+  const setRequestHandler = lowLevel.setRequestHandler.bind(lowLevel);
+  const wrapped: typeof lowLevel.setRequestHandler = (schema, handler) => {
+    if ((schema as unknown) !== CallToolRequestSchema) return setRequestHandler(schema, handler);
+    // The handler is McpServer's own: a registered tool's call goes to it unchanged.
+    lowLevel.setRequestHandler = setRequestHandler;
+    const callTool = handler as unknown as (
+      request: CallToolRequest,
+      extra: Parameters<typeof handler>[1],
+    ) => ReturnType<typeof handler>;
+    return setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const name = request.params.name;
+      if (!known.has(name)) {
+        const shown = name.length > MAX_ECHOED_TOOL_NAME ? `${name.slice(0, MAX_ECHOED_TOOL_NAME)}…` : name;
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(shown)}: this server's tools are ${names.join(', ')} (see tools/list)`,
+        );
+      }
+      return callTool(request, extra);
+    });
+  };
+  lowLevel.setRequestHandler = wrapped;
 }
