@@ -14,6 +14,7 @@ export {
   serializeSkillMd,
   skillMdFromStructured,
 } from './parse/serialize-skill-md.js';
+export { type FrontmatterSize, frontmatterSize } from './parse/split-frontmatter.js';
 export { splitAllowedTools, splitTags } from './parse/split-lists.js';
 // Toolbox: skills as agent tools, chat models, tool exports and the skills catalogue (the @skillport/core README).
 export type { ChatCompleteOptions, ChatCompletion, ChatMessage, ChatModel } from './toolbox/chat-model.js';

@@ -82,6 +82,7 @@ const CORE_EXPORTS = [
   'findInvalidUtf8',
   'firstInvalidUtf8',
   'fromMcpTool',
+  'frontmatterSize',
   'isErrorCode',
   'isMcpTool',
   'isSkillportError',

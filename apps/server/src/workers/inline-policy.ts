@@ -6,6 +6,7 @@
  * the worker pool with its time budget.
  */
 
+import { frontmatterSize } from '@skillport/core';
 import { declaredZipSize, looksLikeZip } from '../uploads/zip-reader.js';
 
 /** Largest text, in UTF-16 code units, processed inline. */
@@ -28,52 +29,17 @@ export function runsInline(length: number): boolean {
  */
 export const INLINE_MAX_FRONTMATTER_CHARS = 2048;
 
-/** True when the line of `text` starting at `at` is a fence: `---` then only spaces or tabs. */
-function isFenceLine(text: string, at: number): boolean {
-  if (!text.startsWith('---', at)) return false;
-  let i = at + 3;
-  while (i < text.length) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || c === 13) return true;
-    if (c !== 32 && c !== 9) return false;
-    i++;
-  }
-  return true;
-}
-
-/**
- * Characters of YAML the SKILL.md parser would read from `text`: between an opening `---` fence on
- * line 1 (after an optional BOM) and the first later fence line, with the parser's line breaks (LF,
- * CRLF, CR). Without a closing fence the rest of the text is counted (never less than the parser
- * reads). Linear, no regular expression.
- *
- * @param text - SKILL.md text
- */
-export function frontmatterChars(text: string): number {
-  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  if (!isFenceLine(text, start)) return 0;
-  let i = start + 3;
-  const length = text.length;
-  while (i < length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
-  const yamlStart = i;
-  while (i < length) {
-    // `i` is at a line break.
-    i += text.charCodeAt(i) === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
-    if (isFenceLine(text, i)) return i - yamlStart;
-    while (i < length && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
-  }
-  return length - yamlStart;
-}
-
 /**
  * True when SKILL.md text is processed (parsed, validated) in the calling thread: at most
  * {@link INLINE_MAX_CHARS} characters, of which at most {@link INLINE_MAX_FRONTMATTER_CHARS} of
- * frontmatter.
+ * frontmatter, its fences found as the parser finds them (core's `frontmatterSize`). A frontmatter
+ * that is never closed counts everything after its opening fence, so such text is decided as before
+ * the parser refuses it (`yaml_format`), whichever thread does.
  *
  * @param text - the SKILL.md
  */
 export function textRunsInline(text: string): boolean {
-  return runsInline(text.length) && frontmatterChars(text) <= INLINE_MAX_FRONTMATTER_CHARS;
+  return runsInline(text.length) && (frontmatterSize(text)?.chars ?? 0) <= INLINE_MAX_FRONTMATTER_CHARS;
 }
 
 /** Most JSON values (objects, arrays, scalars) of input processed inline. */

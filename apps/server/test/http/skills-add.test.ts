@@ -333,6 +333,28 @@ describe('POST /api/v1/skills — rules', () => {
       });
   });
 
+  test('an unclosed frontmatter gets one verdict whether it is parsed inline or in the worker pool', async () => {
+    const head = '---\nname: unclosed\ndescription: A frontmatter that is never closed\n';
+    const texts = [
+      `${head}body\n`, // inline
+      `${head}${'k: v\n'.repeat(600)}`, // short text, over 2,048 characters after the opening fence
+      `${head}${'line of text\n'.repeat(2000)}`, // over 16 Ki characters
+    ];
+    const verdicts = [];
+    for (const data of texts) {
+      const res = await t.request('POST', '/api/v1/skills', { body: { data } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('SKILL_INVALID');
+      verdicts.push({ message: res.json.error.message, issues: res.json.error.details.issues });
+    }
+    expect(verdicts[0]?.issues).toEqual([
+      expect.objectContaining({ rule: 'yaml_format', line: 1, column: 1 }),
+    ]);
+    expect(verdicts[1]).toEqual(verdicts[0]);
+    expect(verdicts[2]).toEqual(verdicts[0]);
+    expect((await t.request('GET', '/api/v1/skills/unclosed')).status).toBe(404);
+  });
+
   test.each([['a'.repeat(65)], ['bad name'], ['ümlaut']])(
     'name %j breaks the name rule → 400 INVALID_ARGUMENT details.field=name',
     async (name) => {

@@ -54,6 +54,33 @@ function isFence(text: string, start: number, end: number): boolean {
 }
 
 /**
+ * Where the fences of `text` are, reading from `start` (past a BOM): null when the line at `start`
+ * is not an opening fence; else where the YAML starts and where the closing fence line starts and
+ * ends (`close` -1 when the frontmatter is never closed). Linear: jumps from one `---` to the next.
+ */
+function locateFences(
+  text: string,
+  start: number,
+): { yamlStart: number; close: number; closeEnd: number } | null {
+  const hasCr = text.indexOf('\r', start) !== -1;
+  const firstEnd = lineEnd(text, start, hasCr);
+  if (!isFence(text, start, firstEnd)) return null;
+  const yamlStart = skipBreak(text, firstEnd);
+  // Jump from one "---" to the next; only one at the start of a line, alone on it, is a fence.
+  let from = yamlStart;
+  for (;;) {
+    const at = text.indexOf('---', from);
+    if (at === -1) return { yamlStart, close: -1, closeEnd: -1 };
+    const before = at === yamlStart ? 10 : text.charCodeAt(at - 1);
+    if (before === 10 || before === 13) {
+      const end = lineEnd(text, at, hasCr);
+      if (isFence(text, at, end)) return { yamlStart, close: at, closeEnd: end };
+    }
+    from = at + 3;
+  }
+}
+
+/**
  * Splits `raw` into frontmatter YAML and body.
  *
  * @param raw - the SKILL.md text as read (a leading U+FEFF is ignored)
@@ -62,34 +89,56 @@ function isFence(text: string, start: number, end: number): boolean {
  */
 export function splitFrontmatter(raw: string): FrontmatterSplit {
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  const hasCr = text.indexOf('\r') !== -1;
-  const firstEnd = lineEnd(text, 0, hasCr);
-  if (!isFence(text, 0, firstEnd)) {
+  const fences = locateFences(text, 0);
+  if (fences === null) {
     return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: noFrontmatter(text) };
   }
-  const yamlStart = skipBreak(text, firstEnd);
-  // Jump from one "---" to the next; only one at the start of a line, alone on it, is a fence.
-  let from = yamlStart;
-  for (;;) {
-    const at = text.indexOf('---', from);
-    if (at === -1) break;
-    const before = at === yamlStart ? 10 : text.charCodeAt(at - 1);
-    if (before === 10 || before === 13) {
-      const end = lineEnd(text, at, hasCr);
-      if (isFence(text, at, end)) {
-        return {
-          text,
-          hasFrontmatter: true,
-          yaml: text.slice(yamlStart, at),
-          yamlLine: 2,
-          body: text.slice(skipBreak(text, end)),
-          issue: null,
-        };
-      }
-    }
-    from = at + 3;
+  if (fences.close === -1) {
+    return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: unclosed(text) };
   }
-  return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: unclosed(text) };
+  return {
+    text,
+    hasFrontmatter: true,
+    yaml: text.slice(fences.yamlStart, fences.close),
+    yamlLine: 2,
+    body: text.slice(skipBreak(text, fences.closeEnd)),
+    issue: null,
+  };
+}
+
+/** The size of a SKILL.md's frontmatter, as {@link frontmatterSize} measures it. */
+export interface FrontmatterSize {
+  /**
+   * UTF-16 code units of YAML between the fences (what the YAML parser reads), or, when the
+   * frontmatter is never closed, of everything after the opening fence's line.
+   */
+  chars: number;
+  /** False when the opening fence has no closing fence (parsing then reports `yaml_format`). */
+  closed: boolean;
+}
+
+/**
+ * Measures the frontmatter of a SKILL.md without copying any of it: the fences exactly as
+ * {@link splitFrontmatter} (and so `parseSkillMd`, `validateSkill` and the server's add) finds them.
+ * Linear in the text's length, no regular expression over the text; cheap enough to decide how to
+ * process a document before parsing it (the server parses a large frontmatter off its event loop).
+ *
+ * @param raw - the SKILL.md text as read (a leading U+FEFF is ignored)
+ * @returns `{chars, closed}`, or null when line 1 is not an opening `---` fence (no frontmatter)
+ * @example
+ * ```ts
+ * frontmatterSize('---\nname: a\n---\nBody'); // { chars: 8, closed: true }
+ * frontmatterSize('---\nname: a\n');           // { chars: 8, closed: false }
+ * frontmatterSize('# Title');                    // null
+ * ```
+ */
+export function frontmatterSize(raw: string): FrontmatterSize | null {
+  const start = raw.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const fences = locateFences(raw, start);
+  if (fences === null) return null;
+  return fences.close === -1
+    ? { chars: raw.length - fences.yamlStart, closed: false }
+    : { chars: fences.close - fences.yamlStart, closed: true };
 }
 
 /** The `yaml_format` error for a frontmatter that is never closed, with a hint for an indented fence. */
