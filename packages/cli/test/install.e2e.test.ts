@@ -676,3 +676,53 @@ describe('install: two skills whose names differ only in letter case', () => {
     expect(readdirSync(path.join(dir, '.claude/skills'))).toEqual(['case-notes']);
   });
 });
+
+describe("install: a skill name outside an agent's naming rule", () => {
+  // The server keeps OpenViking's rule ([A-Za-z0-9_-]); the agents read the Agent Skills rule
+  // (lowercase letters, digits and single hyphens, the name equal to the folder's), Claude Code its
+  // ASCII form. The skill is still installed, byte for byte, with a warning naming each agent.
+  beforeAll(async () => {
+    const dir = folder(path.join(work, 'src-naming', 'PDF_Tools'), { 'SKILL.md': md('PDF_Tools', '# PDF') });
+    ok(await cli(['add-skill', dir, '--wait']));
+    ok(await cli(['add-skill', path.join(REPO_ROOT, 'examples/skills/release-notes'), '--wait']));
+  });
+
+  it('is installed with a warning per agent folder in detail (and on stderr), exit 0', async () => {
+    const dir = project('naming', ['.claude/', '.codex/']);
+    const run = ok(await cli(['install', 'PDF_Tools', '-o', 'json'], { cwd: dir }));
+    const results = run
+      .json<{ results: Array<{ skill: string; folder: string; result: string; warning?: string }> }>()
+      .results.map((r) => [r.folder, r.result, r.warning]);
+    expect(results).toEqual([
+      [
+        '.agents/skills',
+        'installed',
+        expect.stringMatching(/^Codex, Agent Skills .*name_allowed_characters.*the agents may not load it$/),
+      ],
+      [
+        '.claude/skills',
+        'installed',
+        expect.stringMatching(/^Claude Code: .*a–z.*name_allowed_characters, e\.g\. "pdf-tools"/),
+      ],
+    ]);
+    expect(run.stderr).toMatch(/^warning: PDF_Tools in \.claude\/skills: Claude Code: /m);
+    const table = ok(
+      await cli(['install', 'PDF_Tools', '--agent', 'cursor'], { cwd: dir, env: { COLUMNS: '400' } }),
+    );
+    expect(table.stdout.toString()).toMatch(
+      /PDF_Tools\s+\w{12}\s+\.cursor\/skills\s+installed\s+warning: Cursor: /,
+    );
+    expect(readFileSync(path.join(dir, '.claude/skills/PDF_Tools/SKILL.md'), 'utf8')).toBe(
+      md('PDF_Tools', '# PDF'),
+    );
+    // A name every agent reads gives no warning (claude-code, codex and now cursor are detected).
+    const clean = ok(await cli(['install', 'release-notes', '-o', 'json'], { cwd: dir }));
+    const cleanResults = clean.json<{ results: Array<{ folder: string; warning?: string }> }>().results;
+    expect(cleanResults.map((r) => [r.folder, r.warning])).toEqual([
+      ['.agents/skills', undefined],
+      ['.claude/skills', undefined],
+      ['.cursor/skills', undefined],
+    ]);
+    expect(clean.stderr).not.toMatch(/warning/);
+  });
+});

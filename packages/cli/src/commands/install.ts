@@ -103,7 +103,10 @@ function outcomeTable(ctx: Context, outcomes: readonly FolderOutcome[]): void {
         { header: 'revision', value: (o) => short(o.revision), flexible: false },
         { header: 'folder', value: (o) => o.folder },
         { header: 'result', value: (o) => o.result, flexible: false },
-        { header: 'detail', value: (o) => o.detail ?? '' },
+        {
+          header: 'detail',
+          value: (o) => [o.detail, o.warning && `warning: ${o.warning}`].filter(Boolean).join('; '),
+        },
       ],
       ctx.width,
     ),
@@ -279,6 +282,10 @@ function report(
   } else {
     outcomeTable(ctx, outcomes);
     ctx.print(`Lock file: ${lockSummary(ws)}\n`);
+  }
+  // Installed all the same: the agent may still read it, and the registry's name is the one to use.
+  for (const o of outcomes) {
+    if (o.warning) ctx.io.stderr.write(`warning: ${o.skill} in ${o.folder}: ${o.warning}\n`);
   }
   finish(ctx, outcomes, what);
 }

@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AsyncHTTPClient, isApiError } from '@skillport/sdk-node';
+import { agentNameWarning } from './agent-names.js';
 import {
   AGENTS,
   type AgentSpec,
@@ -232,6 +233,11 @@ export interface FolderOutcome {
   revision: string;
   /** Why it was refused or failed, or what was replaced. */
   detail?: string;
+  /**
+   * For a folder written: the agents reading it that may not load the skill because of its name
+   * (see {@link agentNameWarning}), e.g. `Claude Code: "name" "PDF_Tools" may contain only … (…)`.
+   */
+  warning?: string;
 }
 
 /** Whether an outcome keeps its skill's lock entry from being written (or moved to a new revision). */
@@ -281,6 +287,7 @@ export function caseConflictDetail(name: string, twin: string, where: string): s
  * checked against `remote.files` before anything is written. A skill whose name differs only in
  * letter case from another skill of the lock (`locked`) or from an entry of a skills folder is
  * reported `conflict` in every folder (see {@link caseTwin}), `--force` or not, and nothing is written.
+ * A folder written whose agents may not load the skill by its name carries a `warning`.
  *
  * @param previous - the files recorded for this skill in the lock (null when not locked)
  * @param locked - the names of the lock's skills
@@ -370,9 +377,11 @@ export async function installIntoFolders(
     }
     return outcomes;
   }
+  const skillMd = files.get('SKILL.md');
   for (const item of todo) {
     try {
       await writeSkillFolder(path.dirname(item.dir), remote.name, files);
+      const warning = skillMd ? agentNameWarning(item.folder, scope, remote.name, skillMd) : null;
       outcomes.push({
         skill: remote.name,
         folder: item.folder,
@@ -381,6 +390,7 @@ export async function installIntoFolders(
         ...(item.state.kind === 'modified' || item.state.kind === 'foreign'
           ? { detail: `replaced with --force (${describeState(item.state)})` }
           : {}),
+        ...(warning !== null ? { warning } : {}),
       });
     } catch (error) {
       outcomes.push({
