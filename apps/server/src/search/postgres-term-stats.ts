@@ -16,32 +16,50 @@ export interface TermStats {
 const MAX_CACHED_TERMS = 10_000;
 
 /**
- * Document frequencies (per term: the skills whose rows of its lexeme carry a label it asks for; a
- * distinct count over the lexemes of a prefix) and the total number of skills, counted from
- * `skill_terms` (index-only scans), with the search generation of the same snapshot.
- * Parameters: $1 lexemes, $2 prefix flags, $3 label bits.
+ * In one snapshot: the search generation, the number of skills (the sum of `skill_root_counts`,
+ * PostgreSQL migration 8) and per term its lexemes and document frequency. Parameters: $1 lexemes,
+ * $2 prefix flags, $3 label bits.
+ *
+ * - A prefix's lexemes: the distinct lexemes of `skill_terms` starting with it, one index probe each
+ *   (a skip scan), however many rows each has.
+ * - A lexeme's frequency under a term's labels: the sum of its rows of `skill_term_counts` (migration
+ *   9) whose label set meets the term's (all with labels 0): at most 64 rows per label set.
+ * - A prefix standing for several lexemes matches the skills of any: the frequency of the most frequent
+ *   one (from the counts) plus the skills of the others, counted once each, that it does not match (a
+ *   primary-key probe each): rows of the less frequent lexemes are read, never the largest's.
+ *
+ * Returns `generation`, `n`, `df` (per term, in order) and `lexemes` (each term's, in term then
+ * code-point order) with `terms` (the position of each, from 1).
  */
-const FREQUENCIES = `SELECT (SELECT sum(n) FROM skill_search_generation)::text AS generation,
-  (SELECT count(*) FROM skills) AS n, ARRAY(
-    SELECT CASE WHEN q.prefix THEN (SELECT count(DISTINCT t.skill_seq) FROM skill_terms t
-        WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) AND starts_with(t.lexeme, q.lexeme)
-          AND (q.labels = 0 OR t.labels & q.labels <> 0))
-      ELSE (SELECT count(*) FROM skill_terms t
-        WHERE t.lexeme = q.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)) END
-    FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
-    ORDER BY q.i) AS df`;
-
-/**
- * The distinct lexemes of `skill_terms` starting with $1, in order: one index probe per lexeme (a
- * skip scan), however many rows each has.
- */
-const PREFIX_LEXEMES = `WITH RECURSIVE e(lexeme) AS (
-    (SELECT lexeme FROM skill_terms WHERE lexeme >= $1 AND lexeme <= $1 || chr(1114111) ORDER BY lexeme LIMIT 1)
+const FREQUENCIES = `WITH RECURSIVE q AS (
+    SELECT * FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+  ), e(i, prefix, lexeme) AS (
+    SELECT q.i, q.lexeme, (SELECT t.lexeme FROM skill_terms t
+        WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+      FROM q WHERE q.prefix
     UNION ALL
-    SELECT (SELECT t.lexeme FROM skill_terms t WHERE t.lexeme > e.lexeme AND t.lexeme <= $1 || chr(1114111)
-      ORDER BY t.lexeme LIMIT 1)
-    FROM e WHERE e.lexeme IS NOT NULL)
-  SELECT lexeme FROM e WHERE lexeme IS NOT NULL AND starts_with(lexeme, $1)`;
+    SELECT e.i, e.prefix, (SELECT t.lexeme FROM skill_terms t
+        WHERE t.lexeme > e.lexeme AND t.lexeme <= e.prefix || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+      FROM e WHERE e.lexeme IS NOT NULL
+  ), l AS (
+    SELECT q.i, q.labels, q.lexeme COLLATE "C" AS lexeme FROM q WHERE NOT q.prefix
+    UNION ALL
+    SELECT e.i, q.labels, e.lexeme FROM e JOIN q ON q.i = e.i
+      WHERE e.lexeme IS NOT NULL AND starts_with(e.lexeme, e.prefix)
+  ), counted AS (
+    SELECT l.i, l.labels, l.lexeme, row_number() OVER (PARTITION BY l.i ORDER BY c.n DESC, l.lexeme COLLATE "C") AS r, c.n
+    FROM l CROSS JOIN LATERAL (SELECT coalesce(sum(c.n), 0)::bigint AS n FROM skill_term_counts c
+      WHERE c.lexeme = l.lexeme AND (l.labels = 0 OR c.labels & l.labels <> 0)) AS c
+  )
+  SELECT (SELECT sum(n) FROM skill_search_generation)::text AS generation,
+    (SELECT coalesce(sum(n), 0) FROM skill_root_counts) AS n,
+    ARRAY(SELECT coalesce(b.n + (SELECT count(DISTINCT t.skill_seq) FROM counted o
+          JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+          WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
+            WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0))), 0)
+      FROM q LEFT JOIN counted b ON b.i = q.i AND b.r = 1 ORDER BY q.i) AS df,
+    ARRAY(SELECT l.lexeme FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS lexemes,
+    ARRAY(SELECT l.i::int FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS terms`;
 
 /** The search generation: the sum of `skill_search_generation` (PostgreSQL migration 7). */
 const GENERATION = 'SELECT sum(n)::text AS generation FROM skill_search_generation';
@@ -136,30 +154,27 @@ export class PostgresTermStats {
     return { total: counted.total, stats: counted.stats };
   }
 
-  /** Counts `terms` in one snapshot, with its generation; prefix expansions read after it. */
+  /** Counts `terms` and expands their prefixes, in one snapshot, with its generation. */
   private async count(
     db: pg.Pool | pg.ClientBase,
     terms: readonly RankTerm[],
   ): Promise<{ generation: string; total: number; stats: TermStats[] }> {
-    const { rows } = await db.query<{ generation: string; n: string; df: string[] }>({
+    const { rows } = await db.query<{
+      generation: string;
+      n: string;
+      df: string[];
+      lexemes: string[];
+      terms: number[];
+    }>({
       name: 'skillport-term-frequencies',
       text: FREQUENCIES,
       values: [terms.map((t) => t.lexeme), terms.map((t) => t.prefix), terms.map((t) => t.labels)],
     });
-    const stats = await Promise.all(
-      terms.map(async (term, i): Promise<TermStats> => {
-        const df = Number(rows[0]?.df[i] ?? 0);
-        if (!term.prefix) return { df, lexemes: [term.lexeme] };
-        // No match and no rows to weigh (a term limited to some fields still weighs its other rows).
-        if (df === 0 && term.labels === 0) return { df, lexemes: [] };
-        const expanded = await db.query<{ lexeme: string }>({
-          name: 'skillport-prefix-lexemes',
-          text: PREFIX_LEXEMES,
-          values: [term.lexeme],
-        });
-        return { df, lexemes: expanded.rows.map((row) => row.lexeme) };
-      }),
-    );
-    return { generation: rows[0]?.generation ?? '0', total: Number(rows[0]?.n ?? 0), stats };
+    const row = rows[0];
+    const stats: TermStats[] = terms.map((_, i) => ({ df: Number(row?.df[i] ?? 0), lexemes: [] }));
+    const lexemes = row?.lexemes ?? [];
+    const at = row?.terms ?? [];
+    for (let k = 0; k < lexemes.length; k++) stats[(at[k] ?? 1) - 1]?.lexemes.push(lexemes[k] as string);
+    return { generation: row?.generation ?? '0', total: Number(row?.n ?? 0), stats };
   }
 }

@@ -90,6 +90,23 @@ export async function postgresQuery<T extends pg.QueryResultRow>(
 }
 
 /**
+ * How far `skill_term_counts` (PostgreSQL migration 9) is from the `skill_terms` rows it counts: the
+ * number of (lexeme, label set, shard) rows whose count differs from the rows of that lexeme and label
+ * set of the shard's skills (`seq % 64`); 0 when every count is exact (rows fallen to 0 may stay).
+ * PostgreSQL runs only.
+ */
+export async function postgresTermCountDrift(dataDir: string): Promise<number> {
+  const rows = await postgresQuery<{ n: string }>(
+    dataDir,
+    `WITH kept AS (SELECT lexeme, labels, shard, n FROM skill_term_counts WHERE n <> 0),
+       actual AS (SELECT lexeme, labels, (skill_seq % 64)::smallint AS shard, count(*) AS n FROM skill_terms GROUP BY 1, 2, 3)
+     SELECT count(*) AS n FROM ((SELECT * FROM kept EXCEPT SELECT * FROM actual)
+       UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM kept)) AS d`,
+  );
+  return Number(rows[0]?.n);
+}
+
+/**
  * Records `version` as the schema version of a data folder's database, behind the back of the stores
  * that have it open (as another build migrating it would): SQLite's `user_version`, PostgreSQL's
  * `skillport_migrations` rows.

@@ -1,7 +1,7 @@
 /**
  * PostgreSQL `importRecords` writes records in batches and derives the tables that row triggers keep
- * (`skill_terms`, `account_usage`, `skill_root_counts`, `skill_search_generation`) once, at the end:
- * these tests hold the result to what the triggers give for the same rows, with the triggers back on
+ * (`skill_terms`, `skill_term_counts`, `account_usage`, `skill_root_counts`, `skill_search_generation`)
+ * once, at the end: these tests hold the result to what the triggers give for the same rows, with the triggers back on
  * for the writes that follow, and find ranking the imported registry as it ranks the source. Runs in
  * the `postgres` vitest project.
  */
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataRecord } from '../../src/archive/archive-format.js';
 import type { Store } from '../../src/store/types.js';
-import { dropEngineData, openEngineStore, postgresQuery } from '../helpers/engine.js';
+import { dropEngineData, openEngineStore, postgresQuery, postgresTermCountDrift } from '../helpers/engine.js';
 import { makeWrite, USER_ROOT } from '../store/helpers.js';
 
 const AGENT_ROOT = 'viking://agent/skills';
@@ -121,6 +121,7 @@ describe('postgres db import: batches, then the trigger-kept tables derived once
 
   it('derives search terms, stored bytes, root counts and the search generation as the triggers do', async () => {
     expect(await termDrift(targetDir())).toBe(0);
+    expect(await postgresTermCountDrift(targetDir())).toBe(0);
     expect(await usage(targetDir())).toEqual(await usage(sourceDir()));
     const counts = await rootCounts(targetDir());
     expect(counts.length).toBeGreaterThan(2);
@@ -158,6 +159,7 @@ describe('postgres db import: batches, then the trigger-kept tables derived once
     const acme = (rows: typeof before) => Number(rows.find((r) => r.account_id === 'acme')?.stored_bytes);
     expect(acme(after)).toBeGreaterThan(acme(before));
     expect(await termDrift(targetDir())).toBe(0);
+    expect(await postgresTermCountDrift(targetDir())).toBe(0);
     for (const row of await rootCounts(targetDir())) expect(row.kept).toBe(row.counted);
     const hits = await target.search('acme', [USER_ROOT], 'zebra', { limit: 5 });
     expect(hits.map((h) => h.skill.name)).toContain('zebra-after-import');

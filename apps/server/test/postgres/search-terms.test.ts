@@ -12,10 +12,17 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lexicalCandidates, thresholdOutcomes } from '../../src/search/postgres-search.js';
 import { PostgresTermStats } from '../../src/search/postgres-term-stats.js';
-import { buildTsqueryTerms } from '../../src/search/postgres-text.js';
+import { buildTsqueryTerms, type RankTerm } from '../../src/search/postgres-text.js';
 import { parseSearchQuery } from '../../src/search/ranking.js';
 import type { Store } from '../../src/store/types.js';
-import { dropEngineData, openEngineStore, postgresQuery, postgresUrl, schemaFor } from '../helpers/engine.js';
+import {
+  dropEngineData,
+  openEngineStore,
+  postgresQuery,
+  postgresTermCountDrift,
+  postgresUrl,
+  schemaFor,
+} from '../helpers/engine.js';
 import { makeWrite, TEST_CLAIM, USER_ROOT } from '../store/helpers.js';
 
 const AGENT_ROOT = 'viking://agent/skills';
@@ -139,6 +146,7 @@ afterAll(async () => {
 describe('postgres find: per-term ranking rows (skill_terms)', () => {
   it('holds one row per lexeme of every skill, each giving exactly ts_rank', async () => {
     expect(await drift()).toBe(0);
+    expect(await postgresTermCountDrift(dataDir)).toBe(0);
     const [counts] = await postgresQuery<{ terms: string; lexemes: string }>(
       dataDir,
       `SELECT (SELECT count(*) FROM skill_terms) AS terms,
@@ -252,6 +260,94 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     expect(second).toEqual(await candidates('spreadsheet formulas', 'vectors', undefined, { budget: 3 }));
   });
 
+  it("reads each term's document frequency and lexemes from the kept counts, as counting its rows gives", async () => {
+    const terms: RankTerm[] = [
+      { lexeme: 'review', prefix: false, labels: 0 },
+      { lexeme: 'review', prefix: true, labels: 0 },
+      { lexeme: 'rep', prefix: true, labels: 0 },
+      { lexeme: 're', prefix: true, labels: 1 | 2 | 4 },
+      { lexeme: 'rep', prefix: true, labels: 8 },
+      { lexeme: 'code', prefix: false, labels: 4 },
+      { lexeme: 'the', prefix: false, labels: 1 | 2 | 4 },
+      { lexeme: '小', prefix: true, labels: 0 },
+      { lexeme: 'nothing', prefix: false, labels: 0 },
+      { lexeme: 'nothingatall', prefix: true, labels: 0 },
+      { lexeme: 'pdf', prefix: true, labels: 2 },
+    ];
+    const expected = await postgresQuery<{ df: string; lexemes: string[] }>(
+      dataDir,
+      `SELECT (SELECT count(DISTINCT t.skill_seq) FROM skill_terms t
+           WHERE (t.lexeme = q.lexeme OR (q.prefix AND starts_with(t.lexeme, q.lexeme)))
+             AND (q.labels = 0 OR t.labels & q.labels <> 0)) AS df,
+         CASE WHEN q.prefix THEN ARRAY(SELECT DISTINCT t.lexeme FROM skill_terms t
+           WHERE starts_with(t.lexeme, q.lexeme) ORDER BY 1) ELSE ARRAY[q.lexeme] END AS lexemes
+       FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+       ORDER BY q.i`,
+      [terms.map((t) => t.lexeme), terms.map((t) => t.prefix), terms.map((t) => t.labels)],
+    );
+    const [total] = await postgresQuery<{ n: string }>(dataDir, 'SELECT count(*) AS n FROM skills');
+    // Prefixes standing for several lexemes, and terms limited to fields, are among them.
+    expect(expected.filter((row) => row.lexemes.length > 1).length).toBeGreaterThan(2);
+    expect(expected.some((row) => Number(row.df) === 0)).toBe(true);
+    const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+        const read = await new PostgresTermStats().read(client, terms);
+        expect(read.total).toBe(Number(total?.n));
+        expect(read.stats).toEqual(expected.map((row) => ({ df: Number(row.df), lexemes: row.lexemes })));
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('keeps the counts exact under concurrent adds, updates and deletes through two stores', async () => {
+    const other = openEngineStore(dataDir);
+    try {
+      const names = Array.from({ length: 24 }, (_, i) => `count-race-${i}`);
+      // Adds through both stores at once (many share a shard: 24 skills over 64 shards, and common words).
+      await Promise.all(
+        names.map((name, i) =>
+          (i % 2 === 0 ? store : other).putSkill(
+            makeWrite({
+              name,
+              description: `review the ${i % 3 === 0 ? 'deploy' : 'report'} code`,
+              body: `# Review\n\nreview code and deploy reports ${i}\n`,
+            }),
+          ),
+        ),
+      );
+      expect(await postgresTermCountDrift(dataDir)).toBe(0);
+      // Updates moving words between fields (their label sets change) and deletes, interleaved.
+      await Promise.all(
+        names.map((name, i) =>
+          i % 3 === 2
+            ? (i % 2 === 0 ? other : store).deleteSkill('acme', USER_ROOT, name)
+            : (i % 2 === 0 ? other : store).putSkill(
+                makeWrite({
+                  name,
+                  description: 'deploy pipelines',
+                  tags: ['review'],
+                  body: `# Deploy\n\ndeploy ${i % 2 === 0 ? 'reviewer' : 'code'} notes\n`,
+                  task: { type: 'update_skill', userId: 'alice' },
+                }),
+              ),
+        ),
+      );
+      expect(await postgresTermCountDrift(dataDir)).toBe(0);
+      expect(await drift()).toBe(0);
+      for (const query of ['review', 'deploy code', 'reviewer notes rep']) {
+        expect(await candidates(query, 'terms')).toEqual(await candidates(query, 'vectors'));
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
   it('keeps to the roots asked for', async () => {
     const byTerms = await candidates('code review', 'terms', [AGENT_ROOT]);
     expect(byTerms.length).toBeGreaterThan(0);
@@ -287,6 +383,7 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     );
     expect(overview?.n).toBe('1');
     expect(await drift()).toBe(0);
+    expect(await postgresTermCountDrift(dataDir)).toBe(0);
     expect(await candidates('spreadsheet', 'terms')).toEqual(await candidates('spreadsheet', 'vectors'));
     expect(await candidates('reviewer', 'terms')).toEqual(await candidates('reviewer', 'vectors'));
   });
@@ -306,13 +403,14 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
        DROP TABLE skill_search_generation;
        DROP TRIGGER skill_root_counts_added ON skills; DROP TRIGGER skill_root_counts_moved ON skills;
        DROP TRIGGER skill_root_counts_gone ON skills; DROP FUNCTION skill_root_counts_sync();
-       DROP TABLE skill_root_counts;
+       DROP TABLE skill_root_counts; DROP TABLE skill_term_counts;
        DELETE FROM skillport_migrations WHERE version >= 4`,
     );
     await store.close();
     store = openEngineStore(dataDir);
     expect(await store.search('acme', [USER_ROOT], 'review', { limit: 5 })).not.toHaveLength(0);
     expect(await drift()).toBe(0);
+    expect(await postgresTermCountDrift(dataDir)).toBe(0);
     for (const query of QUERIES) {
       expect(await candidates(query, 'terms')).toEqual(await candidates(query, 'vectors'));
     }

@@ -271,8 +271,8 @@ async function insertRecord(client: pg.ClientBase, r: Exclude<DataRecord, Batche
 }
 
 /**
- * Row triggers that keep tables derived from the rows an import writes, per row: `skill_terms`
- * (migration 4), `account_usage` (5), `skill_search_generation` (7), `skill_root_counts` (8). The last
+ * Row triggers that keep tables derived from the rows an import writes, per row: `skill_terms` and
+ * `skill_term_counts` (migrations 4, 9), `account_usage` (5), `skill_search_generation` (7), `skill_root_counts` (8). The last
  * three update a handful of counter rows, so in the one transaction of an import every change would
  * add a version of the same row, and each update walks the versions before it (quadratic in the
  * number of skills and files). An import disables them and derives the tables once,
@@ -301,7 +301,8 @@ function switchTriggers(mode: 'DISABLE' | 'ENABLE'): string {
 
 /**
  * What {@link DERIVING_TRIGGERS} would have written for the rows imported into a database that held
- * no skills: each skill's `skill_terms` rows (as migration 4's backfill), the stored bytes per account,
+ * no skills: each skill's `skill_terms` rows (as migration 4's backfill) and their counts per lexeme,
+ * label set and shard (migration 9), the stored bytes per account,
  * the skills per root and shard, and the search generation bumped once per skill in its shard.
  */
 async function deriveTables(client: pg.ClientBase): Promise<void> {
@@ -310,6 +311,11 @@ async function deriveTables(client: pg.ClientBase): Promise<void> {
        SELECT u.lexeme, s.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
        FROM skills s CROSS JOIN LATERAL unnest(s.search) AS u
        ORDER BY u.lexeme COLLATE "C", s.seq`,
+  );
+  await client.query(
+    `INSERT INTO skill_term_counts (lexeme, labels, shard, n)
+       SELECT lexeme, labels, (skill_seq % 64)::smallint, count(*) FROM skill_terms GROUP BY 1, 2, 3
+     ON CONFLICT (lexeme, labels, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n`,
   );
   await client.query(
     `INSERT INTO account_usage (account_id, stored_bytes)

@@ -45,6 +45,9 @@ interface Migration {
  *   `skill_search_generation` is bumped by triggers on every change of a skill's vector (64 rows, one
  *   chosen by the skill's `seq`): while its sum stays the same, a process reuses the document
  *   frequencies it counted (`search/postgres-search.ts`).
+ * - `skill_term_counts` (version 9) counts the `skill_terms` rows per lexeme and label set (in 64 shards
+ *   by skill, as `skill_search_generation`), kept by the same trigger, so `find` reads a word's
+ *   document frequency from a few rows instead of counting its rows.
  * - `account_usage` (version 5) holds each account's stored bytes (live skill files, `.overview.md`
  *   not counted), kept by triggers on `skill_files`, so the quota check of a write is a lookup.
  * - Accounts, users, keys, blobs and temp uploads carry a `seq` (insertion order, like SQLite's rowid),
@@ -462,6 +465,68 @@ CREATE TRIGGER skill_root_counts_moved AFTER UPDATE OF account_id, root_uri, seq
   EXECUTE FUNCTION skill_root_counts_sync();
 CREATE TRIGGER skill_root_counts_gone AFTER DELETE ON skills
   FOR EACH ROW EXECUTE FUNCTION skill_root_counts_sync();
+`,
+  },
+  {
+    version: 9,
+    name: 'document frequencies per lexeme and field labels',
+    // `find` weighs each query word by the number of skills it matches (its document frequency), which
+    // it counted from `skill_terms` on every find with a word not asked since the last change: tens of
+    // thousands of rows for a common word at 100,000 skills. `skill_term_counts` holds, per lexeme and
+    // label set, the number of `skill_terms` rows, kept by `skill_terms_sync` in the statement that
+    // changes the rows, so a word's frequency is a sum of a few rows. Each count is spread over 64
+    // rows chosen by the skill (its `seq % 64`, as `skill_search_generation`): a write locks only its
+    // shard's rows, after the generation row of the same shard (its trigger fires first), so writers
+    // of different shards never wait on each other and writers of one shard already queue on that
+    // row (no new waits, and no lock-order cycle). Rows fallen to 0 stay (reused by the next skill).
+    // Pages are left a fifth free so a count's update stays on its page (a HOT update: no index entry).
+    sql: `
+CREATE TABLE skill_term_counts (
+  lexeme text COLLATE "C" NOT NULL,
+  labels smallint NOT NULL,
+  shard smallint NOT NULL,
+  n bigint NOT NULL,
+  PRIMARY KEY (lexeme, labels, shard)
+) WITH (fillfactor = 80);
+INSERT INTO skill_term_counts (lexeme, labels, shard, n)
+  SELECT lexeme, labels, (skill_seq % 64)::smallint, count(*) FROM skill_terms GROUP BY 1, 2, 3;
+CREATE OR REPLACE FUNCTION skill_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    WITH added AS (
+      INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+        SELECT u.lexeme, NEW.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
+        FROM unnest(NEW.search) AS u
+      RETURNING lexeme, labels)
+    INSERT INTO skill_term_counts (lexeme, labels, shard, n)
+      SELECT lexeme, labels, NEW.seq % 64, 1 FROM added ORDER BY lexeme, labels
+      ON CONFLICT (lexeme, labels, shard) DO UPDATE SET n = skill_term_counts.n + 1;
+  ELSIF TG_OP = 'DELETE' THEN
+    WITH gone AS (
+      DELETE FROM skill_terms WHERE lexeme = ANY(tsvector_to_array(OLD.search)) AND skill_seq = OLD.seq
+      RETURNING lexeme, labels)
+    UPDATE skill_term_counts c SET n = c.n - 1
+      FROM gone WHERE c.lexeme = gone.lexeme AND c.labels = gone.labels AND c.shard = OLD.seq % 64;
+  ELSE
+    DELETE FROM skill_terms WHERE skill_seq = OLD.seq AND lexeme = ANY(ARRAY(
+      SELECT o.lexeme FROM unnest(OLD.search) AS o EXCEPT SELECT n.lexeme FROM unnest(NEW.search) AS n));
+    INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+      SELECT n.lexeme, NEW.seq, skill_term_rank(n.positions, n.weights), skill_term_labels(n.weights)
+      FROM unnest(NEW.search) AS n LEFT JOIN unnest(OLD.search) AS o ON o.lexeme = n.lexeme
+      WHERE o.weights IS DISTINCT FROM n.weights
+      ON CONFLICT (lexeme, skill_seq) DO UPDATE SET rank = EXCLUDED.rank, labels = EXCLUDED.labels;
+    -- The counts move by the difference of the two vectors' (lexeme, labels) pairs.
+    INSERT INTO skill_term_counts (lexeme, labels, shard, n)
+      SELECT lexeme, labels, shard, sum(d) FROM (
+        SELECT o.lexeme, skill_term_labels(o.weights) AS labels, OLD.seq % 64 AS shard, -1 AS d
+        FROM unnest(OLD.search) AS o
+        UNION ALL
+        SELECT n.lexeme, skill_term_labels(n.weights), NEW.seq % 64, 1 FROM unnest(NEW.search) AS n) AS x
+      GROUP BY lexeme, labels, shard HAVING sum(d) <> 0 ORDER BY lexeme, labels, shard
+      ON CONFLICT (lexeme, labels, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n;
+  END IF;
+  RETURN NULL;
+END $$;
 `,
   },
 ];
