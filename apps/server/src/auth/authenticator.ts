@@ -68,6 +68,14 @@ export interface Authenticator {
   authenticate(key: string | null, token?: string): Promise<Identity>;
   /** Like `authenticate`, but null instead of throwing (used by `/health`). */
   tryAuthenticate(key: string | null, token?: string): Promise<Identity | null>;
+  /**
+   * The caller `authenticate(key, token)` would resolve, when it is known from memory without asking
+   * the store: dev mode checked under `token`, or a stored key resolved under `token` (so a key revoked
+   * or rotated anywhere — any commit changes the token — is never known here). Null when not certain
+   * (an unknown, missing, revoked or root key, or a token the key was not resolved under): the caller
+   * then authenticates as usual. Never throws, never reads the store.
+   */
+  knownIdentity(key: string | null, token: string): Identity | null;
 }
 
 /**
@@ -137,6 +145,12 @@ export async function createAuthenticator(
     },
     tryAuthenticate,
     refreshMode,
+    knownIdentity(key, token) {
+      if (mode === 'dev') return devCheckedAt === token ? { ...DEV_IDENTITY } : null;
+      if (!key) return null;
+      const kept = known.get(hashApiKey(key));
+      return kept !== undefined && kept.token === token ? { ...kept.identity } : null;
+    },
     changeToken,
     async authenticate(key, token) {
       const identity = await tryAuthenticate(key, token);

@@ -3,7 +3,41 @@
  */
 import type { Context } from 'hono';
 import type { Logger } from '../logger.js';
+import type { Identity } from '../store/types.js';
 import type { AppEnv } from './context.js';
+
+/** What the request line says of one answered request. */
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  /** The path, without the query. */
+  path: string;
+  status: number;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
+  /** The client's address (see `clientAddressOf`). */
+  remote: string;
+  /** The caller, once authenticated. */
+  identity: Identity | undefined;
+}
+
+/**
+ * Logs `{msg: 'request', request_id, method, path, status, duration_ms, remote, account_id?,
+ * user_id?}` for one answered request (the same line whichever way it was answered).
+ */
+export function logRequestLine(logger: Logger, line: RequestLine): void {
+  const { identity } = line;
+  logger.info({
+    msg: 'request',
+    request_id: line.requestId,
+    method: line.method,
+    path: line.path,
+    status: line.status,
+    duration_ms: Math.round((performance.now() - line.startedAt) * 1000) / 1000,
+    remote: line.remote,
+    ...(identity ? { account_id: identity.accountId, user_id: identity.userId } : {}),
+  });
+}
 
 /**
  * Logs `{msg: 'request', request_id, method, path, status, duration_ms, remote, account_id?,
@@ -15,15 +49,13 @@ import type { AppEnv } from './context.js';
  * @param status - the HTTP status answered
  */
 export function logRequest(logger: Logger, c: Context<AppEnv>, status: number): void {
-  const identity = c.get('identity');
-  logger.info({
-    msg: 'request',
-    request_id: c.get('requestId'),
+  logRequestLine(logger, {
+    requestId: c.get('requestId'),
     method: c.req.method,
     path: c.req.path,
     status,
-    duration_ms: Math.round((performance.now() - c.get('startedAt')) * 1000) / 1000,
+    startedAt: c.get('startedAt'),
     remote: c.get('clientAddress'),
-    ...(identity ? { account_id: identity.accountId, user_id: identity.userId } : {}),
+    identity: c.get('identity'),
   });
 }

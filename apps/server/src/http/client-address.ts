@@ -64,17 +64,42 @@ export function peerAddress(c: Context<AppEnv>): string {
  * @param trusted - from {@link parseTrustedProxies}; null trusts no proxy
  */
 export function clientAddressOf(c: Context<AppEnv>, trusted: ((address: string) => boolean) | null): string {
-  let address = peerAddress(c);
-  if (trusted?.(address)) {
-    const hops = (c.req.header('x-forwarded-for') ?? '')
-      .split(',')
-      .map((hop) => plain(hop.trim()))
-      .filter((hop) => isIP(hop) !== 0);
-    for (let i = hops.length - 1; i >= 0; i--) {
-      const hop = hops[i] as string;
-      address = hop;
-      if (!trusted(hop)) break;
-    }
+  const peer = peerAddress(c);
+  return trusted?.(peer) ? addressThroughProxies(peer, c.req.header('x-forwarded-for'), trusted) : peer;
+}
+
+/**
+ * {@link clientAddressOf} from the TCP peer's address as Node gives it (`socket.remoteAddress`) and
+ * the request's `X-Forwarded-For`.
+ *
+ * @param remoteAddress - the peer's address, or undefined when unknown (`unknown` then)
+ * @param forwardedFor - the `X-Forwarded-For` header, if any
+ * @param trusted - from {@link parseTrustedProxies}; null trusts no proxy
+ */
+export function clientAddressFrom(
+  remoteAddress: string | undefined,
+  forwardedFor: string | undefined,
+  trusted: ((address: string) => boolean) | null,
+): string {
+  const peer = remoteAddress === undefined ? 'unknown' : plain(remoteAddress);
+  return trusted?.(peer) ? addressThroughProxies(peer, forwardedFor, trusted) : peer;
+}
+
+/** The nearest address of `X-Forwarded-For` (right to left) not itself trusted, else `peer`. */
+function addressThroughProxies(
+  peer: string,
+  forwardedFor: string | undefined,
+  trusted: (address: string) => boolean,
+): string {
+  let address = peer;
+  const hops = (forwardedFor ?? '')
+    .split(',')
+    .map((hop) => plain(hop.trim()))
+    .filter((hop) => isIP(hop) !== 0);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i] as string;
+    address = hop;
+    if (!trusted(hop)) break;
   }
   return address;
 }

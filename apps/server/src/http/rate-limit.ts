@@ -4,6 +4,7 @@
  */
 import { SkillportError } from '@skillport/core';
 import type { MiddlewareHandler } from 'hono';
+import type { Identity } from '../store/types.js';
 import type { AppEnv } from './context.js';
 
 interface Bucket {
@@ -13,19 +14,27 @@ interface Bucket {
 
 const MAX_BUCKETS = 100_000;
 
+/** The rate limit as middleware, plus the same buckets for requests answered before routing. */
+export interface RateLimit extends MiddlewareHandler<AppEnv> {
+  /**
+   * Takes one request from the caller's bucket when it holds one (true), else takes nothing (false:
+   * the middleware would refuse the request now). Always true when the limit is off.
+   */
+  tryTake(identity: Identity): boolean;
+}
+
 /**
  * Middleware allowing each caller `perMinute` requests per minute, with bursts up to `perMinute`.
- * Runs after authentication (it keys on `identity`).
+ * Runs after authentication (it keys on `identity`). Its `tryTake` counts against the same buckets.
  *
  * @param perMinute - requests per minute per caller; 0 disables the limit
  * @param now - clock in ms (default `Date.now`)
  */
-export function rateLimit(perMinute: number, now: () => number = Date.now): MiddlewareHandler<AppEnv> {
+export function rateLimit(perMinute: number, now: () => number = Date.now): RateLimit {
   const buckets = new Map<string, Bucket>();
   const refillPerMs = perMinute / 60_000;
-  return async (c, next) => {
-    if (perMinute <= 0) return next();
-    const identity = c.get('identity');
+  /** The caller's bucket, refilled to now. */
+  const bucketOf = (identity: Identity): Bucket => {
     const key = identity.keyId ?? `${identity.accountId}/${identity.userId}`;
     const t = now();
     let bucket = buckets.get(key);
@@ -36,6 +45,11 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Midd
     }
     bucket.tokens = Math.min(perMinute, bucket.tokens + (t - bucket.updatedAt) * refillPerMs);
     bucket.updatedAt = t;
+    return bucket;
+  };
+  const middleware: MiddlewareHandler<AppEnv> = async (c, next) => {
+    if (perMinute <= 0) return next();
+    const bucket = bucketOf(c.get('identity'));
     if (bucket.tokens < 1) {
       const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerMs / 1000));
       throw new SkillportError(
@@ -47,4 +61,13 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Midd
     bucket.tokens -= 1;
     return next();
   };
+  return Object.assign(middleware, {
+    tryTake(identity: Identity): boolean {
+      if (perMinute <= 0) return true;
+      const bucket = bucketOf(identity);
+      if (bucket.tokens < 1) return false;
+      bucket.tokens -= 1;
+      return true;
+    },
+  });
 }

@@ -351,6 +351,49 @@ function getKey(identity: Identity, rawName: string, options: GetSkillOptions): 
 /** Read-cache key prefix of revision lookups (a NUL cannot start the account id of a get key). */
 const REVISION_KEY = '\u0000revision\n';
 
+/** Read-cache key of a revision lookup: caller, root and name as sent. */
+function revisionKey(identity: Identity, rawName: string, options: GetSkillOptions): string {
+  return `${REVISION_KEY}${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}`;
+}
+
+/**
+ * The get result kept for exactly this read (same caller, name as sent and options) when it was kept
+ * under `changeToken` — what {@link getSkillJson} would answer without any store call — else
+ * undefined. Reads memory only (the entry counts as used); never reads the store, never throws.
+ *
+ * @param changeToken - the store's change token read for this request after it arrived
+ */
+export function keptSkillJson(
+  deps: Pick<ServiceDeps, 'readCache'>,
+  identity: Identity,
+  rawName: string,
+  options: GetSkillOptions,
+  changeToken: string,
+): SkillJson | undefined {
+  const kept = deps.readCache.lookup(getKey(identity, rawName, options), changeToken);
+  return kept?.fresh ? (kept.value as SkillJson) : undefined;
+}
+
+/**
+ * The revision state {@link getSkillRevision} would answer from memory under `changeToken` (the kept
+ * get result of the same read, else a kept revision lookup of the name), else undefined — also when
+ * answering would need the store. Memory only; never throws.
+ *
+ * @param changeToken - the store's change token read for this request after it arrived
+ */
+export function keptSkillRevision(
+  deps: Pick<ServiceDeps, 'readCache'>,
+  identity: Identity,
+  rawName: string,
+  options: GetSkillOptions,
+  changeToken: string,
+): SkillRevisionState | undefined {
+  const full = keptSkillJson(deps, identity, rawName, options, changeToken);
+  if (full !== undefined) return { revision: full.revision, settled: full.settled, stamp: full.stamp };
+  const kept = deps.readCache.lookup(revisionKey(identity, rawName, options), changeToken);
+  return kept?.fresh ? (kept.value as SkillRevisionState) : undefined;
+}
+
 /**
  * The current revision of the skill a get names, and whether it is settled — what answering
  * `If-None-Match` needs — without building the result: from the read cache while the store is
@@ -378,7 +421,7 @@ export async function getSkillRevision(
   if (keptFull?.fresh && full !== undefined) {
     return { revision: full.revision, settled: full.settled, stamp: full.stamp };
   }
-  const key = `${REVISION_KEY}${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}`;
+  const key = revisionKey(identity, rawName, options);
   const kept = deps.readCache.get(key, token);
   if (kept !== undefined) return kept as SkillRevisionState;
   const { name } = resolveSkillName(rawName, deps.namePolicy);
