@@ -27,6 +27,7 @@ import { registerAdminRoutes } from './routes/admin.js';
 import { registerFileRoutes } from './routes/files.js';
 import { registerHealthRoute } from './routes/health.js';
 import { registerResourceRoutes } from './routes/resources.js';
+import { createFastGets, type FastGets } from './routes/skill-fast-get.js';
 import { registerSkillHistoryRoutes } from './routes/skill-history.js';
 import { registerSkillRoutes } from './routes/skills.js';
 import { registerSystemRoutes } from './routes/system.js';
@@ -95,6 +96,12 @@ export interface SkillportApp {
   mcp: { sessionCount(): number; close(): Promise<void> };
   /** Folder the web catalogue is served from at `/`, or null when there is none. */
   webDir: string | null;
+  /**
+   * Gets answered from memory before the framework (see `createFastGets`): a Node `request` listener
+   * offers each request to `fastGets.answer` first and passes it to `fetch` (through the Node
+   * adapter) when that answers false. Off when the app answers CORS (`corsOrigins`).
+   */
+  fastGets: FastGets;
 }
 
 /** Title, version and servers of the OpenAPI document. */
@@ -281,7 +288,17 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
       { method: 'GET', path: '/openapi.json' },
     ]),
   );
-  return { app, fetch: app.fetch, auth, limits, logger, mcp, webDir };
+  const trusted = parseTrustedProxies(options.trustedProxies ?? []);
+  const fastGets = createFastGets({
+    auth,
+    deps,
+    limiter,
+    logger,
+    trusted,
+    // The CORS middleware shapes every response's headers: with it, every request goes through it.
+    enabled: !(options.corsOrigins && options.corsOrigins.length > 0),
+  });
+  return { app, fetch: app.fetch, auth, limits, logger, mcp, webDir, fastGets };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Starting the server in-process: open the store, build the app, listen, run jobs.
  */
-import type { Server as HttpServer } from 'node:http';
+import { createServer as createHttpServer, type Server as HttpServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { serve } from '@hono/node-server';
@@ -26,6 +26,7 @@ import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, parseLogLevel, silentLogger } from './logger.js';
 import { redactingLogger } from './logging/redacting-logger.js';
+import { withFastGets } from './routes/skill-fast-get.js';
 import { createPostgresStore } from './store/postgres/create-postgres-store.js';
 import { retentionPolicy } from './store/retention.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
@@ -465,6 +466,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           hostname: host,
           port: options.port ?? 1933,
           serverOptions: connectionTimeouts(built.limits.requestTimeoutSeconds),
+          // A get answered from memory is answered before the adapter builds a `Request` for the app.
+          createServer: ((serverOptions: object, listener: RequestListener) =>
+            createHttpServer(
+              serverOptions,
+              withFastGets(built.fastGets, listener, handlers),
+            )) as typeof createHttpServer,
         },
         () => resolve(s),
       );

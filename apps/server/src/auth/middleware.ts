@@ -4,6 +4,7 @@
  */
 import { isSkillportError, SkillportError } from '@skillport/core';
 import type { MiddlewareHandler } from 'hono';
+import { carriedChangeToken } from '../http/carried-token.js';
 import type { AppEnv } from '../http/context.js';
 import { type Authenticator, extractApiKey } from './authenticator.js';
 import { type FailureThrottle, remoteAddress, throttledError } from './failure-throttle.js';
@@ -25,7 +26,10 @@ export function requireIdentity(
     const key = extractApiKey({ get: (name) => c.req.header(name) });
     // Read once per request, before anything is read from the store: what the request derives from
     // the store may be reused from the read cache while the token is unchanged.
-    const token = await auth.changeToken();
+    // A get the fast path looked at first carries the token it read (after the request arrived).
+    const token =
+      carriedChangeToken((c.env as { incoming?: unknown } | undefined)?.incoming) ??
+      (await auth.changeToken());
     c.set('changeToken', token);
     let identity: Awaited<ReturnType<Authenticator['authenticate']>>;
     try {

@@ -274,7 +274,7 @@ export function parseIfMatch(value: string | undefined): string[] | undefined {
 }
 
 /** What a get reads: the level (null: all) and the optional parts. */
-interface GetOptions {
+export interface GetOptions {
   level: 0 | 1 | 2 | null;
   includeContent: boolean;
   includeFiles: boolean;
@@ -348,7 +348,7 @@ export function commonGetQuery(url: string): GetOptions | null {
 }
 
 /** The start of an ok envelope, up to the result (`{"status":"ok","result":`). */
-const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":', 'latin1');
+export const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":', 'latin1');
 
 /** Registers the skill routes on the app. */
 export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
