@@ -156,11 +156,17 @@ export function createErrorHandler(logger: Logger) {
       if (status === 404) return sendError(c, 'NOT_FOUND', err.message || 'Not found');
       if (status === 415) {
         const type = c.req.header('content-type') ?? '(none)';
+        // The one form route says what it takes; every other body is JSON.
+        const wanted = c.req.path.endsWith('/resources/temp_upload')
+          ? 'temp_upload takes multipart/form-data with the file in the field "file"'
+          : 'send application/json';
         return sendError(
           c,
           'INVALID_ARGUMENT',
-          `Unsupported Content-Type ${JSON.stringify(type)}: send application/json (multipart/form-data for temp_upload)`,
-          { field: 'content-type' },
+          `Unsupported Content-Type ${JSON.stringify(type)}: ${wanted}`,
+          {
+            field: 'content-type',
+          },
         );
       }
       if (status >= 400 && status < 500)

@@ -136,5 +136,25 @@ describe('error envelope for every failure', () => {
     });
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'content-type' } });
+    expect(res.json.error.message).toBe('Unsupported Content-Type "text/plain": send application/json');
   });
+
+  // A client that posts JSON to temp_upload is told what temp_upload takes, not to send JSON.
+  test.each([
+    ['application/json', '{"file": "SKILL.md"}'],
+    ['text/plain', 'data'],
+  ])(
+    'temp_upload with Content-Type %s → 400 naming multipart/form-data and the file field',
+    async (type, body) => {
+      const res = await t.request('POST', '/api/v1/resources/temp_upload', {
+        body,
+        headers: { 'content-type': type },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({ code: 'INVALID_ARGUMENT', details: { field: 'content-type' } });
+      expect(res.json.error.message).toBe(
+        `Unsupported Content-Type "${type}": temp_upload takes multipart/form-data with the file in the field "file"`,
+      );
+    },
+  );
 });
