@@ -245,7 +245,8 @@ export interface ServerOptions {
    * (`SKILLPORT_KEEP_REVISIONS`, default 10; `all`) and those superseded in the last `keepDays` days
    * (`SKILLPORT_KEEP_REVISIONS_DAYS`, default 30; `all`), at most `keepMost` per skill whatever the
    * days say (`SKILLPORT_KEEP_REVISIONS_MAX`, default 100; `all`); a deleted skill's history is kept
-   * `keepDays`. See `store/retention.ts`.
+   * `keepDays`, for at most `keepDeleted` deleted skills per account, the most recently deleted
+   * (`SKILLPORT_KEEP_DELETED_MAX`, default 1000; `all`). See `store/retention.ts`.
    */
   retention?: Partial<RetentionOptions>;
   /** Run the processing job runner in this process (default true). */
@@ -569,6 +570,13 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       'SKILLPORT_KEEP_REVISIONS_MAX',
       env.SKILLPORT_KEEP_REVISIONS_MAX,
       1,
+    );
+  }
+  if (env.SKILLPORT_KEEP_DELETED_MAX) {
+    retention.keepDeleted = parseRetentionEnv(
+      'SKILLPORT_KEEP_DELETED_MAX',
+      env.SKILLPORT_KEEP_DELETED_MAX,
+      0,
     );
   }
   if (Object.keys(retention).length > 0) options.retention = retention;

@@ -41,3 +41,27 @@ export async function purgeHistory(deps: ServiceDeps, scope: SkillKey): Promise<
     if (!result.more) return erased;
   }
 }
+
+/**
+ * Keeps the account at its cap of deleted skills with history (`deps.retention.keepDeleted`,
+ * `SKILLPORT_KEEP_DELETED_MAX`): erases the whole history of the deleted skills past its most
+ * recently deleted ones, as `purge=true` would. Run after each delete; the delete is already
+ * committed, so a failure here changes nothing the caller was told (the next delete catches up).
+ *
+ * @param deps - the services' dependencies (store, policy, clock)
+ * @param accountId - the account that deleted a skill
+ * @returns the number of history entries erased
+ */
+export async function applyDeletedCap(deps: ServiceDeps, accountId: string): Promise<number> {
+  if (deps.retention.keepDeleted === undefined || !Number.isFinite(deps.retention.keepDeleted)) return 0;
+  let erased = 0;
+  try {
+    for (;;) {
+      const result = await deps.store.pruneHistory(deps.retention, deps.now(), { deletedOf: accountId });
+      erased += result.revisions;
+      if (!result.more) return erased;
+    }
+  } catch {
+    return erased; // left to the next delete (see above)
+  }
+}

@@ -19,7 +19,7 @@ import type { Identity, SearchHitSkill, SkillRecord, SkillRevisionState } from '
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
 import { ownedBytes } from './read-cache.js';
-import { applyRetention, purgeHistory } from './retention.js';
+import { applyDeletedCap, applyRetention, purgeHistory } from './retention.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
 
@@ -497,7 +497,10 @@ export async function deleteSkill(
   }
   const scope = { accountId: identity.accountId, rootUri: skill.rootUri, name: skill.name };
   if (purge) await purgeHistory(deps, scope);
-  else await applyRetention(deps, scope);
+  else {
+    await applyRetention(deps, scope);
+    await applyDeletedCap(deps, identity.accountId);
+  }
   return {
     name: skill.name,
     uri,

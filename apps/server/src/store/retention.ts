@@ -17,7 +17,11 @@
  *
  * The current revision is always kept. A **deleted** skill keeps its whole history for D days after
  * the deletion (so an accidental delete can be undone with a restore), then the history is deleted;
- * `DELETE …?purge=true` erases it at once. When a revision goes, so does every file content that no
+ * `DELETE …?purge=true` erases it at once. An account keeps the history of at most K deleted skills,
+ * its K most recently deleted (`SKILLPORT_KEEP_DELETED_MAX`, default 1000; `0`: none; `all`: no cap):
+ * the history of deleted skills counts against no quota, so without the cap a key adding and deleting
+ * skills in a loop kept storage for D days that no limit covered. Each delete erases the history of
+ * the deleted skills it pushes past the K newest. When a revision goes, so does every file content that no
  * kept revision and no live file shares with it (contents are stored once per sha-256 and shared
  * between revisions and skills), and the SQLite file gives the freed pages back to the OS.
  *
@@ -37,13 +41,23 @@ export interface RetentionOptions {
    * `keepRevisions` when lower (`SKILLPORT_KEEP_REVISIONS_MAX`, default 100; `Infinity` = no cap).
    */
   keepMost: number;
+  /**
+   * Deleted skills per account whose history is kept, the most recently deleted ones; ≥ 0
+   * (`SKILLPORT_KEEP_DELETED_MAX`, default 1000; `0`: a delete erases the history at once;
+   * `Infinity` = no cap).
+   */
+  keepDeleted: number;
 }
 
-/** The defaults: the last 10 revisions, and every revision superseded in the last 30 days, at most 100. */
+/**
+ * The defaults: the last 10 revisions, and every revision superseded in the last 30 days, at most
+ * 100 per skill; the history of an account's 1000 most recently deleted skills.
+ */
 export const DEFAULT_RETENTION: Readonly<RetentionOptions> = Object.freeze({
   keepRevisions: 10,
   keepDays: 30,
   keepMost: 100,
+  keepDeleted: 1000,
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,26 +65,30 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /**
  * The store's policy for the given settings (defaults for missing ones).
  *
- * @param options - `keepRevisions` (≥ 1, `Infinity` = all), `keepDays` (≥ 0, `Infinity` = all) and
- *   `keepMost` (≥ 1, `Infinity` = no cap; raised to `keepRevisions` when lower)
- * @returns `{keepLast, keepForMs, keepMost}`
- * @throws RangeError for `keepRevisions` or `keepMost` < 1, or a negative `keepDays`
- * @example retentionPolicy({ keepRevisions: 5 }); // { keepLast: 5, keepForMs: 2_592_000_000, keepMost: 100 }
+ * @param options - `keepRevisions` (≥ 1, `Infinity` = all), `keepDays` (≥ 0, `Infinity` = all),
+ *   `keepMost` (≥ 1, `Infinity` = no cap; raised to `keepRevisions` when lower) and `keepDeleted`
+ *   (≥ 0, `Infinity` = no cap)
+ * @returns `{keepLast, keepForMs, keepMost, keepDeleted}`
+ * @throws RangeError for `keepRevisions` or `keepMost` < 1, or a negative `keepDays` or `keepDeleted`
+ * @example retentionPolicy({ keepRevisions: 5 }); // { keepLast: 5, keepForMs: 2_592_000_000, keepMost: 100, keepDeleted: 1000 }
  */
 export function retentionPolicy(options: Partial<RetentionOptions> = {}): RetentionPolicy {
   const keepRevisions = options.keepRevisions ?? DEFAULT_RETENTION.keepRevisions;
   const keepDays = options.keepDays ?? DEFAULT_RETENTION.keepDays;
   const keepMost = options.keepMost ?? DEFAULT_RETENTION.keepMost;
+  const keepDeleted = options.keepDeleted ?? DEFAULT_RETENTION.keepDeleted;
   if (!(keepRevisions >= 1)) {
     throw new RangeError(`keepRevisions must be at least 1 (the current revision), got ${keepRevisions}`);
   }
   if (!(keepDays >= 0)) throw new RangeError(`keepDays must be 0 or more, got ${keepDays}`);
   if (!(keepMost >= 1)) throw new RangeError(`keepMost must be at least 1, got ${keepMost}`);
+  if (!(keepDeleted >= 0)) throw new RangeError(`keepDeleted must be 0 or more, got ${keepDeleted}`);
   const keepLast = Number.isFinite(keepRevisions) ? Math.floor(keepRevisions) : Number.POSITIVE_INFINITY;
   return {
     keepLast,
     keepForMs: Number.isFinite(keepDays) ? keepDays * DAY_MS : Number.POSITIVE_INFINITY,
     keepMost: Math.max(keepLast, Number.isFinite(keepMost) ? Math.floor(keepMost) : Number.POSITIVE_INFINITY),
+    keepDeleted: Number.isFinite(keepDeleted) ? Math.floor(keepDeleted) : Number.POSITIVE_INFINITY,
   };
 }
 
@@ -105,4 +123,24 @@ export function keepMostOf(policy: RetentionPolicy, keepLast: number): number {
   const most = policy.keepMost;
   if (most === undefined || !Number.isFinite(most)) return Number.MAX_SAFE_INTEGER;
   return Math.max(keepLast, Math.max(1, Math.floor(most)));
+}
+
+/**
+ * Deleted skills whose names one {@link Store.pruneHistory} call with `deletedOf` looks at past the
+ * `keepDeleted` newest deletions. A delete pushes one skill past the cap, so each delete's prune
+ * keeps an account at the cap; a lowered setting catches up by this many per delete (the time rule
+ * takes the rest).
+ */
+export const DELETED_CAP_WINDOW = 16;
+
+/**
+ * The `keepDeleted` cap of a policy as an SQL parameter: `null` when there is none (absent or
+ * `Infinity`), else the whole number of deleted skills an account keeps the history of.
+ *
+ * @param policy - the retention policy
+ */
+export function keepDeletedOf(policy: RetentionPolicy): number | null {
+  const keep = policy.keepDeleted;
+  if (keep === undefined || !Number.isFinite(keep)) return null;
+  return Math.max(0, Math.floor(keep));
 }

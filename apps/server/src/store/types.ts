@@ -387,6 +387,11 @@ export interface RetentionPolicy {
    * absent or `Infinity`: no cap). Applied when the skill's history is pruned (after each write).
    */
   keepMost?: number;
+  /**
+   * Deleted skills per account whose history is kept: the most recently deleted ones (≥ 0; absent or
+   * `Infinity`: no cap). Applied by a prune with `deletedOf` (after each delete).
+   */
+  keepDeleted?: number;
 }
 
 /** What one {@link Store.pruneHistory} call deleted. */
@@ -532,15 +537,17 @@ export interface Store {
    */
   readBlobs(sha256s: readonly string[]): Promise<Map<string, Uint8Array>>;
   /**
-   * Applies retention: deletes the history entries `policy` no longer keeps — of one skill (`scope`)
-   * or of every skill, at most `maxRevisions` (default 1000) per call — and, in the same transaction,
+   * Applies retention: deletes the history entries `policy` no longer keeps — of one skill (`scope`),
+   * of the deleted skills of one account past its `keepDeleted` most recently deleted (`deletedOf`,
+   * an account id: their whole history, the time rule aside; a skill added again since is not
+   * touched), or of every skill, at most `maxRevisions` (default 1000) per call — and, in the same transaction,
    * every file content no kept revision and no live file references any more. Engines may then
    * return the freed space to the operating system (SQLite: incremental vacuum and a WAL checkpoint).
    */
   pruneHistory(
     policy: RetentionPolicy,
     now: number,
-    options?: { scope?: SkillKey; maxRevisions?: number },
+    options?: { scope?: SkillKey; deletedOf?: string; maxRevisions?: number },
   ): Promise<PruneResult>;
   /**
    * The change feed of some roots of one account: for each skill (live or deleted) its latest change,

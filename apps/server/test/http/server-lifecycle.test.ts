@@ -271,8 +271,14 @@ describe('options from the environment', () => {
     expect(() => optionsFromEnv({ SKILLPORT_KEEP_REVISIONS_MAX: '0' })).toThrow(
       /SKILLPORT_KEEP_REVISIONS_MAX/,
     );
-    expect(retentionPolicy({})).toMatchObject({ keepLast: 10, keepMost: 100 });
+    expect(retentionPolicy({})).toMatchObject({ keepLast: 10, keepMost: 100, keepDeleted: 1000 });
     expect(retentionPolicy({ keepRevisions: 200 }).keepMost).toBe(200);
+    // The cap of deleted skills with history per account: 0 keeps none, `all` lifts it.
+    expect(optionsFromEnv({ SKILLPORT_KEEP_DELETED_MAX: '0' }).retention).toEqual({ keepDeleted: 0 });
+    expect(optionsFromEnv({ SKILLPORT_KEEP_DELETED_MAX: 'all' }).retention?.keepDeleted).toBe(
+      Number.POSITIVE_INFINITY,
+    );
+    expect(() => optionsFromEnv({ SKILLPORT_KEEP_DELETED_MAX: '-1' })).toThrow(/SKILLPORT_KEEP_DELETED_MAX/);
   });
 
   test('reads the PostgreSQL settings', () => {

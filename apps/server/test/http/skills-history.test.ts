@@ -359,6 +359,74 @@ describe('retention: a skill updated without end', () => {
   });
 });
 
+describe('retention: skills added and deleted without end', () => {
+  let t: TestServer;
+  let other: TestServer;
+  beforeAll(async () => {
+    // The default retention (30 days) but a cap of 3 deleted skills per account.
+    t = await startTestServer({ retention: { keepDeleted: 3 } });
+    other = await startTestServer({ retention: { keepDeleted: 0 } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await other.close();
+  });
+
+  const history = (s: TestServer, name: string) => s.request('GET', `/api/v1/skills/${name}/revisions`);
+  const add = async (s: TestServer, name: string, body = `# ${name}\n\nOne.\n`) => {
+    const res = await s.request('POST', '/api/v1/skills', {
+      body: { data: md(name, 'Added then deleted', body) },
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.json.result.revision as string;
+  };
+
+  test("the history of an account's most recently deleted skills is kept; older deletions lose theirs", async () => {
+    const names = ['d1', 'd2', 'd3', 'd4', 'd5'];
+    for (const name of names) {
+      await add(t, name);
+      await add(t, name, `# ${name}\n\nTwo.\n`);
+      expect((await t.request('DELETE', `/api/v1/skills/${name}`)).status).toBe(200);
+    }
+    // d3, d4, d5 keep their whole history (restorable); d1 and d2 have none left.
+    for (const name of ['d3', 'd4', 'd5']) {
+      const kept = await history(t, name);
+      expect(kept.status, name).toBe(200);
+      expect(kept.json.result).toMatchObject({ deleted: true, total: 2 });
+    }
+    for (const name of ['d1', 'd2']) expect((await history(t, name)).status, name).toBe(404);
+    // A skill added again is live, not deleted: its history is never erased by the cap.
+    const back = await t.request('POST', '/api/v1/skills/d3/restore', {
+      body: { revision: (await history(t, 'd3')).json.result.revisions[1].revision },
+    });
+    expect(back.status, back.text).toBe(200);
+    await add(t, 'd6');
+    expect((await t.request('DELETE', '/api/v1/skills/d6')).status).toBe(200);
+    await add(t, 'd7');
+    expect((await t.request('DELETE', '/api/v1/skills/d7')).status).toBe(200);
+    expect((await history(t, 'd3')).json.result).toMatchObject({ deleted: false, total: 3 });
+    // Deleted now, newest first: d7, d6, d5, d4 → d4 went past the cap of 3.
+    for (const name of ['d5', 'd6', 'd7']) expect((await history(t, name)).status, name).toBe(200);
+    expect((await history(t, 'd4')).status).toBe(404);
+    // The change feed still lists every deletion.
+    const feed = await t.request('GET', '/api/v1/skills?updated_since=1970-01-01T00:00:00Z&node_limit=1000');
+    expect(feed.json.result.deleted.map((d: { name: string }) => d.name).sort()).toEqual([
+      'd1',
+      'd2',
+      'd4',
+      'd5',
+      'd6',
+      'd7',
+    ]);
+  });
+
+  test("a cap of 0 erases a deleted skill's history at its deletion", async () => {
+    await add(other, 'gone');
+    expect((await other.request('DELETE', '/api/v1/skills/gone')).status).toBe(200);
+    expect((await history(other, 'gone')).status).toBe(404);
+  });
+});
+
 describe('change feed: GET /api/v1/skills?updated_since=&cursor=', () => {
   let t: TestServer;
   let start: string;

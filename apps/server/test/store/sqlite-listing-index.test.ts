@@ -68,6 +68,31 @@ describe('sqlite store: the listing by name', () => {
     }
   });
 
+  it('a database of schema 11 gets the index of deletions when migrated, and deletes use it', () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-deletions-'));
+    const conn = openConnection(path.join(dir, 'skillport.db'));
+    try {
+      applyMigrations(conn.db);
+      downgradeSchema(conn.db, 11);
+      const index = () =>
+        conn.db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'skill_changes_deleted'")
+          .all();
+      expect(index()).toEqual([]);
+      expect(applyMigrations(conn.db)).toContain(12);
+      expect(index()).toHaveLength(1);
+      const plan = conn.db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT root_uri, name FROM skill_changes WHERE account_id = ? AND deleted = 1
+           ORDER BY seq DESC LIMIT 16 OFFSET 1000`,
+        )
+        .all('acme') as Array<{ detail: string }>;
+      expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX skill_changes_deleted/);
+    } finally {
+      conn.db.close();
+    }
+  });
+
   it('a database of schema 10 gets the index when migrated', () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-listing-'));
     const conn = openConnection(path.join(dir, 'skillport.db'));
@@ -79,7 +104,7 @@ describe('sqlite store: the listing by name', () => {
           .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'skills_listing'")
           .all();
       expect(index()).toEqual([]);
-      expect(applyMigrations(conn.db)).toEqual([11]);
+      expect(applyMigrations(conn.db)).toEqual(Array.from({ length: SCHEMA_VERSION - 10 }, (_, i) => 11 + i));
       expect(conn.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(index()).toHaveLength(1);
     } finally {

@@ -3,7 +3,7 @@
  * change feed (`Store.listChanges`), with the semantics of `store/sqlite/history-ops.ts`.
  */
 import type pg from 'pg';
-import { keepMostOf } from '../retention.js';
+import { DELETED_CAP_WINDOW, keepDeletedOf, keepMostOf } from '../retention.js';
 import { type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import type { ChangeFeedEntry, ChangeFeedPage, PruneResult, RetentionPolicy, SkillKey } from '../types.js';
 
@@ -66,6 +66,30 @@ export function recordChangeSql(p: {
         deleted = excluded.deleted, changed_at = excluded.changed_at)`;
 }
 
+/**
+ * The history entries of the account's deleted skills past its `keep` most recently deleted (by
+ * their deletion's place in the change feed, through the partial index of deletions), of at most
+ * {@link DELETED_CAP_WINDOW} skills; a skill added again (live) is not one of them. At most `max`.
+ */
+async function revisionsPastDeletedCap(
+  client: pg.ClientBase,
+  accountId: string,
+  keep: number,
+  max: number,
+): Promise<number[]> {
+  const { rows } = await client.query<{ seq: number }>(
+    `SELECT r.seq FROM (
+       SELECT root_uri, name FROM skill_changes WHERE account_id = $1 AND deleted
+       ORDER BY seq DESC LIMIT $2 OFFSET $3) c
+     JOIN skill_revisions r ON r.account_id = $1 AND r.root_uri = c.root_uri AND r.name = c.name
+     WHERE NOT EXISTS (SELECT 1 FROM skills s
+                       WHERE s.account_id = $1 AND s.root_uri = c.root_uri AND s.name = c.name)
+     ORDER BY r.seq LIMIT $4`,
+    [accountId, DELETED_CAP_WINDOW, keep, max],
+  );
+  return rows.map((r) => Number(r.seq));
+}
+
 /** The superseded revisions that `policy` no longer keeps, of one skill or of all; at most `max`. */
 async function prunableRevisions(
   client: pg.ClientBase,
@@ -123,13 +147,21 @@ export async function pruneHistoryTx(
   client: pg.ClientBase,
   policy: RetentionPolicy,
   now: number,
-  options: { scope?: SkillKey; maxRevisions?: number },
+  options: { scope?: SkillKey; deletedOf?: string; maxRevisions?: number },
 ): Promise<PruneResult> {
   const max = Math.max(1, Math.floor(options.maxRevisions ?? 1000));
-  // Kept forever by time and not capped by count (or a sweep, which applies no cap): nothing goes.
-  const capped = options.scope !== undefined && keepMostOf(policy, 1) < NO_LIMIT;
-  if (!Number.isFinite(policy.keepForMs) && !capped) return { revisions: 0, blobs: 0, bytes: 0, more: false };
-  const seqs = await prunableRevisions(client, policy, now, options.scope, max);
+  let seqs: number[];
+  if (options.deletedOf !== undefined) {
+    const keep = keepDeletedOf(policy);
+    if (keep === null) return { revisions: 0, blobs: 0, bytes: 0, more: false };
+    seqs = await revisionsPastDeletedCap(client, options.deletedOf, keep, max);
+  } else {
+    // Kept forever by time and not capped by count (or a sweep, which applies no cap): nothing goes.
+    const capped = options.scope !== undefined && keepMostOf(policy, 1) < NO_LIMIT;
+    if (!Number.isFinite(policy.keepForMs) && !capped)
+      return { revisions: 0, blobs: 0, bytes: 0, more: false };
+    seqs = await prunableRevisions(client, policy, now, options.scope, max);
+  }
   if (seqs.length === 0) return { revisions: 0, blobs: 0, bytes: 0, more: false };
   const { rows } = await client.query<{ sha256: string }>(
     `WITH refs AS (SELECT sha256 FROM skill_revision_blobs WHERE revision_seq = ANY($1::bigint[])),

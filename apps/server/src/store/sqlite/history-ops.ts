@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { keepMostOf } from '../retention.js';
+import { DELETED_CAP_WINDOW, keepDeletedOf, keepMostOf } from '../retention.js';
 import type { ChangeFeedEntry, ChangeFeedPage, PruneResult, RetentionPolicy, SkillKey } from '../types.js';
 import type { Connection } from './connection.js';
 import { type SkillRow, toSkillRecord } from './rows.js';
@@ -70,6 +70,28 @@ function prunableRevisions(
 }
 
 /**
+ * The history entries of the account's deleted skills past its `keep` most recently deleted (by
+ * their deletion's place in the change feed, through the partial index of deletions), of at most
+ * {@link DELETED_CAP_WINDOW} skills; a skill added again (live) is not one of them. At most `max`.
+ * `CROSS JOIN` keeps those few deletions the outer loop (each probes its skill's revisions by name):
+ * SQLite otherwise walked every revision of the account.
+ */
+function revisionsPastDeletedCap(conn: Connection, accountId: string, keep: number, max: number): number[] {
+  const rows = conn
+    .stmt(
+      `SELECT r.seq FROM (
+         SELECT root_uri, name FROM skill_changes WHERE account_id = @account AND deleted = 1
+         ORDER BY seq DESC LIMIT @window OFFSET @keep) c
+       CROSS JOIN skill_revisions r ON r.account_id = @account AND r.root_uri = c.root_uri AND r.name = c.name
+       WHERE NOT EXISTS (SELECT 1 FROM skills s
+                         WHERE s.account_id = @account AND s.root_uri = c.root_uri AND s.name = c.name)
+       ORDER BY r.seq LIMIT @max`,
+    )
+    .all({ account: accountId, keep, window: DELETED_CAP_WINDOW, max }) as Array<{ seq: number }>;
+  return rows.map((r) => r.seq);
+}
+
+/**
  * The body of `Store.pruneHistory` on SQLite (inside one IMMEDIATE transaction): deletes the history
  * entries the policy no longer keeps, then the blobs that lost their last reference with them.
  *
@@ -79,13 +101,21 @@ export function pruneHistoryTx(
   conn: Connection,
   policy: RetentionPolicy,
   now: number,
-  options: { scope?: SkillKey; maxRevisions?: number },
+  options: { scope?: SkillKey; deletedOf?: string; maxRevisions?: number },
 ): PruneResult {
   const max = Math.max(1, Math.floor(options.maxRevisions ?? 1000));
-  // Kept forever by time and not capped by count (or a sweep, which applies no cap): nothing goes.
-  const capped = options.scope !== undefined && keepMostOf(policy, 1) < NO_LIMIT;
-  if (!Number.isFinite(policy.keepForMs) && !capped) return { revisions: 0, blobs: 0, bytes: 0, more: false };
-  const seqs = prunableRevisions(conn, policy, now, options.scope, max);
+  let seqs: number[];
+  if (options.deletedOf !== undefined) {
+    const keep = keepDeletedOf(policy);
+    if (keep === null) return { revisions: 0, blobs: 0, bytes: 0, more: false };
+    seqs = revisionsPastDeletedCap(conn, options.deletedOf, keep, max);
+  } else {
+    // Kept forever by time and not capped by count (or a sweep, which applies no cap): nothing goes.
+    const capped = options.scope !== undefined && keepMostOf(policy, 1) < NO_LIMIT;
+    if (!Number.isFinite(policy.keepForMs) && !capped)
+      return { revisions: 0, blobs: 0, bytes: 0, more: false };
+    seqs = prunableRevisions(conn, policy, now, options.scope, max);
+  }
   if (seqs.length === 0) return { revisions: 0, blobs: 0, bytes: 0, more: false };
   const refs = conn.stmt('SELECT sha256 FROM skill_revision_blobs WHERE revision_seq = ?');
   const remove = conn.stmt('DELETE FROM skill_revisions WHERE seq = ?');

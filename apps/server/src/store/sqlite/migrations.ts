@@ -394,6 +394,16 @@ CREATE INDEX IF NOT EXISTS skills_listing
   ON skills (account_id, root_uri, name, description, tags, allowed_tools, revision, id, created_at, updated_at);
 `,
   },
+  {
+    version: 12,
+    name: 'deletions of an account, newest first',
+    // An account keeps the history of its most recently deleted skills only
+    // (`SKILLPORT_KEEP_DELETED_MAX`): each delete looks up the deletions just past that many, newest
+    // first, in this index instead of walking every change of the account.
+    sql: `
+CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, seq) WHERE deleted = 1;
+`,
+  },
 ];
 
 /** The schema version this build writes. */
