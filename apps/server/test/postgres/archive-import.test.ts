@@ -61,7 +61,8 @@ async function termDrift(dataDir: string): Promise<number> {
 const usage = (dataDir: string) =>
   postgresQuery<{ account_id: string; stored_bytes: string }>(
     dataDir,
-    'SELECT account_id, stored_bytes FROM account_usage WHERE stored_bytes <> 0 ORDER BY account_id',
+    `SELECT account_id, sum(stored_bytes)::text AS stored_bytes FROM account_usage
+     GROUP BY account_id HAVING sum(stored_bytes) <> 0 ORDER BY account_id`,
   );
 
 /** Skills per root as `skill_root_counts` gives them, and as counting the rows does. */

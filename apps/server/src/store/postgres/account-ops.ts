@@ -126,7 +126,7 @@ async function tempUploadBytes(db: Queryable, accountId: string, now: number): P
 
 /**
  * The account's stored bytes (files of its live skills, `.overview.md` not counted: the total kept in
- * `account_usage`, schema version 5) less the files of the skill `except` (the one a write replaces),
+ * `account_usage`, schema version 5, the sum of the account's rows) less the files of the skill `except` (the one a write replaces),
  * and its live skills in all roots (the sum of its `skill_root_counts` rows), in one statement (what a
  * skill write checks before and again after it has written; see `putSkillTx`).
  */
@@ -136,7 +136,7 @@ export async function accountTotals(
   except?: { rootUri: string; name: string },
 ): Promise<{ storedBytes: number; skills: number }> {
   const { rows } = await db.query<{ bytes: string; skills: string }>(
-    `SELECT (COALESCE((SELECT stored_bytes FROM account_usage WHERE account_id = $1), 0)
+    `SELECT (COALESCE((SELECT SUM(stored_bytes) FROM account_usage WHERE account_id = $1), 0)
        - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
            WHERE s.account_id = $1 AND s.root_uri = $2 AND s.name = $3 AND f.path <> '.overview.md'), 0))::text AS bytes,
        (SELECT COALESCE(SUM(n), 0) FROM skill_root_counts WHERE account_id = $1)::text AS skills`,

@@ -302,7 +302,7 @@ function switchTriggers(mode: 'DISABLE' | 'ENABLE'): string {
 /**
  * What {@link DERIVING_TRIGGERS} would have written for the rows imported into a database that held
  * no skills: each skill's `skill_terms` rows (as migration 4's backfill) and their counts per lexeme,
- * label set and shard (migration 9), the stored bytes per account,
+ * label set and shard (migration 9), the stored bytes per account and shard (migration 11),
  * the skills per root and shard, and the search generation bumped once per skill in its shard.
  */
 async function deriveTables(client: pg.ClientBase): Promise<void> {
@@ -318,10 +318,10 @@ async function deriveTables(client: pg.ClientBase): Promise<void> {
      ON CONFLICT (lexeme, labels, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n`,
   );
   await client.query(
-    `INSERT INTO account_usage (account_id, stored_bytes)
-       SELECT s.account_id, sum(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
-       WHERE f.path <> '.overview.md' GROUP BY s.account_id
-     ON CONFLICT (account_id) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes`,
+    `INSERT INTO account_usage (account_id, shard, stored_bytes)
+       SELECT s.account_id, (s.seq % 64)::smallint, sum(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+       WHERE f.path <> '.overview.md' GROUP BY 1, 2
+     ON CONFLICT (account_id, shard) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes`,
   );
   await client.query(
     `INSERT INTO skill_root_counts (account_id, root_uri, shard, n)

@@ -49,7 +49,9 @@ interface Migration {
  *   by skill, as `skill_search_generation`), kept by the same trigger, so `find` reads a word's
  *   document frequency from a few rows instead of counting its rows.
  * - `account_usage` (version 5) holds each account's stored bytes (live skill files, `.overview.md`
- *   not counted), kept by triggers on `skill_files`, so the quota check of a write is a lookup.
+ *   not counted), kept by triggers on `skill_files`, so the quota check of a write is a lookup. Since
+ *   version 11 each account's total is spread over 64 rows chosen by the skill (`seq % 64`, as
+ *   `skill_root_counts`), so concurrent writes of one account seldom wait on each other's row.
  * - Accounts, users, keys, blobs and temp uploads carry a `seq` (insertion order, like SQLite's rowid),
  *   so `exportRecords` lists them in the same order on both engines.
  */
@@ -537,6 +539,48 @@ END $$;
     // first, in this index instead of walking every change of the account.
     sql: `
 CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, seq) WHERE deleted;
+`,
+  },
+  {
+    version: 11,
+    name: 'stored bytes per account in 64 rows',
+    // Every write of an account updated the account's one `account_usage` row (its file rows'
+    // trigger) and held it until commit, so one account's writes ran their ends one at a time,
+    // however many replicas served them. Each account's bytes are now spread over 64 rows chosen by
+    // the skill (`seq % 64`, as `skill_root_counts`); its total is the sum of its rows (a row alone may
+    // go below 0). A write's quota check is serialised by the change feed's counter row instead (see
+    // `putSkillTx`). The existing totals stay as the accounts' shard 0. Safe to run again on a schema
+    // that has it (a database whose recorded version was set back).
+    sql: `
+ALTER TABLE account_usage ADD COLUMN IF NOT EXISTS shard smallint NOT NULL DEFAULT 0;
+ALTER TABLE account_usage ALTER COLUMN shard DROP DEFAULT;
+ALTER TABLE account_usage DROP CONSTRAINT IF EXISTS account_usage_pkey;
+ALTER TABLE account_usage ADD PRIMARY KEY (account_id, shard);
+CREATE OR REPLACE FUNCTION skill_files_usage() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') AND OLD.path <> '.overview.md' THEN
+    INSERT INTO account_usage (account_id, shard, stored_bytes)
+      SELECT account_id, OLD.skill_seq % 64, -OLD.size FROM skills WHERE seq = OLD.skill_seq
+      ON CONFLICT (account_id, shard) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.path <> '.overview.md' THEN
+    INSERT INTO account_usage (account_id, shard, stored_bytes)
+      SELECT account_id, NEW.skill_seq % 64, NEW.size FROM skills WHERE seq = NEW.skill_seq
+      ON CONFLICT (account_id, shard) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION skills_usage_move() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  moved bigint;
+BEGIN
+  SELECT COALESCE(SUM(size), 0) INTO moved FROM skill_files WHERE skill_seq = NEW.seq AND path <> '.overview.md';
+  INSERT INTO account_usage (account_id, shard, stored_bytes) VALUES (OLD.account_id, OLD.seq % 64, -moved)
+    ON CONFLICT (account_id, shard) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes;
+  INSERT INTO account_usage (account_id, shard, stored_bytes) VALUES (NEW.account_id, NEW.seq % 64, moved)
+    ON CONFLICT (account_id, shard) DO UPDATE SET stored_bytes = account_usage.stored_bytes + EXCLUDED.stored_bytes;
+  RETURN NULL;
+END $$;
 `,
   },
 ];

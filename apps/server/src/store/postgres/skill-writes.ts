@@ -176,6 +176,31 @@ export function isSkillInsertRace(error: unknown): boolean {
 }
 
 /**
+ * Moves one skill to the end of its account's change feed, at the end of a write or delete, just
+ * before its commit (a write's second quota check runs after it). It locks the account's feed counter row until the commit (so the feed's `seq`
+ * order is commit order), and every write of the account queues on that row: taken last, the queue
+ * holds only the commit, not the write's search terms and file rows (taken in the write's main
+ * statement, the lock serialised all of one account's writes, search-term triggers included). Taken
+ * after the write's other locks (its `account_usage` row among them), in the same order by every write
+ * and delete (no deadlock).
+ */
+async function recordChange(
+  client: pg.ClientBase,
+  accountId: string,
+  rootUri: string,
+  name: string,
+  revision: string,
+  deleted: boolean,
+  now: number,
+): Promise<void> {
+  await client.query(
+    `WITH ${recordChangeSql({ account: '$1', root: '$2', name: '$3', revision: '$4', deleted: '$5', at: '$6' })}
+     SELECT 1`,
+    [accountId, rootUri, name, revision, deleted, now],
+  );
+}
+
+/**
  * The body of `Store.putSkill` on PostgreSQL, inside one transaction (READ COMMITTED, the skill row
  * locked with `FOR UPDATE`, so `If-Match` is checked against the revision that is replaced): stores
  * the blobs, replaces the skill row (search vector included) and its file rows, records the version
@@ -184,11 +209,12 @@ export function isSkillInsertRace(error: unknown): boolean {
  *
  * The account quota and skill limit are checked twice: before writing (no lock: a write already past
  * them is refused before it does anything, as on SQLite) and after, which is the check that holds
- * under concurrency. The file rows' triggers update the account's row of `account_usage`, which stays
- * locked until the transaction ends, so the writes of one account pass the second check one after
- * another, each seeing the bytes and skills of those committed before it; a write that no longer
- * fits is rolled back. Only the end of a write (that check and the commit) is serialised per account,
- * not the whole write (skill row, blobs, search terms), so concurrent adds of one account overlap.
+ * under concurrency: it runs after the write has taken the account's change-feed counter row
+ * (`recordChange`), which stays locked until the transaction ends, so the writes of one account pass
+ * the second check one after another, each seeing the bytes and skills of those committed before it;
+ * a write that no longer fits is rolled back. Only the end of a write (the counter, that check and the
+ * commit) is serialised per account, not the whole write (skill row, blobs, search terms, the
+ * account's stored bytes: 64 rows, one chosen by the skill), so concurrent adds of one account overlap.
  */
 export async function putSkillTx(
   client: pg.ClientBase,
@@ -350,7 +376,6 @@ export async function putSkillTx(
       refs AS (INSERT INTO skill_revision_blobs (sha256, revision_seq)
         SELECT DISTINCT f.sha256, history.seq FROM history, unnest(${files.revisionShas}::text[]) AS f(sha256)
         ON CONFLICT DO NOTHING),
-      ${recordChangeSql({ account, root: rootUri, name, revision: columns.revision, deleted: 'false', at })},
       task AS (INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
           started_at, result, created_at, updated_at)
         SELECT ${params.add(taskId)}::text, ${account}::text, ${userId}::text,
@@ -372,9 +397,11 @@ export async function putSkillTx(
   const replaced = existing?.overview_sha256;
   if (overview !== null && replaced != null && replaced !== overview.sha256) dropped.push(replaced);
   if (dropped.length > 0) await deleteOrphanBlobs(client, dropped);
-  // This write holds the account's `account_usage` row now (see above): the account's other skills
-  // and their bytes stay as read here until it ends. The same figures as before writing: its own
-  // files left out of the bytes, itself (a new skill) out of the count.
+  await recordChange(client, write.accountId, write.rootUri, write.name, revision, false, now);
+  // This write holds the account's change-feed counter row now (see `recordChange`): every other
+  // write of the account that passed this point has committed, and is seen by this statement; the
+  // rest wait until this one ends. The same figures as before writing: its own files left out of the
+  // bytes, itself (a new skill) out of the count.
   if (quota || countsNew) {
     const after = await accountTotals(client, write.accountId, write);
     if (quota) checkQuota('account_quota', write.quotaBytes, after.storedBytes, size);
@@ -415,15 +442,15 @@ export async function deleteSkillTx(
   checkIfMatch(ifMatch, existing.revision, name, skillUri(rootUri, name));
   const { rows } = await client.query<{ sha256: string }>(
     `WITH superseded AS (UPDATE skill_revisions SET superseded_at = $1 WHERE skill_id = $2 AND superseded_at IS NULL),
-       files AS (DELETE FROM skill_files WHERE skill_seq = $3 RETURNING sha256),
-       ${recordChangeSql({ account: '$4', root: '$5', name: '$6', revision: '$7', deleted: 'true', at: '$1' })}
+       files AS (DELETE FROM skill_files WHERE skill_seq = $3 RETURNING sha256)
      SELECT sha256 FROM files`,
-    [now, existing.id, existing.seq, accountId, rootUri, name, existing.revision],
+    [now, existing.id, existing.seq],
   );
   await client.query('DELETE FROM skills WHERE seq = $1', [existing.seq]);
   await deleteOrphanBlobs(
     client,
     rows.map((r) => r.sha256),
   );
+  await recordChange(client, accountId, rootUri, name, existing.revision, true, now);
   return rows.length;
 }
