@@ -8,13 +8,12 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
-  McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { GetSkillResult } from '@skillport/core';
 import { z } from 'zod';
 import type { SkillRegistry } from '../registry.js';
 import { toBase64 } from './base64.js';
-import { McpInputError, toolError } from './errors.js';
+import { McpInputError, mcpError, toolError } from './errors.js';
 import { skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
 import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
@@ -348,7 +347,7 @@ function refuseUnknownTools(server: McpServer, names: readonly string[]): void {
       const name = request.params.name;
       if (!known.has(name)) {
         const shown = name.length > MAX_ECHOED_TOOL_NAME ? `${name.slice(0, MAX_ECHOED_TOOL_NAME)}…` : name;
-        throw new McpError(
+        throw mcpError(
           ErrorCode.InvalidParams,
           `Unknown tool ${JSON.stringify(shown)}: this server's tools are ${names.join(', ')} (see tools/list)`,
         );
