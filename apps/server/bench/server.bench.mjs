@@ -36,7 +36,7 @@
 // this bench measures serving with lexical find; with the bundled local model every seeded skill is
 // embedded by the processing jobs first, ~80 ms of CPU each — `pnpm bench search` measures the model),
 // MALLOC_ARENA_MAX (passed to the server like the rest of the environment; printed in the header —
-// with glibc 2 lowers the server's RSS: see the server README), BENCH_SCENARIOS (comma-separated subset of health,get,levels,304,getw,list,find,findw,add,folder; default
+// with glibc 2 lowers the server's RSS: see the server README), BENCH_SCENARIOS (comma-separated subset of health,get,levels,hot,304,getw,list,find,findw,add,folder; default
 // all — e.g. `health,get,304` for the read path alone, `list` at 100 000 skills for list and RSS),
 // BENCH_SEED_CACHE (a folder, default `<tmpdir>/skillport-bench-seed`; `off` = seed every run): on
 // SQLite the seeded and drained data folder is kept there, keyed by the templates and the skill
@@ -106,7 +106,7 @@ if (SERVE === 'cli' && !existsSync(cliBin)) {
   throw new Error(`BENCH_SERVE=cli needs the built CLI (${cliBin}): pnpm --filter @skillport/cli build`);
 }
 const SCENARIOS = new Set(
-  (process.env.BENCH_SCENARIOS ?? 'health,get,levels,304,getw,list,find,findw,add,folder')
+  (process.env.BENCH_SCENARIOS ?? 'health,get,levels,hot,304,getw,list,find,findw,add,folder')
     .split(',')
     .map((s) => s.trim()),
 );
@@ -848,6 +848,28 @@ async function benchEngine(engine, ceiling) {
         run(pid, getScenario(server.url, names, `?level=${level}&include_files=false`)),
       );
     }
+    // The get rows above draw from all the skills for a few seconds, so most of their gets are the
+    // first ask of that skill in the run (no read cache helps: they measure a cold read). Here 100
+    // skills asked once before are asked again and again: what a get the server keeps costs.
+    await add('hot', SKILLS, 'get L0 / all levels, 100 skills asked before', async () => {
+      const hot = names.slice(0, 100);
+      for (const query of ['?level=0&include_files=false', '']) {
+        for (const name of hot)
+          await (await fetch(`${server.url}/api/v1/skills/${name}${query}`)).arrayBuffer();
+      }
+      return run(pid, {
+        url: server.url,
+        requests: [
+          {
+            method: 'GET',
+            setupRequest: (r) => ({
+              ...r,
+              path: `/api/v1/skills/${randomOf(hot)}${Math.random() < 0.5 ? '?level=0&include_files=false' : ''}`,
+            }),
+          },
+        ],
+      });
+    });
     await add(
       '304',
       SKILLS,
