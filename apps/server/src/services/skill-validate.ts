@@ -72,6 +72,25 @@ export function validateSkillInput(deps: ValidateDeps, body: ValidateBody): Vali
   };
 }
 
+/** The verdict on `data` no skill could be read from: invalid, nothing parsed, the one `error`. */
+function unreadVerdict(
+  options: { strict: boolean; profile: ValidationProfile },
+  error: SkillIssue,
+): ValidateSkillResult {
+  return {
+    valid: false,
+    strict: options.strict,
+    profile: options.profile,
+    name: null,
+    description: null,
+    tags: [],
+    allowed_tools: [],
+    body_lines: 0,
+    errors: [error],
+    warnings: [],
+  };
+}
+
 /** What JSON type `data` is, for the message refusing it. */
 function jsonTypeOf(data: unknown): string {
   if (data === null) return 'null';
@@ -97,25 +116,12 @@ function verdictOf(deps: ValidateDeps, body: ValidateBody): ValidateSkillResult 
     return 'rule' in resolved && resolved.rule !== 'data_invalid' ? withError(result, resolved) : result;
   }
   if (typeof data !== 'string' && (typeof data !== 'object' || data === null || Array.isArray(data))) {
-    return {
-      valid: false,
-      strict: options.strict,
-      profile: options.profile,
-      name: null,
-      description: null,
-      tags: [],
-      allowed_tools: [],
-      body_lines: 0,
-      errors: [
-        {
-          rule: 'yaml_format',
-          severity: 'error',
-          message: `data is ${jsonTypeOf(data)}; send SKILL.md text (a string), an MCP tool or a structured skill (an object)`,
-          field: 'data',
-        },
-      ],
-      warnings: [],
-    };
+    return unreadVerdict(options, {
+      rule: 'yaml_format',
+      severity: 'error',
+      message: `data is ${jsonTypeOf(data)}; send SKILL.md text (a string), an MCP tool or a structured skill (an object)`,
+      field: 'data',
+    });
   }
   if (typeof data === 'string' && looksLikeHostPath(data)) {
     const result = validateSkill(data, options);
@@ -131,18 +137,7 @@ function verdictOf(deps: ValidateDeps, body: ValidateBody): ValidateSkillResult 
   const source = resolveData(data, deps);
   if ('rule' in source) {
     if (typeof data === 'string') return withError(validateSkill(data, options), source);
-    return {
-      valid: false,
-      strict: options.strict,
-      profile: options.profile,
-      name: null,
-      description: null,
-      tags: [],
-      allowed_tools: [],
-      body_lines: 0,
-      errors: [source],
-      warnings: [],
-    };
+    return unreadVerdict(options, source);
   }
   const result = validateSkill(source.text, options);
   return { ...result, warnings: [...source.conversionIssues, ...result.warnings] };
