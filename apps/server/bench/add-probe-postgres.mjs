@@ -24,6 +24,9 @@ import { zipSync } from 'fflate';
 import pg from 'pg';
 import { loadTemplates } from './find-queries.mjs';
 
+// Output piped into a reader that stops early (`| head`) must not kill the probe before it stops its
+// server and cluster.
+process.stdout.on('error', () => {});
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, process.env.BENCH_ADD_DIST ?? '../dist');
 const [addsArg = '400', connectionsArg = '10', mode = 'add'] = process.argv.slice(2);
