@@ -180,15 +180,23 @@ export function createFastGets(options: FastGetOptions): FastGets {
     outgoing.setHeader('ETag', etag);
     outgoing.setHeader('Cache-Control', cacheControl);
     outgoing.setHeader('Vary', 'Authorization, X-API-Key');
-    // Node adds `Date`, `Connection`, `Keep-Alive` and (for a body) `Content-Length` after them, as
-    // for the app's responses.
+    // Node adds `Date`, `Connection`, `Keep-Alive` and (for a body, see below) `Content-Length` after
+    // them, as for the app's responses.
     outgoing.statusCode = status;
     if (json === null) {
       outgoing.end();
     } else {
       outgoing.setHeader('content-type', 'application/json');
       const time = Math.round(performance.now() - startedAt) / 1000;
-      outgoing.end(Buffer.concat([ENVELOPE_HEAD, json, Buffer.from(`,"time":${time}}`, 'latin1')]));
+      const body = Buffer.concat([ENVELOPE_HEAD, json, Buffer.from(`,"time":${time}}`, 'latin1')]);
+      // Node adds `Content-Length` (after `Connection`) only to a response it could send chunked: to
+      // an HTTP/1.0 request (nginx proxies with HTTP/1.0 by default) it would end the body by closing
+      // the connection, keep-alive asked or not. There the header is set here, in the place the Node
+      // adapter sets it for the app.
+      if (!(outgoing as { useChunkedEncodingByDefault?: boolean }).useChunkedEncodingByDefault) {
+        outgoing.setHeader('Content-Length', body.byteLength);
+      }
+      outgoing.end(body);
     }
     answered += 1;
     logRequestLine(logger, {

@@ -202,6 +202,54 @@ describe(`GET /api/v1/skills/{name} answered before the framework (${TEST_ENGINE
     expect(fresh.head).toMatch(/^HTTP\/1\.1 200 OK\r\nX-Request-Id: [0-9a-f-]{36}\r\nETag: /);
   });
 
+  it('answers an HTTP/1.0 request as the app does: Content-Length set, keep-alive when asked', async () => {
+    const { store } = await openStore();
+    const { built, fast, app } = await serveTwice(store);
+    await add(built, 'old-client');
+    await rawGet(fast, '/api/v1/skills/old-client');
+    /**
+     * One HTTP/1.0 request; the response's bytes: up to the end of the body its `Content-Length`
+     * announces (the connection may stay open), else up to the server closing the connection.
+     */
+    const send = (port: number, keepAlive: boolean) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let bytes = Buffer.alloc(0);
+        socket.on('data', (chunk) => {
+          bytes = Buffer.concat([bytes, chunk]);
+          const end = bytes.indexOf('\r\n\r\n');
+          const length = /\r\nContent-Length: (\d+)\r\n/i.exec(bytes.subarray(0, end + 2).toString('latin1'));
+          if (end !== -1 && length && bytes.length >= end + 4 + Number(length[1])) {
+            socket.destroy();
+            resolve(bytes.toString('latin1'));
+          }
+        });
+        socket.on('error', reject);
+        socket.on('end', () => resolve(bytes.toString('latin1')));
+        socket.write(
+          `GET /api/v1/skills/old-client HTTP/1.0\r\nHost: x\r\nX-Request-Id: old\r\n${keepAlive ? 'Connection: keep-alive\r\n' : ''}\r\n`,
+        );
+      });
+    // Set aside as `comparable` does: the date, the elapsed time and the length counting its digits
+    // (checked against the body).
+    const same = (text: string) => {
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\nContent-Length: (\d+)\r\n/.exec(text.slice(0, end + 2));
+      expect(Number(length?.[1])).toBe(Buffer.byteLength(text.slice(end + 4), 'latin1'));
+      return text
+        .replace(/\r\nDate: [^\r]*/, '\r\nDate: -')
+        .replace(/\r\nContent-Length: \d+/, '\r\nContent-Length: -')
+        .replace(/,"time":[0-9.e-]+\}$/, ',"time":-}');
+    };
+    for (const keepAlive of [false, true]) {
+      const before = built.fastGets.answered;
+      const quick = await send(fast, keepAlive);
+      expect(built.fastGets.answered).toBe(before + 1);
+      const slow = await send(app, keepAlive);
+      expect(same(quick), `keep-alive: ${keepAlive}`).toBe(same(slow));
+    }
+  });
+
   it('answers 304 from a kept revision lookup alone, as the app does', async () => {
     const { store } = await openStore();
     const { built, fast, app } = await serveTwice(store);
