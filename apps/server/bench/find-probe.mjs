@@ -12,7 +12,7 @@
 // server folder, default ../dist), BENCH_FIND_EXHAUSTIVE=1 (rank every match, no kept relevance or
 // answers: the reference ranking), BENCH_FIND_TRACE=1 (each find's latency in order: the cold asks
 // and phrase reads stand out), BENCH_FIND_STATEMENTS=1 (calls and ms per SQL statement),
-// BENCH_FIND_DUMP=<file> (each query and its hits' names and scores, a line each: diff two builds'
+// BENCH_FIND_DUMP=<file> (each query and its hits' names, roots, scores and matched fields, a line each: diff two builds'
 // files to compare rankings), SKILLPORT_CORPUS_LARGE (the corpus the seed was made from).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -97,7 +97,10 @@ for (let i = 0; i < count; i++) {
     )
     .deferred();
   times.push(performance.now() - start);
-  if (process.env.BENCH_FIND_DUMP) dump.push(JSON.stringify([query, hits.map((h) => [h.name, h.score])]));
+  if (process.env.BENCH_FIND_DUMP)
+    dump.push(
+      JSON.stringify([query, hits.map((h) => [h.skill.name, h.skill.rootUri, h.score, h.matchedFields])]),
+    );
 }
 const cpu = process.cpuUsage(cpuStart);
 const sorted = [...times].sort((a, b) => a - b);
