@@ -17,6 +17,7 @@ import { MemoRouter } from './http/memo-router.js';
 import { createNotFoundHandler } from './http/method-not-allowed.js';
 import { rateLimit } from './http/rate-limit.js';
 import { requestEntry } from './http/request-entry.js';
+import { mergeVary } from './http/response-header.js';
 import { renderOverviewOnPool } from './levels/extract-overview.js';
 import { renderAbstract } from './levels/render-abstract.js';
 import { consoleLogger, type Logger, silentLogger } from './logger.js';
@@ -183,6 +184,12 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
   // Request id, client address, the dot-segment refusal and the access log line, in one step.
   app.use('*', requestEntry(logger, parseTrustedProxies(options.trustedProxies ?? [])));
   if (options.corsOrigins && options.corsOrigins.length > 0) {
+    // Runs around the CORS step: its `Vary: Origin` would otherwise replace the `Vary` a route set on
+    // Node's response (see `mergeVary`).
+    app.use('*', async (c, next) => {
+      await next();
+      mergeVary(c);
+    });
     app.use(
       '*',
       cors({

@@ -23,3 +23,29 @@ export function setResponseHeader(c: Context<AppEnv>, name: string, value: strin
   if (outgoing instanceof ServerResponse && !outgoing.headersSent) outgoing.setHeader(name, value);
   else c.header(name, value);
 }
+
+/**
+ * Joins the `Vary` a route set on Node's response (`setResponseHeader`) with the `Vary` of the
+ * response the app returns (the CORS step adds `Origin`), so neither replaces the other when the
+ * adapter writes the head: a shared cache must key a get on the caller's key and on the origin.
+ * Tokens are compared case-insensitively and kept once, the route's first. No-op elsewhere.
+ *
+ * @param c - request context, after the rest of the chain ran
+ */
+export function mergeVary(c: Context<AppEnv>): void {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  if (!(outgoing instanceof ServerResponse) || outgoing.headersSent) return;
+  const set = outgoing.getHeader('Vary');
+  const returned = c.res.headers.get('Vary');
+  if (set === undefined || returned === null) return;
+  const tokens: string[] = [];
+  const seen = new Set<string>();
+  for (const token of `${Array.isArray(set) ? set.join(',') : String(set)},${returned}`.split(',')) {
+    const name = token.trim();
+    if (name === '' || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    tokens.push(name);
+  }
+  outgoing.removeHeader('Vary');
+  c.res.headers.set('Vary', tokens.join(', '));
+}

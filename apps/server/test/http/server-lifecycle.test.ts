@@ -341,6 +341,26 @@ describe('CORS, waiting without a job runner, expiry', () => {
     }
   });
 
+  test("CORS keeps a get's Vary on the caller's key and adds Origin (a shared cache must not mix callers)", async () => {
+    const t = await startTestServer({ corsOrigins: ['https://app.example'] });
+    try {
+      expect(
+        (await t.request('POST', '/api/v1/skills', { body: { data: md('varied'), wait: true } })).status,
+      ).toBe(200);
+      for (const origin of ['https://app.example', undefined]) {
+        const get = await t.request('GET', '/api/v1/skills/varied?level=0', {
+          headers: origin === undefined ? {} : { origin },
+        });
+        expect(get.status).toBe(200);
+        const vary = (get.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase());
+        expect(vary).toEqual(expect.arrayContaining(['authorization', 'x-api-key', 'origin']));
+        expect(new Set(vary).size).toBe(vary.length);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
   test('wait=true times out with 504 DEADLINE_EXCEEDED (the skill is stored)', async () => {
     const t = await startTestServer({ runJobs: false });
     try {

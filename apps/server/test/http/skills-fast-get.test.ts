@@ -401,7 +401,7 @@ describe(`GET /api/v1/skills/{name} answered before the framework (${TEST_ENGINE
     for (let i = 0; i < 3; i++) {
       const res = await rawGet(fast, '/api/v1/skills/cors-skill');
       expect(res.status).toBe(200);
-      expect(res.head).toMatch(/\r\nvary: Origin/i);
+      expect(res.head).toMatch(/\r\nvary: Authorization, X-API-Key, Origin\r\n/i);
     }
     expect(built.fastGets.answered).toBe(0);
   });
