@@ -30,12 +30,6 @@ interface IndexSource {
  */
 export function rebuildSearchIndex(db: Database.Database): number {
   db.exec("INSERT INTO skills_fts (skills_fts) VALUES ('delete-all')");
-  // Per-term lists (schema version 13) describe the old rows and their origins: built again from scratch.
-  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_term_lists'").get() !== undefined) {
-    db.exec(
-      'DELETE FROM search_term_lists; UPDATE search_term_build SET covered = NULL, sweep_origin = NULL, after = NULL',
-    );
-  }
   const page = db.prepare(
     'SELECT seq, name, tags, description, overview, body FROM skills WHERE seq > ? ORDER BY seq LIMIT ?',
   );

@@ -2,7 +2,6 @@ import type { Connection } from '../store/sqlite/connection.js';
 import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { VectorCache } from '../store/sqlite/vector-ops.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
-import { isCjkToken } from './cjk-segment.js';
 import { buildMatchExpression } from './fts-query.js';
 import {
   candidateBudget,
@@ -14,7 +13,6 @@ import {
 } from './ranking.js';
 import { FIELD_WEIGHTS, SEARCH_FIELDS } from './score.js';
 import { semanticMatches } from './semantic.js';
-import { prefixUpper, readTermListState, stemsOf, unitedLists, watermarkFor } from './term-lists.js';
 import { corrections, isCorrectable } from './typo.js';
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
@@ -216,12 +214,6 @@ const CATCH_UP_MAX = 4;
 
 /** The ask, after a phrase was dropped for {@link CATCH_UP_MAX}, at which it is read again. */
 const CHURN_READ_AT_ASK = 16;
-/**
- * Search rows written after the per-term lists' watermark beyond which a phrase is not scored from
- * the lists (each such row is scored through FTS5 for every phrase: see {@link CATCH_UP_MAX}); the
- * next idle build moves the watermark past them.
- */
-const LISTED_CHANGES_MAX = 16;
 /** Search rows written (inserted or replaced) after a given origin, with their column sizes. */
 const DOCS_AFTER = 'SELECT id, sz, origin FROM skills_fts_docsize WHERE origin > ?';
 const DOCS_COUNT = 'SELECT count(*) FROM skills_fts_docsize';
@@ -411,12 +403,6 @@ export class PhraseScores {
   /** Rowids written at each recent state (at most {@link MAX_CARRIED_CHANGES} in all), oldest first. */
   private log: Array<{ epoch: number; ids: number[] }> = [];
   private logged = 0;
-  /** The rows written after the per-term lists' watermark, in the state of `version`. */
-  private written: {
-    version: string;
-    watermark: number;
-    rows: { set: Set<number>; ids: number[] } | null;
-  } | null = null;
 
   /** Matches kept now (skill and relevance pairs, all phrases). */
   get size(): number {
@@ -684,61 +670,6 @@ export class PhraseScores {
   }
 
   /**
-   * The matches of `phrase` in the current state scored from the per-term lists (`term-lists.ts`)
-   * instead of by `bm25()`: the lists' skills with their weighted instance counts (skills deleted
-   * since left out), rows written after the lists' watermark scored through FTS5 (as
-   * {@link PhraseScores.update} brings a kept phrase up to date), every relevance computed as
-   * `bm25()` computes it. Null when the phrase is not one plain word (a column filter, a CJK phrase,
-   * a word of several terms), its terms are not built yet, more than {@link LISTED_CHANGES_MAX}
-   * rows were written after the watermark, or the index cannot be tracked.
-   */
-  listed(conn: Connection, phrase: string): PhraseMatches | null {
-    const word = /^"([^"\s]+)"(\*?)$/u.exec(phrase);
-    if (word === null) return null;
-    const token = word[1] as string;
-    if (isCjkToken(token)) return null;
-    const state = readTermListState(conn);
-    if (state === null) return null;
-    const terms = stemsOf(token);
-    if (terms.length !== 1) return null;
-    const term = terms[0] as string;
-    const upper = word[2] === '*' ? prefixUpper(term) : undefined;
-    const watermark = watermarkFor(state, term, upper);
-    if (watermark === null) return null;
-    const stats = this.currentStats(conn);
-    if (stats === null) return null;
-    const changed = this.writtenAfter(conn, watermark);
-    if (changed === null) return null;
-    const { lengths } = stats;
-    const united = unitedLists(
-      conn,
-      term,
-      upper,
-      (seq) => seq < lengths.length && (lengths[seq] as number) >= 0 && !changed.set.has(seq),
-    );
-    const list: PhraseMatches = {
-      seqs: united.seqs,
-      scores: new Float64Array(united.seqs.length),
-      freqs: united.freqs,
-      epoch: this.epoch,
-    };
-    return this.update(conn, phrase, list, changed.set, changed.ids, stats.tokens / stats.rows);
-  }
-
-  /** Search rows written after an origin watermark, read once per database state; null: too many. */
-  private writtenAfter(conn: Connection, watermark: number): { set: Set<number>; ids: number[] } | null {
-    const seen = this.written;
-    if (seen !== null && seen.version === this.version && seen.watermark === watermark) return seen.rows;
-    const ids = (conn.stmt(DOCS_AFTER).raw(true).all(watermark) as Array<[number, Uint8Array, number]>).map(
-      ([id]) => id,
-    );
-    const rows =
-      ids.length > LISTED_CHANGES_MAX ? null : { set: new Set(ids), ids: ids.sort((a, b) => a - b) };
-    this.written = { version: this.version, watermark, rows };
-    return rows;
-  }
-
-  /**
    * The matches of a phrase that is not kept, read for one ranking only (not kept), when it holds
    * at most `max` skills: reading stops at the `max + 1`-th (null then, as for a rowid out of range).
    */
@@ -761,13 +692,6 @@ export class PhraseScores {
 
   /** Reads and keeps the matches of `phrase` (not kept); null when they do not fit in the cache. */
   private read(conn: Connection, phrase: string): PhraseMatches | null {
-    const listed = this.listed(conn, phrase);
-    if (listed !== null) {
-      if (this.matches + listed.seqs.length > MAX_CACHED_MATCHES) return null;
-      this.byPhrase.set(phrase, listed);
-      this.matches += listed.seqs.length;
-      return listed;
-    }
     // Row by row into typed arrays (grown by doubling): reading all rows first would hold an array
     // per row, ~80 bytes each, for a word held by most of 100,000 skills, in every search reader.
     let seqs = new Int32Array(1024);
@@ -906,11 +830,7 @@ function rankFromPhrases(
     // A phrase is neither kept nor asked often enough to be read and kept: the ranking still comes
     // from the kept phrases when the others hold few skills, read for this query alone (at most a
     // quarter of the kept matches in all: less than scoring every match of the query again).
-    // A phrase whose terms have per-term lists is scored from them for this query (not kept).
-    const kept = phrases.map((phrase) => {
-      const list = cache.kept(conn, phrase);
-      return list === undefined ? (cache.listed(conn, phrase) ?? undefined) : list;
-    });
+    const kept = phrases.map((phrase) => cache.kept(conn, phrase));
     let budget = 0;
     for (const list of kept) {
       if (list === null) return null;

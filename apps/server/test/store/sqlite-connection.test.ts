@@ -80,8 +80,6 @@ describe('sqlite connection and migrations', () => {
         'api_keys',
         'blobs',
         'idempotency_keys',
-        'search_term_build',
-        'search_term_lists',
         'skill_changes',
         'skill_counts',
         'skill_files',

@@ -3,7 +3,6 @@ import { makeFolderSync } from '@skillport/core/node/make-folder';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
-import { buildTermListsStep } from '../../search/term-lists.js';
 import { createTaskSignal } from '../task-signal.js';
 import type {
   SkillWrite,
@@ -30,12 +29,6 @@ import { readSkillJson, readSkillRevision, readSkillView } from './skill-view.js
 import { deleteSkillTx, putSkillTx, writeSearchRow } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
-
-/**
- * Index instances read per page of a compaction step's budget when building per-term lists (~1 µs
- * each: the default 64 pages build ~16,000 instances, ~20 ms, per step).
- */
-const TERM_LIST_INSTANCES_PER_PAGE = 256;
 
 /** Free space inside the file above which a per-skill prune returns it to the OS at once, bytes. */
 const RELEASE_THRESHOLD_BYTES = 4 * 1024 * 1024;
@@ -207,8 +200,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   // Whether the search index may hold unmerged segments: true at open (unknown), after every write
   // that touches the index, false once a merge step finds nothing to merge.
   let searchIndexDirty = true;
-  /** Whether the per-term lists may lag the index (see `search/term-lists.ts`). */
-  let termListsDirty = true;
   // The live embeddings, in memory for the semantic half of find (caught up before each search).
   const vectors = new VectorCache();
   // Slices of the search vocabulary for typo tolerance (reused for a few minutes).
@@ -369,18 +360,10 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       return completed;
     },
     async compactSearchIndex(maxPages) {
-      if (closed) return false;
-      if (searchIndexDirty) {
-        const worked = write(() => mergeSearchIndex(conn, maxPages));
-        if (worked) return true;
-        searchIndexDirty = false;
-        termListsDirty = true;
-      }
-      // Once merged: the per-term lists of the search index, a slice of terms per step.
-      if (!termListsDirty) return false;
-      const built = write(() => buildTermListsStep(conn, maxPages * TERM_LIST_INSTANCES_PER_PAGE));
-      if (!built) termListsDirty = false;
-      return built;
+      if (!searchIndexDirty || closed) return false;
+      const worked = write(() => mergeSearchIndex(conn, maxPages));
+      if (!worked) searchIndexDirty = false;
+      return worked;
     },
     async failTask(lease, error, retryAt) {
       const failed = write(() => tasks.failTaskTx(conn, lease, error, retryAt, now()));

@@ -42,8 +42,6 @@ interface Migration {
  *   `.overview.md` not counted), kept by triggers on `skill_files`, so the quota check of a write is
  *   a lookup instead of a sum over the account's files.
  * - `skills_listing` (version 11) covers the listing by name: a page reads only that index.
- * - `search_term_lists` (version 13) holds each index term's skills and weighted instance counts,
- *   built while idle up to the FTS5 row origin recorded in `search_term_build` (`search/term-lists.ts`).
  */
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -404,28 +402,6 @@ CREATE INDEX IF NOT EXISTS skills_listing
     // first, in this index instead of walking every change of the account.
     sql: `
 CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, seq) WHERE deleted = 1;
-`,
-  },
-  {
-    version: 13,
-    name: 'per-term match lists of the search index',
-    // A cold query phrase was scored by FTS5's bm25() (~0.5-1 µs a match); with each term's skills
-    // and weighted instance counts stored as one row, it is scored exactly in JavaScript from them
-    // (see search/term-lists.ts). The table starts empty and is filled while the server is idle;
-    // until a term is built, queries on it are ranked as before.
-    sql: `
-CREATE TABLE IF NOT EXISTS search_term_lists (
-  term TEXT PRIMARY KEY,
-  seqs BLOB NOT NULL,
-  freqs BLOB NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS search_term_build (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  covered INTEGER,
-  sweep_origin INTEGER,
-  after TEXT
-);
-INSERT OR IGNORE INTO search_term_build (id) VALUES (1);
 `,
   },
 ];
