@@ -1,7 +1,7 @@
 /**
  * Applying the history retention policy to one skill after a write or delete of it.
  */
-import type { SkillKey } from '../store/types.js';
+import type { RetentionPolicy, SkillKey } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 
 /**
@@ -34,9 +34,18 @@ export async function applyRetention(
  * @returns the number of history entries erased
  */
 export async function purgeHistory(deps: ServiceDeps, scope: SkillKey): Promise<number> {
+  return pruneToEnd(deps, { keepLast: 1, keepForMs: 0 }, { scope });
+}
+
+/** Calls `Store.pruneHistory` until it reports nothing more; the number of history entries erased. */
+async function pruneToEnd(
+  deps: ServiceDeps,
+  policy: RetentionPolicy,
+  options: Parameters<ServiceDeps['store']['pruneHistory']>[2],
+): Promise<number> {
   let erased = 0;
   for (;;) {
-    const result = await deps.store.pruneHistory({ keepLast: 1, keepForMs: 0 }, deps.now(), { scope });
+    const result = await deps.store.pruneHistory(policy, deps.now(), options);
     erased += result.revisions;
     if (!result.more) return erased;
   }
@@ -50,18 +59,12 @@ export async function purgeHistory(deps: ServiceDeps, scope: SkillKey): Promise<
  *
  * @param deps - the services' dependencies (store, policy, clock)
  * @param accountId - the account that deleted a skill
- * @returns the number of history entries erased
  */
-export async function applyDeletedCap(deps: ServiceDeps, accountId: string): Promise<number> {
-  if (deps.retention.keepDeleted === undefined || !Number.isFinite(deps.retention.keepDeleted)) return 0;
-  let erased = 0;
+export async function applyDeletedCap(deps: ServiceDeps, accountId: string): Promise<void> {
+  if (deps.retention.keepDeleted === undefined || !Number.isFinite(deps.retention.keepDeleted)) return;
   try {
-    for (;;) {
-      const result = await deps.store.pruneHistory(deps.retention, deps.now(), { deletedOf: accountId });
-      erased += result.revisions;
-      if (!result.more) return erased;
-    }
+    await pruneToEnd(deps, deps.retention, { deletedOf: accountId });
   } catch {
-    return erased; // left to the next delete (see above)
+    // Left to the next delete (see above).
   }
 }
