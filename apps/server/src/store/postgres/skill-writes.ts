@@ -418,6 +418,31 @@ export async function putSkillTx(
 }
 
 /**
+ * Locks a skill for its delete (`$1` account, `$2` root, `$3` name) and returns its `seq`, `id` and
+ * `revision` (no row when it does not exist): the skill row, then the rows of its shard (`seq % 64`)
+ * an add or update takes first, in their order: the root's count row (`skill_root_counts`), then the
+ * search generation row (`skill_search_generation`). Every write of the shard takes the generation row
+ * before the search-term counts and the account's stored-bytes row (`account_usage`), and an add the
+ * count row before both; a delete takes the stored-bytes row first of the three when it deletes the
+ * file rows (their trigger), before the skill row's triggers take the others. Without these locks
+ * taken first, a delete and an add or update of one account and shard could each hold a row the
+ * other waits for (a deadlock, broken by PostgreSQL after `deadlock_timeout`).
+ *
+ * Order within the statement: the main query reads `s` (locking the skill row), then the select
+ * list's sub-select reads `generation`, whose condition first counts `counts` (locking the count row)
+ * before its own row is locked.
+ */
+const lockForDeleteSql = `WITH s AS (
+    SELECT seq, id, revision FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE),
+  counts AS (
+    SELECT 1 FROM skill_root_counts c, s
+    WHERE c.account_id = $1 AND c.root_uri = $2 AND c.shard = s.seq % 64 FOR NO KEY UPDATE OF c),
+  generation AS (
+    SELECT 1 FROM skill_search_generation g, s
+    WHERE g.shard = s.seq % 64 AND (SELECT count(*) FROM counts) >= 0 FOR NO KEY UPDATE OF g)
+  SELECT s.seq, s.id, s.revision, (SELECT count(*) FROM generation) AS locked FROM s`;
+
+/**
  * The body of `Store.deleteSkill` on PostgreSQL (one transaction, the row locked): removes the skill
  * and its file rows; history is kept (the live version marked superseded) until retention deletes it,
  * the change feed records the deletion, and file contents nothing references any more are freed.
@@ -433,10 +458,13 @@ export async function deleteSkillTx(
   now: number,
   ifMatch?: readonly string[],
 ): Promise<number | null> {
-  const found = await client.query<{ seq: number; id: string; revision: string }>(
-    'SELECT seq, id, revision FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE',
-    [accountId, rootUri, name],
-  );
+  // The skill row, then its shard's root count and search generation rows, in one statement (see
+  // `lockForDeleteSql`), before the file rows' deletion takes the account's stored-bytes row.
+  const found = await client.query<{ seq: number; id: string; revision: string }>(lockForDeleteSql, [
+    accountId,
+    rootUri,
+    name,
+  ]);
   const existing = found.rows[0];
   if (existing === undefined) return null;
   checkIfMatch(ifMatch, existing.revision, name, skillUri(rootUri, name));
