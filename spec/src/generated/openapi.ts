@@ -228,7 +228,7 @@ export interface paths {
         };
         /**
          * Read a skill at level 0 (abstract), 1 (overview), 2 (SKILL.md) or all
-         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files`. With `revision`, the skill as it was at that revision of its history (also for a deleted skill while its history is kept). Conditional: `If-None-Match` with the current `ETag` → 304 once the skill is settled; responses carry `Cache-Control: private, no-cache` (settled) or `private, no-store` (processing job still to run) and `Vary: Authorization, X-API-Key`.
+         * @description Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and `content` (`include_content=false`: without `content`); with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header too) and `files`. With `revision`, the skill as it was at that revision of its history (also for a deleted skill while its history is kept). Conditional: `If-None-Match` with the current `ETag` → 304 once the skill is settled; responses carry `Cache-Control: private, no-cache` (settled) or `private, no-store` (processing job still to run) and `Vary: Authorization, X-API-Key`.
          */
         get: operations["getSkill"];
         /**
@@ -991,7 +991,7 @@ export interface components {
             abstract?: string;
             /** @description Frontmatter `allowed_tools` / `allowed-tools` as a list; empty when none */
             allowed_tools: string[];
-            /** @description Level 2: SKILL.md exactly as stored (byte-for-byte as uploaded for SKILL.md input); present with no level, level 2 or `include_content=true` */
+            /** @description Level 2: SKILL.md exactly as stored (byte-for-byte as uploaded for SKILL.md input); present with level 2, with `include_content=true`, and with no level unless `include_content=false` */
             content?: string;
             /** @description sha-256 (64 lowercase hex) of the SKILL.md bytes; present with `content` */
             content_sha256?: string;
@@ -3568,7 +3568,7 @@ export interface operations {
             query?: {
                 /** @description Return one level only: `0` = `abstract` (.abstract.md), `1` = `overview` (.overview.md), `2` = `content` (SKILL.md, with `content_sha256`). Absent, empty, `null` or `false`: all three. */
                 level?: "0" | "1" | "2" | "null" | "false" | "";
-                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `content` (SKILL.md) and `content_sha256` whatever the level. Default false. */
+                /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): `true` adds `content` (SKILL.md) and `content_sha256` at levels 0 and 1; `false` leaves them out of a read with no `level` (abstract and overview only, as OpenViking's get answers it). Level 2 always carries them. Absent: content with no level or level 2. */
                 include_content?: "0" | "1" | "true" | "false" | "True" | "False";
                 /** @description Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `files`, the folder listing. Default true. */
                 include_files?: "0" | "1" | "true" | "false" | "True" | "False";

@@ -40,7 +40,7 @@ export function createServiceRegistry(
     get: (name, options) =>
       getSkill(deps, identity, name, {
         level: options.level ?? null,
-        includeContent: false,
+        includeContent: null,
         includeFiles: true,
         includeSource: false,
         targetUri: options.targetUri ?? null,

@@ -194,7 +194,7 @@ const getRoute = createRoute({
   description:
     'Looks in `target_uri` if given, else the user root then the agent root; missing → 404 `NOT_FOUND` ' +
     'with `details {type: "skill", resource}`. Without `level` returns `abstract`, `overview` and ' +
-    '`content`; with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header ' +
+    '`content` (`include_content=false`: without `content`); with one, that level only. Also returns `frontmatter`, `revision` (as the `ETag` header ' +
     'too) and `files`. With `revision`, the skill as it was at that revision of its ' +
     'history (also for a deleted skill while its history is kept). Conditional: `If-None-Match` with ' +
     'the current `ETag` → 304 once the skill is settled; responses carry `Cache-Control: private, ' +
@@ -276,7 +276,8 @@ export function parseIfMatch(value: string | undefined): string[] | undefined {
 /** What a get reads: the level (null: all) and the optional parts. */
 export interface GetOptions {
   level: 0 | 1 | 2 | null;
-  includeContent: boolean;
+  /** `include_content`: true, false, or null when not given. */
+  includeContent: boolean | null;
   includeFiles: boolean;
   includeSource: boolean;
   targetUri: string | null;
@@ -305,7 +306,7 @@ const FLAG_VALUES: Readonly<Record<string, boolean>> = {
 export function commonGetQuery(url: string): GetOptions | null {
   const options: GetOptions = {
     level: null,
-    includeContent: false,
+    includeContent: null,
     includeFiles: true,
     includeSource: false,
     targetUri: null,
@@ -474,7 +475,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
     const query = c.req.valid('query');
     const options: GetOptions = {
       level: parseLevel(query.level),
-      includeContent: query.include_content === true,
+      includeContent: query.include_content ?? null,
       includeFiles: query.include_files !== false,
       includeSource: query.include_source === true,
       targetUri: optionalQuery(query.target_uri),

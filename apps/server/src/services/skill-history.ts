@@ -10,6 +10,7 @@ import {
   type SkillWriteResult,
 } from '@skillport/core';
 import { quotaBytes } from '../config.js';
+import { wantsContent } from '../store/skill-json.js';
 import { skillItemUris, skillUri } from '../store/skill-uri.js';
 import {
   ABSTRACT_PATH,
@@ -236,7 +237,7 @@ export async function getSkillAtRevision(
   const { level } = options;
   const wantsAbstract = level === null || level === 0;
   const wantsOverview = level === null || level === 1;
-  const wantsContent = level === null || level === 2 || options.includeContent;
+  const withContent = wantsContent(options);
   const files = await readRevisionFiles(deps, match, [DEFINITION_PATH, ABSTRACT_PATH]);
   const definition = files.get(DEFINITION_PATH);
   if (definition === undefined) throw new Error(`revision ${match.entry.revision} has no ${DEFINITION_PATH}`);
@@ -272,7 +273,7 @@ export async function getSkillAtRevision(
         body: parsed.body,
       })) ?? '';
   }
-  if (wantsContent) {
+  if (withContent) {
     result.content = text;
     result.content_sha256 = match.entry.manifest.find((f) => f.path === DEFINITION_PATH)?.sha256 ?? '';
   }

@@ -13,7 +13,14 @@ import {
   SkillportError,
   userSkillRoot,
 } from '@skillport/core';
-import { iso, skillResultJson, skillResultOf, viewOptionsFor, wantsOverview } from '../store/skill-json.js';
+import {
+  iso,
+  skillResultJson,
+  skillResultOf,
+  viewOptionsFor,
+  wantsContent,
+  wantsOverview,
+} from '../store/skill-json.js';
 import { skillItemUris, skillUri } from '../store/skill-uri.js';
 import type { Identity, SearchHitSkill, SkillRecord, SkillRevisionState } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
@@ -214,7 +221,8 @@ export function notFound(name: string, roots: readonly string[]): SkillportError
 /** Options of {@link getSkill}. */
 export interface GetSkillOptions {
   level: 0 | 1 | 2 | null;
-  includeContent: boolean;
+  /** `include_content`: true, false, or null when not given (see `wantsContent`). */
+  includeContent: boolean | null;
   includeFiles: boolean;
   includeSource: boolean;
   targetUri: string | null;
@@ -344,7 +352,7 @@ async function renderedOverview(deps: ServiceDeps, skill: SkillRecord): Promise<
 function getKey(identity: Identity, rawName: string, options: GetSkillOptions): string {
   return (
     `${identity.accountId}\n${identity.userId}\n${options.targetUri ?? ''}\n${rawName}\n${options.level}` +
-    `${options.includeContent ? 'c' : ''}${options.includeFiles ? 'f' : ''}${options.includeSource ? 's' : ''}`
+    `${wantsContent(options) ? 'c' : ''}${options.includeFiles ? 'f' : ''}${options.includeSource ? 's' : ''}`
   );
 }
 

@@ -70,11 +70,19 @@ export function wantsOverview(request: SkillJsonRequest): boolean {
   return request.level === null || request.level === 1;
 }
 
+/**
+ * Whether a request carries SKILL.md (`content`): level 2 always; `include_content=true` at any level;
+ * with no level unless `include_content=false` (as OpenViking's get answers it).
+ */
+export function wantsContent(request: Pick<SkillJsonRequest, 'level' | 'includeContent'>): boolean {
+  return request.level === 2 || (request.includeContent ?? request.level === null);
+}
+
 /** What a get reads for `request`: the abstract and/or SKILL.md, the file list, the body only when needed. */
 export function viewOptionsFor(request: SkillJsonRequest): SkillViewOptions {
   const contents: string[] = [];
   if (request.level === null || request.level === 0) contents.push(ABSTRACT_PATH);
-  if (request.level === null || request.level === 2 || request.includeContent) contents.push(DEFINITION_PATH);
+  if (wantsContent(request)) contents.push(DEFINITION_PATH);
   // The body is read only when the overview must be rendered from it (the job has not run yet).
   return {
     contents,
@@ -132,7 +140,7 @@ export function skillResultOf(
     result.abstract = file?.content ? textOf(file.content, 'abstract', utf8) : '';
   }
   if (wantsOverview(request)) result.overview = overview;
-  if (level === null || level === 2 || request.includeContent) {
+  if (wantsContent(request)) {
     const file = view.contents.get(DEFINITION_PATH);
     if (!file?.content) throw new Error(`skill ${skill.id} has no readable ${DEFINITION_PATH}`);
     result.content = textOf(file.content, 'content', utf8);

@@ -250,8 +250,12 @@ export interface SkillViewOptions {
 export interface SkillJsonRequest {
   /** 0 (abstract), 1 (overview), 2 (SKILL.md), or null for all three. */
   level: 0 | 1 | 2 | null;
-  /** Also SKILL.md (`content`, `content_sha256`) at levels 0 and 1. */
-  includeContent: boolean;
+  /**
+   * SKILL.md (`content`, `content_sha256`): `true` adds it at levels 0 and 1; `false` leaves it out of
+   * a read of all levels (`level` null); `null` (not given) gives it with all levels and level 2.
+   * Level 2 always carries it. See `wantsContent`.
+   */
+  includeContent: boolean | null;
   /** Also the file list (`files`, with one `directory` entry per folder). */
   includeFiles: boolean;
   /** Also the source metadata (`source`). */

@@ -273,6 +273,37 @@ describe('GET /api/v1/skills/{name}', () => {
     expect(res.json.result.files).toBeUndefined();
   });
 
+  test.each(['false', 'False', '0'])(
+    'include_content=%s with no level: abstract and overview without content (as OpenViking answers)',
+    async (flag) => {
+      // Asked with and without the flag in turn, so a kept answer of one shape never serves the other.
+      for (const query of ['', `?include_content=${flag}`, '', `?include_content=${flag}&target_uri=`]) {
+        const res = await t.request('GET', `/api/v1/skills/pdf-tools${query}`);
+        expect(res.status, res.text).toBe(200);
+        const r = res.json.result;
+        expect(r.abstract, query).toContain('pdf-tools');
+        expect(r.overview, query).toEqual(expect.any(String));
+        if (query.includes('include_content')) {
+          expect(r.content, query).toBeUndefined();
+          expect(r.content_sha256, query).toBeUndefined();
+        } else {
+          expect(r.content, query).toContain('name: pdf-tools');
+          expect(r.content_sha256, query).toMatch(/^[0-9a-f]{64}$/);
+        }
+      }
+    },
+  );
+
+  test('include_content=false leaves level 2 its content, and levels 0 and 1 without it', async () => {
+    const two = await t.request('GET', '/api/v1/skills/pdf-tools?level=2&include_content=false');
+    expect(two.json.result.content).toContain('name: pdf-tools');
+    for (const level of ['0', '1']) {
+      const res = await t.request('GET', `/api/v1/skills/pdf-tools?level=${level}&include_content=false`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.result.content).toBeUndefined();
+    }
+  });
+
   test('include_integrity adds size/sha256 per file and the revision', async () => {
     const res = await t.request('GET', '/api/v1/skills/pdf-tools?include_integrity=true');
     expect(res.json.result.revision).toMatch(/^[0-9a-f]{64}$/);

@@ -290,8 +290,9 @@ export const GetSkillQuerySchema = z.object({
     }),
   include_content: QueryFlagSchema.optional().meta({
     description:
-      'Flag (`true`/`false`/`1`/`0`/`True`/`False`): add `content` (SKILL.md) and `content_sha256` whatever ' +
-      'the level. Default false.',
+      'Flag (`true`/`false`/`1`/`0`/`True`/`False`): `true` adds `content` (SKILL.md) and `content_sha256` ' +
+      'at levels 0 and 1; `false` leaves them out of a read with no `level` (abstract and overview only, as ' +
+      "OpenViking's get answers it). Level 2 always carries them. Absent: content with no level or level 2.",
     example: 'true',
   }),
   include_files: QueryFlagSchema.optional().meta({
@@ -425,8 +426,8 @@ export const GetSkillResultSchema = z
       .optional()
       .meta({
         description:
-          'Level 2: SKILL.md exactly as stored (byte-for-byte as uploaded for SKILL.md input); present with no ' +
-          'level, level 2 or `include_content=true`',
+          'Level 2: SKILL.md exactly as stored (byte-for-byte as uploaded for SKILL.md input); present with ' +
+          'level 2, with `include_content=true`, and with no level unless `include_content=false`',
       }),
     content_sha256: z.string().optional().meta({
       description: 'sha-256 (64 lowercase hex) of the SKILL.md bytes; present with `content`',
