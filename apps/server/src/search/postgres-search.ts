@@ -172,24 +172,31 @@ const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
   ORDER BY l.n`;
 
 /**
- * {@link LEXICAL_BY_TERMS} over the candidate skills $7 alone, to the same figures: per lexeme of a
- * term (a prefix's lexemes listed), its rows of the candidates: one primary-key probe per candidate
- * (`probe`) or, for a lexeme whose rows were all read (few), its rows filtered to the candidates.
- * Parameters: $1 lexemes, $2 their term's position, $3 prefix flags, $4 label bits, $5 IDFs, $6 probe
- * flags, $7 candidates, $8 account, $9 `FREQUENCY_SCALE`, $10 `BM25_K1 + 1`, $11 `BM25_K1`, $12
- * roots, $13 limit.
+ * {@link LEXICAL_BY_TERMS} over the candidate skills alone, to the same figures, from three sources of
+ * rows (`postings`), per lexeme of a term (a prefix's lexemes listed, `n` their position from 1):
+ * - rows the round already read (`known`): a candidate's rank in a list whose best rows held it, for
+ *   a term matching any field (labels 0: every row is a hit), passed back as `float8` (exact);
+ * - one primary-key probe per pair (`probe`) of a list and a candidate not read there (a list read to
+ *   its end holds no row of such a candidate and is not probed);
+ * - for a term with labels whose list was read to its end (`scan`, few rows), its rows filtered to
+ *   the candidates $13.
+ * Parameters: $1 lexemes, $2 their term's position, $3 prefix flags, $4 label bits, $5 IDFs, $6 scan
+ * flags, $7–$9 known rows (list, skill, rank), $10–$11 probes (list, skill), $12 account,
+ * $13 candidates, $14 `FREQUENCY_SCALE`, $15 `BM25_K1 + 1`, $16 `BM25_K1`, $17 roots, $18 limit.
  */
 const LEXICAL_OF_CANDIDATES = `WITH q AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::boolean[], $4::int[], $5::float8[], $6::boolean[])
-      AS q(lexeme, i, prefix, labels, idf, probe)
+      WITH ORDINALITY AS q(lexeme, i, prefix, labels, idf, scan, n)
   ), postings AS (
-    SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
-    FROM q CROSS JOIN unnest($7::bigint[]) AS c(seq)
-      CROSS JOIN LATERAL (SELECT * FROM skill_terms t WHERE t.lexeme = q.lexeme AND t.skill_seq = c.seq LIMIT 1) AS t
-    WHERE q.probe
+    SELECT q.i, q.prefix, q.idf, q.lexeme COLLATE "C" AS lexeme, k.seq AS skill_seq, k.rank, true AS hit
+    FROM unnest($7::int[], $8::bigint[], $9::float8[]) AS k(n, seq, rank) JOIN q ON q.n = k.n
     UNION ALL
     SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
-    FROM q JOIN skill_terms t ON t.lexeme = q.lexeme WHERE NOT q.probe AND t.skill_seq = ANY($7::bigint[])
+    FROM unnest($10::int[], $11::bigint[]) AS p(n, seq) JOIN q ON q.n = p.n
+      CROSS JOIN LATERAL (SELECT * FROM skill_terms t WHERE t.lexeme = q.lexeme AND t.skill_seq = p.seq LIMIT 1) AS t
+    UNION ALL
+    SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
+    FROM q JOIN skill_terms t ON t.lexeme = q.lexeme WHERE q.scan AND t.skill_seq = ANY($13::bigint[])
   ), per_term AS (
     SELECT i, idf, skill_seq, rank::real AS r, hit FROM postings WHERE NOT prefix
     UNION ALL
@@ -197,7 +204,7 @@ const LEXICAL_OF_CANDIDATES = `WITH q AS (
     FROM (SELECT i, max(idf) AS idf, skill_seq, array_agg(rank) AS ranks, bool_or(hit) AS hit
       FROM (SELECT i, idf, skill_seq, rank, hit FROM postings WHERE prefix ORDER BY i, skill_seq, lexeme) AS p
       GROUP BY i, skill_seq) AS folded
-  ), ${rankInScope({ scale: 9, k1Plus1: 10, k1: 11, account: 8, roots: 12, limit: 13 })}`;
+  ), ${rankInScope({ scale: 14, k1Plus1: 15, k1: 16, account: 12, roots: 17, limit: 18 })}`;
 
 /**
  * Rows read per lexeme in the first round at least, and `FIRST_DEPTH_PER_RESULT` per result asked,
@@ -282,6 +289,12 @@ interface RoundRead {
   lowest: number[];
   /** The relevance a skill read in no list can have at most. */
   bound: number;
+  /**
+   * The rows read, per candidate: `first[c]` is the index of its first row (−1 none), `next[r]` the
+   * row after `r` of the same candidate (−1 none); row `r` was read in list `list[r]` (from 0) with
+   * rank `rank[r]` (the stored `float8`, not rounded).
+   */
+  read: { first: Int32Array; next: Int32Array; list: Int32Array; rank: Float64Array };
 }
 
 /**
@@ -321,6 +334,11 @@ function readRound(
   const ranks = new Float64Array(read * width);
   const known = new Float64Array(read * width);
   const seqs: number[] = [];
+  const first = new Int32Array(read).fill(-1);
+  const next = new Int32Array(read);
+  const listOf = new Int32Array(read);
+  const rankOf = new Float64Array(read);
+  let entries = 0;
   // Candidate of each seq: an open-addressing table (linear probing) of candidate index + 1, 0 empty,
   // at most half full; cheaper than a `Map` for the tens of thousands of rows a deep round reads.
   const bits = Math.max(4, Math.ceil(Math.log2(read * 2 + 1)));
@@ -336,6 +354,7 @@ function readRound(
     // rows are best first, and many share a rank), else nothing: parse each distinct rank once.
     const rankText = row.ranks ?? '';
     let at = 0;
+    let exact = 0;
     let rank = 0;
     let seq = 0;
     for (let p = 0; p <= text.length; p++) {
@@ -346,7 +365,10 @@ function readRound(
       }
       const comma = rankText.indexOf(',', at);
       const stop = comma === -1 ? rankText.length : comma;
-      if (stop > at) rank = Math.fround(Number(rankText.slice(at, stop)));
+      if (stop > at) {
+        exact = Number(rankText.slice(at, stop));
+        rank = Math.fround(exact);
+      }
       at = stop + 1;
       let h = Math.imul(seq | 0, -1640531535) >>> (32 - bits);
       let c = -1;
@@ -365,6 +387,10 @@ function readRound(
         }
         h = (h + 1) & mask;
       }
+      listOf[entries] = n;
+      rankOf[entries] = exact;
+      next[entries] = first[c] ?? -1;
+      first[c] = entries++;
       const slot = c * width + i;
       ranks[slot] = (ranks[slot] ?? 0) + rank - floor;
       known[slot] = (known[slot] ?? 0) + rank;
@@ -383,7 +409,15 @@ function readRound(
     }
     lowers[c] = lower;
   }
-  return { seqs, uppers, lowers, exhausted, lowest, bound: upperRelevance(terms, stats, idfs, unseen) };
+  return {
+    seqs,
+    uppers,
+    lowers,
+    exhausted,
+    lowest,
+    bound: upperRelevance(terms, stats, idfs, unseen),
+    read: { first, next, list: listOf, rank: rankOf },
+  };
 }
 
 /** `values[c]` for each `c` of `at` (a loop: `Float64Array.from` with a mapping function is far slower). */
@@ -462,31 +496,77 @@ async function thresholdCandidates(
     thresholdOutcomes.fallback++;
     return null;
   }
-  /** The best `budget` of `candidates` in scope, ranked exactly. */
-  const rank = async (candidates: readonly number[], exhausted: readonly boolean[]): Promise<KeyRow[]> =>
+  /**
+   * The best `budget` of the round's candidates `batch` (indices into `round.seqs`) in scope, ranked
+   * exactly: a candidate's rows the round read are passed back, the others probed (see
+   * {@link LEXICAL_OF_CANDIDATES}).
+   */
+  const rank = async (batch: readonly number[], round: RoundRead): Promise<KeyRow[]> => {
+    const { seqs, exhausted, read } = round;
+    // In `seq` order: the primary-key probes then walk the index in order (fewer pages touched).
+    const sorted = batch.slice().sort((a, b) => (seqs[a] ?? 0) - (seqs[b] ?? 0));
+    // Rank read of candidate `sorted[k]` in list `n`, at `n * sorted.length + k`.
+    const readAt = new Map<number, number>();
+    for (let k = 0; k < sorted.length; k++) {
+      for (let r = read.first[sorted[k] ?? 0] ?? -1; r !== -1; r = read.next[r] ?? -1) {
+        readAt.set((read.list[r] ?? 0) * sorted.length + k, read.rank[r] ?? 0);
+      }
+    }
+    const known: { list: number[]; seq: number[]; rank: number[] } = { list: [], seq: [], rank: [] };
+    const probes: { list: number[]; seq: number[] } = { list: [], seq: [] };
+    const scan = lists.map(() => false);
+    for (const [n, list] of lists.entries()) {
+      if (list.labels !== 0) {
+        // Whether a row of a term with labels is a hit depends on its labels, not read: read again.
+        if (exhausted[n]) scan[n] = true;
+        else {
+          for (const c of sorted) {
+            probes.list.push(n + 1);
+            probes.seq.push(seqs[c] ?? 0);
+          }
+        }
+        continue;
+      }
+      for (let k = 0; k < sorted.length; k++) {
+        const seq = seqs[sorted[k] ?? 0] ?? 0;
+        const rank = readAt.get(n * sorted.length + k);
+        if (rank !== undefined) {
+          known.list.push(n + 1);
+          known.seq.push(seq);
+          known.rank.push(rank);
+        } else if (!exhausted[n]) {
+          probes.list.push(n + 1);
+          probes.seq.push(seq);
+        }
+      }
+    }
     // Unnamed, so planned for its parameters each time: a prepared statement switches to a generic
     // plan after five runs, and this one's (candidate and lexeme counts unknown) ran ~4× slower.
-    (
-      await db.query<KeyRow>({
-        text: LEXICAL_OF_CANDIDATES,
-        values: [
-          lists.map((l) => l.lexeme),
-          lists.map((l) => l.i + 1),
-          lists.map((l) => l.prefix),
-          lists.map((l) => l.labels),
-          lists.map((l) => idfs[l.i] ?? 0),
-          exhausted.map((done) => !done),
-          // In `seq` order: the primary-key probes then walk the index in order (fewer pages touched).
-          candidates.slice().sort((a, b) => a - b),
-          accountId,
-          FREQUENCY_SCALE,
-          BM25_K1 + 1,
-          BM25_K1,
-          roots,
-          budget,
-        ],
-      })
-    ).rows;
+    const { rows } = await db.query<KeyRow>({
+      text: LEXICAL_OF_CANDIDATES,
+      values: [
+        lists.map((l) => l.lexeme),
+        lists.map((l) => l.i + 1),
+        lists.map((l) => l.prefix),
+        lists.map((l) => l.labels),
+        lists.map((l) => idfs[l.i] ?? 0),
+        scan,
+        known.list,
+        known.seq,
+        known.rank,
+        probes.list,
+        probes.seq,
+        accountId,
+        scan.some(Boolean) ? sorted.map((c) => seqs[c] ?? 0) : [],
+        FREQUENCY_SCALE,
+        BM25_K1 + 1,
+        BM25_K1,
+        roots,
+        budget,
+      ],
+    });
+    return rows;
+  };
   let depth = firstDepth;
   for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
     const top = await db.query<{
@@ -500,7 +580,8 @@ async function thresholdCandidates(
       text: TOP_POSTINGS,
       values: [lists.map((l) => l.lexeme), depth],
     });
-    const { seqs, uppers, lowers, exhausted, bound } = readRound(terms, stats, idfs, lists, top.rows, depth);
+    const reading = readRound(terms, stats, idfs, lists, top.rows, depth);
+    const { seqs, uppers, lowers, exhausted, bound } = reading;
     const done = exhausted.every(Boolean);
     // Before the last round, a round whose `budget`-th candidate is not shown above the bound by the
     // ranks read of it reads deeper at once: ranking its candidates would most likely not settle, and
@@ -554,10 +635,7 @@ async function thresholdCandidates(
         for (const c of batch) taken[c] = 1;
         left = left.filter((c) => taken[c] === 0);
       } else left = [];
-      const ranked = await rank(
-        batch.map((c) => seqs[c] as number),
-        exhausted,
-      );
+      const ranked = await rank(batch, reading);
       rows = [...rows, ...ranked].sort(byRelevance).slice(0, budget);
     }
     if (dropped) thresholdOutcomes.pruned++;
