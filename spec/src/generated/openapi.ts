@@ -825,8 +825,13 @@ export interface components {
             /** @description Server time spent on the request, seconds (float) */
             time: number;
         };
-        /** @description One hit of find: a list item plus `score` and `match_reason` */
+        /** @description One hit of find: a list item plus `abstract`, `score` and `match_reason` */
         FindSkillItem: {
+            /**
+             * @description The skill's L0 abstract: the text `GET /api/v1/skills/{name}?level=0` returns as `abstract` (.abstract.md: name, description, tags, allowed tools in one paragraph), as OpenViking puts it in each hit
+             * @example **search-web** — Search the web for current information. Tags: web, search.
+             */
+            abstract: string;
             /**
              * @description Frontmatter `allowed_tools` / `allowed-tools` as a list (a string is split on whitespace and commas outside parentheses); empty when none
              * @example [

@@ -14,6 +14,8 @@ function collapse(text: string): string {
 }
 
 function truncate(text: string, max: number): string {
+  // No more UTF-16 units than `max` means no more code points either.
+  if (text.length <= max) return text;
   const points = Array.from(text);
   return points.length <= max
     ? text
@@ -30,7 +32,9 @@ function sentence(text: string): string {
 /**
  * Renders the L0 `.abstract.md` of a skill: one Markdown paragraph with the name, the description
  * (whitespace collapsed, cut to {@link ABSTRACT_DESCRIPTION_MAX} code points), the tags and the allowed
- * tools (each part omitted when empty). Deterministic: same input, same bytes.
+ * tools (each part omitted when empty). Deterministic: same input, same bytes. `find` renders it again
+ * from each hit's fields instead of reading the stored file, so a change here must come with a rewrite
+ * of the stored abstracts.
  *
  * @param skill - name, description (null → omitted), tags, allowed tools
  * @returns the paragraph followed by one newline

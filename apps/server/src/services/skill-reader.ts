@@ -205,7 +205,21 @@ async function rankSkills(
     if (options.levels && !options.levels.includes(level)) continue;
     if (seen.has(hit.skill.name)) continue;
     seen.add(hit.skill.name);
-    skills.push({ ...toListItem(hit.skill), level, score: hit.score, match_reason: hit.matchReason });
+    // The L0 abstract is a pure function of fields the hit carries (it is rendered from them at write
+    // time), so it is rendered again here rather than read: no file of the hit is read.
+    const abstract = deps.renderAbstract({
+      name: hit.skill.name,
+      description: hit.skill.description,
+      tags: hit.skill.tags,
+      allowedTools: hit.skill.allowedTools,
+    });
+    skills.push({
+      ...toListItem(hit.skill),
+      abstract,
+      level,
+      score: hit.score,
+      match_reason: hit.matchReason,
+    });
     if (skills.length >= options.limit) break;
   }
   return { query: options.query, root_uris: roots, skills, total: skills.length };

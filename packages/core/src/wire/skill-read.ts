@@ -224,6 +224,12 @@ export const FindSkillsRequestSchema = z
 
 /** One hit of find. */
 export const FindSkillItemSchema = SkillListItemSchema.extend({
+  abstract: z.string().meta({
+    description:
+      "The skill's L0 abstract: the text `GET /api/v1/skills/{name}?level=0` returns as `abstract` " +
+      '(.abstract.md: name, description, tags, allowed tools in one paragraph), as OpenViking puts it in each hit',
+    example: '**search-web** — Search the web for current information. Tags: web, search.\n',
+  }),
   level: z
     .number()
     .int()
@@ -259,7 +265,7 @@ export const FindSkillItemSchema = SkillListItemSchema.extend({
   }),
 }).meta({
   id: 'FindSkillItem',
-  description: 'One hit of find: a list item plus `score` and `match_reason`',
+  description: 'One hit of find: a list item plus `abstract`, `score` and `match_reason`',
 });
 
 /** Result of find. */
