@@ -6,7 +6,9 @@
  * viking://agent/skills[/<skill>[/<path>]]
  * viking://user/<user_id>/skills[/<skill>[/<path>]]
  * viking://~/skills[/<skill>[/<path>]]          (home alias: the caller's own user root)
+ * viking://user/skills[/<skill>[/<path>]]       (the same alias, as OpenViking's clients spell it)
  * ```
+ * `viking://user/skills/skills[/…]` is the root of the user `skills`, not the alias.
  * `<user_id>` is `[A-Za-z0-9_.@-]+` (not `.` or `..`), `<skill>` follows the add-time name rule, and
  * `<path>` segments are non-empty, never `.` or `..`, without `\`, control characters, `?` or `#`.
  *
@@ -72,9 +74,12 @@ export function userSkillRoot(userId: string): string {
  * @param uri - the URI as received
  * @param options - `userId`: the caller's id, used for the `~` alias (default: unresolved)
  * @returns a {@link VikingUri}; `rootUri` is canonical (lowercase scheme, no trailing `/`, `~` resolved)
- * @throws SkillportError `INVALID_URI` (400) with `details: {uri, reason}` for another scheme, the
- *   uid-less `viking://user/skills` (the reason names `viking://user/{user_id}/skills` and
- *   `viking://~/skills`), an empty or ill-formed user id, a bad skill name, `.`/`..` or empty segments
+ * The uid-less `viking://user/skills` is the home alias (`viking://~/skills`): OpenViking's clients
+ * and older docs spell the caller's own root that way.
+ *
+ * @throws SkillportError `INVALID_URI` (400) with `details: {uri, reason}` for another scheme, a bare
+ *   `viking://user` (the reason names `viking://user/{user_id}/skills` and `viking://~/skills`), an
+ *   empty or ill-formed user id, a bad skill name, `.`/`..` or empty segments
  * @example
  * ```ts
  * parseVikingUri('viking://~/skills/search-web/SKILL.md', { userId: 'alice' });
@@ -114,7 +119,9 @@ export function parseVikingUri(uri: string, options: ParseVikingUriOptions = {})
     userId = null;
     rootUri = AGENT_SKILL_ROOT;
     inside = tail.slice(1);
-  } else if (head === '~') {
+  } else if (head === '~' || (head === 'user' && tail[0] === 'skills' && tail[1] !== 'skills')) {
+    // `viking://user/skills[/…]` (no user id) is the home alias too, unless the next segment is
+    // `skills` again: `viking://user/skills/skills` is the root of the user `skills`.
     if (tail[0] !== 'skills') throw uriError(uri, "not a skill root (expected 'viking://~/skills')");
     scope = 'user';
     if (options.userId === undefined) {
@@ -127,7 +134,7 @@ export function parseVikingUri(uri: string, options: ParseVikingUriOptions = {})
     inside = tail.slice(1);
   } else if (head === 'user') {
     const [id, skills] = tail;
-    if (id === undefined || (id === 'skills' && skills !== 'skills')) throw uriError(uri, UIDLESS_HINT);
+    if (id === undefined) throw uriError(uri, UIDLESS_HINT);
     checkUserId(id, uri);
     if (skills !== 'skills') {
       throw uriError(uri, `not a skill root (expected 'viking://user/${id}/skills')`);

@@ -115,6 +115,33 @@ describe('parseVikingUri', () => {
       undefined,
       { scope: 'user', userId: null, rootUri: HOME_SKILL_ROOT, skillName: null, path: null },
     ],
+    // The uid-less spelling OpenViking's clients send is the home alias.
+    [
+      'viking://user/skills',
+      'alice',
+      { scope: 'user', userId: 'alice', rootUri: 'viking://user/alice/skills', skillName: null, path: null },
+    ],
+    [
+      'viking://user/skills/',
+      undefined,
+      { scope: 'user', userId: null, rootUri: HOME_SKILL_ROOT, skillName: null, path: null },
+    ],
+    [
+      'viking://user/skills/my-skill/scripts/run.sh',
+      'alice',
+      {
+        scope: 'user',
+        userId: 'alice',
+        rootUri: 'viking://user/alice/skills',
+        skillName: 'my-skill',
+        path: 'scripts/run.sh',
+      },
+    ],
+    [
+      'viking://user/skills/skills/x',
+      'alice',
+      { scope: 'user', userId: 'skills', rootUri: 'viking://user/skills/skills', skillName: 'x', path: null },
+    ],
   ];
 
   it.each(ok)('%s (user %s)', (uri, userId, expected) => {
@@ -126,10 +153,9 @@ describe('parseVikingUri', () => {
     ['agent/skills', /not a viking:\/\/ URI/],
     ['', /not a viking:\/\/ URI/],
     ['viking://', /names no space/],
-    ['viking://user/skills', /viking:\/\/user\/\{user_id\}\/skills.*viking:\/\/~\/skills/],
-    ['viking://user/skills/', /viking:\/\/user\/\{user_id\}\/skills.*viking:\/\/~\/skills/],
-    ['viking://user/skills/my-skill', /viking:\/\/user\/\{user_id\}\/skills.*viking:\/\/~\/skills/],
-    ['viking://user', /viking:\/\/user\/\{user_id\}\/skills/],
+    ['viking://user', /viking:\/\/user\/\{user_id\}\/skills.*viking:\/\/~\/skills/],
+    ['viking://user/skills/bad name', /invalid skill name "bad name"/],
+    ['viking://user/skills/x/../y', /'\.' or '\.\.' segment/],
     ['viking://user//skills', /the user id is empty/],
     ['viking://user/al ice/skills', /invalid user id "al ice"/],
     ['viking://user/a%2Fb/skills', /invalid user id/],
@@ -184,10 +210,18 @@ describe('resolveSkillRoot', () => {
     });
   });
 
-  it('refuses the uid-less user root with a hint naming both spellings', () => {
-    const error = catchError(() => resolveSkillRoot('viking://user/skills', { userId: 'alice' }));
+  it("reads the uid-less viking://user/skills as the caller's own root", () => {
+    expect(resolveSkillRoot('viking://user/skills', { userId: 'alice' })).toBe('viking://user/alice/skills');
+    expect(resolveSkillRoot('viking://user/skills/', { userId: 'alice' })).toBe('viking://user/alice/skills');
+    expect(catchError(() => resolveSkillRoot('viking://user/skills/x', { userId: 'alice' })).code).toBe(
+      'INVALID_URI',
+    );
+  });
+
+  it('refuses a bare viking://user with a hint naming both spellings', () => {
+    const error = catchError(() => resolveSkillRoot('viking://user', { userId: 'alice' }));
     expect(error.code).toBe('INVALID_URI');
-    expect(error.details?.uri).toBe('viking://user/skills');
+    expect(error.details?.uri).toBe('viking://user');
     expect(error.details?.reason).toContain('viking://user/{user_id}/skills');
     expect(error.details?.reason).toContain('viking://~/skills');
   });

@@ -61,3 +61,57 @@ describe('find hits carry the L0 abstract', () => {
     );
   });
 });
+
+describe("viking://user/skills is the caller's own user root", () => {
+  // OpenViking's earlier API docs gave `viking://user/skills/...` as the current user's shorthand,
+  // and its examples still pass `-p viking://user/skills` to `ov add-skill`.
+  const own = 'viking://user/default/skills';
+
+  test.each(['viking://user/skills', 'viking://user/skills/', ' viking://user/skills '])(
+    'add, list, find, get, update and delete with target_uri %j use the user root',
+    async (target) => {
+      const name = 'uidless-root';
+      const added = await add(md(name, 'description: Stored through the uid-less root\n'), {
+        target_uri: target,
+      });
+      expect(added.uri).toBe(`${own}/${name}`);
+      const query = `target_uri=${encodeURIComponent(target)}`;
+      const listed = await t.request('GET', `/api/v1/skills?${query}`);
+      expect(listed.status, listed.text).toBe(200);
+      expect(listed.json.result.root_uri).toBe(own);
+      expect(listed.json.result.skills.map((s: { name: string }) => s.name)).toContain(name);
+      const found = await t.request('POST', '/api/v1/skills/find', {
+        body: { query: 'uid-less root', target_uri: target },
+      });
+      expect(found.status, found.text).toBe(200);
+      expect(found.json.result.root_uris).toEqual([own]);
+      expect(found.json.result.skills.map((s: { name: string }) => s.name)).toContain(name);
+      const got = await t.request('GET', `/api/v1/skills/${name}?level=0&${query}`);
+      expect(got.status, got.text).toBe(200);
+      expect(got.json.result.root_uri).toBe(own);
+      const updated = await t.request('PUT', `/api/v1/skills/${name}`, {
+        body: { data: md(name, 'description: Updated through the uid-less root\n'), target_uri: target },
+      });
+      expect(updated.status, updated.text).toBe(200);
+      const deleted = await t.request('DELETE', `/api/v1/skills/${name}?${query}`);
+      expect(deleted.status, deleted.text).toBe(200);
+      expect(deleted.json.result.uri).toBe(`${own}/${name}`);
+    },
+  );
+
+  test('viking://user/skills/skills stays the root of the user "skills" (another user: 403)', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('nope', 'description: Not stored\n'), target_uri: 'viking://user/skills/skills' },
+    });
+    expect(res.status, res.text).toBe(403);
+    expect(res.json.error.code).toBe('PERMISSION_DENIED');
+  });
+
+  test('a skill URI below it is still not a root: 400 INVALID_URI', async () => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('nope', 'description: Not stored\n'), target_uri: 'viking://user/skills/nope' },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_URI');
+  });
+});

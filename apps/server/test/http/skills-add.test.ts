@@ -398,13 +398,13 @@ describe('POST /api/v1/skills — rules', () => {
     expect(listed.json.result.skills.map((s: { name: string }) => s.name)).toContain(name);
   });
 
-  test('uid-less viking://user/skills → 400 INVALID_URI with a hint naming both spellings', async () => {
+  test('a bare viking://user → 400 INVALID_URI with a hint naming both spellings', async () => {
     const res = await t.request('POST', '/api/v1/skills', {
-      body: { data: md('nope'), target_uri: 'viking://user/skills' },
+      body: { data: md('nope'), target_uri: 'viking://user' },
     });
     expect(res.status).toBe(400);
     expect(res.json.error.code).toBe('INVALID_URI');
-    expect(res.json.error.details).toMatchObject({ uri: 'viking://user/skills' });
+    expect(res.json.error.details).toMatchObject({ uri: 'viking://user' });
     expect(res.json.error.message).toContain('viking://~/skills');
     expect(res.json.error.message).toContain('viking://user/{user_id}/skills');
   });

@@ -117,8 +117,8 @@ export const AddSkillRequestSchema = z
     target_uri: looseOptional(z.string()).meta({
       description:
         "Skill root to store into: the caller's user root `viking://user/{user_id}/skills` (default; " +
-        "alias `viking://~/skills`) or the account-wide `viking://agent/skills`. Another user's root → " +
-        '403; `viking://user/skills` (no user id) → 400 `INVALID_URI`. `null`, `false` or `""` mean not given.',
+        "aliases `viking://~/skills` and, as OpenViking's clients spell it, `viking://user/skills`) or the " +
+        'account-wide `viking://agent/skills`. Another user\'s root → 403. `null`, `false` or `""` mean not given.',
       example: 'viking://agent/skills',
     }),
     source_metadata: looseOptional(z.record(z.string(), z.unknown())).meta({
