@@ -192,6 +192,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   try {
     enableIncrementalVacuum(db);
     applyMigrations(db);
+    // Set after the migrations and the one-time VACUUM, which may rewrite the whole file through
+    // temporary storage. Each write of a group commit runs in a savepoint, whose undo journal holds
+    // the original of every page the write changes (dozens for an add): past 64 KiB SQLite spills
+    // it to a temporary file, created, written and deleted for nearly every write. In memory it is
+    // bounded by the pages one write changes and freed at each savepoint's release, and the commit
+    // stays as durable (temporary storage never holds committed data). Sorts on this connection then
+    // no longer spill past the page cache either; they sort rows of a few keys (retention's ranking,
+    // the change feed rebuilt after an import); request paths sort at most their LIMIT.
+    db.pragma('temp_store = MEMORY');
   } catch (error) {
     db.close();
     throw error;
