@@ -170,6 +170,44 @@ describe('sqlite store: group commit of putSkill', () => {
     expect(count(dir, 'SELECT count(*) AS n FROM tasks')).toBe(36);
   });
 
+  it('in the database thread: a write answers the record as stored, alone and in a group, a kept overview included', async () => {
+    const dir = tempDir();
+    const store: Store = await createThreadedSqliteStore({ dataDir: dir });
+    cleanups.push(() => store.close());
+    // Values JSON does not keep (stored as JSON: Infinity becomes null, undefined goes) and nesting.
+    const odd = (name: string) =>
+      makeWrite({
+        name,
+        tags: ['pdf', 'forms'],
+        allowedTools: ['Read'],
+        frontmatter: { name, limits: { max: Number.POSITIVE_INFINITY, gone: undefined }, list: [1, 'two'] },
+        sourceMetadata: { origin: 'bench', nested: { n: Number.NaN } },
+        processed: { overview: `# ${name}\n\nOverview.\n`, result: { indexed: true } },
+      });
+    const alone = await store.putSkill(odd('alone'));
+    // Posted in one go: one group.
+    const grouped = await Promise.all(
+      [odd('first'), odd('second'), odd('third')].map((w) => store.putSkill(w)),
+    );
+    // The same files again and no overview given: the revision is unchanged, the overview kept.
+    const { processed: _given, ...unprocessed } = odd('alone');
+    const again = await store.putSkill(unprocessed);
+    for (const put of [alone, ...grouped]) {
+      const { name } = put.skill;
+      expect(put.created, name).toBe(true);
+      expect(put.revisions, name).toBe(1);
+      expect(put.skill.frontmatter, name).toEqual({ name, limits: { max: null }, list: [1, 'two'] });
+      expect(put.skill.sourceMetadata, name).toEqual({ origin: 'bench', nested: { n: null } });
+    }
+    for (const put of [...grouped, again]) {
+      expect(put.skill).toEqual(await store.getSkill('acme', USER_ROOT, put.skill.name));
+    }
+    expect(again.created).toBe(false);
+    expect(again.skill.revision).toBe(alone.skill.revision);
+    expect(again.skill.overview).toBe('# alone\n\nOverview.\n');
+    expect({ ...alone.skill, updatedAt: 0 }).toEqual({ ...again.skill, updatedAt: 0 });
+  });
+
   it('in the database thread: uploads and writes posted together are answered each with its own result, in order', async () => {
     const dir = tempDir();
     const store: Store = await createThreadedSqliteStore({ dataDir: dir });

@@ -26,7 +26,15 @@ import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations
 import type { SkillRow } from './rows.js';
 import * as reads from './skill-reads.js';
 import { readSkillJson, readSkillRevision, readSkillView } from './skill-view.js';
-import { deleteSkillTx, putSkillTx, writeSearchRow } from './skill-writes.js';
+import {
+  deleteSkillTx,
+  type PutSkillReply,
+  type PutSkillTxResult,
+  putSkillTx,
+  toPutSkillReply,
+  toWriteResult,
+  writeSearchRow,
+} from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
 
@@ -147,6 +155,27 @@ export type WriteGroup = (writes: readonly GroupedWrite[]) => GroupOutcome<unkno
 const writeGroups = new WeakMap<Store, WriteGroup>();
 
 /**
+ * The writers of the database thread (`sqlite-thread-entry.ts`): the group commit of
+ * {@link writeGroupOf} and `putSkill`, a write answered with a {@link PutSkillReply} instead of its
+ * `SkillWriteResult` (the calling thread rebuilds that from the write it sent: `writeResultFromReply`).
+ */
+export interface ThreadWriters {
+  group: WriteGroup;
+  putSkill(write: SkillWrite): PutSkillReply;
+}
+
+const threadWriters = new WeakMap<Store, ThreadWriters>();
+
+/**
+ * The {@link ThreadWriters} of a store opened by {@link createSqliteStore}.
+ *
+ * @returns the writers, or undefined for any other store
+ */
+export function threadWritersOf(store: Store): ThreadWriters | undefined {
+  return threadWriters.get(store);
+}
+
+/**
  * The group commit of a store opened by {@link createSqliteStore}: `putSkill` of several writes in
  * one `BEGIN IMMEDIATE` transaction, each write in a savepoint of its own. A write that is refused
  * (validation of its files, `If-Match`, quota, a missing skill on update) is rolled back to its
@@ -219,7 +248,11 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   /** Runs `fn` in a `BEGIN IMMEDIATE` transaction (takes the write lock up front: no upgrade deadlocks). */
   const write = <T>(fn: () => T): T => db.transaction(fn).immediate();
 
-  const writeGroup: WriteGroup = (writes) => {
+  /** The group commit (see `writeGroupOf`); `answer` makes each stored skill write's outcome value. */
+  const runGroup = (
+    writes: readonly GroupedWrite[],
+    answer: (written: PutSkillTxResult, write: SkillWrite) => unknown,
+  ): GroupOutcome<unknown>[] => {
     const outcomes: GroupOutcome<unknown>[] = [];
     write(() => {
       // The search rows of the writes that stand, by skill (the last write of a skill wins), written
@@ -232,9 +265,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
           let indexed: SkillRow | undefined;
           const value = db.transaction((): unknown =>
             grouped.method === 'putSkill'
-              ? putSkillTx(conn, grouped.args[0], now(), (row) => {
-                  indexed = row;
-                })
+              ? answer(
+                  putSkillTx(conn, grouped.args[0], now(), (row) => {
+                    indexed = row;
+                  }),
+                  grouped.args[0],
+                )
               : accounts.putTempUpload(conn, grouped.args[0], now(), grouped.args[1]),
           )();
           if (indexed !== undefined) toIndex.set(indexed.seq, indexed);
@@ -249,6 +285,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     });
     searchIndexDirty = true;
     return outcomes;
+  };
+  const writeGroup: WriteGroup = (writes) => runGroup(writes, toWriteResult);
+  const putSkill = <T>(
+    skillWrite: SkillWrite,
+    answer: (written: PutSkillTxResult, w: SkillWrite) => T,
+  ): T => {
+    const written = write(() => putSkillTx(conn, skillWrite, now()));
+    searchIndexDirty = true;
+    return answer(written, skillWrite);
   };
 
   const store: Store = {
@@ -269,9 +314,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
 
     async putSkill(skillWrite) {
-      const result = write(() => putSkillTx(conn, skillWrite, now()));
-      searchIndexDirty = true;
-      return result;
+      return putSkill(skillWrite, toWriteResult);
     },
     async getSkill(accountId, rootUri, name) {
       return reads.getSkill(conn, accountId, rootUri, name);
@@ -471,5 +514,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
   };
   writeGroups.set(store, writeGroup);
+  threadWriters.set(store, {
+    group: (writes) => runGroup(writes, toPutSkillReply),
+    putSkill: (skillWrite) => putSkill(skillWrite, toPutSkillReply),
+  });
   return store;
 }

@@ -4,7 +4,7 @@ import { segmentSearchDocument } from '../../search/cjk-segment.js';
 import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { skillUri } from '../skill-uri.js';
-import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
+import { OVERVIEW_PATH, type SkillRecord, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount } from '../write-checks.js';
 import { consumeTempUploadTx, skillCount, storedBytes } from './account-ops.js';
 import type { Connection } from './connection.js';
@@ -92,6 +92,99 @@ export function putBlob(conn: Connection, content: Uint8Array): string {
   return sha256;
 }
 
+/** What {@link putSkillTx} wrote: the skill's row as written (not read back) and the write's outcome. */
+export interface PutSkillTxResult {
+  row: SkillRow;
+  taskId: string;
+  created: boolean;
+  revisions: number;
+}
+
+/** `Store.putSkill`'s result of a write: the record of the row as written. */
+export function toWriteResult(written: PutSkillTxResult): SkillWriteResult {
+  const { row, taskId, created, revisions } = written;
+  return { skill: toSkillRecord(row), taskId, created, revisions };
+}
+
+/**
+ * The answer of a `putSkill` run in the database thread: only what the calling thread does not hold
+ * in the write it sent. The rest of the record is the write's own fields (see
+ * {@link writeResultFromReply}), so the stored body, frontmatter and overview are neither parsed
+ * back from their JSON nor copied across threads again.
+ */
+export interface PutSkillReply {
+  id: string;
+  revision: string;
+  /** The overview kept from the previous version (an unchanged revision), when the write gave none. */
+  keptOverview?: string;
+  createdAt: number;
+  updatedAt: number;
+  taskId: string;
+  created: boolean;
+  revisions: number;
+}
+
+/** The {@link PutSkillReply} of a write. */
+export function toPutSkillReply(written: PutSkillTxResult, write: SkillWrite): PutSkillReply {
+  const { row, taskId, created, revisions } = written;
+  const reply: PutSkillReply = {
+    id: row.id,
+    revision: row.revision,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    taskId,
+    created,
+    revisions,
+  };
+  if (row.overview !== null && row.overview !== (write.processed?.overview ?? null)) {
+    reply.keptOverview = row.overview;
+  }
+  return reply;
+}
+
+/**
+ * `Store.putSkill`'s result from the write and its {@link PutSkillReply}: the same record as
+ * {@link toWriteResult} gives for the row written. The frontmatter and source metadata are, as
+ * stored, JSON copies of the write's, made when first read (callers of a write mostly read only
+ * the revision).
+ */
+export function writeResultFromReply(write: SkillWrite, reply: PutSkillReply): SkillWriteResult {
+  let frontmatter: Record<string, unknown> | undefined;
+  let sourceMetadata: Record<string, unknown> | null | undefined;
+  const skill: SkillRecord = {
+    id: reply.id,
+    accountId: write.accountId,
+    rootUri: write.rootUri,
+    name: write.name,
+    description: write.description,
+    tags: [...write.tags],
+    allowedTools: [...write.allowedTools],
+    get frontmatter() {
+      frontmatter ??= JSON.parse(JSON.stringify(write.frontmatter)) as Record<string, unknown>;
+      return frontmatter;
+    },
+    set frontmatter(value) {
+      frontmatter = value;
+    },
+    body: write.body,
+    get sourceMetadata() {
+      sourceMetadata ??=
+        write.sourceMetadata === null
+          ? null
+          : (JSON.parse(JSON.stringify(write.sourceMetadata)) as Record<string, unknown>);
+      return sourceMetadata;
+    },
+    set sourceMetadata(value) {
+      sourceMetadata = value;
+    },
+    revision: reply.revision,
+    overview: reply.keptOverview ?? write.processed?.overview ?? null,
+    createdAt: reply.createdAt,
+    updatedAt: reply.updatedAt,
+  };
+  return { skill, taskId: reply.taskId, created: reply.created, revisions: reply.revisions };
+}
+
 /**
  * The body of `Store.putSkill`, run inside one IMMEDIATE transaction by the caller: checks, writes the
  * blobs, replaces the skill row and all its file rows, records the version in history (superseding the
@@ -111,7 +204,7 @@ export function putSkillTx(
   write: SkillWrite,
   now: number,
   indexLater?: (row: SkillRow) => void,
-): SkillWriteResult {
+): PutSkillTxResult {
   checkFiles(write);
   const existing = conn.stmt(SELECT_SKILL).get(write.accountId, write.rootUri, write.name) as
     | SkillRow
@@ -312,7 +405,7 @@ export function putSkillTx(
       'SELECT count(*) AS revisions FROM skill_revisions WHERE account_id = ? AND root_uri = ? AND name = ?',
     )
     .get(write.accountId, write.rootUri, write.name) as { revisions: number };
-  return { skill: toSkillRecord(row), taskId, created: existing === undefined, revisions };
+  return { row, taskId, created: existing === undefined, revisions };
 }
 
 /**

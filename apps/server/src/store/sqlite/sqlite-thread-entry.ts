@@ -14,14 +14,14 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { serializeError } from '../../workers/thread-errors.js';
-import type { SkillJsonRead, Store } from '../types.js';
+import type { SkillJsonRead, SkillWrite, Store } from '../types.js';
 import { attemptUntil } from './busy-retry.js';
 import type { CallResult } from './call-thread.js';
 import {
   createSqliteStore,
   type GroupedWrite,
   type GroupOutcome,
-  writeGroupOf,
+  threadWritersOf,
 } from './create-sqlite-store.js';
 import type { SqliteThreadCall, SqliteThreadData, SqliteThreadReply } from './sqlite-thread.js';
 
@@ -58,6 +58,11 @@ async function invoke(open: Store, call: SqliteThreadCall): Promise<unknown> {
   if (call.method === 'expireLeaseOwners') {
     const gone = new Set(call.args[0] as string[]);
     return open.expireLeases((owner) => gone.has(owner), call.args[1] as number);
+  }
+  if (call.method === 'putSkill') {
+    const writers = threadWritersOf(open);
+    // Answered with a PutSkillReply: the calling thread holds the rest of the record (sqlite-thread.ts).
+    if (writers !== undefined) return writers.putSkill(call.args[0] as SkillWrite);
   }
   const method = (open as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[call.method];
   if (typeof method !== 'function') throw new Error(`Store has no method ${call.method}`);
@@ -97,12 +102,12 @@ function resultOf(call: SqliteThreadCall, outcome: GroupOutcome<unknown>): CallR
     : { type: 'result', id: call.id, ok: false, error: serializeError(outcome.error) };
 }
 
-/** The write calls that join a group commit (see `writeGroupOf`). */
+/** The write calls that join a group commit (see `writeGroupOf`; a `putSkill` answers a `PutSkillReply`). */
 const GROUPED = new Set(['putSkill', 'putTempUpload']);
 
 /** Write calls in one transaction; when it commits nothing, each runs alone (lock retries included). */
 function runGroup(calls: SqliteThreadCall[]): void {
-  const group = store === null ? undefined : writeGroupOf(store);
+  const group = store === null ? undefined : threadWritersOf(store)?.group;
   let outcomes: GroupOutcome<unknown>[] | undefined;
   if (group !== undefined) {
     try {

@@ -23,6 +23,7 @@ import { openConnection, type SqliteSynchronous } from './connection.js';
 import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
 import { defaultSearchThreads, type SearchReaders, startSearchReaders } from './search-readers.js';
 import { readSkillRevision } from './skill-view.js';
+import { type PutSkillReply, writeResultFromReply } from './skill-writes.js';
 
 /** Options of {@link createThreadedSqliteStore}. */
 export interface ThreadedSqliteStoreOptions {
@@ -332,6 +333,10 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
         return call(method, args) as Promise<R>;
       }
     };
+  // The database thread answers a write with what this thread does not hold (`PutSkillReply`); the
+  // record is rebuilt from the write sent, as the row it wrote holds it.
+  store.putSkill = async (write: SkillWrite) =>
+    writeResultFromReply(write, (await call('putSkill', [write])) as PutSkillReply);
   store.countApiKeys = readHere('countApiKeys', () => countApiKeys(watcher));
   store.findApiKeyByHash = readHere('findApiKeyByHash', (hash: string) => findApiKeyByHash(watcher, hash));
   store.readSkillRevision = readHere(
