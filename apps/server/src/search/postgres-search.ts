@@ -460,6 +460,14 @@ export function kthLargest(values: Float64Array, k: number): number {
   return values[target] ?? 0;
 }
 
+/**
+ * A PostgreSQL array literal of numbers (`{1,2.5}`): each in JavaScript's shortest form that reads
+ * back the same (so a `float8` is passed exactly).
+ */
+function arrayLiteral(values: readonly number[]): string {
+  return `{${values.join(',')}}`;
+}
+
 /** Row order of the ranking statements: relevance, best first, then `seq`. */
 function byRelevance(a: KeyRow, b: KeyRow): number {
   return Number(b.lexical) - Number(a.lexical) || Number(a.seq) - Number(b.seq);
@@ -505,41 +513,32 @@ async function thresholdCandidates(
     const { seqs, exhausted, read } = round;
     // In `seq` order: the primary-key probes then walk the index in order (fewer pages touched).
     const sorted = batch.slice().sort((a, b) => (seqs[a] ?? 0) - (seqs[b] ?? 0));
-    // Rank read of candidate `sorted[k]` in list `n`, at `n * sorted.length + k`.
-    const readAt = new Map<number, number>();
+    // Per list, the candidates read there (with their rank) and those to probe, in `seq` order.
+    const width = lists.length;
+    const knownSeqs: number[][] = lists.map(() => []);
+    const knownRanks: number[][] = lists.map(() => []);
+    const probeSeqs: number[][] = lists.map(() => []);
+    // `readIn[n] === k + 1` when candidate `sorted[k]` was read in list `n`, with rank `rankIn[n]`.
+    const readIn = new Int32Array(width);
+    const rankIn = new Float64Array(width);
     for (let k = 0; k < sorted.length; k++) {
-      for (let r = read.first[sorted[k] ?? 0] ?? -1; r !== -1; r = read.next[r] ?? -1) {
-        readAt.set((read.list[r] ?? 0) * sorted.length + k, read.rank[r] ?? 0);
+      const c = sorted[k] ?? 0;
+      const seq = seqs[c] ?? 0;
+      for (let r = read.first[c] ?? -1; r !== -1; r = read.next[r] ?? -1) {
+        const n = read.list[r] ?? 0;
+        readIn[n] = k + 1;
+        rankIn[n] = read.rank[r] ?? 0;
       }
-    }
-    const known: { list: number[]; seq: number[]; rank: number[] } = { list: [], seq: [], rank: [] };
-    const probes: { list: number[]; seq: number[] } = { list: [], seq: [] };
-    const scan = lists.map(() => false);
-    for (const [n, list] of lists.entries()) {
-      if (list.labels !== 0) {
+      for (let n = 0; n < width; n++) {
         // Whether a row of a term with labels is a hit depends on its labels, not read: read again.
-        if (exhausted[n]) scan[n] = true;
-        else {
-          for (const c of sorted) {
-            probes.list.push(n + 1);
-            probes.seq.push(seqs[c] ?? 0);
-          }
-        }
-        continue;
-      }
-      for (let k = 0; k < sorted.length; k++) {
-        const seq = seqs[sorted[k] ?? 0] ?? 0;
-        const rank = readAt.get(n * sorted.length + k);
-        if (rank !== undefined) {
-          known.list.push(n + 1);
-          known.seq.push(seq);
-          known.rank.push(rank);
-        } else if (!exhausted[n]) {
-          probes.list.push(n + 1);
-          probes.seq.push(seq);
-        }
+        if ((lists[n]?.labels ?? 0) === 0 && readIn[n] === k + 1) {
+          knownSeqs[n]?.push(seq);
+          knownRanks[n]?.push(rankIn[n] ?? 0);
+        } else if (!exhausted[n]) probeSeqs[n]?.push(seq);
       }
     }
+    const scan = lists.map((list, n) => list.labels !== 0 && exhausted[n] === true);
+    const listsOf = (perList: readonly number[][]) => perList.flatMap((seqs, n) => seqs.map(() => n + 1));
     // Unnamed, so planned for its parameters each time: a prepared statement switches to a generic
     // plan after five runs, and this one's (candidate and lexeme counts unknown) ran ~4× slower.
     const { rows } = await db.query<KeyRow>({
@@ -551,13 +550,14 @@ async function thresholdCandidates(
         lists.map((l) => l.labels),
         lists.map((l) => idfs[l.i] ?? 0),
         scan,
-        known.list,
-        known.seq,
-        known.rank,
-        probes.list,
-        probes.seq,
+        // Numbers as array literals: node-postgres would quote and escape each element.
+        arrayLiteral(listsOf(knownSeqs)),
+        arrayLiteral(knownSeqs.flat()),
+        arrayLiteral(knownRanks.flat()),
+        arrayLiteral(listsOf(probeSeqs)),
+        arrayLiteral(probeSeqs.flat()),
         accountId,
-        scan.some(Boolean) ? sorted.map((c) => seqs[c] ?? 0) : [],
+        arrayLiteral(scan.some(Boolean) ? sorted.map((c) => seqs[c] ?? 0) : []),
         FREQUENCY_SCALE,
         BM25_K1 + 1,
         BM25_K1,
