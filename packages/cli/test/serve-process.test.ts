@@ -30,9 +30,9 @@ describe('serveInvocation', () => {
 });
 
 describe('relaunchPlan', () => {
-  it('on glibc: fewer arenas, fixed malloc thresholds and a smaller young generation, in a marked child', () => {
+  it('on glibc: fewer arenas, fixed malloc thresholds, a smaller young generation and heap growth, in a marked child', () => {
     expect(relaunchPlan({}, [], undefined, true)).toEqual({
-      execArgv: ['--max-semi-space-size=4'],
+      execArgv: ['--max-semi-space-size=4', '--heap-growing-percent=50'],
       env: {
         [SERVE_CHILD_ENV]: '1',
         MALLOC_ARENA_MAX: '2',
@@ -51,17 +51,27 @@ describe('relaunchPlan', () => {
     expect(
       relaunchPlan({ MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '65536' }, [], undefined, true)?.env,
     ).toEqual({ [SERVE_CHILD_ENV]: '1', MALLOC_TRIM_THRESHOLD_: '1048576' });
-    expect(relaunchPlan({}, ['--max-semi-space-size=8'], undefined, true)?.execArgv).toEqual([]);
+    expect(relaunchPlan({}, ['--max-semi-space-size=8'], undefined, true)?.execArgv).toEqual([
+      '--heap-growing-percent=50',
+    ]);
+    expect(relaunchPlan({}, ['--heap_growing_percent=50'], undefined, true)?.execArgv).toEqual([
+      '--max-semi-space-size=4',
+    ]);
     const all = {
       MALLOC_ARENA_MAX: '2',
       MALLOC_MMAP_THRESHOLD_: '131072',
       MALLOC_TRIM_THRESHOLD_: '1048576',
       NODE_OPTIONS: '--max-semi-space-size=8',
     };
-    expect(relaunchPlan(all, [], undefined, true)).toBeNull();
+    expect(relaunchPlan(all, ['--heap-growing-percent=30'], undefined, true)).toBeNull();
+    // The Node options alone: the heap growth is still missing.
+    expect(relaunchPlan(all, [], undefined, true)).toEqual({
+      execArgv: ['--heap-growing-percent=50'],
+      env: { [SERVE_CHILD_ENV]: '1' },
+    });
     // One left to the default: still relaunched, with only that one.
     const { MALLOC_TRIM_THRESHOLD_: _, ...three } = all;
-    expect(relaunchPlan(three, [], undefined, true)).toEqual({
+    expect(relaunchPlan(three, ['--heap-growing-percent=30'], undefined, true)).toEqual({
       execArgv: [],
       env: { [SERVE_CHILD_ENV]: '1', MALLOC_TRIM_THRESHOLD_: '1048576' },
     });
@@ -127,6 +137,7 @@ describe.skipIf(!usesGlibc())('the built executable (glibc)', () => {
     const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
     expect(environ).toContain(`${SERVE_CHILD_ENV}=1`);
     expect(cmdline).toContain('--max-semi-space-size=4');
+    expect(cmdline).toContain('--heap-growing-percent=50');
     expect(environ).toContain('MALLOC_ARENA_MAX=2');
     expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     expect(environ).toContain('MALLOC_TRIM_THRESHOLD_=1048576');

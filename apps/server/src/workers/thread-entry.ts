@@ -42,6 +42,7 @@ const PROCESS_ONLY_OPTIONS = new Set([
   '--expose-gc',
   '--max-old-space-size',
   '--max-semi-space-size',
+  '--heap-growing-percent',
   '--stack-size',
   '--stack-trace-limit',
   '--jitless',

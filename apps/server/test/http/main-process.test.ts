@@ -93,8 +93,13 @@ describe('node dist/main.js', () => {
   });
 
   // Worker threads refuse V8 and per-process options in their execArgv: the server must not pass them on.
-  test('starts its threads when node runs with memory options (--max-old-space-size, --max-semi-space-size)', async () => {
-    const p = run({}, true, ['--max-old-space-size=256', '--max-semi-space-size=4', '--stack-size=984']);
+  test('starts its threads when node runs with memory options (--max-old-space-size, --max-semi-space-size, --heap-growing-percent)', async () => {
+    const p = run({}, true, [
+      '--max-old-space-size=256',
+      '--max-semi-space-size=4',
+      '--heap-growing-percent=20',
+      '--stack-size=984',
+    ]);
     await until(() => p.out().includes('"msg":"listening"') || p.err() !== '');
     expect(p.err()).toBe('');
     const { url } = JSON.parse(p.out().split('\n')[0] ?? '{}');

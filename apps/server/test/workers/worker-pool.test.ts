@@ -122,6 +122,7 @@ describe('threadExecArgv', () => {
     const given = [
       '--max-old-space-size=512',
       '--max-semi-space-size=4',
+      '--heap-growing-percent=20',
       '--stack-size=2000',
       '--v8-pool-size=2',
       '--expose-gc',

@@ -9,8 +9,11 @@
  * large blocks — SQLite's full-text buffers, typed arrays of search relevance — come from the arenas
  * and stay there after they are freed; fixed, every block of 128 KiB or more is mapped on its own and
  * returned to the system when freed) and the young generation of the main thread's V8 heap
- * (`--max-semi-space-size`, sized when Node starts). On glibc, when the environment or the Node
- * options do not set them all, `serve` starts itself again with those not set and stays as a thin
+ * (`--max-semi-space-size`, sized when Node starts), and V8's heap growing factor for every thread
+ * (`--heap-growing-percent`: after each full collection a heap may grow by this share of what
+ * survived before the next one; V8 otherwise lets it grow up to 4× when the machine has memory to
+ * spare, so garbage and freed buffers of the threads piled up to ~100 MB on the HTTP thread alone at
+ * 100,000 skills). On glibc, when the environment or the Node options do not set them all, `serve` starts itself again with those not set and stays as a thin
  * parent: it passes signals on, ends the child with itself, and exits with the child's status.
  * `SKILLPORT_SERVE_RELAUNCH=0` keeps the server in this process.
  */
@@ -34,6 +37,11 @@ export const SERVE_MALLOC_THRESHOLDS: Readonly<Record<string, string>> = {
 };
 /** Semi-space of the child's main-thread young generation, MiB (V8's default grows to 16). */
 export const SERVE_SEMI_SPACE_MB = 4;
+/**
+ * V8's heap growing factor of the child (every thread), percent above what survived the last full
+ * collection (V8's default: dynamic, up to 300 on a machine with memory to spare).
+ */
+export const SERVE_HEAP_GROWING_PERCENT = 50;
 
 /** How to start this CLI again: the `skillport` executable's own command line. */
 export interface SelfCommand {
@@ -91,9 +99,14 @@ export function relaunchPlan(
   if (!glibc || env[SERVE_CHILD_ENV] === '1') return null;
   if (/^(0|false|off|no)$/i.test(env[SERVE_RELAUNCH_ENV]?.trim() ?? '')) return null;
   if (/^postgres(ql)?:/i.test(databaseUrl ?? env.SKILLPORT_DATABASE_URL ?? '')) return null;
-  const semiSet = [...execArgv, env.NODE_OPTIONS ?? ''].some((arg) =>
-    /max[-_]semi[-_]space[-_]size/.test(arg),
-  );
+  const given = [...execArgv, env.NODE_OPTIONS ?? ''];
+  const flags: string[] = [];
+  if (!given.some((arg) => /max[-_]semi[-_]space[-_]size/.test(arg))) {
+    flags.push(`--max-semi-space-size=${SERVE_SEMI_SPACE_MB}`);
+  }
+  if (!given.some((arg) => /heap[-_]growing[-_]percent/.test(arg))) {
+    flags.push(`--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`);
+  }
   const unset: Record<string, string> = {};
   for (const [name, value] of Object.entries({
     MALLOC_ARENA_MAX: SERVE_MALLOC_ARENA_MAX,
@@ -101,11 +114,8 @@ export function relaunchPlan(
   })) {
     if (env[name] === undefined) unset[name] = value;
   }
-  if (semiSet && Object.keys(unset).length === 0) return null;
-  return {
-    execArgv: semiSet ? [] : [`--max-semi-space-size=${SERVE_SEMI_SPACE_MB}`],
-    env: { [SERVE_CHILD_ENV]: '1', ...unset },
-  };
+  if (flags.length === 0 && Object.keys(unset).length === 0) return null;
+  return { execArgv: flags, env: { [SERVE_CHILD_ENV]: '1', ...unset } };
 }
 
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
