@@ -527,6 +527,18 @@ export interface components {
         AddSkillRequest: {
             data?: components["schemas"]["SkillData"];
             /**
+             * @description Accepted for OpenViking's `ov add-skill --list`, which lists the skills of a source without installing them: `true` is refused with 400 `INVALID_ARGUMENT` (`details {field: "list_only", reason: "unsupported"}`) before anything is read; check a source with `POST /api/v1/skills/validate` instead. `false` or `null`: not given.
+             * @example false
+             */
+            list_only?: boolean | null | false;
+            /**
+             * @description Names of the skills to take from the source (OpenViking's `ov add-skill --skill`). A request stores one skill, so the name of the skill in `data` or the upload must be listed; else 400 `INVALID_ARGUMENT` with `details {field: "skills", missing, available}` and nothing is stored (the upload is kept for a retry). Absent, `null`, `false` or `[]`: no selection.
+             * @example [
+             *       "search-web"
+             *     ]
+             */
+            skills?: string[] | null | false;
+            /**
              * @description Free-form provenance of the skill (e.g. repository, commit), stored with it and returned by `GET /api/v1/skills/{name}?include_source=true` as `source`. `null` or `false` mean not given. For an MCP tool input the server adds `mcp_tool`, the tool's own name.
              * @example {
              *       "commit": "4f1c2a9",

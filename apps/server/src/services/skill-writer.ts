@@ -26,6 +26,10 @@ export interface WriteSkillBody extends SkillInputBody {
   timeout?: number | null | false | undefined;
   target_uri?: string | null | false | undefined;
   source_metadata?: Record<string, unknown> | null | false | undefined;
+  /** Names of the skills to take from the source: the source's skill must be one of them. */
+  skills?: string[] | null | false | undefined;
+  /** `true` (list a source's skills without storing) is refused: one request stores one skill. */
+  list_only?: boolean | null | undefined;
 }
 
 /** How the write was asked for. */
@@ -82,6 +86,26 @@ function sluggedWarning(written: string, stored: string): SkillIssue {
 }
 
 /**
+ * Checks add's `skills` selection (OpenViking's `ov add-skill --skill`) against the one skill of the
+ * source: its name as written or as stored must be listed. Nothing given (`undefined`, `null`, `false`
+ * or `[]`) selects it.
+ *
+ * @throws SkillportError 400 `INVALID_ARGUMENT` with `details {field: "skills", missing, available}`
+ */
+function checkSelected(skills: WriteSkillBody['skills'], writtenName: string, name: string): void {
+  if (!Array.isArray(skills) || skills.length === 0) return;
+  const wanted = [...new Set(skills.map((s) => s.trim()))];
+  if (wanted.includes(name) || wanted.includes(writtenName.trim())) return;
+  const shown = wanted.slice(0, 20);
+  throw new SkillportError(
+    'INVALID_ARGUMENT',
+    `The source holds the skill ${JSON.stringify(name)}, not ${shown.map((s) => JSON.stringify(s)).join(', ')}` +
+      `${wanted.length > shown.length ? ', …' : ''}: list ${JSON.stringify(name)} in skills, or leave skills out`,
+    { details: { field: 'skills', missing: shown, available: [name] } },
+  );
+}
+
+/**
  * Adds or replaces a skill.
  *
  * @returns the contract's add result (`queue_status` when `wait`, else `task_id`; `action` on update)
@@ -95,6 +119,14 @@ export async function writeSkill(
   body: WriteSkillBody,
   mode: WriteSkillMode,
 ): Promise<SkillWriteResult> {
+  if (body.list_only === true) {
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      'list_only is not supported: this server stores one skill per request and lists no source; check a ' +
+        'source with POST /api/v1/skills/validate, or send it without list_only to store it',
+      { details: { field: 'list_only', reason: 'unsupported' } },
+    );
+  }
   const expected =
     mode.pathName === undefined ? undefined : resolveSkillName(mode.pathName, deps.namePolicy).name;
   const rootUri = resolveCallerRoot(identity, typeof body.target_uri === 'string' ? body.target_uri : null);
@@ -127,6 +159,7 @@ export async function writeSkill(
       { details: { field: 'name', expected, actual: name } },
     );
   }
+  checkSelected(body.skills, writtenName, name);
   const description = validation.description ?? '';
   const abstract = deps.renderAbstract({
     name,

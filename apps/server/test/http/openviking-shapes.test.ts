@@ -115,3 +115,71 @@ describe("viking://user/skills is the caller's own user root", () => {
     expect(res.json.error.code).toBe('INVALID_URI');
   });
 });
+
+describe("add's skills and list_only (the ov CLI's --skill and --list)", () => {
+  async function upload(bytes: Uint8Array, filename: string): Promise<string> {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(bytes)]), filename);
+    const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
+    expect(res.status, res.text).toBe(200);
+    return res.json.result.temp_file_id;
+  }
+  const skillMd = (name: string) => new TextEncoder().encode(md(name, 'description: Picked from a source\n'));
+
+  test.each([[['picked']], [['picked', 'picked']], [['other', 'picked']]])(
+    'skills %j naming the skill of the source stores it',
+    async (skills) => {
+      const added = await add(md('picked', 'description: Picked from a source\n'), { skills });
+      expect(added.name).toBe('picked');
+    },
+  );
+
+  test.each([[null], [false], [[]]])('skills %j means "not given"', async (skills) => {
+    const added = await add(md('unpicked', 'description: No selection\n'), { skills });
+    expect(added.name).toBe('unpicked');
+  });
+
+  test('skills not naming the skill of the source → 400, nothing stored, the upload kept for a retry', async () => {
+    const id = await upload(skillMd('left-out'), 'SKILL.md');
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { temp_file_id: id, skills: ['wanted', 'also-wanted'], wait: true },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details).toMatchObject({
+      field: 'skills',
+      missing: ['wanted', 'also-wanted'],
+      available: ['left-out'],
+    });
+    expect(res.json.error.message).toContain('left-out');
+    expect((await t.request('GET', '/api/v1/skills/left-out')).status).toBe(404);
+    const retry = await t.request('POST', '/api/v1/skills', {
+      body: { temp_file_id: id, skills: ['left-out'], wait: true },
+    });
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.json.result.name).toBe('left-out');
+  });
+
+  test('list_only: true → 400 naming the field, nothing stored, the upload kept', async () => {
+    const id = await upload(skillMd('only-listed'), 'SKILL.md');
+    const res = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id, list_only: true } });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details).toMatchObject({ field: 'list_only' });
+    expect(res.json.error.message).toContain('/api/v1/skills/validate');
+    expect((await t.request('GET', '/api/v1/skills/only-listed')).status).toBe(404);
+    const retry = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id, list_only: false } });
+    expect(retry.status, retry.text).toBe(200);
+  });
+
+  test.each([[{ skills: 'picked' }], [{ skills: [''] }], [{ list_only: 'yes' }]])(
+    'ill-typed %j → 400 INVALID_ARGUMENT',
+    async (extra) => {
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: { data: md('typed', 'description: Not stored\n'), ...extra },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    },
+  );
+});

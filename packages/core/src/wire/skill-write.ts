@@ -128,6 +128,24 @@ export const AddSkillRequestSchema = z
         "For an MCP tool input the server adds `mcp_tool`, the tool's own name.",
       example: { repository: 'https://github.com/acme/skills', commit: '4f1c2a9' },
     }),
+    skills: looseOptional(z.array(z.string().trim().min(1, 'a skill name must not be empty')).max(1000)).meta(
+      {
+        description:
+          "Names of the skills to take from the source (OpenViking's `ov add-skill --skill`). A request " +
+          'stores one skill, so the name of the skill in `data` or the upload must be listed; else 400 ' +
+          '`INVALID_ARGUMENT` with `details {field: "skills", missing, available}` and nothing is stored (the ' +
+          'upload is kept for a retry). Absent, `null`, `false` or `[]`: no selection.',
+        example: ['search-web'],
+      },
+    ),
+    list_only: looseOptional(z.boolean()).meta({
+      description:
+        "Accepted for OpenViking's `ov add-skill --list`, which lists the skills of a source without " +
+        'installing them: `true` is refused with 400 `INVALID_ARGUMENT` (`details {field: "list_only", ' +
+        'reason: "unsupported"}`) before anything is read; check a source with ' +
+        '`POST /api/v1/skills/validate` instead. `false` or `null`: not given.',
+      example: false,
+    }),
     telemetry: TelemetryRequestSchema,
   })
   .meta({
