@@ -16,6 +16,11 @@ export interface SkillDirFile {
   size: number;
   /** The bytes as stored (binary-safe). */
   content: Uint8Array;
+  /**
+   * Whether the file's owner may execute it (mode bit 0o100; always false on Windows): what the
+   * server records as the file's `executable` flag when the folder is uploaded.
+   */
+  executable: boolean;
 }
 
 /** Result of {@link loadSkillDir}. */
@@ -51,7 +56,7 @@ export interface LoadedSkillDir {
  * @param options - limits: `maxFiles` (default 1000 auxiliary files), `maxTotalBytes` (default
  *   64 MiB over all files), `maxDepth` (default 16 folder levels), `ignore` (default
  *   `.git`, `node_modules`, `.DS_Store`, `__MACOSX`)
- * @returns `{dir, skill, issues, skillMd, skillMdBytes, files: [{path, size, content}], skipped}`
+ * @returns `{dir, skill, issues, skillMd, skillMdBytes, files: [{path, size, content, executable}], skipped}`
  * @throws SkillportError `NOT_FOUND` when the folder or its SKILL.md is missing,
  *   `INVALID_ARGUMENT` when `dir` is not a folder or SKILL.md is a symlink,
  *   `PAYLOAD_TOO_LARGE` when a limit is exceeded (`details.limit` names it)
@@ -71,7 +76,7 @@ export async function loadSkillDir(dir: string, options: SkillDirOptions = {}): 
   const { text, skill, issues } = parseSkillBytes(skillBytes, collected.skillMd.absolutePath);
   const files = collected.files.map((file, index) => {
     const content = contents[index + 1] as Uint8Array;
-    return { path: file.path, size: content.byteLength, content };
+    return { path: file.path, size: content.byteLength, content, executable: file.executable };
   });
   return {
     dir: collected.root,

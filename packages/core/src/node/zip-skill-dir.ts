@@ -20,6 +20,12 @@ export interface ZipSkillDirOptions extends SkillDirOptions {
   onSkipped?: (entry: SkippedEntry) => void;
 }
 
+/** "Version made by" host of every entry: 3 = Unix, so readers take `attrs` as a Unix mode. */
+const UNIX_HOST = 3;
+/** External attributes of an entry: a regular file's Unix mode in the high 16 bits, 755 or 644. */
+const EXECUTABLE_ATTRS = (0o100755 << 16) >>> 0;
+const REGULAR_ATTRS = (0o100644 << 16) >>> 0;
+
 /** Fixed timestamp of every entry (1980-01-01, the zip epoch), so equal folders give equal bytes. */
 const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
 
@@ -27,7 +33,10 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
  * Zips a skill folder: `SKILL.md` first, at the archive root, then every auxiliary file at its
  * relative POSIX path in sorted order (a root file with a purely numeric name, like `2024`, is
  * written before SKILL.md: the zip writer orders entries as object keys). Timestamps are fixed, so the same folder always gives the same
- * bytes. Follows the rules of {@link loadSkillDir}: symlinks, entries escaping the folder and ignored
+ * bytes. Every entry carries a Unix mode (host 3 in "version made by"): 755 for a file its owner may
+ * execute (a `scripts/run.sh` of mode 755 or 700), 644 for any other — the one distinction git keeps,
+ * and the one the server stores as the file's `executable` flag. Nothing is executable on Windows.
+ * Follows the rules of {@link loadSkillDir}: symlinks, entries escaping the folder and ignored
  * names are left out.
  *
  * @param dir - path of the skill folder (relative paths resolve against `process.cwd()`)
@@ -61,7 +70,15 @@ export async function zipSkillDir(dir: string, options: ZipSkillDirOptions = {})
   const level = options.level ?? 6;
   const entries: Zippable = {};
   all.forEach((file, index) => {
-    entries[file.path] = [contents[index] as Uint8Array, { level, mtime: ZIP_EPOCH }];
+    entries[file.path] = [
+      contents[index] as Uint8Array,
+      {
+        level,
+        mtime: ZIP_EPOCH,
+        os: UNIX_HOST,
+        attrs: file.executable ? EXECUTABLE_ATTRS : REGULAR_ATTRS,
+      },
+    ];
   });
   return zipSync(entries, { level, mtime: ZIP_EPOCH });
 }

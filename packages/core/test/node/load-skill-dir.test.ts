@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
@@ -204,5 +204,58 @@ describe('zipSkillDir', () => {
   it('applies the same refusals as loadSkillDir', async () => {
     const error = await thrown(zipSkillDir(path.join(root, 'no-skill')));
     expect(error.code).toBe('NOT_FOUND');
+  });
+});
+
+/** Each entry's Unix mode from a zip's central directory (host byte 3 = Unix, else null). */
+function entryModes(zip: Uint8Array): Record<string, number | null> {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  let eocd = zip.length - 22;
+  while (view.getUint32(eocd, true) !== 0x06054b50) eocd--;
+  const out: Record<string, number | null> = {};
+  let p = view.getUint32(eocd + 16, true);
+  for (let i = 0; i < view.getUint16(eocd + 10, true); i++) {
+    const nameLength = view.getUint16(p + 28, true);
+    const name = new TextDecoder().decode(zip.subarray(p + 46, p + 46 + nameLength));
+    out[name] = view.getUint8(p + 5) === 3 ? view.getUint32(p + 38, true) >>> 16 : null;
+    p += 46 + nameLength + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
+  }
+  return out;
+}
+
+describe.skipIf(process.platform === 'win32')('executable files', () => {
+  it('loadSkillDir says which files their owner may execute; zipSkillDir writes them 755, the rest 644', async () => {
+    const dir = path.join(root, 'modes');
+    await writeTree(dir, {
+      'SKILL.md': skillMd('modes'),
+      'scripts/run.sh': '#!/bin/sh\n',
+      'scripts/owner.py': 'print(1)\n',
+      'scripts/others.sh': '#!/bin/sh\n',
+      'notes.md': '# Notes\n',
+    });
+    chmodSync(path.join(dir, 'scripts/run.sh'), 0o755);
+    chmodSync(path.join(dir, 'scripts/owner.py'), 0o700);
+    chmodSync(path.join(dir, 'scripts/others.sh'), 0o655);
+    chmodSync(path.join(dir, 'notes.md'), 0o664);
+    const loaded = await loadSkillDir(dir);
+    expect(Object.fromEntries(loaded.files.map((f) => [f.path, f.executable]))).toEqual({
+      'notes.md': false,
+      'scripts/others.sh': false,
+      'scripts/owner.py': true,
+      'scripts/run.sh': true,
+    });
+    const modes = entryModes(await zipSkillDir(dir));
+    expect(modes).toEqual({
+      'SKILL.md': 0o100644,
+      'notes.md': 0o100644,
+      'scripts/others.sh': 0o100644,
+      'scripts/owner.py': 0o100755,
+      'scripts/run.sh': 0o100755,
+    });
+    // The same folder with other permissions but the same execute bits gives the same bytes.
+    const first = await zipSkillDir(dir);
+    chmodSync(path.join(dir, 'notes.md'), 0o600);
+    chmodSync(path.join(dir, 'scripts/owner.py'), 0o755);
+    expect(await zipSkillDir(dir)).toEqual(first);
   });
 });

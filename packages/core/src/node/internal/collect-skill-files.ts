@@ -16,6 +16,11 @@ export interface CollectedFile {
   path: string;
   absolutePath: string;
   size: number;
+  /**
+   * Whether the file's owner may execute it (mode bit 0o100, the one bit git keeps: 755 vs 644);
+   * always false on Windows, whose file modes carry no execute bit.
+   */
+  executable: boolean;
 }
 
 /** What a walk found: the resolved folder, SKILL.md, auxiliary files (sorted) and skipped entries. */
@@ -24,6 +29,14 @@ export interface CollectedSkillDir {
   skillMd: CollectedFile;
   files: CollectedFile[];
   skipped: SkippedEntry[];
+}
+
+/**
+ * Whether a file mode (as `fs.Stats.mode` gives it) makes a file executable here: the owner's
+ * execute bit, as git decides between 755 and 644. False on Windows, where modes carry no such bit.
+ */
+export function isExecutableMode(mode: number): boolean {
+  return process.platform !== 'win32' && (mode & 0o100) !== 0;
 }
 
 function limitError(limit: string, max: number, actual: number, where: string): SkillportError {
@@ -135,13 +148,15 @@ export async function collectSkillFiles(
         if (depth + 1 > maxDepth) throw limitError('maxDepth', maxDepth, depth + 1, rel);
         subfolders.push(absolute);
       } else if (entry.isFile()) {
-        const size = (await lstat(absolute)).size;
+        const info = await lstat(absolute);
+        const size = info.size;
+        const executable = isExecutableMode(info.mode);
         totalBytes += size;
         if (totalBytes > maxTotalBytes) throw limitError('maxTotalBytes', maxTotalBytes, totalBytes, rel);
         if (depth === 0 && entry.name === 'SKILL.md') {
-          skillMd = { path: rel, absolutePath: absolute, size };
+          skillMd = { path: rel, absolutePath: absolute, size, executable };
         } else {
-          files.push({ path: rel, absolutePath: absolute, size });
+          files.push({ path: rel, absolutePath: absolute, size, executable });
           if (files.length > maxFiles) throw limitError('maxFiles', maxFiles, files.length, rel);
         }
       } else {
