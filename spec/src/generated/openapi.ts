@@ -1530,6 +1530,11 @@ export interface components {
         };
         /** @description One entry of a skill folder, sorted by `path` */
         SkillFile: {
+            /**
+             * @description Present, `true`, only on an executable file (uploaded in a zip from a Unix host with its owner's execute bit set, e.g. a `scripts/run.sh` of mode 755); absent means not executable. Installers set the execute bits (755) of such files on POSIX systems. Part of the revision.
+             * @example true
+             */
+            executable?: boolean;
             /** @description True for a folder entry (`kind: directory`) */
             is_dir: boolean;
             /**

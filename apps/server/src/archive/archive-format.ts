@@ -37,12 +37,21 @@ export const ARCHIVE_VERSION = 1;
 const epochMs = z.number().int().nonnegative();
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'a lowercase hex sha-256');
 const fileKind = z.enum(['definition', 'summary', 'auxiliary']);
-const manifestEntry = z.object({
-  path: z.string().min(1),
-  kind: fileKind,
-  size: z.number().int().nonnegative(),
-  sha256,
-});
+/**
+ * A file of a skill or revision. `executable` is written only when true (absent in archives written
+ * before executable files were recorded: not executable); read as given, kept only when true.
+ */
+const manifestEntry = z
+  .object({
+    path: z.string().min(1),
+    kind: fileKind,
+    size: z.number().int().nonnegative(),
+    sha256,
+    executable: z.boolean().optional(),
+  })
+  .transform(({ executable, ...file }) =>
+    executable === true ? { ...file, executable: true as const } : file,
+  );
 const base64 = z.string().regex(/^[A-Za-z0-9+/]*={0,2}$/, 'base64');
 
 export const HeaderRecordSchema = z.object({

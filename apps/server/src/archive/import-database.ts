@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { SkillportError } from '@skillport/core';
-import { computeRevision } from '../store/revision.js';
+import { computeRevision, type ManifestEntry } from '../store/revision.js';
 import { OVERVIEW_PATH, type Store } from '../store/types.js';
 import {
   ARCHIVE_FORMAT,
@@ -44,7 +44,7 @@ function parseLine(text: string, line: number): unknown {
 }
 
 /** The revision a manifest must have (`.overview.md` is derived and never part of it). */
-function manifestRevision(files: ReadonlyArray<{ path: string; sha256: string }>): string {
+function manifestRevision(files: ReadonlyArray<ManifestEntry>): string {
   return computeRevision(files.filter((f) => f.path !== OVERVIEW_PATH));
 }
 

@@ -375,6 +375,7 @@ export async function restoreSkill(
       path: f.path,
       kind: f.kind,
       content: contents.get(f.path) as Uint8Array,
+      ...(f.executable === true ? { executable: true } : {}),
     })),
     ...(ifMatch !== undefined ? { ifMatch } : {}),
     quotaBytes: quotaBytes(deps.limits.accountQuotaMb),

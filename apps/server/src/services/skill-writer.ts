@@ -175,6 +175,7 @@ export async function writeSkill(
       path: f.path,
       kind: 'auxiliary' as const,
       content: handOver(f.content),
+      ...(f.executable === true ? { executable: true } : {}),
     })),
   ];
   if (files.length > deps.limits.maxFilesPerSkill) {

@@ -4,6 +4,8 @@ import { createHash } from 'node:crypto';
 export interface ManifestEntry {
   path: string;
   sha256: string;
+  /** True for an executable file (see {@link computeRevision}). */
+  executable?: boolean | undefined;
 }
 
 /**
@@ -42,8 +44,11 @@ export async function sha256HexAsync(content: Uint8Array): Promise<string> {
 
 /**
  * The revision of a skill: the hex sha-256 of its file manifest, i.e. one `path\0sha256\n` line per
- * file, sorted by path (code-unit order). Two versions with the same files at the same paths have the
- * same revision whatever order the files were given in; renaming or changing any file changes it.
+ * file — `path\0sha256\0x\n` for an executable one — sorted by path (code-unit order). Two versions
+ * with the same files at the same paths have the same revision whatever order the files were given
+ * in; renaming or changing any file, or making one executable or not, changes it. A skill without
+ * executable files hashes exactly as before executable files were recorded, so its revision (and
+ * ETag) stayed what it was.
  *
  * The derived `.overview.md` is never part of a revision (see `store/types.ts`); callers pass the
  * files written by `putSkill`.
@@ -64,7 +69,9 @@ export function computeRevision(entries: readonly ManifestEntry[]): string {
     if (entry.path === previous)
       throw new Error(`computeRevision: duplicate path ${JSON.stringify(entry.path)}`);
     previous = entry.path;
-    hash.update(`${entry.path}\0${entry.sha256}\n`);
+    hash.update(
+      entry.executable === true ? `${entry.path}\0${entry.sha256}\0x\n` : `${entry.path}\0${entry.sha256}\n`,
+    );
   }
   return hash.digest('hex');
 }

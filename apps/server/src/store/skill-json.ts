@@ -26,23 +26,34 @@ export function iso(ms: number): string {
 
 /**
  * The `files` of a get result: one entry per stored file of the skill at `uri` plus one `directory`
- * entry per folder on their paths, sorted by path.
+ * entry per folder on their paths, sorted by path; `executable: true` on executable files only.
  */
 export function skillFilesOf(
   uri: string,
-  stored: readonly { path: string; kind: SkillFile['kind']; size: number; sha256: string | null }[],
+  stored: readonly {
+    path: string;
+    kind: SkillFile['kind'];
+    size: number;
+    sha256: string | null;
+    executable?: boolean | undefined;
+  }[],
 ): SkillFile[] {
   return withDirectories(
     uri,
-    stored.map((f) => ({
-      name: f.path.slice(f.path.lastIndexOf('/') + 1),
-      uri: `${uri}/${f.path}`,
-      path: f.path,
-      is_dir: false,
-      kind: f.kind,
-      size: f.size,
-      sha256: f.sha256,
-    })),
+    stored.map((f) => {
+      const file: SkillFile = {
+        name: f.path.slice(f.path.lastIndexOf('/') + 1),
+        uri: `${uri}/${f.path}`,
+        path: f.path,
+        is_dir: false,
+        kind: f.kind,
+        size: f.size,
+        sha256: f.sha256,
+      };
+      // Only on executable files: the entries of a skill without any stay as they always were.
+      if (f.executable === true) file.executable = true;
+      return file;
+    }),
   );
 }
 

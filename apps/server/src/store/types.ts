@@ -40,6 +40,12 @@ export interface SkillFileInput {
   path: string;
   kind: SkillFileKind;
   content: Uint8Array;
+  /**
+   * Whether the file is executable (its owner's execute bit, as a zip from a Unix host recorded it):
+   * part of the revision when true, stored and returned by get as `executable: true`. Absent: not
+   * executable.
+   */
+  executable?: boolean;
 }
 
 /** A stored file; `content` present only when asked for. */
@@ -48,6 +54,8 @@ export interface StoredFile {
   kind: SkillFileKind;
   size: number;
   sha256: string;
+  /** True for an executable file; absent otherwise. */
+  executable?: true;
   content?: Uint8Array;
 }
 
@@ -359,7 +367,7 @@ export interface SkillRevisionRecord {
   skillId: string;
   revision: string;
   /** The files of that version (content-addressed; contents kept). */
-  manifest: Array<{ path: string; kind: SkillFileKind; size: number; sha256: string }>;
+  manifest: Array<{ path: string; kind: SkillFileKind; size: number; sha256: string; executable?: true }>;
   createdAt: number;
   /** The user whose write made this revision; null for revisions stored before authors were recorded. */
   createdBy: string | null;

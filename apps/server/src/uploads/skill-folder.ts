@@ -69,7 +69,7 @@ export function extractUploadedSkill(bytes: Uint8Array, limits: ServerLimits): U
   }
   const inSkill = files
     .filter((f) => f.path.startsWith(prefix))
-    .map((f) => ({ path: f.path.slice(prefix.length), content: f.content }));
+    .map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
   if (inSkill.length > limits.maxFilesPerSkill) {
     throw new SkillportError(
       'PAYLOAD_TOO_LARGE',

@@ -21,6 +21,12 @@ export interface ZipLimits {
 export interface ZipFile {
   path: string;
   content: Uint8Array;
+  /**
+   * Whether the entry's Unix mode lets its owner execute it (mode bit 0o100, the one bit git keeps).
+   * Only an entry written on a Unix host ("version made by" 3, or 19 for macOS) carries a Unix mode;
+   * zips from Windows tools and other writers that record no mode give false.
+   */
+  executable?: boolean;
 }
 
 const RATIO_FLOOR_BYTES = 1024 * 1024;
@@ -29,6 +35,9 @@ const CEN_SIG = 0x02014b50;
 const LOC_SIG = 0x04034b50;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
+const S_IFREG = 0o100000;
+/** "Version made by" hosts whose external attributes hold a Unix mode: Unix, macOS (Darwin). */
+const UNIX_HOSTS = new Set([3, 19]);
 
 /** True when the bytes start like a zip archive (local header or empty-archive end record). */
 export function looksLikeZip(bytes: Uint8Array): boolean {
@@ -69,6 +78,8 @@ interface CentralEntry {
   size: number;
   localOffset: number;
   mode: number;
+  /** The host byte of "version made by" (APPNOTE 4.4.2: 0 MS-DOS, 3 Unix, 10 NTFS, 19 macOS, …). */
+  host: number;
 }
 
 /**
@@ -125,6 +136,7 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
       compressedSize: view.getUint32(p + 20, true),
       size: view.getUint32(p + 24, true),
       mode: (view.getUint32(p + 38, true) >>> 16) & 0xffff,
+      host: view.getUint8(p + 5),
       localOffset: view.getUint32(p + 42, true),
       name: entryName(decoder, bytes.subarray(p + 46, p + 46 + nameLength)),
     };
@@ -241,12 +253,24 @@ function dataRanges(bytes: Uint8Array, entries: readonly CentralEntry[]): DataRa
 }
 
 /**
+ * Whether an entry is a file its owner may execute: written on a Unix host, a regular file (or a
+ * type left unset), owner execute bit set. A zip that records no Unix mode (Windows tools, many
+ * libraries) marks nothing executable.
+ */
+function isExecutableEntry(entry: CentralEntry): boolean {
+  if (!UNIX_HOSTS.has(entry.host)) return false;
+  const type = entry.mode & S_IFMT;
+  return (type === 0 || type === S_IFREG) && (entry.mode & 0o100) !== 0;
+}
+
+/**
  * Reads every regular file of a zip archive, in central-directory order. Folder entries and
  * `__MACOSX/` metadata are skipped.
  *
  * @param bytes - the archive
  * @param limits - entry count, total uncompressed bytes, compression ratio, path depth
- * @returns the files with checked relative paths
+ * @returns the files with checked relative paths, `executable` set (true) on files with a Unix mode
+ *   that lets the owner execute them
  * @throws SkillportError `PAYLOAD_TOO_LARGE` (413) for a limit; `INVALID_ARGUMENT` (400) for a
  *   corrupt archive, ZIP64, encryption, an unsupported method, a symlink or an unsafe path
  */
@@ -335,7 +359,11 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
       });
     }
     produced += content.length;
-    files.push({ path: entry.name, content });
+    files.push(
+      isExecutableEntry(entry)
+        ? { path: entry.name, content, executable: true }
+        : { path: entry.name, content },
+    );
   }
   return files;
 }

@@ -12,6 +12,8 @@ export interface RawZipEntry {
   method?: 0 | 8;
   /** Unix mode stored in the external attributes (e.g. `0o120777` for a symlink); default `0o100644`. */
   mode?: number;
+  /** Host byte of "version made by" (APPNOTE 4.4.2: 0 MS-DOS, 3 Unix, 19 macOS); default 3. */
+  host?: number;
   /** Uncompressed size written to the headers instead of the real one. */
   declaredSize?: number;
   /**
@@ -63,7 +65,7 @@ export function buildZip(entries: RawZipEntry[]): Uint8Array {
     const central = new Uint8Array(46 + name.length);
     const cv = new DataView(central.buffer);
     cv.setUint32(0, 0x02014b50, true);
-    cv.setUint16(4, (3 << 8) | 20, true);
+    cv.setUint16(4, ((entry.host ?? 3) << 8) | 20, true);
     cv.setUint16(6, 20, true);
     cv.setUint16(8, 0x0800, true);
     cv.setUint16(10, method, true);

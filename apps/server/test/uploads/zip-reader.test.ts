@@ -91,3 +91,55 @@ describe('readZip inflation', () => {
     expect(error.message).toContain('"SKILL.md" is not valid deflate data');
   });
 });
+
+describe('readZip executable files', () => {
+  const names = (files: ReturnType<typeof readZip>) =>
+    Object.fromEntries(files.map((f) => [f.path, f.executable === true]));
+
+  test('an entry with a Unix mode whose owner may execute it is executable; 644 is not', () => {
+    const files = readZip(
+      buildZip([
+        { name: 'SKILL.md', data: 'x' },
+        { name: 'scripts/run.sh', data: '#!/bin/sh\n', mode: 0o100755 },
+        { name: 'scripts/owner-only.sh', data: '#!/bin/sh\n', mode: 0o100700 },
+        { name: 'scripts/others-only.sh', data: '#!/bin/sh\n', mode: 0o100011 },
+        { name: 'notes.md', data: 'n', mode: 0o100644 },
+        // Info-ZIP on some systems leaves the file type out: the permission bits still count.
+        { name: 'bin/tool', data: 't', mode: 0o755 },
+      ]),
+      LIMITS,
+    );
+    expect(names(files)).toEqual({
+      'SKILL.md': false,
+      'scripts/run.sh': true,
+      'scripts/owner-only.sh': true,
+      'scripts/others-only.sh': false,
+      'notes.md': false,
+      'bin/tool': true,
+    });
+  });
+
+  test('macOS hosts (19) carry Unix modes too', () => {
+    const files = readZip(buildZip([{ name: 'run.sh', data: 'r', mode: 0o100755, host: 19 }]), LIMITS);
+    expect(files[0]?.executable).toBe(true);
+  });
+
+  test('a zip from a host without Unix modes (MS-DOS/Windows: 0, NTFS: 10) marks nothing executable', () => {
+    const files = readZip(
+      buildZip([
+        { name: 'dos.sh', data: 'd', mode: 0o100755, host: 0 },
+        { name: 'ntfs.sh', data: 'n', mode: 0o100755, host: 10 },
+      ]),
+      LIMITS,
+    );
+    expect(names(files)).toEqual({ 'dos.sh': false, 'ntfs.sh': false });
+  });
+
+  test('a zip written without attributes (a library default) marks nothing executable', () => {
+    const files = readZip(
+      zipSync({ 'SKILL.md': enc.encode('x'), 'run.sh': enc.encode('#!/bin/sh\n') }),
+      LIMITS,
+    );
+    expect(names(files)).toEqual({ 'SKILL.md': false, 'run.sh': false });
+  });
+});

@@ -363,6 +363,16 @@ export const SkillFileSchema = z
     sha256: z.string().nullable().meta({
       description: 'sha-256 of the content, 64 lowercase hex; null for a folder',
     }),
+    executable: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'Present, `true`, only on an executable file (uploaded in a zip from a Unix host with its ' +
+          "owner's execute bit set, e.g. a `scripts/run.sh` of mode 755); absent means not executable. " +
+          'Installers set the execute bits (755) of such files on POSIX systems. Part of the revision.',
+        example: true,
+      }),
   })
   .meta({
     id: 'SkillFile',

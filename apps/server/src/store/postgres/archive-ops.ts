@@ -91,12 +91,12 @@ export async function* exportRecords(pool: pg.Pool, now: number): AsyncGenerator
     )) {
       yield { type: 'blob', sha256: r.sha256, size: r.size, content: r.content.toString('base64') };
     }
-    for await (const r of pages<SkillRow & { files: Array<[string, FileKind, number, string]> }>(
+    for await (const r of pages<SkillRow & { files: Array<[string, FileKind, number, string, boolean]> }>(
       client,
       `SELECT seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata, revision,
          overview_revision, created_at, updated_at, frontmatter, overview, body,
-         (SELECT coalesce(json_agg(json_build_array(f.path, f.kind, f.size, f.sha256) ORDER BY f.path), '[]'::json)
-          FROM skill_files f WHERE f.skill_seq = skills.seq) AS files
+         (SELECT coalesce(json_agg(json_build_array(f.path, f.kind, f.size, f.sha256, f.executable) ORDER BY f.path),
+            '[]'::json) FROM skill_files f WHERE f.skill_seq = skills.seq) AS files
        FROM skills`,
       PAGE,
     )) {
@@ -117,7 +117,9 @@ export async function* exportRecords(pool: pg.Pool, now: number): AsyncGenerator
         overview_revision: r.overview_revision,
         created_at: r.created_at,
         updated_at: r.updated_at,
-        files: r.files.map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 })),
+        files: r.files.map(([path, kind, size, sha256, executable]) =>
+          executable ? { path, kind, size, sha256, executable: true as const } : { path, kind, size, sha256 },
+        ),
       };
     }
     for await (const r of pages<{
@@ -415,9 +417,10 @@ async function insertBatch(client: pg.ClientBase, batch: readonly DataRecord[]):
            source_metadata, revision, overview, overview_revision, created_at, updated_at, search, n)
        ORDER BY n
        RETURNING seq, id)
-     INSERT INTO skill_files (skill_seq, path, kind, size, sha256)
-       SELECT s.seq, f.path, f.kind, f.size, f.sha256
-       FROM unnest($17::text[], $18::text[], $19::text[], $20::bigint[], $21::text[]) AS f(id, path, kind, size, sha256)
+     INSERT INTO skill_files (skill_seq, path, kind, size, sha256, executable)
+       SELECT s.seq, f.path, f.kind, f.size, f.sha256, f.executable
+       FROM unnest($17::text[], $18::text[], $19::text[], $20::bigint[], $21::text[], $22::boolean[])
+         AS f(id, path, kind, size, sha256, executable)
        JOIN s ON s.id = f.id`,
     [
       skills.map((r) => r.id),
@@ -441,6 +444,7 @@ async function insertBatch(client: pg.ClientBase, batch: readonly DataRecord[]):
       files.map((f) => f.kind),
       files.map((f) => f.size),
       files.map((f) => f.sha256),
+      files.map((f) => 'executable' in f && f.executable === true),
     ],
   );
 }

@@ -583,6 +583,17 @@ BEGIN
 END $$;
 `,
   },
+  {
+    version: 12,
+    name: 'executable files',
+    // Whether a live file is executable (its owner's execute bit, as a zip from a Unix host recorded
+    // it; git keeps the same one bit). Files stored before it are not executable. A column with a
+    // constant default is added without rewriting the table. Revision manifests carry
+    // `"executable": true` on such files; older manifests have none. Safe to run again.
+    sql: `
+ALTER TABLE skill_files ADD COLUMN IF NOT EXISTS executable boolean NOT NULL DEFAULT false;
+`,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -19,6 +19,7 @@ interface FileRow {
   kind: string;
   size: number;
   sha256: string;
+  executable: boolean;
   content?: Buffer;
 }
 
@@ -33,6 +34,7 @@ function toStoredFile(row: FileRow): StoredFile {
     size: row.size,
     sha256: row.sha256,
   };
+  if (row.executable) file.executable = true;
   if (row.content !== undefined) file.content = bytes(row.content);
   return file;
 }
@@ -115,10 +117,10 @@ export async function skillsVersion(
 /** `Store.listFiles`: the live files of a skill by path (empty when the skill does not exist). */
 export async function listFiles(db: Queryable, skillId: string, withContent: boolean): Promise<StoredFile[]> {
   const sql = withContent
-    ? `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+    ? `SELECT f.path, f.kind, f.size, f.sha256, f.executable, b.content FROM skill_files f
          JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
        WHERE s.id = $1 ORDER BY f.path`
-    : `SELECT f.path, f.kind, f.size, f.sha256 FROM skill_files f JOIN skills s ON s.seq = f.skill_seq
+    : `SELECT f.path, f.kind, f.size, f.sha256, f.executable FROM skill_files f JOIN skills s ON s.seq = f.skill_seq
        WHERE s.id = $1 ORDER BY f.path`;
   const { rows } = await db.query<FileRow>(sql, [skillId]);
   return rows.map(toStoredFile);
@@ -127,7 +129,7 @@ export async function listFiles(db: Queryable, skillId: string, withContent: boo
 /** `Store.readFile`: one live file with its content, or null. */
 export async function readFile(db: Queryable, skillId: string, path: string): Promise<StoredFile | null> {
   const { rows } = await db.query<FileRow>(
-    `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+    `SELECT f.path, f.kind, f.size, f.sha256, f.executable, b.content FROM skill_files f
        JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
      WHERE s.id = $1 AND f.path = $2`,
     [skillId, path],
@@ -171,7 +173,7 @@ function bodyColumn(mode: SkillViewOptions['body']): string {
 
 type ViewRow = SkillRow & {
   overview_sha: string | null;
-  files_json?: Array<[string, SkillFileKind, number, string]> | null;
+  files_json?: Array<[string, SkillFileKind, number, string, boolean]> | null;
   /** `[path, kind, size, sha256, base64 content]` of the requested files that exist. */
   contents_json: Array<[string, SkillFileKind, number, string, string]> | null;
 };
@@ -204,7 +206,7 @@ export async function readSkillViewStamped(
   if (rootUris.length === 0) return null;
   const paths = [...new Set(options.contents)];
   const files = options.listFiles
-    ? `, (SELECT coalesce(json_agg(json_build_array(f.path, f.kind, f.size, f.sha256) ORDER BY f.path), '[]'::json)
+    ? `, (SELECT coalesce(json_agg(json_build_array(f.path, f.kind, f.size, f.sha256, f.executable) ORDER BY f.path), '[]'::json)
          FROM skill_files f WHERE f.skill_seq = s.seq) AS files_json`
     : '';
   const { rows } = await db.query<ViewRow>(
@@ -231,7 +233,10 @@ export async function readSkillViewStamped(
     contents.set(path, { path, kind, size, sha256, content: bytes(Buffer.from(base64, 'base64')) });
   }
   const list = options.listFiles
-    ? (row.files_json ?? []).map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }))
+    ? (row.files_json ?? []).map(
+        ([path, kind, size, sha256, executable]): StoredFile =>
+          executable ? { path, kind, size, sha256, executable: true } : { path, kind, size, sha256 },
+      )
     : null;
   const skill = toSkillRecord(row);
   const stamp = row.overview !== null ? skillStamp(row, row.overview_sha) : null;

@@ -259,7 +259,16 @@ export async function putSkillTx(
 
   const hashed = write.files.map((file, i) => ({ ...file, sha256: prepared.sha256s[i] as string }));
   const manifest: ManifestFile[] = hashed
-    .map((file) => ({ path: file.path, kind: file.kind, size: file.content.byteLength, sha256: file.sha256 }))
+    .map((file) => {
+      const entry: ManifestFile = {
+        path: file.path,
+        kind: file.kind,
+        size: file.content.byteLength,
+        sha256: file.sha256,
+      };
+      if (file.executable === true) entry.executable = true;
+      return entry;
+    })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const revision = computeRevision(manifest);
   // An overview rendered with this write replaces the stored one; else an unchanged revision keeps it.
@@ -307,7 +316,7 @@ export async function putSkillTx(
     search: params.add(search),
   };
   // The file rows: the revision's files, and the overview written with it (not part of the revision).
-  const rowsOf: Array<{ path: string; kind: string; size: number; sha256: string }> =
+  const rowsOf: Array<{ path: string; kind: string; size: number; sha256: string; executable?: true }> =
     overview === null
       ? manifest
       : [
@@ -324,6 +333,7 @@ export async function putSkillTx(
     kinds: params.add(rowsOf.map((f) => f.kind)),
     sizes: params.add(rowsOf.map((f) => f.size)),
     shas: params.add(rowsOf.map((f) => f.sha256)),
+    executables: params.add(rowsOf.map((f) => f.executable === true)),
     revisionShas: params.add(manifest.map((f) => f.sha256)),
   };
   const overviewText = params.add(overview?.text ?? null);
@@ -362,11 +372,13 @@ export async function putSkillTx(
     `WITH acc AS (INSERT INTO accounts (id, created_at) VALUES (${account}, ${at}) ON CONFLICT (id) DO NOTHING),
       ${blobs === '' ? '' : `blob AS (INSERT INTO blobs (sha256, size, content) VALUES ${blobs} ON CONFLICT (sha256) DO NOTHING),`}
       s AS (${skillCte})${cleanup},
-      file AS (INSERT INTO skill_files (skill_seq, path, kind, size, sha256)
-        SELECT s.seq, f.path, f.kind, f.size, f.sha256 FROM s,
-          unnest(${files.paths}::text[], ${files.kinds}::text[], ${files.sizes}::bigint[], ${files.shas}::text[])
-            AS f(path, kind, size, sha256)
-        ON CONFLICT (skill_seq, path) DO UPDATE SET kind = excluded.kind, size = excluded.size, sha256 = excluded.sha256),
+      file AS (INSERT INTO skill_files (skill_seq, path, kind, size, sha256, executable)
+        SELECT s.seq, f.path, f.kind, f.size, f.sha256, f.executable FROM s,
+          unnest(${files.paths}::text[], ${files.kinds}::text[], ${files.sizes}::bigint[], ${files.shas}::text[],
+            ${files.executables}::boolean[])
+            AS f(path, kind, size, sha256, executable)
+        ON CONFLICT (skill_seq, path) DO UPDATE SET kind = excluded.kind, size = excluded.size, sha256 = excluded.sha256,
+          executable = excluded.executable),
       history AS (INSERT INTO skill_revisions (skill_id, account_id, root_uri, name, revision, manifest, created_at,
           created_by, superseded_at)
         SELECT s.id, ${account}::text, ${rootUri}::text, ${name}::text, ${columns.revision}::text,

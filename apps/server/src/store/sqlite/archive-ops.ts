@@ -96,7 +96,7 @@ export async function* exportRecords(conn: Connection, now: number): AsyncGenera
       yield { type: 'blob', sha256: r.sha256, size: r.size, content: content.toString('base64') };
     }
     const filesOf = conn.stmt(
-      'SELECT path, kind, size, sha256 FROM skill_files WHERE skill_seq = ? ORDER BY path',
+      'SELECT path, kind, size, sha256, executable FROM skill_files WHERE skill_seq = ? ORDER BY path',
     );
     for (const r of pages<SkillRow>(conn, 'SELECT seq AS _key, * FROM skills', 'seq', SKILL_PAGE)) {
       yield {
@@ -116,12 +116,17 @@ export async function* exportRecords(conn: Connection, now: number): AsyncGenera
         overview_revision: r.overview_revision,
         created_at: r.created_at,
         updated_at: r.updated_at,
-        files: filesOf.all(r.seq) as Array<{
-          path: string;
-          kind: 'definition' | 'summary' | 'auxiliary';
-          size: number;
-          sha256: string;
-        }>,
+        files: (
+          filesOf.all(r.seq) as Array<{
+            path: string;
+            kind: 'definition' | 'summary' | 'auxiliary';
+            size: number;
+            sha256: string;
+            executable: number;
+          }>
+        ).map(({ executable, ...file }) =>
+          executable === 1 ? { ...file, executable: true as const } : file,
+        ),
       };
     }
     for (const r of pages<{
@@ -268,9 +273,11 @@ function insertRecord(conn: Connection, r: DataRecord): void {
         );
       const seq = Number(info.lastInsertRowid);
       const insertFile = conn.stmt(
-        'INSERT INTO skill_files (skill_seq, path, kind, size, sha256) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO skill_files (skill_seq, path, kind, size, sha256, executable) VALUES (?, ?, ?, ?, ?, ?)',
       );
-      for (const f of r.files) insertFile.run(seq, f.path, f.kind, f.size, f.sha256);
+      for (const f of r.files) {
+        insertFile.run(seq, f.path, f.kind, f.size, f.sha256, 'executable' in f && f.executable ? 1 : 0);
+      }
       writeSearchRow(conn, conn.stmt('SELECT * FROM skills WHERE seq = ?').get(seq) as SkillRow);
       return;
     }

@@ -42,6 +42,7 @@ interface Migration {
  *   `.overview.md` not counted), kept by triggers on `skill_files`, so the quota check of a write is
  *   a lookup instead of a sum over the account's files.
  * - `skills_listing` (version 11) covers the listing by name: a page reads only that index.
+ * - `skill_files.executable` (version 13): 1 for an executable file, 0 otherwise.
  */
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -402,6 +403,17 @@ CREATE INDEX IF NOT EXISTS skills_listing
     // first, in this index instead of walking every change of the account.
     sql: `
 CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, seq) WHERE deleted = 1;
+`,
+  },
+  {
+    version: 13,
+    name: 'executable files',
+    // Whether a live file is executable (its owner's execute bit, as a zip from a Unix host recorded
+    // it; git keeps the same one bit). Files stored before it are not executable. Adding a column with
+    // a constant default rewrites no row. Revision manifests (`skill_revisions.manifest`, JSON) carry
+    // `"executable": true` on such files; older manifests have none.
+    sql: `
+ALTER TABLE skill_files ADD COLUMN executable INTEGER NOT NULL DEFAULT 0 CHECK (executable IN (0, 1));
 `,
   },
 ];

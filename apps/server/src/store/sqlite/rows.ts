@@ -75,12 +75,16 @@ export interface RevisionRow {
   superseded_at: number | null;
 }
 
-/** A manifest entry as kept in `skill_revisions.manifest` (JSON). */
+/**
+ * A manifest entry as kept in `skill_revisions.manifest` (JSON). `executable` is written only when
+ * true, so a manifest without executable files reads as it did before they were recorded.
+ */
 export interface ManifestFile {
   path: string;
   kind: SkillFileKind;
   size: number;
   sha256: string;
+  executable?: true;
 }
 
 function parseJson<T>(text: string | null, fallback: T): T {

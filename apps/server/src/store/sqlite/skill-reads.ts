@@ -7,6 +7,7 @@ interface FileRow {
   kind: string;
   size: number;
   sha256: string;
+  executable: number;
   content?: Buffer;
 }
 
@@ -17,6 +18,7 @@ function toStoredFile(row: FileRow): StoredFile {
     size: row.size,
     sha256: row.sha256,
   };
+  if (row.executable === 1) file.executable = true;
   if (row.content !== undefined) {
     file.content = new Uint8Array(row.content.buffer, row.content.byteOffset, row.content.byteLength);
   }
@@ -105,10 +107,10 @@ export function skillsVersion(conn: Connection, accountId: string, rootUris: rea
 /** `Store.listFiles`: the live files of a skill by path (empty when the skill does not exist). */
 export function listFiles(conn: Connection, skillId: string, withContent: boolean): StoredFile[] {
   const sql = withContent
-    ? `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+    ? `SELECT f.path, f.kind, f.size, f.sha256, f.executable, b.content FROM skill_files f
          JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
        WHERE s.id = ? ORDER BY f.path`
-    : `SELECT f.path, f.kind, f.size, f.sha256 FROM skill_files f JOIN skills s ON s.seq = f.skill_seq
+    : `SELECT f.path, f.kind, f.size, f.sha256, f.executable FROM skill_files f JOIN skills s ON s.seq = f.skill_seq
        WHERE s.id = ? ORDER BY f.path`;
   return (conn.stmt(sql).all(skillId) as FileRow[]).map(toStoredFile);
 }
@@ -117,7 +119,7 @@ export function listFiles(conn: Connection, skillId: string, withContent: boolea
 export function readFile(conn: Connection, skillId: string, path: string): StoredFile | null {
   const row = conn
     .stmt(
-      `SELECT f.path, f.kind, f.size, f.sha256, b.content FROM skill_files f
+      `SELECT f.path, f.kind, f.size, f.sha256, f.executable, b.content FROM skill_files f
          JOIN skills s ON s.seq = f.skill_seq JOIN blobs b ON b.sha256 = f.sha256
        WHERE s.id = ? AND f.path = ?`,
     )

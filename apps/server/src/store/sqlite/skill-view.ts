@@ -16,9 +16,9 @@ import { type SkillRow, toSkillRecord } from './rows.js';
 const COLUMNS = `s.seq, s.id, s.account_id, s.root_uri, s.name, s.description, s.tags, s.allowed_tools,
   s.source_metadata, s.revision, s.overview_revision, s.created_at, s.updated_at, s.frontmatter`;
 
-/** The live files of `s`, by path, as one JSON array of `[path, kind, size, sha256]`. */
-const FILES_JSON = `(SELECT json_group_array(json_array(f.path, f.kind, f.size, f.sha256)) FROM
-  (SELECT path, kind, size, sha256 FROM skill_files WHERE skill_seq = s.seq ORDER BY path) AS f) AS files_json`;
+/** The live files of `s`, by path, as one JSON array of `[path, kind, size, sha256, executable]`. */
+const FILES_JSON = `(SELECT json_group_array(json_array(f.path, f.kind, f.size, f.sha256, f.executable)) FROM
+  (SELECT path, kind, size, sha256, executable FROM skill_files WHERE skill_seq = s.seq ORDER BY path) AS f) AS files_json`;
 
 function bodyColumn(mode: SkillViewOptions['body']): string {
   if (mode === 'always') return 's.body';
@@ -166,8 +166,12 @@ function readView(
   });
   let files: StoredFile[] | null = null;
   if (options.listFiles) {
-    const entries = JSON.parse(row.files_json ?? '[]') as Array<[string, SkillFileKind, number, string]>;
-    files = entries.map(([path, kind, size, sha256]) => ({ path, kind, size, sha256 }));
+    const entries = JSON.parse(row.files_json ?? '[]') as Array<
+      [string, SkillFileKind, number, string, number]
+    >;
+    files = entries.map(([path, kind, size, sha256, executable]) =>
+      executable === 1 ? { path, kind, size, sha256, executable: true } : { path, kind, size, sha256 },
+    );
   }
   return { view: { skill: toSkillRecord(row), contents, files }, overview, stamp };
 }

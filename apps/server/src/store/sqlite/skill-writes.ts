@@ -226,12 +226,16 @@ export function putSkillTx(
   if (write.tempUploadId !== undefined) consumeTempUploadTx(conn, write.accountId, write.tempUploadId);
 
   const manifest: ManifestFile[] = write.files
-    .map((file) => ({
-      path: file.path,
-      kind: file.kind,
-      size: file.content.byteLength,
-      sha256: putBlob(conn, file.content),
-    }))
+    .map((file): ManifestFile => {
+      const entry: ManifestFile = {
+        path: file.path,
+        kind: file.kind,
+        size: file.content.byteLength,
+        sha256: putBlob(conn, file.content),
+      };
+      if (file.executable === true) entry.executable = true;
+      return entry;
+    })
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const revision = computeRevision(manifest);
   // An overview rendered with this write replaces the stored one; else an unchanged revision keeps it.
@@ -309,12 +313,14 @@ export function putSkillTx(
     }
   }
   const insertFile = conn.stmt(
-    'INSERT INTO skill_files (skill_seq, path, kind, size, sha256) VALUES (?, ?, ?, ?, ?)',
+    'INSERT INTO skill_files (skill_seq, path, kind, size, sha256, executable) VALUES (?, ?, ?, ?, ?, ?)',
   );
-  for (const file of manifest) insertFile.run(seq, file.path, file.kind, file.size, file.sha256);
+  for (const file of manifest) {
+    insertFile.run(seq, file.path, file.kind, file.size, file.sha256, file.executable === true ? 1 : 0);
+  }
   if (overview !== null) {
     const content = encoder.encode(overview);
-    insertFile.run(seq, OVERVIEW_PATH, 'summary', content.byteLength, putBlob(conn, content));
+    insertFile.run(seq, OVERVIEW_PATH, 'summary', content.byteLength, putBlob(conn, content), 0);
   }
   if (!sameRevision) {
     const revisionInfo = conn
