@@ -1,7 +1,7 @@
 /**
  * Executable files in the store of the engine under test: the flag is stored per file, returned by
  * every read (file list, view, revision manifest), part of the revision, and kept by a database
- * archive's export and import; and the migration that adds it (SQLite schema 13, PostgreSQL 12) leaves
+ * archive's export and import; and the migration that adds it (SQLite schema 14, PostgreSQL 12) leaves
  * an existing database's skills exactly as they were, none executable.
  */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';

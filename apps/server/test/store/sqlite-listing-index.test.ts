@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Connection, openConnection } from '../../src/store/sqlite/connection.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
-import { applyMigrations, SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
+import { applyMigrations, SCHEMA_VERSION, SCHEMA_VERSIONS } from '../../src/store/sqlite/migrations.js';
 import { listSkills } from '../../src/store/sqlite/skill-reads.js';
 import { downgradeSchema, makeWrite, USER_ROOT } from './helpers.js';
 
@@ -104,7 +104,7 @@ describe('sqlite store: the listing by name', () => {
           .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'skills_listing'")
           .all();
       expect(index()).toEqual([]);
-      expect(applyMigrations(conn.db)).toEqual(Array.from({ length: SCHEMA_VERSION - 10 }, (_, i) => 11 + i));
+      expect(applyMigrations(conn.db)).toEqual(SCHEMA_VERSIONS.filter((v) => v > 10));
       expect(conn.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       expect(index()).toHaveLength(1);
     } finally {

@@ -42,7 +42,7 @@ interface Migration {
  *   `.overview.md` not counted), kept by triggers on `skill_files`, so the quota check of a write is
  *   a lookup instead of a sum over the account's files.
  * - `skills_listing` (version 11) covers the listing by name: a page reads only that index.
- * - `skill_files.executable` (version 13): 1 for an executable file, 0 otherwise.
+ * - `skill_files.executable` (version 14): 1 for an executable file, 0 otherwise.
  */
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -405,18 +405,30 @@ CREATE INDEX IF NOT EXISTS skills_listing
 CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, seq) WHERE deleted = 1;
 `,
   },
+  // Version 13 is left to the per-term match lists of the search index: main carried them as version
+  // 13 for a while (0550161, reverted), so a database may already record 13 with their tables; no
+  // other schema may take that number.
   {
-    version: 13,
+    version: 14,
     name: 'executable files',
     // Whether a live file is executable (its owner's execute bit, as a zip from a Unix host recorded
     // it; git keeps the same one bit). Files stored before it are not executable. Adding a column with
     // a constant default rewrites no row. Revision manifests (`skill_revisions.manifest`, JSON) carry
-    // `"executable": true` on such files; older manifests have none.
-    sql: `
-ALTER TABLE skill_files ADD COLUMN executable INTEGER NOT NULL DEFAULT 0 CHECK (executable IN (0, 1));
-`,
+    // `"executable": true` on such files; older manifests have none. Safe to run again (a database
+    // whose recorded version was set back keeps its column).
+    sql: '',
+    run(db) {
+      const columns = db.prepare('PRAGMA table_info(skill_files)').all() as Array<{ name: string }>;
+      if (columns.some((c) => c.name === 'executable')) return;
+      db.exec(
+        'ALTER TABLE skill_files ADD COLUMN executable INTEGER NOT NULL DEFAULT 0 CHECK (executable IN (0, 1))',
+      );
+    },
   },
 ];
+
+/** Every schema version of this build's steps, in order (13 is not among them: see above). */
+export const SCHEMA_VERSIONS: readonly number[] = MIGRATIONS.map((m) => m.version);
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
