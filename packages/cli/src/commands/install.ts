@@ -49,17 +49,19 @@ function short(revision: string | undefined | null): string {
  * `SKILL.md changed, 1 file added, 2 removed`, or `same files` when only the revision differs.
  */
 export function describeFileChanges(
-  before: ReadonlyArray<{ path: string; sha256: string }>,
-  after: ReadonlyArray<{ path: string; sha256: string }>,
+  before: ReadonlyArray<{ path: string; sha256: string; executable?: boolean | undefined }>,
+  after: ReadonlyArray<{ path: string; sha256: string; executable?: boolean | undefined }>,
 ): string {
-  const old = new Map(before.map((f) => [f.path, f.sha256]));
+  const old = new Map(before.map((f) => [f.path, f]));
   const now = new Set(after.map((f) => f.path));
   let added = 0;
+  let modes = 0;
   const changed: string[] = [];
   for (const file of after) {
     const was = old.get(file.path);
     if (was === undefined) added++;
-    else if (was !== file.sha256) changed.push(file.path);
+    else if (was.sha256 !== file.sha256) changed.push(file.path);
+    else if ((was.executable === true) !== (file.executable === true)) modes++;
   }
   const removed = before.filter((f) => !now.has(f.path)).length;
   const parts: string[] = [];
@@ -70,6 +72,7 @@ export function describeFileChanges(
         : `${changed.length} file${changed.length === 1 ? '' : 's'} changed${changed.includes('SKILL.md') ? ' (SKILL.md too)' : ''}`,
     );
   }
+  if (modes > 0) parts.push(`${modes} file${modes === 1 ? '' : 's'} made executable or not`);
   if (added > 0) parts.push(`${added} file${added === 1 ? '' : 's'} added`);
   if (removed > 0) parts.push(`${removed} file${removed === 1 ? '' : 's'} removed`);
   return parts.length > 0 ? parts.join(', ') : 'same files';

@@ -4,9 +4,10 @@
  * The zip holds one folder per skill, `<name>/SKILL.md` plus its auxiliary files byte for byte (the
  * server's generated `.abstract.md` / `.overview.md` are left out: an import generates them again),
  * and `skillport-export.json` at the top: `{format: "skillport-skills-export", version: 1,
- * exported_at, server, root_uri, skills: [{name, revision, files: [{path, sha256, size}]}]}`. Importing
- * it into any Skillport server stores the same files, so each skill gets the same revision again
- * (the import checks this and reports it).
+ * exported_at, server, root_uri, skills: [{name, revision, files: [{path, sha256, size, executable?}]}]}`
+ * (`executable: true` only on executable files, whose zip entries also carry Unix mode 755; the
+ * others 644). Importing it into any Skillport server stores the same files with the same executable
+ * flags, so each skill gets the same revision again (the import checks this and reports it).
  */
 import { createWriteStream } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
@@ -34,7 +35,14 @@ const LIST_PAGE = 1000;
 interface ManifestSkill {
   name: string;
   revision: string;
-  files: Array<{ path: string; sha256: string; size: number }>;
+  files: Array<{ path: string; sha256: string; size: number; executable?: boolean | undefined }>;
+}
+
+/** Zip "version made by" host: Unix, so the external attributes hold a Unix mode. */
+const UNIX_HOST = 3;
+/** A regular file's Unix mode in the high 16 bits of the external attributes. */
+function unixAttrs(executable: boolean): number {
+  return ((executable ? 0o100755 : 0o100644) << 16) >>> 0;
 }
 
 interface ExportManifest {
@@ -64,8 +72,10 @@ function zipWriter(file: string) {
     if (final) out.end();
   });
   return {
-    add(name: string, bytes: Uint8Array) {
+    add(name: string, bytes: Uint8Array, executable = false) {
       const entry = new ZipDeflate(name, { level: 6 });
+      entry.os = UNIX_HOST;
+      entry.attrs = unixAttrs(executable);
       zip.add(entry);
       entry.push(bytes, true);
     },
@@ -132,7 +142,7 @@ async function exportAction(io: CliIo, file: string, options: { target?: string 
         );
         for (const { remote, files } of skills) {
           for (const f of remote.files)
-            writer.add(`${remote.name}/${f.path}`, files.get(f.path) as Uint8Array);
+            writer.add(`${remote.name}/${f.path}`, files.get(f.path) as Uint8Array, f.executable === true);
           manifest.skills.push({ name: remote.name, revision: remote.revision, files: remote.files });
         }
       },
@@ -157,6 +167,8 @@ async function exportAction(io: CliIo, file: string, options: { target?: string 
 interface ImportedSkill {
   name: string;
   files: Map<string, Uint8Array>;
+  /** The paths of its executable files, as the export's manifest records them (none without one). */
+  executable: Set<string>;
   /** The revision the export recorded, when the zip has a manifest. */
   exported: string | null;
 }
@@ -184,6 +196,14 @@ function readExport(bytes: Uint8Array, label: string): ImportedSkill[] {
     }
   }
   const revisions = new Map((manifest?.skills ?? []).map((s) => [s.name, s.revision]));
+  const executables = new Map(
+    (manifest?.skills ?? []).map((s) => [
+      s.name,
+      new Set(
+        (Array.isArray(s.files) ? s.files : []).filter((f) => f?.executable === true).map((f) => f.path),
+      ),
+    ]),
+  );
   const skills = new Map<string, Map<string, Uint8Array>>();
   for (const [entry, content] of Object.entries(entries)) {
     if (entry.endsWith('/') || entry === EXPORT_MANIFEST || entry.startsWith('__MACOSX/')) continue;
@@ -198,7 +218,12 @@ function readExport(bytes: Uint8Array, label: string): ImportedSkill[] {
   const out: ImportedSkill[] = [];
   for (const [name, files] of [...skills].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!files.has('SKILL.md')) continue;
-    out.push({ name, files, exported: revisions.get(name) ?? null });
+    out.push({
+      name,
+      files,
+      executable: executables.get(name) ?? new Set(),
+      exported: revisions.get(name) ?? null,
+    });
   }
   if (out.length === 0) throw new CliError(`${label} holds no skill folder (<name>/SKILL.md)`);
   return out;
@@ -218,7 +243,15 @@ async function importOne(
   skill: ImportedSkill,
   target: string | undefined,
 ): Promise<ImportOutcome> {
-  const zip = zipSync(Object.fromEntries(skill.files));
+  // Executable files as the export recorded them: Unix mode 755 in the zip, which the server keeps.
+  const zip = zipSync(
+    Object.fromEntries(
+      [...skill.files].map(([file, bytes]) => [
+        file,
+        [bytes, { os: UNIX_HOST, attrs: unixAttrs(skill.executable.has(file)) }] as const,
+      ]),
+    ),
+  );
   try {
     const written = await client.addSkill(new Blob([zip]), {
       filename: `${skill.name}.zip`,

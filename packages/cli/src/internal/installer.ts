@@ -24,7 +24,13 @@ import { CliError, type CliIo } from './io.js';
 import { emptyLock, LOCK_FILE_NAME, type LockedSkill, type LockFile, readLock } from './lock-file.js';
 import { nameArgs } from './name-arg.js';
 import { downloadSkillFiles, type RemoteSkill } from './remote-skill.js';
-import { describeState, type FolderState, readFolderState, writeSkillFolder } from './skill-folder.js';
+import {
+  describeState,
+  type FileDigest,
+  type FolderState,
+  readFolderState,
+  writeSkillFolder,
+} from './skill-folder.js';
 
 /** Where a command works: the scope, its lock file and the lock read from it. */
 export interface Workspace {
@@ -380,7 +386,7 @@ export async function installIntoFolders(
   const skillMd = files.get('SKILL.md');
   for (const item of todo) {
     try {
-      await writeSkillFolder(path.dirname(item.dir), remote.name, files);
+      await writeSkillFolder(path.dirname(item.dir), remote.name, files, executablePaths(remote.files));
       const warning = skillMd ? agentNameWarning(item.folder, scope, remote.name, skillMd) : null;
       outcomes.push({
         skill: remote.name,
@@ -403,6 +409,11 @@ export async function installIntoFolders(
     }
   }
   return outcomes;
+}
+
+/** The paths of the executable files among `files`. */
+function executablePaths(files: readonly FileDigest[]): Set<string> {
+  return new Set(files.filter((f) => f.executable === true).map((f) => f.path));
 }
 
 /** Parses `name` or `name@revision`. */
@@ -436,6 +447,11 @@ export function lockEntry(
     name: remote.name,
     revision: remote.revision,
     folders: [...new Set([...(previous?.folders ?? []), ...folders])],
-    files: remote.files.map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
+    files: remote.files.map((f) => ({
+      path: f.path,
+      sha256: f.sha256,
+      size: f.size,
+      ...(f.executable === true ? { executable: true as const } : {}),
+    })),
   };
 }

@@ -14,7 +14,10 @@
  *       "name": "release-notes",
  *       "revision": "<64 hex: the skill's revision on the server>",
  *       "folders": [".claude/skills", ".cursor/skills"],
- *       "files": [{ "path": "SKILL.md", "sha256": "<64 hex>", "size": 812 }]
+ *       "files": [
+ *         { "path": "SKILL.md", "sha256": "<64 hex>", "size": 812 },
+ *         { "path": "scripts/run.sh", "sha256": "<64 hex>", "size": 96, "executable": true }
+ *       ]
  *     }
  *   }
  * }
@@ -25,7 +28,9 @@
  * - `folders` — the skills folders it was installed into, relative to the project root (or starting
  *   with `~/` in the user lock of `--global`); the skill lives in `<folder>/<name>/`.
  * - `files` — every file written (SKILL.md and auxiliary files; the server's generated `.abstract.md`
- *   and `.overview.md` are not installed), sorted by path, with its sha-256 and size in bytes.
+ *   and `.overview.md` are not installed), sorted by path, with its sha-256 and size in bytes, and
+ *   `"executable": true` on an executable file (written with mode 755 on POSIX systems; the key is
+ *   absent on any other file, so a lock without executable files reads as before).
  *
  * A reader refuses a `lockfileVersion` it does not know, naming the file and the versions it reads,
  * and a file path or project folder that would leave the skill folder or the project (`..`, absolute).
@@ -50,6 +55,7 @@ const LockedFileSchema = z.strictObject({
   path: z.string().refine(isSafeRelativePath, 'expected a relative path without ".", ".." or empty segments'),
   sha256,
   size: z.number().int().nonnegative(),
+  executable: z.literal(true).optional(),
 });
 
 const LockedSkillSchema = z.strictObject({
@@ -139,7 +145,11 @@ function normalize(lock: LockFile): LockFile {
       folders: [...new Set(entry.folders)].sort(),
       files: [...entry.files]
         .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-        .map((f) => ({ path: f.path, sha256: f.sha256, size: f.size })),
+        .map((f) =>
+          f.executable === true
+            ? { path: f.path, sha256: f.sha256, size: f.size, executable: true as const }
+            : { path: f.path, sha256: f.sha256, size: f.size },
+        ),
     };
   }
   return { lockfileVersion: LOCK_FILE_VERSION, skills };

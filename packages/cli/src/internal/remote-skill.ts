@@ -41,7 +41,12 @@ export async function resolveRemoteSkill(
   });
   const files = (result.files ?? [])
     .filter((f) => !f.is_dir && f.kind !== 'summary' && !GENERATED.has(f.path))
-    .map((f) => ({ path: checkRelativePath(result.name, f.path), sha256: f.sha256 ?? '', size: f.size }))
+    .map((f) => ({
+      path: checkRelativePath(result.name, f.path),
+      sha256: f.sha256 ?? '',
+      size: f.size,
+      ...(f.executable === true ? { executable: true } : {}),
+    }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (!files.some((f) => f.path === 'SKILL.md')) {
     throw new CliError(`the server listed no SKILL.md for ${result.name}`, EXIT.server);

@@ -3,17 +3,24 @@
  * atomically (a complete temporary folder renamed into place), and removing one.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { makeFolder } from './folder.js';
 import { CliError } from './io.js';
 
-/** A file as installed: path inside the skill folder, sha-256, size in bytes. */
+/**
+ * A file as installed: path inside the skill folder, sha-256, size in bytes, and whether it is
+ * executable (written with mode 755 on POSIX systems; absent or false: 644).
+ */
 export interface FileDigest {
   path: string;
   sha256: string;
   size: number;
+  executable?: boolean | undefined;
 }
+
+/** Whether files get execute bits here: every system but Windows, whose files have no modes. */
+const POSIX = process.platform !== 'win32';
 
 /** How an installed folder compares with what was installed there. */
 export type FolderState =
@@ -105,8 +112,13 @@ export async function readFolderState(
       continue;
     }
     want.delete(file);
-    const bytes = await readFile(path.join(dir, ...file.split('/')));
+    const full = path.join(dir, ...file.split('/'));
+    const bytes = await readFile(full);
     if (bytes.byteLength !== digest.size || sha256Hex(bytes) !== digest.sha256) changed.push(file);
+    // An executable file that lost its execute bit no longer works: changed. One made executable by
+    // hand is left alone (as it would run either way).
+    else if (POSIX && digest.executable === true && ((await stat(full)).mode & 0o100) === 0)
+      changed.push(file);
   }
   const removed = [...want.keys()];
   if (changed.length + added.length + removed.length === 0) return { kind: 'intact' };
@@ -133,14 +145,19 @@ export function describeState(state: FolderState): string {
  * folder is moved aside first and removed after. On any failure the previous folder is put back and
  * the temporary one removed.
  *
+ * Files in `executable` are written with mode 755 (as narrowed by the umask, like git's checkout),
+ * the others with 644; nothing is made executable on Windows.
+ *
  * @param skillsFolder - the agent's skills folder (created if missing)
  * @param name - the skill's folder name
  * @param files - relative path → bytes (paths already checked)
+ * @param executable - the paths of `files` to make executable (default none)
  */
 export async function writeSkillFolder(
   skillsFolder: string,
   name: string,
   files: ReadonlyMap<string, Uint8Array>,
+  executable: ReadonlySet<string> = new Set(),
 ): Promise<void> {
   makeFolder(skillsFolder);
   const parent = path.dirname(skillsFolder);
@@ -154,7 +171,7 @@ export async function writeSkillFolder(
     for (const [file, bytes] of files) {
       const full = path.join(temp, ...file.split('/'));
       await mkdir(path.dirname(full), { recursive: true });
-      await writeFile(full, bytes);
+      await writeFile(full, bytes, { mode: POSIX && executable.has(file) ? 0o755 : 0o644 });
     }
     const existing = await lstat(target).catch(() => null);
     if (existing !== null) {
