@@ -405,9 +405,10 @@ CREATE INDEX IF NOT EXISTS skills_listing
 CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, seq) WHERE deleted = 1;
 `,
   },
-  // Version 13 is left to the per-term match lists of the search index: main carried them as version
-  // 13 for a while (0550161, reverted), so a database may already record 13 with their tables; no
-  // other schema may take that number.
+  // Version 13 is never used again: main carried the per-term match lists of the search index as 13
+  // for a while (0550161, reverted), so a database may record 13 with their tables and without any
+  // later step. A new step takes the number after the last one here (steps at or below a database's
+  // recorded version are skipped, so none may be added below it).
   {
     version: 14,
     name: 'executable files',
@@ -427,7 +428,7 @@ CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, s
   },
 ];
 
-/** Every schema version of this build's steps, in order (13 is not among them: see above). */
+/** Every schema version of this build's steps, in order (13 is not among them, see above). */
 export const SCHEMA_VERSIONS: readonly number[] = MIGRATIONS.map((m) => m.version);
 
 /** The schema version this build writes. */
