@@ -3,6 +3,7 @@
  */
 import type { Context } from 'hono';
 import type { Logger } from '../logger.js';
+import { flatInfoOf } from '../logging/flat-line.js';
 import type { Identity } from '../store/types.js';
 import type { AppEnv } from './context.js';
 
@@ -23,17 +24,37 @@ export interface RequestLine {
 
 /**
  * Logs `{msg: 'request', request_id, method, path, status, duration_ms, remote, account_id?,
- * user_id?}` for one answered request (the same line whichever way it was answered).
+ * user_id?}` for one answered request (the same line whichever way it was answered). The server's
+ * own logger writes it as a flat line (`flat-line.ts`: the same bytes, without pino's general
+ * serializer) and skips it when info lines are off; any other logger gets it through `info`.
  */
 export function logRequestLine(logger: Logger, line: RequestLine): void {
+  const flat = flatInfoOf(logger);
+  if (flat !== undefined && !flat.enabled()) return;
   const { identity } = line;
+  const duration = Math.round((performance.now() - line.startedAt) * 1000) / 1000;
+  if (flat !== undefined) {
+    // Undefined fields are left out of the line, as pino leaves them out.
+    flat.write({
+      msg: 'request',
+      request_id: line.requestId,
+      method: line.method,
+      path: line.path,
+      status: line.status,
+      duration_ms: duration,
+      remote: line.remote,
+      account_id: identity?.accountId,
+      user_id: identity?.userId,
+    });
+    return;
+  }
   logger.info({
     msg: 'request',
     request_id: line.requestId,
     method: line.method,
     path: line.path,
     status: line.status,
-    duration_ms: Math.round((performance.now() - line.startedAt) * 1000) / 1000,
+    duration_ms: duration,
     remote: line.remote,
     ...(identity ? { account_id: identity.accountId, user_id: identity.userId } : {}),
   });

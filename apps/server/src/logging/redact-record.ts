@@ -94,3 +94,30 @@ export function redactRecord(
 ): Record<string, unknown> {
   return redactValue(record, secrets, 0) as Record<string, unknown>;
 }
+
+/**
+ * {@link redactRecord} of a record whose values are strings, numbers or undefined, without walking it
+ * as a tree: the same copy (keys named like credentials → `[redacted]`, each string through
+ * {@link redactText}, numbers and undefined as they are).
+ *
+ * @param record - the flat record to log
+ * @param secrets - exact secrets to remove wherever they occur
+ * @returns the redacted copy (the record itself is not changed)
+ * @example redactFlatRecord({ path: '/api/v1/tasks/sk_abcdefgh12' }); // { path: '/api/v1/tasks/sk_[redacted]' }
+ */
+export function redactFlatRecord<T extends Readonly<Record<string, string | number | undefined>>>(
+  record: T,
+  secrets: readonly string[] = [],
+): T {
+  const out: Record<string, string | number | undefined> = {};
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    out[key] =
+      item !== undefined && isSensitiveKey(key)
+        ? REDACTED
+        : typeof item === 'string'
+          ? redactText(item, secrets)
+          : item;
+  }
+  return out as T;
+}

@@ -2,14 +2,16 @@
  * The redaction step in front of a log sink (see `redact-record.ts`).
  */
 import type { Logger } from '../logger.js';
-import { redactRecord } from './redact-record.js';
+import { FLAT_INFO, type FlatCapable, flatInfoOf } from './flat-line.js';
+import { redactFlatRecord, redactRecord } from './redact-record.js';
 
 /** The sink and secrets behind a redacting logger, so wrapping one again merges instead of nesting. */
 const wrapped = new WeakMap<Logger, { inner: Logger; secrets: readonly string[] }>();
 
 /**
  * Wraps a logger so that every record is redacted (see `redactRecord`) before it reaches the sink.
- * Wrapping an already redacting logger gives one step with both sets of secrets.
+ * Wrapping an already redacting logger gives one step with both sets of secrets. A sink that writes
+ * flat info lines itself (see `flat-line.ts`) keeps that way, behind the same redaction.
  *
  * @param logger - the sink (the default logger, a custom one, a pino logger)
  * @param secrets - exact secrets to cut out (undefined and entries shorter than 4 characters ignored)
@@ -37,6 +39,13 @@ export function redactingLogger(logger: Logger, secrets: readonly (string | unde
       if (inner.debug && (enabled === undefined || enabled.call(inner, 'debug'))) inner.debug(redact(record));
     },
   };
+  const flat = flatInfoOf(inner);
+  if (flat !== undefined) {
+    (result as FlatCapable)[FLAT_INFO] = {
+      enabled: () => flat.enabled(),
+      write: (record) => flat.write(redactFlatRecord(record, all)),
+    };
+  }
   wrapped.set(result, { inner, secrets: all });
   return result;
 }
