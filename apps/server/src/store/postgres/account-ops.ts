@@ -125,23 +125,32 @@ async function tempUploadBytes(db: Queryable, accountId: string, now: number): P
 }
 
 /**
- * The account's stored bytes (files of its live skills, `.overview.md` not counted: the total kept in
- * `account_usage`, schema version 5, the sum of the account's rows) less the files of the skill `except` (the one a write replaces),
- * and its live skills in all roots (the sum of its `skill_root_counts` rows), in one statement (what a
- * skill write checks before and again after it has written; see `putSkillTx`).
+ * SQL expressions of an account's totals (`$1` account; `$2`, `$3` root and name of the skill left
+ * out): `bytes`, its stored bytes (files of its live skills, `.overview.md` not counted: the total kept
+ * in `account_usage`, schema version 5, the sum of the account's rows) less the files of that skill
+ * (the one a write replaces), and `skills`, its live skills in all roots (the sum of its
+ * `skill_root_counts` rows). Both are decimal text.
+ */
+export const ACCOUNT_TOTALS_COLUMNS = `(COALESCE((SELECT SUM(stored_bytes) FROM account_usage WHERE account_id = $1), 0)
+       - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+           WHERE s.account_id = $1 AND s.root_uri = $2 AND s.name = $3 AND f.path <> '.overview.md'), 0))::text AS bytes,
+       (SELECT COALESCE(SUM(n), 0) FROM skill_root_counts WHERE account_id = $1)::text AS skills`;
+
+/**
+ * The account's stored bytes less the files of the skill `except`, and its live skills in all roots
+ * (see {@link ACCOUNT_TOTALS_COLUMNS}), in one statement (what a skill write checks before and again
+ * after it has written; see `putSkillTx`). A named statement: parsed and planned once per connection.
  */
 export async function accountTotals(
   db: Queryable,
   accountId: string,
   except?: { rootUri: string; name: string },
 ): Promise<{ storedBytes: number; skills: number }> {
-  const { rows } = await db.query<{ bytes: string; skills: string }>(
-    `SELECT (COALESCE((SELECT SUM(stored_bytes) FROM account_usage WHERE account_id = $1), 0)
-       - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
-           WHERE s.account_id = $1 AND s.root_uri = $2 AND s.name = $3 AND f.path <> '.overview.md'), 0))::text AS bytes,
-       (SELECT COALESCE(SUM(n), 0) FROM skill_root_counts WHERE account_id = $1)::text AS skills`,
-    [accountId, except?.rootUri ?? '', except?.name ?? ''],
-  );
+  const { rows } = await db.query<{ bytes: string; skills: string }>({
+    name: 'skillport-account-totals',
+    text: `SELECT ${ACCOUNT_TOTALS_COLUMNS}`,
+    values: [accountId, except?.rootUri ?? '', except?.name ?? ''],
+  });
   return { storedBytes: Number(rows[0]?.bytes ?? 0), skills: Number(rows[0]?.skills ?? 0) };
 }
 

@@ -26,13 +26,14 @@ export async function deleteOrphanBlobs(
 ): Promise<{ blobs: number; bytes: number }> {
   const unique = [...new Set(sha256s)].sort();
   if (unique.length === 0) return { blobs: 0, bytes: 0 };
-  const { rows } = await client.query<{ size: number }>(
-    `DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[])
+  const { rows } = await client.query<{ size: number }>({
+    name: 'skillport-delete-orphan-blobs',
+    text: `DELETE FROM blobs b WHERE b.sha256 = ANY($1::text[])
        AND NOT EXISTS (SELECT 1 FROM skill_files f WHERE f.sha256 = b.sha256)
        AND NOT EXISTS (SELECT 1 FROM skill_revision_blobs r WHERE r.sha256 = b.sha256)
      RETURNING b.size`,
-    [unique],
-  );
+    values: [unique],
+  });
   return { blobs: rows.length, bytes: rows.reduce((sum, row) => sum + row.size, 0) };
 }
 

@@ -11,7 +11,7 @@ import { skillUri } from '../skill-uri.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, tempUploadGone } from '../write-checks.js';
-import { accountTotals } from './account-ops.js';
+import { ACCOUNT_TOTALS_COLUMNS, accountTotals } from './account-ops.js';
 import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
@@ -175,6 +175,9 @@ export function isSkillInsertRace(error: unknown): boolean {
   return e?.code === '23505' && e.constraint === 'skills_account_id_root_uri_name_key';
 }
 
+const RECORD_CHANGE = `WITH ${recordChangeSql({ account: '$1', root: '$2', name: '$3', revision: '$4', deleted: '$5', at: '$6' })}
+  SELECT 1`;
+
 /**
  * Moves one skill to the end of its account's change feed, at the end of a write or delete, just
  * before its commit (a write's second quota check runs after it). It locks the account's feed counter row until the commit (so the feed's `seq`
@@ -193,12 +196,28 @@ async function recordChange(
   deleted: boolean,
   now: number,
 ): Promise<void> {
-  await client.query(
-    `WITH ${recordChangeSql({ account: '$1', root: '$2', name: '$3', revision: '$4', deleted: '$5', at: '$6' })}
-     SELECT 1`,
-    [accountId, rootUri, name, revision, deleted, now],
-  );
+  await client.query({
+    name: 'skillport-record-change',
+    text: RECORD_CHANGE,
+    values: [accountId, rootUri, name, revision, deleted, now],
+  });
 }
+
+/**
+ * The skill a write replaces (`$1` account, `$2` root, `$3` name), locked (`FOR UPDATE`), with the
+ * sha-256 of its `$4` (`.overview.md`) file; no row when it does not exist.
+ */
+const WRITE_LOCK = `SELECT seq, id, revision, overview,
+    (SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = skills.seq AND f.path = $4) AS overview_sha256
+  FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE`;
+
+/**
+ * {@link WRITE_LOCK} and the account's totals before the write (`bytes`, `skills`: see
+ * {@link ACCOUNT_TOTALS_COLUMNS}, the skill itself left out of the bytes) in one row, always returned
+ * (`seq` and the other skill columns null when the skill does not exist).
+ */
+const WRITE_LOCK_TOTALS = `SELECT w.seq, w.id, w.revision, w.overview, w.overview_sha256, t.*
+  FROM (SELECT ${ACCOUNT_TOTALS_COLUMNS}) AS t LEFT JOIN (${WRITE_LOCK}) AS w ON true`;
 
 /**
  * The body of `Store.putSkill` on PostgreSQL, inside one transaction (READ COMMITTED, the skill row
@@ -225,13 +244,24 @@ export async function putSkillTx(
   checkFiles(write);
   const quota = write.quotaBytes !== undefined && write.quotaBytes > 0;
   const counted = write.maxSkills !== undefined && write.maxSkills > 0;
-  const found = await client.query<ExistingSkill>(
-    `SELECT seq, id, revision, overview,
-       (SELECT f.sha256 FROM skill_files f WHERE f.skill_seq = skills.seq AND f.path = $4) AS overview_sha256
-     FROM skills WHERE account_id = $1 AND root_uri = $2 AND name = $3 FOR UPDATE`,
-    [write.accountId, write.rootUri, write.name, OVERVIEW_PATH],
+  // The skill row (locked) and, under a quota or skill limit, the account's totals before this write,
+  // in one statement (one round trip).
+  const checked = quota || counted;
+  const found = await client.query<ExistingSkill & { bytes: string; skills: string; seq: number | null }>(
+    checked
+      ? {
+          name: 'skillport-write-lock-totals',
+          text: WRITE_LOCK_TOTALS,
+          values: [write.accountId, write.rootUri, write.name, OVERVIEW_PATH],
+        }
+      : {
+          name: 'skillport-write-lock',
+          text: WRITE_LOCK,
+          values: [write.accountId, write.rootUri, write.name, OVERVIEW_PATH],
+        },
   );
-  const existing = found.rows[0];
+  const first = found.rows[0];
+  const existing = first?.seq == null ? undefined : first;
   const resource = skillUri(write.rootUri, write.name);
   if (write.mustExist === true && existing === undefined) {
     throw new SkillportError('NOT_FOUND', `Skill "${write.name}" not found in ${write.rootUri}`, {
@@ -242,10 +272,9 @@ export async function putSkillTx(
   const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
   // A new skill under a skill limit: it is not written yet, so `skills` is the count without it.
   const countsNew = counted && existing === undefined;
-  if (quota || countsNew) {
-    const before = await accountTotals(client, write.accountId, write);
-    if (quota) checkQuota('account_quota', write.quotaBytes, before.storedBytes, size);
-    if (countsNew) checkSkillCount(write.maxSkills, before.skills);
+  if (checked && first !== undefined) {
+    if (quota) checkQuota('account_quota', write.quotaBytes, Number(first.bytes), size);
+    if (countsNew) checkSkillCount(write.maxSkills, Number(first.skills));
   }
   if (write.tempUploadId !== undefined) {
     // The upload is used up by this write only: a refused add leaves it for a retry, and of two
@@ -472,21 +501,26 @@ export async function deleteSkillTx(
 ): Promise<number | null> {
   // The skill row, then its shard's root count and search generation rows, in one statement (see
   // `lockForDeleteSql`), before the file rows' deletion takes the account's stored-bytes row.
-  const found = await client.query<{ seq: number; id: string; revision: string }>(lockForDeleteSql, [
-    accountId,
-    rootUri,
-    name,
-  ]);
+  const found = await client.query<{ seq: number; id: string; revision: string }>({
+    name: 'skillport-delete-lock',
+    text: lockForDeleteSql,
+    values: [accountId, rootUri, name],
+  });
   const existing = found.rows[0];
   if (existing === undefined) return null;
   checkIfMatch(ifMatch, existing.revision, name, skillUri(rootUri, name));
-  const { rows } = await client.query<{ sha256: string }>(
-    `WITH superseded AS (UPDATE skill_revisions SET superseded_at = $1 WHERE skill_id = $2 AND superseded_at IS NULL),
+  const { rows } = await client.query<{ sha256: string }>({
+    name: 'skillport-delete-files',
+    text: `WITH superseded AS (UPDATE skill_revisions SET superseded_at = $1 WHERE skill_id = $2 AND superseded_at IS NULL),
        files AS (DELETE FROM skill_files WHERE skill_seq = $3 RETURNING sha256)
      SELECT sha256 FROM files`,
-    [now, existing.id, existing.seq],
-  );
-  await client.query('DELETE FROM skills WHERE seq = $1', [existing.seq]);
+    values: [now, existing.id, existing.seq],
+  });
+  await client.query({
+    name: 'skillport-delete-skill',
+    text: 'DELETE FROM skills WHERE seq = $1',
+    values: [existing.seq],
+  });
   await deleteOrphanBlobs(
     client,
     rows.map((r) => r.sha256),
