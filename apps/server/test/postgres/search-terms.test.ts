@@ -163,6 +163,29 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     expect(mismatch?.n).toBe('0');
   });
 
+  it('gives every lexeme the figure of the positions loop, to the last bit (migration 13)', async () => {
+    const [compared] = await postgresQuery<{ single: string; several: string; differ: string }>(
+      dataDir,
+      `SELECT count(*) FILTER (WHERE cardinality(u.positions) = 1) AS single,
+         count(*) FILTER (WHERE cardinality(u.positions) > 1) AS several,
+         count(*) FILTER (WHERE float8send(skill_term_rank(u.positions, u.weights))
+           IS DISTINCT FROM float8send(skill_term_rank_positions(u.positions, u.weights))) AS differ
+       FROM skills s CROSS JOIN LATERAL unnest(s.search) AS u`,
+    );
+    // Both kinds of lexeme are there, and no figure differs in any bit.
+    expect(Number(compared?.single)).toBeGreaterThan(100);
+    expect(Number(compared?.several)).toBeGreaterThan(10);
+    expect(compared?.differ).toBe('0');
+    // Every weight, alone, in the inline branch.
+    const [weights] = await postgresQuery<{ differ: string }>(
+      dataDir,
+      `SELECT count(*) FILTER (WHERE float8send(skill_term_rank(ARRAY[1]::smallint[], ARRAY[w]))
+           IS DISTINCT FROM float8send(skill_term_rank_positions(ARRAY[1]::smallint[], ARRAY[w]))) AS differ
+       FROM unnest(ARRAY['A', 'B', 'C', 'D']) AS w`,
+    );
+    expect(weights?.differ).toBe('0');
+  });
+
   it('sums the rows of a prefix as ts_rank sums its entries, to the last bit', async () => {
     const [mismatch] = await postgresQuery<{ n: string; skills: string }>(
       dataDir,
@@ -394,6 +417,7 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
       `DROP TRIGGER skill_terms_added ON skills; DROP TRIGGER skill_terms_changed ON skills;
        DROP TRIGGER skill_terms_gone ON skills; DROP TABLE skill_terms; DROP FUNCTION skill_terms_sync();
        DROP FUNCTION skill_term_rank(smallint[], text[]); DROP FUNCTION skill_term_labels(text[]);
+       DROP FUNCTION IF EXISTS skill_term_rank_positions(smallint[], text[]);
        DROP FUNCTION skill_rank_fold(float8[]);
        DROP TRIGGER skill_files_usage ON skill_files; DROP TRIGGER skills_usage_files_first ON skills;
        DROP TRIGGER skills_usage_move ON skills; DROP FUNCTION skill_files_usage();

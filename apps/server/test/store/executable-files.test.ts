@@ -11,7 +11,6 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportDatabase } from '../../src/archive/export-database.js';
 import { importDatabase } from '../../src/archive/import-database.js';
-import { POSTGRES_SCHEMA_VERSION } from '../../src/store/postgres/migrations.js';
 import { computeRevision, sha256Hex } from '../../src/store/revision.js';
 import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import type { SkillWrite, Store } from '../../src/store/types.js';
@@ -130,7 +129,8 @@ describe(`${TEST_ENGINE} store: executable files`, () => {
       }
     } else {
       await postgresQuery(t.dataDir, 'ALTER TABLE skill_files DROP COLUMN executable');
-      await setSchemaVersion(t.dataDir, POSTGRES_SCHEMA_VERSION - 1);
+      // Migration 12 added the column; the steps after it are safe to run again.
+      await setSchemaVersion(t.dataDir, 11);
     }
 
     const reopened = t.reopen();

@@ -48,6 +48,9 @@ interface Migration {
  * - `skill_term_counts` (version 9) counts the `skill_terms` rows per lexeme and label set (in 64 shards
  *   by skill, as `skill_search_generation`), kept by the same trigger, so `find` reads a word's
  *   document frequency from a few rows instead of counting its rows.
+ * - Since version 13, `skill_term_rank` computes a single-position lexeme's figure inline (a SQL
+ *   expression the planner inlines into the search-terms trigger); only lexemes with several positions
+ *   call the plpgsql loop (`skill_term_rank_positions`).
  * - `account_usage` (version 5) holds each account's stored bytes (live skill files, `.overview.md`
  *   not counted), kept by triggers on `skill_files`, so the quota check of a write is a lookup. Since
  *   version 11 each account's total is spread over 64 rows chosen by the skill (`seq % 64`, as
@@ -592,6 +595,44 @@ END $$;
     // `"executable": true` on such files; older manifests have none. Safe to run again.
     sql: `
 ALTER TABLE skill_files ADD COLUMN IF NOT EXISTS executable boolean NOT NULL DEFAULT false;
+`,
+  },
+  {
+    version: 13,
+    name: 'per-term rank of a single-position lexeme without a plpgsql call',
+    // Every add writes ~300 rows of `skill_terms` (one per lexeme), each calling the plpgsql
+    // `skill_term_rank`; most lexemes of a skill have one position. For one position of weight w the
+    // function's figure is w / 1.64493406685 exactly (its real arithmetic on one term is exact: w / 1,
+    // (w + w) - w), so `skill_term_rank` becomes a SQL expression the planner inlines into its callers
+    // (not strict, so it can be inlined; null arguments still give null), handing only lexemes with
+    // several positions to the loop, kept as `skill_term_rank_positions`. Same figures to the last bit.
+    // Safe to run again (`CREATE OR REPLACE`).
+    sql: `
+CREATE OR REPLACE FUNCTION skill_term_rank_positions(positions smallint[], weights text[]) RETURNS float8
+  LANGUAGE plpgsql IMMUTABLE STRICT AS $$
+DECLARE
+  resj real := 0;
+  wjm real := -1;
+  jm integer := 0;
+  w real;
+BEGIN
+  FOR j IN 1 .. coalesce(array_length(positions, 1), 0) LOOP
+    w := CASE weights[j] WHEN 'A' THEN 1::real WHEN 'B' THEN 0.5::real WHEN 'C' THEN 0.3::real ELSE 0.025::real END;
+    resj := resj + w / (j * j)::real;
+    IF w > wjm THEN
+      wjm := w;
+      jm := j;
+    END IF;
+  END LOOP;
+  RETURN ((wjm + resj) - wjm / (jm * jm)::real)::float8 / 1.64493406685::float8;
+END $$;
+CREATE OR REPLACE FUNCTION skill_term_rank(positions smallint[], weights text[]) RETURNS float8
+  LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN cardinality($1) = 1 AND cardinality($2) = 1
+    THEN (CASE $2[1] WHEN 'A' THEN 1::real WHEN 'B' THEN 0.5::real WHEN 'C' THEN 0.3::real ELSE 0.025::real END)::float8
+      / 1.64493406685::float8
+    ELSE skill_term_rank_positions($1, $2) END
+$$;
 `,
   },
 ];
