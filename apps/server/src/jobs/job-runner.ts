@@ -517,16 +517,22 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
 
   /**
    * With no task to run and no write for `compactQuietMs`, merges the search index in small steps
-   * (yielding to requests between steps) until it is merged or new work arrives (`kick()`). One
-   * worker does it at a time.
+   * (yielding to requests between steps) until it is merged or new work arrives (`kick()`); before
+   * that (writes still coming), only the upkeep that follows each write (`merge: false`: SQLite's
+   * per-term lists, which pace themselves). One worker does it at a time.
    */
   async function compactWhileIdle(generation: number): Promise<void> {
-    // Only once writes have paused: merging everything after each write would rewrite the whole
-    // index per write (FTS5's own leveled merging already runs during writes).
-    if (compacting || compactPages <= 0 || performance.now() - lastKickAt < compactQuietMs) return;
+    if (compacting || compactPages <= 0) return;
+    // Merging waits for writes to pause: merging everything after each write would rewrite the
+    // whole index per write (FTS5's own leveled merging already runs during writes).
+    const merge = performance.now() - lastKickAt >= compactQuietMs;
     compacting = true;
     try {
-      while (running && generation === kickGeneration && (await store.compactSearchIndex(compactPages))) {
+      while (
+        running &&
+        generation === kickGeneration &&
+        (await store.compactSearchIndex(compactPages, merge ? undefined : { merge: false }))
+      ) {
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } catch (error) {

@@ -30,6 +30,13 @@ interface IndexSource {
  */
 export function rebuildSearchIndex(db: Database.Database): number {
   db.exec("INSERT INTO skills_fts (skills_fts) VALUES ('delete-all')");
+  // Per-term lists (schema version 15) describe the old rows and their origins (FTS5 numbers the new
+  // rows afresh): built again from scratch.
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_term_lists'").get() !== undefined) {
+    db.exec(
+      'DELETE FROM search_term_lists; UPDATE search_term_build SET covered = NULL, target = NULL, next_seq = NULL',
+    );
+  }
   const page = db.prepare(
     'SELECT seq, name, tags, description, overview, body FROM skills WHERE seq > ? ORDER BY seq LIMIT ?',
   );

@@ -2,6 +2,7 @@ import type { Connection } from '../store/sqlite/connection.js';
 import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { VectorCache } from '../store/sqlite/vector-ops.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
+import { isCjkToken } from './cjk-segment.js';
 import { buildMatchExpression } from './fts-query.js';
 import {
   candidateBudget,
@@ -13,6 +14,7 @@ import {
 } from './ranking.js';
 import { FIELD_WEIGHTS, SEARCH_FIELDS } from './score.js';
 import { semanticMatches } from './semantic.js';
+import { prefixUpper, readTermListState, stemsOf, unitedLists } from './term-lists.js';
 import { corrections, isCorrectable } from './typo.js';
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
@@ -214,6 +216,12 @@ const CATCH_UP_MAX = 4;
 
 /** The ask, after a phrase was dropped for {@link CATCH_UP_MAX}, at which it is read again. */
 const CHURN_READ_AT_ASK = 16;
+/**
+ * Search rows written after the per-term lists' `covered` origin beyond which a phrase is not
+ * scored from the lists (each such row is scored through FTS5 for every phrase: see
+ * {@link CATCH_UP_MAX}); the lists' next upkeep pass moves `covered` past them.
+ */
+const LISTED_CHANGES_MAX = 16;
 /** Search rows written (inserted or replaced) after a given origin, with their column sizes. */
 const DOCS_AFTER = 'SELECT id, sz, origin FROM skills_fts_docsize WHERE origin > ?';
 const DOCS_COUNT = 'SELECT count(*) FROM skills_fts_docsize';
@@ -224,11 +232,13 @@ const LN = 'SELECT ln(?)';
 
 /**
  * Search rows after a rowid, up to {@link LENGTHS_BATCH} in rowid order, as one text of
- * `rowid HEX rowid HEX …` (HEX: the row's docsize record, its token count per column), with the
+ * `rowid HEX origin rowid HEX origin …` (HEX: the row's docsize record, its token count per
+ * column; origin: the FTS5 row origin), with the
  * batch's highest origin and rowid: SQLite builds the text, so reading 100,000 rows costs one
  * string per batch instead of an array and a buffer per row (~3× less CPU).
  */
-const LENGTHS_AFTER = `SELECT group_concat(id || ' ' || coalesce(hex(sz), ''), ' '), count(*), max(origin), max(id)
+const LENGTHS_AFTER = `SELECT group_concat(id || ' ' || coalesce(hex(sz), '') || ' ' || origin, ' '), count(*),
+  max(origin), max(id)
   FROM (SELECT id, sz, origin FROM skills_fts_docsize WHERE id > ? ORDER BY id LIMIT ?)`;
 const LENGTHS_BATCH = 8192;
 
@@ -238,14 +248,16 @@ function hexDigit(code: number): number {
 }
 
 /**
- * The token count (all columns) of every search row, its number and the highest row origin, read
- * from FTS5's docsize table; null when a rowid is negative or above {@link MAX_TRACKED_ROWID}.
+ * The token count (all columns) and origin of every search row, their number and the highest row
+ * origin, read from FTS5's docsize table; null when a rowid is negative or above
+ * {@link MAX_TRACKED_ROWID}.
  * Each count is the sum of the record's varints, decoded as {@link varints} decodes them.
  */
 export function readRowLengths(
   conn: Connection,
-): { lengths: Int32Array; count: number; origin: number } | null {
+): { lengths: Int32Array; origins: Float64Array; count: number; origin: number } | null {
   let lengths: Int32Array = new Int32Array(1024).fill(-1);
+  let origins: Float64Array = new Float64Array(1024);
   let count = 0;
   let origin = 0;
   let after = Number.MIN_SAFE_INTEGER;
@@ -293,15 +305,30 @@ export function readRowLengths(
       // A record ending inside a varint: the part read counts, as in `varints`.
       if (bytes > 0) length += value;
       i++;
+      let rowOrigin = 0;
+      let negative = false;
+      if (text.charCodeAt(i) === 45) {
+        negative = true;
+        i++;
+      }
+      while (i < end && text.charCodeAt(i) !== 32) {
+        rowOrigin = rowOrigin * 10 + (text.charCodeAt(i) - 48);
+        i++;
+      }
+      i++;
       if (id > MAX_TRACKED_ROWID) return null;
-      if (id >= lengths.length) lengths = grown(lengths, id);
+      if (id >= lengths.length) {
+        lengths = grown(lengths, id);
+        origins = grownOrigins(origins, lengths.length);
+      }
       lengths[id] = length;
+      origins[id] = negative ? -rowOrigin : rowOrigin;
       entries++;
     }
     if (entries !== rows) return null;
     count += rows;
   }
-  return { lengths, count, origin };
+  return { lengths, origins, count, origin };
 }
 
 /** The varints of an FTS5 record (SQLite's varint: 7 bits a byte, big-endian, the ninth byte whole). */
@@ -353,6 +380,8 @@ function freqOf(score: number, idf: number, length: number, avgdl: number): numb
 interface IndexStats {
   /** Token count of each search row by rowid; -1: no such row. */
   lengths: Int32Array;
+  /** FTS5 origin of each search row by rowid (as long as `lengths`; meaningless where it is -1). */
+  origins: Float64Array;
   /** Rows in the index (docsize rows). */
   count: number;
   /** Highest row origin seen (FTS5 gives each row written a higher one). */
@@ -403,6 +432,12 @@ export class PhraseScores {
   /** Rowids written at each recent state (at most {@link MAX_CARRIED_CHANGES} in all), oldest first. */
   private log: Array<{ epoch: number; ids: number[] }> = [];
   private logged = 0;
+  /** The rows written after the per-term lists' watermark, in the state of `version`. */
+  private written: {
+    state: number;
+    covered: number;
+    rows: { set: Set<number>; ids: number[] } | null;
+  } | null = null;
 
   /** Matches kept now (skill and relevance pairs, all phrases). */
   get size(): number {
@@ -487,9 +522,13 @@ export class PhraseScores {
     let added = 0;
     for (const [id, sz, origin] of changed) {
       if (id < 0 || id > MAX_TRACKED_ROWID) return false;
-      if (id >= stats.lengths.length) stats.lengths = grown(stats.lengths, id);
+      if (id >= stats.lengths.length) {
+        stats.lengths = grown(stats.lengths, id);
+        stats.origins = grownOrigins(stats.origins, stats.lengths.length);
+      }
       if ((stats.lengths[id] as number) < 0) added++;
       stats.lengths[id] = sum(varints(sz));
+      stats.origins[id] = origin;
       if (origin > stats.origin) stats.origin = origin;
     }
     const [count] = conn.stmt(DOCS_COUNT).raw(true).get() as [number];
@@ -670,6 +709,63 @@ export class PhraseScores {
   }
 
   /**
+   * The matches of `phrase` in the current state scored from the per-term lists (`term-lists.ts`)
+   * instead of by `bm25()`: the lists' entries that count (live rows written at or before their
+   * part's origin and the lists' `covered` origin), rows written after `covered` scored through
+   * FTS5 (as {@link PhraseScores.update} brings a kept phrase up to date), every relevance computed
+   * as `bm25()` computes it. Null when the phrase is not one plain word (a column filter, a CJK
+   * phrase, a word of several terms), the lists are not usable yet, more than
+   * {@link LISTED_CHANGES_MAX} rows were written after `covered`, or the index cannot be tracked.
+   */
+  listed(conn: Connection, phrase: string): PhraseMatches | null {
+    const word = /^"([^"\s]+)"(\*?)$/u.exec(phrase);
+    if (word === null) return null;
+    const token = word[1] as string;
+    if (isCjkToken(token)) return null;
+    const state = readTermListState(conn);
+    if (state === null || state.covered === null) return null;
+    const terms = stemsOf(token);
+    if (terms.length !== 1) return null;
+    const term = terms[0] as string;
+    const upper = word[2] === '*' ? prefixUpper(term) : undefined;
+    const stats = this.currentStats(conn);
+    if (stats === null) return null;
+    const changed = this.writtenAfter(stats, state.covered);
+    if (changed === null) return null;
+    const united = unitedLists(conn, term, upper, {
+      lengths: stats.lengths,
+      origins: stats.origins,
+      covered: state.covered,
+    });
+    const list: PhraseMatches = {
+      seqs: united.seqs,
+      scores: new Float64Array(united.seqs.length),
+      freqs: united.freqs,
+      epoch: this.epoch,
+    };
+    return this.update(conn, phrase, list, changed.set, changed.ids, stats.tokens / stats.rows);
+  }
+
+  /** Live search rows written after an origin, found once per database state; null: too many. */
+  private writtenAfter(stats: IndexStats, covered: number): { set: Set<number>; ids: number[] } | null {
+    const seen = this.written;
+    if (seen !== null && seen.state === this.states && seen.covered === covered) return seen.rows;
+    const ids: number[] = [];
+    const { lengths, origins } = stats;
+    let rows: { set: Set<number>; ids: number[] } | null = null;
+    let n = 0;
+    for (; n < origins.length; n++) {
+      if ((origins[n] as number) > covered && (lengths[n] as number) >= 0) {
+        if (ids.length === LISTED_CHANGES_MAX) break;
+        ids.push(n);
+      }
+    }
+    if (n === origins.length) rows = { set: new Set(ids), ids };
+    this.written = { state: this.states, covered, rows };
+    return rows;
+  }
+
+  /**
    * The matches of a phrase that is not kept, read for one ranking only (not kept), when it holds
    * at most `max` skills: reading stops at the `max + 1`-th (null then, as for a rowid out of range).
    */
@@ -692,6 +788,13 @@ export class PhraseScores {
 
   /** Reads and keeps the matches of `phrase` (not kept); null when they do not fit in the cache. */
   private read(conn: Connection, phrase: string): PhraseMatches | null {
+    const listed = this.listed(conn, phrase);
+    if (listed !== null) {
+      if (this.matches + listed.seqs.length > MAX_CACHED_MATCHES) return null;
+      this.byPhrase.set(phrase, listed);
+      this.matches += listed.seqs.length;
+      return listed;
+    }
     // Row by row into typed arrays (grown by doubling): reading all rows first would hold an array
     // per row, ~80 bytes each, for a word held by most of 100,000 skills, in every search reader.
     let seqs = new Int32Array(1024);
@@ -747,6 +850,12 @@ export class PhraseScores {
     }
     return freqs;
   }
+}
+
+function grownOrigins(origins: Float64Array, length: number): Float64Array {
+  const more = new Float64Array(length);
+  more.set(origins);
+  return more;
 }
 
 function grown(lengths: Int32Array, id: number): Int32Array {
@@ -830,7 +939,11 @@ function rankFromPhrases(
     // A phrase is neither kept nor asked often enough to be read and kept: the ranking still comes
     // from the kept phrases when the others hold few skills, read for this query alone (at most a
     // quarter of the kept matches in all: less than scoring every match of the query again).
-    const kept = phrases.map((phrase) => cache.kept(conn, phrase));
+    // A phrase whose terms have per-term lists is scored from them for this query (not kept).
+    const kept = phrases.map((phrase) => {
+      const list = cache.kept(conn, phrase);
+      return list === undefined ? (cache.listed(conn, phrase) ?? undefined) : list;
+    });
     let budget = 0;
     for (const list of kept) {
       if (list === null) return null;

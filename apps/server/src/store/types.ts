@@ -702,14 +702,18 @@ export interface Store {
   ): Promise<boolean>;
   /**
    * Background upkeep of the search index: merges its segments by about `maxPages` pages of work
-   * (each write adds a small segment, and every query probes every segment). Cheap when there is
+   * (each write adds a small segment, and every query probes every segment), then (SQLite) brings
+   * the per-term match lists up to the rows written since their last pass, a bounded step at a
+   * time with a rest after each (at most a fifth of the database thread). Cheap when there is
    * nothing to do.
    *
    * @param maxPages - work budget of this step, in index pages (≈ 4 KiB each); ~64 takes a few ms
+   * @param options - `merge: false` skips the merge (it waits for writes to pause) and does only
+   *   the upkeep that follows each write; default true
    * @returns true when work was done and more may remain (call again), false when the index is
-   *   already merged
+   *   already merged and the lists are up to date
    */
-  compactSearchIndex(maxPages: number): Promise<boolean>;
+  compactSearchIndex(maxPages: number, options?: { merge?: boolean }): Promise<boolean>;
   /**
    * Records a failure of the lease holder: back to `pending` at `retryAt`, or `failed` for good when
    * `retryAt` is null.

@@ -93,6 +93,8 @@ export const TEST_CLAIM = { owner: 'test-worker', leaseMs: 3_600_000 } as const;
  * @param version - the schema version to go back to
  */
 export function downgradeSchema(db: import('better-sqlite3').Database, version: number): void {
+  if (version < 15)
+    db.exec('DROP TABLE IF EXISTS search_term_lists; DROP TABLE IF EXISTS search_term_build;');
   if (version < 14) db.exec('ALTER TABLE skill_files DROP COLUMN executable;');
   if (version < 12) db.exec('DROP INDEX IF EXISTS skill_changes_deleted;');
   if (version < 11) db.exec('DROP INDEX IF EXISTS skills_listing;');

@@ -80,6 +80,8 @@ describe('sqlite connection and migrations', () => {
         'api_keys',
         'blobs',
         'idempotency_keys',
+        'search_term_build',
+        'search_term_lists',
         'skill_changes',
         'skill_counts',
         'skill_files',
@@ -95,6 +97,38 @@ describe('sqlite connection and migrations', () => {
       ].sort(),
     );
     conn.db.close();
+  });
+
+  it('replaces the per-term list tables of the layout a file at version 13 may hold', async () => {
+    const dir = tempDir();
+    const first = createSqliteStore({ dataDir: dir });
+    await first.migrate();
+    await first.close();
+    const conn = openConnection(path.join(dir, 'skillport.db'));
+    conn.db.exec(`DROP TABLE search_term_lists; DROP TABLE search_term_build;
+      CREATE TABLE search_term_lists (term TEXT PRIMARY KEY, seqs BLOB NOT NULL, freqs BLOB NOT NULL) WITHOUT ROWID;
+      CREATE TABLE search_term_build (id INTEGER PRIMARY KEY, covered INTEGER, sweep_origin INTEGER, after TEXT);
+      INSERT INTO search_term_build (id, covered) VALUES (1, 5);
+      ALTER TABLE skill_files DROP COLUMN executable;
+      PRAGMA user_version = 13;`);
+    conn.db.close();
+    const store = createSqliteStore({ dataDir: dir });
+    await store.migrate();
+    await store.close();
+    const reopened = openConnection(path.join(dir, 'skillport.db'), { readonly: true });
+    try {
+      const columns = (table: string) =>
+        (reopened.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map(
+          (c) => c.name,
+        );
+      expect(columns('search_term_lists')).toEqual(['term', 'chunk', 'origin', 'seqs', 'freqs']);
+      expect(reopened.db.prepare('SELECT * FROM search_term_build').all()).toEqual([
+        { id: 1, covered: null, target: null, next_seq: null },
+      ]);
+      expect(reopened.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    } finally {
+      reopened.db.close();
+    }
   });
 
   it('refuses a file written by a newer schema, with a clear message', () => {

@@ -3,6 +3,7 @@ import { makeFolderSync } from '@skillport/core/node/make-folder';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
+import { TermListBuilder } from '../../search/term-lists.js';
 import { createTaskSignal } from '../task-signal.js';
 import type {
   SkillWrite,
@@ -37,6 +38,17 @@ import {
 } from './skill-writes.js';
 import * as tasks from './task-ops.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
+
+/**
+ * Work of a per-term list step per page of a compaction step's budget, estimated µs (the default 64
+ * pages: ~4 ms a step, its time budget too).
+ */
+const TERM_LIST_US_PER_PAGE = 64;
+/**
+ * Share of the database thread's time the per-term list upkeep may take: after a step of d ms the
+ * next waits d × (1 / share − 1) ms, so reads and writes queued behind it run in between.
+ */
+const TERM_LIST_DUTY = 0.2;
 
 /** Free space inside the file above which a per-skill prune returns it to the OS at once, bytes. */
 const RELEASE_THRESHOLD_BYTES = 4 * 1024 * 1024;
@@ -238,6 +250,15 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   // Whether the search index may hold unmerged segments: true at open (unknown), after every write
   // that touches the index, false once a merge step finds nothing to merge.
   let searchIndexDirty = true;
+  /** Whether the per-term lists may lag the index (see `search/term-lists.ts`). */
+  let termListsDirty = true;
+  const termLists = new TermListBuilder();
+  /** When the next per-term list step may start (performance.now() ms; see TERM_LIST_DUTY). */
+  let termListsRestUntil = 0;
+  const indexWritten = () => {
+    searchIndexDirty = true;
+    termListsDirty = true;
+  };
   // The live embeddings, in memory for the semantic half of find (caught up before each search).
   const vectors = new VectorCache();
   // Slices of the search vocabulary for typo tolerance (reused for a few minutes).
@@ -283,7 +304,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       }
       for (const row of toIndex.values()) writeSearchRow(conn, row);
     });
-    searchIndexDirty = true;
+    indexWritten();
     return outcomes;
   };
   const writeGroup: WriteGroup = (writes) => runGroup(writes, toWriteResult);
@@ -292,7 +313,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     answer: (written: PutSkillTxResult, w: SkillWrite) => T,
   ): T => {
     const written = write(() => putSkillTx(conn, skillWrite, now()));
-    searchIndexDirty = true;
+    indexWritten();
     return answer(written, skillWrite);
   };
 
@@ -304,6 +325,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async close() {
       if (closed) return;
       closed = true;
+      termLists.close();
       db.close();
     },
     async checkReady() {
@@ -369,7 +391,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async deleteSkill(accountId, rootUri, name, options = {}) {
       const deleted = write(() => deleteSkillTx(conn, accountId, rootUri, name, now(), options.ifMatch));
-      if (deleted !== null) searchIndexDirty = true;
+      if (deleted !== null) indexWritten();
       return deleted;
     },
     async search(accountId, rootUris, query, { limit, semantic }) {
@@ -406,16 +428,30 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async completeTask(lease, output) {
       const completed = write(() => tasks.completeTaskTx(conn, lease, output, now()));
       if (completed) {
-        searchIndexDirty = true;
+        indexWritten();
         settled.notify();
       }
       return completed;
     },
-    async compactSearchIndex(maxPages) {
-      if (!searchIndexDirty || closed) return false;
-      const worked = write(() => mergeSearchIndex(conn, maxPages));
-      if (!worked) searchIndexDirty = false;
-      return worked;
+    async compactSearchIndex(maxPages, options) {
+      if (closed) return false;
+      if (searchIndexDirty && options?.merge !== false) {
+        const worked = write(() => mergeSearchIndex(conn, maxPages));
+        if (worked) return true;
+        searchIndexDirty = false;
+      }
+      // The per-term lists of the search index: a bounded step, then a rest (TERM_LIST_DUTY).
+      if (!termListsDirty) return false;
+      const rest = termListsRestUntil - performance.now();
+      if (rest > 0) await new Promise<void>((resolve) => setTimeout(resolve, rest));
+      if (closed) return false;
+      const budget = Math.max(1, maxPages) * TERM_LIST_US_PER_PAGE;
+      const started = performance.now();
+      const more = write(() => termLists.step(conn, budget));
+      const ended = performance.now();
+      termListsRestUntil = ended + (ended - started) * (1 / TERM_LIST_DUTY - 1);
+      if (!more) termListsDirty = false;
+      return more;
     },
     async failTask(lease, error, retryAt) {
       const failed = write(() => tasks.failTaskTx(conn, lease, error, retryAt, now()));
@@ -509,7 +545,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
     async importRecords(records) {
       const counts = await archive.importRecords(conn, records);
-      searchIndexDirty = true;
+      indexWritten();
       return counts;
     },
   };

@@ -42,6 +42,9 @@ interface Migration {
  *   `.overview.md` not counted), kept by triggers on `skill_files`, so the quota check of a write is
  *   a lookup instead of a sum over the account's files.
  * - `skills_listing` (version 11) covers the listing by name: a page reads only that index.
+ * - `search_term_lists` (version 15) holds each index term's skills and weighted instance counts in
+ *   parts of 1,024 seqs, each exact up to an FTS5 row origin; `search_term_build` records the
+ *   origin every live row is listed up to and the running upkeep pass (`search/term-lists.ts`).
  * - `skill_files.executable` (version 14): 1 for an executable file, 0 otherwise.
  */
 const MIGRATIONS: readonly Migration[] = [
@@ -408,7 +411,8 @@ CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, s
   // Version 13 is never used again: main carried the per-term match lists of the search index as 13
   // for a while (0550161, reverted), so a database may record 13 with their tables and without any
   // later step. A new step takes the number after the last one here (steps at or below a database's
-  // recorded version are skipped, so none may be added below it).
+  // recorded version are skipped, so none may be added below it). The lists are version 15, which
+  // replaces tables of the layout a database at 13 may hold.
   {
     version: 14,
     name: 'executable files',
@@ -424,6 +428,46 @@ CREATE INDEX IF NOT EXISTS skill_changes_deleted ON skill_changes (account_id, s
       db.exec(
         'ALTER TABLE skill_files ADD COLUMN executable INTEGER NOT NULL DEFAULT 0 CHECK (executable IN (0, 1))',
       );
+    },
+  },
+  {
+    version: 15,
+    name: 'per-term match lists of the search index',
+    // A cold query phrase was scored by FTS5's bm25() (~0.5-1 µs a match); with each term's skills
+    // and weighted instance counts stored in parts of 1,024 seqs, it is scored exactly in
+    // JavaScript from them (see search/term-lists.ts). The table starts empty and is filled in
+    // bounded background steps; until the first pass completes, queries are ranked as before.
+    // Tables of the layout a database at version 13 may hold (see above) are replaced; safe to run
+    // again.
+    sql: '',
+    run(db) {
+      const columnsOf = (table: string) =>
+        (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name);
+      const lists = columnsOf('search_term_lists');
+      const build = columnsOf('search_term_build');
+      if (
+        (lists.length > 0 && !lists.includes('chunk')) ||
+        (build.length > 0 && !build.includes('next_seq'))
+      ) {
+        db.exec('DROP TABLE IF EXISTS search_term_lists; DROP TABLE IF EXISTS search_term_build;');
+      }
+      db.exec(`
+CREATE TABLE IF NOT EXISTS search_term_lists (
+  term TEXT NOT NULL,
+  chunk INTEGER NOT NULL,
+  origin INTEGER NOT NULL,
+  seqs BLOB NOT NULL,
+  freqs BLOB NOT NULL,
+  PRIMARY KEY (term, chunk)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS search_term_build (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  covered INTEGER,
+  target INTEGER,
+  next_seq INTEGER
+);
+INSERT OR IGNORE INTO search_term_build (id) VALUES (1);
+`);
     },
   },
 ];

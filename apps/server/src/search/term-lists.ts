@@ -1,0 +1,599 @@
+import Database from 'better-sqlite3';
+import type { Connection } from '../store/sqlite/connection.js';
+import { segmentSearchDocument } from './cjk-segment.js';
+import { FIELD_WEIGHTS, type SearchField } from './score.js';
+import { buildSearchDocument } from './search-document.js';
+
+/**
+ * Per-term match lists of the SQLite search index (table `search_term_lists`, schema version 15),
+ * so that a cold query word is scored in JavaScript (~50–70 ns a match) instead of by FTS5's
+ * `bm25()` (~0.5–1 µs a match), with the same arithmetic, so the same bits (see `PhraseScores` in
+ * `sqlite-search.ts`).
+ *
+ * A term's list is stored in parts, one per chunk of {@link TERM_LIST_CHUNK} skill seqs: a part
+ * holds the seqs of its chunk whose search row holds the term (ascending, int32 little-endian), the
+ * term's weighted instance count in each (float32 little-endian: the sum of `FIELD_WEIGHTS` over
+ * its instances, what `bm25()` multiplies in) and the FTS5 row origin up to which it is exact.
+ *
+ * Rules (origins: FTS5 gives each search row written a higher one, kept in `skills_fts_docsize`):
+ * - an entry of a part counts only while its row is live and the row's origin is at most the
+ *   part's origin (a row written later holds other text: its old entries are stale);
+ * - `covered` (in `search_term_build`): every live row with an origin at most `covered` has an
+ *   entry, in the part of each term its text holds, written at or after its origin. Rows written
+ *   after `covered` are scored through FTS5 by the reader; null: the lists are not usable yet.
+ *
+ * Upkeep runs in passes, a bounded step at a time (see {@link TermListBuilder}): a pass takes the
+ * rows written after `covered` up to the highest origin at its start (`target`; all rows on the
+ * first pass, or after the index was rebuilt), chunk by chunk in seq order, tokenizes their text
+ * as the index did (the same document, the same tokenizer, in a private in-memory FTS5 table) and
+ * rewrites only the parts of the terms they hold in their chunk; then `covered` becomes `target`.
+ * A trickle of writes costs the parts of the written rows' terms, never a sweep of the vocabulary.
+ */
+
+/** Skill seqs per part of a term's list: bounds a part's rewrite (≤ 8 KB a part). */
+export const TERM_LIST_CHUNK = 1024;
+
+/** The build's state. */
+const STATE = 'SELECT covered, target, next_seq AS nextSeq FROM search_term_build WHERE id = 1';
+/** The highest origin of the search rows in a range of ids (origins have no index: read in spans). */
+const SPAN_MAX_ORIGIN = 'SELECT coalesce(max(origin), -1) FROM skills_fts_docsize WHERE id >= ? AND id < ?';
+/** The first row after a seq, below a bound, written in a pass's origin range. */
+const NEXT_WRITTEN = `SELECT id FROM skills_fts_docsize WHERE id >= ? AND id < ? AND origin > ? AND origin <= ?
+  ORDER BY id LIMIT 1`;
+const MAX_ID = 'SELECT coalesce(max(id), -1) FROM skills_fts_docsize';
+/** The search rows of a chunk with their origins. */
+const CHUNK_ROWS = 'SELECT id, origin FROM skills_fts_docsize WHERE id >= ? AND id < ?';
+/** A row's indexed text, with its current origin. */
+const ROW_TEXT = `SELECT s.name, s.tags, s.description, s.overview, s.body, d.origin FROM skills s
+  JOIN skills_fts_docsize d ON d.id = s.seq WHERE s.seq = ?`;
+const PART = 'SELECT origin, seqs, freqs FROM search_term_lists WHERE term = ? AND chunk = ?';
+const PUT_PART =
+  'INSERT OR REPLACE INTO search_term_lists (term, chunk, origin, seqs, freqs) VALUES (?, ?, ?, ?, ?)';
+const START_PASS = 'UPDATE search_term_build SET target = ?, next_seq = 0 WHERE id = 1';
+const SAVE_PROGRESS = 'UPDATE search_term_build SET next_seq = ? WHERE id = 1';
+const END_PASS = 'UPDATE search_term_build SET covered = target, target = NULL, next_seq = NULL WHERE id = 1';
+const LIST_OF = 'SELECT origin, seqs, freqs FROM search_term_lists WHERE term = ?';
+const LISTS_FROM = 'SELECT origin, seqs, freqs FROM search_term_lists WHERE term >= ? AND term < ?';
+
+/** Ids scanned per look for the next written row (a bounded read of `skills_fts_docsize`). */
+const SCAN_SPAN = 8192;
+
+/**
+ * Work estimates of a step, in µs of this machine class: a step stops once their sum reaches its
+ * budget (and after its time budget), between units.
+ */
+const COST = {
+  /** Looking through {@link SCAN_SPAN} ids for a written row. */
+  scan: 400,
+  /** Reading a chunk's rows and origins. */
+  chunk: 150,
+  /** Reading a row's text. */
+  row: 100,
+  /** Tokenizing a piece of a row: fixed part, and per character. */
+  piece: 50,
+  perChar: 0.1,
+  /** Reading {@link TERMS_PER_UNIT} terms of a row. */
+  terms: 800,
+  /** Rewriting one part: fixed part, and per entry. */
+  part: 60,
+  perEntry: 0.1,
+} as const;
+
+/** The state of the list build, as stored. */
+export interface TermListState {
+  /** Origin up to which every live row is in the lists; null: not usable yet. */
+  covered: number | null;
+  /** Origin the running pass brings `covered` to; null: no pass running. */
+  target: number | null;
+  /** Seq from which the running pass goes on (rows below it are done); null: no pass running. */
+  nextSeq: number | null;
+}
+
+/** The build state; null when the schema has no lists (an older file opened read-only). */
+export function readTermListState(conn: Connection): TermListState | null {
+  try {
+    return (conn.stmt(STATE).get() as TermListState | undefined) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function weightOf(column: string): number {
+  const weight = (FIELD_WEIGHTS as Record<string, number>)[column as SearchField];
+  if (weight === undefined) throw new Error(`search index column ${column} has no field weight`);
+  return weight;
+}
+
+/** Characters of a body tokenized per unit of work (a body is cut at spaces, which no token spans). */
+const PIECE_CHARS = 8192;
+/** Term and column rows of the tokenizer's vocabulary read per unit of work. */
+const TERMS_PER_UNIT = 400;
+
+/** A row's indexed text in pieces: the first with every column, the others more of the body. */
+type Piece = [name: string, tags: string, description: string, overview: string, body: string];
+
+function piecesOf(doc: {
+  name: string;
+  tags: string;
+  description: string;
+  overview: string;
+  body: string;
+}): Piece[] {
+  const { body } = doc;
+  const bodies: string[] = [];
+  let start = 0;
+  while (body.length - start > PIECE_CHARS) {
+    const cut = body.indexOf(' ', start + PIECE_CHARS);
+    if (cut < 0) break;
+    bodies.push(body.slice(start, cut));
+    start = cut;
+  }
+  bodies.push(body.slice(start));
+  return bodies.map(
+    (piece, i): Piece =>
+      i === 0 ? [doc.name, doc.tags, doc.description, doc.overview, piece] : ['', '', '', '', piece],
+  );
+}
+
+/**
+ * A private in-memory FTS5 table with the search index's columns and tokenizer (its own database:
+ * the write connection's `total_changes()` does not move) holding the pieces of one row at a time:
+ * its `col` vocabulary then gives each term's instance count per column in that row (read in
+ * slices of terms, ~10× faster than reading each instance).
+ */
+class Tokenizer {
+  private readonly db = new Database(':memory:');
+  private readonly insert: Database.Statement;
+  private readonly columns: Database.Statement;
+  private readonly clear: Database.Statement;
+  private pieces = 0;
+
+  constructor() {
+    this.db.exec(`CREATE VIRTUAL TABLE doc USING fts5(name, tags, description, overview, body,
+        content = '', tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE doc_columns USING fts5vocab(doc, 'col');`);
+    this.insert = this.db.prepare(
+      'INSERT INTO doc (rowid, name, tags, description, overview, body) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.columns = this.db.prepare('SELECT term, col, cnt FROM doc_columns WHERE term > ?').raw(true);
+    this.clear = this.db.prepare("INSERT INTO doc (doc) VALUES ('delete-all')");
+  }
+
+  /** Adds a piece of the row being read. */
+  add(piece: Piece): void {
+    this.insert.run(++this.pieces, ...piece);
+  }
+
+  /**
+   * Adds the terms after `after` of the row added (its seq: `seq`) to `into` with their weighted
+   * instance counts, about `max` term and column rows' worth (whole terms); returns the last term
+   * read, or null when every term was read (the row is then forgotten).
+   */
+  drain(
+    seq: number,
+    into: Map<string, { seqs: number[]; freqs: number[] }>,
+    after: string,
+    max: number,
+  ): string | null {
+    let read = 0;
+    let last: string | null = null;
+    const rows = this.columns.iterate(after) as IterableIterator<[string, string, number]>;
+    for (const [term, column, count] of rows) {
+      if (term !== last && read >= max) {
+        rows.return?.();
+        return last;
+      }
+      last = term;
+      read++;
+      const weight = weightOf(column) * count;
+      let list = into.get(term);
+      if (list === undefined) {
+        list = { seqs: [], freqs: [] };
+        into.set(term, list);
+      }
+      const { seqs, freqs } = list;
+      if (seqs.length > 0 && seqs[seqs.length - 1] === seq)
+        freqs[freqs.length - 1] = (freqs[freqs.length - 1] as number) + weight;
+      else {
+        seqs.push(seq);
+        freqs.push(weight);
+      }
+    }
+    this.forget();
+    return null;
+  }
+
+  /** Forgets the row added. */
+  forget(): void {
+    if (this.pieces === 0) return;
+    this.clear.run();
+    this.pieces = 0;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+/** The running pass's work on one chunk (kept in memory between steps; a restart redoes the chunk). */
+interface ChunkWork {
+  target: number;
+  /** `covered` at the pass's start (-1: none). */
+  after: number;
+  chunk: number;
+  /** Origin of each seq of the chunk when its work began (index: seq - first seq); -1: no row. */
+  origins: Float64Array;
+  /** Rows of the chunk written in the pass's range, ascending, and how many were tokenized. */
+  rows: number[];
+  tokenized: number;
+  /** The row being tokenized: its seq, pieces, how many were added, the last term read. */
+  row: { seq: number; pieces: Piece[]; added: number; after: string } | null;
+  /** Seqs of the chunk whose entries the pass replaces (every row of `rows`). */
+  replaced: Uint8Array;
+  /** New entries by term (seqs ascending). */
+  entries: Map<string, { seqs: number[]; freqs: number[] }>;
+  /** Terms whose part is written (in `entries` order), once every row was tokenized. */
+  terms: string[] | null;
+  written: number;
+}
+
+/** What a step did, for budgets and tests. */
+export interface TermListStepReport {
+  /** Estimated work, µs (see {@link COST}). */
+  work: number;
+  /** Rows tokenized and parts rewritten. */
+  rows: number;
+  parts: number;
+}
+
+/**
+ * The upkeep of the per-term lists, in steps (call each inside a write transaction on the write
+ * connection). Each step stops once its work estimate reaches its budget or its time budget runs
+ * out, between units of work (a row tokenized, a part rewritten, a bounded scan): no unit holds
+ * more than one row's text or one part, so a step of a large term or a large chunk is split across
+ * steps like any other. The unfinished chunk is kept in memory; a restart redoes it from its first
+ * row (the pass's progress is stored per chunk).
+ */
+export class TermListBuilder {
+  private tokenizer: Tokenizer | null = null;
+  private work: ChunkWork | null = null;
+  /** The highest origin found so far before a pass starts, and the next span to read. */
+  private finding: { next: number; max: number } | null = null;
+  /** The last step's figures. */
+  last: TermListStepReport = { work: 0, rows: 0, parts: 0 };
+
+  /**
+   * @param chunk - seqs per part (default {@link TERM_LIST_CHUNK}); a database's lists must always
+   *   be built with the same (parts of other sizes would overlap), so only tests pass another
+   */
+  constructor(private readonly chunk = TERM_LIST_CHUNK) {}
+
+  /**
+   * One step.
+   *
+   * @param conn - the write connection, inside a write transaction
+   * @param budget - work budget, estimated µs (≥ 1); the step also stops after `maxMs`
+   * @param maxMs - time budget, ms (default: `budget` µs)
+   * @returns true when it did something (call again), false when the lists cover the index
+   */
+  step(conn: Connection, budget: number, maxMs = budget / 1000): boolean {
+    const started = performance.now();
+    const report: TermListStepReport = { work: 0, rows: 0, parts: 0 };
+    this.last = report;
+    const state = readTermListState(conn);
+    if (state === null) return false;
+    let { target, nextSeq } = state;
+    const spent = () => report.work >= budget || performance.now() - started >= maxMs;
+    if (target === null || nextSeq === null) {
+      // The pass's target: the highest origin now, read a span of ids at a time. A row written while
+      // the spans are read has a higher origin than any read before it: the next pass takes it.
+      this.work = null;
+      const found = this.finding ?? { next: 0, max: -1 };
+      this.finding = found;
+      for (;;) {
+        if (spent()) return true;
+        const maxId = conn.stmt(MAX_ID).pluck(true).get() as number;
+        if (found.next > maxId) break;
+        const max = conn
+          .stmt(SPAN_MAX_ORIGIN)
+          .pluck(true)
+          .get(found.next, found.next + SCAN_SPAN) as number;
+        if (max > found.max) found.max = max;
+        found.next += SCAN_SPAN;
+        report.work += COST.scan;
+      }
+      this.finding = null;
+      if (state.covered !== null && state.covered >= found.max) return false;
+      target = found.max;
+      nextSeq = 0;
+      conn.stmt(START_PASS).run(target);
+    }
+    const after = state.covered ?? -1;
+    // A chunk worked on for another pass or place (the index rebuilt, a restart): done again.
+    const work = this.work;
+    if (
+      work !== null &&
+      (work.target !== target || work.after !== after || work.chunk * this.chunk !== nextSeq)
+    )
+      this.work = null;
+    while (!spent()) {
+      if (this.work === null) {
+        // The next chunk with rows written in the pass's range, a bounded scan at a time.
+        const maxId = conn.stmt(MAX_ID).pluck(true).get() as number;
+        if (nextSeq > maxId) {
+          conn.stmt(END_PASS).run();
+          return true;
+        }
+        const found = conn
+          .stmt(NEXT_WRITTEN)
+          .pluck(true)
+          .get(nextSeq, nextSeq + SCAN_SPAN, after, target) as number | undefined;
+        report.work += COST.scan;
+        if (found === undefined) {
+          nextSeq += SCAN_SPAN;
+          conn.stmt(SAVE_PROGRESS).run(nextSeq);
+          continue;
+        }
+        const chunk = Math.floor(found / this.chunk);
+        nextSeq = chunk * this.chunk;
+        conn.stmt(SAVE_PROGRESS).run(nextSeq);
+        this.work = this.startChunk(conn, target, after, chunk);
+        report.work += COST.chunk;
+        continue;
+      }
+      const current = this.work;
+      if (current.terms === null) {
+        if (current.row !== null || current.tokenized < current.rows.length) {
+          this.tokenize(conn, current, report);
+          continue;
+        }
+        current.terms = [...current.entries.keys()];
+      }
+      if (current.written < current.terms.length) {
+        this.writePart(conn, current, current.terms[current.written] as string, report);
+        current.written++;
+        continue;
+      }
+      // The chunk is done: the pass goes on after it.
+      this.work = null;
+      nextSeq = (current.chunk + 1) * this.chunk;
+      conn.stmt(SAVE_PROGRESS).run(nextSeq);
+    }
+    return true;
+  }
+
+  /** Forgets the chunk in progress and the tokenizer (the next step starts the chunk again). */
+  close(): void {
+    this.work = null;
+    this.finding = null;
+    this.tokenizer?.close();
+    this.tokenizer = null;
+  }
+
+  private startChunk(conn: Connection, target: number, after: number, chunk: number): ChunkWork {
+    const first = chunk * this.chunk;
+    const origins = new Float64Array(this.chunk).fill(-1);
+    const rows: number[] = [];
+    for (const [id, origin] of conn
+      .stmt(CHUNK_ROWS)
+      .raw(true)
+      .iterate(first, first + this.chunk) as IterableIterator<[number, number]>) {
+      origins[id - first] = origin;
+      if (origin > after && origin <= target) rows.push(id);
+    }
+    return {
+      target,
+      after,
+      chunk,
+      origins,
+      rows,
+      tokenized: 0,
+      row: null,
+      replaced: new Uint8Array(this.chunk),
+      entries: new Map(),
+      terms: null,
+      written: 0,
+    };
+  }
+
+  /** One unit of tokenizing: a row's text read and cut, a piece added, or a slice of its terms read. */
+  private tokenize(conn: Connection, work: ChunkWork, report: TermListStepReport): void {
+    this.tokenizer ??= new Tokenizer();
+    const tokenizer = this.tokenizer;
+    const row = work.row;
+    if (row === null) {
+      const seq = work.rows[work.tokenized++] as number;
+      work.replaced[seq - work.chunk * this.chunk] = 1;
+      tokenizer.forget();
+      const stored = conn.stmt(ROW_TEXT).get(seq) as
+        | {
+            name: string;
+            tags: string;
+            description: string;
+            overview: string | null;
+            body: string;
+            origin: number;
+          }
+        | undefined;
+      report.work += COST.row;
+      // Deleted, or written again after the pass's target (the next pass takes it): no entries now.
+      if (stored === undefined || stored.origin > work.target) return;
+      const doc = segmentSearchDocument(
+        buildSearchDocument({
+          name: stored.name,
+          tags: JSON.parse(stored.tags) as string[],
+          description: stored.description,
+          overview: stored.overview,
+          body: stored.body,
+        }),
+      );
+      work.row = { seq, pieces: piecesOf(doc), added: 0, after: '' };
+      report.rows++;
+      return;
+    }
+    if (row.added < row.pieces.length) {
+      const piece = row.pieces[row.added++] as Piece;
+      tokenizer.add(piece);
+      let chars = 0;
+      for (const text of piece) chars += text.length;
+      report.work += COST.piece + COST.perChar * chars;
+      return;
+    }
+    const last = tokenizer.drain(row.seq, work.entries, row.after, TERMS_PER_UNIT);
+    report.work += COST.terms;
+    if (last === null) work.row = null;
+    else row.after = last;
+  }
+
+  /** Rewrites one part: its entries still exact, and the pass's new ones, at the pass's target. */
+  private writePart(conn: Connection, work: ChunkWork, term: string, report: TermListStepReport): void {
+    const first = work.chunk * this.chunk;
+    const fresh = work.entries.get(term) as { seqs: number[]; freqs: number[] };
+    const old = conn.stmt(PART).raw(true).get(term, work.chunk) as
+      | [number, Uint8Array, Uint8Array]
+      | undefined;
+    const seqs: number[] = [];
+    const freqs: number[] = [];
+    let i = 0;
+    const push = (seq: number, freq: number) => {
+      seqs.push(seq);
+      freqs.push(freq);
+    };
+    if (old !== undefined) {
+      const [partOrigin, seqBytes, freqBytes] = old;
+      const oldSeqs = int32s(seqBytes);
+      const oldFreqs = float32s(freqBytes);
+      for (let k = 0; k < oldSeqs.length; k++) {
+        const seq = oldSeqs[k] as number;
+        const at = seq - first;
+        const origin = work.origins[at] as number;
+        // Kept: a live row not replaced by this pass, not written since the part was.
+        if (work.replaced[at] === 1 || origin < 0 || origin > partOrigin) continue;
+        while (i < fresh.seqs.length && (fresh.seqs[i] as number) < seq) {
+          push(fresh.seqs[i] as number, fresh.freqs[i] as number);
+          i++;
+        }
+        push(seq, oldFreqs[k] as number);
+      }
+    }
+    for (; i < fresh.seqs.length; i++) push(fresh.seqs[i] as number, fresh.freqs[i] as number);
+    conn
+      .stmt(PUT_PART)
+      .run(
+        term,
+        work.chunk,
+        work.target,
+        Buffer.from(Int32Array.from(seqs).buffer),
+        Buffer.from(Float32Array.from(freqs).buffer),
+      );
+    report.parts++;
+    report.work += COST.part + COST.perEntry * seqs.length;
+  }
+}
+
+/** Stems kept by {@link stemsOf} (query words repeat across queries). */
+const STEM_CACHE = 8192;
+const stems = new Map<string, string[]>();
+let stemmer: { insert: Database.Statement; read: Database.Statement; clear: Database.Statement } | null =
+  null;
+
+/**
+ * The index terms of a query word through the index's own tokenizer (an in-memory FTS5 table with
+ * the same `tokenize` option, so the same stems; its own database, so the search connection's
+ * `total_changes()` does not move): usually one.
+ */
+export function stemsOf(word: string): string[] {
+  const hit = stems.get(word);
+  if (hit !== undefined) return hit;
+  if (stemmer === null) {
+    const db = new Database(':memory:');
+    db.exec(`CREATE VIRTUAL TABLE stem USING fts5(t, tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE stem_terms USING fts5vocab(stem, 'instance');`);
+    stemmer = {
+      insert: db.prepare('INSERT INTO stem (rowid, t) VALUES (1, ?)'),
+      read: db.prepare('SELECT term FROM stem_terms ORDER BY offset').pluck(true),
+      clear: db.prepare('DELETE FROM stem'),
+    };
+  }
+  stemmer.insert.run(word);
+  let terms: string[];
+  try {
+    terms = stemmer.read.all() as string[];
+  } finally {
+    stemmer.clear.run();
+  }
+  if (stems.size >= STEM_CACHE) stems.clear();
+  stems.set(word, terms);
+  return terms;
+}
+
+/** The first string after every string starting with `prefix` (its last UTF-16 unit plus one). */
+export function prefixUpper(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+function int32s(bytes: Uint8Array): Int32Array {
+  // Copied: a blob's bytes need not be aligned for a typed array view.
+  return new Int32Array(new Uint8Array(bytes).buffer);
+}
+
+function float32s(bytes: Uint8Array): Float32Array {
+  return new Float32Array(new Uint8Array(bytes).buffer);
+}
+
+/** Which entries of the stored parts count (see the rules in this file's comment). */
+export interface ListedRows {
+  /** Token count of each search row by seq; -1: no such row. */
+  lengths: Int32Array;
+  /** FTS5 origin of each search row by seq. */
+  origins: Float64Array;
+  /** The build's `covered` origin: rows written after it are scored through FTS5 instead. */
+  covered: number;
+}
+
+/**
+ * The stored lists of a term (or of every term in `[term, upper)`), united: seqs ascending and the
+ * summed weighted instance count in each, with only the entries that count: a live row, written at
+ * or before both the part's origin and `covered`.
+ */
+export function unitedLists(
+  conn: Connection,
+  term: string,
+  upper: string | undefined,
+  rows: ListedRows,
+): { seqs: Int32Array; freqs: Float32Array } {
+  const parts = (
+    upper === undefined
+      ? conn.stmt(LIST_OF).raw(true).all(term)
+      : conn.stmt(LISTS_FROM).raw(true).all(term, upper)
+  ) as Array<[number, Uint8Array, Uint8Array]>;
+  const { lengths, origins, covered } = rows;
+  let total = 0;
+  for (const part of parts) total += part[1].byteLength >> 2;
+  const seqs = new Int32Array(total);
+  const freqs = new Float32Array(total);
+  let n = 0;
+  for (const [partOrigin, seqBytes, freqBytes] of parts) {
+    const limit = Math.min(partOrigin, covered);
+    const partSeqs = int32s(seqBytes);
+    const partFreqs = float32s(freqBytes);
+    for (let i = 0; i < partSeqs.length; i++) {
+      const seq = partSeqs[i] as number;
+      if (seq >= lengths.length || (lengths[seq] as number) < 0 || (origins[seq] as number) > limit) continue;
+      seqs[n] = seq;
+      freqs[n] = partFreqs[i] as number;
+      n++;
+    }
+  }
+  if (upper === undefined) return { seqs: seqs.slice(0, n), freqs: freqs.slice(0, n) };
+  // Several terms: the same seq in several lists, summed (counts of quarters: exact in any order).
+  const sums = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const seq = seqs[i] as number;
+    sums.set(seq, (sums.get(seq) ?? 0) + (freqs[i] as number));
+  }
+  const united = Int32Array.from(sums.keys()).sort();
+  const unitedFreqs = new Float32Array(united.length);
+  for (let i = 0; i < united.length; i++) unitedFreqs[i] = sums.get(united[i] as number) as number;
+  return { seqs: united, freqs: unitedFreqs };
+}

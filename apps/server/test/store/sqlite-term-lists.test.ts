@@ -1,0 +1,435 @@
+/**
+ * Per-term match lists of the SQLite search index (`search/term-lists.ts`, schema version 15): a
+ * phrase scored from them gives exactly the skills and the `bm25()` bits FTS5 gives it, for plain
+ * words and prefixes of the corpus — once built, not before (nor while the first build runs, with
+ * writes between its steps), after a restart mid-build, and after adds, updates and deletes before
+ * and after the lists' `covered` origin; `find` ranked with them equals the exhaustive ranking.
+ * The build in steps of one unit of work each (inside a term's list and a chunk), resumed after a
+ * restart, gives the same lists as one step; a pass after writes tokenizes only the written rows
+ * and gives the lists a fresh build gives.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseSkillMd } from '@skillport/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findCorpus } from '../../../../scripts/test-corpus.js';
+import { isCjkToken } from '../../src/search/cjk-segment.js';
+import { tokenizeQuery } from '../../src/search/fts-query.js';
+import { readRowLengths, searchSkills, TermCache } from '../../src/search/sqlite-search.js';
+import {
+  readTermListState,
+  stemsOf,
+  TermListBuilder,
+  type TermListStepReport,
+  unitedLists,
+} from '../../src/search/term-lists.js';
+import { type Connection, openConnection } from '../../src/store/sqlite/connection.js';
+import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import type { Store } from '../../src/store/types.js';
+import { corpusSkillTexts } from './corpus.js';
+import { AGENT_ROOT, makeWrite, USER_ROOT } from './helpers.js';
+
+const WORDS = (
+  'pdf invoice spreadsheet excel chart docker compose kubernetes deploy react component hooks ' +
+  'typescript types python pandas data analysis security audit review commit git branch merge ' +
+  'slack message email calendar image generation scraping browser testing migration database ' +
+  'write tests code documentation api running runner deployment'
+).split(' ');
+
+/** Every match of one phrase with FTS5's own `bm25()`, by rowid: the reference. */
+const FTS_SCORES = `SELECT rowid, -bm25(skills_fts, 10, 5, 3, 1.5, 0.25) FROM skills_fts WHERE skills_fts MATCH ?
+  ORDER BY rowid`;
+
+let dir: string;
+let store: Store;
+let conn: Connection;
+/** Plain words and prefixes (`"word"*`) of the stored texts. */
+let phrases: string[] = [];
+/** How many of {@link phrases} can be scored from lists. */
+let listable = 0;
+
+const pick = (i: number, k: number) => WORDS[(i * 7 + k * 11) % WORDS.length] as string;
+/** The name of the i-th synthetic skill (root: the agent root when i % 4 is 0, else the user root). */
+const nameOf = (i: number) => `skill-${i}-${pick(i, 0)}`;
+
+function openStore(): Store {
+  return createSqliteStore({ dataDir: dir });
+}
+
+/** Build steps (merging the index first), `steps` of them once the list build has begun. */
+async function buildSteps(target: Store, steps: number): Promise<number> {
+  for (let merges = 0; merges < 10_000 && readTermListState(conn)?.target == null; merges++) {
+    if (!(await target.compactSearchIndex(1))) break;
+  }
+  let done = 0;
+  while (done < steps && (await target.compactSearchIndex(1))) done++;
+  return done;
+}
+
+async function buildAll(target: Store): Promise<void> {
+  while (await target.compactSearchIndex(64)) {}
+}
+
+/**
+ * Compares every phrase scored from the lists with FTS5's scoring; returns how many were scored from
+ * the lists (the others: not built yet or not listable, null).
+ */
+function compareListed(label: string): number {
+  const terms = new TermCache();
+  let listed = 0;
+  conn.db
+    .transaction(() => {
+      terms.scores.sync(conn);
+      for (const phrase of phrases) {
+        const got = terms.scores.listed(conn, phrase);
+        if (got === null) continue;
+        listed++;
+        const want = conn.db.prepare(FTS_SCORES).raw(true).all(phrase) as Array<[number, number]>;
+        expect([...got.seqs], `${label}: ${phrase} skills`).toEqual(want.map((row) => row[0]));
+        expect([...got.scores], `${label}: ${phrase} scores`).toEqual(want.map((row) => row[1]));
+      }
+    })
+    .deferred();
+  return listed;
+}
+
+function find(terms: TermCache, query: string, exhaustive: boolean) {
+  return conn.db
+    .transaction(() =>
+      searchSkills(conn, 'acme', [USER_ROOT, AGENT_ROOT], query, 10, undefined, terms, { exhaustive }),
+    )
+    .deferred();
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-term-lists-'));
+  store = openStore();
+  const texts: string[] = [];
+  for (let i = 0; i < 160; i++) {
+    const write = makeWrite({
+      name: nameOf(i),
+      description: `Works with ${pick(i, 1)} and ${pick(i, 2)} for ${pick(i, 3)} tasks`,
+      tags: [pick(i, 4)],
+      body: `# ${pick(i, 5)}\n\nUse ${pick(i, 6)} with ${pick(i, 7)}. ${pick(i, 8)} ${'the and of '.repeat(i % 3)}\n`,
+    });
+    await store.putSkill({ ...write, rootUri: i % 4 === 0 ? AGENT_ROOT : USER_ROOT });
+  }
+  texts.push(WORDS.join(' '));
+  if (findCorpus() !== undefined) {
+    const encoder = new TextEncoder();
+    for (const [i, { text }] of corpusSkillTexts().entries()) {
+      const skill = parseSkillMd(text).skill;
+      const name = `corpus-${i}`;
+      await store.putSkill({
+        ...makeWrite({ name, description: skill.description ?? name, body: skill.body }),
+        tags: skill.tags,
+        rootUri: i % 3 === 0 ? AGENT_ROOT : USER_ROOT,
+        files: [{ path: 'SKILL.md', kind: 'definition', content: encoder.encode(text) }],
+      });
+      texts.push(text);
+    }
+  } else {
+    console.info('sqlite-term-lists: corpus absent, synthetic skills only');
+  }
+  // Words of every length from the texts (a sample of each), as words and as prefixes.
+  const words = [...new Set(texts.flatMap((text) => tokenizeQuery(text)))].filter((w) => w.length >= 3);
+  const sample = words.filter((_, i) => i % Math.max(1, Math.floor(words.length / 400)) === 0);
+  phrases = sample.flatMap((word) => [`"${word}"`, `"${word}"*`]);
+  // Scored from lists once built: one plain (not CJK) word of one index term.
+  listable = sample.filter((word) => !isCjkToken(word) && stemsOf(word).length === 1).length * 2;
+  conn = openConnection(path.join(dir, 'skillport.db'), { readonly: true });
+}, 180_000);
+
+afterAll(async () => {
+  conn?.db.close();
+  await store?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('per-term match lists', () => {
+  it('are not used before they are built (the database is usable at once)', () => {
+    expect(readTermListState(conn)).toEqual({ covered: null, target: null, nextSeq: null });
+    expect(listable).toBeGreaterThan(500);
+    expect(compareListed('unbuilt')).toBe(0);
+    for (const query of ['docker compose', 'python data analys', 'security']) {
+      expect(find(new TermCache(), query, false)).toEqual(find(new TermCache(), query, true));
+    }
+  });
+
+  it('are not used while the first build runs, with writes between its steps', async () => {
+    expect(await buildSteps(store, 3)).toBe(3);
+    const state = readTermListState(conn);
+    expect(state?.target).not.toBeNull();
+    expect(state?.covered).toBeNull();
+    expect(compareListed('mid-build')).toBe(0);
+    // Writes during the build: an add, an update of a skill already read, a delete.
+    await store.putSkill(
+      makeWrite({
+        name: 'mid-build-new',
+        description: 'Docker compose for python data analysis',
+        body: '# Docker\n',
+      }),
+    );
+    await store.putSkill({
+      ...makeWrite({ name: nameOf(1), description: 'Security audit of kubernetes', body: '# Audit\n' }),
+      rootUri: USER_ROOT,
+    });
+    expect(await store.deleteSkill('acme', USER_ROOT, nameOf(2))).not.toBeNull();
+    expect(await buildSteps(store, 3)).toBe(3);
+    expect(compareListed('mid-build after writes')).toBe(0);
+  });
+
+  it('resume the pass after a restart mid-build and then score every listable phrase exactly', async () => {
+    const before = readTermListState(conn);
+    expect(before?.target).not.toBeNull();
+    await store.close();
+    store = openStore();
+    await buildSteps(store, 1);
+    // The same pass goes on (its target kept), it does not start again.
+    expect(readTermListState(conn)?.target).toBe(before?.target);
+    while (readTermListState(conn)?.target != null) expect(await store.compactSearchIndex(64)).toBe(true);
+    const state = readTermListState(conn);
+    expect(state).toEqual({ covered: before?.target, target: null, nextSeq: null });
+    // The writes of the previous test came after the pass's target: scored through FTS5 until the
+    // next pass.
+    expect(compareListed('built')).toBe(listable);
+    await buildAll(store);
+    expect(readTermListState(conn)?.covered).toBeGreaterThan(before?.target as number);
+    expect(compareListed('built, writes listed')).toBe(listable);
+  });
+
+  it('stay exact after adds, updates and deletes below and above the watermark', async () => {
+    const changes: Array<() => Promise<unknown>> = [
+      () =>
+        store.putSkill(
+          makeWrite({
+            name: 'after-build',
+            description: 'Docker compose and python data analysis for code review',
+            tags: ['docker', 'python'],
+            body: '# Docker\n\nDocker compose, python pandas, git commit, running tests, api documentation.\n',
+          }),
+        ),
+      // Replaced: other words (its row is now above the watermark).
+      () =>
+        store.putSkill(
+          makeWrite({
+            name: 'after-build',
+            description: 'Kubernetes deploy and security audit',
+            body: `# Deploy\n\n${'Deploy kubernetes clusters after a security audit. '.repeat(30)}\n`,
+          }),
+        ),
+      // Deleted below the watermark (built into the lists).
+      () => store.deleteSkill('acme', USER_ROOT, nameOf(5)),
+      () => store.deleteSkill('acme', AGENT_ROOT, nameOf(8)),
+      // Deleted above it.
+      () => store.deleteSkill('acme', USER_ROOT, 'after-build'),
+      // An update of a skill built into the lists.
+      () =>
+        store.putSkill({
+          ...makeWrite({
+            name: nameOf(3),
+            description: 'Slack message and excel spreadsheet',
+            body: '# S\n',
+          }),
+          rootUri: USER_ROOT,
+        }),
+    ];
+    for (const [i, change] of changes.entries()) {
+      await change();
+      expect(compareListed(`after change ${i}`), `change ${i}`).toBe(listable);
+      for (const query of [
+        'docker compose',
+        'kubernetes deploy',
+        'python data analys',
+        'slack excel',
+        'calendar',
+      ]) {
+        expect(find(new TermCache(), query, false), `${query} after change ${i}`).toEqual(
+          find(new TermCache(), query, true),
+        );
+      }
+    }
+    // The next pass moves `covered` past the writes.
+    const covered = readTermListState(conn)?.covered as number;
+    await buildAll(store);
+    expect(readTermListState(conn)?.covered).toBeGreaterThan(covered);
+    expect(compareListed('rebuilt')).toBe(listable);
+  });
+
+  it('rank find exactly as every match is ranked, cold and warm', () => {
+    const terms = new TermCache();
+    const queries = [
+      ...WORDS.map((w) => `${w} code`),
+      'runn',
+      'deploym kubernetes',
+      'the',
+      '数据分析 python',
+    ];
+    for (let round = 0; round < 5; round++) {
+      for (const query of queries) {
+        expect(find(terms, query, false), `${query} round ${round}`).toEqual(
+          find(new TermCache(), query, true),
+        );
+      }
+    }
+  });
+
+  it('fall back to FTS5 when more rows were written after `covered` than are worth scoring', async () => {
+    for (let i = 0; i < 20; i++) {
+      await store.putSkill(
+        makeWrite({ name: `burst-${i}`, description: `Docker burst ${i}`, body: '# B\n' }),
+      );
+    }
+    expect(compareListed('burst')).toBe(0);
+    expect(find(new TermCache(), 'docker burst', false)).toEqual(find(new TermCache(), 'docker burst', true));
+    await buildAll(store);
+    expect(compareListed('burst rebuilt')).toBe(listable);
+  });
+
+  it('build in steps of one unit each (inside a term and a chunk), across a restart, as one step does', () => {
+    const whole = scratch('whole');
+    const stepped = scratch('stepped');
+    try {
+      expect(build(whole, new TermListBuilder(CHUNK), Number.MAX_SAFE_INTEGER)).toBe(1);
+      const lists = whole.db.prepare(LISTS).raw(true).all() as Array<[string, number, number]>;
+      expect(lists.length).toBeGreaterThan(1000);
+      // Terms listed in several chunks (their list is written across steps below).
+      const parts = new Map<string, number>();
+      for (const [term] of lists) parts.set(term, (parts.get(term) ?? 0) + 1);
+      expect([...parts.values()].filter((n) => n >= 4).length).toBeGreaterThan(20);
+      let builder = new TermListBuilder(CHUNK);
+      let most = 0;
+      const steps = build(stepped, builder, 1, (report, step) => {
+        most = Math.max(most, report.rows + report.parts);
+        // A restart mid-chunk: the chunk in memory is lost and done again.
+        if (step === 300 || step === 2000) {
+          builder.close();
+          builder = new TermListBuilder(CHUNK);
+          return builder;
+        }
+        return undefined;
+      });
+      expect(steps).toBeGreaterThan(lists.length);
+      expect(most).toBe(1);
+      expect(stepped.db.prepare(LISTS).raw(true).all()).toEqual(lists);
+      expect(readTermListState(stepped)).toEqual(readTermListState(whole));
+    } finally {
+      whole.db.close();
+      stepped.db.close();
+    }
+  });
+
+  it('after adds, updates and deletes, a pass tokenizes only the rows written and equals a fresh build', async () => {
+    const copyDir = path.join(dir, 'incremental');
+    mkdirSync(copyDir);
+    const file = path.join(copyDir, 'skillport.db');
+    const writer = openConnection(path.join(dir, 'skillport.db'));
+    writer.db.prepare('VACUUM INTO ?').run(file);
+    writer.db.close();
+    const copy = openConnection(file);
+    copy.db.exec(RESET);
+    const copyStore = createSqliteStore({ dataDir: copyDir });
+    try {
+      const builder = new TermListBuilder(CHUNK);
+      build(copy, builder, Number.MAX_SAFE_INTEGER);
+      const covered = readTermListState(copy)?.covered as number;
+      // Adds (one in a new chunk past the last), updates with other words, deletes.
+      for (let i = 0; i < 3; i++) {
+        await copyStore.putSkill(
+          makeWrite({ name: `incremental-${i}`, description: `Invoice pandas ${i}`, body: '# Invoice\n' }),
+        );
+      }
+      await copyStore.putSkill({
+        ...makeWrite({ name: nameOf(10), description: 'Calendar and email triage', body: '# Mail\n' }),
+        rootUri: USER_ROOT,
+      });
+      await copyStore.putSkill({
+        ...makeWrite({ name: nameOf(20), description: 'Browser scraping', body: '# Scrape\n' }),
+        rootUri: AGENT_ROOT,
+      });
+      expect(await copyStore.deleteSkill('acme', USER_ROOT, nameOf(30))).not.toBeNull();
+      expect(await copyStore.deleteSkill('acme', USER_ROOT, nameOf(41))).not.toBeNull();
+      let rows = 0;
+      let parts = 0;
+      build(copy, builder, 1, (report) => {
+        rows += report.rows;
+        parts += report.parts;
+        return undefined;
+      });
+      expect(rows).toBe(5);
+      expect(parts).toBeGreaterThan(0);
+      const total = copy.db.prepare('SELECT count(*) FROM search_term_lists').pluck(true).get() as number;
+      expect(parts).toBeLessThan(total / 10);
+      expect(readTermListState(copy)?.covered).toBeGreaterThan(covered);
+      const fresh = scratch('fresh', copy);
+      try {
+        build(fresh, new TermListBuilder(CHUNK), Number.MAX_SAFE_INTEGER);
+        expect(effectiveLists(copy)).toEqual(effectiveLists(fresh));
+      } finally {
+        fresh.db.close();
+      }
+    } finally {
+      await copyStore.close();
+      copy.db.close();
+    }
+  });
+});
+
+/** Seqs per part in the builder tests (the store's 1,024 would put every test skill in one chunk). */
+const CHUNK = 16;
+const RESET =
+  'DELETE FROM search_term_lists; UPDATE search_term_build SET covered = NULL, target = NULL, next_seq = NULL';
+const LISTS = 'SELECT term, chunk, origin, seqs, freqs FROM search_term_lists ORDER BY term, chunk';
+
+/** A copy of a database (default: the store's) with its lists emptied, open for writing. */
+function scratch(name: string, from?: Connection): Connection {
+  const file = path.join(dir, `${name}.db`);
+  const source = from ?? openConnection(path.join(dir, 'skillport.db'));
+  try {
+    source.db.prepare('VACUUM INTO ?').run(file);
+  } finally {
+    if (from === undefined) source.db.close();
+  }
+  const copy = openConnection(file);
+  copy.db.exec(RESET);
+  return copy;
+}
+
+/**
+ * Runs a builder to the end, a write transaction per step; `onStep` may hand back the builder to
+ * go on with (a restart). Returns the steps that did something.
+ */
+function build(
+  target: Connection,
+  builder: TermListBuilder,
+  budget: number,
+  onStep?: (report: TermListStepReport, step: number) => TermListBuilder | undefined,
+): number {
+  let current = builder;
+  let steps = 0;
+  while (target.db.transaction(() => current.step(target, budget, Number.POSITIVE_INFINITY)).immediate()) {
+    const next = onStep?.(current.last, steps);
+    if (next !== undefined) current = next;
+    steps++;
+    if (steps > 1_000_000) throw new Error('the build does not end');
+  }
+  return steps;
+}
+
+/** Every listed term's entries that count, as the reader unites them. */
+function effectiveLists(target: Connection): Array<[string, number[], number[]]> {
+  const rows = readRowLengths(target);
+  const covered = readTermListState(target)?.covered;
+  if (rows === null || covered == null) throw new Error('lists not usable');
+  const terms = target.db
+    .prepare('SELECT DISTINCT term FROM search_term_lists ORDER BY term')
+    .pluck(true)
+    .all();
+  const out: Array<[string, number[], number[]]> = [];
+  for (const term of terms as string[]) {
+    const list = unitedLists(target, term, undefined, { ...rows, covered });
+    if (list.seqs.length > 0) out.push([term, [...list.seqs], [...list.freqs]]);
+  }
+  return out;
+}
