@@ -48,6 +48,10 @@
 // PostgreSQL is seeded through the store (8 writes in flight) and drained by the server, as SQLite.
 // On SQLite each server is measured once its database has had no commit for 8 s (the search
 // index is merged while idle, 5 s after the jobs), at most BENCH_SETTLE_SECONDS (600).
+// Before the find rows of each count, a SQLite line says the state of the search index's per-term
+// match lists (complete, first build running and how far, or rows written after their coverage):
+// find scores a cold word from them only once they cover the index, so at 100,000 skills (a first
+// build runs far longer than BENCH_SETTLE_SECONDS) the find rows may measure the bm25() fallback.
 // The RSS row at the large count is read after the timed scenarios and a fixed load (3,000 gets,
 // 300 finds, 6 writes each followed by 40 finds: see MEMORY_LOAD), so a busy machine, which gets
 // through fewer timed requests, still measures memory after at least that much work.
@@ -632,6 +636,40 @@ async function drainByPolling(dataDir) {
 }
 
 /**
+ * The state of the SQLite search index's per-term match lists (see the server README) in a data
+ * folder, as one line: find scores a cold query word from them once they cover the index and falls
+ * back to FTS5's bm25() before that (a first build at 100,000 skills runs for many minutes, past
+ * BENCH_SETTLE_SECONDS, so the find rows there may run during it). Read-only.
+ */
+async function termListsProgress(dataDir) {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(path.join(dataDir, 'skillport.db'), { readonly: true, fileMustExist: true });
+  try {
+    const hasLists = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_term_build'").get();
+    if (hasLists === undefined) return 'per-term lists: none in this schema (find uses bm25())';
+    const { covered, target, nextSeq } = db
+      .prepare('SELECT covered, target, next_seq AS nextSeq FROM search_term_build WHERE id = 1')
+      .get();
+    const { maxId } = db.prepare('SELECT coalesce(max(id), 0) AS maxId FROM skills_fts_docsize').get();
+    const pass =
+      target === null || nextSeq === null
+        ? ''
+        : `, a pass running at seq ${nextSeq} of ${maxId} (${Math.min(100, (100 * nextSeq) / Math.max(1, maxId)).toFixed(1)}%)`;
+    if (covered === null)
+      return `per-term lists: first build not complete${pass || ', not started'} — find falls back to bm25() for cold words`;
+    const behind = db
+      .prepare('SELECT count(*) FROM skills_fts_docsize WHERE origin > ?')
+      .pluck()
+      .get(covered);
+    return behind === 0
+      ? 'per-term lists: complete (cover every search row)'
+      : `per-term lists: ${behind} search rows written after their coverage${pass} (find scores those through bm25(); more than 16 → bm25() for the word)`;
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Waits until a SQLite data folder has had no commit for 8 s (at most BENCH_SETTLE_SECONDS, default
  * 600): 5 s after the jobs, the server merges the search index while idle, committing every few pages —
  * measured meanwhile, reads queue behind the merge and every commit retires the read cache.
@@ -803,6 +841,7 @@ async function withServer(engine, count, label, body) {
       return await body(
         server,
         names.filter((_, i) => i % 10 !== 0),
+        dataDir,
       );
     } finally {
       await stopChild(server.child);
@@ -836,7 +875,7 @@ async function benchEngine(engine, ceiling) {
     return row;
   };
   const c = CONNECTIONS;
-  await withServer(engine, SKILLS, 'small', async (server, names) => {
+  await withServer(engine, SKILLS, 'small', async (server, names, dataDir) => {
     const pid = server.pid;
     await add('health', SKILLS, 'health GET /health', () => run(pid, { url: `${server.url}/health` }));
     await add('get', SKILLS, 'get (all levels, files)', () => run(pid, getScenario(server.url, names, '')), {
@@ -910,6 +949,8 @@ async function benchEngine(engine, ceiling) {
     await add('list', SKILLS, 'list page of 50 (cursor)', async () =>
       run(pid, listScenario(server.url, await listCursors(server.url))),
     );
+    if (engine.name === 'sqlite' && SCENARIOS.has('find'))
+      console.log(`sqlite: ${SKILLS} skills, find rows start; ${await termListsProgress(dataDir)}`);
     await add('find', SKILLS, 'find (1 conn)', () => run(pid, findScenario(server.url, 1)));
     await add('find', SKILLS, `find (${c} conn)`, () => run(pid, findScenario(server.url, c)), {
       label: `find p99 ≤ 25 ms, ${c} conn`,
@@ -955,7 +996,7 @@ async function benchEngine(engine, ceiling) {
   printRows(engine, ceiling, rows);
   const small = rows.length;
   if (large > 0) {
-    await withServer(engine, large, 'large', async (server, names) => {
+    await withServer(engine, large, 'large', async (server, names, dataDir) => {
       const pid = server.pid;
       await add('levels', large, 'get L2', () =>
         run(pid, getScenario(server.url, names, '?level=2&include_files=false')),
@@ -975,6 +1016,8 @@ async function benchEngine(engine, ceiling) {
       // hundreds of ms each at 100,000 skills, against ~1 ms for a warm find); without this row that
       // cold start fell inside the 10-connection row and made its p99. It shows here instead (a
       // query that spills to the other search thread under 10 connections is still cold there).
+      if (engine.name === 'sqlite' && SCENARIOS.has('find'))
+        console.log(`sqlite: ${large} skills, find rows start; ${await termListsProgress(dataDir)}`);
       await add('find', large, 'find (1 conn)', () => run(pid, findScenario(server.url, 1)));
       await add('find', large, `find (${c} conn)`, () => run(pid, findScenario(server.url, c)), {
         label: `find p99 ≤ ${findGoal} ms, ${c} conn`,
