@@ -491,6 +491,33 @@ export class TermListBuilder {
   }
 }
 
+/**
+ * One step of `builder` in a write transaction of its own on the write connection `conn` (the
+ * store's upkeep). A step that fails (its writes rolled back: a full disk, an I/O error, a failed
+ * commit) makes the builder forget its chunk in memory, so the next step redoes that chunk from the
+ * progress stored in the database (as after a restart) instead of going on past parts whose rewrite
+ * was rolled back, which would leave rows the lists' `covered` origin claims out of their terms'
+ * lists.
+ *
+ * @param budget - work budget, estimated µs (see {@link TermListBuilder.step})
+ * @param maxMs - time budget, ms (default: `budget` µs)
+ * @returns true when the step did something (call again), false when the lists cover the index
+ * @throws the step's or the commit's error, after the rollback
+ */
+export function runTermListStep(
+  conn: Connection,
+  builder: TermListBuilder,
+  budget: number,
+  maxMs = budget / 1000,
+): boolean {
+  try {
+    return conn.db.transaction(() => builder.step(conn, budget, maxMs)).immediate();
+  } catch (error) {
+    builder.close();
+    throw error;
+  }
+}
+
 /** Stems kept by {@link stemsOf} (query words repeat across queries). */
 const STEM_CACHE = 8192;
 const stems = new Map<string, string[]>();

@@ -19,6 +19,7 @@ import { tokenizeQuery } from '../../src/search/fts-query.js';
 import { readRowLengths, searchSkills, TermCache } from '../../src/search/sqlite-search.js';
 import {
   readTermListState,
+  runTermListStep,
   stemsOf,
   TermListBuilder,
   type TermListStepReport,
@@ -317,6 +318,49 @@ describe('per-term match lists', () => {
     } finally {
       whole.db.close();
       stepped.db.close();
+    }
+  });
+
+  it('redo the chunk of a step whose writes were rolled back, and then equal a build without failures', () => {
+    const whole = scratch('whole-unfailed');
+    const failed = scratch('failed');
+    try {
+      expect(build(whole, new TermListBuilder(CHUNK), Number.MAX_SAFE_INTEGER)).toBe(1);
+      // The parts' writes fail at chosen calls (a full disk, an I/O error) after others of the same
+      // step: the step's transaction is rolled back with the parts it had already rewritten.
+      let puts = 0;
+      const failAt = new Set([40, 41, 300, 2000, 2003]);
+      const failing: Connection = {
+        db: failed.db,
+        stmt(sql) {
+          const statement = failed.stmt(sql);
+          if (!sql.startsWith('INSERT OR REPLACE INTO search_term_lists')) return statement;
+          return {
+            run: (...args: unknown[]) => {
+              if (failAt.has(++puts)) throw new Error('disk I/O error');
+              return statement.run(...args);
+            },
+          } as unknown as typeof statement;
+        },
+      };
+      const builder = new TermListBuilder(CHUNK);
+      let failures = 0;
+      let steps = 0;
+      for (;;) {
+        try {
+          if (!runTermListStep(failing, builder, 2000, Number.POSITIVE_INFINITY)) break;
+        } catch (error) {
+          expect((error as Error).message).toBe('disk I/O error');
+          failures++;
+        }
+        if (++steps > 1_000_000) throw new Error('the build does not end');
+      }
+      expect(failures).toBe(failAt.size);
+      expect(effectiveLists(failed)).toEqual(effectiveLists(whole));
+      expect(readTermListState(failed)).toEqual(readTermListState(whole));
+    } finally {
+      whole.db.close();
+      failed.db.close();
     }
   });
 

@@ -3,7 +3,7 @@ import { makeFolderSync } from '@skillport/core/node/make-folder';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
 import { searchSkills, TermCache } from '../../search/sqlite-search.js';
-import { TermListBuilder } from '../../search/term-lists.js';
+import { runTermListStep, TermListBuilder } from '../../search/term-lists.js';
 import { createTaskSignal } from '../task-signal.js';
 import type {
   SkillWrite,
@@ -447,7 +447,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       if (closed) return false;
       const budget = Math.max(1, maxPages) * TERM_LIST_US_PER_PAGE;
       const started = performance.now();
-      const more = write(() => termLists.step(conn, budget));
+      const more = runTermListStep(conn, termLists, budget);
       const ended = performance.now();
       termListsRestUntil = ended + (ended - started) * (1 / TERM_LIST_DUTY - 1);
       if (!more) termListsDirty = false;
