@@ -12,7 +12,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { exportDatabase } from '../../src/archive/export-database.js';
 import { importDatabase } from '../../src/archive/import-database.js';
 import { computeRevision, sha256Hex } from '../../src/store/revision.js';
-import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import type { SkillWrite, Store } from '../../src/store/types.js';
 import { postgresQuery, setSchemaVersion, TEST_ENGINE } from '../helpers/engine.js';
 import { downgradeSchema, makeWrite, openTempStore, USER_ROOT } from './helpers.js';
@@ -121,7 +120,8 @@ describe(`${TEST_ENGINE} store: executable files`, () => {
     if (TEST_ENGINE === 'sqlite') {
       const db = new Database(path.join(t.dataDir, 'skillport.db'));
       try {
-        downgradeSchema(db, SCHEMA_VERSION - 1);
+        // Schema 14 added the column (13 is never used).
+        downgradeSchema(db, 12);
         const columns = db.prepare('PRAGMA table_info(skill_files)').all() as Array<{ name: string }>;
         expect(columns.map((c) => c.name)).not.toContain('executable');
       } finally {
