@@ -467,6 +467,24 @@ describe('bulk add and export / import', () => {
     );
   });
 
+  it('export into a folder that does not exist, or onto a folder, says so before downloading (exit 1, no stack trace)', async () => {
+    ok(await cli(['add-skill', md('export-probe', 'Probe.'), '--wait']));
+    const missing = path.join(work, 'no-such-folder', 'backup.zip');
+    const run = await cli(['skills', 'export', missing]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `error: cannot write ${missing}: the folder ${path.dirname(missing)} does not exist; create it first or choose another path\n`,
+    );
+    expect(run.stdout.toString()).toBe('');
+    expect(existsSync(path.dirname(missing))).toBe(false);
+    const onFolder = await cli(['skills', 'export', work]);
+    expect(onFolder.code).toBe(1);
+    expect(onFolder.stderr).toBe(
+      `error: cannot write ${work}: ${work} is a folder; name a file such as ${path.join(work, 'skills.zip')}\n`,
+    );
+    expect(readdirSync(work).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('export writes every skill of the root as folders; import into another server gives the same revisions', async () => {
     const zip = path.join(work, 'export.zip');
     const exported = ok(await cli(['skills', 'export', zip, '-o', 'json'])).json<{

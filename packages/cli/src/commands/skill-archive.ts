@@ -9,8 +9,7 @@
  * others 644). Importing it into any Skillport server stores the same files with the same executable
  * flags, so each skill gets the same revision again (the import checks this and reports it).
  */
-import { createWriteStream } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type AsyncHTTPClient, isApiError } from '@skillport/sdk-node';
 import type { Command } from 'commander';
@@ -54,10 +53,24 @@ interface ExportManifest {
   skills: ManifestSkill[];
 }
 
-/** Writes the zip stream to `file` (via a temporary file renamed at the end). */
-function zipWriter(file: string) {
+/**
+ * Opens `file` for the zip stream (a temporary file beside it, renamed at the end), before anything
+ * is downloaded, so a folder that does not exist or cannot be written is reported at once.
+ *
+ * @throws CliError `cannot write <file>: …` naming the missing folder, or the system's reason
+ */
+async function zipWriter(file: string) {
   const temp = `${file}.${process.pid}.tmp`;
-  const out = createWriteStream(temp);
+  let handle: FileHandle;
+  try {
+    if ((await stat(file).catch(() => null))?.isDirectory()) {
+      throw Object.assign(new Error(`${file} is a folder`), { code: 'EISDIR' });
+    }
+    handle = await open(temp, 'w');
+  } catch (error) {
+    throw new CliError(`cannot write ${file}: ${openFailure(error as NodeJS.ErrnoException, file)}`);
+  }
+  const out = handle.createWriteStream();
   let failure: Error | null = null;
   out.on('error', (error) => {
     failure ??= error;
@@ -66,6 +79,8 @@ function zipWriter(file: string) {
     out.on('finish', () => (failure ? reject(failure) : resolve()));
     out.on('error', reject);
   });
+  // A write error (a full disk) settles `done` before finish() awaits it: handled there, not unhandled.
+  done.catch(() => {});
   const zip = new Zip((error, chunk, final) => {
     if (error) failure ??= error;
     else out.write(chunk);
@@ -97,24 +112,25 @@ function zipWriter(file: string) {
   };
 }
 
+/** Why a file could not be created, in the user's terms. */
+function openFailure(error: NodeJS.ErrnoException, file: string): string {
+  const folder = path.dirname(file);
+  if (error.code === 'ENOENT')
+    return `the folder ${folder} does not exist; create it first or choose another path`;
+  if (error.code === 'ENOTDIR') return `${folder} is not a folder`;
+  if (error.code === 'EACCES' || error.code === 'EPERM') return `no permission to write in ${folder}`;
+  if (error.code === 'EISDIR')
+    return `${file} is a folder; name a file such as ${path.join(file, 'skills.zip')}`;
+  return error.message;
+}
+
 async function exportAction(io: CliIo, file: string, options: { target?: string }, command: Command) {
   const ctx = createContext(io, command);
   const client = await ctx.client();
   const root = options.target ?? 'viking://~/skills';
-  // The listing comes a page at a time (by name); follow the cursors to the end.
-  const names: string[] = [];
-  let rootUri = root;
-  let cursor: string | null = null;
-  for (;;) {
-    const page = await client.listSkills({ target_uri: root, node_limit: LIST_PAGE, cursor });
-    rootUri = page.root_uri ?? rootUri;
-    names.push(...page.skills.map((s) => s.name));
-    if (!page.has_more || !page.next_cursor) break;
-    cursor = page.next_cursor;
-  }
-  const listing = { skills: names.map((name) => ({ name })) };
   const target = path.resolve(io.cwd, file);
-  const writer = zipWriter(target);
+  const writer = await zipWriter(target);
+  let rootUri = root;
   const manifest: ExportManifest = {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
@@ -124,6 +140,18 @@ async function exportAction(io: CliIo, file: string, options: { target?: string 
     skills: [],
   };
   try {
+    // The listing comes a page at a time (by name); follow the cursors to the end.
+    const names: string[] = [];
+    let cursor: string | null = null;
+    for (;;) {
+      const page = await client.listSkills({ target_uri: root, node_limit: LIST_PAGE, cursor });
+      rootUri = page.root_uri ?? rootUri;
+      names.push(...page.skills.map((s) => s.name));
+      if (!page.has_more || !page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
+    manifest.root_uri = rootUri;
+    const listing = { skills: names.map((name) => ({ name })) };
     await withProgress(
       io,
       ctx.format,
