@@ -16,6 +16,13 @@ export interface TermStats {
 const MAX_CACHED_TERMS = 10_000;
 
 /**
+ * A prefix's less frequent lexemes are probed row by row against its most frequent one's rows when
+ * they have at most 1/16 as many rows; else both lists are read and joined. (A probe costs a few
+ * index pages; reading and sorting a row of the largest list, about a twentieth of that.)
+ */
+export const PROBE_RATIO = 16;
+
+/**
  * In one snapshot: the search generation, the number of skills (the sum of `skill_root_counts`,
  * PostgreSQL migration 8) and per term its lexemes and document frequency. Parameters: $1 lexemes,
  * $2 prefix flags, $3 label bits.
@@ -25,8 +32,11 @@ const MAX_CACHED_TERMS = 10_000;
  * - A lexeme's frequency under a term's labels: the sum of its rows of `skill_term_counts` (migration
  *   9) whose label set meets the term's (all with labels 0): at most 64 rows per label set.
  * - A prefix standing for several lexemes matches the skills of any: the frequency of the most frequent
- *   one (from the counts) plus the skills of the others, counted once each, that it does not match (a
- *   primary-key probe each): rows of the less frequent lexemes are read, never the largest's.
+ *   one (from the counts) plus the skills of the others, counted once each, that it does not match.
+ *   When the others have at most 1/{@link PROBE_RATIO} of its rows, that is a primary-key probe per
+ *   row of the others (`OFFSET 0` keeps the `NOT EXISTS` a probe per row: as a join, the planner
+ *   read and sorted every row of the largest lexeme, ~10 ms for a word in half the skills); else
+ *   an anti-join of the rows of both, which costs less than that many probes.
  *
  * Returns `generation`, `n`, `df` (per term, in order) and `lexemes` (each term's, in term then
  * code-point order) with `terms` (the position of each, from 1).
@@ -53,10 +63,18 @@ const FREQUENCIES = `WITH RECURSIVE q AS (
   )
   SELECT (SELECT sum(n) FROM skill_search_generation)::text AS generation,
     (SELECT coalesce(sum(n), 0) FROM skill_root_counts) AS n,
-    ARRAY(SELECT coalesce(b.n + (SELECT count(DISTINCT t.skill_seq) FROM counted o
+    ARRAY(SELECT coalesce(b.n + CASE
+        WHEN (SELECT coalesce(sum(o.n), 0) FROM counted o WHERE o.i = q.i AND o.r > 1) * ${PROBE_RATIO} <= b.n
+        THEN (SELECT count(DISTINCT t.skill_seq) FROM counted o
           JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
           WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
-            WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0))), 0)
+            WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)
+            OFFSET 0))
+        ELSE (SELECT count(DISTINCT t.skill_seq) FROM counted o
+          JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+          WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
+            WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)))
+        END, 0)
       FROM q LEFT JOIN counted b ON b.i = q.i AND b.r = 1 ORDER BY q.i) AS df,
     ARRAY(SELECT l.lexeme FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS lexemes,
     ARRAY(SELECT l.i::int FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS terms`;

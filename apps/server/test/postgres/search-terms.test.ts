@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lexicalCandidates, thresholdOutcomes } from '../../src/search/postgres-search.js';
-import { PostgresTermStats } from '../../src/search/postgres-term-stats.js';
+import { PostgresTermStats, PROBE_RATIO } from '../../src/search/postgres-term-stats.js';
 import { buildTsqueryTerms, type RankTerm } from '../../src/search/postgres-text.js';
 import { parseSearchQuery } from '../../src/search/ranking.js';
 import type { Store } from '../../src/store/types.js';
@@ -284,7 +284,17 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
   });
 
   it("reads each term's document frequency and lexemes from the kept counts, as counting its rows gives", async () => {
+    // One skill with a rare word starting with a common one ('team'), so a prefix's other lexemes are few.
+    await store.putSkill(
+      makeWrite({
+        name: 'onboarding',
+        description: 'Onboarding of teammates',
+        body: '# Onboarding\n\nteammates\n',
+      }),
+    );
     const terms: RankTerm[] = [
+      { lexeme: 'team', prefix: true, labels: 0 },
+      { lexeme: 'the', prefix: true, labels: 0 },
       { lexeme: 'review', prefix: false, labels: 0 },
       { lexeme: 'review', prefix: true, labels: 0 },
       { lexeme: 'rep', prefix: true, labels: 0 },
@@ -311,6 +321,19 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     const [total] = await postgresQuery<{ n: string }>(dataDir, 'SELECT count(*) AS n FROM skills');
     // Prefixes standing for several lexemes, and terms limited to fields, are among them.
     expect(expected.filter((row) => row.lexemes.length > 1).length).toBeGreaterThan(2);
+    // Both ways of counting a prefix's other lexemes are taken: probes of the most frequent one's rows
+    // (the others have at most 1/PROBE_RATIO of its rows) and a join of both lists (more).
+    const ways = await postgresQuery<{ probes: boolean }>(
+      dataDir,
+      `SELECT sum(n) FILTER (WHERE r > 1) * $4 <= max(n) AS probes FROM (
+         SELECT q.i, row_number() OVER (PARTITION BY q.i ORDER BY count(*) DESC, t.lexeme) AS r, count(*) AS n
+         FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+         JOIN skill_terms t ON q.prefix AND starts_with(t.lexeme, q.lexeme) AND (q.labels = 0 OR t.labels & q.labels <> 0)
+         GROUP BY q.i, t.lexeme) AS c
+       GROUP BY i HAVING count(*) > 1`,
+      [terms.map((t) => t.lexeme), terms.map((t) => t.prefix), terms.map((t) => t.labels), PROBE_RATIO],
+    );
+    expect(new Set(ways.map((row) => row.probes))).toEqual(new Set([true, false]));
     expect(expected.some((row) => Number(row.df) === 0)).toBe(true);
     const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
     try {
