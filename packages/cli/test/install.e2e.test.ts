@@ -411,6 +411,28 @@ describe('history, show --revision, restore, and retention freeing storage', () 
   });
 });
 
+describe('several skillport commands in one project at once', () => {
+  it('installs run side by side: the lock file lists every skill each of them installed', async () => {
+    const names = ['side-a', 'side-b', 'side-c', 'side-d', 'side-e', 'side-f'];
+    for (const name of names) ok(await cli(['add-skill', md(name, `${name} body.`), '--wait']));
+    const proj = project('side-by-side', ['.claude/']);
+    const runs = await Promise.all(names.map((name) => cli(['install', name], { cwd: proj })));
+    for (const run of runs) ok(run);
+    expect(Object.keys(lockOf(proj).skills)).toEqual(names);
+    // Each command's last line counts what the lock held when it saved: the last one saw all six.
+    const counts = runs.map((r) => Number(/\((\d+) skills?\)\n$/.exec(r.stdout.toString())?.[1]));
+    expect(Math.max(...counts)).toBe(names.length);
+    expect(readdirSync(proj).sort()).toEqual(['.claude', '.git', 'skillport-lock.json']);
+    // And uninstalls side by side remove each one, leaving the others.
+    const removed = await Promise.all(
+      ['side-a', 'side-c', 'side-e'].map((name) => cli(['uninstall', name], { cwd: proj })),
+    );
+    for (const run of removed) ok(run);
+    expect(Object.keys(lockOf(proj).skills)).toEqual(['side-b', 'side-d', 'side-f']);
+    ok(await cli(['install', '--frozen'], { cwd: proj }));
+  });
+});
+
 describe('bulk add and export / import', () => {
   it('adds a folder of skill folders in one command: one table, a collision refused, exit 1', async () => {
     const collection = folder(path.join(work, 'collection'), {

@@ -24,7 +24,7 @@ import {
   type Workspace,
 } from '../internal/installer.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
-import { type LockedSkill, writeLock } from '../internal/lock-file.js';
+import { type LockedSkill, saveLock } from '../internal/lock-file.js';
 import { nameArgs } from '../internal/name-arg.js';
 import { withProgress } from '../internal/progress.js';
 import { resolveRemoteSkill } from '../internal/remote-skill.js';
@@ -250,7 +250,7 @@ async function installAction(
         { concurrency: SKILL_CONCURRENCY },
       );
     });
-    if (changed) await writeLock(ws.lockPath, ws.lock);
+    if (changed) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
     report(ctx, ws, outcomes, used, 'installed');
   } finally {
     clients.close();
@@ -348,7 +348,7 @@ async function installFromLock(
       { concurrency: SKILL_CONCURRENCY },
     );
   });
-  if (changed && !options.frozen) await writeLock(ws.lockPath, ws.lock);
+  if (changed && !options.frozen) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
   report(ctx, ws, outcomes, extra, options.frozen ? 'installed (--frozen)' : 'installed');
 }
 
@@ -566,7 +566,7 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
         { concurrency: SKILL_CONCURRENCY },
       );
     });
-    if (changed) await writeLock(ws.lockPath, ws.lock);
+    if (changed) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
     report(ctx, ws, outcomes, null, 'updated');
   } finally {
     clients.close();
@@ -610,7 +610,7 @@ async function uninstallAction(io: CliIo, names: string[], options: ScopeOptions
     if (kept.length === 0) delete ws.lock.skills[entry.name];
     else ws.lock.skills[entry.name] = { ...entry, folders: kept };
   }
-  await writeLock(ws.lockPath, ws.lock);
+  ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
   report(ctx, ws, outcomes, null, 'removed');
 }
 

@@ -37,8 +37,10 @@ export interface Workspace {
   scope: InstallScope;
   /** Absolute path of the lock file. */
   lockPath: string;
-  /** The lock (empty when the file does not exist yet). */
+  /** The lock (empty when the file does not exist yet); the command changes it, then saves it. */
   lock: LockFile;
+  /** The lock as read when the command started: what `saveLock` compares `lock` with. */
+  base: LockFile;
   /** Whether the lock file existed. */
   lockExists: boolean;
   /** `.` style label of the scope for messages: the project root, or `~` for the user scope. */
@@ -77,7 +79,14 @@ export async function openWorkspace(io: CliIo, global: boolean): Promise<Workspa
     const scope = userScope(io.env);
     const lockPath = path.join(path.dirname(configPath(io.env)), LOCK_FILE_NAME);
     const lock = await readLock(lockPath);
-    return { scope, lockPath, lock: lock ?? emptyLock(), lockExists: lock !== null, label: '~' };
+    return {
+      scope,
+      lockPath,
+      lock: lock ?? emptyLock(),
+      base: structuredClone(lock ?? emptyLock()),
+      lockExists: lock !== null,
+      label: '~',
+    };
   }
   const root = await findProjectRoot(io.cwd);
   const lockPath = path.join(root, LOCK_FILE_NAME);
@@ -86,6 +95,7 @@ export async function openWorkspace(io: CliIo, global: boolean): Promise<Workspa
     scope: { kind: 'project', root },
     lockPath,
     lock: lock ?? emptyLock(),
+    base: structuredClone(lock ?? emptyLock()),
     lockExists: lock !== null,
     label: root,
   };

@@ -36,8 +36,10 @@
  * and a file path or project folder that would leave the skill folder or the project (`..`, absolute).
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import { makeFolder } from './folder.js';
 import { CliError } from './io.js';
@@ -170,5 +172,103 @@ export async function writeLock(file: string, lock: LockFile): Promise<void> {
   } catch (error) {
     await rm(temp, { force: true });
     throw new CliError(`cannot write ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** How long a command waits for another one's hold on the lock file before giving up, in ms. */
+const HOLD_WAIT_MS = 30_000;
+/** A hold older than this (ms) is left over from a process that died while saving: it is removed. */
+const HOLD_STALE_MS = 15_000;
+
+/** Whether a process of this machine with that id is running. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the exclusive hold on a lock file: `<file>.hold`, created only if absent, holding
+ * `<pid> <host>`, for the few milliseconds a save takes. A hold whose process is gone (same host), or
+ * older than 15 s, is removed and taken.
+ *
+ * @returns a function that gives the hold back
+ * @throws CliError after waiting 30 s for a live hold, naming the file to delete if no skillport runs
+ */
+async function takeHold(file: string): Promise<() => Promise<void>> {
+  const hold = `${file}.hold`;
+  const deadline = Date.now() + HOLD_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const handle = await open(hold, 'wx');
+      try {
+        await handle.writeFile(`${process.pid} ${os.hostname()}\n`);
+      } finally {
+        await handle.close();
+      }
+      return () => rm(hold, { force: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') makeFolder(path.dirname(file));
+      else if (code !== 'EEXIST') throw new CliError(`cannot write ${hold}: ${(error as Error).message}`);
+    }
+    const [owner, since] = await Promise.all([
+      readFile(hold, 'utf8').catch(() => ''),
+      stat(hold).then(
+        (s) => s.mtimeMs,
+        () => null,
+      ),
+    ]);
+    if (since === null) continue; // given back meanwhile
+    const [pidText, host] = owner.trim().split(' ');
+    const pid = Number(pidText);
+    const dead = host === os.hostname() && Number.isInteger(pid) && pid > 0 && !processAlive(pid);
+    if (dead || Date.now() - since > HOLD_STALE_MS) {
+      await rm(hold, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new CliError(
+        `${file} is being saved by another skillport (process ${pidText || '?'}${host ? ` on ${host}` : ''}) ` +
+          `for more than ${HOLD_WAIT_MS / 1000} s; if no skillport is running, delete ${hold} and run the command again`,
+      );
+    }
+    await sleep(Math.min(10 + attempt * 10, 100));
+  }
+}
+
+/** The text an entry is written as, for telling whether a command changed it. */
+function entryText(entry: LockedSkill | undefined): string {
+  return entry === undefined ? '' : renderLock({ lockfileVersion: LOCK_FILE_VERSION, skills: { e: entry } });
+}
+
+/**
+ * Saves what a command changed in a lock file while other skillport commands may be changing it too
+ * (two `skillport install` in one project at once). Under an exclusive hold (`<file>.hold`) it reads
+ * the file again, applies every skill whose entry differs between `base` (the lock as the command
+ * read it) and `lock` (as the command leaves it) — added, changed, or removed when absent from
+ * `lock` — and writes the result atomically ({@link writeLock}). Skills changed by the others since
+ * `base` was read are kept; a skill changed by both gets this command's entry.
+ *
+ * @returns the lock as written (what the file now lists)
+ * @throws CliError when the file cannot be read or written, or the hold is not given back in 30 s
+ */
+export async function saveLock(file: string, base: LockFile, lock: LockFile): Promise<LockFile> {
+  const giveBack = await takeHold(file);
+  try {
+    const current = (await readLock(file)) ?? emptyLock();
+    for (const name of new Set([...Object.keys(base.skills), ...Object.keys(lock.skills)])) {
+      const mine = lock.skills[name];
+      if (entryText(mine) === entryText(base.skills[name])) continue;
+      if (mine === undefined) delete current.skills[name];
+      else current.skills[name] = mine;
+    }
+    await writeLock(file, current);
+    return current;
+  } finally {
+    await giveBack();
   }
 }

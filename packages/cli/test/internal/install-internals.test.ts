@@ -27,7 +27,14 @@ import {
   resolveFolder,
 } from '../../src/internal/installer.js';
 import { CliError } from '../../src/internal/io.js';
-import { emptyLock, LOCK_FILE_NAME, readLock, renderLock, writeLock } from '../../src/internal/lock-file.js';
+import {
+  emptyLock,
+  LOCK_FILE_NAME,
+  readLock,
+  renderLock,
+  saveLock,
+  writeLock,
+} from '../../src/internal/lock-file.js';
 import { readFolderState, writeSkillFolder } from '../../src/internal/skill-folder.js';
 import { memoryIo } from '../support/memory-io.js';
 
@@ -188,6 +195,52 @@ describe('lock file', () => {
 
   it('a missing file is null', async () => {
     expect(await readLock(path.join(temp(), LOCK_FILE_NAME))).toBeNull();
+  });
+
+  it('saves only what a command changed: commands that read the same lock and save at once keep the skills of the others', async () => {
+    const file = path.join(temp(), LOCK_FILE_NAME);
+    const start = emptyLock();
+    start.skills.kept = { ...entry, name: 'kept' };
+    start.skills.gone = { ...entry, name: 'gone' };
+    await writeLock(file, start);
+    // Each command read `start`; one adds a skill, one changes `kept`, one removes `gone`, all at once.
+    const commands = ['one', 'two', 'three', 'four', 'five'].map((name) => {
+      const lock = structuredClone(start);
+      lock.skills[name] = { ...entry, name };
+      return lock;
+    });
+    const changed = structuredClone(start);
+    changed.skills.kept = { ...entry, name: 'kept', revision: 'd'.repeat(64) };
+    const removed = structuredClone(start);
+    delete removed.skills.gone;
+    await Promise.all([...commands, changed, removed].map((lock) => saveLock(file, start, lock)));
+    const saved = await readLock(file);
+    expect(Object.keys(saved?.skills ?? {})).toEqual(['five', 'four', 'kept', 'one', 'three', 'two']);
+    expect(saved?.skills.kept?.revision).toBe('d'.repeat(64));
+    expect(readdirSync(path.dirname(file))).toEqual([LOCK_FILE_NAME]); // the hold is given back
+  });
+
+  it('a hold left by a process that is gone is taken over; a live one is waited for', async () => {
+    const file = path.join(temp(), LOCK_FILE_NAME);
+    const lock = emptyLock();
+    lock.skills.solo = { ...entry, name: 'solo' };
+    // No process has id 2^22 + 1 (above Linux's pid_max default of 2^22).
+    writeFileSync(`${file}.hold`, `4194305 ${os.hostname()}\n`);
+    expect(Object.keys((await saveLock(file, emptyLock(), lock)).skills)).toEqual(['solo']);
+    expect(existsSync(`${file}.hold`)).toBe(false);
+    // This process holds it: the save waits until the hold is given back.
+    writeFileSync(`${file}.hold`, `${process.pid} ${os.hostname()}\n`);
+    const next = structuredClone(lock);
+    next.skills.after = { ...entry, name: 'after' };
+    let saved = false;
+    const saving = saveLock(file, lock, next).then(() => {
+      saved = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(saved).toBe(false);
+    rmSync(`${file}.hold`);
+    await saving;
+    expect(Object.keys((await readLock(file))?.skills ?? {})).toEqual(['after', 'solo']);
   });
 
   it.each([
