@@ -3,7 +3,7 @@ import type { PostgresVectorCache } from '../store/postgres/vector-ops.js';
 import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
 import type { PostgresFindAnswers } from './postgres-find-answers.js';
-import { PostgresTermStats, readSearchGeneration, type TermStats } from './postgres-term-stats.js';
+import { PostgresTermStats, type TermStats } from './postgres-term-stats.js';
 import { buildRankTerms, buildTsqueryTerms, type RankTerm } from './postgres-text.js';
 import {
   candidateBudget,
@@ -671,6 +671,14 @@ function idf(total: number, matching: number): number {
 const BY_NAME = `SELECT seq, name, root_uri, 0::float8 AS lexical FROM skills
   WHERE account_id = $1 AND lower(name) = ANY($2::text[]) AND root_uri = ANY($3::text[])`;
 
+/**
+ * {@link BY_NAME} and, in the same snapshot, the search generation: one row with a null `seq` when no
+ * name is the query. A find that ranks with kept rankings reads both in one round trip.
+ */
+const BY_NAME_AND_GENERATION = `SELECT g.generation, s.seq, s.name, s.root_uri, 0::float8 AS lexical
+  FROM (SELECT sum(n)::text AS generation FROM skill_search_generation) AS g
+  LEFT JOIN skills s ON s.account_id = $1 AND lower(s.name) = ANY($2::text[]) AND s.root_uri = ANY($3::text[])`;
+
 const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2) * $5 AS lexical FROM skills
   WHERE account_id = $1 AND root_uri = ANY($3::text[]) AND lower(name) % $2 AND similarity(lower(name), $2) >= $6
   ORDER BY lexical DESC, seq LIMIT $4`;
@@ -849,8 +857,10 @@ export async function searchSkillsPostgres(
   const parsed = kept?.parsed ?? parseSearchQuery(query);
   const terms = buildTsqueryTerms(parsed);
   if ((terms.length === 0 && semantic === undefined) || max === 0 || rootUris.length === 0) return [];
-  // The generation this find ranks in (or after): read with the kept ranking's rows, else alone.
+  // The generation this find ranks in (or after): read with the kept ranking's rows, else with the
+  // skills whose name is the query.
   let generation: string | undefined;
+  let namedFirst: KeyRow[] | undefined;
   if (kept !== undefined) {
     const { rows } = await db.query<HitRow & { generation: string }>({
       name: 'skillport-find-kept-hits',
@@ -859,7 +869,15 @@ export async function searchSkillsPostgres(
     });
     generation = rows[0]?.generation;
     if (generation === kept.generation) return hitsOf(kept.parsed, kept.top, rows);
-  } else if (answerKey !== null) generation = await readSearchGeneration(db);
+  } else if (answerKey !== null) {
+    const { rows } = await db.query<KeyRow & { generation: string }>({
+      name: 'skillport-find-named-generation',
+      text: BY_NAME_AND_GENERATION,
+      values: [accountId, parsed.nameKeys, [...rootUris]],
+    });
+    generation = rows[0]?.generation ?? '0';
+    namedFirst = rows.filter((row) => row.seq !== null);
+  }
   const roots = [...rootUris];
   const budget = candidateBudget(max, roots.length);
   const toCandidate = (row: KeyRow): SearchCandidate<number> => ({
@@ -884,7 +902,8 @@ export async function searchSkillsPostgres(
           undefined,
           generation,
         ),
-    db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]),
+    namedFirst ??
+      db.query<KeyRow>(BY_NAME, [accountId, parsed.nameKeys, roots]).then((result) => result.rows),
   ]);
   const meaning =
     semantic === undefined
@@ -897,7 +916,7 @@ export async function searchSkillsPostgres(
           budget,
           new Set(lexical.map((row) => row.seq)),
         );
-  const candidates = [...lexical.map(toCandidate), ...named.rows.map(toCandidate), ...meaning];
+  const candidates = [...lexical.map(toCandidate), ...named.map(toCandidate), ...meaning];
   const typed = similarityText(query);
   if (new Set(candidates.map((c) => c.name)).size < max && typed !== '' && terms.length > 0) {
     const similar = await db.query<KeyRow>(BY_SIMILAR_NAME, [
