@@ -411,6 +411,45 @@ describe('history, show --revision, restore, and retention freeing storage', () 
   });
 });
 
+describe('outdated and update when the server lost a skill or cannot be asked', () => {
+  it('a removed skill: outdated exits 1 and update fails, both saying how to uninstall or restore it', async () => {
+    ok(await cli(['add-skill', md('vanishing', 'Soon gone.'), '--wait']));
+    ok(await cli(['add-skill', md('staying', 'Still here.'), '--wait']));
+    const proj = project('lost-skill', ['.claude/']);
+    ok(await cli(['install', 'vanishing', 'staying'], { cwd: proj }));
+    ok(await cli(['skills', 'remove', 'vanishing']));
+    const outdated = await cli(['outdated'], { cwd: proj, env: { COLUMNS: '300' } });
+    expect(outdated.code).toBe(1);
+    const hint =
+      'removed from the server: skillport uninstall vanishing removes it here; skillport skills history vanishing ' +
+      'lists the revisions the server still keeps, to restore one';
+    expect(outdated.stdout.toString()).toMatch(/vanishing\s+\w{12}\s+removed from the server\n/);
+    expect(outdated.stdout.toString()).toContain(`\n${hint}\n`);
+    const update = await cli(['update', '-o', 'json'], { cwd: proj });
+    expect(update.code).toBe(1);
+    expect(
+      update.json<{ results: Array<{ skill: string; result: string; detail?: string }> }>().results,
+    ).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ skill: 'vanishing', result: 'failed', detail: hint }),
+        expect.objectContaining({ skill: 'staying', result: 'unchanged' }),
+      ]),
+    );
+  });
+
+  it('a server that cannot be asked: outdated exits 2 and says so, never "current"', async () => {
+    ok(await cli(['add-skill', md('far-away', 'Remote.'), '--wait']));
+    const proj = project('unreachable', ['.claude/']);
+    ok(await cli(['install', 'far-away'], { cwd: proj }));
+    const run = await cli(['outdated', '--url', 'http://127.0.0.1:9'], { cwd: proj });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^error: 1 of 1 installed skill could not be checked \(server not reachable: cannot reach the Skillport server at http:\/\/127\.0\.0\.1:9/,
+    );
+    expect(run.stdout.toString()).not.toContain('current');
+  });
+});
+
 describe('several skillport commands in one project at once', () => {
   it('installs run side by side: the lock file lists every skill each of them installed', async () => {
     const names = ['side-a', 'side-b', 'side-c', 'side-d', 'side-e', 'side-f'];

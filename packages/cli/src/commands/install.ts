@@ -353,6 +353,17 @@ async function installFromLock(
 }
 
 /** The server's current revision of a locked skill, or why it is unknown. */
+/** The state of a locked skill the server no longer has. */
+const REMOVED = 'removed from the server';
+
+/** What to do about installed skills the server no longer has (names given as the shell reads them). */
+function removedHint(names: readonly string[]): string {
+  return (
+    `removed from the server: skillport uninstall ${[...(names.some((n) => n.startsWith('-')) ? ['--'] : []), ...names].join(' ')} removes ${names.length === 1 ? 'it' : 'them'} here; ` +
+    `skillport skills history ${names.length === 1 ? nameArgs(names[0] as string) : '<name>'} lists the revisions the server still keeps, to restore one`
+  );
+}
+
 async function latestRevision(
   clients: ClientPool,
   entry: LockedSkill,
@@ -366,8 +377,7 @@ async function latestRevision(
     });
     return { revision: current.revision };
   } catch (error) {
-    if (isApiError(error) && error.code === 'NOT_FOUND')
-      return { revision: null, note: 'removed from the server' };
+    if (isApiError(error) && error.code === 'NOT_FOUND') return { revision: null, note: REMOVED };
     return { revision: null, note: `server not reachable: ${(error as Error).message}` };
   }
 }
@@ -465,7 +475,10 @@ async function installedAction(
   }
 }
 
-/** `skillport outdated`: exit status 1 when any installed skill has a newer revision (as `npm outdated`). */
+/**
+ * `skillport outdated`: exit status 1 when any installed skill has a newer revision (as `npm outdated`)
+ * or was removed from the server, 2 when any could not be checked (server unreachable, key refused).
+ */
 async function outdatedAction(io: CliIo, names: string[], options: { global?: boolean }, command: Command) {
   const ctx = createContext(io, command);
   const ws = await openWorkspace(io, options.global === true);
@@ -493,6 +506,8 @@ async function outdatedAction(io: CliIo, names: string[], options: { global?: bo
     );
     rows.sort((a, b) => (a.skill < b.skill ? -1 : 1));
     const outdated = rows.filter((r) => r.state === 'outdated');
+    const removed = rows.filter((r) => r.state === REMOVED);
+    const unchecked = rows.filter((r) => r.latest === null && r.state !== REMOVED);
     if (ctx.format === 'json') {
       printJson(io, { lock_file: ws.lockPath, skills: rows });
     } else if (outdated.length === 0 && rows.every((r) => r.state === 'current')) {
@@ -511,8 +526,17 @@ async function outdatedAction(io: CliIo, names: string[], options: { global?: bo
         ),
       );
       if (outdated.length > 0) ctx.print(`run skillport update to install the latest revisions\n`);
+      if (removed.length > 0) ctx.print(`${removedHint(removed.map((r) => r.skill))}\n`);
     }
-    if (outdated.length > 0) throw new CliError('', EXIT.user);
+    // Unchecked is not current: a script relying on the exit status must not read "all current".
+    if (unchecked.length > 0) {
+      const n = unchecked.length;
+      throw new CliError(
+        `${n} of ${rows.length} installed skill${rows.length === 1 ? '' : 's'} could not be checked (${unchecked[0]?.state})`,
+        EXIT.server,
+      );
+    }
+    if (outdated.length > 0 || removed.length > 0) throw new CliError('', EXIT.user);
   } finally {
     clients.close();
   }
@@ -558,8 +582,11 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
             }
           } catch (error) {
             if (!isApiError(error) && !(error instanceof CliError)) throw error;
-            for (const folder of entry.folders)
-              outcomes.push(failedOutcome(entry.name, folder, entry.revision, error));
+            for (const folder of entry.folders) {
+              const failed = failedOutcome(entry.name, folder, entry.revision, error);
+              if (isApiError(error) && error.code === 'NOT_FOUND') failed.detail = removedHint([entry.name]);
+              outcomes.push(failed);
+            }
           }
           bar.advance();
         },
@@ -646,7 +673,9 @@ export function registerInstall(program: Command, io: CliIo): void {
 
   program
     .command('outdated')
-    .description('list installed skills that have a newer revision on the server (exit status 1 when any)')
+    .description(
+      'list installed skills that have a newer revision on the server or were removed from it (exit status 1 when any; 2 when the server cannot be asked)',
+    )
     .argument('[skills...]', 'only these skills')
     .option('-g, --global', "the user's skills folders instead of the project's")
     .action((names: string[], options, command: Command) => outdatedAction(io, names, options, command));
