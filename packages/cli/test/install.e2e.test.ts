@@ -302,6 +302,14 @@ describe('install, lock, outdated, update, frozen, uninstall', () => {
       ['.agents/skills', 'ok'],
       ['.windsurf/skills', 'ok'],
     ]);
+    // --agent naming an agent the skill is not installed for: an error, nothing removed.
+    const elsewhere = await cli(['uninstall', 'chart-maker', '--agent', 'cursor'], { cwd: other });
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toBe(
+      'error: chart-maker is not installed in .cursor/skills (the --agent folder); it is in .agents/skills, ' +
+        '.windsurf/skills; nothing was removed\n',
+    );
+    expect(lockOf(other).skills['chart-maker']?.folders).toEqual(['.agents/skills', '.windsurf/skills']);
     writeFileSync(path.join(other, '.agents/skills/chart-maker/extra.txt'), 'mine');
     const refused = await cli(['uninstall', 'chart-maker'], { cwd: other });
     expect(refused.code).toBe(1);

@@ -607,8 +607,19 @@ async function uninstallAction(io: CliIo, names: string[], options: ScopeOptions
   const only = options.agent?.length
     ? foldersOf((await chooseAgents(options.agent, ws.scope)).agents, ws.scope)
     : null;
+  const entries = entriesFor(ws, names);
+  if (only !== null) {
+    // Checked before anything is removed: --agent naming none of a skill's folders is a mistake.
+    for (const entry of entries) {
+      if (entry.folders.some((f) => only.includes(f))) continue;
+      throw new CliError(
+        `${entry.name} is not installed in ${only.join(', ')} (the --agent folder${only.length === 1 ? '' : 's'}); ` +
+          `it is in ${entry.folders.join(', ') || 'no folder'}; nothing was removed`,
+      );
+    }
+  }
   const outcomes: FolderOutcome[] = [];
-  for (const entry of entriesFor(ws, names)) {
+  for (const entry of entries) {
     const folders = only ? entry.folders.filter((f) => only.includes(f)) : entry.folders;
     const kept: string[] = entry.folders.filter((f) => !folders.includes(f));
     for (const folder of folders) {
