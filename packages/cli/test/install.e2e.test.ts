@@ -445,6 +445,22 @@ describe('outdated and update when the server lost a skill or cannot be asked', 
     );
   });
 
+  it('with no lock file or an empty one, installed, outdated and update say nothing is installed (exit 0)', async () => {
+    const proj = project('nothing-here', []);
+    const lock = path.join(proj, 'skillport-lock.json');
+    for (const command of ['installed', 'outdated', 'update']) {
+      const run = ok(await cli([command], { cwd: proj }));
+      expect(run.stdout.toString(), command).toBe(
+        `nothing installed (no lock file at ${lock}); install skills with skillport install <name>\n`,
+      );
+    }
+    writeFileSync(lock, '{ "lockfileVersion": 1, "skills": {} }\n');
+    for (const command of ['installed', 'outdated', 'update']) {
+      const run = ok(await cli([command], { cwd: proj }));
+      expect(run.stdout.toString(), command).toBe(`nothing installed (${lock} lists no skills)\n`);
+    }
+  });
+
   it('a server that cannot be asked: outdated exits 2 and says so, never "current"', async () => {
     ok(await cli(['add-skill', md('far-away', 'Remote.'), '--wait']));
     const proj = project('unreachable', ['.claude/']);

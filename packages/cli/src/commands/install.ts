@@ -154,6 +154,13 @@ function finish(ctx: Context, outcomes: readonly FolderOutcome[], what: string):
   );
 }
 
+/** What `installed`, `outdated` and `update` say when the lock lists no skill (or there is none). */
+function nothingInstalled(ws: Workspace): string {
+  return ws.lockExists
+    ? `nothing installed (${ws.lockPath} lists no skills)`
+    : `nothing installed (no lock file at ${ws.lockPath}); install skills with skillport install <name>`;
+}
+
 function lockSummary(ws: Workspace): string {
   const n = Object.keys(ws.lock.skills).length;
   return `${ws.lockPath} (${n} skill${n === 1 ? '' : 's'})`;
@@ -449,7 +456,7 @@ async function installedAction(
     );
     rows.sort((a, b) => (a.skill === b.skill ? (a.folder < b.folder ? -1 : 1) : a.skill < b.skill ? -1 : 1));
     if (ctx.format === 'json') return printJson(io, { lock_file: ws.lockPath, skills: rows });
-    if (rows.length === 0) return ctx.print(`nothing installed (${ws.lockPath} lists no skills)\n`);
+    if (rows.length === 0) return ctx.print(`${nothingInstalled(ws)}\n`);
     ctx.print(
       renderTable(
         rows,
@@ -510,6 +517,8 @@ async function outdatedAction(io: CliIo, names: string[], options: { global?: bo
     const unchecked = rows.filter((r) => r.latest === null && r.state !== REMOVED);
     if (ctx.format === 'json') {
       printJson(io, { lock_file: ws.lockPath, skills: rows });
+    } else if (rows.length === 0) {
+      ctx.print(`${nothingInstalled(ws)}\n`);
     } else if (outdated.length === 0 && rows.every((r) => r.state === 'current')) {
       ctx.print(`all ${rows.length} installed skill${rows.length === 1 ? ' is' : 's are'} current\n`);
     } else {
@@ -549,6 +558,7 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
   const clients = pool(io, command);
   try {
     const entries = entriesFor(ws, names);
+    if (entries.length === 0 && ctx.format !== 'json') return ctx.print(`${nothingInstalled(ws)}\n`);
     const outcomes: FolderOutcome[] = [];
     let changed = false;
     await withProgress(io, ctx.format, { total: entries.length, label: 'Updating' }, async (bar) => {
