@@ -172,6 +172,93 @@ const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
   ORDER BY l.n`;
 
 /**
+ * {@link TOP_POSTINGS} from where an earlier read of each list stopped: per lexeme ($1), its next `$4`
+ * rows after the row of rank $2 and skill $3 in the order of `skill_terms_by_impact` (rank best first,
+ * then skill), the same columns. The index is entered at the stopping rank; rows of that rank up to
+ * the skill already read are skipped by the filter.
+ */
+const TOP_POSTINGS_AFTER = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
+  FROM unnest($1::text[], $2::float8[], $3::bigint[]) WITH ORDINALITY AS l(lexeme, after_rank, after_seq, n)
+  CROSS JOIN LATERAL (SELECT string_agg(top.skill_seq::text, ',') AS seqs,
+      string_agg(CASE WHEN top.rank = top.before THEN '' ELSE top.rank::text END, ',') AS ranks,
+      count(*)::int AS count, min(top.rank) AS last
+    FROM (SELECT best.skill_seq, best.rank, lag(best.rank) OVER (ORDER BY best.rank DESC, best.skill_seq) AS before
+      FROM (SELECT t.skill_seq, t.rank FROM skill_terms t
+        WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
+        ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best) AS top) AS x
+  ORDER BY l.n`;
+
+/** A list's rows read so far ({@link TOP_POSTINGS}): skills and ranks as text, how many, the lowest rank. */
+interface PostingsRead {
+  list: number;
+  seqs: string | null;
+  ranks: string | null;
+  count: number;
+  last: number | null;
+}
+
+/**
+ * Each list's best `depth` rows: read from the start ({@link TOP_POSTINGS}) when `before` is null;
+ * else `before` (each list's best `beforeDepth` rows, read by the round before) with, for each list
+ * read to that depth, its following rows ({@link TOP_POSTINGS_AFTER}) appended; lists read to their
+ * end are not read again. The rows of the two reads come from two snapshots, as every statement of a
+ * find does: a find is exact for the registry it sees while no skill changes under it.
+ */
+async function readPostings(
+  db: pg.Pool | pg.ClientBase,
+  lists: readonly PostingList[],
+  depth: number,
+  before: readonly PostingsRead[] | null,
+  beforeDepth: number,
+): Promise<PostingsRead[]> {
+  if (before === null) {
+    const { rows } = await db.query<PostingsRead>({
+      name: 'skillport-top-postings',
+      text: TOP_POSTINGS,
+      values: [lists.map((l) => l.lexeme), depth],
+    });
+    return rows;
+  }
+  const merged = before.slice();
+  // Lists (by position from 0) with rows left after `beforeDepth`, and where their reading stopped.
+  const more: number[] = [];
+  const afterRanks: number[] = [];
+  const afterSeqs: string[] = [];
+  for (const row of before) {
+    if (row.count < beforeDepth || row.seqs === null || row.last === null) continue;
+    more.push(row.list - 1);
+    afterRanks.push(row.last);
+    afterSeqs.push(row.seqs.slice(row.seqs.lastIndexOf(',') + 1));
+  }
+  if (more.length === 0) return merged;
+  const { rows } = await db.query<PostingsRead>({
+    name: 'skillport-top-postings-after',
+    text: TOP_POSTINGS_AFTER,
+    values: [
+      more.map((n) => lists[n]?.lexeme ?? ''),
+      arrayLiteral(afterRanks),
+      `{${afterSeqs.join(',')}}`,
+      depth - beforeDepth,
+    ],
+  });
+  const at = new Map(before.map((row, k) => [row.list, k]));
+  for (const row of rows) {
+    const n = more[row.list - 1] ?? 0;
+    const k = at.get(n + 1);
+    const old = k === undefined ? undefined : before[k];
+    if (old === undefined || k === undefined || row.count === 0) continue;
+    merged[k] = {
+      list: n + 1,
+      seqs: `${old.seqs},${row.seqs}`,
+      ranks: `${old.ranks},${row.ranks}`,
+      count: old.count + row.count,
+      last: row.last,
+    };
+  }
+  return merged;
+}
+
+/**
  * {@link LEXICAL_BY_TERMS} over the candidate skills alone, to the same figures, from three sources of
  * rows (`postings`), per lexeme of a term (a prefix's lexemes listed, `n` their position from 1):
  * - rows the round already read (`known`): a candidate's rank in a list whose best rows held it, for
@@ -476,7 +563,8 @@ function byRelevance(a: KeyRow, b: KeyRow): number {
 /**
  * The best `budget` lexical matches in scope, exactly as {@link LEXICAL_BY_TERMS} ranks them, reading
  * each lexeme's rows best first (a threshold algorithm): per round, the best `depth` rows of every
- * lexeme of the query give the candidate skills. A skill not among them has, for every lexeme, a
+ * lexeme of the query give the candidate skills (a deeper round reads on from where the round before
+ * stopped, {@link readPostings}). A skill not among them has, for every lexeme, a
  * rank at most the lowest rank read (none when every row was read), so its relevance is at most the
  * sum of those ranks' contributions (the bound); a candidate's, at most that with the ranks read of it
  * instead ({@link upperEstimates}). When fewer than `budget` candidates can end above the bound, the
@@ -568,19 +656,10 @@ async function thresholdCandidates(
     return rows;
   };
   let depth = firstDepth;
+  let postings: PostingsRead[] | null = null;
   for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
-    const top = await db.query<{
-      list: number;
-      seqs: string | null;
-      ranks: string | null;
-      count: number;
-      last: number | null;
-    }>({
-      name: 'skillport-top-postings',
-      text: TOP_POSTINGS,
-      values: [lists.map((l) => l.lexeme), depth],
-    });
-    const reading = readRound(terms, stats, idfs, lists, top.rows, depth);
+    postings = await readPostings(db, lists, depth, postings, depth / DEPTH_GROWTH);
+    const reading = readRound(terms, stats, idfs, lists, postings, depth);
     const { seqs, uppers, lowers, exhausted, bound } = reading;
     const done = exhausted.every(Boolean);
     // Before the last round, a round whose `budget`-th candidate is not shown above the bound by the
