@@ -20,6 +20,7 @@ import * as idempotency from './idempotency-ops.js';
 import { applyPostgresMigrations, currentPostgresVersion, POSTGRES_SCHEMA_VERSION } from './migrations.js';
 import * as reads from './skill-reads.js';
 import {
+  commitLimitError,
   deleteSkillTx,
   isBlobInsertRace,
   isSkillInsertRace,
@@ -264,10 +265,15 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async putSkill(write) {
       checkFiles(write);
       const prepared = await prepareWrite(write);
-      return tx(
-        (client) => putSkillTx(client, write, now(), prepared),
-        (error) => isSkillInsertRace(error) || isBlobInsertRace(error) || history.isBlobRace(error),
-      );
+      try {
+        return await tx(
+          (client) => putSkillTx(client, write, now(), prepared),
+          (error) => isSkillInsertRace(error) || isBlobInsertRace(error) || history.isBlobRace(error),
+        );
+      } catch (error) {
+        // The second quota / skill-limit check fails the commit (see `putSkillTx`).
+        throw commitLimitError(error, write) ?? error;
+      }
     },
     async getSkill(accountId, rootUri, name) {
       return reads.getSkill(await ready(), accountId, rootUri, name);

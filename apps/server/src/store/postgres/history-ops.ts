@@ -43,31 +43,6 @@ export function isBlobRace(error: unknown): boolean {
 }
 
 /**
- * SQL fragment (for a data-modifying CTE) that moves one skill to the end of its account's change
- * feed: takes the account's next `seq` (the counter row stays locked until commit, so `seq` order is
- * commit order) and upserts the skill's latest state.
- */
-export function recordChangeSql(p: {
-  account: string;
-  root: string;
-  name: string;
-  revision: string;
-  deleted: string;
-  at: string;
-}): string {
-  return `counter AS (
-      INSERT INTO skill_feed_counters (account_id, seq) VALUES (${p.account}, 1)
-      ON CONFLICT (account_id) DO UPDATE SET seq = skill_feed_counters.seq + 1
-      RETURNING seq),
-    change AS (
-      INSERT INTO skill_changes (account_id, root_uri, name, seq, revision, deleted, changed_at)
-      SELECT ${p.account}::text, ${p.root}::text, ${p.name}::text, counter.seq, ${p.revision}::text,
-        ${p.deleted}::boolean, ${p.at}::bigint FROM counter
-      ON CONFLICT (account_id, root_uri, name) DO UPDATE SET seq = excluded.seq, revision = excluded.revision,
-        deleted = excluded.deleted, changed_at = excluded.changed_at)`;
-}
-
-/**
  * The history entries of the account's deleted skills past its `keep` most recently deleted (by
  * their deletion's place in the change feed, through the partial index of deletions), of at most
  * {@link DELETED_CAP_WINDOW} skills; a skill added again (live) is not one of them. At most `max`.

@@ -30,6 +30,9 @@ interface Migration {
  *   from `skill_feed_counters`. The counter row stays locked until the write commits, so within an
  *   account `seq` order is commit order and a reader paging by `seq` never skips a change committed
  *   late (the price: writes of one account take their feed position one at a time, at commit).
+ *   Since version 14 a deferred trigger takes the position inside COMMIT (with the write's second
+ *   quota and skill-limit check), so the row is held for the commit alone, not for round trips to
+ *   the client; a change row has no `seq` only within its own, uncommitted, transaction.
  * - `find` reads its matches through functions (version 3) that turn sequential scans off: the
  *   planner does not count the cost of reading a TOASTed `tsvector`, so it would otherwise pick a
  *   sequential scan that decompresses every skill's vector to test `@@`, where the GIN index answers
@@ -633,6 +636,69 @@ CREATE OR REPLACE FUNCTION skill_term_rank(positions smallint[], weights text[])
       / 1.64493406685::float8
     ELSE skill_term_rank_positions($1, $2) END
 $$;
+`,
+  },
+  {
+    version: 14,
+    name: 'change-feed position taken at commit',
+    // A write or delete took its account's change-feed position (`skill_feed_counters`, locked until
+    // the commit so that `seq` order is commit order) in a statement of its own, then re-checked the
+    // quota and skill limit in another, then committed: every write of the account waited on that
+    // row for those round trips to the client and back as well as the commit. A change row is now
+    // written with no `seq`, and a deferred constraint trigger numbers it inside COMMIT: it takes the
+    // counter row (last of the write's locks, as before), then re-checks the account's quota and
+    // skill limit with a fresh snapshot (the write's figures in the transaction-local setting
+    // `skillport.write_limits`, JSON; empty for no check), raising SQLSTATE SKQ01 (quota, DETAIL:
+    // the stored bytes without the skill) or SKL01 (skill limit, DETAIL: the skills without it);
+    // the store maps them to its usual errors. A row numbered before (by an older server, or by
+    // an import) fires nothing. Safe to run again.
+    sql: `
+ALTER TABLE skill_changes ALTER COLUMN seq DROP NOT NULL;
+CREATE OR REPLACE FUNCTION skill_changes_number() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  next bigint;
+  limits jsonb;
+  stored numeric;
+  live bigint;
+BEGIN
+  -- A change recorded twice in one transaction queues two events: the first numbers the row.
+  PERFORM 1 FROM skill_changes
+    WHERE account_id = NEW.account_id AND root_uri = NEW.root_uri AND name = NEW.name AND seq IS NULL;
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+  INSERT INTO skill_feed_counters AS c (account_id, seq) VALUES (NEW.account_id, 1)
+    ON CONFLICT (account_id) DO UPDATE SET seq = c.seq + 1
+    RETURNING c.seq INTO next;
+  UPDATE skill_changes SET seq = next
+    WHERE account_id = NEW.account_id AND root_uri = NEW.root_uri AND name = NEW.name;
+  limits := NULLIF(current_setting('skillport.write_limits', true), '')::jsonb;
+  IF limits IS NULL OR limits->>'root' IS DISTINCT FROM NEW.root_uri OR limits->>'name' IS DISTINCT FROM NEW.name THEN
+    RETURN NULL;
+  END IF;
+  -- Every other write of the account that took the counter before this one has committed: these
+  -- statements (each with a new snapshot) see its bytes and skills.
+  IF (limits->>'quotaBytes')::numeric > 0 THEN
+    SELECT COALESCE((SELECT SUM(stored_bytes) FROM account_usage WHERE account_id = NEW.account_id), 0)
+      - COALESCE((SELECT SUM(f.size) FROM skills s JOIN skill_files f ON f.skill_seq = s.seq
+          WHERE s.account_id = NEW.account_id AND s.root_uri = NEW.root_uri AND s.name = NEW.name
+            AND f.path <> '.overview.md'), 0)
+      INTO stored;
+    IF stored + (limits->>'size')::numeric > (limits->>'quotaBytes')::numeric THEN
+      RAISE EXCEPTION 'account quota exceeded' USING ERRCODE = 'SKQ01', DETAIL = stored::text;
+    END IF;
+  END IF;
+  IF (limits->>'maxSkills')::numeric > 0 THEN
+    SELECT COALESCE(SUM(n), 0) - 1 INTO live FROM skill_root_counts WHERE account_id = NEW.account_id;
+    IF live >= (limits->>'maxSkills')::numeric THEN
+      RAISE EXCEPTION 'account skill limit reached' USING ERRCODE = 'SKL01', DETAIL = live::text;
+    END IF;
+  END IF;
+  RETURN NULL;
+END $$;
+DROP TRIGGER IF EXISTS skill_changes_numbered ON skill_changes;
+CREATE CONSTRAINT TRIGGER skill_changes_numbered AFTER INSERT OR UPDATE ON skill_changes
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.seq IS NULL) EXECUTE FUNCTION skill_changes_number();
 `,
   },
 ];

@@ -11,8 +11,8 @@ import { skillUri } from '../skill-uri.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, tempUploadGone } from '../write-checks.js';
-import { ACCOUNT_TOTALS_COLUMNS, accountTotals } from './account-ops.js';
-import { deleteOrphanBlobs, recordChangeSql } from './history-ops.js';
+import { ACCOUNT_TOTALS_COLUMNS } from './account-ops.js';
+import { deleteOrphanBlobs } from './history-ops.js';
 
 /** Every column of `skills` but the search vector, as `SkillRow` expects them. */
 export const SKILL_COLUMNS = `seq, id, account_id, root_uri, name, description, tags, allowed_tools, source_metadata,
@@ -175,17 +175,36 @@ export function isSkillInsertRace(error: unknown): boolean {
   return e?.code === '23505' && e.constraint === 'skills_account_id_root_uri_name_key';
 }
 
-const RECORD_CHANGE = `WITH ${recordChangeSql({ account: '$1', root: '$2', name: '$3', revision: '$4', deleted: '$5', at: '$6' })}
-  SELECT 1`;
+/** Moves one skill to the end of its account's change feed, unnumbered (see {@link recordChange}). */
+const RECORD_CHANGE = `WITH change AS (
+    INSERT INTO skill_changes (account_id, root_uri, name, seq, revision, deleted, changed_at)
+    VALUES ($1, $2, $3, NULL, $4, $5, $6)
+    ON CONFLICT (account_id, root_uri, name) DO UPDATE SET seq = NULL, revision = excluded.revision,
+      deleted = excluded.deleted, changed_at = excluded.changed_at)
+  SELECT set_config('skillport.write_limits', $7, true)`;
 
 /**
- * Moves one skill to the end of its account's change feed, at the end of a write or delete, just
- * before its commit (a write's second quota check runs after it). It locks the account's feed counter row until the commit (so the feed's `seq`
- * order is commit order), and every write of the account queues on that row: taken last, the queue
- * holds only the commit, not the write's search terms and file rows (taken in the write's main
- * statement, the lock serialised all of one account's writes, search-term triggers included). Taken
- * after the write's other locks (its `account_usage` row among them), in the same order by every write
- * and delete (no deadlock).
+ * The checks of a write made again at its commit (see {@link recordChange}): the account's byte
+ * quota (bytes, 0 = none) and the write's size, and its skill limit (0 = none; given for a new skill
+ * only).
+ */
+export interface CommitLimits {
+  quotaBytes: number;
+  size: number;
+  maxSkills: number;
+}
+
+/**
+ * Moves one skill to the end of its account's change feed, at the end of a write or delete: upserts
+ * its change row with no position. The position is taken at COMMIT by a deferred trigger (schema
+ * version 14, `skill_changes_number`) from the account's feed counter row, which it holds until the
+ * commit has ended, so the feed's `seq` order is commit order while the writes of one account queue
+ * on that row for their commits only (no round trip to the client while holding it). Taken after all
+ * of the write's other locks, by every write and delete (one lock order, no deadlock).
+ *
+ * With `limits`, the trigger also checks the account's quota and skill limit again under that row
+ * (with a fresh snapshot: every write of the account numbered before this one has committed and is
+ * seen) and fails the commit with SQLSTATE `SKQ01` / `SKL01` (see {@link commitLimitError}).
  */
 async function recordChange(
   client: pg.ClientBase,
@@ -195,12 +214,41 @@ async function recordChange(
   revision: string,
   deleted: boolean,
   now: number,
+  limits?: CommitLimits,
 ): Promise<void> {
+  const check =
+    limits === undefined || (limits.quotaBytes <= 0 && limits.maxSkills <= 0)
+      ? ''
+      : JSON.stringify({ root: rootUri, name, ...limits });
   await client.query({
     name: 'skillport-record-change',
     text: RECORD_CHANGE,
-    values: [accountId, rootUri, name, revision, deleted, now],
+    values: [accountId, rootUri, name, revision, deleted, now, check],
   });
+}
+
+/**
+ * The error of a skill write whose commit failed the second quota or skill-limit check (see
+ * {@link recordChange}): the same `RESOURCE_EXHAUSTED` errors, with the same details, as the check
+ * before writing. Undefined for any other error.
+ */
+export function commitLimitError(error: unknown, write: SkillWrite): SkillportError | undefined {
+  const e = error as { code?: unknown; detail?: unknown } | null;
+  if (e?.code !== 'SKQ01' && e?.code !== 'SKL01') return undefined;
+  const used = Number(e.detail);
+  if (!Number.isFinite(used)) return undefined;
+  try {
+    if (e.code === 'SKQ01') {
+      const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
+      checkQuota('account_quota', write.quotaBytes, used, size);
+    } else {
+      checkSkillCount(write.maxSkills, used);
+    }
+  } catch (refusal) {
+    if (refusal instanceof SkillportError) return refusal;
+    throw refusal;
+  }
+  return undefined;
 }
 
 /**
@@ -227,13 +275,15 @@ const WRITE_LOCK_TOTALS = `SELECT w.seq, w.id, w.revision, w.overview, w.overvie
  * records the task completed). Same checks and errors as SQLite.
  *
  * The account quota and skill limit are checked twice: before writing (no lock: a write already past
- * them is refused before it does anything, as on SQLite) and after, which is the check that holds
- * under concurrency: it runs after the write has taken the account's change-feed counter row
- * (`recordChange`), which stays locked until the transaction ends, so the writes of one account pass
- * the second check one after another, each seeing the bytes and skills of those committed before it;
- * a write that no longer fits is rolled back. Only the end of a write (the counter, that check and the
- * commit) is serialised per account, not the whole write (skill row, blobs, search terms, the
- * account's stored bytes: 64 rows, one chosen by the skill), so concurrent adds of one account overlap.
+ * them is refused before it does anything, as on SQLite) and at the commit, which is the check that
+ * holds under concurrency: it runs once the write has taken the account's change-feed counter row (a
+ * deferred trigger inside COMMIT; see `recordChange`), which stays locked until the transaction ends,
+ * so the writes of one account pass the second check one after another, each seeing the bytes and
+ * skills of those committed before it; a write that no longer fits fails its commit (SQLSTATE `SKQ01`
+ * / `SKL01`, turned into the usual errors by {@link commitLimitError}) and is rolled back. Only the
+ * commits of an account's writes (the counter, that check and the commit itself) are serialised, not
+ * the writes (skill row, blobs, search terms, the account's stored bytes: 64 rows, one chosen by the
+ * skill), so concurrent adds of one account overlap.
  */
 export async function putSkillTx(
   client: pg.ClientBase,
@@ -438,16 +488,14 @@ export async function putSkillTx(
   const replaced = existing?.overview_sha256;
   if (overview !== null && replaced != null && replaced !== overview.sha256) dropped.push(replaced);
   if (dropped.length > 0) await deleteOrphanBlobs(client, dropped);
-  await recordChange(client, write.accountId, write.rootUri, write.name, revision, false, now);
-  // This write holds the account's change-feed counter row now (see `recordChange`): every other
-  // write of the account that passed this point has committed, and is seen by this statement; the
-  // rest wait until this one ends. The same figures as before writing: its own files left out of the
+  // The second quota and skill-limit check runs at the commit, under the account's feed counter row
+  // (see `recordChange`), with the same figures as before writing: its own files left out of the
   // bytes, itself (a new skill) out of the count.
-  if (quota || countsNew) {
-    const after = await accountTotals(client, write.accountId, write);
-    if (quota) checkQuota('account_quota', write.quotaBytes, after.storedBytes, size);
-    if (countsNew) checkSkillCount(write.maxSkills, after.skills - 1);
-  }
+  await recordChange(client, write.accountId, write.rootUri, write.name, revision, false, now, {
+    quotaBytes: quota ? (write.quotaBytes as number) : 0,
+    size,
+    maxSkills: countsNew ? (write.maxSkills as number) : 0,
+  });
   // The statement's snapshot does not see its own history row: `revisions` counts it (+ 1, unless the
   // revision is unchanged and no row was written).
   return {
