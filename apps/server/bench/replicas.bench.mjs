@@ -8,20 +8,27 @@
 // On a machine with few cores the replicas, PostgreSQL and the load generator share them: the
 // scaling measured is then bounded by the cores, not by the server (the table prints the core count).
 //
+// Each row also gives the CPU the PostgreSQL processes spent per request, how busy the machine's
+// cores were (all processes, this one included: at ~100% the cores, not the server, bound the rate),
+// and the database backends running a statement and, of those, waiting on a lock (sampled every
+// 50 ms from pg_stat_activity, mean): writes queued on one row show as lock waits.
+//
 // Env: BENCH_SKILLS (5000; the seed's processing jobs are drained before measuring), BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS per replica (10),
+// BENCH_SERVER_DIST (the built server folder to measure, default ../dist: another build's `dist` for paired runs),
 // BENCH_PG_SYNC=1 keeps PostgreSQL's fsync/synchronous_commit on (default off: a throwaway cluster),
 // SKILLPORT_EMBEDDINGS (`off` unless set: with the bundled local model each added skill's job also
 // embeds it, ~80 ms of CPU, which would measure the model rather than the replicas).
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseSkillMd } from '@skillport/core';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const dist = path.resolve(here, '../dist');
+const dist = path.resolve(here, process.env.BENCH_SERVER_DIST ?? '../dist');
 const SKILLS = Number(process.env.BENCH_SKILLS ?? 5000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -175,12 +182,74 @@ function cpuMs(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks at USER_HZ = 100
 }
 
+/** CPU time (user + system) of the cluster's processes so far, ms (the postmaster and its children). */
+function postgresCpuMs(dataDir) {
+  const postmaster = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      if (Number(entry) !== postmaster && Number(fields[1]) !== postmaster) continue;
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
+/**
+ * Samples the cluster's backends every 50 ms until `stop`: how many run a statement (not this
+ * sampler) and how many of those wait on a lock, as means over the samples (one decimal).
+ */
+function sampleBackends() {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  let active = 0;
+  let waiting = 0;
+  let samples = 0;
+  let running = true;
+  const done = (async () => {
+    await client.connect();
+    while (running) {
+      const { rows } = await client.query(
+        `SELECT count(*)::int AS active, count(*) FILTER (WHERE wait_event_type = 'Lock')::int AS waiting
+         FROM pg_stat_activity WHERE backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()`,
+      );
+      active += rows[0].active;
+      waiting += rows[0].waiting;
+      samples++;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await client.end();
+  })();
+  const mean = (n) => Math.round((10 * n) / Math.max(1, samples)) / 10;
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return { active: mean(active), waiting: mean(waiting) };
+    },
+  };
+}
+
+/** Busy and total jiffies of all cores so far (`/proc/stat`). */
+function machineTicks() {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  const total = cpu.reduce((sum, n) => sum + n, 0);
+  return { busy: total - idle, total };
+}
+
 /**
  * Runs one scenario against every replica at once; sums req/s, takes the worst p50/p99, and the
  * replicas' CPU time per request (flat when adding a replica costs nothing but cores).
  */
 async function load(replicas, scenario) {
+  const sampler = sampleBackends();
   const cpuBefore = replicas.map((r) => cpuMs(r.child.pid));
+  const postgresBefore = postgresCpuMs(clusterData);
+  const ticksBefore = machineTicks();
   const results = await Promise.all(
     replicas.map(
       (replica) =>
@@ -193,12 +262,21 @@ async function load(replicas, scenario) {
     ),
   );
   const cpu = replicas.reduce((sum, r, i) => sum + cpuMs(r.child.pid) - cpuBefore[i], 0);
+  const postgresCpu = postgresCpuMs(clusterData) - postgresBefore;
+  const backends = await sampler.stop();
+  const ticks = machineTicks();
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
   return {
     'req/s': Math.round(results.reduce((sum, r) => sum + r.requests.average, 0)),
     'p50 ms': Math.max(...results.map((r) => r.latency.p50)),
     'p99 ms': Math.max(...results.map((r) => r.latency.p99)),
     'server cpu µs/req': Math.round((cpu * 1000) / Math.max(1, total)),
+    'postgres cpu µs/req': Math.round((postgresCpu * 1000) / Math.max(1, total)),
+    'active backends': backends.active,
+    'waiting on locks': backends.waiting,
+    'cores busy %': Math.round(
+      (100 * (ticks.busy - ticksBefore.busy)) / Math.max(1, ticks.total - ticksBefore.total),
+    ),
     errors: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
   };
 }
@@ -214,6 +292,8 @@ async function drain(replica) {
 
 const settings = process.env.BENCH_PG_SYNC === '1' ? {} : { fsync: 'off', synchronous_commit: 'off' };
 const cluster = await startPostgresCluster({ settings });
+const clusterData = path.join(cluster.dir, 'data');
+const clusterUrl = cluster.url;
 const children = [];
 try {
   const seedMs = await seed(cluster.url);
