@@ -265,6 +265,10 @@ describe('one verdict for add-skill and validate; local refusals before any requ
     ],
     [['skills', 'update', 'x', 'missing/SKILL.md'], /no such file or folder: missing\/SKILL\.md/],
     [['discover', '--cwd', '/nonexistent-project'], /--cwd \/nonexistent-project: no such folder/],
+    [
+      ['discover', '--path', 'no-such-skill-folder'],
+      /--path no-such-skill-folder: no such file or folder \(/,
+    ],
   ])('%j fails locally with exit 1', async (argv, message) => {
     const result = await run(argv, offline);
     expect(result.code).toBe(1);

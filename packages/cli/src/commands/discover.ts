@@ -42,6 +42,12 @@ export function registerDiscover(program: Command, io: CliIo): void {
             `--cwd ${options.cwd ?? '.'}: ${info ? 'not a folder' : 'no such folder'} (${cwd})`,
           );
         }
+        // A --path the user named that is not there is a mistake in the command, as a wrong --cwd is.
+        for (const extra of options.path ?? []) {
+          if ((await stat(path.resolve(cwd, extra)).catch(() => undefined)) === undefined) {
+            throw new CliError(`--path ${extra}: no such file or folder (${path.resolve(cwd, extra)})`);
+          }
+        }
         const { discoverSkills } = await import('@skillport/core/node');
         const result = await discoverSkills({
           cwd,
