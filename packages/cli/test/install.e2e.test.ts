@@ -373,6 +373,11 @@ describe('history, show --revision, restore, and retention freeing storage', () 
     ]);
     const old = ok(await cli(['skills', 'show', 'notes', '--revision', r1.slice(0, 8)]));
     expect(old.stdout.toString()).toBe(md('notes', 'One.'));
+    const unknown = await cli(['skills', 'show', 'notes', '--revision', 'abcdef12']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      '\n  list the revisions the server keeps with: skillport skills history notes\n',
+    );
     const stale = await cli(['skills', 'restore', 'notes', r1.slice(0, 8), '--if-match', r1]);
     expect(stale.code).toBe(1);
     expect(stale.stderr).toMatch(/CONFLICT/);

@@ -1,6 +1,7 @@
 /** Turns any failure into a message on stderr and an exit status (0 ok, 1 user error, 2 server/network). */
 import { isApiError, isNetworkError, isTimeoutError } from '@skillport/sdk-node';
 import { CliError, type CliIo, EXIT, type OutputFormat } from './io.js';
+import { nameArgs } from './name-arg.js';
 
 interface IssueLike {
   rule?: unknown;
@@ -62,6 +63,16 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
       details.resource.startsWith('/api/v1/api/v1/')
     ) {
       extra.push("  --url is the server's base URL (e.g. http://127.0.0.1:1933), without /api/v1");
+    }
+    // A revision not kept (install name@rev, show --revision, restore): the CLI command that lists them.
+    const revisionOf =
+      error.status === 404 && details?.type === 'revision' && typeof details.resource === 'string'
+        ? /\/skills\/([^/@]+)@[^/]*$/.exec(details.resource)?.[1]
+        : undefined;
+    if (revisionOf !== undefined) {
+      extra.push(
+        `  list the revisions the server keeps with: skillport skills history ${nameArgs(revisionOf)}`,
+      );
     }
     if (error.status === 403 && details?.role === 'root') {
       extra.push(
