@@ -43,7 +43,8 @@ export async function readConfig(env: NodeJS.ProcessEnv): Promise<ConfigFile> {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // A byte order mark, as Windows editors and PowerShell 5 save UTF-8, is not part of the JSON.
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new CliError(`${file} is not valid JSON (${(error as Error).message}); fix or delete it`);
   }

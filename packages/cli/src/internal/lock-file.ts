@@ -109,7 +109,8 @@ export async function readLock(file: string): Promise<LockFile | null> {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // A byte order mark, as Windows editors and PowerShell 5 save UTF-8, is not part of the JSON.
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     throw new CliError(
       `${file} is not valid JSON (${(error as Error).message}); restore it from version control`,

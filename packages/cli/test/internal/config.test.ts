@@ -59,6 +59,13 @@ describe('readConfig / writeConfig', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ api_key: 'secret' });
   });
 
+  it('reads a file saved with a byte order mark and CRLF line ends (Windows editors, PowerShell 5)', async () => {
+    const env = { XDG_CONFIG_HOME: home };
+    await writeConfig(env, {});
+    writeFileSync(configPath(env), '\uFEFF{\r\n  "url": "http://127.0.0.1:2000"\r\n}\r\n');
+    expect(await readConfig(env)).toEqual({ url: 'http://127.0.0.1:2000' });
+  });
+
   it('names the file and the problem when it is broken', async () => {
     const env = { XDG_CONFIG_HOME: home };
     await writeConfig(env, {});

@@ -193,6 +193,14 @@ describe('lock file', () => {
     expect(readdirSync(dir)).toEqual([LOCK_FILE_NAME]); // no temporary file left
   });
 
+  it('reads a lock saved with a byte order mark and CRLF line ends (Windows editors, PowerShell 5)', async () => {
+    const file = path.join(temp(), LOCK_FILE_NAME);
+    const lock = emptyLock();
+    lock.skills['b-skill'] = entry;
+    writeFileSync(file, `\uFEFF${renderLock(lock).replaceAll('\n', '\r\n')}`);
+    expect(await readLock(file)).toEqual(JSON.parse(renderLock(lock)));
+  });
+
   it('a missing file is null', async () => {
     expect(await readLock(path.join(temp(), LOCK_FILE_NAME))).toBeNull();
   });
