@@ -768,22 +768,20 @@ export class PhraseScores {
   /**
    * The matches of a phrase that is not kept, read for one ranking only (not kept), when it holds
    * at most `max` skills: reading stops at the `max + 1`-th (null then, as for a rowid out of range).
+   * The caller counted them (`max` is usually their number): the rows go one at a time into arrays
+   * of that size, so a phrase of 250,000 matches costs its 3 MB of typed arrays and no array per row
+   * held at once (~80 bytes each in the reader's V8 heap, which grew by tens of MB under varied
+   * queries at 100,000 skills).
    */
   readFew(conn: Connection, phrase: string, max: number): { seqs: Int32Array; scores: Float64Array } | null {
-    const rows = conn
-      .stmt(PHRASE_SCORES_FEW)
-      .raw(true)
-      .all(phrase, max + 1) as Array<[number, number]>;
-    if (rows.length > max) return null;
-    const seqs = new Int32Array(rows.length);
-    const scores = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const [seq, raw] = rows[i] as [number, number];
-      if (seq > 0x7fffffff || seq < 0) return null;
-      seqs[i] = seq;
-      scores[i] = raw;
-    }
-    return { seqs, scores };
+    const read = readScored(
+      conn
+        .stmt(PHRASE_SCORES_FEW)
+        .raw(true)
+        .iterate(phrase, max + 1),
+      max,
+    );
+    return read === null || read.count > max ? null : exactly(read);
   }
 
   /** Reads and keeps the matches of `phrase` (not kept); null when they do not fit in the cache. */
@@ -795,36 +793,21 @@ export class PhraseScores {
       this.matches += listed.seqs.length;
       return listed;
     }
-    // Row by row into typed arrays (grown by doubling): reading all rows first would hold an array
-    // per row, ~80 bytes each, for a word held by most of 100,000 skills, in every search reader.
-    let seqs = new Int32Array(1024);
-    let scores = new Float64Array(1024);
-    let count = 0;
-    const rows = conn.stmt(PHRASE_SCORES).raw(true).iterate(phrase) as IterableIterator<[number, number]>;
-    for (const [seq, raw] of rows) {
-      if (this.matches + count >= MAX_CACHED_MATCHES) return null;
-      if (seq > 0x7fffffff || seq < 0) return null;
-      if (count === seqs.length) {
-        const moreSeqs = new Int32Array(count * 2);
-        moreSeqs.set(seqs);
-        seqs = moreSeqs;
-        const moreScores = new Float64Array(count * 2);
-        moreScores.set(scores);
-        scores = moreScores;
-      }
-      seqs[count] = seq;
-      scores[count] = raw;
-      count++;
-    }
-    const matches: PhraseMatches = {
-      seqs: seqs.slice(0, count),
-      scores: scores.slice(0, count),
-      freqs: null,
-      epoch: this.epoch,
-    };
+    // Counted first (without bm25(): ~0.1 µs a match against ~1 µs scored): a phrase that does not
+    // fit is not scored in vain, and the rows go one at a time into arrays of the counted size —
+    // no array per row held at once (~80 bytes each), no doubled arrays left behind for the
+    // collector (garbage outside V8's heap that a reader thread, with little else to collect, kept
+    // for long: tens of MB per reader at 100,000 skills).
+    const room = MAX_CACHED_MATCHES - this.matches;
+    const count = countUpTo(conn, phrase, room);
+    if (count > room) return null;
+    const read = readScored(conn.stmt(PHRASE_SCORES).raw(true).iterate(phrase), count, room);
+    if (read === null || read.count > room) return null;
+    const { seqs, scores } = exactly(read);
+    const matches: PhraseMatches = { seqs, scores, freqs: null, epoch: this.epoch };
     matches.freqs = this.freqsOf(conn, matches);
     this.byPhrase.set(phrase, matches);
-    this.matches += count;
+    this.matches += seqs.length;
     return matches;
   }
 
@@ -850,6 +833,56 @@ export class PhraseScores {
     }
     return freqs;
   }
+}
+
+/** Rows of a phrase read into typed arrays: `count` rows, the arrays possibly longer. */
+interface ScoredRead {
+  seqs: Int32Array;
+  scores: Float64Array;
+  count: number;
+}
+
+/**
+ * `(rowid, relevance)` rows into typed arrays sized for `expected` rows (grown by doubling should
+ * there be more, up to `limit`): reading stops at the `limit + 1`-th row (then `count` is
+ * `limit + 1`). Null when a rowid is out of the int32 range.
+ *
+ * @param rows - the statement's rows, in rowid order
+ * @param expected - rows counted before, ≥ 0
+ * @param limit - the most rows wanted (default `expected`)
+ */
+function readScored(rows: IterableIterator<unknown>, expected: number, limit = expected): ScoredRead | null {
+  let seqs = new Int32Array(expected);
+  let scores = new Float64Array(expected);
+  let count = 0;
+  for (const row of rows as IterableIterator<[number, number]>) {
+    const [seq, raw] = row;
+    if (count === limit) {
+      // One more than wanted: the rest are not read (the iterator is closed by the loop's exit).
+      count++;
+      break;
+    }
+    if (seq > 0x7fffffff || seq < 0) return null;
+    if (count === seqs.length) {
+      const size = Math.min(limit, Math.max(count * 2, 1024));
+      const moreSeqs = new Int32Array(size);
+      moreSeqs.set(seqs);
+      seqs = moreSeqs;
+      const moreScores = new Float64Array(size);
+      moreScores.set(scores);
+      scores = moreScores;
+    }
+    seqs[count] = seq;
+    scores[count] = raw;
+    count++;
+  }
+  return { seqs, scores, count };
+}
+
+/** The rows of a {@link ScoredRead} in arrays of exactly their length (the same arrays when they fit). */
+function exactly(read: ScoredRead): { seqs: Int32Array; scores: Float64Array } {
+  if (read.seqs.length === read.count) return { seqs: read.seqs, scores: read.scores };
+  return { seqs: read.seqs.slice(0, read.count), scores: read.scores.slice(0, read.count) };
 }
 
 function grownOrigins(origins: Float64Array, length: number): Float64Array {
