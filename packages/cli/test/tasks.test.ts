@@ -72,6 +72,17 @@ describe('tasks', () => {
     expect(listed.code, listed.err).toBe(0);
     const tasks = JSON.parse(listed.out) as Array<{ task_id: string; status: string }>;
     expect(tasks.map((t) => t.status)).toEqual(['cancelled', 'pending', 'pending']);
+    const pending = await cli(['tasks', 'list', '--status', 'pending', '--type', 'add_skill', '-o', 'json']);
+    expect((JSON.parse(pending.out) as unknown[]).length).toBe(2);
+    // A status or type the server does not know would list nothing: refused, naming the values.
+    const typo = await cli(['tasks', 'list', '--status', 'complete']);
+    expect(typo.code).toBe(1);
+    expect(typo.err).toBe(
+      'error: --status must be one of pending, running, completed, failed, cancelled, got "complete"\n',
+    );
+    const type = await cli(['tasks', '--type', 'add']);
+    expect(type.code).toBe(1);
+    expect(type.err).toBe('error: --type must be one of add_skill, update_skill, got "add"\n');
     const table = await cli(['tasks']);
     expect(table.out).toMatch(/^TASK\s+TYPE\s+STATUS\s+CREATED\s+SKILL/);
     expect(table.out).toContain('viking://user/default/skills/first-task');

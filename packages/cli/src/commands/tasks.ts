@@ -1,4 +1,5 @@
 /** `task <id>`, `wait`, `observer queue`: processing jobs of the caller. */
+import { TaskResultSchema } from '@skillport/core';
 import type { Command } from 'commander';
 import { type Context, createContext, parsePositive } from '../internal/context.js';
 import { withInterruptReport } from '../internal/interrupt.js';
@@ -58,6 +59,10 @@ export function registerTasks(program: Command, io: CliIo): void {
     .action(async (options: { status?: string; type?: string; skill?: string; limit?: string }, command) => {
       const ctx = createContext(io, command);
       const limit = parsePositive('--limit', options.limit, true);
+      // The server answers an unknown status or type with no tasks (as the seed API does): a typo such
+      // as `--status complete` would read as "no tasks".
+      oneOf('--status', options.status, TaskResultSchema.shape.status.options);
+      oneOf('--type', options.type, TaskResultSchema.shape.task_type.options);
       const list = await (await ctx.client()).listTasks({
         ...(options.status ? { status: options.status } : {}),
         ...(options.type ? { task_type: options.type } : {}),
@@ -139,4 +144,10 @@ export function registerTasks(program: Command, io: CliIo): void {
       const ctx = createContext(io, command);
       printQueue(ctx, await (await ctx.client()).getQueueStatus());
     });
+}
+
+/** Refuses a value outside `allowed`, naming the flag and the values it takes. */
+function oneOf(flag: string, value: string | undefined, allowed: readonly string[]): void {
+  if (value === undefined || allowed.includes(value)) return;
+  throw new CliError(`${flag} must be one of ${allowed.join(', ')}, got "${value}"`);
 }
