@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeCorpus } from '../../../scripts/test-corpus.js';
 import { corpusDir, REPO_ROOT, skillCases } from './support/corpus.js';
@@ -573,6 +574,24 @@ describe('bulk add and export / import', () => {
       `error: cannot write ${work}: ${work} is a folder; name a file such as ${path.join(work, 'skills.zip')}\n`,
     );
     expect(readdirSync(work).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('import reports a skill the server refuses in the table and in the error line, exit 1', async () => {
+    const zip = path.join(work, 'partly-bad.zip');
+    writeFileSync(
+      zip,
+      zipSync({
+        'imported-fine/SKILL.md': strToU8(md('imported-fine', 'Fine.')),
+        'bad name/SKILL.md': strToU8(md('bad name', 'Refused.')),
+      }),
+    );
+    const run = await cli(['skills', 'import', zip], { env: { COLUMNS: '300' } });
+    expect(run.code).toBe(1);
+    expect(run.stdout.toString()).toMatch(
+      /bad name\s+refused\s+INVALID_ARGUMENT: Invalid skill name "bad name"/,
+    );
+    expect(run.stdout.toString()).toContain(`1 of 2 skills imported from ${zip}\n`);
+    expect(run.stderr).toBe('error: 1 of 2 skills refused: see detail\n');
   });
 
   it('export writes every skill of the root as folders; import into another server gives the same revisions', async () => {

@@ -362,7 +362,9 @@ async function importAction(
   }
   if (refused.length > 0) {
     throw new CliError(
-      ctx.format === 'json' ? '' : `${refused.length} skills were refused`,
+      ctx.format === 'json'
+        ? ''
+        : `${refused.length} of ${outcomes.length} skill${outcomes.length === 1 ? '' : 's'} refused: see detail`,
       refused.some((o) => (o.error?.status ?? 0) >= 500) ? EXIT.server : EXIT.user,
     );
   }
