@@ -7,7 +7,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { relaunchPlan, SERVE_CHILD_ENV, serveInvocation, usesGlibc } from '../src/internal/serve-process.js';
+import {
+  relaunchPlan,
+  SERVE_CHILD_ENV,
+  SERVE_HEAP_GROWING_PERCENT,
+  serveInvocation,
+  usesGlibc,
+} from '../src/internal/serve-process.js';
 import { CLI_BIN, cleanEnv, requireBuild } from './support/processes.js';
 
 describe('serveInvocation', () => {
@@ -78,12 +84,28 @@ describe('relaunchPlan', () => {
     expect(relaunchPlan({}, [], undefined, false)).toBeNull();
   });
 
-  it('not in the child, not when turned off, not on PostgreSQL', () => {
+  it('not in the child, not when turned off', () => {
     expect(relaunchPlan({ [SERVE_CHILD_ENV]: '1' }, [], undefined, true)).toBeNull();
     expect(relaunchPlan({ SKILLPORT_SERVE_RELAUNCH: '0' }, [], undefined, true)).toBeNull();
-    expect(relaunchPlan({}, [], 'postgres://h/db', true)).toBeNull();
-    expect(relaunchPlan({ SKILLPORT_DATABASE_URL: 'postgresql://h/db' }, [], undefined, true)).toBeNull();
+    expect(relaunchPlan({ SKILLPORT_SERVE_RELAUNCH: '0' }, [], 'postgres://h/db', true)).toBeNull();
     expect(relaunchPlan({}, [], 'sqlite:/tmp/a.db', true)).not.toBeNull();
+  });
+
+  it('on PostgreSQL: the heap growing factor only, glibc and the young generation left at their defaults', () => {
+    const v8Only = {
+      execArgv: [`--heap-growing-percent=${SERVE_HEAP_GROWING_PERCENT}`],
+      env: { [SERVE_CHILD_ENV]: '1' },
+    };
+    expect(relaunchPlan({}, [], 'postgres://h/db', true)).toEqual(v8Only);
+    expect(relaunchPlan({ SKILLPORT_DATABASE_URL: 'postgresql://h/db' }, [], undefined, true)).toEqual(
+      v8Only,
+    );
+    // The flag given to `--database-url` wins over the environment's SQLite file.
+    expect(relaunchPlan({ SKILLPORT_DATABASE_URL: 'sqlite:/tmp/a.db' }, [], 'postgres://h/db', true)).toEqual(
+      v8Only,
+    );
+    expect(relaunchPlan({}, ['--heap-growing-percent=30'], 'postgres://h/db', true)).toBeNull();
+    expect(relaunchPlan({}, [], 'postgres://h/db', false)).toBeNull();
   });
 });
 
