@@ -266,6 +266,10 @@ describe('one verdict for add-skill and validate; local refusals before any requ
     [['skills', 'update', 'x', 'missing/SKILL.md'], /no such file or folder: missing\/SKILL\.md/],
     [['discover', '--cwd', '/nonexistent-project'], /--cwd \/nonexistent-project: no such folder/],
     [
+      ['skills', 'show', 'some-skill', '--files', '--level', '1'],
+      /--files lists the files of the skill and --level prints one level of it: use one of them/,
+    ],
+    [
       ['discover', '--path', 'no-such-skill-folder'],
       /--path no-such-skill-folder: no such file or folder \(/,
     ],

@@ -167,6 +167,11 @@ export function registerSkills(program: Command, io: CliIo): Command {
         const level = options.level ?? '2';
         if (!['0', '1', '2'].includes(level))
           throw new CliError(`--level must be 0, 1 or 2, got "${options.level}"`);
+        if (options.files && options.level !== undefined) {
+          throw new CliError(
+            '--files lists the files of the skill and --level prints one level of it: use one of them',
+          );
+        }
         const client = await ctx.client();
         const target = {
           ...(options.target ? { target_uri: options.target } : {}),
