@@ -101,6 +101,11 @@ export function tempUploadCharge(size: number): number {
   return Math.max(size, TEMP_UPLOAD_MIN_CHARGE);
 }
 
+/** The bytes a write stores: the sum of its files' contents (what the account quota counts), bytes. */
+export function writeBytes(write: Pick<SkillWrite, 'files'>): number {
+  return write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
+}
+
 /** The environment variables of the per-account quotas, named in refusals. */
 export const QUOTA_SETTINGS = {
   account_quota: 'SKILLPORT_ACCOUNT_QUOTA_MB',

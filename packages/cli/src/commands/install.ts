@@ -359,7 +359,6 @@ async function installFromLock(
   report(ctx, ws, outcomes, extra, options.frozen ? 'installed (--frozen)' : 'installed');
 }
 
-/** The server's current revision of a locked skill, or why it is unknown. */
 /** The state of a locked skill the server no longer has. */
 const REMOVED = 'removed from the server';
 
@@ -371,6 +370,7 @@ function removedHint(names: readonly string[]): string {
   );
 }
 
+/** The server's current revision of a locked skill, or why it is unknown. */
 async function latestRevision(
   clients: ClientPool,
   entry: LockedSkill,

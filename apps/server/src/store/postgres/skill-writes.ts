@@ -10,7 +10,14 @@ import { computeRevision, sha256HexAsync } from '../revision.js';
 import { skillUri } from '../skill-uri.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
 import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
-import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, tempUploadGone } from '../write-checks.js';
+import {
+  checkFiles,
+  checkIfMatch,
+  checkQuota,
+  checkSkillCount,
+  tempUploadGone,
+  writeBytes,
+} from '../write-checks.js';
 import { ACCOUNT_TOTALS_COLUMNS } from './account-ops.js';
 import { deleteOrphanBlobs } from './history-ops.js';
 
@@ -239,7 +246,7 @@ export function commitLimitError(error: unknown, write: SkillWrite): SkillportEr
   if (!Number.isFinite(used)) return undefined;
   try {
     if (e.code === 'SKQ01') {
-      const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
+      const size = writeBytes(write);
       checkQuota('account_quota', write.quotaBytes, used, size);
     } else {
       checkSkillCount(write.maxSkills, used);
@@ -319,7 +326,7 @@ export async function putSkillTx(
     });
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
-  const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
+  const size = writeBytes(write);
   // A new skill under a skill limit: it is not written yet, so `skills` is the count without it.
   const countsNew = counted && existing === undefined;
   if (checked && first !== undefined) {

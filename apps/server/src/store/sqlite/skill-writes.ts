@@ -5,7 +5,7 @@ import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { skillUri } from '../skill-uri.js';
 import { OVERVIEW_PATH, type SkillRecord, type SkillWrite, type SkillWriteResult } from '../types.js';
-import { checkFiles, checkIfMatch, checkQuota, checkSkillCount } from '../write-checks.js';
+import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, writeBytes } from '../write-checks.js';
 import { consumeTempUploadTx, skillCount, storedBytes } from './account-ops.js';
 import type { Connection } from './connection.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from './rows.js';
@@ -217,7 +217,7 @@ export function putSkillTx(
   }
   checkIfMatch(write.ifMatch, existing?.revision, write.name, resource);
   if (write.quotaBytes !== undefined && write.quotaBytes > 0) {
-    const size = write.files.reduce((sum, file) => sum + file.content.byteLength, 0);
+    const size = writeBytes(write);
     checkQuota('account_quota', write.quotaBytes, storedBytes(conn, write.accountId, write), size);
   }
   if (existing === undefined && write.maxSkills !== undefined && write.maxSkills > 0) {
