@@ -433,10 +433,11 @@ describe('the catalogue page served at /', () => {
     );
     await shot(page, 'skill-desktop-light');
 
+    // A Markdown view fills itself in an effect after the tab's first paint: poll, not read once.
     await page.getByRole('tab', { name: /Overview/ }).click();
-    expect(await page.getByTestId('skill-overview').textContent()).toContain('meeting-notes');
+    await expect.poll(() => page.getByTestId('skill-overview').textContent()).toContain('meeting-notes');
     await page.getByRole('tab', { name: /Abstract/ }).click();
-    expect(await page.getByTestId('skill-abstract').textContent()).toContain('Turn meeting notes');
+    await expect.poll(() => page.getByTestId('skill-abstract').textContent()).toContain('Turn meeting notes');
     await page.getByRole('tab', { name: /Source/ }).click();
     expect(await page.getByTestId('skill-source').textContent()).toBe(NOTES);
     await page.getByRole('tab', { name: /SKILL\.md/ }).click();
