@@ -229,6 +229,29 @@ describe('install, lock, outdated, update, frozen, uninstall', () => {
       expect(tree(path.join(clone, agentFolder))).toEqual(tree(path.join(proj, agentFolder)));
     }
     expect(readFileSync(path.join(clone, 'skillport-lock.json'))).toEqual(lockBytes);
+    // A Windows checkout (git core.autocrlf=true) gives every text file CRLF line endings: not an
+    // edit, so --frozen passes and leaves the files as git wrote them. The binary file is untouched.
+    const crlfFiles: Record<string, string> = {};
+    const toCrlf = (d: string) => {
+      for (const entry of readdirSync(d, { withFileTypes: true })) {
+        const full = path.join(d, entry.name);
+        if (entry.isDirectory()) toCrlf(full);
+        else if (!readFileSync(full).includes(0)) {
+          writeFileSync(full, readFileSync(full, 'utf8').replace(/\r?\n/g, '\r\n'));
+          crlfFiles[full] = sha(readFileSync(full));
+        }
+      }
+    };
+    toCrlf(path.join(clone, '.claude/skills'));
+    expect(Object.keys(crlfFiles).length).toBeGreaterThan(2);
+    const crlfRun = ok(await cli(['install', '--frozen', '-o', 'json'], { cwd: clone }));
+    expect(
+      new Set(crlfRun.json<{ results: Array<{ result: string }> }>().results.map((r) => r.result)),
+    ).toEqual(new Set(['unchanged']));
+    for (const [file, digest] of Object.entries(crlfFiles)) expect(sha(readFileSync(file))).toBe(digest);
+    expect(ok(await cli(['installed', '--offline'], { cwd: clone })).stdout.toString()).not.toMatch(
+      /modified/,
+    );
     // --frozen never changes the lock: adding an agent is refused, names are refused.
     const more = await cli(['install', '--frozen', '--agent', 'gemini-cli'], { cwd: clone });
     expect(more.code).toBe(1);

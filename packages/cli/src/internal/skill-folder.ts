@@ -82,8 +82,56 @@ async function walk(dir: string, prefix = ''): Promise<{ files: string[]; specia
   return { files, special };
 }
 
+const CR = 13;
+const LF = 10;
+
+/** `bytes` with every CRLF turned into LF, or null when there is none (a lone CR is kept). */
+function crlfToLf(bytes: Uint8Array): Uint8Array | null {
+  let pairs = 0;
+  for (let i = 1; i < bytes.length; i++) if (bytes[i] === LF && bytes[i - 1] === CR) pairs++;
+  if (pairs === 0) return null;
+  const out = new Uint8Array(bytes.length - pairs);
+  let j = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === CR && bytes[i + 1] === LF) continue;
+    out[j++] = bytes[i] as number;
+  }
+  return out;
+}
+
+/** `bytes` with every LF not already after a CR turned into CRLF, or null when there is none. */
+function lfToCrlf(bytes: Uint8Array): Uint8Array | null {
+  let lone = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === LF && bytes[i - 1] !== CR) lone++;
+  if (lone === 0) return null;
+  const out = new Uint8Array(bytes.length + lone);
+  let j = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] === LF && bytes[i - 1] !== CR) out[j++] = CR;
+    out[j++] = bytes[i] as number;
+  }
+  return out;
+}
+
 /**
- * Compares the folder `dir` with the files that were installed there.
+ * Whether `bytes` (a file as found in an installed folder) are the file installed there: the same
+ * bytes, or — for a text file (no NUL byte, the test git uses) — the same bytes but for the line
+ * endings git converts on checkout and commit with `core.autocrlf` (every LF as CRLF, or every CRLF
+ * as LF). So a project checked out on Windows with `core.autocrlf=true` still reads as intact, while
+ * the lock keeps the sha-256 of the bytes the server serves. Any other difference is an edit.
+ */
+function isInstalledFile(bytes: Uint8Array, digest: FileDigest): boolean {
+  const same = (b: Uint8Array | null) =>
+    b !== null && b.byteLength === digest.size && sha256Hex(b) === digest.sha256;
+  if (same(bytes)) return true;
+  if (bytes.includes(0)) return false;
+  return same(crlfToLf(bytes)) || same(lfToCrlf(bytes));
+}
+
+/**
+ * Compares the folder `dir` with the files that were installed there. A text file whose only
+ * difference is its line endings (LF ↔ CRLF, as git's `core.autocrlf` converts them) counts as
+ * unchanged.
  *
  * @param expected - the installed files (from the lock file), or null when nothing was recorded:
  *   then any existing folder is `foreign` (skillport did not put it there)
@@ -114,7 +162,7 @@ export async function readFolderState(
     want.delete(file);
     const full = path.join(dir, ...file.split('/'));
     const bytes = await readFile(full);
-    if (bytes.byteLength !== digest.size || sha256Hex(bytes) !== digest.sha256) changed.push(file);
+    if (!isInstalledFile(bytes, digest)) changed.push(file);
     // An executable file that lost its execute bit no longer works: changed. One made executable by
     // hand is left alone (as it would run either way).
     else if (POSIX && digest.executable === true && ((await stat(full)).mode & 0o100) === 0)

@@ -384,6 +384,40 @@ describe('skill folders', () => {
     expect(await readFolderState(dir, null)).toMatchObject({ kind: 'foreign' });
   });
 
+  it('line endings converted by git (core.autocrlf) are not edits; other byte changes still are', async () => {
+    const crlf = (text: string) => text.replace(/\n/g, '\r\n');
+    const lfText = { 'SKILL.md': md('demo'), 'scripts/run.sh': '#!/bin/sh\necho hi\n' };
+    const crlfText = { 'notes.txt': 'served\r\nwith CRLF\r\n' };
+    const served = new Map<string, Uint8Array>(
+      [
+        ...Object.entries(lfText),
+        ...Object.entries(crlfText),
+        // Binary (it holds a NUL byte): its byte 10 is data, so no line-ending conversion applies.
+        ['bin/data.bin', '\0x\ny'],
+      ].map(([p, t]) => [p as string, new TextEncoder().encode(t)] as const),
+    );
+    const locked = [...served].map(([p, b]) => ({ path: p, sha256: sha(b), size: b.byteLength }));
+    const skills = path.join(temp(), 'skills');
+    await writeSkillFolder(skills, 'demo', served);
+    const dir = path.join(skills, 'demo');
+    // A Windows checkout with core.autocrlf=true: LF files arrive with CRLF.
+    for (const [file, text] of Object.entries(lfText)) writeFileSync(path.join(dir, file), crlf(text));
+    // A checkout with core.autocrlf=input or false of a file git stored normalized: CRLF became LF.
+    writeFileSync(path.join(dir, 'notes.txt'), 'served\nwith CRLF\n');
+    expect(await readFolderState(dir, locked)).toEqual({ kind: 'intact' });
+    // A binary file is compared byte for byte.
+    writeFileSync(path.join(dir, 'bin/data.bin'), '\0x\r\ny');
+    // A real edit stays an edit, whatever its line endings; so does a line ending added or removed.
+    writeFileSync(path.join(dir, 'SKILL.md'), crlf(`${md('demo')}More.\n`));
+    writeFileSync(path.join(dir, 'scripts/run.sh'), '#!/bin/sh\r\necho hi\r\n\r\n');
+    const state = await readFolderState(dir, locked);
+    expect(state.kind === 'modified' && [...state.changed].sort()).toEqual([
+      'SKILL.md',
+      'bin/data.bin',
+      'scripts/run.sh',
+    ]);
+  });
+
   it('a write that fails leaves the previous folder as it was and no temporary folder', async () => {
     const skills = path.join(temp(), 'skills');
     await writeSkillFolder(skills, 'demo', files);
