@@ -1,5 +1,6 @@
 /** The CLI run in-process for what needs no server: usage, config, local validate, exit statuses. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -332,6 +333,21 @@ describe('one verdict for add-skill and validate; local refusals before any requ
     const result = await run(['serve', '--data-dir', path.join(file, 'data'), '--port', '0'], offline);
     expect(result.code, result.err).toBe(1);
     expect(result.err).toContain(`${file} is a file, not a folder`);
+  });
+
+  it('serve on a port already in use fails with exit 2, naming the port, and creates no data folder', async () => {
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (held.address() as AddressInfo).port;
+      const dataDir = path.join(dir, 'serve-port-taken');
+      const result = await run(['serve', '--port', String(port), '--data-dir', dataDir], offline);
+      expect(result.code, result.err).toBe(2);
+      expect(result.err).toContain(`127.0.0.1:${port} is already in use`);
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      await new Promise((resolve) => held.close(resolve));
+    }
   });
 
   it('serve refuses an unsupported --database-url with exit 1', async () => {

@@ -1,4 +1,5 @@
 /** `serve`: runs the Skillport server in this process, on the embedded SQLite store by default. */
+import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { CliError, type CliIo, EXIT } from '../internal/io.js';
@@ -13,6 +14,20 @@ export function parsePort(raw: string | undefined): number | undefined {
     throw new CliError(`--port must be a TCP port from 0 to 65535 (0 = any free port), got "${raw}"`);
   }
   return value;
+}
+
+/**
+ * Binds `host:port` and closes it again at once: resolves when the port could be bound now, rejects
+ * with the listen error (`code` `EADDRINUSE`, `EACCES`, …) otherwise. Another process may still take
+ * the port before the server listens; the server's own listen error then reports it.
+ */
+export async function probePort(host: string, port: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => resolve());
+  });
+  await new Promise((resolve) => probe.close(resolve));
 }
 
 interface ServeOptions {
@@ -50,15 +65,23 @@ export function registerServe(program: Command, io: CliIo): void {
         ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
         ...(ctx.format === 'json' ? { logger: false as const } : {}),
       };
+      const host = settings.host ?? '127.0.0.1';
+      const inUse = () =>
+        new CliError(
+          `cannot start the server: ${host}:${settings.port ?? 1933} is already in use (another Skillport server?). ` +
+            'Choose another port with --port <n> (or SKILLPORT_PORT), or --port 0 for any free one.',
+          EXIT.server,
+        );
+      // The server opens its store (creating the data folder) before it listens: a port already taken
+      // is found first, so that mistake leaves nothing behind. Any other listen error is the
+      // server's to report as it starts.
+      if (settings.port !== 0) {
+        await probePort(host, settings.port ?? 1933).catch((error: unknown) => {
+          if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') throw inUse();
+        });
+      }
       const running = await server.startServer(settings).catch((error: unknown) => {
-        if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') {
-          const where = `${settings.host ?? '127.0.0.1'}:${settings.port ?? 1933}`;
-          throw new CliError(
-            `cannot start the server: ${where} is already in use (another Skillport server?). ` +
-              'Choose another port with --port <n> (or SKILLPORT_PORT), or --port 0 for any free one.',
-            EXIT.server,
-          );
-        }
+        if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') throw inUse();
         const refused = error as { code?: unknown; setting?: unknown } | null;
         if (refused?.code === 'SKILLPORT_CONFIG') {
           // A setting the user chose: exit 1, naming the flag when the setting came from one.
