@@ -120,13 +120,19 @@ export async function addAction(
   if (items.length === 1 && only !== undefined && only.tool === undefined) {
     // One skill: the detailed result (and a failure is the command's error).
     const result = await interruptible(() =>
-      withSpinner(io, ctx.format, `${verb} ${only.label}…`, async () => {
-        // A file or folder too large for the server is refused here, before it is zipped or uploaded.
-        const upload = await checkedSource(client, only);
-        const { source, filename } = upload;
-        const write = await client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
-        return { write, skipped: upload.skipped };
-      }),
+      withSpinner(
+        io,
+        ctx.format,
+        `${verb} ${only.label}…`,
+        async () => {
+          // A file or folder too large for the server is refused here, before it is zipped or uploaded.
+          const upload = await checkedSource(client, only);
+          const { source, filename } = upload;
+          const write = await client.addSkill(source, { ...fields, ...(filename ? { filename } : {}) });
+          return { write, skipped: upload.skipped };
+        },
+        { plain: options.wait },
+      ),
     );
     printWriteResult(ctx, result.write, result.skipped);
     if (only.local !== undefined) await noteLeftBehind(io, only.local);
@@ -330,10 +336,16 @@ async function addMany(
   );
   let processed: Map<BulkOutcome, string> | undefined;
   if (wait && outcomes.some((o) => o.result !== 'refused')) {
-    processed = await withSpinner(ctx.io, ctx.format, 'Waiting for processing…', async () => {
-      await client.waitProcessed(timeout !== undefined ? { timeout } : {});
-      return batchTaskStatus(client, outcomes);
-    });
+    processed = await withSpinner(
+      ctx.io,
+      ctx.format,
+      'Waiting for processing…',
+      async () => {
+        await client.waitProcessed(timeout !== undefined ? { timeout } : {});
+        return batchTaskStatus(client, outcomes);
+      },
+      { plain: true },
+    );
   }
   const refused = outcomes.filter((o) => o.result === 'refused');
   if (ctx.format === 'json') {

@@ -224,15 +224,21 @@ export function registerSkills(program: Command, io: CliIo): Command {
       const resolved = await resolveSource(io, raw);
       const client = await ctx.client();
       const update = () =>
-        withSpinner(io, ctx.format, `Updating ${name} from ${resolved.label}…`, async () => {
-          const { source, filename, skipped } = await checkedSource(client, resolved);
-          const write = await client.updateSkill(name, source, {
-            ...fields,
-            ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
-            ...(filename ? { filename } : {}),
-          });
-          return { write, skipped };
-        });
+        withSpinner(
+          io,
+          ctx.format,
+          `Updating ${name} from ${resolved.label}…`,
+          async () => {
+            const { source, filename, skipped } = await checkedSource(client, resolved);
+            const write = await client.updateSkill(name, source, {
+              ...fields,
+              ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
+              ...(filename ? { filename } : {}),
+            });
+            return { write, skipped };
+          },
+          { plain: options.wait },
+        );
       // With --wait, Ctrl-C says what the server is still processing and how to follow it.
       const result = options.wait
         ? await withInterruptReport(io, client, `updating ${name}`, update)

@@ -106,8 +106,12 @@ export function registerTasks(program: Command, io: CliIo): void {
       const timeout = parsePositive('--timeout', options.timeout);
       const client = await ctx.client();
       const queue = await withInterruptReport(io, client, 'waiting for processing', () =>
-        withSpinner(io, ctx.format, 'Waiting for processing…', () =>
-          client.waitProcessed(timeout === undefined ? {} : { timeout }),
+        withSpinner(
+          io,
+          ctx.format,
+          'Waiting for processing…',
+          () => client.waitProcessed(timeout === undefined ? {} : { timeout }),
+          { plain: true },
         ),
       );
       printQueue(ctx, queue);

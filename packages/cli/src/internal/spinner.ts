@@ -1,7 +1,8 @@
 /**
  * A progress spinner on stderr (`yocto-spinner`), shown only on an interactive terminal and never with
  * `-o json`: off a TTY, under `CI` or with `TERM=dumb` every call is a no-op, so pipes and logs get
- * only the command's output.
+ * only the command's output — except a long wait (`--wait`), which says there in two plain lines what
+ * it waited for and how long (see {@link SpinnerOptions.plain}).
  */
 import yoctoSpinner from 'yocto-spinner';
 import type { CliIo, OutputFormat } from './io.js';
@@ -48,13 +49,33 @@ export function startSpinner(io: CliIo, format: OutputFormat, text: string): Spi
   };
 }
 
+/** Options of {@link withSpinner}. */
+export interface SpinnerOptions {
+  /**
+   * Where no spinner is drawn (off a TTY, under `CI`, `TERM=dumb`) but the output is not JSON, say
+   * it in plain lines on stderr instead: `text` when the work starts, and `text: done in 2.4 s` when
+   * it ends well (a failure is reported by the command). For long waits (`--wait`), so a pipe or a CI
+   * log shows what the command is waiting for. Default false: silent there.
+   */
+  plain?: boolean | undefined;
+}
+
 /** Runs `work` with a spinner, stopping it however `work` ends. */
 export async function withSpinner<T>(
   io: CliIo,
   format: OutputFormat,
   text: string,
   work: () => Promise<T>,
+  options: SpinnerOptions = {},
 ): Promise<T> {
+  if (options.plain === true && format !== 'json' && !showsProgress(io, format)) {
+    const started = performance.now();
+    io.stderr.write(`${text}\n`);
+    const result = await work();
+    const seconds = (performance.now() - started) / 1000;
+    io.stderr.write(`${text.replace(/…$/, '')}: done in ${seconds.toFixed(1)} s\n`);
+    return result;
+  }
   const spinner = startSpinner(io, format, text);
   try {
     return await work();
