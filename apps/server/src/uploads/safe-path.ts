@@ -8,12 +8,13 @@ const DRIVE_LETTER = /^[A-Za-z]:/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const MAX_SEGMENT_LENGTH = 255;
 
-function refuse(path: string, reason: string, message: string): never {
+function refuseWritten(path: string, reason: string, message: string, written = path): never {
+  const read = written === path ? '' : ` (read as ${JSON.stringify(path.slice(0, 200))})`;
   throw new SkillportError(
     'INVALID_ARGUMENT',
-    `Unsafe file path ${JSON.stringify(path.slice(0, 200))}: ${message}`,
+    `Unsafe file path ${JSON.stringify(written.slice(0, 200))}${read}: ${message}`,
     {
-      details: { field: 'path', path: path.slice(0, 500), reason },
+      details: { field: 'path', path: written.slice(0, 500), reason },
     },
   );
 }
@@ -25,10 +26,14 @@ function refuse(path: string, reason: string, message: string): never {
  *
  * @param path - the path as found in the upload (folder entries end with `/`, which is removed)
  * @param maxDepth - most path segments allowed (file name included)
+ * @param written - the name as the upload spells it, when `path` was derived from it (a zip entry
+ *   written with `\`): the refusal names it (default `path`)
  * @returns the path without a trailing `/`
- * @throws SkillportError `INVALID_ARGUMENT` with `details {field: 'path', path, reason}`
+ * @throws SkillportError `INVALID_ARGUMENT` with `details {field: 'path', path, reason}` (`path`: as written)
  */
-export function checkSkillFilePath(path: string, maxDepth: number): string {
+export function checkSkillFilePath(path: string, maxDepth: number, written = path): string {
+  const refuse = (at: string, reason: string, message: string): never =>
+    refuseWritten(at, reason, message, written);
   const p = path.endsWith('/') ? path.slice(0, -1) : path;
   if (p.length === 0) refuse(path, 'empty', 'the path is empty');
   if (CONTROL.test(p)) refuse(path, 'control_character', 'control characters (NUL included) are not allowed');

@@ -70,7 +70,10 @@ function findEndOfCentralDirectory(view: DataView): number {
 }
 
 interface CentralEntry {
+  /** The entry's path, `\` read as `/` (see {@link readZip}). */
   name: string;
+  /** The name as the archive spells it. */
+  written: string;
   flags: number;
   method: number;
   crc: number;
@@ -129,6 +132,7 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
     const extraLength = view.getUint16(p + 30, true);
     const commentLength = view.getUint16(p + 32, true);
     if (p + 46 + nameLength > bytes.length) throw invalid('corrupt central directory');
+    const written = entryName(decoder, bytes.subarray(p + 46, p + 46 + nameLength));
     const entry: CentralEntry = {
       flags: view.getUint16(p + 8, true),
       method: view.getUint16(p + 10, true),
@@ -138,7 +142,10 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
       mode: (view.getUint32(p + 38, true) >>> 16) & 0xffff,
       host: view.getUint8(p + 5),
       localOffset: view.getUint32(p + 42, true),
-      name: entryName(decoder, bytes.subarray(p + 46, p + 46 + nameLength)),
+      // APPNOTE 4.4.17 asks for `/`; Windows tools (and .NET's ZipFile before 4.6.1) write `\`,
+      // which no portable file name holds: it is their folder separator.
+      name: written.replaceAll('\\', '/'),
+      written,
     };
     if (
       entry.size === 0xffffffff ||
@@ -265,7 +272,9 @@ function isExecutableEntry(entry: CentralEntry): boolean {
 
 /**
  * Reads every regular file of a zip archive, in central-directory order. Folder entries and
- * `__MACOSX/` metadata are skipped.
+ * `__MACOSX/` metadata are skipped. A backslash in an entry name is read as the folder separator, as
+ * Windows zip tools write it (`scripts\run.sh` is `scripts/run.sh`); the path rules then apply to
+ * the result (`..\x` is a traversal), and a refusal names the entry as the archive spells it.
  *
  * @param bytes - the archive
  * @param limits - entry count, total uncompressed bytes, compression ratio, path depth
@@ -282,7 +291,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
   let compressedTotal = 0;
   const seen = new Set<string>();
   for (const entry of entries) {
-    checkSkillFilePath(entry.name, limits.maxPathDepth);
+    checkSkillFilePath(entry.name, limits.maxPathDepth, entry.written);
     if ((entry.mode & S_IFMT) === S_IFLNK) {
       throw invalid(`symlink entries are not allowed (${JSON.stringify(entry.name)})`, {
         path: entry.name,

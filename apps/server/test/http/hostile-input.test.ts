@@ -42,7 +42,12 @@ describe('zip slip and unsafe paths', () => {
     ['docs/../../evil.txt', 'traversal'],
     ['/etc/cron.d/evil', 'absolute'],
     ['C:/Windows/evil.dll', 'drive_letter'],
-    ['docs\\evil.txt', 'backslash'],
+    // `\` is read as the folder separator (Windows zip tools write it): the rules apply after that.
+    ['..\\evil.txt', 'traversal'],
+    ['docs\\..\\..\\evil.txt', 'traversal'],
+    ['\\etc\\cron.d\\evil', 'absolute'],
+    ['C:\\Windows\\evil.dll', 'drive_letter'],
+    ['docs\\\\evil.txt', 'empty_segment'],
     ['docs/./evil.txt', 'empty_segment'],
     ['docs//evil.txt', 'empty_segment'],
     ['a/b/c/d/e.txt', 'too_deep'],

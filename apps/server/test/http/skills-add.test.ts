@@ -5,6 +5,7 @@ import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { describeCorpus, findCorpus } from '../../../../scripts/test-corpus.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { buildZip } from '../helpers/zip-builder.js';
 
 let t: TestServer;
 beforeAll(async () => {
@@ -204,6 +205,28 @@ describe('POST /api/v1/skills — the four request forms', () => {
     const again = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } });
     expect(again.status).toBe(404);
     expect(again.json.error.code).toBe('NOT_FOUND');
+  });
+
+  test('a zip made on Windows (backslash entry names) stores its files under "/" paths', async () => {
+    const md = '---\nname: win-zip-skill\ndescription: Zipped on Windows with backslashes\n---\n\n# Win\n';
+    // As Windows tools write them: host MS-DOS, `\` between folder names (APPNOTE asks for `/`).
+    const zip = buildZip([
+      { name: 'win-zip-skill\\SKILL.md', data: md, host: 0 },
+      { name: 'win-zip-skill\\scripts\\run.sh', data: '#!/bin/sh\necho hi\n', host: 0 },
+      { name: 'win-zip-skill\\docs\\guide\\intro.md', data: '# Intro\n', host: 0 },
+    ]);
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { temp_file_id: await upload(zip, 'win.zip'), wait: true },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result).toMatchObject({ name: 'win-zip-skill', auxiliary_files: 2 });
+    const get = await t.request('GET', '/api/v1/skills/win-zip-skill?level=0');
+    const paths = (get.json.result.files as Array<{ path: string }>).map((f) => f.path);
+    expect(paths).toEqual(expect.arrayContaining(['SKILL.md', 'scripts/run.sh', 'docs/guide/intro.md']));
+    expect(paths.filter((p) => p.includes('\\'))).toEqual([]);
+    const file = await t.request('GET', '/api/v1/skills/win-zip-skill/files/scripts/run.sh');
+    expect(file.status, file.text).toBe(200);
+    expect(file.text).toBe('#!/bin/sh\necho hi\n');
   });
 
   test('a temp upload is used up only by the write that stores it: a refused add or update leaves it for a retry', async () => {

@@ -143,3 +143,40 @@ describe('readZip executable files', () => {
     expect(names(files)).toEqual({ 'SKILL.md': false, 'run.sh': false });
   });
 });
+
+describe('readZip entry names written with backslashes (Windows zip tools)', () => {
+  test('`\\` is read as the folder separator: the files come back under `/` paths', () => {
+    const files = readZip(
+      buildZip([
+        { name: 'skill\\SKILL.md', data: 'x', host: 0 },
+        { name: 'skill\\scripts\\run.sh', data: 'r', host: 10 },
+        { name: 'skill/docs\\a.md', data: 'a', host: 3 },
+      ]),
+      LIMITS,
+    );
+    expect(files.map((f) => f.path)).toEqual(['skill/SKILL.md', 'skill/scripts/run.sh', 'skill/docs/a.md']);
+  });
+
+  test('a name given both ways is a duplicate entry (400), naming it', () => {
+    const refused = refusal(() =>
+      readZip(
+        buildZip([
+          { name: 'docs\\a.md', data: 'a' },
+          { name: 'docs/a.md', data: 'b' },
+        ]),
+        LIMITS,
+      ),
+    );
+    expect(refused.code).toBe('INVALID_ARGUMENT');
+    expect(refused.message).toContain('duplicate entry "docs/a.md"');
+  });
+
+  test('after the conversion every path rule applies: `..\\` is a traversal, naming the entry as written', () => {
+    const refused = refusal(() =>
+      readZip(buildZip([{ name: '..\\..\\evil.txt', data: 'e', host: 0 }]), LIMITS),
+    );
+    expect(refused.code).toBe('INVALID_ARGUMENT');
+    expect(refused.details.reason).toBe('traversal');
+    expect(refused.message).toContain('"..\\\\..\\\\evil.txt"');
+  });
+});
