@@ -201,8 +201,24 @@ interface ImportedSkill {
   exported: string | null;
 }
 
-/** Reads an export: one skill per top folder holding a SKILL.md; the manifest's revisions when present. */
-function readExport(bytes: Uint8Array, label: string): ImportedSkill[] {
+/** An entry of an import zip left out, and why (`no_skill_md`: a top folder; `outside_folder`: a file). */
+interface SkippedEntry {
+  /** The top folder (ending in `/`) or the file, as named in the zip. */
+  path: string;
+  reason: 'no_skill_md' | 'outside_folder';
+  message: string;
+}
+
+/**
+ * Reads an export: one skill per top folder holding a SKILL.md; the manifest's revisions when present.
+ * A backslash in an entry name is read as `/` (a zip re-made by a Windows tool). Every top folder
+ * without a SKILL.md at its top and every file outside a folder is returned in `skipped`; the
+ * manifest and `__MACOSX/` metadata are not skills and not reported.
+ *
+ * @throws CliError when the bytes are not a zip, the manifest is unreadable or of another version, or
+ *   no skill folder is found (naming what was skipped)
+ */
+function readExport(bytes: Uint8Array, label: string): { skills: ImportedSkill[]; skipped: SkippedEntry[] } {
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(bytes);
@@ -233,10 +249,15 @@ function readExport(bytes: Uint8Array, label: string): ImportedSkill[] {
     ]),
   );
   const skills = new Map<string, Map<string, Uint8Array>>();
-  for (const [entry, content] of Object.entries(entries)) {
+  const loose: string[] = [];
+  for (const [written, content] of Object.entries(entries)) {
+    const entry = written.replaceAll('\\', '/');
     if (entry.endsWith('/') || entry === EXPORT_MANIFEST || entry.startsWith('__MACOSX/')) continue;
     const slash = entry.indexOf('/');
-    if (slash <= 0) continue;
+    if (slash <= 0) {
+      loose.push(entry);
+      continue;
+    }
     const name = entry.slice(0, slash);
     const file = checkRelativePath(name, entry.slice(slash + 1));
     const files = skills.get(name) ?? new Map<string, Uint8Array>();
@@ -244,8 +265,16 @@ function readExport(bytes: Uint8Array, label: string): ImportedSkill[] {
     skills.set(name, files);
   }
   const out: ImportedSkill[] = [];
+  const skipped: SkippedEntry[] = [];
   for (const [name, files] of [...skills].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!files.has('SKILL.md')) continue;
+    if (!files.has('SKILL.md')) {
+      skipped.push({
+        path: `${name}/`,
+        reason: 'no_skill_md',
+        message: `no SKILL.md at the top of this folder (${files.size} file${files.size === 1 ? '' : 's'}): not a skill folder`,
+      });
+      continue;
+    }
     out.push({
       name,
       files,
@@ -253,8 +282,19 @@ function readExport(bytes: Uint8Array, label: string): ImportedSkill[] {
       exported: revisions.get(name) ?? null,
     });
   }
-  if (out.length === 0) throw new CliError(`${label} holds no skill folder (<name>/SKILL.md)`);
-  return out;
+  for (const file of loose.sort()) {
+    skipped.push({ path: file, reason: 'outside_folder', message: 'a file outside any skill folder' });
+  }
+  if (out.length === 0) {
+    const shown = skipped.slice(0, 5).map((e) => `${e.path} (${e.message})`);
+    throw new CliError(
+      `${label} holds no skill folder (<name>/SKILL.md)` +
+        (shown.length > 0
+          ? `; it holds ${shown.join(', ')}${skipped.length > 5 ? ` and ${skipped.length - 5} more` : ''}`
+          : ''),
+    );
+  }
+  return { skills: out, skipped };
 }
 
 interface ImportOutcome {
@@ -313,7 +353,7 @@ async function importAction(
   const bytes = await readFile(path.resolve(io.cwd, file)).catch((error: NodeJS.ErrnoException) => {
     throw new CliError(`cannot read ${file}: ${error.message}`);
   });
-  const skills = readExport(new Uint8Array(bytes), file);
+  const { skills, skipped } = readExport(new Uint8Array(bytes), file);
   const client = await ctx.client();
   const outcomes = await withProgress(
     io,
@@ -334,7 +374,7 @@ async function importAction(
   const refused = outcomes.filter((o) => o.result === 'refused');
   const changed = outcomes.filter((o) => o.same_revision === false);
   if (ctx.format === 'json') {
-    printJson(io, { file, skills: outcomes });
+    printJson(io, { file, skills: outcomes, skipped });
   } else {
     ctx.print(
       renderTable(
@@ -354,9 +394,13 @@ async function importAction(
         ctx.width,
       ),
     );
+    for (const entry of skipped) ctx.print(`skipped ${entry.path}: ${entry.message}\n`);
     ctx.print(
       `${outcomes.length - refused.length} of ${outcomes.length} skills imported from ${file}` +
         (changed.length > 0 ? `; ${changed.length} with a different revision than exported` : '') +
+        (skipped.length > 0
+          ? `; ${skipped.length} ${skipped.length === 1 ? 'entry' : 'entries'} skipped (see above)`
+          : '') +
         '\n',
     );
   }
