@@ -335,6 +335,21 @@ describe('one verdict for add-skill and validate; local refusals before any requ
     expect(result.err).toContain(`${file} is a file, not a folder`);
   });
 
+  it('an SDK error raised before any request keeps its code in -o json (a --url that is not http)', async () => {
+    const table = await run(['--url', 'ftp://example.com', 'skills', 'list']);
+    expect(table.code).toBe(1);
+    expect(table.err).toBe(
+      'error: url must be an absolute http(s) URL such as http://127.0.0.1:1933, got "ftp://example.com"\n  field: url\n  reason: not_http_url\n',
+    );
+    const json = await run(['--url', 'ftp://example.com', 'skills', 'list', '-o', 'json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.err)).toMatchObject({
+      status: 'error',
+      error: { code: 'INVALID_ARGUMENT', details: { field: 'url', reason: 'not_http_url' } },
+      exit_code: 1,
+    });
+  });
+
   it('serve on a port already in use fails with exit 2, naming the port, and creates no data folder', async () => {
     const held = createServer();
     await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));

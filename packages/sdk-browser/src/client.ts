@@ -46,7 +46,7 @@ import {
   type SkillSource,
   type UpdateSkillOptions,
 } from './client-options.js';
-import { NetworkError, TimeoutError } from './errors.js';
+import { LocalError, NetworkError, TimeoutError } from './errors.js';
 import { errorFromResponse, parseJson, unwrapResult } from './internal/envelope.js';
 import {
   anySignal,
@@ -95,20 +95,25 @@ export class AsyncHTTPClient {
 
   /**
    * @param options - see {@link ClientOptions}; every field is optional.
-   * @throws TypeError when `url` is not an absolute http(s) URL, or has a query or fragment (a path
-   *   prefix, as behind a proxy, is kept: `https://example.com/skillport`).
+   * @throws LocalError `INVALID_ARGUMENT` (`details.field` `url`) when `url` is not an absolute
+   *   http(s) URL, or has a query or fragment (a path prefix, as behind a proxy, is kept:
+   *   `https://example.com/skillport`).
    */
   constructor(options: ClientOptions = {}) {
     const url = (options.url ?? DEFAULT_URL).replace(/\/+$/, '');
     if (!/^https?:\/\/[^/]/i.test(url)) {
-      throw new TypeError(
+      throw new LocalError(
+        'INVALID_ARGUMENT',
         `url must be an absolute http(s) URL such as ${DEFAULT_URL}, got "${url.slice(0, 200)}"`,
+        { details: { field: 'url', reason: 'not_http_url' } },
       );
     }
     if (/[?#]/.test(url)) {
       // Every route is appended to the base URL: after a query or fragment it would not be a path.
-      throw new TypeError(
+      throw new LocalError(
+        'INVALID_ARGUMENT',
         `url must be the server's base URL, without a query (?…) or fragment (#…), such as ${DEFAULT_URL} or https://example.com/skillport; got "${url.slice(0, 200)}"`,
+        { details: { field: 'url', reason: 'query_or_fragment' } },
       );
     }
     this.url = url;
@@ -400,7 +405,8 @@ export class AsyncHTTPClient {
    * @param params - `updated_since` (ISO 8601) for the first page, or `cursor` (a `next_cursor`);
    *   `node_limit` (changes per page, default and at most 1000), `target_uri`.
    * @returns list's shape plus `deleted`, `next_cursor`, `has_more`.
-   * @throws InvalidArgumentError for a malformed time or cursor.
+   * @throws InvalidArgumentError for a malformed time or cursor; LocalError `INVALID_ARGUMENT`
+   *   (nothing sent) when neither `updated_since` nor `cursor` is given.
    * @example
    * ```ts
    * let page = await client.listChanges({ updated_since: '2026-01-01T00:00:00Z' });
@@ -409,7 +415,11 @@ export class AsyncHTTPClient {
    */
   async listChanges(params: QueryOf<SkillListParams>, options: CallOptions = {}): Promise<SkillListResult> {
     if (params.updated_since == null && params.cursor == null) {
-      throw new TypeError('listChanges needs updated_since (an ISO 8601 time) or cursor (a next_cursor)');
+      throw new LocalError(
+        'INVALID_ARGUMENT',
+        'listChanges needs updated_since (an ISO 8601 time, e.g. "2026-01-01T00:00:00Z") or cursor (a next_cursor)',
+        { details: { field: 'updated_since', reason: 'missing' } },
+      );
     }
     return this.listSkills(params, options);
   }

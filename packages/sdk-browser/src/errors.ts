@@ -6,6 +6,9 @@
  *   server's message and details, the request id and the request's method and URL.
  * - {@link NetworkError}: no HTTP answer at all (connection refused, DNS, CORS, reset).
  * - {@link TimeoutError}: no answer within the client's `timeout`.
+ * - {@link LocalError}: refused on this side before any request was sent (a bad argument, a local
+ *   path that names nothing, a folder selection without SKILL.md), with the `code` the server gives
+ *   the same mistake (`INVALID_ARGUMENT`, `NOT_FOUND`, …).
  *
  * Use the guards ({@link isApiError}, {@link isNetworkError}, {@link isTimeoutError}) rather than
  * `instanceof` when errors may cross bundles or realms: they check a brand, not a prototype.
@@ -17,7 +20,7 @@ import type { ErrorCode } from '@skillport/core';
 const BRAND = Symbol.for('@skillport/sdk.error');
 
 /** Which kind of client error this is; the value of the brand the guards check. */
-export type ClientErrorKind = 'api' | 'network' | 'timeout';
+export type ClientErrorKind = 'api' | 'network' | 'timeout' | 'local';
 
 /** Fields of an {@link ApiError}, as sent across a worker boundary or logged. */
 export interface ApiErrorFields {
@@ -40,7 +43,8 @@ export interface ApiErrorFields {
 /** A plain-object form of any client error (see {@link serializeClientError}). */
 export type SerializedClientError =
   | ({ kind: 'api' } & ApiErrorFields)
-  | { kind: 'network' | 'timeout'; message: string; method: string; url: string; cause?: string };
+  | { kind: 'network' | 'timeout'; message: string; method: string; url: string; cause?: string }
+  | ({ kind: 'local' } & LocalErrorFields);
 
 /**
  * The server refused or failed a request (non-2xx answer). Subclasses name the code family.
@@ -191,6 +195,60 @@ export class TimeoutError extends Error {
   }
 }
 
+/** Fields of a {@link LocalError}, as sent across a worker boundary or logged. */
+export interface LocalErrorFields {
+  /** The code the server answers the same mistake with (`INVALID_ARGUMENT`, `NOT_FOUND`, …). */
+  code: ErrorCode;
+  /** What failed, what was expected, the offending input (truncated). */
+  message: string;
+  /** `{field}` (the argument: `url`, `source`, `path`, …), `{reason}`, `{path}` (a local path). */
+  details?: Record<string, unknown> | undefined;
+}
+
+/**
+ * A call refused on this side, before any request was sent: a bad argument (`url` of the
+ * constructor, `listChanges` without `updated_since` or `cursor`), a local path that names nothing or
+ * cannot be read (Node), a folder selection `zipSkillFiles` cannot make a skill of. `code` is the one
+ * the server gives the same mistake, so one `switch (error.code)` handles both; there is no `status`
+ * and no `requestId`, since nothing was sent.
+ *
+ * Codes: `INVALID_ARGUMENT` (a bad argument; `details.field`, `details.reason`), `NOT_FOUND` (a
+ * local path that names nothing; `details.path`), `PERMISSION_DENIED` (a local path this process may
+ * not read), `PAYLOAD_TOO_LARGE` (a local folder over the zipper's limits).
+ * @example
+ * ```ts
+ * try { await client.addSkill('./skils/pdf-tools'); }
+ * catch (e) { if (isLocalError(e) && e.code === 'NOT_FOUND') console.error(e.message, e.details?.path); }
+ * ```
+ */
+export class LocalError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  /**
+   * @param code - the server's code for the same mistake
+   * @param message - what failed and what was expected
+   * @param options - `details` (`{field, reason, path}`), `cause` (the underlying error)
+   */
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: Record<string, unknown> | undefined; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'LocalError';
+    this.code = code;
+    this.details = options.details;
+    Object.defineProperty(this, BRAND, { value: 'local' satisfies ClientErrorKind });
+  }
+
+  /** The fields as a plain object (`JSON.stringify` friendly). */
+  toJSON(): { name: string } & LocalErrorFields {
+    const { name, code, message, details } = this;
+    return details === undefined ? { name, code, message } : { name, code, message, details };
+  }
+}
+
 function kindOf(value: unknown): ClientErrorKind | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   return (value as Record<symbol, ClientErrorKind | undefined>)[BRAND];
@@ -215,6 +273,10 @@ export function isNetworkError(value: unknown): value is NetworkError {
 export function isTimeoutError(value: unknown): value is TimeoutError {
   return kindOf(value) === 'timeout';
 }
+/** True when `value` is a {@link LocalError} (from any copy of this package): refused before any request. */
+export function isLocalError(value: unknown): value is LocalError {
+  return kindOf(value) === 'local';
+}
 
 /**
  * Turns a client error into a plain object that survives `structuredClone`/`postMessage`; any other
@@ -225,6 +287,10 @@ export function serializeClientError(error: unknown): SerializedClientError | un
   if (isApiError(error)) {
     const { name: _name, ...fields } = error.toJSON();
     return { kind: 'api', ...fields };
+  }
+  if (isLocalError(error)) {
+    const { name: _name, ...fields } = error.toJSON();
+    return { kind: 'local', ...fields };
   }
   if (isNetworkError(error) || isTimeoutError(error)) {
     const cause = error.cause instanceof Error ? error.cause.message : undefined;
@@ -243,10 +309,19 @@ export function serializeClientError(error: unknown): SerializedClientError | un
  * Rebuilds the typed error from {@link serializeClientError}'s output (same class, same fields).
  * @example `throw deserializeClientError(message.error);`
  */
-export function deserializeClientError(data: SerializedClientError): ApiError | NetworkError | TimeoutError {
+export function deserializeClientError(
+  data: SerializedClientError,
+): ApiError | NetworkError | TimeoutError | LocalError {
   if (data.kind === 'api') {
     const { kind: _kind, ...fields } = data;
     return createApiError(fields);
+  }
+  if (data.kind === 'local') {
+    return new LocalError(
+      data.code,
+      data.message,
+      data.details === undefined ? {} : { details: data.details },
+    );
   }
   const init = {
     method: data.method,

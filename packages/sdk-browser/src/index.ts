@@ -13,7 +13,7 @@ export type {
   UpdateSkillOptions,
 } from './client-options.js';
 export { DEFAULT_URL } from './client-options.js';
-export type { ApiErrorFields, ClientErrorKind, SerializedClientError } from './errors.js';
+export type { ApiErrorFields, ClientErrorKind, LocalErrorFields, SerializedClientError } from './errors.js';
 export {
   ApiError,
   AuthenticationError,
@@ -26,8 +26,10 @@ export {
   InvalidArgumentError,
   InvalidUriError,
   isApiError,
+  isLocalError,
   isNetworkError,
   isTimeoutError,
+  LocalError,
   NetworkError,
   NotFoundError,
   PayloadTooLargeError,

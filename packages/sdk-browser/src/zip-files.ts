@@ -3,6 +3,10 @@
  * uploaded in one request. Runtime-neutral: works on `File` objects in browsers, Node, Deno and workers.
  */
 import { zipSync } from 'fflate';
+import { LocalError } from './errors.js';
+
+const refuse = (reason: string, message: string) =>
+  new LocalError('INVALID_ARGUMENT', message, { details: { field: 'files', reason } });
 
 /** One file to put in the archive: a `File` (its `webkitRelativePath`, else its name) or an explicit path. */
 export type ZipInput = File | { path: string; data: Blob | Uint8Array | string };
@@ -27,10 +31,10 @@ function normalise(raw: string): string {
   for (const part of parts) {
     if (part === '' || part === '.') continue;
     if (part === '..')
-      throw new Error(`refusing to zip a path that escapes its folder: "${raw.slice(0, 200)}"`);
+      throw refuse('traversal', `refusing to zip a path that escapes its folder: "${raw.slice(0, 200)}"`);
     kept.push(part);
   }
-  if (kept.length === 0) throw new Error(`empty file path in the selection: "${raw.slice(0, 200)}"`);
+  if (kept.length === 0) throw refuse('empty', `empty file path in the selection: "${raw.slice(0, 200)}"`);
   return kept.join('/');
 }
 
@@ -43,8 +47,9 @@ function normalise(raw: string): string {
  *
  * @param files - the picked files (a `FileList` works), or `{path, data}` entries.
  * @returns the zip archive bytes.
- * @throws Error when no `SKILL.md` is among the files, when two folders hold one, or a path
- *   contains `..`.
+ * @throws LocalError `INVALID_ARGUMENT` (`details.reason` `no_skill_md`, `several_skill_md`,
+ *   `traversal`, `empty`) when no `SKILL.md` is among the files, when two folders hold one, or a
+ *   path contains `..` or is empty.
  * @example
  * ```ts
  * const zip = await zipSkillFiles(input.files); // <input type="file" webkitdirectory>
@@ -64,10 +69,13 @@ export async function zipSkillFiles(files: Iterable<ZipInput> | ArrayLike<ZipInp
     .filter(({ path }) => path === 'SKILL.md' || path.endsWith('/SKILL.md'))
     .map(({ path }) => path.slice(0, path.length - 'SKILL.md'.length));
   if (definitions.length === 0)
-    throw new Error('no SKILL.md among the selected files: pick the skill folder');
+    throw refuse('no_skill_md', 'no SKILL.md among the selected files: pick the skill folder');
   const root = definitions.reduce((best, dir) => (dir.length < best.length ? dir : best));
   if (definitions.some((dir) => dir.length === root.length && dir !== root)) {
-    throw new Error(`several folders hold a SKILL.md at the same depth: ${definitions.join(', ')}`);
+    throw refuse(
+      'several_skill_md',
+      `several folders hold a SKILL.md at the same depth: ${definitions.join(', ')}; pick one skill folder`,
+    );
   }
   const tree: Record<string, Uint8Array> = {};
   for (const { entry, path } of useful) {

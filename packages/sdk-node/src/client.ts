@@ -33,7 +33,9 @@ export class AsyncHTTPClient extends BaseClient {
   /**
    * Adds a skill; see the browser client's `addSkill`. A string naming an existing local file or
    * folder is uploaded (folders zipped first).
-   * @throws Error when a path-like string names nothing; the browser client's errors otherwise.
+   * @throws LocalError (nothing sent) when a path-like string names nothing (`NOT_FOUND`), a folder
+   *   cannot be zipped as a skill (the code of `zipSkillDir`) or a file cannot be read; the browser
+   *   client's errors otherwise.
    */
   override async addSkill(source: SkillSource, options: AddSkillOptions = {}): Promise<SkillAddResult> {
     const [resolved, resolvedOptions] = await resolveLocal(source, options);

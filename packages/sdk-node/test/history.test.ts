@@ -4,7 +4,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AsyncHTTPClient, ConflictError, InvalidArgumentError, NotFoundError } from '@skillport/sdk-node';
+import {
+  AsyncHTTPClient,
+  ConflictError,
+  InvalidArgumentError,
+  isLocalError,
+  NotFoundError,
+} from '@skillport/sdk-node';
 import { SyncHTTPClient } from '@skillport/sdk-node/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireBuild } from '../../cli/test/support/processes.js';
@@ -89,7 +95,11 @@ describe('AsyncHTTPClient: revisions, files, restore, change feed', () => {
     const next = await client.listChanges({ cursor: page.next_cursor ?? null });
     expect(next.skills).toEqual([]);
     expect(next.deleted?.map((d) => d.name)).toEqual(['notes-helper']);
-    await expect(client.listChanges({})).rejects.toThrow(TypeError);
+    await expect(client.listChanges({})).rejects.toMatchObject({
+      name: 'LocalError',
+      code: 'INVALID_ARGUMENT',
+      details: { field: 'updated_since' },
+    });
   });
 });
 
@@ -109,5 +119,22 @@ describe('SyncHTTPClient: the same calls, blocking', () => {
     const feed = client.listChanges({ updated_since: '2000-01-01' });
     expect(feed.skills.map((s) => s.name)).toContain('notes-helper');
     client.close();
+  });
+
+  it('an error raised before any request comes back from the worker with its class, code and details', () => {
+    const client = new SyncHTTPClient({ url: server.url });
+    try {
+      let thrown: unknown;
+      try {
+        client.addSkill('./no/such/skill-folder');
+      } catch (error) {
+        thrown = error;
+      }
+      expect(isLocalError(thrown)).toBe(true);
+      expect(thrown).toMatchObject({ code: 'NOT_FOUND', details: { field: 'source' } });
+      expect(() => client.listChanges({})).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    } finally {
+      client.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 /** Turns any failure into a message on stderr and an exit status (0 ok, 1 user error, 2 server/network). */
-import { isApiError, isNetworkError, isTimeoutError } from '@skillport/sdk-node';
+import { isApiError, isLocalError, isNetworkError, isTimeoutError } from '@skillport/sdk-node';
 import { CliError, type CliIo, EXIT, type OutputFormat } from './io.js';
 import { nameArgs } from './name-arg.js';
 
@@ -81,6 +81,11 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
     }
     if (error.requestId) extra.push(`  request id: ${error.requestId}`);
     message = `${message} (${error.code}, HTTP ${error.status})`;
+  } else if (isLocalError(error)) {
+    // Refused by the client before any request: the server's code for the same mistake, no HTTP status.
+    code = error.code;
+    details = error.details;
+    extra.push(...describeDetails(details));
   } else if (isNetworkError(error) || isTimeoutError(error)) {
     exitCode = EXIT.server;
     code = isNetworkError(error) ? 'NETWORK_ERROR' : 'TIMEOUT';

@@ -8,6 +8,8 @@
  * always content.
  */
 
+import { LocalError } from '@skillport/sdk-browser';
+
 /** A local file or folder read for upload: the bytes and the file name to send. */
 export interface LocalUpload {
   bytes: Uint8Array;
@@ -46,10 +48,27 @@ export function looksLikePath(value: string): boolean {
   );
 }
 
+/** The code for a file system error of reading `path` (`EACCES` → `PERMISSION_DENIED`, …). */
+function readError(error: unknown, path: string): LocalError {
+  const code = (error as { code?: unknown } | null)?.code;
+  const denied = code === 'EACCES' || code === 'EPERM';
+  return new LocalError(
+    denied ? 'PERMISSION_DENIED' : code === 'ENOENT' ? 'NOT_FOUND' : 'INVALID_ARGUMENT',
+    `cannot read ${path}: ${(error as Error).message}`,
+    {
+      details: { field: 'source', path, reason: typeof code === 'string' ? code : 'unreadable' },
+      cause: error,
+    },
+  );
+}
+
 /**
  * Reads a local path for upload, or returns `undefined` when `value` is content.
- * @throws Error when `value` looks like a path but nothing exists there (so a typo is not sent as
- *   content), or when it names something that is neither a file nor a folder.
+ * @throws LocalError (nothing sent; `details.field` `source`, `details.path` the resolved path):
+ *   `NOT_FOUND` when `value` looks like a path but nothing exists there (so a typo is not sent as
+ *   content); `INVALID_ARGUMENT` when it names something that is neither a file nor a folder;
+ *   `PERMISSION_DENIED` when it cannot be read; for a folder, the code `zipSkillDir` gives (`NOT_FOUND`
+ *   without SKILL.md at its root, `INVALID_ARGUMENT`, `PAYLOAD_TOO_LARGE`, …) with its details.
  */
 export async function readLocalSource(value: string): Promise<LocalUpload | undefined> {
   if (value.includes('\n') || value.trim() === '' || value.length > 4096) return undefined;
@@ -63,14 +82,27 @@ export async function readLocalSource(value: string): Promise<LocalUpload | unde
   const info = await fs.stat(candidate).catch(() => undefined);
   if (!info) {
     if (looksLikePath(value)) {
-      throw new Error(`no such file or folder: ${value.slice(0, 300)} (resolved to ${candidate})`);
+      throw new LocalError(
+        'NOT_FOUND',
+        `no such file or folder: ${value.slice(0, 300)} (resolved to ${candidate})`,
+        { details: { field: 'source', path: candidate } },
+      );
     }
     return undefined;
   }
   if (info.isDirectory()) {
     // Loaded on demand: the folder walker pulls in the skill parser, which plain calls do not need.
-    const { zipSkillDir } = await import('@skillport/core/node');
-    const bytes = await zipSkillDir(candidate);
+    const [{ zipSkillDir }, { isSkillportError }] = await Promise.all([
+      import('@skillport/core/node'),
+      import('@skillport/core'),
+    ]);
+    const bytes = await zipSkillDir(candidate).catch((error: unknown) => {
+      // One error class for every local refusal, which also crosses SyncHTTPClient's worker whole.
+      if (isSkillportError(error)) {
+        throw new LocalError(error.code, error.message, { details: error.details, cause: error });
+      }
+      throw readError(error, candidate);
+    });
     return {
       bytes,
       filename: `${path.basename(candidate) || 'skill'}.zip`,
@@ -78,7 +110,15 @@ export async function readLocalSource(value: string): Promise<LocalUpload | unde
       kind: 'folder',
     };
   }
-  if (!info.isFile()) throw new Error(`not a regular file or folder: ${candidate}`);
-  const bytes = new Uint8Array(await fs.readFile(candidate));
+  if (!info.isFile()) {
+    throw new LocalError('INVALID_ARGUMENT', `not a regular file or folder: ${candidate}`, {
+      details: { field: 'source', path: candidate, reason: 'not_file_or_folder' },
+    });
+  }
+  const bytes = new Uint8Array(
+    await fs.readFile(candidate).catch((error: unknown) => {
+      throw readError(error, candidate);
+    }),
+  );
   return { bytes, filename: path.basename(candidate), source: candidate, kind: 'file' };
 }

@@ -1,6 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isSkillportError } from '@skillport/core';
+import { isLocalError, LocalError } from '@skillport/sdk-browser';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { looksLikePath, readLocalSource } from '../../src/internal/local-source.js';
@@ -58,4 +60,27 @@ describe('readLocalSource', () => {
   it('refuses a path-like string that names nothing', async () => {
     await expect(readLocalSource(path.join(dir, 'missing-folder'))).rejects.toThrow(/no such file or folder/);
   });
+
+  it('refuses with a LocalError carrying the code the server gives the same mistake', async () => {
+    const missing = path.join(dir, 'missing-folder');
+    const notFound = await readLocalSource(missing).catch((error: unknown) => error);
+    expect(isLocalError(notFound)).toBe(true);
+    expect(notFound).toMatchObject({ code: 'NOT_FOUND', details: { field: 'source', path: missing } });
+    // A folder without SKILL.md: the zipper's own code and details, the zipper's error as the cause.
+    mkdirSync(path.join(dir, 'not-a-skill'), { recursive: true });
+    writeFileSync(path.join(dir, 'not-a-skill', 'README.md'), '# no skill here\n');
+    const noSkill = await readLocalSource(path.join(dir, 'not-a-skill')).catch((error: unknown) => error);
+    expect(noSkill).toBeInstanceOf(LocalError);
+    expect(noSkill).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/No SKILL\.md/) });
+    expect(isSkillportError((noSkill as Error).cause)).toBe(true);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a path that is neither a file nor a folder → INVALID_ARGUMENT',
+    async () => {
+      const special = await readLocalSource('/dev/null').catch((error: unknown) => error);
+      expect(isLocalError(special)).toBe(true);
+      expect(special).toMatchObject({ code: 'INVALID_ARGUMENT', details: { reason: 'not_file_or_folder' } });
+    },
+  );
 });
