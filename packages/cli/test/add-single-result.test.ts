@@ -40,6 +40,50 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe('add-skill of a folder of skill folders', () => {
+  it('names on stderr each folder it leaves out and why; stdout and -o json keep their shape', async () => {
+    mkdirSync(path.join(dir, 'collection', 'docs', 'img'), { recursive: true });
+    writeFileSync(path.join(dir, 'collection', 'docs', 'img', 'logo.txt'), 'not a skill\n');
+    mkdirSync(path.join(dir, 'collection', '.claude', 'skills', 'hidden-one'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'collection', '.claude', 'skills', 'hidden-one', 'SKILL.md'),
+      '---\nname: hidden-one\ndescription: In a hidden folder, not searched\n---\n\nBody.\n',
+    );
+    for (const name of ['listed-one', 'listed-two']) {
+      mkdirSync(path.join(dir, 'collection', name), { recursive: true });
+      writeFileSync(
+        path.join(dir, 'collection', name, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: A skill of the collection folder\n---\n\nBody.\n`,
+      );
+    }
+    const notes =
+      'note: skipped collection/.claude/: a hidden folder (its name starts with "."): not searched; give it as an input to add its skills\n' +
+      'note: skipped collection/docs/: no SKILL.md in it or its sub-folders: not a skill folder\n';
+    const table = await cli(['add-skill', 'collection']);
+    expect(table.code, table.err).toBe(0);
+    expect(table.err).toBe(notes);
+    expect(table.out).toMatch(/^2 added, 0 replaced, 0 refused \(2 inputs\)$/m);
+    const json = await cli(['add-skill', 'collection', '-o', 'json']);
+    expect(json.code, json.err).toBe(0);
+    expect(json.err).toBe(notes);
+    expect((JSON.parse(json.out) as Array<{ name: string }>).map((r) => r.name)).toEqual([
+      'listed-one',
+      'listed-two',
+    ]);
+    // Given as an input, a hidden folder is searched; with no skill outside it, the refusal names it.
+    const hidden = await cli(['add-skill', 'collection/.claude']);
+    expect(hidden.code, hidden.err).toBe(0);
+    expect(hidden.out).toMatch(/^name\s+hidden-one$/m);
+    rmSync(path.join(dir, 'collection', 'listed-one'), { recursive: true });
+    rmSync(path.join(dir, 'collection', 'listed-two'), { recursive: true });
+    const empty = await cli(['add-skill', 'collection']);
+    expect(empty.code).toBe(1);
+    expect(empty.err).toContain(
+      'not searched: collection/.claude/ (give a folder as an input to add its skills)',
+    );
+  });
+});
+
 describe('add-skill of one input', () => {
   it('says when it replaced an existing skill, and not when the skill is new', async () => {
     const first = await cli(['add-skill', 'skills/with-template']);

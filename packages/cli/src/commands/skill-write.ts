@@ -109,7 +109,11 @@ export async function addAction(
 ): Promise<void> {
   const ctx = createContext(io, command);
   const fields = writeFields(options);
-  const items = await expandInputs(io, raws);
+  // A folder of skill folders: each folder left out is named on stderr (as the lone-SKILL.md note),
+  // so the results table and `-o json` keep their shape.
+  const items = await expandInputs(io, raws, {
+    onSkippedFolder: (folder) => io.stderr.write(`note: skipped ${folder.path}: ${folder.message}\n`),
+  });
   const client = await ctx.client();
   const only = items[0];
   const verb = options.wait ? 'Adding and processing' : 'Adding';

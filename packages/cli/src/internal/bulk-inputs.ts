@@ -117,16 +117,59 @@ async function isFile(file: string): Promise<boolean> {
   );
 }
 
-/** Folders under `dir` holding a SKILL.md, sorted; a skill folder's own sub-folders are not searched. */
-async function skillFolders(dir: string, depth = 0): Promise<string[]> {
+/**
+ * A folder below a folder of skill folders that add leaves out: `no_skill_md` (no SKILL.md in it or
+ * in its sub-folders; reported once, at its top), `hidden` (its name starts with `.`: not searched),
+ * `too_deep` (nested past the search depth: its sub-folders were not searched). Folders that are
+ * never skills (`node_modules`, `.git`, `dist`, …) are not reported.
+ */
+export interface SkippedFolder {
+  /** The folder as shown in results (the input as typed plus the path below it), ending in `/`. */
+  path: string;
+  reason: 'no_skill_md' | 'hidden' | 'too_deep';
+  message: string;
+}
+
+const SKIPPED_MESSAGES: Record<SkippedFolder['reason'], string> = {
+  no_skill_md: 'no SKILL.md in it or its sub-folders: not a skill folder',
+  hidden: 'a hidden folder (its name starts with "."): not searched; give it as an input to add its skills',
+  too_deep: `nested more than ${MAX_DEPTH} folders deep: its sub-folders were not searched; give it as an input`,
+};
+
+/**
+ * Folders under `dir` holding a SKILL.md, sorted; a skill folder's own sub-folders are not searched.
+ * `skipped` gets the folders left out, as paths relative to the input folder.
+ */
+async function skillFolders(
+  dir: string,
+  skipped: Array<Pick<SkippedFolder, 'path' | 'reason'>>,
+  depth = 0,
+  rel = '',
+): Promise<string[]> {
   if (await isFile(path.join(dir, 'SKILL.md'))) return [dir];
-  if (depth >= MAX_DEPTH) return [];
+  if (depth >= MAX_DEPTH) {
+    skipped.push({ path: rel, reason: 'too_deep' });
+    return [];
+  }
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const found: string[] = [];
   for (const entry of entries) {
-    if (!entry.isDirectory() || SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
-    found.push(...(await skillFolders(path.join(dir, entry.name), depth + 1)));
+    if (!entry.isDirectory() || SKIPPED.has(entry.name)) continue;
+    const below = `${rel}${entry.name}/`;
+    if (entry.name.startsWith('.')) {
+      skipped.push({ path: below, reason: 'hidden' });
+      continue;
+    }
+    const inner: typeof skipped = [];
+    const folders = await skillFolders(path.join(dir, entry.name), inner, depth + 1, below);
+    found.push(...folders);
+    // A folder with nothing to add and nothing else to say is one line, not one per sub-folder.
+    if (folders.length === 0 && inner.every((s) => s.reason === 'no_skill_md')) {
+      skipped.push({ path: below, reason: 'no_skill_md' });
+    } else {
+      skipped.push(...inner);
+    }
   }
   return found;
 }
@@ -163,10 +206,16 @@ async function readStdin(io: CliIo): Promise<string> {
 /**
  * Expands every input into skill items, in input order.
  *
+ * @param options - `onSkippedFolder`: told of each folder below a folder of skill folders that is
+ *   left out, and why (see {@link SkippedFolder}), in the order found
  * @throws CliError for a `.json` file that is neither an MCP tool, a tools list nor a structured
  *   skill, a folder without any SKILL.md, or `-` given twice
  */
-export async function expandInputs(io: CliIo, inputs: readonly string[]): Promise<BulkItem[]> {
+export async function expandInputs(
+  io: CliIo,
+  inputs: readonly string[],
+  options: { onSkippedFolder?: (folder: SkippedFolder) => void } = {},
+): Promise<BulkItem[]> {
   const items: BulkItem[] = [];
   let stdinUsed = false;
   for (const raw of inputs) {
@@ -190,15 +239,37 @@ export async function expandInputs(io: CliIo, inputs: readonly string[]): Promis
       continue;
     }
     if (info.isDirectory()) {
-      const folders = await skillFolders(full);
+      const skipped: Array<Pick<SkippedFolder, 'path' | 'reason'>> = [];
+      const folders = await skillFolders(full, skipped);
       if (folders.length === 0) {
         // A folder of MCP tool definitions: each `.json` file at its top level.
         const jsons = await toolJsonFiles(full);
-        if (jsons.length === 0)
-          throw new CliError(`no SKILL.md in ${raw} or its sub-folders, and no .json tool files`);
+        if (jsons.length === 0) {
+          // Skills in hidden or deep folders are not searched: name them, as the input to give instead.
+          const unsearched = skipped.filter((f) => f.reason !== 'no_skill_md').map((f) => f.path);
+          throw new CliError(
+            `no SKILL.md in ${raw} or its sub-folders, and no .json tool files` +
+              (unsearched.length > 0
+                ? `; not searched: ${unsearched
+                    .slice(0, 3)
+                    .map((p) => `${raw.replace(/[/\\]+$/, '')}/${p}`)
+                    .join(
+                      ', ',
+                    )}${unsearched.length > 3 ? ', …' : ''} (give a folder as an input to add its skills)`
+                : ''),
+          );
+        }
         for (const file of jsons)
           items.push(...(await jsonItems(file, `${raw.replace(/[/\\]+$/, '')}/${path.basename(file)}`)));
         continue;
+      }
+      const shownRoot = raw.replace(/[/\\]+$/, '');
+      for (const folder of skipped) {
+        options.onSkippedFolder?.({
+          path: `${shownRoot}/${folder.path}`,
+          reason: folder.reason,
+          message: SKIPPED_MESSAGES[folder.reason],
+        });
       }
       for (const folder of folders) {
         // Shown as typed, plus the path below it: `../corpus/skills/pdf-tools`.

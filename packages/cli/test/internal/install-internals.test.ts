@@ -489,6 +489,34 @@ describe('bulk add inputs', () => {
     ]);
   });
 
+  it('reports each folder of a folder of skill folders that it does not add, and why', async () => {
+    const dir = temp();
+    const put = (rel: string, text: string) => {
+      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      writeFileSync(path.join(dir, rel), text);
+    };
+    put('coll/alpha/SKILL.md', md('alpha'));
+    put('coll/alpha/notes/readme.md', 'inside a skill: part of it, not reported');
+    put('coll/docs/readme.md', '# no skill');
+    put('coll/docs/img/logo.txt', 'deeper, still no skill: reported once, as docs/');
+    put('coll/group/beta/SKILL.md', md('beta'));
+    put('coll/group/assets/a.txt', 'a folder without SKILL.md next to a skill folder');
+    put('coll/.claude/skills/gamma/SKILL.md', md('gamma'));
+    put('coll/node_modules/x/SKILL.md', md('never-searched'));
+    put(`coll/${Array.from({ length: 9 }, (_, i) => `d${i}`).join('/')}/SKILL.md`, md('too-deep'));
+    const skipped: Array<{ path: string; reason: string }> = [];
+    const items = await expandInputs(memoryIo({ cwd: dir }), ['coll'], {
+      onSkippedFolder: (folder) => skipped.push({ path: folder.path, reason: folder.reason }),
+    });
+    expect(items.map((i) => i.label)).toEqual(['coll/alpha', 'coll/group/beta']);
+    expect(skipped).toEqual([
+      { path: 'coll/.claude/', reason: 'hidden' },
+      { path: `coll/${Array.from({ length: 8 }, (_, i) => `d${i}`).join('/')}/`, reason: 'too_deep' },
+      { path: 'coll/docs/', reason: 'no_skill_md' },
+      { path: 'coll/group/assets/', reason: 'no_skill_md' },
+    ]);
+  });
+
   it('under name policy slug, a name outside the rule collides with the slug it is stored under', async () => {
     const io = memoryIo({ cwd: temp() });
     const items = await expandInputs(io, [
