@@ -307,8 +307,12 @@ const DEPTH_GROWTH = 8;
 const MAX_ROUNDS = 2;
 /** Lexemes (a prefix counts each lexeme it stands for) above which every row is ranked at once. */
 const MAX_LISTS = 256;
-/** Candidates ranked in the first batch per result asked (those with the best upper estimates). */
-const FIRST_RANKED_PER_RESULT = 2;
+/**
+ * Candidates ranked in the first batch per result asked (those with the best upper estimates). At 4
+ * rather than 2, a distinct find at 100,000 skills ranks in 1.4 statements instead of 2.15, for the
+ * same PostgreSQL CPU (the larger first batch settles more rounds alone).
+ */
+const FIRST_RANKED_PER_RESULT = 4;
 /** How many times larger each further batch of candidates ranked is. */
 const BATCH_GROWTH = 4;
 /** Relative margin between the `limit`-th relevance and the bound of unseen skills (float rounding). */
