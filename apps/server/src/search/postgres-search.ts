@@ -156,19 +156,23 @@ const LEXICAL_BY_TERMS = `WITH q AS (
 
 /**
  * Per lexeme ($1), its best `$2` rows of `skill_terms` by rank (`skill_terms_by_impact`, PostgreSQL
- * migration 7: an index-only scan that stops after `$2` rows): the skills and their ranks, best
- * first, each as comma-separated text (`float8` text is exact: the shortest that reads back the same,
- * and far cheaper to read than arrays; a rank equal to the row before's is left empty: a lexeme's
- * ranks take few values, so most are), how many rows were read and the lowest rank read.
+ * migration 7: an index-only scan that stops after `$2` rows): the skills best first as comma-separated
+ * text, how many rows were read and the lowest rank read, and the ranks as runs — `rank count` per
+ * distinct rank, best first, comma-separated: the rows read are best first and a lexeme's ranks take
+ * few values, so each is written once (`float8` text is exact: the shortest that reads back the same;
+ * text is far cheaper to read than arrays). The runs come from a second scan of the same rows (same
+ * snapshot) grouped by rank: pairing each row with the rank before it (`lag`) spooled every row through
+ * a window and cost about as much as the rest of the statement.
  */
-const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
+const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last
   FROM unnest($1::text[]) WITH ORDINALITY AS l(lexeme, n)
-  CROSS JOIN LATERAL (SELECT string_agg(top.skill_seq::text, ',') AS seqs,
-      string_agg(CASE WHEN top.rank = top.before THEN '' ELSE top.rank::text END, ',') AS ranks,
-      count(*)::int AS count, min(top.rank) AS last
-    FROM (SELECT best.skill_seq, best.rank, lag(best.rank) OVER (ORDER BY best.rank DESC, best.skill_seq) AS before
-      FROM (SELECT t.skill_seq, t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme
-        ORDER BY t.rank DESC, t.skill_seq LIMIT $2) AS best) AS top) AS x
+  CROSS JOIN LATERAL (SELECT string_agg(best.skill_seq::text, ',') AS seqs, count(*)::int AS count,
+      min(best.rank) AS last
+    FROM (SELECT t.skill_seq, t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme
+      ORDER BY t.rank DESC, t.skill_seq LIMIT $2) AS best) AS x
+  CROSS JOIN LATERAL (SELECT string_agg(run.rank::text || ' ' || run.rows, ',' ORDER BY run.rank DESC) AS ranks
+    FROM (SELECT best.rank, count(*) AS rows FROM (SELECT t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme
+      ORDER BY t.rank DESC, t.skill_seq LIMIT $2) AS best GROUP BY best.rank) AS run) AS r
   ORDER BY l.n`;
 
 /**
@@ -177,18 +181,23 @@ const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
  * then skill), the same columns. The index is entered at the stopping rank; rows of that rank up to
  * the skill already read are skipped by the filter.
  */
-const TOP_POSTINGS_AFTER = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x.last
+const TOP_POSTINGS_AFTER = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last
   FROM unnest($1::text[], $2::float8[], $3::bigint[]) WITH ORDINALITY AS l(lexeme, after_rank, after_seq, n)
-  CROSS JOIN LATERAL (SELECT string_agg(top.skill_seq::text, ',') AS seqs,
-      string_agg(CASE WHEN top.rank = top.before THEN '' ELSE top.rank::text END, ',') AS ranks,
-      count(*)::int AS count, min(top.rank) AS last
-    FROM (SELECT best.skill_seq, best.rank, lag(best.rank) OVER (ORDER BY best.rank DESC, best.skill_seq) AS before
-      FROM (SELECT t.skill_seq, t.rank FROM skill_terms t
-        WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
-        ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best) AS top) AS x
+  CROSS JOIN LATERAL (SELECT string_agg(best.skill_seq::text, ',') AS seqs, count(*)::int AS count,
+      min(best.rank) AS last
+    FROM (SELECT t.skill_seq, t.rank FROM skill_terms t
+      WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
+      ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best) AS x
+  CROSS JOIN LATERAL (SELECT string_agg(run.rank::text || ' ' || run.rows, ',' ORDER BY run.rank DESC) AS ranks
+    FROM (SELECT best.rank, count(*) AS rows FROM (SELECT t.rank FROM skill_terms t
+      WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
+      ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best GROUP BY best.rank) AS run) AS r
   ORDER BY l.n`;
 
-/** A list's rows read so far ({@link TOP_POSTINGS}): skills and ranks as text, how many, the lowest rank. */
+/**
+ * A list's rows read so far ({@link TOP_POSTINGS}): skills as text, their ranks as runs (`rank count`,
+ * comma-separated), how many, the lowest rank.
+ */
 interface PostingsRead {
   list: number;
   seqs: string | null;
@@ -441,10 +450,11 @@ function readRound(
     const n = row.list - 1;
     const i = lists[n]?.i ?? 0;
     const floor = Math.fround(lowest[n] ?? 0);
-    // `seqs` are decimal integers; `ranks` carries a rank where it differs from the row before (the
-    // rows are best first, and many share a rank), else nothing: parse each distinct rank once.
+    // `seqs` are decimal integers; `ranks` are runs, `rank count` each, in the rows' order (best
+    // first; many rows share a rank): each distinct rank is parsed once.
     const rankText = row.ranks ?? '';
     let at = 0;
+    let run = 0;
     let exact = 0;
     let rank = 0;
     let seq = 0;
@@ -454,13 +464,16 @@ function readRound(
         seq = seq * 10 + (code - 48);
         continue;
       }
-      const comma = rankText.indexOf(',', at);
-      const stop = comma === -1 ? rankText.length : comma;
-      if (stop > at) {
-        exact = Number(rankText.slice(at, stop));
+      if (run === 0 && at < rankText.length) {
+        const space = rankText.indexOf(' ', at);
+        const comma = rankText.indexOf(',', space);
+        const stop = comma === -1 ? rankText.length : comma;
+        exact = Number(rankText.slice(at, space));
         rank = Math.fround(exact);
+        run = Number(rankText.slice(space + 1, stop));
+        at = stop + 1;
       }
-      at = stop + 1;
+      run--;
       let h = Math.imul(seq | 0, -1640531535) >>> (32 - bits);
       let c = -1;
       for (;;) {
