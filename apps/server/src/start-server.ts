@@ -21,6 +21,7 @@ import {
   limitConnections,
   limitConnectionsPerAddress,
 } from './http/connection-limit.js';
+import { EarlyAnswerResponse } from './http/early-answer.js';
 import { closeStalledResponses } from './http/stalled-responses.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
@@ -465,7 +466,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           fetch: (request, env) => handlers.run(() => appFetch(request, env)),
           hostname: host,
           port: options.port ?? 1933,
-          serverOptions: connectionTimeouts(built.limits.requestTimeoutSeconds),
+          serverOptions: {
+            ...connectionTimeouts(built.limits.requestTimeoutSeconds),
+            // An answer given before the request body has arrived closes its connection, lingering.
+            ServerResponse: EarlyAnswerResponse,
+          },
           // A get answered from memory is answered before the adapter builds a `Request` for the app.
           createServer: ((serverOptions: object, listener: RequestListener) =>
             createHttpServer(
