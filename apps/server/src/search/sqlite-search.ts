@@ -1,4 +1,4 @@
-import type { Connection } from '../store/sqlite/connection.js';
+import { CHANGE_COUNTER_TOKEN, type Connection } from '../store/sqlite/connection.js';
 import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { VectorCache } from '../store/sqlite/vector-ops.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
@@ -417,6 +417,9 @@ interface IndexStats {
 export class PhraseScores {
   private version = '';
   private states = 0;
+  /** The change token seen at the last new state (null: unreadable), and the count of its changes. */
+  private token: string | null = null;
+  private contents = 0;
   private matches = 0;
   private readonly byPhrase = new Map<string, PhraseMatches>();
   /** Asks of each phrase since kept matches were last dropped (see {@link PhraseScores.worthReading}). */
@@ -449,6 +452,15 @@ export class PhraseScores {
     const { c, v } = conn.stmt(VERSION).get() as { c: number; v: number };
     const version = `${v}.${c}`;
     if (version === this.version) return;
+    let token: string | null = null;
+    try {
+      const read = conn.stmt(CHANGE_COUNTER_TOKEN).pluck().get();
+      if (typeof read === 'string') token = read;
+    } catch {
+      // A file before schema version 16: every state counts as a change.
+    }
+    if (token === null || token !== this.token) this.contents++;
+    this.token = token;
     this.known.clear();
     try {
       // Nothing kept: nothing to bring up to date (asks keep counting); statistics read when needed.
@@ -469,6 +481,16 @@ export class PhraseScores {
   /** A number that changes whenever {@link PhraseScores.sync} sees a new database state. */
   get state(): number {
     return this.states;
+  }
+
+  /**
+   * A number that changes whenever {@link PhraseScores.sync} sees the store's change token move
+   * (`change_counter`, see `readChangeToken`): commits that only maintain the search index (per-term
+   * lists, FTS5 merges) give a new {@link state} but the same contents, and any answer is a
+   * function of the contents.
+   */
+  get contentState(): number {
+    return this.contents;
   }
 
   /** Drops every kept match; asks start counting afresh (the previous ones predict the next). */
@@ -1078,10 +1100,10 @@ const KEYS_OF = `SELECT s.seq, s.account_id, s.name, s.root_uri FROM json_each(?
 type ScopedKey = KeyRow & { account_id: string };
 
 /**
- * Skill rows a connection read in one database state (that of {@link PhraseScores.state}), at most
- * {@link KEPT_ROWS} of each kind: the scope columns of ranked skills and the columns of hits. A
- * query asked again, or sharing hits with an earlier one, reads no row twice; any commit (of this
- * connection or another) empties them.
+ * Skill rows a connection read under one change token (that of {@link PhraseScores.contentState}),
+ * at most {@link KEPT_ROWS} of each kind: the scope columns of ranked skills and the columns of hits.
+ * A query asked again, or sharing hits with an earlier one, reads no row twice; any write that moves
+ * the token (of this connection or another) empties them.
  */
 class StateRows {
   private state = -1;
@@ -1224,22 +1246,23 @@ interface KeptResult {
 }
 
 /**
- * The answers of recent lexical queries in one database state (that of {@link PhraseScores.state}),
- * by account, roots, query text and limit, at most {@link KEPT_RESULT_HITS} hits in all (an answer
- * counts one more; a key past {@link MAX_RESULT_KEY_LENGTH} characters is not kept): a query
- * asked again before the next commit (of any connection) is answered without ranking. An answer
- * is a function of the database state and those inputs only: the kept phrase relevance gives the
- * bits of the exhaustive ranking, and kept rows are those of the same state. An answer that used
- * the vocabulary for typo tolerance is not kept (its slices may predate the state, see
- * {@link TermCache}); nor are semantic queries (the query vector is another input). Any commit
- * empties it.
+ * The answers of recent lexical queries under one change token (that of
+ * {@link PhraseScores.contentState}), by account, roots, query text and limit, at most
+ * {@link KEPT_RESULT_HITS} hits in all (an answer counts one more; a key past
+ * {@link MAX_RESULT_KEY_LENGTH} characters is not kept): a query asked again before the next write
+ * (of any connection) is answered without ranking. An answer is a function of the stored skills and
+ * those inputs only: the kept phrase relevance and the per-term lists give the bits of the
+ * exhaustive ranking, so commits of search-index upkeep (which move the database state, not the
+ * token) keep it, and kept rows are those of the same token. An answer that used the vocabulary for
+ * typo tolerance is not kept (its slices may predate the state, see {@link TermCache}); nor are
+ * semantic queries (the query vector is another input). Any write that moves the token empties it.
  */
 export class StateResults {
   private state = -1;
   private hits = 0;
   private readonly byKey = new Map<string, KeptResult>();
 
-  /** The answer kept for `key` in `state`, if any (a new state empties the answers first). */
+  /** The answer kept for `key` under `state`, if any (a new state empties the answers first). */
   get(state: number, key: string): KeptResult | undefined {
     this.at(state);
     return this.byKey.get(key);
@@ -1321,7 +1344,7 @@ export function searchSkills(
       ? null
       : JSON.stringify([accountId, rootUris, query, max]);
   if (results !== undefined && resultKey !== null) {
-    const kept = results.get(terms.scores.state, resultKey);
+    const kept = results.get(terms.scores.contentState, resultKey);
     if (kept !== undefined) {
       // Asked again: counted, and its phrases read, on the ask the ranking would read them, so later
       // states rank from kept relevance as they would have (a failed read leaves the rest unread).
@@ -1367,7 +1390,7 @@ export function searchSkills(
           accountId,
           roots,
           needed,
-          terms.rows.at(terms.scores.state),
+          terms.rows.at(terms.scores.contentState),
           // The kept phrase matches stand for the index's ranking when they add up to the same query.
           options.exhaustive === true || phraseQuery(phrases, columns) !== match
             ? undefined
@@ -1403,7 +1426,7 @@ export function searchSkills(
   const top = rankCandidates(parsed, candidates, rootUris, max);
   const rowBySeq = rowsOf(
     conn,
-    terms.rows.at(terms.scores.state).hits,
+    terms.rows.at(terms.scores.contentState).hits,
     ROWS_BY_SEQ,
     top.map((hit) => hit.key),
   );
@@ -1416,7 +1439,7 @@ export function searchSkills(
   });
   // Kept unless the vocabulary (possibly older than this state) was consulted for typos.
   if (results !== undefined && resultKey !== null && terms.sliceAsks === sliceAsks) {
-    results.set(terms.scores.state, resultKey, { hits, phrases: counted });
+    results.set(terms.scores.contentState, resultKey, { hits, phrases: counted });
   }
   return hits;
 }

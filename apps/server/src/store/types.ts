@@ -523,13 +523,15 @@ export interface Store {
    */
   checkReady(): Promise<StoreReadiness>;
   /**
-   * A token that changes whenever data this store serves may have changed: after any commit, by this
-   * process or any other on the same database. Readers keep what they derived from the store (a
+   * A token that changes whenever data this store serves may have changed: after any commit that
+   * wrote what an answer reads, by this process or any other on the same database (commits that only
+   * maintain the search index need not move it). Readers keep what they derived from the store (a
    * rendered skill, a resolved API key) together with the token read *before* reading the store, and
    * reuse it only while the token is still the same — so a replica never serves what another one
-   * has changed. It must be cheap (SQLite: a counter read from the database file's shared memory, no
-   * statement of the store's thread); an engine that cannot tell cheaply may return a new value on
-   * every call, which turns such reuse off. Never throws (a failure gives a new value).
+   * has changed. It must be cheap (SQLite: a counter read from the database file's shared memory,
+   * then a one-row counter only when that moved; no statement of the store's thread); an engine that
+   * cannot tell cheaply may return a new value on every call, which turns such reuse off. Never
+   * throws (a failure gives a new value).
    */
   changeToken(): Promise<string>;
 

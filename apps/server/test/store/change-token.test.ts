@@ -3,6 +3,8 @@
  * commit — through this store or another connection to the same database (another replica) — and
  * stays put while nothing is written; a listing continues after a name.
  */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
@@ -79,6 +81,97 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store in its database thread: c
     expect(second).not.toBe(first);
     await temp.store.putSkill(makeWrite({ name: 'two' }));
     expect(await threaded.changeToken()).not.toBe(second);
+  });
+});
+
+describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store: change token and search-index upkeep', () => {
+  /** Tables whose writes do not move the token: derived counters and search-index upkeep. */
+  const UNCOUNTED = new Set([
+    'account_usage',
+    'change_counter',
+    'search_term_build',
+    'search_term_lists',
+    'skill_counts',
+    'sqlite_sequence',
+  ]);
+
+  it('is moved by writes to every table an answer reads (each has its three triggers)', async () => {
+    const temp = openTempStore();
+    cleanup = temp.cleanup;
+    await temp.store.ensureAccount('acme');
+    const db = new Database(path.join(temp.dataDir, 'skillport.db'), { readonly: true });
+    try {
+      const tables = (
+        db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table'").all() as Array<{
+          name: string;
+          sql: string;
+        }>
+      )
+        // FTS5's tables (the index and its shadow tables) change with the `skills` row they index.
+        .filter((t) => !t.name.startsWith('skills_fts') && !UNCOUNTED.has(t.name))
+        .map((t) => t.name);
+      expect(tables).toContain('skills');
+      const triggers = db
+        .prepare("SELECT tbl_name AS t, sql FROM sqlite_master WHERE type = 'trigger'")
+        .all() as Array<{ t: string; sql: string }>;
+      for (const table of tables) {
+        const counting = triggers.filter((tr) => tr.t === table && /UPDATE change_counter/.test(tr.sql));
+        const events = counting.map((tr) => /AFTER (INSERT|UPDATE|DELETE) ON/.exec(tr.sql)?.[1]).sort();
+        expect({ table, events }).toEqual({ table, events: ['DELETE', 'INSERT', 'UPDATE'] });
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it('stays the same across commits that only maintain the search index, here and in the database thread', async () => {
+    const temp = openTempStore();
+    const threaded = await createThreadedSqliteStore({ dataDir: temp.dataDir });
+    cleanup = async () => {
+      await threaded.close();
+      await temp.cleanup();
+    };
+    const { store } = temp;
+    for (let i = 0; i < 40; i++) {
+      await store.putSkill(
+        makeWrite({ name: `upkeep-${i}`, description: `Docker compose recipe ${i}`, body: `# Step ${i}\n` }),
+      );
+    }
+    const token = await store.changeToken();
+    const threadedToken = await threaded.changeToken();
+    const db = new Database(path.join(temp.dataDir, 'skillport.db'), { readonly: true });
+    try {
+      const dataVersion = () => db.pragma('data_version', { simple: true }) as number;
+      const before = dataVersion();
+      // FTS5 merges and per-term list steps, each its own commit, until nothing is left to do.
+      let steps = 0;
+      while (await store.compactSearchIndex(8)) steps++;
+      expect(steps).toBeGreaterThan(1);
+      expect(dataVersion()).not.toBe(before);
+      expect(db.prepare('SELECT covered FROM search_term_build').pluck().get()).not.toBeNull();
+      expect(await store.changeToken()).toBe(token);
+      expect(await threaded.changeToken()).toBe(threadedToken);
+      // A write moves it again, on both.
+      await store.deleteSkill('acme', USER_ROOT, 'upkeep-3');
+      expect(await store.changeToken()).not.toBe(token);
+      expect(await threaded.changeToken()).not.toBe(threadedToken);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('differs between two database files that saw the same number of writes', async () => {
+    const one = openTempStore();
+    const two = openTempStore();
+    cleanup = async () => {
+      await one.cleanup();
+      await two.cleanup();
+    };
+    await one.store.putSkill(makeWrite({ name: 'same' }));
+    await two.store.putSkill(makeWrite({ name: 'same' }));
+    const [a, b] = [await one.store.changeToken(), await two.store.changeToken()];
+    expect(a.split('.')[1]).toBe(b.split('.')[1]);
+    expect(a).not.toBe(b);
   });
 });
 

@@ -93,6 +93,16 @@ export const TEST_CLAIM = { owner: 'test-worker', leaseMs: 3_600_000 } as const;
  * @param version - the schema version to go back to
  */
 export function downgradeSchema(db: import('better-sqlite3').Database, version: number): void {
+  if (version < 16) {
+    const triggers = db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%\\_counted\\_%' ESCAPE '\\'",
+      )
+      .pluck()
+      .all() as string[];
+    for (const name of triggers) db.exec(`DROP TRIGGER ${name}`);
+    db.exec('DROP TABLE IF EXISTS change_counter;');
+  }
   if (version < 15)
     db.exec('DROP TABLE IF EXISTS search_term_lists; DROP TABLE IF EXISTS search_term_build;');
   if (version < 14) db.exec('ALTER TABLE skill_files DROP COLUMN executable;');

@@ -79,6 +79,7 @@ describe('sqlite connection and migrations', () => {
         'accounts',
         'api_keys',
         'blobs',
+        'change_counter',
         'idempotency_keys',
         'search_term_build',
         'search_term_lists',

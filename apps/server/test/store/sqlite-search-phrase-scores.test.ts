@@ -538,3 +538,37 @@ describe('readRowLengths', () => {
     }
   });
 });
+
+describe('answers kept across search-index upkeep', () => {
+  it('are given again after commits that only merge the index or build per-term lists, and equal the exhaustive ranking', async () => {
+    const terms = new TermCache();
+    const results = new StateResults();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    const asked = QUERIES.map((query) => find(terms, 'acme', roots, query, 10, false, results));
+    // Kept: given again as the same array (answers that consulted the vocabulary for a typo are not).
+    const kept = QUERIES.filter(
+      (query, i) => find(terms, 'acme', roots, query, 10, false, results) === asked[i],
+    );
+    expect(kept.length).toBeGreaterThan(QUERIES.length - 5);
+    const { state, contentState } = terms.scores;
+    // FTS5 merges and per-term list steps, each its own commit, until nothing is left to do.
+    let steps = 0;
+    while (await store.compactSearchIndex(8)) steps++;
+    expect(steps).toBeGreaterThan(1);
+    for (const [i, query] of QUERIES.entries()) {
+      const again = find(terms, 'acme', roots, query, 10, false, results);
+      if (kept.includes(query)) expect({ query, same: again === asked[i] }).toEqual({ query, same: true });
+      expect(again).toEqual(find(new TermCache(), 'acme', roots, query, 10, true));
+    }
+    expect(terms.scores.state).not.toBe(state);
+    expect(terms.scores.contentState).toBe(contentState);
+    // A write is a new content state: answered afresh.
+    await store.putSkill(
+      makeWrite({ name: 'upkeep-pdf', description: 'PDF pdf pdf forms', body: '# PDF\n' }),
+    );
+    const after = find(terms, 'acme', roots, 'pdf', 10, false, results);
+    expect(terms.scores.contentState).not.toBe(contentState);
+    expect(after.map((hit) => hit.skill.name)).toContain('upkeep-pdf');
+    expect(after).toEqual(find(new TermCache(), 'acme', roots, 'pdf', 10, true));
+  });
+});

@@ -15,6 +15,12 @@ export const DEFAULT_CACHE_SIZE_MB = 16;
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
+/**
+ * SQL giving the store's change token, `epoch.n` of `change_counter` (schema version 16): it moves
+ * with every write to a table an answer reads, not with search-index upkeep (see `migrations.ts`).
+ */
+export const CHANGE_COUNTER_TOKEN = "SELECT epoch || '.' || n FROM change_counter WHERE id = 1";
+
 /** An open database plus a cache of prepared statements keyed by SQL text. */
 export interface Connection {
   db: Database.Database;

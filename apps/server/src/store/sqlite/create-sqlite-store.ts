@@ -16,6 +16,7 @@ import type {
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
 import {
+  CHANGE_COUNTER_TOKEN,
   type Connection,
   enableIncrementalVacuum,
   openConnection,
@@ -75,22 +76,37 @@ export interface SqliteStoreOptions {
 
 let uniqueTokens = 0;
 
+/** A connection's last probe (`data_version`, and `total_changes()` when it writes) and the token read with it. */
+const lastTokens = new WeakMap<Connection, { probe: string; token: string }>();
+
 /**
- * `Store.changeToken` on SQLite: `data_version` (changes when another connection, in this process or
- * another, commits) and `total_changes()` (rows this connection changed), read in one statement that
- * only looks at the WAL index in shared memory. A failure (a closed or busy database) gives a token
- * never given before.
+ * `Store.changeToken` on SQLite: `epoch.n` of `change_counter`, which triggers move on every write to
+ * a table an answer reads (schema version 16), so commits of search-index upkeep leave it alone.
+ * The row is read only when the connection's probe moved: `data_version` (changes when another
+ * connection, in this process or another, commits) and, for a connection that writes,
+ * `total_changes()` (rows it changed), both read from the WAL index in shared memory. A failure (a
+ * closed or busy database, a file before version 16) gives a token never given before.
  *
  * @param writes - false for a connection that never writes (`data_version` alone then tells it all)
+ * @returns the token, e.g. `"9f2c4e01a7b3d855.1042"`
  */
 export function readChangeToken(conn: Connection, writes = true): string {
   try {
-    if (!writes) return String(conn.stmt('PRAGMA data_version').pluck().get());
-    const row = conn
-      .stmt('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v')
-      .get() as { c: number; v: number };
-    return `${row.v}.${row.c}`;
+    let probe: string;
+    if (writes) {
+      const row = conn
+        .stmt('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v')
+        .get() as { c: number; v: number };
+      probe = `${row.v}.${row.c}`;
+    } else probe = String(conn.stmt('PRAGMA data_version').pluck().get());
+    const last = lastTokens.get(conn);
+    if (last !== undefined && last.probe === probe) return last.token;
+    const token = conn.stmt(CHANGE_COUNTER_TOKEN).pluck().get();
+    if (typeof token !== 'string') throw new Error('change_counter has no row');
+    lastTokens.set(conn, { probe, token });
+    return token;
   } catch {
+    lastTokens.delete(conn);
     uniqueTokens += 1;
     return `unique.${process.pid}.${uniqueTokens}.${Date.now()}`;
   }

@@ -256,7 +256,9 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
 
   // The change token is read here, on a read-only connection of this thread: `data_version` is a
   // counter in the WAL index (shared memory), so reading it never waits for the database thread nor
-  // for a lock, and it changes with every commit of any connection — the database thread's included.
+  // for a lock, and it changes with every commit of any connection — the database thread's included;
+  // only then is `change_counter` read (a WAL reader never waits for the writer either), so commits
+  // of search-index upkeep cost one row read and leave the token as it was.
   const watcher = openConnection(path.join(options.dataDir, options.filename ?? 'skillport.db'), {
     readonly: true,
     busyTimeoutMs: 0,
