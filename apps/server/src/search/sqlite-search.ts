@@ -1,4 +1,4 @@
-import { CHANGE_COUNTER_TOKEN, type Connection } from '../store/sqlite/connection.js';
+import { CHANGE_PROBE, type Connection, readChangeCounter } from '../store/sqlite/connection.js';
 import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { VectorCache } from '../store/sqlite/vector-ops.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
@@ -129,8 +129,6 @@ interface KeyRow {
 /** Every match of one phrase with the relevance `bm25()` gives it, by rowid. */
 const PHRASE_SCORES = `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) FROM skills_fts WHERE skills_fts MATCH ?
   ORDER BY rowid`;
-/** Changes by this connection and commits by others: equal values mean an unchanged database. */
-const VERSION = 'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v';
 
 /** Matches (skill, relevance) kept per connection by {@link PhraseScores}: ~16 bytes each. */
 export const MAX_CACHED_MATCHES = 1_000_000;
@@ -449,13 +447,12 @@ export class PhraseScores {
 
   /** Brings the kept matches to the current database state when it changed since the last call. */
   sync(conn: Connection): void {
-    const { c, v } = conn.stmt(VERSION).get() as { c: number; v: number };
+    const { c, v } = conn.stmt(CHANGE_PROBE).get() as { c: number; v: number };
     const version = `${v}.${c}`;
     if (version === this.version) return;
     let token: string | null = null;
     try {
-      const read = conn.stmt(CHANGE_COUNTER_TOKEN).pluck().get();
-      if (typeof read === 'string') token = read;
+      token = readChangeCounter(conn);
     } catch {
       // A file before schema version 16: every state counts as a change.
     }

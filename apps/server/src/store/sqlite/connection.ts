@@ -16,10 +16,23 @@ export const DEFAULT_CACHE_SIZE_MB = 16;
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
 
 /**
- * SQL giving the store's change token, `epoch.n` of `change_counter` (schema version 16): it moves
- * with every write to a table an answer reads, not with search-index upkeep (see `migrations.ts`).
+ * This connection's `total_changes()` (`c`) and `data_version` (`v`, moved by other connections'
+ * commits), read from the WAL index in shared memory: equal values mean the database is unchanged.
  */
-export const CHANGE_COUNTER_TOKEN = "SELECT epoch || '.' || n FROM change_counter WHERE id = 1";
+export const CHANGE_PROBE =
+  'SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v';
+
+/**
+ * The store's change token, `epoch.n` of `change_counter` (schema version 16): it moves with every
+ * write to a table an answer reads, not with search-index upkeep (see `migrations.ts`).
+ *
+ * @throws on a database error, or a file before schema version 16 (no `change_counter` row)
+ */
+export function readChangeCounter(conn: Connection): string {
+  const token = conn.stmt("SELECT epoch || '.' || n FROM change_counter WHERE id = 1").pluck().get();
+  if (typeof token !== 'string') throw new Error('change_counter has no row');
+  return token;
+}
 
 /** An open database plus a cache of prepared statements keyed by SQL text. */
 export interface Connection {

@@ -16,10 +16,11 @@ import type {
 import * as accounts from './account-ops.js';
 import * as archive from './archive-ops.js';
 import {
-  CHANGE_COUNTER_TOKEN,
+  CHANGE_PROBE,
   type Connection,
   enableIncrementalVacuum,
   openConnection,
+  readChangeCounter,
   type SqliteSynchronous,
 } from './connection.js';
 import { listChanges, pruneHistoryTx, releaseFreePages } from './history-ops.js';
@@ -94,15 +95,12 @@ export function readChangeToken(conn: Connection, writes = true): string {
   try {
     let probe: string;
     if (writes) {
-      const row = conn
-        .stmt('SELECT total_changes() AS c, (SELECT data_version FROM pragma_data_version) AS v')
-        .get() as { c: number; v: number };
+      const row = conn.stmt(CHANGE_PROBE).get() as { c: number; v: number };
       probe = `${row.v}.${row.c}`;
     } else probe = String(conn.stmt('PRAGMA data_version').pluck().get());
     const last = lastTokens.get(conn);
     if (last !== undefined && last.probe === probe) return last.token;
-    const token = conn.stmt(CHANGE_COUNTER_TOKEN).pluck().get();
-    if (typeof token !== 'string') throw new Error('change_counter has no row');
+    const token = readChangeCounter(conn);
     lastTokens.set(conn, { probe, token });
     return token;
   } catch {
