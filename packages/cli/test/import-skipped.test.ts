@@ -1,7 +1,8 @@
 /**
  * `skills import` of a zip holding more than skill folders: every entry left out (a folder without a
  * SKILL.md at its top, a file outside any folder) is reported with the reason, in the table output
- * and in `-o json`; a zip re-made on Windows (backslash entry names) imports like the original.
+ * and in `-o json`; a zip re-made on Windows (backslash entry names) imports like the original; a
+ * zip with an entry that could leave its folder is refused whole, saying which entry and why.
  * Against a real server.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -38,6 +39,18 @@ beforeAll(async () => {
       '__MACOSX/kept-skill/._SKILL.md': new Uint8Array([0, 5, 22, 7]),
     }),
   );
+  const unsafe: Record<string, string> = {
+    'dots.zip': 'good-skill/../../evil.sh',
+    'dots-win.zip': 'good-skill\\..\\..\\evil.sh',
+    'parent.zip': '../outside/SKILL.md',
+    'absolute.zip': '/etc/skill/SKILL.md',
+  };
+  for (const [file, entry] of Object.entries(unsafe)) {
+    writeFileSync(
+      path.join(dir, file),
+      zipSync({ 'good-skill/SKILL.md': md('good-skill'), [entry]: strToU8('#!/bin/sh\n') }),
+    );
+  }
   writeFileSync(
     path.join(dir, 'no-skills.zip'),
     zipSync({ 'docs/readme.md': strToU8('# Docs\n'), 'notes.txt': strToU8('x\n') }),
@@ -86,4 +99,23 @@ describe('skills import reports what it skipped', () => {
     expect(result.err).toContain('docs/ (no SKILL.md at the top of this folder');
     expect(result.err).toContain('notes.txt (a file outside any skill folder)');
   });
+
+  it.each([
+    ['dots.zip', 'good-skill/../../evil.sh'],
+    ['dots-win.zip', 'good-skill\\..\\..\\evil.sh'],
+    ['parent.zip', '../outside/SKILL.md'],
+    ['absolute.zip', '/etc/skill/SKILL.md'],
+  ])(
+    '%s: an entry that could leave its folder (%s) refuses the zip, naming the entry',
+    async (file, entry) => {
+      const result = await cli(['skills', 'import', file]);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain(
+        `${file}: the zip entry ${JSON.stringify(entry)} is not a safe relative path`,
+      );
+      expect(result.err).toContain('nothing was imported');
+      expect(result.err).not.toContain('server');
+      await expect(client.getSkill('good-skill')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    },
+  );
 });

@@ -19,7 +19,7 @@ import { type Context, createContext } from '../internal/context.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withProgress } from '../internal/progress.js';
 import { downloadSkillFiles, resolveRemoteSkill } from '../internal/remote-skill.js';
-import { checkRelativePath } from '../internal/skill-folder.js';
+import { isSafeRelativePath } from '../internal/skill-folder.js';
 import { renderTable } from '../internal/table.js';
 
 /** Name of the manifest at the top of an export. */
@@ -210,13 +210,27 @@ interface SkippedEntry {
 }
 
 /**
+ * The refusal of a zip entry whose name could leave its folder or cannot be a file path: absolute, a
+ * `.`/`..` or empty segment, a control character, or past 1,024 characters. Nothing is imported.
+ */
+function unsafeEntry(label: string, written: string): CliError {
+  const shown = written.length > 120 ? `${written.slice(0, 120)}…` : written;
+  return new CliError(
+    `${label}: the zip entry ${JSON.stringify(shown)} is not a safe relative path (expected ` +
+      `<skill>/<file> without a leading '/', '.', '..' or empty segments, or control characters, ` +
+      'at most 1024 characters, e.g. pdf-tools/scripts/fill.py); nothing was imported',
+  );
+}
+
+/**
  * Reads an export: one skill per top folder holding a SKILL.md; the manifest's revisions when present.
  * A backslash in an entry name is read as `/` (a zip re-made by a Windows tool). Every top folder
  * without a SKILL.md at its top and every file outside a folder is returned in `skipped`; the
  * manifest and `__MACOSX/` metadata are not skills and not reported.
  *
- * @throws CliError when the bytes are not a zip, the manifest is unreadable or of another version, or
- *   no skill folder is found (naming what was skipped)
+ * @throws CliError when the bytes are not a zip, an entry's name is not a safe relative path (see
+ *   `unsafeEntry`; checked before anything is sent), the manifest is unreadable or of another version,
+ *   or no skill folder is found (naming what was skipped)
  */
 function readExport(bytes: Uint8Array, label: string): { skills: ImportedSkill[]; skipped: SkippedEntry[] } {
   let entries: Record<string, Uint8Array>;
@@ -253,13 +267,14 @@ function readExport(bytes: Uint8Array, label: string): { skills: ImportedSkill[]
   for (const [written, content] of Object.entries(entries)) {
     const entry = written.replaceAll('\\', '/');
     if (entry.endsWith('/') || entry === EXPORT_MANIFEST || entry.startsWith('__MACOSX/')) continue;
+    if (!isSafeRelativePath(entry)) throw unsafeEntry(label, written);
     const slash = entry.indexOf('/');
-    if (slash <= 0) {
+    if (slash === -1) {
       loose.push(entry);
       continue;
     }
     const name = entry.slice(0, slash);
-    const file = checkRelativePath(name, entry.slice(slash + 1));
+    const file = entry.slice(slash + 1);
     const files = skills.get(name) ?? new Map<string, Uint8Array>();
     files.set(file, content);
     skills.set(name, files);
