@@ -615,7 +615,10 @@ export class AsyncHTTPClient {
     return this.#request<T>(method, path.replace(/^\/+/, ''), init);
   }
 
-  /** Aborts requests in flight; later calls reject. Idempotent. */
+  /**
+   * Aborts requests in flight (they reject with `NetworkError`); later calls reject with `LocalError`
+   * `UNAVAILABLE` (`details.reason` `closed`) before sending anything. Idempotent.
+   */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -664,8 +667,7 @@ export class AsyncHTTPClient {
   async #send(method: string, path: string, init: RequestInit): Promise<Response> {
     const fullUrl = `${this.url}/${path}`;
     checkRequestPath(path, method, fullUrl);
-    if (this.#closed)
-      throw new NetworkError(`${method} ${fullUrl}: the client is closed`, { method, url: fullUrl });
+    if (this.#closed) throw closedError(`${method} ${fullUrl}`);
     const signal = init.signal ? anySignal([this.#abort.signal, init.signal]) : this.#abort.signal;
     const params = toSearchParams(init.query);
     // A POST carrying an Idempotency-Key is safe to send again (the server answers a repeat with the
@@ -721,4 +723,17 @@ export class AsyncHTTPClient {
       });
     }
   }
+}
+
+/**
+ * The refusal of a call made after `close()`: nothing is sent. `UNAVAILABLE` is the server's code for
+ * a service that is not taking requests; `details.reason` is `closed`.
+ * @param call - what was refused, e.g. `GET http://127.0.0.1:1933/health` or `findSkills`
+ */
+function closedError(call: string): LocalError {
+  return new LocalError(
+    'UNAVAILABLE',
+    `${call}: the client is closed (close() was called); create a new client to send requests`,
+    { details: { reason: 'closed' } },
+  );
 }

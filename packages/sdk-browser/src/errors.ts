@@ -208,13 +208,14 @@ export interface LocalErrorFields {
 /**
  * A call refused on this side, before any request was sent: a bad argument (`url` of the
  * constructor, `listChanges` without `updated_since` or `cursor`), a local path that names nothing or
- * cannot be read (Node), a folder selection `zipSkillFiles` cannot make a skill of. `code` is the one
- * the server gives the same mistake, so one `switch (error.code)` handles both; there is no `status`
- * and no `requestId`, since nothing was sent.
+ * cannot be read (Node), a folder selection `zipSkillFiles` cannot make a skill of, a call after the
+ * client's `close()`. `code` is the one the server gives the same mistake, so one
+ * `switch (error.code)` handles both; there is no `status` and no `requestId`, since nothing was sent.
  *
  * Codes: `INVALID_ARGUMENT` (a bad argument; `details.field`, `details.reason`), `NOT_FOUND` (a
  * local path that names nothing; `details.path`), `PERMISSION_DENIED` (a local path this process may
- * not read), `PAYLOAD_TOO_LARGE` (a local folder over the zipper's limits).
+ * not read), `PAYLOAD_TOO_LARGE` (a local folder over the zipper's limits), `UNAVAILABLE` (a call
+ * after `close()`; `details.reason` `closed`).
  * @example
  * ```ts
  * try { await client.addSkill('./skils/pdf-tools'); }

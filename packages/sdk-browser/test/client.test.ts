@@ -11,6 +11,8 @@ import {
   InternalServerError,
   InvalidArgumentError,
   isApiError,
+  isLocalError,
+  LocalError,
   NetworkError,
   NotFoundError,
   TimeoutError,
@@ -208,10 +210,16 @@ describe('AsyncHTTPClient requests', () => {
     expect(error).not.toBeInstanceOf(NetworkError);
   });
 
-  it('refuses calls after close()', async () => {
+  it('refuses calls after close() with LocalError UNAVAILABLE, sending nothing', async () => {
     const client = new AsyncHTTPClient({ url });
     client.close();
-    await expect(client.initialize()).rejects.toThrow(/client is closed/);
+    seen = [];
+    const error = await client.initialize().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LocalError);
+    expect(isLocalError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'closed' } });
+    expect((error as Error).message).toMatch(/^GET http:\/\/.+\/health: the client is closed/);
+    expect(seen).toEqual([]);
   });
 
   it('refuses a URL that is not absolute http(s)', () => {

@@ -10,8 +10,10 @@ import {
   ConflictError,
   InvalidArgumentError,
   isApiError,
+  isLocalError,
   isNetworkError,
   isTimeoutError,
+  LocalError,
   NetworkError,
   NotFoundError,
   SkillInvalidError,
@@ -224,7 +226,17 @@ describeCorpus('SyncHTTPClient', () => {
     expect(() => client.addSkill('---\nname: broken\n')).toThrow(SkillInvalidError);
     expect(client.waitProcessed({ timeout: 30 }).pending).toBe(0);
     client.close();
-    expect(() => client.initialize()).toThrow(/closed/);
+    let closed: unknown;
+    try {
+      client.findSkills('anything');
+    } catch (error) {
+      closed = error;
+    }
+    // The class and code the async client gives a call after close().
+    expect(closed).toBeInstanceOf(LocalError);
+    expect(isLocalError(closed)).toBe(true);
+    expect(closed).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'closed' } });
+    expect((closed as Error).message).toMatch(/^findSkills: the client is closed/);
   });
 
   it('throws NetworkError synchronously when the server is down', () => {

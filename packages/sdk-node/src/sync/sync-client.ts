@@ -10,6 +10,7 @@ import {
   DEFAULT_URL,
   deserializeClientError,
   type IdempotencyOptions,
+  LocalError,
   type QueryOf,
   type SkillData,
   type UpdateSkillOptions,
@@ -112,7 +113,14 @@ export class SyncHTTPClient {
   }
 
   #run<T>(method: SyncMethod, args: unknown[]): T {
-    if (this.#closed) throw new Error('SyncHTTPClient is closed');
+    if (this.#closed) {
+      // What the async client throws for a call after close(): nothing is sent.
+      throw new LocalError(
+        'UNAVAILABLE',
+        `${method}: the client is closed (close() was called); create a new client to send requests`,
+        { details: { reason: 'closed' } },
+      );
+    }
     return invoke<T>(this.#options, method, args);
   }
 
@@ -240,7 +248,10 @@ export class SyncHTTPClient {
   ): T {
     return this.#run('request', [method, path, init]);
   }
-  /** Refuses further calls. The shared worker thread is unref'd and ends with the process. */
+  /**
+   * Refuses further calls: each then throws `LocalError` `UNAVAILABLE` (`details.reason` `closed`), as
+   * the async client does. The shared worker thread is unref'd and ends with the process.
+   */
   close(): void {
     this.#closed = true;
   }
