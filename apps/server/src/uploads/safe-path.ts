@@ -6,7 +6,9 @@ import { SkillportError } from '@skillport/core';
 const DRIVE_LETTER = /^[A-Za-z]:/;
 // Control characters (C0, DEL) are not allowed in a stored file name.
 const CONTROL = /[\u0000-\u001f\u007f]/;
-const MAX_SEGMENT_LENGTH = 255;
+// Longest file or folder name, in UTF-8 bytes: what ext4 and APFS hold (NTFS holds 255 UTF-16
+// units, never fewer characters), so a stored skill can be installed on any of them.
+const MAX_SEGMENT_BYTES = 255;
 
 function refuseWritten(path: string, reason: string, message: string, written = path): never {
   const read = written === path ? '' : ` (read as ${JSON.stringify(path.slice(0, 200))})`;
@@ -22,7 +24,8 @@ function refuseWritten(path: string, reason: string, message: string, written = 
 /**
  * Checks a relative POSIX path of a skill file and returns it unchanged.
  * Refused: empty paths, absolute paths, drive letters, backslashes, `.`/`..`/empty segments,
- * control characters (NUL included), segments over 255 characters, and nesting deeper than `maxDepth`.
+ * control characters (NUL included), segments (file or folder names) over 255 bytes in UTF-8 (what
+ * ext4 and APFS hold: 255 ASCII characters, 85 CJK ones), and nesting deeper than `maxDepth`.
  *
  * @param path - the path as found in the upload (folder entries end with `/`, which is removed)
  * @param maxDepth - most path segments allowed (file name included)
@@ -45,8 +48,15 @@ export function checkSkillFilePath(path: string, maxDepth: number, written = pat
     if (segment === '..') refuse(path, 'traversal', '`..` segments are not allowed');
     if (segment === '.' || segment === '')
       refuse(path, 'empty_segment', '`.` and empty segments are not allowed');
-    if ([...segment].length > MAX_SEGMENT_LENGTH) {
-      refuse(path, 'segment_too_long', `a path segment is longer than ${MAX_SEGMENT_LENGTH} characters`);
+    // UTF-8 never takes fewer bytes than UTF-16 units: a long segment is refused without counting.
+    const bytes = segment.length > MAX_SEGMENT_BYTES ? segment.length : Buffer.byteLength(segment, 'utf8');
+    if (bytes > MAX_SEGMENT_BYTES) {
+      refuse(
+        path,
+        'segment_too_long',
+        `a file or folder name is longer than ${MAX_SEGMENT_BYTES} bytes in UTF-8, more than file systems hold ` +
+          `(${Buffer.byteLength(segment, 'utf8')} bytes: ${JSON.stringify(segment.slice(0, 40))}…)`,
+      );
     }
   }
   if (segments.length > maxDepth) {

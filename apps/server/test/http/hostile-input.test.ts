@@ -52,6 +52,9 @@ describe('zip slip and unsafe paths', () => {
     ['docs//evil.txt', 'empty_segment'],
     ['a/b/c/d/e.txt', 'too_deep'],
     ['bad\u0001name.txt', 'control_character'],
+    ['a'.repeat(256), 'segment_too_long'],
+    // 103 characters but 303 bytes in UTF-8: more than ext4, APFS or NTFS holds in one name.
+    [`${'\u6587'.repeat(100)}.md`, 'segment_too_long'],
   ])('entry %j → 400 reason %s', async (name, reason) => {
     const res = await addUpload(buildZip([skillEntry, { name, data: 'x' }]));
     expect(res.status, res.text).toBe(400);
