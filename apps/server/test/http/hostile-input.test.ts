@@ -55,6 +55,19 @@ describe('zip slip and unsafe paths', () => {
     ['a'.repeat(256), 'segment_too_long'],
     // 103 characters but 303 bytes in UTF-8: more than ext4, APFS or NTFS holds in one name.
     [`${'\u6587'.repeat(100)}.md`, 'segment_too_long'],
+    // Names Windows cannot create (install would fail there, or write another name).
+    ['docs/a:b.txt', 'windows_name'],
+    ['what?.md', 'windows_name'],
+    ['docs/star*.txt', 'windows_name'],
+    ['a|b.txt', 'windows_name'],
+    ['<tag>.md', 'windows_name'],
+    ['say"hi".md', 'windows_name'],
+    ['CON.txt', 'windows_name'],
+    ['scripts/com1.py', 'windows_name'],
+    ['nul', 'windows_name'],
+    ['Lpt9.log', 'windows_name'],
+    ['notes.txt.', 'windows_name'],
+    ['docs /a.txt', 'windows_name'],
   ])('entry %j → 400 reason %s', async (name, reason) => {
     const res = await addUpload(buildZip([skillEntry, { name, data: 'x' }]));
     expect(res.status, res.text).toBe(400);
@@ -134,6 +147,23 @@ describe('zip slip and unsafe paths', () => {
     expect(res.status, res.text).toBe(400);
     expect(res.json.error.code).toBe('INVALID_ARGUMENT');
     expect(res.json.error.details).toMatchObject({ reason: 'path_conflict', path });
+  });
+
+  test('names that only resemble what Windows refuses are fine', async () => {
+    const res = await addUpload(
+      buildZip([
+        { name: 'SKILL.md', data: SKILL.replace('name: evil', 'name: windows-ok') },
+        { name: 'console.md', data: 'x' },
+        { name: 'con-notes/aux-data.txt', data: 'x' },
+        { name: 'com10.txt', data: 'x' },
+        { name: '.hidden', data: 'x' },
+        { name: 'a.b.c', data: 'x' },
+        { name: 'it works!.md', data: 'x' },
+      ]),
+    );
+    expect(res.status, res.text).toBe(200);
+    const removed = await t.request('DELETE', '/api/v1/skills/windows-ok');
+    expect(removed.status).toBe(200);
   });
 
   test('folders differing only in case are fine when no two files collide', async () => {
