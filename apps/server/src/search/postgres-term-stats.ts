@@ -18,14 +18,17 @@ const MAX_CACHED_TERMS = 10_000;
 /**
  * A prefix's less frequent lexemes are probed row by row against its most frequent one's rows when
  * they have at most 1/16 as many rows; else both lists are read and joined. (A probe costs a few
- * index pages; reading and sorting a row of the largest list, about a twentieth of that.)
+ * index pages; reading and sorting a row of the largest list, about a twentieth of that.) Written into
+ * `skill_term_frequencies` (PostgreSQL migration 15) as a literal: changing it takes a migration.
  */
 export const PROBE_RATIO = 16;
 
 /**
  * In one snapshot: the search generation, the number of skills (the sum of `skill_root_counts`,
- * PostgreSQL migration 8) and per term its lexemes and document frequency. Parameters: $1 lexemes,
- * $2 prefix flags, $3 label bits.
+ * PostgreSQL migration 8) and per term its lexemes and document frequency, by
+ * `skill_term_frequencies` (PostgreSQL migration 15: a plpgsql function whose one statement is planned
+ * once per connection; as a prepared statement of its own it was planned again on every call).
+ * Parameters: $1 lexemes, $2 prefix flags, $3 label bits.
  *
  * - A prefix's lexemes: the distinct lexemes of `skill_terms` starting with it, one index probe each
  *   (a skip scan), however many rows each has.
@@ -41,43 +44,8 @@ export const PROBE_RATIO = 16;
  * Returns `generation`, `n`, `df` (per term, in order) and `lexemes` (each term's, in term then
  * code-point order) with `terms` (the position of each, from 1).
  */
-const FREQUENCIES = `WITH RECURSIVE q AS (
-    SELECT * FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
-  ), e(i, prefix, lexeme) AS (
-    SELECT q.i, q.lexeme, (SELECT t.lexeme FROM skill_terms t
-        WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) ORDER BY t.lexeme LIMIT 1)
-      FROM q WHERE q.prefix
-    UNION ALL
-    SELECT e.i, e.prefix, (SELECT t.lexeme FROM skill_terms t
-        WHERE t.lexeme > e.lexeme AND t.lexeme <= e.prefix || chr(1114111) ORDER BY t.lexeme LIMIT 1)
-      FROM e WHERE e.lexeme IS NOT NULL
-  ), l AS (
-    SELECT q.i, q.labels, q.lexeme COLLATE "C" AS lexeme FROM q WHERE NOT q.prefix
-    UNION ALL
-    SELECT e.i, q.labels, e.lexeme FROM e JOIN q ON q.i = e.i
-      WHERE e.lexeme IS NOT NULL AND starts_with(e.lexeme, e.prefix)
-  ), counted AS (
-    SELECT l.i, l.labels, l.lexeme, row_number() OVER (PARTITION BY l.i ORDER BY c.n DESC, l.lexeme COLLATE "C") AS r, c.n
-    FROM l CROSS JOIN LATERAL (SELECT coalesce(sum(c.n), 0)::bigint AS n FROM skill_term_counts c
-      WHERE c.lexeme = l.lexeme AND (l.labels = 0 OR c.labels & l.labels <> 0)) AS c
-  )
-  SELECT (SELECT sum(n) FROM skill_search_generation)::text AS generation,
-    (SELECT coalesce(sum(n), 0) FROM skill_root_counts) AS n,
-    ARRAY(SELECT coalesce(b.n + CASE
-        WHEN (SELECT coalesce(sum(o.n), 0) FROM counted o WHERE o.i = q.i AND o.r > 1) * ${PROBE_RATIO} <= b.n
-        THEN (SELECT count(DISTINCT t.skill_seq) FROM counted o
-          JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
-          WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
-            WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)
-            OFFSET 0))
-        ELSE (SELECT count(DISTINCT t.skill_seq) FROM counted o
-          JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
-          WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
-            WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)))
-        END, 0)
-      FROM q LEFT JOIN counted b ON b.i = q.i AND b.r = 1 ORDER BY q.i) AS df,
-    ARRAY(SELECT l.lexeme FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS lexemes,
-    ARRAY(SELECT l.i::int FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS terms`;
+const FREQUENCIES =
+  'SELECT generation, n, df, lexemes, terms FROM skill_term_frequencies($1::text[], $2::boolean[], $3::int[])';
 
 /** The search generation: the sum of `skill_search_generation` (PostgreSQL migration 7). */
 const GENERATION = 'SELECT sum(n)::text AS generation FROM skill_search_generation';

@@ -351,6 +351,45 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     }
   });
 
+  it('plans the term-frequency statement once per connection, not on every count (migration 15)', async () => {
+    // Each read counts new terms (a new memory each time), on one connection. PostgreSQL plans a
+    // prepared statement for its parameters five times, then keeps its generic plan only when that
+    // costs no more; the counting statement itself never did (its arrays' sizes are known to a custom
+    // plan only), so it was planned again on every call. Now the prepared statement calls
+    // `skill_term_frequencies`, which runs the counting statement under `force_generic_plan`.
+    const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+        const words = ['review', 'code', 'deploy', 'pdf', 'report', 'test', 'repo', 'the'];
+        for (const [i, word] of words.entries()) {
+          const terms: RankTerm[] = [
+            { lexeme: word, prefix: i % 2 === 0, labels: 0 },
+            { lexeme: words[(i + 3) % words.length] as string, prefix: true, labels: i % 3 === 0 ? 4 : 0 },
+          ];
+          const read = await new PostgresTermStats().read(client, terms);
+          expect(read.stats).toHaveLength(2);
+        }
+        const { rows } = await client.query<{ custom: string; generic: string }>(
+          `SELECT custom_plans AS custom, generic_plans AS generic FROM pg_prepared_statements
+           WHERE name = 'skillport-term-frequencies'`,
+        );
+        expect(rows.map((row) => [Number(row.custom), Number(row.generic)])).toEqual([[5, words.length - 5]]);
+        const { rows: settings } = await client.query<{ config: string[] | null }>(
+          `SELECT p.proconfig AS config FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+           WHERE p.proname = 'skill_term_frequencies' AND n.nspname = $1`,
+          [schemaFor(dataDir)],
+        );
+        expect(settings.map((row) => row.config)).toEqual([['plan_cache_mode=force_generic_plan']]);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('keeps the counts exact under concurrent adds, updates and deletes through two stores', async () => {
     const other = openEngineStore(dataDir);
     try {
