@@ -59,11 +59,27 @@ export function extractUploadedSkill(bytes: Uint8Array, limits: ServerLimits): U
         .map((f) => f.path)
         .filter((p) => basename(p) === 'SKILL.md')
         .slice(0, 5);
+      // `skill.md`, `Skill.md`: agents look for SKILL.md exactly, so name the file to rename.
+      const misnamed = files
+        .map((f) => f.path)
+        .filter((p) => basename(p) !== 'SKILL.md' && basename(p).toLowerCase() === 'skill.md')
+        .slice(0, 5);
+      const none =
+        misnamed.length > 0
+          ? ` (no SKILL.md at all; found ${misnamed.join(', ')}: the file must be named SKILL.md, in capitals)`
+          : ' (no SKILL.md at all)';
       throw new SkillportError(
         'INVALID_ARGUMENT',
         'Zip upload holds no SKILL.md at its root or in its single top-level folder' +
-          (found.length > 0 ? ` (found: ${found.join(', ')})` : ' (no SKILL.md at all)'),
-        { details: { field: 'file', reason: 'missing_skill_md', found } },
+          (found.length > 0 ? ` (found: ${found.join(', ')})` : none),
+        {
+          details: {
+            field: 'file',
+            reason: 'missing_skill_md',
+            found,
+            ...(misnamed.length > 0 ? { misnamed } : {}),
+          },
+        },
       );
     }
   }

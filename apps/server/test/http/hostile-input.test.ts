@@ -355,6 +355,23 @@ describe('broken archives and text', () => {
     expect(res.json.error.details.reason).toBe('missing_skill_md');
   });
 
+  test.each([
+    ['skill.md', [{ name: 'skill.md', data: SKILL }]],
+    ['my-skill/Skill.md', [{ name: 'my-skill/Skill.md', data: SKILL }]],
+  ])(
+    'a zip whose only %s differs from SKILL.md in case → 400 missing_skill_md naming it',
+    async (path, entries) => {
+      const res = await addUpload(buildZip(entries));
+      expect(res.status).toBe(400);
+      expect(res.json.error.details).toMatchObject({
+        reason: 'missing_skill_md',
+        found: [],
+        misnamed: [path],
+      });
+      expect(res.json.error.message).toContain(`found ${path}: the file must be named SKILL.md`);
+    },
+  );
+
   test('invalid UTF-8 in an uploaded SKILL.md → 400 invalid_utf8 with line, column and byte offset', async () => {
     const bytes = new Uint8Array([
       ...enc.encode(SKILL.slice(0, 20)),

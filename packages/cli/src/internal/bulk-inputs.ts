@@ -18,7 +18,7 @@ import {
 } from '@skillport/core';
 import type { SkillSource } from '@skillport/sdk-node';
 import { unzipSync } from 'fflate';
-import { toolJsonFiles } from './find-skill-files.js';
+import { misnamedHint, misnamedSkillFiles, toolJsonFiles } from './find-skill-files.js';
 import { CliError, type CliIo } from './io.js';
 import { classifyJson, readJsonFile, toolsOf } from './source.js';
 
@@ -247,8 +247,9 @@ export async function expandInputs(
         if (jsons.length === 0) {
           // Skills in hidden or deep folders are not searched: name them, as the input to give instead.
           const unsearched = skipped.filter((f) => f.reason !== 'no_skill_md').map((f) => f.path);
+          const misnamed = misnamedHint(await misnamedSkillFiles(full, raw));
           throw new CliError(
-            `no SKILL.md in ${raw} or its sub-folders, and no .json tool files` +
+            `no SKILL.md in ${raw} or its sub-folders, and no .json tool files${misnamed}` +
               (unsearched.length > 0
                 ? `; not searched: ${unsearched
                     .slice(0, 3)

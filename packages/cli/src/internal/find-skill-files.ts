@@ -17,6 +17,33 @@ export async function toolJsonFiles(dir: string): Promise<string[]> {
     .map((name) => path.join(dir, name));
 }
 
+/**
+ * Files named `skill.md` in another letter case (`skill.md`, `Skill.md`) in `dir` or one folder
+ * below it, skipping dot folders and `node_modules`: agents read only `SKILL.md`, so a search that
+ * finds no skill names them. Paths are `/`-joined after `shown` (how the caller names `dir`); at
+ * most 3; empty when there are none or `dir` cannot be read.
+ */
+export async function misnamedSkillFiles(dir: string, shown: string): Promise<string[]> {
+  const prefix = shown.replace(/[/\\]+$/, '');
+  const misnamed = (name: string) => name !== 'SKILL.md' && name.toLowerCase() === 'skill.md';
+  const found: string[] = [];
+  const top = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of top.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (found.length >= 3) break;
+    if (entry.isFile() && misnamed(entry.name)) found.push(`${prefix}/${entry.name}`);
+    if (!entry.isDirectory() || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const below = await readdir(path.join(dir, entry.name), { withFileTypes: true }).catch(() => []);
+    const hit = below.find((e) => e.isFile() && misnamed(e.name));
+    if (hit) found.push(`${prefix}/${entry.name}/${hit.name}`);
+  }
+  return found.slice(0, 3);
+}
+
+/** The end of a "no SKILL.md" message naming {@link misnamedSkillFiles}, or `''`. */
+export function misnamedHint(found: string[]): string {
+  return found.length > 0 ? `; found ${found.join(', ')}: the file must be named SKILL.md, in capitals` : '';
+}
+
 /** What a search found: SKILL.md files, and the links it did not follow, with the reason. */
 export interface SkillFileScan {
   files: string[];
@@ -44,7 +71,10 @@ export async function scanSkillFiles(target: string, maxDepth = 6): Promise<Skil
     if (tools.length > 0) return { files: tools, skipped };
     const why =
       skipped.length > 0 ? ` (${skipped.length} link${skipped.length === 1 ? '' : 's'} not followed)` : '';
-    throw new CliError(`no SKILL.md in ${target} or its sub-folders${why}, and no .json tool files`);
+    const misnamed = info.isDirectory() ? await misnamedSkillFiles(target, target) : [];
+    throw new CliError(
+      `no SKILL.md in ${target} or its sub-folders${why}, and no .json tool files${misnamedHint(misnamed)}`,
+    );
   }
   return { files: scan.files, skipped };
 }

@@ -169,3 +169,15 @@ describe('skills validate: two skills of one name, as add-skill of the same path
     expect(await runCli(['skills', 'validate', '--no-dir-name', 'b-report', '-o', 'json'], one)).toBe(0);
   });
 });
+
+describe('skills validate: a skill file named in the wrong case', () => {
+  it('names skill.md and says the file must be SKILL.md, exit 1', async () => {
+    const folder = path.join(dir, 'case', 'my-skill');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'skill.md'), `${HEAD}body\n`);
+    const io = memoryIo({ cwd: path.join(dir, 'case'), env: {} });
+    const code = await runCli(['skills', 'validate', 'my-skill'], io);
+    expect(code).toBe(1);
+    expect(io.err()).toMatch(/found \S*my-skill\/skill.md: the file must be named SKILL.md, in capitals/);
+  });
+});

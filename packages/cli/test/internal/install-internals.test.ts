@@ -554,4 +554,19 @@ describe('bulk add inputs', () => {
     await expect(expandInputs(io, ['empty'])).rejects.toThrow(/no SKILL.md in empty/);
     expect(existsSync(path.join(dir, 'empty'))).toBe(true);
   });
+
+  it('a folder whose skill file is skill.md or Skill.md names it: agents read only SKILL.md', async () => {
+    const dir = temp();
+    mkdirSync(path.join(dir, 'lower'));
+    writeFileSync(path.join(dir, 'lower', 'skill.md'), '---\nname: lower\ndescription: d\n---\n');
+    mkdirSync(path.join(dir, 'coll', 'one'), { recursive: true });
+    writeFileSync(path.join(dir, 'coll', 'one', 'Skill.md'), '---\nname: one\ndescription: d\n---\n');
+    const io = memoryIo({ cwd: dir });
+    await expect(expandInputs(io, ['lower'])).rejects.toThrow(
+      /no SKILL.md in lower .*; found lower\/skill.md: the file must be named SKILL.md, in capitals/,
+    );
+    await expect(expandInputs(io, ['coll'])).rejects.toThrow(
+      /found coll\/one\/Skill.md: the file must be named/,
+    );
+  });
 });
