@@ -3,6 +3,7 @@
  * in one call, so it can run in a worker thread for large input (see `workers/worker-pool.ts`).
  */
 import { type SkillIssue, validateAndParseSkillMd } from '@skillport/core';
+import { extractOverview } from '../levels/extract-overview.js';
 import { defineWorkerTask } from '../workers/worker-task.js';
 
 /** Input of {@link prepareSkill}. */
@@ -50,3 +51,44 @@ export function prepareSkill(input: PrepareSkillInput): PreparedSkill {
 
 /** {@link prepareSkill} as a worker pool task. */
 export const PREPARE_SKILL = defineWorkerTask(import.meta.url, 'prepareSkill', prepareSkill);
+
+/** Input of {@link prepareSkillWrite}. */
+export interface PrepareSkillWriteInput extends PrepareSkillInput {
+  /** Also render the deterministic overview (a server that processes at write time). */
+  overview: boolean;
+}
+
+/** {@link PreparedSkill} plus the overview, when it could be rendered in the same pass. */
+export interface PreparedSkillWrite extends PreparedSkill {
+  /**
+   * The deterministic overview (`extractOverview`) from the frontmatter's own `name` and
+   * `description` and the body — what `overviewFields` gives whenever both are strings — when asked
+   * for and the text has no validation error; else null (the caller renders it once the stored name
+   * is known, or not at all).
+   */
+  overview: string | null;
+}
+
+/**
+ * {@link prepareSkill} and, in the same call, the overview a write processed at write time stores:
+ * one worker hop for a large SKILL.md instead of one to parse it and another to send its body back
+ * for the overview.
+ *
+ * @param input - the text, optional folder name, and whether to render the overview
+ * @returns the prepared skill and the overview (null when not rendered: see {@link PreparedSkillWrite})
+ */
+export function prepareSkillWrite(input: PrepareSkillWriteInput): PreparedSkillWrite {
+  const prepared = prepareSkill(input);
+  const { name, description } = prepared.frontmatter;
+  const overview =
+    input.overview &&
+    prepared.errors.length === 0 &&
+    typeof name === 'string' &&
+    typeof description === 'string'
+      ? extractOverview({ name, description, body: prepared.body })
+      : null;
+  return { ...prepared, overview };
+}
+
+/** {@link prepareSkillWrite} as a worker pool task. */
+export const PREPARE_SKILL_WRITE = defineWorkerTask(import.meta.url, 'prepareSkillWrite', prepareSkillWrite);

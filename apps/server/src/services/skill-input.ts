@@ -15,7 +15,7 @@ import type { Identity } from '../store/types.js';
 import { tempUploadGone } from '../store/write-checks.js';
 import { EXTRACT_UPLOADED_SKILL } from '../uploads/skill-folder.js';
 import type { ZipFile } from '../uploads/zip-reader.js';
-import { jsonRunsInline, uploadRunsInline } from '../workers/inline-policy.js';
+import { convertsInline, uploadRunsInline } from '../workers/inline-policy.js';
 import { defineWorkerTask } from '../workers/worker-task.js';
 import type { ServiceDeps } from './deps.js';
 import { checkNoNul, checkSkillMdSize, decodeSkillMd } from './skill-text.js';
@@ -89,11 +89,12 @@ export async function resolveSkillSource(
       { details: { field: 'data' } },
     );
   }
-  // Converting a large MCP tool or structured skill to SKILL.md is CPU work: a worker thread does it.
+  // Converting a large MCP tool or structured skill to SKILL.md is CPU work: a worker thread does it
+  // (SKILL.md text only past a length where encoding it costs more than the hop: `convertsInline`).
   return deps.workers.run(
     CONVERT_SKILL_DATA,
     { data: body.data, limits: { maxSkillMdBytes: deps.limits.maxSkillMdBytes } },
-    { inline: jsonRunsInline(body.data) },
+    { inline: convertsInline(body.data) },
   );
 }
 

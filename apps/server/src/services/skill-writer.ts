@@ -12,10 +12,11 @@ import { skillUri } from '../store/skill-uri.js';
 import type { Identity, SkillFileInput, SkillWrite } from '../store/types.js';
 import { ABSTRACT_PATH, DEFINITION_PATH } from '../store/types.js';
 import { textRunsInline } from '../workers/inline-policy.js';
+import { isProcessingLimitError } from '../workers/worker-pool.js';
 import type { ServiceDeps } from './deps.js';
-import { PREPARE_SKILL } from './prepare-skill.js';
+import { PREPARE_SKILL, PREPARE_SKILL_WRITE, type PreparedSkillWrite } from './prepare-skill.js';
 import { applyRetention } from './retention.js';
-import { resolveSkillSource, type SkillInputBody } from './skill-input.js';
+import { resolveSkillSource, type SkillInputBody, type SkillSource } from './skill-input.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
 import { effectiveTimeout, waitForQueue } from './wait.js';
@@ -106,6 +107,27 @@ function checkSelected(skills: WriteSkillBody['skills'], writtenName: string, na
 }
 
 /**
+ * Parses and validates the source's SKILL.md. Small text is read in this thread; large text in a
+ * worker thread, so one big SKILL.md never holds up other requests — in one hop with the overview
+ * when the server processes at write time (`overview` is null otherwise, or when it is rendered
+ * later: see {@link PreparedSkillWrite}). Should that hop pass its time budget or heap, the text is
+ * read again without the overview, so the outcome is the one of reading it alone (refused only when
+ * reading it alone is; the overview is then left to the separate render below, or to the job).
+ */
+async function prepareSource(deps: ServiceDeps, source: SkillSource): Promise<PreparedSkillWrite> {
+  const input = { text: source.text, ...(source.folderName !== null ? { dirName: source.folderName } : {}) };
+  if (textRunsInline(source.text)) {
+    return { ...(await deps.workers.run(PREPARE_SKILL, input, { inline: true })), overview: null };
+  }
+  try {
+    return await deps.workers.run(PREPARE_SKILL_WRITE, { ...input, overview: deps.processAtWrite });
+  } catch (error) {
+    if (!isProcessingLimitError(error)) throw error;
+    return { ...(await deps.workers.run(PREPARE_SKILL, input)), overview: null };
+  }
+}
+
+/**
  * Adds or replaces a skill.
  *
  * @returns the contract's add result (`queue_status` when `wait`, else `task_id`; `action` on update)
@@ -131,12 +153,7 @@ export async function writeSkill(
     mode.pathName === undefined ? undefined : resolveSkillName(mode.pathName, deps.namePolicy).name;
   const rootUri = resolveCallerRoot(identity, typeof body.target_uri === 'string' ? body.target_uri : null);
   const source = await resolveSkillSource(body, identity, deps);
-  // Large text is read in a worker thread, so one big SKILL.md never holds up other requests.
-  const validation = await deps.workers.run(
-    PREPARE_SKILL,
-    { text: source.text, ...(source.folderName !== null ? { dirName: source.folderName } : {}) },
-    { inline: textRunsInline(source.text) },
-  );
+  const validation = await prepareSource(deps, source);
   const parsed = validation;
   if (validation.errors.length > 0) {
     const first = validation.errors[0] as SkillIssue;
@@ -214,10 +231,12 @@ export async function writeSkill(
     // fail (past its time budget, the worker queue full), the write goes ahead without it and the job
     // renders it — or fails its task — as on a server that does not process at write time.
     try {
-      const overview = await renderOverviewOnPool(
-        deps.workers,
-        overviewFields({ frontmatter: parsed.frontmatter, name, description, body: parsed.body }),
-      );
+      const overview =
+        validation.overview ??
+        (await renderOverviewOnPool(
+          deps.workers,
+          overviewFields({ frontmatter: parsed.frontmatter, name, description, body: parsed.body }),
+        ));
       write.processed = {
         overview,
         // With an embedder the task stays pending: its job embeds the skill and keeps this overview.

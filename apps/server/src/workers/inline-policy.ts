@@ -42,6 +42,25 @@ export function textRunsInline(text: string): boolean {
   return runsInline(text.length) && (frontmatterSize(text)?.chars ?? 0) <= INLINE_MAX_FRONTMATTER_CHARS;
 }
 
+/**
+ * Longest `data` string, in UTF-16 code units, that add and update turn into SKILL.md bytes in the
+ * calling thread. Turning text into bytes is a UTF-8 encode and two linear scans (a host path, a NUL
+ * character): ~0.2 ms at this length, less than the hop to a worker thread, which copies the text
+ * there and the text and bytes back; the request's JSON, which holds the text, was already parsed in
+ * this thread. Parsing and validating the text are decided apart ({@link textRunsInline}).
+ */
+export const INLINE_MAX_TEXT_BYTES_CHARS = 256 * 1024;
+
+/**
+ * True when a `data` value of add or update is converted to SKILL.md in the calling thread: a string
+ * of at most {@link INLINE_MAX_TEXT_BYTES_CHARS} code units, or an object {@link jsonRunsInline} keeps.
+ *
+ * @param value - the parsed `data`
+ */
+export function convertsInline(value: unknown): boolean {
+  return typeof value === 'string' ? value.length <= INLINE_MAX_TEXT_BYTES_CHARS : jsonRunsInline(value);
+}
+
 /** Most JSON values (objects, arrays, scalars) of input processed inline. */
 const INLINE_MAX_JSON_NODES = 1000;
 

@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { defaultSummarizer } from '../../src/jobs/job-runner.js';
 import { EXTRACT_OVERVIEW } from '../../src/levels/extract-overview.js';
+import { PREPARE_SKILL_WRITE } from '../../src/services/prepare-skill.js';
 import type { SkillRecord } from '../../src/store/types.js';
+import { INLINE_MAX_CHARS } from '../../src/workers/inline-policy.js';
 import { createWorkerPool, type WorkerPool } from '../../src/workers/worker-pool.js';
 import { startEmbeddingsServer } from '../helpers/embeddings-server.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
@@ -116,6 +118,109 @@ describe(`${TEST_ENGINE} processing at write time, when the overview cannot be r
     } finally {
       await real.close();
       await temp.cleanup();
+    }
+  });
+});
+
+describe(`${TEST_ENGINE} processing at write time, a SKILL.md read in a worker thread`, () => {
+  // Past the inline size, and with a body whose overview has something to say.
+  const filler = Array.from(
+    { length: 400 },
+    (_, i) => `Step ${i}: read the sheet, pick the columns, and draw chart number ${i}.`,
+  ).join('\n\n');
+  const large = text('Charts from spreadsheets', `${BODY}\n## Steps\n\n${filler}\n`);
+
+  /** A real pool that records the tasks it runs in a worker thread, and may refuse some as over budget. */
+  function recordingPool(overBudget: (label: string) => boolean = () => false) {
+    const real = createWorkerPool();
+    const hops: string[] = [];
+    const workers: WorkerPool = {
+      run: (task, arg, options) => {
+        if (options?.inline !== true) {
+          hops.push(task.label);
+          if (overBudget(task.label)) {
+            return Promise.reject(
+              new SkillportError('PAYLOAD_TOO_LARGE', 'over budget', {
+                details: { reason: 'processing_budget' },
+              }),
+            );
+          }
+        }
+        return real.run(task, arg, options);
+      },
+      stats: () => real.stats(),
+      close: () => real.close(),
+    };
+    return { workers, hops };
+  }
+
+  async function addWith(workers: WorkerPool, data: string) {
+    const temp = openTempStore();
+    try {
+      const { fetch } = await createApp({
+        store: temp.store,
+        logger: false,
+        workers,
+        processAtWrite: true,
+        webDir: false,
+      });
+      const res = await fetch(
+        new Request('http://localhost/api/v1/skills', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ data }),
+        }),
+      );
+      const json = (await res.json()) as { result?: { task_id: string }; error?: { code: string } };
+      if (res.status !== 200) return { status: res.status, json, task: null, skill: null };
+      const taskId = json.result?.task_id as string;
+      return {
+        status: res.status,
+        json,
+        task: await temp.store.getTask('default', 'default', taskId),
+        skill: await temp.store.getSkill('default', 'viking://user/default/skills', 'inline-overview'),
+      };
+    } finally {
+      await temp.cleanup();
+    }
+  }
+
+  test('one hop reads it and renders the overview the job would write', async () => {
+    expect(large.length).toBeGreaterThan(INLINE_MAX_CHARS);
+    const { workers, hops } = recordingPool();
+    try {
+      const added = await addWith(workers, large);
+      expect(added.status).toBe(200);
+      expect(added.task?.status).toBe('completed');
+      expect(added.skill?.overview).toBe(await jobOverview(large));
+      expect(hops).toEqual([PREPARE_SKILL_WRITE.label]);
+    } finally {
+      await workers.close();
+    }
+  });
+
+  test('past its budget, the text is read alone and the overview rendered apart, as before', async () => {
+    const { workers, hops } = recordingPool((label) => label === PREPARE_SKILL_WRITE.label);
+    try {
+      const added = await addWith(workers, large);
+      expect(added.status).toBe(200);
+      expect(added.task?.status).toBe('completed');
+      expect(added.skill?.overview).toBe(await jobOverview(large));
+      expect(hops).toEqual([PREPARE_SKILL_WRITE.label, 'prepare-skill.prepareSkill', EXTRACT_OVERVIEW.label]);
+    } finally {
+      await workers.close();
+    }
+  });
+
+  test('a large SKILL.md with a validation error is refused with its issues, in one hop', async () => {
+    const { workers, hops } = recordingPool();
+    try {
+      const refused = await addWith(workers, large.replace('description: Charts from spreadsheets\n', ''));
+      expect(refused.status).toBe(400);
+      expect(refused.json.error?.code).toBe('SKILL_INVALID');
+      expect(hops).toEqual([PREPARE_SKILL_WRITE.label]);
+    } finally {
+      await workers.close();
     }
   });
 });

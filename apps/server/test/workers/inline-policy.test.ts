@@ -4,8 +4,10 @@ import { resolveLimits } from '../../src/config.js';
 import { extractUploadedSkill } from '../../src/uploads/skill-folder.js';
 import { declaredZipSize } from '../../src/uploads/zip-reader.js';
 import {
+  convertsInline,
   INLINE_MAX_CHARS,
   INLINE_MAX_FRONTMATTER_CHARS,
+  INLINE_MAX_TEXT_BYTES_CHARS,
   INLINE_MAX_UNZIPPED_BYTES,
   INLINE_MAX_ZIP_BYTES,
   textRunsInline,
@@ -109,5 +111,22 @@ describe('textRunsInline', () => {
     expect(textRunsInline(`---\nname: a\u2028---\n${keys(1200)}\n---\nbody\n`)).toBe(false);
     expect(textRunsInline(`---\nname: a\n----\n--- x\n ---\n${keys(1200)}\n---\nbody\n`)).toBe(false);
     expect(textRunsInline(`---\nname: a\n---\n${keys(1200)}\n`)).toBe(true); // the rest is body
+  });
+});
+
+describe('convertsInline', () => {
+  test('SKILL.md text is turned into bytes inline up to its length bound, whatever its frontmatter', () => {
+    const keys = Array.from({ length: 1200 }, (_, i) => `k${i}: ${i}`).join('\n');
+    const heavy = `---\nname: a\ndescription: b\n${keys}\n---\n\nBody.\n`;
+    expect(textRunsInline(heavy)).toBe(false);
+    expect(convertsInline(heavy)).toBe(true);
+    expect(convertsInline('x'.repeat(INLINE_MAX_TEXT_BYTES_CHARS))).toBe(true);
+    expect(convertsInline('x'.repeat(INLINE_MAX_TEXT_BYTES_CHARS + 1))).toBe(false);
+  });
+
+  test('an MCP tool or structured skill is decided by its size, as before', () => {
+    expect(convertsInline({ name: 'calc', inputSchema: { type: 'object' } })).toBe(true);
+    const wide = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`p${i}`, { type: 'string' }]));
+    expect(convertsInline({ name: 'wide', inputSchema: { type: 'object', properties: wide } })).toBe(false);
   });
 });
