@@ -560,12 +560,39 @@ export function prefixUpper(prefix: string): string {
 }
 
 function int32s(bytes: Uint8Array): Int32Array {
-  // Copied: a blob's bytes need not be aligned for a typed array view.
+  // A view when the blob's bytes are aligned for one, else a copy (they need not be).
+  if ((bytes.byteOffset & 3) === 0)
+    return new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
   return new Int32Array(new Uint8Array(bytes).buffer);
 }
 
 function float32s(bytes: Uint8Array): Float32Array {
+  if ((bytes.byteOffset & 3) === 0) {
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+  }
   return new Float32Array(new Uint8Array(bytes).buffer);
+}
+
+/**
+ * Scratch of {@link unitedLists} for several terms, indexed by seq and reused by every call of the
+ * thread (grown to the highest seq seen): each seq's summed count, and the call that last touched it.
+ */
+const unionScratch = { sums: new Float64Array(0), marks: new Uint32Array(0), mark: 0 };
+
+/** Readies {@link unionScratch} for seqs below `size` and returns the current call's mark. */
+function nextUnionMark(size: number): number {
+  if (size > unionScratch.sums.length) {
+    const grownSize = Math.max(size, unionScratch.sums.length * 2, 1024);
+    unionScratch.sums = new Float64Array(grownSize);
+    unionScratch.marks = new Uint32Array(grownSize);
+    unionScratch.mark = 0;
+  }
+  unionScratch.mark++;
+  if (unionScratch.mark === 0xffffffff) {
+    unionScratch.marks.fill(0);
+    unionScratch.mark = 1;
+  }
+  return unionScratch.mark;
 }
 
 /** Which entries of the stored parts count (see the rules in this file's comment). */
@@ -600,6 +627,9 @@ export function unitedLists(
   const seqs = new Int32Array(total);
   const freqs = new Float32Array(total);
   let n = 0;
+  // Whether the entries kept so far ascend (one term's parts do; a second term starts over).
+  let ascending = true;
+  let last = -1;
   for (const [partOrigin, seqBytes, freqBytes] of parts) {
     const limit = Math.min(partOrigin, covered);
     const partSeqs = int32s(seqBytes);
@@ -607,20 +637,33 @@ export function unitedLists(
     for (let i = 0; i < partSeqs.length; i++) {
       const seq = partSeqs[i] as number;
       if (seq >= lengths.length || (lengths[seq] as number) < 0 || (origins[seq] as number) > limit) continue;
+      if (seq <= last) ascending = false;
+      last = seq;
       seqs[n] = seq;
       freqs[n] = partFreqs[i] as number;
       n++;
     }
   }
-  if (upper === undefined) return { seqs: seqs.slice(0, n), freqs: freqs.slice(0, n) };
+  if (ascending) {
+    // One term (or terms without a skill in common): already united.
+    return n === total ? { seqs, freqs } : { seqs: seqs.slice(0, n), freqs: freqs.slice(0, n) };
+  }
   // Several terms: the same seq in several lists, summed (counts of quarters: exact in any order).
-  const sums = new Map<number, number>();
+  const mark = nextUnionMark(lengths.length);
+  const { sums, marks } = unionScratch;
+  let distinct = 0;
   for (let i = 0; i < n; i++) {
     const seq = seqs[i] as number;
-    sums.set(seq, (sums.get(seq) ?? 0) + (freqs[i] as number));
+    if (marks[seq] !== mark) {
+      marks[seq] = mark;
+      sums[seq] = 0;
+      // Each seq once, in the front of `seqs` (never ahead of the entry being read).
+      seqs[distinct++] = seq;
+    }
+    sums[seq] = (sums[seq] as number) + (freqs[i] as number);
   }
-  const united = Int32Array.from(sums.keys()).sort();
-  const unitedFreqs = new Float32Array(united.length);
-  for (let i = 0; i < united.length; i++) unitedFreqs[i] = sums.get(united[i] as number) as number;
+  const united = seqs.slice(0, distinct).sort();
+  const unitedFreqs = new Float32Array(distinct);
+  for (let i = 0; i < distinct; i++) unitedFreqs[i] = sums[united[i] as number] as number;
   return { seqs: united, freqs: unitedFreqs };
 }
