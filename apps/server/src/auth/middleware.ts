@@ -8,12 +8,15 @@ import { carriedChangeToken } from '../http/carried-token.js';
 import type { AppEnv } from '../http/context.js';
 import { type Authenticator, extractApiKey } from './authenticator.js';
 import { type FailureThrottle, remoteAddress, throttledError } from './failure-throttle.js';
+import { devIdentityFromHeaders } from './identity-headers.js';
 
 /**
  * Middleware resolving the caller.
  *
  * @param auth - the server's authenticator
- * @param access - `data` (admin and user; root refused with 403) or `admin` (root and admin; users 403)
+ * @param access - `data` (admin and user; root refused with 403) or `admin` (root and admin; users 403).
+ *   On data routes in dev mode, `X-OpenViking-Account` / `X-OpenViking-User` name the caller (see
+ *   `identity-headers.ts`; an invalid one is 400 `INVALID_ARGUMENT`); with keys they are ignored.
  * @param throttle - counts wrong keys per client address and key prefix (a wrong key past its limit
  *   gets 429 instead of 401; a valid key always passes); none = no throttling
  */
@@ -41,6 +44,11 @@ export function requireIdentity(
         if (retryAfter > 0) throw throttledError(retryAfter, throttle.perMinute);
       }
       throw error;
+    }
+    // In dev mode OpenViking's identity headers name the caller on data routes, as on an OpenViking
+    // dev server; with keys they are ignored (the key alone names the caller).
+    if (access === 'data' && auth.mode === 'dev' && identity.keyId === null) {
+      identity = devIdentityFromHeaders(identity, (name) => c.req.header(name));
     }
     c.set('identity', identity);
     if (access === 'data' && identity.role === 'root') {

@@ -10,6 +10,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator.js';
 import { extractApiKey } from '../auth/authenticator.js';
+import { ACCOUNT_HEADER, USER_HEADER } from '../auth/identity-headers.js';
 import { logRequestLine } from '../http/access-log.js';
 import { carryChangeToken } from '../http/carried-token.js';
 import { clientAddressFrom } from '../http/client-address.js';
@@ -79,6 +80,8 @@ interface ReadHeaders {
   'if-none-match'?: string;
   'x-request-id'?: string;
   'x-forwarded-for'?: string;
+  'x-openviking-account'?: string;
+  'x-openviking-user'?: string;
 }
 
 /** Headers that send a request to the app whenever present (a body, a browser's cross-origin call). */
@@ -90,6 +93,8 @@ const READ = new Set([
   'if-none-match',
   'x-request-id',
   'x-forwarded-for',
+  ACCOUNT_HEADER,
+  USER_HEADER,
 ]);
 
 /** The headers read, or null when one is given twice or the request has a body. */
@@ -118,7 +123,8 @@ function readHeaders(raw: readonly string[]): ReadHeaders | null {
  * Left to the app: any method but GET, other paths, names with anything but `[A-Za-z0-9_-]`, queries
  * other than `level` and the `include_*` flags (see `commonGetQuery`), a `Host` the adapter parses, a
  * request with a body or an `Origin`, a header read here given twice, a malformed `If-None-Match`, a
- * caller not resolved under the current token, a root key, a result not kept under the current token
+ * caller not resolved under the current token, a root key, OpenViking's identity headers in dev mode
+ * (they name the caller there), a result not kept under the current token
  * (the app then checks the skill's stamp or reads it), an empty rate-limit bucket, and everything
  * when the app answers CORS (`corsOrigins`) or `enabled` is false.
  *
@@ -149,6 +155,13 @@ export function createFastGets(options: FastGetOptions): FastGets {
     const key = extractApiKey({ get: (header) => headers[header as keyof ReadHeaders] });
     const identity = auth.knownIdentity(key, token);
     if (identity === null || identity.role === 'root') return false;
+    // In dev mode OpenViking's identity headers name another caller: the app resolves it.
+    if (
+      auth.mode === 'dev' &&
+      (headers[ACCOUNT_HEADER] !== undefined || headers[USER_HEADER] !== undefined)
+    ) {
+      return false;
+    }
     const ifNoneMatch = headers['if-none-match'];
     try {
       checkEntityTagList('If-None-Match', ifNoneMatch);
