@@ -205,6 +205,11 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
           'Last-Event-ID',
           'If-None-Match',
           'Idempotency-Key',
+          // Sent by OpenViking's clients whenever configured (see auth/identity-headers.ts; the
+          // agent header is accepted and ignored).
+          'X-OpenViking-Account',
+          'X-OpenViking-User',
+          'X-OpenViking-Agent',
         ],
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
         exposeHeaders: ['X-Request-Id', 'ETag', 'Mcp-Session-Id', 'X-Skill-Revision', 'Idempotent-Replayed'],

@@ -167,7 +167,33 @@ describe('API keys: the key names the caller, the headers are ignored', () => {
   });
 
   test('an invalid header value is ignored with a key, as any other', async () => {
-    const res = await t.request('GET', '/api/v1/skills', { apiKey: key('bob'), headers: as('ac.me', '../x') });
+    const res = await t.request('GET', '/api/v1/skills', {
+      apiKey: key('bob'),
+      headers: as('ac.me', '../x'),
+    });
     expect(res.status, res.text).toBe(200);
   });
+});
+
+test("a browser may send them: CORS preflight allows OpenViking's identity and agent headers", async () => {
+  const t = await startTestServer({ corsOrigins: ['https://app.example'] });
+  try {
+    const preflight = await fetch(`${t.url}/api/v1/skills/find`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers':
+          'content-type,x-openviking-account,x-openviking-user,x-openviking-agent',
+      },
+    });
+    const allowed = (preflight.headers.get('access-control-allow-headers') ?? '')
+      .toLowerCase()
+      .split(/\s*,\s*/);
+    for (const header of ['x-openviking-account', 'x-openviking-user', 'x-openviking-agent']) {
+      expect(allowed, header).toContain(header);
+    }
+  } finally {
+    await t.close();
+  }
 });
