@@ -17,6 +17,38 @@ interface ZodIssueLike {
   path: ReadonlyArray<PropertyKey>;
   message: string;
   keys?: string[];
+  /** `invalid_union`: the issues of each alternative, in order. */
+  errors?: ReadonlyArray<ReadonlyArray<ZodIssueLike & { expected?: unknown; values?: unknown[] }>>;
+}
+
+/** zod's type names as a JSON client spells them. */
+const JSON_TYPE_NAMES: Record<string, string> = { record: 'object', object: 'object', array: 'array' };
+
+/**
+ * The message of an `invalid_union` issue whose alternatives all failed on the value's own type,
+ * e.g. `Invalid input: expected boolean, null or false, received string` (zod says only `Invalid
+ * input`); the issue's own message when an alternative got further (a nested field was wrong).
+ */
+function unionMessage(issue: ZodIssueLike): string {
+  const branches = issue.errors;
+  if (!branches || branches.length === 0) return issue.message;
+  const accepted: string[] = [];
+  let received: string | undefined;
+  for (const branch of branches) {
+    const [only] = branch;
+    if (branch.length !== 1 || !only || only.path.length > 0) return issue.message;
+    if (only.code === 'invalid_type' && typeof only.expected === 'string') {
+      accepted.push(JSON_TYPE_NAMES[only.expected] ?? only.expected);
+      received ??= / received (\w+)$/.exec(only.message)?.[1];
+    } else if (only.code === 'invalid_value' && Array.isArray(only.values) && only.values.length > 0) {
+      accepted.push(only.values.map((v) => JSON.stringify(v)).join(', '));
+    } else {
+      return issue.message;
+    }
+  }
+  const names = [...new Set(accepted)];
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0];
+  return `Invalid input: expected ${list}${received ? `, received ${received}` : ''}`;
 }
 
 /**
@@ -35,7 +67,8 @@ export function toValidationErrors(issues: readonly ZodIssueLike[], where: strin
         out.push({ loc: [...loc, key], message: `Unknown field '${key}'`, type: 'unrecognized_keys' });
       }
     } else {
-      out.push({ loc, message: issue.message, type: issue.code });
+      const message = issue.code === 'invalid_union' ? unionMessage(issue) : issue.message;
+      out.push({ loc, message, type: issue.code });
     }
   }
   return out;

@@ -323,6 +323,32 @@ describe('POST /api/v1/skills — rules', () => {
     expect(res.json.error.message).toContain('not host paths');
   });
 
+  // A field of several accepted types names them and what was sent, not only "Invalid input".
+  test.each([
+    [{ data: [] }, 'data', 'data: Invalid input: expected string or object, received array'],
+    [{ data: 42 }, 'data', 'data: Invalid input: expected string or object, received number'],
+    [
+      { data: 'x', wait: 'yes' },
+      'wait',
+      'wait: Invalid input: expected boolean, null or false, received string',
+    ],
+    [
+      { data: 'x', target_uri: 7 },
+      'target_uri',
+      'target_uri: Invalid input: expected string, null or false, received number',
+    ],
+  ])('%j → 400 naming the accepted types of %s', async (body, field, message) => {
+    const res = await t.request('POST', '/api/v1/skills', { body });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details.field).toBe(field);
+    expect(res.json.error.message).toBe(`Invalid request body: ${message}`);
+    expect(res.json.error.details.validation_errors[0]).toMatchObject({
+      loc: ['body', field],
+      type: 'invalid_union',
+    });
+  });
+
   test.each([
     ['broken JSON', '{"data": '],
     ['an empty body', ''],
