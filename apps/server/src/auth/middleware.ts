@@ -8,7 +8,7 @@ import { carriedChangeToken } from '../http/carried-token.js';
 import type { AppEnv } from '../http/context.js';
 import { type Authenticator, extractApiKey } from './authenticator.js';
 import { type FailureThrottle, remoteAddress, throttledError } from './failure-throttle.js';
-import { devIdentityFromHeaders } from './identity-headers.js';
+import { ACCOUNT_HEADER, devIdentityFromHeaders, USER_HEADER } from './identity-headers.js';
 
 /**
  * Middleware resolving the caller.
@@ -52,9 +52,15 @@ export function requireIdentity(
     }
     c.set('identity', identity);
     if (access === 'data' && identity.role === 'root') {
+      // Clients written for older OpenViking servers send a root key with identity headers to act as
+      // a user; OpenViking no longer allows it, nor does Skillport: the refusal says so.
+      const asserted = c.req.header(ACCOUNT_HEADER) !== undefined || c.req.header(USER_HEADER) !== undefined;
       throw new SkillportError(
         'PERMISSION_DENIED',
-        'Root keys manage accounts, users and keys only; use an admin or user key for skills',
+        'Root keys manage accounts, users and keys only; use an admin or user key for skills' +
+          (asserted
+            ? ' (X-OpenViking-Account / X-OpenViking-User do not make a key act as another user)'
+            : ''),
         { details: { role: 'root' } },
       );
     }

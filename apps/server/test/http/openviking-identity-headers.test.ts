@@ -158,11 +158,15 @@ describe('API keys: the key names the caller, the headers are ignored', () => {
     expect(bob.json.result.description).toBe('Written by bob');
   });
 
-  test('a root key stays refused on data routes, headers or not', async () => {
-    for (const headers of [{}, as('acme', 'alice')]) {
+  test('a root key stays refused on data routes, headers or not; with them the refusal says why', async () => {
+    for (const headers of [{}, as('acme', 'alice'), as(null, 'alice')]) {
       const res = await t.request('GET', '/api/v1/skills', { apiKey: ROOT, headers });
       expect(res.status, res.text).toBe(403);
       expect(res.json.error.code).toBe('PERMISSION_DENIED');
+      expect(res.json.error.details).toEqual({ role: 'root' });
+      expect(res.json.error.message.includes('do not make a key act as another user')).toBe(
+        Object.keys(headers).length > 0,
+      );
     }
   });
 
