@@ -12,23 +12,23 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 
 /** Middleware enforcing {@link ServerLimits.maxBodyBytes} / `maxUploadBytes` with 413 `PAYLOAD_TOO_LARGE`. */
 export function bodyLimits(limits: ServerLimits): MiddlewareHandler<AppEnv> {
-  const make = (maxSize: number, what: string) =>
+  const make = (maxSize: number, message: string, details: Record<string, unknown>) =>
     bodyLimit({
       maxSize,
       onError: () => {
-        throw new SkillportError(
-          'PAYLOAD_TOO_LARGE',
-          `${what} is larger than the limit of ${maxSize} bytes`,
-          {
-            details: { limit: maxSize },
-          },
-        );
+        throw new SkillportError('PAYLOAD_TOO_LARGE', message, { details });
       },
     });
   const jsonMax = limits.maxBodyBytes;
+  // The request may exceed the file's limit by the multipart framing around it; the answer names
+  // the file's limit, the one `GET /api/v1/system/limits` serves and the operator sets.
   const uploadMax = limits.maxUploadBytes + MULTIPART_OVERHEAD;
-  const json = make(jsonMax, 'Request body');
-  const upload = make(uploadMax, 'Upload');
+  const json = make(jsonMax, `Request body is larger than the limit of ${jsonMax} bytes`, { limit: jsonMax });
+  const upload = make(
+    uploadMax,
+    `Upload is larger than its limit: the limit is ${limits.maxUploadBytes} bytes (SKILLPORT_MAX_UPLOAD_BYTES) for the file`,
+    { field: 'file', limit: limits.maxUploadBytes },
+  );
   return async (c, next) => {
     // Bodiless requests skip the limiter (it would materialise the full fetch Request for nothing).
     const method = c.req.method;

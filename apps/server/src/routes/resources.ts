@@ -53,7 +53,7 @@ export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDe
     if (file.size > deps.limits.maxUploadBytes) {
       throw new SkillportError(
         'PAYLOAD_TOO_LARGE',
-        `Upload is ${file.size} bytes; the limit is ${deps.limits.maxUploadBytes}`,
+        `Upload is ${file.size} bytes; the limit is ${deps.limits.maxUploadBytes} bytes (SKILLPORT_MAX_UPLOAD_BYTES)`,
         { details: { field: 'file', size: file.size, limit: deps.limits.maxUploadBytes } },
       );
     }

@@ -267,12 +267,19 @@ describe('zip bombs and size limits', () => {
     expect(res.json.error.message).toContain('files');
   });
 
-  test('upload larger than maxUploadBytes → 413 at temp_upload', async () => {
+  // 300 KiB is judged from the file, 400 KiB already from the request's length.
+  test.each([[300], [400]])('upload of %i KiB, over maxUploadBytes → 413 at temp_upload', async (kib) => {
     const form = new FormData();
-    form.append('file', new Blob([new Uint8Array(300 * 1024)]), 'big.zip');
+    form.append('file', new Blob([new Uint8Array(kib * 1024)]), 'big.zip');
     const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
     expect(res.status).toBe(413);
     expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    // The limit named is the setting's (GET /api/v1/system/limits), not the request's allowance
+    // for the multipart framing around the file.
+    expect(res.json.error.details).toMatchObject({ field: 'file', limit: LIMITS.maxUploadBytes });
+    expect(res.json.error.message).toContain(
+      `the limit is ${LIMITS.maxUploadBytes} bytes (SKILLPORT_MAX_UPLOAD_BYTES)`,
+    );
   });
 
   test('JSON body larger than maxBodyBytes → 413', async () => {
