@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeCorpus } from '../../../../scripts/test-corpus.js';
-import { isWritableUtf8, jsonStringOfUtf8, stringifyWithUtf8 } from '../../src/store/utf8-json.js';
+import {
+  isWritableUtf8,
+  jsonStringOfUtf8,
+  stringifyWithUtf8,
+  writeJsonString,
+} from '../../src/store/utf8-json.js';
 import { corpusSkillTexts } from '../store/corpus.js';
 
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -77,6 +82,57 @@ describe('JSON of UTF-8 texts without decoding them', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('escapes every ASCII byte at every place of the eight-byte scan, at any alignment', () => {
+    // 19 bytes: two whole eight-byte steps and a tail of three, each position tried with each byte.
+    for (let b = 0; b < 0x80; b++) {
+      for (let at = 0; at < 19; at++) {
+        for (const shift of [0, 1, 3]) {
+          const backing = new Uint8Array(shift + 19).fill(0x61);
+          const bytes = backing.subarray(shift);
+          bytes[at] = b;
+          const expected = Buffer.from(JSON.stringify(decoder.decode(bytes)));
+          expect(jsonStringOfUtf8(bytes).equals(expected), `byte ${b} at ${at}, shift ${shift}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('writes at an offset and says where the literal ends, for long texts of any bytes (fast-check)', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.nat({ max: 7 }),
+        fc.nat({ max: 5 }),
+        (raw, shift, offset) => {
+          const backing = new Uint8Array(shift + raw.length);
+          backing.set(raw, shift);
+          const bytes = backing.subarray(shift);
+          if (!isWritableUtf8(bytes)) return;
+          const expected = Buffer.from(JSON.stringify(decoder.decode(bytes)));
+          // Room for the most a literal can take (6 bytes per byte, plus the quotes).
+          const room = offset + bytes.length * 6 + 2;
+          const out = Buffer.alloc(room, 0xee);
+          expect(writeJsonString(bytes, out, offset)).toBe(offset + expected.length);
+          expect(out.subarray(offset, offset + expected.length).equals(expected)).toBe(true);
+          expect([...out.subarray(0, offset), ...out.subarray(offset + expected.length)]).toEqual(
+            Array(room - expected.length).fill(0xee),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives one buffer of its own, the exact size (kept or moved to another thread without a copy)', () => {
+    const [value, utf8] = result(encoder.encode('abstract "x"'), encoder.encode('# T\n\nbody\n'.repeat(50)));
+    const json = stringifyWithUtf8(value, utf8);
+    const again = stringifyWithUtf8(value, utf8);
+    expect(again.buffer).not.toBe(json.buffer);
+    expect(json.byteOffset).toBe(0);
+    expect(json.buffer.byteLength).toBe(json.byteLength);
+    expect(json.equals(reference(value, utf8))).toBe(true);
   });
 
   it('leaves out undefined fields and keeps the key order, with no texts as bytes', () => {
