@@ -16,18 +16,20 @@ export interface TermStats {
 const MAX_CACHED_TERMS = 10_000;
 
 /**
- * A prefix's less frequent lexemes are probed row by row against its most frequent one's rows when
- * they have at most 1/16 as many rows; else both lists are read and joined. (A probe costs a few
- * index pages; reading and sorting a row of the largest list, about a twentieth of that.) Written into
- * `skill_term_frequencies` (PostgreSQL migration 15) as a literal: changing it takes a migration.
+ * A prefix's less frequent lexemes are probed skill by skill against its most frequent one's rows
+ * when they have at most 1/16 as many rows; else both lists are read and joined. (A probe costs a few
+ * index pages; reading and sorting a row of the largest list, about a twentieth of that.) Written
+ * into `skill_term_frequencies` (PostgreSQL migrations 15 and 16) as a literal: changing it takes a
+ * migration.
  */
 export const PROBE_RATIO = 16;
 
 /**
  * In one snapshot: the search generation, the number of skills (the sum of `skill_root_counts`,
  * PostgreSQL migration 8) and per term its lexemes and document frequency, by
- * `skill_term_frequencies` (PostgreSQL migration 15: a plpgsql function whose one statement is planned
- * once per connection; as a prepared statement of its own it was planned again on every call).
+ * `skill_term_frequencies` (PostgreSQL migrations 15 and 16: a plpgsql function whose one statement
+ * is planned once per connection; as a prepared statement of its own it was planned again on every
+ * call).
  * Parameters: $1 lexemes, $2 prefix flags, $3 label bits.
  *
  * - A prefix's lexemes: the distinct lexemes of `skill_terms` starting with it, one index probe each
@@ -37,9 +39,10 @@ export const PROBE_RATIO = 16;
  * - A prefix standing for several lexemes matches the skills of any: the frequency of the most frequent
  *   one (from the counts) plus the skills of the others, counted once each, that it does not match.
  *   When the others have at most 1/{@link PROBE_RATIO} of its rows, that is a primary-key probe per
- *   row of the others (`OFFSET 0` keeps the `NOT EXISTS` a probe per row: as a join, the planner
- *   read and sorted every row of the largest lexeme, ~10 ms for a word in half the skills); else
- *   an anti-join of the rows of both, which costs less than that many probes.
+ *   skill of the others, each skill listed once (migration 16: one holding several of them was
+ *   probed for each). `OFFSET 0` keeps the `NOT EXISTS` a probe per skill: as a join, the planner
+ *   read and sorted every row of the largest lexeme, ~10 ms for a word in half the skills. Else an
+ *   anti-join of the rows of both, which costs less than that many probes.
  *
  * Returns `generation`, `n`, `df` (per term, in order) and `lexemes` (each term's, in term then
  * code-point order) with `terms` (the position of each, from 1).

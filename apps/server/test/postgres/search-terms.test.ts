@@ -284,12 +284,13 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
   });
 
   it("reads each term's document frequency and lexemes from the kept counts, as counting its rows gives", async () => {
-    // One skill with a rare word starting with a common one ('team'), so a prefix's other lexemes are few.
+    // One skill with rare words starting with a common one ('team'), so a prefix's other lexemes are
+    // few, and one skill holds two of them (its probe is counted once).
     await store.putSkill(
       makeWrite({
         name: 'onboarding',
         description: 'Onboarding of teammates',
-        body: '# Onboarding\n\nteammates\n',
+        body: '# Onboarding\n\nteammates and teamwork\n',
       }),
     );
     const terms: RankTerm[] = [

@@ -758,6 +758,62 @@ BEGIN
 END $$;
 `,
   },
+  {
+    version: 16,
+    name: "term frequencies: a prefix's other lexemes probe each skill once",
+    // A prefix's frequency is its most frequent lexeme's plus the skills of its other lexemes that
+    // lexeme lacks. When those are few, each was probed against the most frequent lexeme's rows once
+    // per row, so a skill holding several of them (`manager` and `managing` under `manag`) was
+    // probed once for each; the skills are now listed once, then probed. On 300 distinct bench
+    // queries at 100,000 skills: 44% fewer probes, ~0.1–0.3 ms less backend CPU per count (of ~3.7).
+    // Same figures.
+    // Safe to run again (`CREATE OR REPLACE`).
+    sql: `
+CREATE OR REPLACE FUNCTION skill_term_frequencies(text[], boolean[], int[])
+  RETURNS TABLE (generation text, n bigint, df bigint[], lexemes text[], terms int[])
+  LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY WITH RECURSIVE q AS (
+      SELECT * FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+    ), e(i, prefix, lexeme) AS (
+      SELECT q.i, q.lexeme, (SELECT t.lexeme FROM skill_terms t
+          WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+        FROM q WHERE q.prefix
+      UNION ALL
+      SELECT e.i, e.prefix, (SELECT t.lexeme FROM skill_terms t
+          WHERE t.lexeme > e.lexeme AND t.lexeme <= e.prefix || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+        FROM e WHERE e.lexeme IS NOT NULL
+    ), l AS (
+      SELECT q.i, q.labels, q.lexeme COLLATE "C" AS lexeme FROM q WHERE NOT q.prefix
+      UNION ALL
+      SELECT e.i, q.labels, e.lexeme FROM e JOIN q ON q.i = e.i
+        WHERE e.lexeme IS NOT NULL AND starts_with(e.lexeme, e.prefix)
+    ), counted AS (
+      SELECT l.i, l.labels, l.lexeme, row_number() OVER (PARTITION BY l.i ORDER BY c.n DESC, l.lexeme COLLATE "C") AS r, c.n
+      FROM l CROSS JOIN LATERAL (SELECT coalesce(sum(c.n), 0)::bigint AS n FROM skill_term_counts c
+        WHERE c.lexeme = l.lexeme AND (l.labels = 0 OR c.labels & l.labels <> 0)) AS c
+    )
+    SELECT (SELECT sum(n) FROM skill_search_generation)::text AS generation,
+      (SELECT coalesce(sum(n), 0) FROM skill_root_counts)::bigint AS n,
+      ARRAY(SELECT coalesce(b.n + CASE
+          WHEN (SELECT coalesce(sum(o.n), 0) FROM counted o WHERE o.i = q.i AND o.r > 1) * 16 <= b.n
+          THEN (SELECT count(*) FROM (SELECT DISTINCT t.skill_seq FROM counted o
+            JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+            WHERE o.i = q.i AND o.r > 1) AS d WHERE NOT EXISTS (SELECT 1 FROM skill_terms u
+              WHERE u.lexeme = b.lexeme AND u.skill_seq = d.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)
+              OFFSET 0))
+          ELSE (SELECT count(DISTINCT t.skill_seq) FROM counted o
+            JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+            WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
+              WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)))
+          END, 0)
+        FROM q LEFT JOIN counted b ON b.i = q.i AND b.r = 1 ORDER BY q.i) AS df,
+      ARRAY(SELECT l.lexeme FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS lexemes,
+      ARRAY(SELECT l.i::int FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS terms;
+END $$;
+`,
+  },
 ];
 
 /** The schema version this build writes. */
