@@ -37,6 +37,16 @@ export function rebuildSearchIndex(db: Database.Database): number {
       'DELETE FROM search_term_lists; UPDATE search_term_build SET covered = NULL, target = NULL, next_seq = NULL',
     );
   }
+  // Their delta segments and merged origin (schema version 17) likewise.
+  if (db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_term_deltas'").get() !== undefined) {
+    db.exec('DELETE FROM search_term_deltas');
+  }
+  if (
+    db.prepare("SELECT 1 FROM pragma_table_info('search_term_build') WHERE name = 'merged'").get() !==
+    undefined
+  ) {
+    db.exec('UPDATE search_term_build SET merged = NULL, delta = 0');
+  }
   const page = db.prepare(
     'SELECT seq, name, tags, description, overview, body FROM skills WHERE seq > ? ORDER BY seq LIMIT ?',
   );

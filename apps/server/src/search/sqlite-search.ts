@@ -755,6 +755,7 @@ export class PhraseScores {
       lengths: stats.lengths,
       origins: stats.origins,
       covered: state.covered,
+      merged: state.merged,
     });
     const list: PhraseMatches = {
       seqs: united.seqs,

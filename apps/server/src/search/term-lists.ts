@@ -22,21 +22,50 @@ import { buildSearchDocument } from './search-document.js';
  *   entry, in the part of each term its text holds, written at or after its origin. Rows written
  *   after `covered` are scored through FTS5 by the reader; null: the lists are not usable yet.
  *
- * Upkeep runs in passes, a bounded step at a time (see {@link TermListBuilder}): a pass takes the
- * rows written after `covered` up to the highest origin at its start (`target`; all rows on the
- * first pass, or after the index was rebuilt), chunk by chunk in seq order, tokenizes their text
- * as the index did (the same document, the same tokenizer, in a private in-memory FTS5 table) and
- * rewrites only the parts of the terms they hold in their chunk; then `covered` becomes `target`.
- * A trickle of writes costs the parts of the written rows' terms, never a sweep of the vocabulary.
+ * Delta segments (table `search_term_deltas`, schema version 17): the entries of the rows a short
+ * pass listed, one segment per pass keyed by the pass's origin (its rows are appended: a pass over
+ * a few rows writes a few pages, where rewriting the part of each of their terms wrote a page per
+ * term). `merged` (in `search_term_build`) is the origin up to which the parts alone are complete.
+ * - an entry of a segment counts only while its row is live, the row's origin is at most the
+ *   segment's origin and `covered`, and the row's origin is above the origin of the part of the
+ *   same term and chunk (if any): a part rewritten after the row already holds it;
+ * - segments at or below `merged` are left over from a merge and are not read.
+ *
+ * Upkeep runs in passes, a bounded step at a time (see {@link TermListBuilder}), up to the highest
+ * origin at the pass's start (`target`):
+ * - a delta pass (at most {@link DELTA_MAX_ROWS} rows written after `covered`, fewer than
+ *   {@link MAX_SEGMENTS} segments) tokenizes the rows and writes their entries as one segment at
+ *   `target`; then `covered` becomes `target`;
+ * - otherwise a merge pass takes the rows written after `merged` (all rows on the first pass, or
+ *   after the index was rebuilt), chunk by chunk in seq order, tokenizes their text as the index did
+ *   (the same document, the same tokenizer, in a private in-memory FTS5 table) and rewrites only
+ *   the parts of the terms they hold in their chunk; then `covered` and `merged` become `target`,
+ *   and the segments it folded in are deleted by later steps.
+ * A trickle of writes costs a segment per pass and, once per {@link MAX_SEGMENTS} passes, the parts
+ * of the written rows' terms for all of them at once; never a sweep of the vocabulary.
  */
 
 /** Skill seqs per part of a term's list: bounds a part's rewrite (≤ 8 KB a part). */
 export const TERM_LIST_CHUNK = 1024;
 
+/** Rows written after `covered` that a delta pass takes at most (more: a merge pass). */
+export const DELTA_MAX_ROWS = 256;
+
+/**
+ * Delta segments above `merged` at which the next pass merges them into the parts (each costs a
+ * reader one more look per term).
+ */
+export const MAX_SEGMENTS = 16;
+
 /** The build's state. */
-const STATE = 'SELECT covered, target, next_seq AS nextSeq FROM search_term_build WHERE id = 1';
-/** The highest origin of the search rows in a range of ids (origins have no index: read in spans). */
-const SPAN_MAX_ORIGIN = 'SELECT coalesce(max(origin), -1) FROM skills_fts_docsize WHERE id >= ? AND id < ?';
+const STATE = `SELECT covered, target, next_seq AS nextSeq, merged, delta = 1 AS delta FROM search_term_build
+  WHERE id = 1`;
+/**
+ * The highest origin of the search rows, and the rows written after an origin (through the index
+ * `skills_fts_docsize_origin`, schema version 17).
+ */
+const MAX_ORIGIN = 'SELECT coalesce(max(origin), -1) FROM skills_fts_docsize';
+const WRITTEN_AFTER = 'SELECT id FROM skills_fts_docsize WHERE origin > ? ORDER BY origin LIMIT ?';
 /** The first row after a seq, below a bound, written in a pass's origin range. */
 const NEXT_WRITTEN = `SELECT id FROM skills_fts_docsize WHERE id >= ? AND id < ? AND origin > ? AND origin <= ?
   ORDER BY id LIMIT 1`;
@@ -49,11 +78,31 @@ const ROW_TEXT = `SELECT s.name, s.tags, s.description, s.overview, s.body, d.or
 const PART = 'SELECT origin, seqs, freqs FROM search_term_lists WHERE term = ? AND chunk = ?';
 const PUT_PART =
   'INSERT OR REPLACE INTO search_term_lists (term, chunk, origin, seqs, freqs) VALUES (?, ?, ?, ?, ?)';
-const START_PASS = 'UPDATE search_term_build SET target = ?, next_seq = 0 WHERE id = 1';
+const START_PASS = 'UPDATE search_term_build SET target = ?, next_seq = 0, delta = ? WHERE id = 1';
 const SAVE_PROGRESS = 'UPDATE search_term_build SET next_seq = ? WHERE id = 1';
-const END_PASS = 'UPDATE search_term_build SET covered = target, target = NULL, next_seq = NULL WHERE id = 1';
-const LIST_OF = 'SELECT origin, seqs, freqs FROM search_term_lists WHERE term = ?';
-const LISTS_FROM = 'SELECT origin, seqs, freqs FROM search_term_lists WHERE term >= ? AND term < ?';
+const END_PASS = `UPDATE search_term_build SET covered = target, merged = target, target = NULL, next_seq = NULL
+  WHERE id = 1`;
+const END_DELTA_PASS = `UPDATE search_term_build SET covered = target, target = NULL, next_seq = NULL, delta = 0
+  WHERE id = 1`;
+const ABANDON_PASS = 'UPDATE search_term_build SET target = NULL, next_seq = NULL, delta = 0 WHERE id = 1';
+const LIST_OF = 'SELECT term, chunk, origin, seqs, freqs FROM search_term_lists WHERE term = ?';
+const LISTS_FROM =
+  'SELECT term, chunk, origin, seqs, freqs FROM search_term_lists WHERE term >= ? AND term < ?';
+/** The first delta segment above an origin. */
+const NEXT_SEGMENT = 'SELECT origin FROM search_term_deltas WHERE origin > ? ORDER BY origin LIMIT 1';
+const FIRST_SEGMENT = 'SELECT origin FROM search_term_deltas ORDER BY origin LIMIT 1';
+const PUT_DELTA = 'INSERT OR REPLACE INTO search_term_deltas (origin, term, seqs, freqs) VALUES (?, ?, ?, ?)';
+const DROP_SEGMENT = 'DELETE FROM search_term_deltas WHERE origin = ?';
+/** A bounded batch of the rows of segments at or below `merged` (folded into the parts). */
+const DROP_MERGED = `DELETE FROM search_term_deltas WHERE (origin, term) IN
+  (SELECT origin, term FROM search_term_deltas WHERE origin <= ? ORDER BY origin, term LIMIT ?)`;
+/** A term's rows in the segments whose origins are given (a JSON array): one look per segment. */
+const DELTA_OF = `SELECT origin, term, seqs, freqs FROM search_term_deltas
+  WHERE origin IN (SELECT value FROM json_each(?)) AND term = ?`;
+const DELTAS_FROM = `SELECT origin, term, seqs, freqs FROM search_term_deltas
+  WHERE origin IN (SELECT value FROM json_each(?)) AND term >= ? AND term < ?`;
+/** Rows of merged segments deleted per unit of work. */
+const DROP_BATCH = 256;
 
 /** Ids scanned per look for the next written row (a bounded read of `skills_fts_docsize`). */
 const SCAN_SPAN = 8192;
@@ -77,6 +126,10 @@ const COST = {
   /** Rewriting one part: fixed part, and per entry. */
   part: 60,
   perEntry: 0.1,
+  /** Writing one term's entries of a delta segment (appended). */
+  delta: 8,
+  /** Deleting {@link DROP_BATCH} rows of merged segments. */
+  drop: 600,
 } as const;
 
 /** The state of the list build, as stored. */
@@ -87,15 +140,55 @@ export interface TermListState {
   target: number | null;
   /** Seq from which the running pass goes on (rows below it are done); null: no pass running. */
   nextSeq: number | null;
+  /**
+   * Origin up to which the parts alone hold every live row (rows above it, up to `covered`, are in
+   * delta segments); null: not built yet.
+   */
+  merged: number | null;
+  /** Whether the running pass is a delta pass (it writes a segment at `target`). */
+  delta: boolean;
 }
 
 /** The build state; null when the schema has no lists (an older file opened read-only). */
 export function readTermListState(conn: Connection): TermListState | null {
+  let row: (Omit<TermListState, 'delta'> & { delta: number }) | undefined;
   try {
-    return (conn.stmt(STATE).get() as TermListState | undefined) ?? null;
+    row = conn.stmt(STATE).get() as typeof row;
   } catch {
     return null;
   }
+  return row === undefined ? null : { ...row, delta: row.delta === 1 };
+}
+
+/**
+ * The origins of the delta segments above `merged` up to `covered` (ascending, at most
+ * `MAX_SEGMENTS + 1`: a merge pass starts before more are written), one index look each.
+ */
+export function segmentsOf(conn: Connection, merged: number, covered: number): number[] {
+  const origins: number[] = [];
+  const next = conn.stmt(NEXT_SEGMENT).pluck(true);
+  for (let after = merged; ; ) {
+    const origin = next.get(after) as number | undefined;
+    if (origin === undefined || origin > covered) return origins;
+    origins.push(origin);
+    after = origin;
+  }
+}
+
+/** Per connection: the segments last read, as a JSON array, with the origins they were read at. */
+const segmentsRead = new WeakMap<Connection, { merged: number; covered: number; json: string }>();
+
+/**
+ * {@link segmentsOf} as a JSON array, kept per connection while `merged` and `covered` stay (the
+ * segments in between change only with them: a delta pass writes above `covered` and then moves
+ * it, a merge moves `merged`, an index rebuild empties `covered`).
+ */
+function segmentsJson(conn: Connection, merged: number, covered: number): string {
+  const kept = segmentsRead.get(conn);
+  if (kept !== undefined && kept.merged === merged && kept.covered === covered) return kept.json;
+  const json = JSON.stringify(segmentsOf(conn, merged, covered));
+  segmentsRead.set(conn, { merged, covered, json });
+  return json;
 }
 
 function weightOf(column: string): number {
@@ -217,6 +310,8 @@ class Tokenizer {
 
 /** The running pass's work on one chunk (kept in memory between steps; a restart redoes the chunk). */
 interface ChunkWork {
+  /** A merge pass's chunk, or the rows of a delta pass (`chunk` -1). */
+  delta: boolean;
   target: number;
   /** `covered` at the pass's start (-1: none). */
   after: number;
@@ -241,9 +336,10 @@ interface ChunkWork {
 export interface TermListStepReport {
   /** Estimated work, µs (see {@link COST}). */
   work: number;
-  /** Rows tokenized and parts rewritten. */
+  /** Rows tokenized, parts rewritten and terms written to a delta segment. */
   rows: number;
   parts: number;
+  deltas: number;
 }
 
 /**
@@ -257,10 +353,8 @@ export interface TermListStepReport {
 export class TermListBuilder {
   private tokenizer: Tokenizer | null = null;
   private work: ChunkWork | null = null;
-  /** The highest origin found so far before a pass starts, and the next span to read. */
-  private finding: { next: number; max: number } | null = null;
   /** The last step's figures. */
-  last: TermListStepReport = { work: 0, rows: 0, parts: 0 };
+  last: TermListStepReport = { work: 0, rows: 0, parts: 0, deltas: 0 };
 
   /**
    * @param chunk - seqs per part (default {@link TERM_LIST_CHUNK}); a database's lists must always
@@ -278,42 +372,85 @@ export class TermListBuilder {
    */
   step(conn: Connection, budget: number, maxMs = budget / 1000): boolean {
     const started = performance.now();
-    const report: TermListStepReport = { work: 0, rows: 0, parts: 0 };
+    const report: TermListStepReport = { work: 0, rows: 0, parts: 0, deltas: 0 };
     this.last = report;
     const state = readTermListState(conn);
     if (state === null) return false;
     let { target, nextSeq } = state;
     const spent = () => report.work >= budget || performance.now() - started >= maxMs;
-    if (target === null || nextSeq === null) {
-      // The pass's target: the highest origin now, read a span of ids at a time. A row written while
-      // the spans are read has a higher origin than any read before it: the next pass takes it.
-      this.work = null;
-      const found = this.finding ?? { next: 0, max: -1 };
-      this.finding = found;
-      for (;;) {
-        if (spent()) return true;
-        const maxId = conn.stmt(MAX_ID).pluck(true).get() as number;
-        if (found.next > maxId) break;
-        const max = conn
-          .stmt(SPAN_MAX_ORIGIN)
-          .pluck(true)
-          .get(found.next, found.next + SCAN_SPAN) as number;
-        if (max > found.max) found.max = max;
-        found.next += SCAN_SPAN;
-        report.work += COST.scan;
+    // Segments a merge folded into the parts: deleted a bounded batch at a time (not read meanwhile).
+    if (state.merged !== null && target === null) {
+      const first = conn.stmt(FIRST_SEGMENT).pluck(true).get() as number | undefined;
+      if (first !== undefined && first <= state.merged) {
+        while (!spent()) {
+          const dropped = conn.stmt(DROP_MERGED).run(state.merged, DROP_BATCH).changes;
+          report.work += COST.drop;
+          if (dropped < DROP_BATCH) break;
+        }
+        return true;
       }
-      this.finding = null;
-      if (state.covered !== null && state.covered >= found.max) return false;
-      target = found.max;
-      nextSeq = 0;
-      conn.stmt(START_PASS).run(target);
     }
-    const after = state.covered ?? -1;
+    if (target !== null && state.delta) {
+      // A delta pass: its rows are in memory, or it is abandoned (a restart, a failed step) with the
+      // segment rows it wrote, and found again.
+      const work = this.work;
+      if (work === null || !work.delta || work.target !== target || work.after !== (state.covered ?? -1)) {
+        this.work = null;
+        conn.stmt(DROP_SEGMENT).run(target);
+        conn.stmt(ABANDON_PASS).run();
+        report.work += COST.drop;
+        return true;
+      }
+    }
+    if (target === null || nextSeq === null) {
+      // The pass's target: the highest origin now, and the rows written after `covered` (both read
+      // through the index on origins, in this step's transaction: exact together).
+      this.work = null;
+      const max = conn.stmt(MAX_ORIGIN).pluck(true).get() as number;
+      report.work += COST.chunk;
+      const covered = state.covered;
+      if (covered !== null && state.merged !== null) {
+        const written = conn
+          .stmt(WRITTEN_AFTER)
+          .pluck(true)
+          .all(covered, DELTA_MAX_ROWS + 1) as number[];
+        report.work += COST.chunk;
+        if (written.length === 0) return false;
+        if (
+          written.length <= DELTA_MAX_ROWS &&
+          segmentsOf(conn, state.merged, covered).length < MAX_SEGMENTS
+        ) {
+          target = Math.max(max, covered);
+          conn.stmt(START_PASS).run(target, 1);
+          this.work = {
+            delta: true,
+            target,
+            after: covered,
+            chunk: -1,
+            origins: new Float64Array(0),
+            rows: written.sort((a, b) => a - b),
+            tokenized: 0,
+            row: null,
+            replaced: new Uint8Array(0),
+            entries: new Map(),
+            terms: null,
+            written: 0,
+          };
+          return true;
+        }
+      }
+      target = Math.max(max, covered ?? -1);
+      nextSeq = 0;
+      conn.stmt(START_PASS).run(target, 0);
+      state.delta = false;
+    }
+    if (state.delta) return this.deltaStep(conn, report, spent);
+    const after = state.merged ?? -1;
     // A chunk worked on for another pass or place (the index rebuilt, a restart): done again.
     const work = this.work;
     if (
       work !== null &&
-      (work.target !== target || work.after !== after || work.chunk * this.chunk !== nextSeq)
+      (work.delta || work.target !== target || work.after !== after || work.chunk * this.chunk !== nextSeq)
     )
       this.work = null;
     while (!spent()) {
@@ -365,9 +502,42 @@ export class TermListBuilder {
   /** Forgets the chunk in progress and the tokenizer (the next step starts the chunk again). */
   close(): void {
     this.work = null;
-    this.finding = null;
     this.tokenizer?.close();
     this.tokenizer = null;
+  }
+
+  /** Units of a delta pass until the step is spent: its rows tokenized, then its segment written. */
+  private deltaStep(conn: Connection, report: TermListStepReport, spent: () => boolean): boolean {
+    const work = this.work as ChunkWork;
+    while (!spent()) {
+      if (work.terms === null) {
+        if (work.row !== null || work.tokenized < work.rows.length) {
+          this.tokenize(conn, work, report);
+          continue;
+        }
+        // Appended in about the index's order (UTF-16 order; SQLite's differs only past U+D7FF).
+        work.terms = [...work.entries.keys()].sort();
+      }
+      if (work.written < work.terms.length) {
+        const term = work.terms[work.written++] as string;
+        const { seqs, freqs } = work.entries.get(term) as { seqs: number[]; freqs: number[] };
+        conn
+          .stmt(PUT_DELTA)
+          .run(
+            work.target,
+            term,
+            Buffer.from(Int32Array.from(seqs).buffer),
+            Buffer.from(Float32Array.from(freqs).buffer),
+          );
+        report.deltas++;
+        report.work += COST.delta + COST.perEntry * seqs.length;
+        continue;
+      }
+      conn.stmt(END_DELTA_PASS).run();
+      this.work = null;
+      return true;
+    }
+    return true;
   }
 
   private startChunk(conn: Connection, target: number, after: number, chunk: number): ChunkWork {
@@ -382,6 +552,7 @@ export class TermListBuilder {
       if (origin > after && origin <= target) rows.push(id);
     }
     return {
+      delta: false,
       target,
       after,
       chunk,
@@ -403,7 +574,7 @@ export class TermListBuilder {
     const row = work.row;
     if (row === null) {
       const seq = work.rows[work.tokenized++] as number;
-      work.replaced[seq - work.chunk * this.chunk] = 1;
+      if (!work.delta) work.replaced[seq - work.chunk * this.chunk] = 1;
       tokenizer.forget();
       const stored = conn.stmt(ROW_TEXT).get(seq) as
         | {
@@ -595,7 +766,7 @@ function nextUnionMark(size: number): number {
   return unionScratch.mark;
 }
 
-/** Which entries of the stored parts count (see the rules in this file's comment). */
+/** Which entries of the stored parts and segments count (see the rules in this file's comment). */
 export interface ListedRows {
   /** Token count of each search row by seq; -1: no such row. */
   lengths: Int32Array;
@@ -603,12 +774,18 @@ export interface ListedRows {
   origins: Float64Array;
   /** The build's `covered` origin: rows written after it are scored through FTS5 instead. */
   covered: number;
+  /** The build's `merged` origin: segments at or below it are not read (default: `covered`). */
+  merged?: number | null | undefined;
+  /** Seqs per part, as the lists were built with (default {@link TERM_LIST_CHUNK}). */
+  chunk?: number;
 }
 
 /**
  * The stored lists of a term (or of every term in `[term, upper)`), united: seqs ascending and the
- * summed weighted instance count in each, with only the entries that count: a live row, written at
- * or before both the part's origin and `covered`.
+ * summed weighted instance count in each, with only the entries that count: of the parts, a live
+ * row written at or before both the part's origin and `covered`; of the delta segments above
+ * `merged`, a live row written at or before the segment's origin and `covered`, after the origin of
+ * its part of the same term (at most one entry of a row counts per term).
  */
 export function unitedLists(
   conn: Connection,
@@ -620,17 +797,27 @@ export function unitedLists(
     upper === undefined
       ? conn.stmt(LIST_OF).raw(true).all(term)
       : conn.stmt(LISTS_FROM).raw(true).all(term, upper)
-  ) as Array<[number, Uint8Array, Uint8Array]>;
+  ) as Array<[string, number, number, Uint8Array, Uint8Array]>;
   const { lengths, origins, covered } = rows;
+  const merged = rows.merged ?? covered;
+  const segments = merged < covered ? segmentsJson(conn, merged, covered) : null;
+  const deltas = (
+    segments === null
+      ? []
+      : upper === undefined
+        ? conn.stmt(DELTA_OF).raw(true).all(segments, term)
+        : conn.stmt(DELTAS_FROM).raw(true).all(segments, term, upper)
+  ) as Array<[origin: number, term: string, seqs: Uint8Array, freqs: Uint8Array]>;
   let total = 0;
-  for (const part of parts) total += part[1].byteLength >> 2;
+  for (const part of parts) total += part[3].byteLength >> 2;
+  for (const delta of deltas) total += delta[2].byteLength >> 2;
   const seqs = new Int32Array(total);
   const freqs = new Float32Array(total);
   let n = 0;
   // Whether the entries kept so far ascend (one term's parts do; a second term starts over).
   let ascending = true;
   let last = -1;
-  for (const [partOrigin, seqBytes, freqBytes] of parts) {
+  for (const [, , partOrigin, seqBytes, freqBytes] of parts) {
     const limit = Math.min(partOrigin, covered);
     const partSeqs = int32s(seqBytes);
     const partFreqs = float32s(freqBytes);
@@ -644,9 +831,59 @@ export function unitedLists(
       n++;
     }
   }
+  const listed = n;
+  if (deltas.length > 0) {
+    // The origin of each part of the terms, by term and chunk: a row at or below it is in the part.
+    const chunk = rows.chunk ?? TERM_LIST_CHUNK;
+    const partOrigins = new Map<string, number>();
+    for (const [partTerm, partChunk, partOrigin] of parts)
+      partOrigins.set(`${partChunk} ${partTerm}`, partOrigin);
+    for (const [segmentOrigin, deltaTerm, seqBytes, freqBytes] of deltas) {
+      const limit = Math.min(segmentOrigin, covered);
+      const deltaSeqs = int32s(seqBytes);
+      const deltaFreqs = float32s(freqBytes);
+      for (let i = 0; i < deltaSeqs.length; i++) {
+        const seq = deltaSeqs[i] as number;
+        if (seq >= lengths.length || (lengths[seq] as number) < 0) continue;
+        const origin = origins[seq] as number;
+        if (origin > limit) continue;
+        const partOrigin = partOrigins.get(`${Math.floor(seq / chunk)} ${deltaTerm}`);
+        if (partOrigin !== undefined && origin <= partOrigin) continue;
+        if (seq <= last) ascending = false;
+        last = seq;
+        seqs[n] = seq;
+        freqs[n] = deltaFreqs[i] as number;
+        n++;
+      }
+    }
+  }
   if (ascending) {
     // One term (or terms without a skill in common): already united.
     return n === total ? { seqs, freqs } : { seqs: seqs.slice(0, n), freqs: freqs.slice(0, n) };
+  }
+  if (upper === undefined) {
+    // One term: the parts' entries ascend; the segments' (a few written rows, at most one entry
+    // each) are put in order and merged in.
+    const order = Array.from({ length: n - listed }, (_, i) => listed + i).sort(
+      (a, b) => (seqs[a] as number) - (seqs[b] as number),
+    );
+    const outSeqs = new Int32Array(n);
+    const outFreqs = new Float32Array(n);
+    let i = 0;
+    let k = 0;
+    for (let out = 0; out < n; out++) {
+      const next = order[k];
+      if (i < listed && (next === undefined || (seqs[i] as number) < (seqs[next] as number))) {
+        outSeqs[out] = seqs[i] as number;
+        outFreqs[out] = freqs[i] as number;
+        i++;
+      } else {
+        outSeqs[out] = seqs[next as number] as number;
+        outFreqs[out] = freqs[next as number] as number;
+        k++;
+      }
+    }
+    return { seqs: outSeqs, freqs: outFreqs };
   }
   // Several terms: the same seq in several lists, summed (counts of quarters: exact in any order).
   const mark = nextUnionMark(lengths.length);

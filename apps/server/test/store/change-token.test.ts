@@ -90,6 +90,7 @@ describe.runIf(TEST_ENGINE === 'sqlite')('sqlite store: change token and search-
     'account_usage',
     'change_counter',
     'search_term_build',
+    'search_term_deltas',
     'search_term_lists',
     'skill_counts',
     'sqlite_sequence',

@@ -82,6 +82,7 @@ describe('sqlite connection and migrations', () => {
         'change_counter',
         'idempotency_keys',
         'search_term_build',
+        'search_term_deltas',
         'search_term_lists',
         'skill_changes',
         'skill_counts',
@@ -124,7 +125,7 @@ describe('sqlite connection and migrations', () => {
         );
       expect(columns('search_term_lists')).toEqual(['term', 'chunk', 'origin', 'seqs', 'freqs']);
       expect(reopened.db.prepare('SELECT * FROM search_term_build').all()).toEqual([
-        { id: 1, covered: null, target: null, next_seq: null },
+        { id: 1, covered: null, target: null, next_seq: null, merged: null, delta: 0 },
       ]);
       expect(reopened.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     } finally {

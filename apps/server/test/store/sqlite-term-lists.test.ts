@@ -6,7 +6,9 @@
  * and after the lists' `covered` origin; `find` ranked with them equals the exhaustive ranking.
  * The build in steps of one unit of work each (inside a term's list and a chunk), resumed after a
  * restart, gives the same lists as one step; a pass after writes tokenizes only the written rows
- * and gives the lists a fresh build gives.
+ * and gives the lists a fresh build gives. Short passes write delta segments (schema version 17)
+ * that a merge pass folds into the parts: exact at every step of either, across a restart mid-pass,
+ * and after an upgrade of a file whose lists were built at version 16.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -18,15 +20,18 @@ import { isCjkToken } from '../../src/search/cjk-segment.js';
 import { tokenizeQuery } from '../../src/search/fts-query.js';
 import { readRowLengths, searchSkills, TermCache } from '../../src/search/sqlite-search.js';
 import {
+  MAX_SEGMENTS,
   readTermListState,
   runTermListStep,
   stemsOf,
+  TERM_LIST_CHUNK,
   TermListBuilder,
   type TermListStepReport,
   unitedLists,
 } from '../../src/search/term-lists.js';
 import { type Connection, openConnection } from '../../src/store/sqlite/connection.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
+import { SCHEMA_VERSION } from '../../src/store/sqlite/migrations.js';
 import type { Store } from '../../src/store/types.js';
 import { corpusSkillTexts } from './corpus.js';
 import { AGENT_ROOT, makeWrite, USER_ROOT } from './helpers.js';
@@ -76,17 +81,17 @@ async function buildAll(target: Store): Promise<void> {
  * Compares every phrase scored from the lists with FTS5's scoring; returns how many were scored from
  * the lists (the others: not built yet or not listable, null).
  */
-function compareListed(label: string): number {
+function compareListed(label: string, target: Connection = conn): number {
   const terms = new TermCache();
   let listed = 0;
-  conn.db
+  target.db
     .transaction(() => {
-      terms.scores.sync(conn);
+      terms.scores.sync(target);
       for (const phrase of phrases) {
-        const got = terms.scores.listed(conn, phrase);
+        const got = terms.scores.listed(target, phrase);
         if (got === null) continue;
         listed++;
-        const want = conn.db.prepare(FTS_SCORES).raw(true).all(phrase) as Array<[number, number]>;
+        const want = target.db.prepare(FTS_SCORES).raw(true).all(phrase) as Array<[number, number]>;
         expect([...got.seqs], `${label}: ${phrase} skills`).toEqual(want.map((row) => row[0]));
         expect([...got.scores], `${label}: ${phrase} scores`).toEqual(want.map((row) => row[1]));
       }
@@ -150,7 +155,13 @@ afterAll(async () => {
 
 describe('per-term match lists', () => {
   it('are not used before they are built (the database is usable at once)', () => {
-    expect(readTermListState(conn)).toEqual({ covered: null, target: null, nextSeq: null });
+    expect(readTermListState(conn)).toEqual({
+      covered: null,
+      target: null,
+      nextSeq: null,
+      merged: null,
+      delta: false,
+    });
     expect(listable).toBeGreaterThan(500);
     expect(compareListed('unbuilt')).toBe(0);
     for (const query of ['docker compose', 'python data analys', 'security']) {
@@ -191,7 +202,13 @@ describe('per-term match lists', () => {
     expect(readTermListState(conn)?.target).toBe(before?.target);
     while (readTermListState(conn)?.target != null) expect(await store.compactSearchIndex(64)).toBe(true);
     const state = readTermListState(conn);
-    expect(state).toEqual({ covered: before?.target, target: null, nextSeq: null });
+    expect(state).toEqual({
+      covered: before?.target,
+      target: null,
+      nextSeq: null,
+      merged: before?.target,
+      delta: false,
+    });
     // The writes of the previous test came after the pass's target: scored through FTS5 until the
     // next pass.
     expect(compareListed('built')).toBe(listable);
@@ -396,15 +413,19 @@ describe('per-term match lists', () => {
       expect(await copyStore.deleteSkill('acme', USER_ROOT, nameOf(41))).not.toBeNull();
       let rows = 0;
       let parts = 0;
+      let deltas = 0;
       build(copy, builder, 1, (report) => {
         rows += report.rows;
         parts += report.parts;
+        deltas += report.deltas;
         return undefined;
       });
       expect(rows).toBe(5);
-      expect(parts).toBeGreaterThan(0);
+      // A delta pass: the written rows' terms appended as one segment, no part rewritten.
+      expect(parts).toBe(0);
+      expect(deltas).toBeGreaterThan(0);
       const total = copy.db.prepare('SELECT count(*) FROM search_term_lists').pluck(true).get() as number;
-      expect(parts).toBeLessThan(total / 10);
+      expect(deltas).toBeLessThan(total / 10);
       expect(readTermListState(copy)?.covered).toBeGreaterThan(covered);
       const fresh = scratch('fresh', copy);
       try {
@@ -418,12 +439,159 @@ describe('per-term match lists', () => {
       copy.db.close();
     }
   });
+
+  it('list a few written rows in a delta segment per pass, merged into the parts after MAX_SEGMENTS, exact at every step', async () => {
+    const copyDir = path.join(dir, 'deltas');
+    mkdirSync(copyDir);
+    const file = path.join(copyDir, 'skillport.db');
+    const writer = openConnection(path.join(dir, 'skillport.db'));
+    writer.db.prepare('VACUUM INTO ?').run(file);
+    writer.db.close();
+    const copy = openConnection(file);
+    copy.db.exec(RESET);
+    const copyStore = createSqliteStore({ dataDir: copyDir });
+    const segments = () =>
+      copy.db.prepare('SELECT count(DISTINCT origin) FROM search_term_deltas').pluck(true).get() as number;
+    try {
+      // The store's parts of 1,024 seqs (the reader's), so that the reader is the judge: every
+      // listable phrase scored from the lists equals FTS5's bm25() over every match.
+      let builder = new TermListBuilder();
+      build(copy, builder, Number.MAX_SAFE_INTEGER);
+      const passes: Array<{ parts: number; deltas: number; rows: number }> = [];
+      for (let round = 0; round <= MAX_SEGMENTS + 1; round++) {
+        // An add or an update of a listed skill with other words, by turns, and a delete.
+        if (round % 2 === 0) {
+          await copyStore.putSkill(
+            makeWrite({
+              name: `delta-${round}`,
+              description: `Kubernetes invoice ${round} zebrafish${round}`,
+              body: `# Delta\n\n${'pandas docker '.repeat(round)}\n`,
+            }),
+          );
+        } else {
+          await copyStore.putSkill({
+            ...makeWrite({
+              name: nameOf(40 + round),
+              description: `Calendar triage ${round}`,
+              body: '# Mail\n',
+            }),
+            rootUri: (40 + round) % 4 === 0 ? AGENT_ROOT : USER_ROOT,
+          });
+        }
+        if (round % 3 === 2) {
+          const i = 60 + round;
+          expect(
+            await copyStore.deleteSkill('acme', i % 4 === 0 ? AGENT_ROOT : USER_ROOT, nameOf(i)),
+          ).not.toBeNull();
+        }
+        const pass = { parts: 0, deltas: 0, rows: 0 };
+        let steps = 0;
+        const restartAt = round === 4 ? 3 : -1;
+        while (copy.db.transaction(() => builder.step(copy, 1, Number.POSITIVE_INFINITY)).immediate()) {
+          pass.parts += builder.last.parts;
+          pass.deltas += builder.last.deltas;
+          pass.rows += builder.last.rows;
+          steps++;
+          if (steps === restartAt) {
+            // A restart mid-pass: the pass is found again (a delta pass drops what it wrote).
+            builder.close();
+            builder = new TermListBuilder();
+          }
+          // Mid-merge, with segments still read beside rewritten parts.
+          if (pass.parts > 0 && pass.parts % 10 === 0 && builder.last.parts > 0) {
+            expect(compareListed(`round ${round} step ${steps}`, copy)).toBe(listable);
+          }
+          if (steps > 1_000_000) throw new Error('the pass does not end');
+        }
+        passes.push(pass);
+        expect(compareListed(`round ${round}`, copy)).toBe(listable);
+      }
+      // The first MAX_SEGMENTS passes wrote a segment each and rewrote no part; the next merged.
+      expect(passes.slice(0, MAX_SEGMENTS).every((p) => p.parts === 0 && p.deltas > 0)).toBe(true);
+      expect(passes[MAX_SEGMENTS]?.parts).toBeGreaterThan(0);
+      expect(passes[MAX_SEGMENTS]?.deltas).toBe(0);
+      // The merged segments are deleted by the steps after the merge; the last pass wrote one.
+      expect(segments()).toBe(1);
+      const state = readTermListState(copy);
+      expect(state?.merged).toBeLessThan(state?.covered as number);
+      expect(state?.delta).toBe(false);
+      // And as a fresh build lists the same rows.
+      const fresh = scratch('deltas-fresh', copy);
+      try {
+        build(fresh, new TermListBuilder(), Number.MAX_SAFE_INTEGER);
+        expect(effectiveLists(copy, undefined, TERM_LIST_CHUNK)).toEqual(
+          effectiveLists(fresh, undefined, TERM_LIST_CHUNK),
+        );
+      } finally {
+        fresh.db.close();
+      }
+    } finally {
+      await copyStore.close();
+      copy.db.close();
+    }
+  }, 180_000);
+
+  it('are kept exact across the upgrade of a file whose lists were built at schema version 16', async () => {
+    const upgradeDir = path.join(dir, 'upgrade');
+    mkdirSync(upgradeDir);
+    const file = path.join(upgradeDir, 'skillport.db');
+    const writer = openConnection(path.join(dir, 'skillport.db'));
+    writer.db.prepare('VACUUM INTO ?').run(file);
+    writer.db.close();
+    // Back to version 16's layout, its lists built and complete.
+    const old = openConnection(file);
+    old.db.exec(RESET);
+    build(old, new TermListBuilder(), Number.MAX_SAFE_INTEGER);
+    const built = readTermListState(old);
+    old.db.exec(`DROP TABLE search_term_deltas; DROP INDEX skills_fts_docsize_origin;
+      ALTER TABLE search_term_build DROP COLUMN merged; ALTER TABLE search_term_build DROP COLUMN delta;
+      PRAGMA user_version = 16;`);
+    expect(readTermListState(old)).toBeNull();
+    old.db.close();
+    const upgraded = createSqliteStore({ dataDir: upgradeDir });
+    try {
+      await upgraded.migrate();
+      const conn17 = openConnection(file);
+      try {
+        expect(conn17.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+        expect(readTermListState(conn17)).toEqual({ ...built, merged: built?.covered, delta: false });
+        // A write, listed by a delta pass of the upgraded file; the lists are exact.
+        await upgraded.putSkill(
+          makeWrite({ name: 'after-upgrade', description: 'Docker compose invoice', body: '# Up\n' }),
+        );
+        const builder = new TermListBuilder();
+        let deltas = 0;
+        while (conn17.db.transaction(() => builder.step(conn17, 4096)).immediate())
+          deltas += builder.last.deltas;
+        expect(deltas).toBeGreaterThan(0);
+        const fresh = scratch('upgrade-fresh', conn17);
+        try {
+          build(fresh, new TermListBuilder(), Number.MAX_SAFE_INTEGER);
+          const rows = readRowLengths(conn17);
+          const state = readTermListState(conn17);
+          if (rows === null || state?.covered == null) throw new Error('lists not usable');
+          for (const term of ['docker', 'compos', 'invoic', 'python']) {
+            expect(
+              unitedLists(conn17, term, undefined, { ...rows, covered: state.covered, merged: state.merged }),
+              term,
+            ).toEqual(unitedLists(fresh, term, undefined, { ...rows, covered: state.covered }));
+          }
+        } finally {
+          fresh.db.close();
+        }
+      } finally {
+        conn17.db.close();
+      }
+    } finally {
+      await upgraded.close();
+    }
+  });
 });
 
 /** Seqs per part in the builder tests (the store's 1,024 would put every test skill in one chunk). */
 const CHUNK = 16;
-const RESET =
-  'DELETE FROM search_term_lists; UPDATE search_term_build SET covered = NULL, target = NULL, next_seq = NULL';
+const RESET = `DELETE FROM search_term_lists; DELETE FROM search_term_deltas;
+  UPDATE search_term_build SET covered = NULL, target = NULL, next_seq = NULL, merged = NULL, delta = 0`;
 const LISTS = 'SELECT term, chunk, origin, seqs, freqs FROM search_term_lists ORDER BY term, chunk';
 
 /** A copy of a database (default: the store's) with its lists emptied, open for writing. */
@@ -461,18 +629,26 @@ function build(
   return steps;
 }
 
-/** Every listed term's entries that count, as the reader unites them. */
-function effectiveLists(target: Connection): Array<[string, number[], number[]]> {
+/**
+ * Every listed term's entries that count, as the reader unites them (with `upTo`: as if `covered`
+ * were that origin, to compare lists built further with lists mid-pass).
+ */
+function effectiveLists(
+  target: Connection,
+  upTo?: number,
+  chunk = CHUNK,
+): Array<[string, number[], number[]]> {
   const rows = readRowLengths(target);
-  const covered = readTermListState(target)?.covered;
+  const state = readTermListState(target);
+  const covered = upTo ?? state?.covered;
   if (rows === null || covered == null) throw new Error('lists not usable');
   const terms = target.db
-    .prepare('SELECT DISTINCT term FROM search_term_lists ORDER BY term')
+    .prepare('SELECT term FROM search_term_lists UNION SELECT term FROM search_term_deltas ORDER BY term')
     .pluck(true)
     .all();
   const out: Array<[string, number[], number[]]> = [];
   for (const term of terms as string[]) {
-    const list = unitedLists(target, term, undefined, { ...rows, covered });
+    const list = unitedLists(target, term, undefined, { ...rows, covered, merged: state?.merged, chunk });
     if (list.seqs.length > 0) out.push([term, [...list.seqs], [...list.freqs]]);
   }
   return out;

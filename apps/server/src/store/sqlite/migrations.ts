@@ -14,7 +14,8 @@ interface Migration {
 /**
  * Tables whose writes move `change_counter` (schema version 16): all of them but the derived
  * counters kept by triggers in the same statement as their source (`skill_counts`, `account_usage`)
- * and the search index's upkeep (`search_term_lists`, `search_term_build`; FTS5's own tables cannot
+ * and the search index's upkeep (`search_term_lists`, `search_term_deltas` (version 17),
+ * `search_term_build`; FTS5's own tables cannot
  * carry triggers, and its rows change with the `skills` row they index). A table added later gets
  * the same triggers in its own migration (a test checks that every table is counted or exempt).
  */
@@ -82,6 +83,9 @@ END;
  * - `search_term_lists` (version 15) holds each index term's skills and weighted instance counts in
  *   parts of 1,024 seqs, each exact up to an FTS5 row origin; `search_term_build` records the
  *   origin every live row is listed up to and the running upkeep pass (`search/term-lists.ts`).
+ * - `search_term_deltas` (version 17) holds the entries of rows listed by short upkeep passes, one
+ *   segment per pass keyed by the pass's origin, until a merge pass folds them into the parts;
+ *   `search_term_build.merged` is the origin up to which the parts alone are complete.
  * - `skill_files.executable` (version 14): 1 for an executable file, 0 otherwise.
  * - `change_counter` (version 16): one row, `epoch.n` is the store's change token; triggers on every
  *   table an answer reads add 1 to `n` per row written, so search-index upkeep, which writes only
@@ -528,6 +532,40 @@ CREATE TABLE IF NOT EXISTS change_counter (
 );
 INSERT OR IGNORE INTO change_counter (id, epoch, n) VALUES (1, lower(hex(randomblob(8))), 0);
 ${COUNTED_TABLES_V16.map(changeCounterTriggers).join('')}`,
+  },
+  {
+    version: 17,
+    name: 'delta segments of the per-term match lists',
+    // Upkeep rewrote, per written skill, the part of every term the skill holds (~170-310 parts of
+    // up to 8 KB, each on its own B-tree page): ~12 ms of CPU and ~1 MB of WAL per skill. A pass over
+    // a few written rows now writes one delta segment instead (`search_term_deltas`, keyed by the
+    // pass's origin first, so its rows are appended), and a later pass merges the segments into the
+    // parts for many rows at once (see search/term-lists.ts). `merged` is the origin up to which the
+    // parts alone are complete; lists built before are complete up to `covered`. `delta` is 1 while
+    // a delta pass runs. The index on FTS5's row origins lets a pass find the rows written after an
+    // origin, and the highest origin, in one bounded look instead of a scan of every row (FTS5
+    // keeps it like any index of its table). Safe to run again.
+    sql: '',
+    run(db) {
+      const build = (db.prepare('PRAGMA table_info(search_term_build)').all() as Array<{ name: string }>).map(
+        (c) => c.name,
+      );
+      if (!build.includes('merged')) db.exec('ALTER TABLE search_term_build ADD COLUMN merged INTEGER');
+      if (!build.includes('delta')) {
+        db.exec('ALTER TABLE search_term_build ADD COLUMN delta INTEGER NOT NULL DEFAULT 0');
+      }
+      db.exec(`
+CREATE TABLE IF NOT EXISTS search_term_deltas (
+  origin INTEGER NOT NULL,
+  term TEXT NOT NULL,
+  seqs BLOB NOT NULL,
+  freqs BLOB NOT NULL,
+  PRIMARY KEY (origin, term)
+) WITHOUT ROWID;
+UPDATE search_term_build SET merged = covered WHERE id = 1 AND merged IS NULL;
+CREATE INDEX IF NOT EXISTS skills_fts_docsize_origin ON skills_fts_docsize (origin);
+`);
+    },
   },
 ];
 
