@@ -20,7 +20,7 @@ import type { SkillSource } from '@skillport/sdk-node';
 import { unzipSync } from 'fflate';
 import { misnamedHint, misnamedSkillFiles, toolJsonFiles } from './find-skill-files.js';
 import { CliError, type CliIo } from './io.js';
-import { classifyJson, readJsonFile, toolsOf } from './source.js';
+import { classifyJson, readJsonFile, readStdin, toolsOf } from './source.js';
 
 /** One skill to add. */
 export interface BulkItem {
@@ -194,13 +194,6 @@ async function jsonItems(file: string, label: string): Promise<BulkItem[]> {
       tool: toolLabel,
     };
   });
-}
-
-async function readStdin(io: CliIo): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /**

@@ -5,11 +5,27 @@ import { findInvalidUtf8 } from '@skillport/core/base';
 import type { SkillSource } from '@skillport/sdk-node';
 import { CliError, type CliIo } from './io.js';
 
-async function readStdin(io: CliIo): Promise<string> {
+/**
+ * Reads stdin (the `-` argument) as SKILL.md text, byte for byte (a leading byte order mark kept).
+ *
+ * @throws CliError when the bytes are not UTF-8 — naming the line, column and byte offset, or UTF-16
+ *   when a byte order mark says so — as add refuses such a file given by its path; never decoded with
+ *   replacement characters, which would store a changed text
+ */
+export async function readStdin(io: CliIo): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin)
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  const bad = findInvalidUtf8(bytes);
+  if (bad) {
+    throw new CliError(
+      bad.encoding === null
+        ? `stdin is not valid UTF-8 at line ${bad.line}, column ${bad.column} (byte offset ${bad.offset}); save it as UTF-8`
+        : `stdin is ${bad.encoding}, not UTF-8; save it as UTF-8`,
+    );
+  }
+  return bytes.toString('utf8');
 }
 
 /**

@@ -555,6 +555,30 @@ describe('bulk add inputs', () => {
     expect(existsSync(path.join(dir, 'empty'))).toBe(true);
   });
 
+  // As add refuses such a file given by path: stdin is never decoded with replacement characters.
+  it.each([
+    [
+      'Latin-1',
+      Buffer.from('---\nname: latin\ndescription: caf\u00e9 skill\n---\n', 'latin1'),
+      /^stdin is not valid UTF-8 at line 3, column 17 \(byte offset 32\); save it as UTF-8$/,
+    ],
+    [
+      'UTF-16LE',
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('---\nname: u16\n', 'utf16le')]),
+      /^stdin is UTF-16LE, not UTF-8; save it as UTF-8$/,
+    ],
+  ])('"-" with %s bytes on stdin is refused before anything is sent', async (_label, bytes, message) => {
+    const { resolveSource } = await import('../../src/internal/source.js');
+    await expect(expandInputs(memoryIo({ cwd: temp(), input: bytes }), ['-'])).rejects.toThrow(message);
+    await expect(resolveSource(memoryIo({ cwd: temp(), input: bytes }), '-')).rejects.toThrow(message);
+  });
+
+  it('"-" with UTF-8 on stdin (a byte order mark kept) is the SKILL.md text', async () => {
+    const text = '\ufeff---\nname: caf\u00e9-ok\ndescription: d\n---\n';
+    const [item] = await expandInputs(memoryIo({ cwd: temp(), input: Buffer.from(text) }), ['-']);
+    expect(item?.source).toBe(text);
+  });
+
   it('a folder whose skill file is skill.md or Skill.md names it: agents read only SKILL.md', async () => {
     const dir = temp();
     mkdirSync(path.join(dir, 'lower'));

@@ -12,7 +12,8 @@ export function memoryIo(
   options: {
     env?: NodeJS.ProcessEnv;
     cwd?: string;
-    input?: string;
+    /** What stdin gives: text, or bytes as they are (e.g. a file not in UTF-8). */
+    input?: string | Uint8Array;
     tty?: boolean;
     /** stderr is a terminal: `isTTY`, `columns` and the cursor methods of `tty.WriteStream`. */
     ttyErr?: boolean;
@@ -31,7 +32,11 @@ export function memoryIo(
     stderr: options.ttyErr
       ? terminal(err, text)
       : { write: (c: string | Uint8Array) => err.push(text(c)), isTTY: false },
-    stdin: Readable.from([options.input ?? '']),
+    stdin: Readable.from([
+      typeof options.input === 'string' || options.input === undefined
+        ? (options.input ?? '')
+        : Buffer.from(options.input),
+    ]),
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     out: () => out.join(''),
