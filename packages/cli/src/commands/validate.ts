@@ -313,7 +313,10 @@ export function registerValidate(skills: Command, io: CliIo): void {
           const refused = byteIssue(bytes, text);
           if (refused) {
             result.valid = false;
-            result.errors = [refused, ...result.errors];
+            // A UTF-16 file read as UTF-8 is noise (NULs, no frontmatter): its encoding is the one finding.
+            const utf16 = refused.rule === 'invalid_utf8' && findInvalidUtf8(bytes)?.encoding != null;
+            result.errors = utf16 ? [refused] : [refused, ...result.errors];
+            if (utf16) result.warnings = [];
           }
           const skillDir = path.dirname(file);
           const tooLarge = inFolders.has(file)

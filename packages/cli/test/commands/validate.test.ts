@@ -82,6 +82,25 @@ describe('skills validate: bytes add refuses', () => {
   });
 });
 
+describe('skills validate: a file in UTF-16', () => {
+  it.each([
+    ['UTF-16LE', new Uint8Array([0xff, 0xfe, ...Buffer.from(`${HEAD}body\n`, 'utf16le')])],
+    ['UTF-16BE', new Uint8Array([0xfe, 0xff, ...Buffer.from(`${HEAD}body\n`, 'utf16le').swap16()])],
+  ])('%s: the encoding is the one error, not what its bytes read as UTF-8 say', async (encoding, bytes) => {
+    const file = path.join(dir, 'utf16', 'SKILL.md');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, bytes);
+    const io = memoryIo({ cwd: dir, env: {} });
+    const code = await runCli(['skills', 'validate', '--no-dir-name', 'utf16/SKILL.md', '-o', 'json'], io);
+    expect(code).toBe(1);
+    const [result] = (JSON.parse(io.out()) as { results: Array<{ errors: Issue[]; warnings: Issue[] }> })
+      .results;
+    expect(result?.errors.map((e) => e.rule)).toEqual(['invalid_utf8']);
+    expect(result?.errors[0]).toMatchObject({ message: expect.stringContaining(`SKILL.md is ${encoding}`) });
+    expect(result?.warnings).toEqual([]);
+  });
+});
+
 describe('skills validate: how files are named', () => {
   it('relative to the working folder inside it, absolute outside it (never ../..)', async () => {
     const inside = path.join(dir, 'project', 'skills', 'named');
