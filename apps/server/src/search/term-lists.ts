@@ -229,6 +229,91 @@ function piecesOf(doc: {
 }
 
 /**
+ * The entries of the rows a pass tokenized (term, seq, weighted instance count), in typed arrays
+ * (16 bytes an entry, no object or array per term: a chunk of 1,024 skills holds ~300,000 entries),
+ * then grouped by term for writing.
+ */
+class EntryTable {
+  /** Each term's id (ids in first-seen order) and each id's term. */
+  private readonly ids = new Map<string, number>();
+  readonly terms: string[] = [];
+  private termIds = new Int32Array(4096);
+  private seqs = new Int32Array(4096);
+  private freqs = new Float64Array(4096);
+  private n = 0;
+  /** Entry indices grouped by term id (each term's in seq order), and where each term's start. */
+  private order: Int32Array | null = null;
+  private starts: Int32Array | null = null;
+
+  /** Adds `weight` to the entry of `term` in row `seq` (a row's terms are added row after row). */
+  add(term: string, seq: number, weight: number): void {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+    }
+    const last = this.n - 1;
+    if (last >= 0 && this.termIds[last] === id && this.seqs[last] === seq) {
+      this.freqs[last] = (this.freqs[last] as number) + weight;
+      return;
+    }
+    if (this.n === this.seqs.length) {
+      const size = this.n * 2;
+      const termIds = new Int32Array(size);
+      termIds.set(this.termIds);
+      this.termIds = termIds;
+      const seqs = new Int32Array(size);
+      seqs.set(this.seqs);
+      this.seqs = seqs;
+      const freqs = new Float64Array(size);
+      freqs.set(this.freqs);
+      this.freqs = freqs;
+    }
+    this.termIds[this.n] = id;
+    this.seqs[this.n] = seq;
+    this.freqs[this.n] = weight;
+    this.n++;
+  }
+
+  /**
+   * The entries of the term of id `id`, seqs ascending (rows are added in seq order), as the bytes
+   * a part stores (int32 and float32 little-endian).
+   */
+  entriesOf(id: number): { seqs: Int32Array; freqs: Float32Array } {
+    if (this.order === null || this.starts === null) {
+      // Grouped once, by a counting sort of the entries by term id (stable: seqs stay ascending).
+      const starts = new Int32Array(this.terms.length + 1);
+      for (let i = 0; i < this.n; i++) {
+        const at = (this.termIds[i] as number) + 1;
+        starts[at] = (starts[at] as number) + 1;
+      }
+      for (let t = 0; t < this.terms.length; t++)
+        starts[t + 1] = (starts[t + 1] as number) + (starts[t] as number);
+      const next = starts.slice(0, this.terms.length);
+      const order = new Int32Array(this.n);
+      for (let i = 0; i < this.n; i++) {
+        const t = this.termIds[i] as number;
+        order[next[t] as number] = i;
+        next[t] = (next[t] as number) + 1;
+      }
+      this.order = order;
+      this.starts = starts;
+    }
+    const from = this.starts[id] as number;
+    const to = this.starts[id + 1] as number;
+    const seqs = new Int32Array(to - from);
+    const freqs = new Float32Array(to - from);
+    for (let k = from; k < to; k++) {
+      const i = this.order[k] as number;
+      seqs[k - from] = this.seqs[i] as number;
+      freqs[k - from] = this.freqs[i] as number;
+    }
+    return { seqs, freqs };
+  }
+}
+
+/**
  * A private in-memory FTS5 table with the search index's columns and tokenizer (its own database:
  * the write connection's `total_changes()` does not move) holding the pieces of one row at a time:
  * its `col` vocabulary then gives each term's instance count per column in that row (read in
@@ -262,12 +347,7 @@ class Tokenizer {
    * instance counts, about `max` term and column rows' worth (whole terms); returns the last term
    * read, or null when every term was read (the row is then forgotten).
    */
-  drain(
-    seq: number,
-    into: Map<string, { seqs: number[]; freqs: number[] }>,
-    after: string,
-    max: number,
-  ): string | null {
+  drain(seq: number, into: EntryTable, after: string, max: number): string | null {
     let read = 0;
     let last: string | null = null;
     const rows = this.columns.iterate(after) as IterableIterator<[string, string, number]>;
@@ -278,19 +358,7 @@ class Tokenizer {
       }
       last = term;
       read++;
-      const weight = weightOf(column) * count;
-      let list = into.get(term);
-      if (list === undefined) {
-        list = { seqs: [], freqs: [] };
-        into.set(term, list);
-      }
-      const { seqs, freqs } = list;
-      if (seqs.length > 0 && seqs[seqs.length - 1] === seq)
-        freqs[freqs.length - 1] = (freqs[freqs.length - 1] as number) + weight;
-      else {
-        seqs.push(seq);
-        freqs.push(weight);
-      }
+      into.add(term, seq, weightOf(column) * count);
     }
     this.forget();
     return null;
@@ -325,10 +393,13 @@ interface ChunkWork {
   row: { seq: number; pieces: Piece[]; added: number; after: string } | null;
   /** Seqs of the chunk whose entries the pass replaces (every row of `rows`). */
   replaced: Uint8Array;
-  /** New entries by term (seqs ascending). */
-  entries: Map<string, { seqs: number[]; freqs: number[] }>;
-  /** Terms whose part is written (in `entries` order), once every row was tokenized. */
-  terms: string[] | null;
+  /** New entries (seqs ascending per term). */
+  entries: EntryTable;
+  /**
+   * Ids in `entries` of the terms whose part (or segment row) is written, in writing order, once
+   * every row was tokenized.
+   */
+  terms: Int32Array | null;
   written: number;
 }
 
@@ -432,7 +503,7 @@ export class TermListBuilder {
             tokenized: 0,
             row: null,
             replaced: new Uint8Array(0),
-            entries: new Map(),
+            entries: new EntryTable(),
             terms: null,
             written: 0,
           };
@@ -484,10 +555,10 @@ export class TermListBuilder {
           this.tokenize(conn, current, report);
           continue;
         }
-        current.terms = [...current.entries.keys()];
+        current.terms = Int32Array.from(current.entries.terms.keys());
       }
       if (current.written < current.terms.length) {
-        this.writePart(conn, current, current.terms[current.written] as string, report);
+        this.writePart(conn, current, current.terms[current.written] as number, report);
         current.written++;
         continue;
       }
@@ -516,18 +587,21 @@ export class TermListBuilder {
           continue;
         }
         // Appended in about the index's order (UTF-16 order; SQLite's differs only past U+D7FF).
-        work.terms = [...work.entries.keys()].sort();
+        const names = work.entries.terms;
+        work.terms = Int32Array.from(
+          [...names.keys()].sort((a, b) => ((names[a] as string) < (names[b] as string) ? -1 : 1)),
+        );
       }
       if (work.written < work.terms.length) {
-        const term = work.terms[work.written++] as string;
-        const { seqs, freqs } = work.entries.get(term) as { seqs: number[]; freqs: number[] };
+        const id = work.terms[work.written++] as number;
+        const { seqs, freqs } = work.entries.entriesOf(id);
         conn
           .stmt(PUT_DELTA)
           .run(
             work.target,
-            term,
-            Buffer.from(Int32Array.from(seqs).buffer),
-            Buffer.from(Float32Array.from(freqs).buffer),
+            work.entries.terms[id],
+            Buffer.from(seqs.buffer, seqs.byteOffset, seqs.byteLength),
+            Buffer.from(freqs.buffer, freqs.byteOffset, freqs.byteLength),
           );
         report.deltas++;
         report.work += COST.delta + COST.perEntry * seqs.length;
@@ -561,7 +635,7 @@ export class TermListBuilder {
       tokenized: 0,
       row: null,
       replaced: new Uint8Array(this.chunk),
-      entries: new Map(),
+      entries: new EntryTable(),
       terms: null,
       written: 0,
     };
@@ -617,48 +691,51 @@ export class TermListBuilder {
   }
 
   /** Rewrites one part: its entries still exact, and the pass's new ones, at the pass's target. */
-  private writePart(conn: Connection, work: ChunkWork, term: string, report: TermListStepReport): void {
+  private writePart(conn: Connection, work: ChunkWork, id: number, report: TermListStepReport): void {
     const first = work.chunk * this.chunk;
-    const fresh = work.entries.get(term) as { seqs: number[]; freqs: number[] };
+    const term = work.entries.terms[id] as string;
+    const fresh = work.entries.entriesOf(id);
     const old = conn.stmt(PART).raw(true).get(term, work.chunk) as
       | [number, Uint8Array, Uint8Array]
       | undefined;
-    const seqs: number[] = [];
-    const freqs: number[] = [];
+    const oldSeqs = old === undefined ? new Int32Array(0) : int32s(old[1]);
+    const oldFreqs = old === undefined ? new Float32Array(0) : float32s(old[2]);
+    const seqs = new Int32Array(oldSeqs.length + fresh.seqs.length);
+    const freqs = new Float32Array(seqs.length);
+    let n = 0;
     let i = 0;
-    const push = (seq: number, freq: number) => {
-      seqs.push(seq);
-      freqs.push(freq);
-    };
     if (old !== undefined) {
-      const [partOrigin, seqBytes, freqBytes] = old;
-      const oldSeqs = int32s(seqBytes);
-      const oldFreqs = float32s(freqBytes);
+      const partOrigin = old[0];
       for (let k = 0; k < oldSeqs.length; k++) {
         const seq = oldSeqs[k] as number;
         const at = seq - first;
         const origin = work.origins[at] as number;
         // Kept: a live row not replaced by this pass, not written since the part was.
         if (work.replaced[at] === 1 || origin < 0 || origin > partOrigin) continue;
-        while (i < fresh.seqs.length && (fresh.seqs[i] as number) < seq) {
-          push(fresh.seqs[i] as number, fresh.freqs[i] as number);
-          i++;
+        for (; i < fresh.seqs.length && (fresh.seqs[i] as number) < seq; i++, n++) {
+          seqs[n] = fresh.seqs[i] as number;
+          freqs[n] = fresh.freqs[i] as number;
         }
-        push(seq, oldFreqs[k] as number);
+        seqs[n] = seq;
+        freqs[n] = oldFreqs[k] as number;
+        n++;
       }
     }
-    for (; i < fresh.seqs.length; i++) push(fresh.seqs[i] as number, fresh.freqs[i] as number);
+    for (; i < fresh.seqs.length; i++, n++) {
+      seqs[n] = fresh.seqs[i] as number;
+      freqs[n] = fresh.freqs[i] as number;
+    }
     conn
       .stmt(PUT_PART)
       .run(
         term,
         work.chunk,
         work.target,
-        Buffer.from(Int32Array.from(seqs).buffer),
-        Buffer.from(Float32Array.from(freqs).buffer),
+        Buffer.from(seqs.buffer, 0, n * 4),
+        Buffer.from(freqs.buffer, 0, n * 4),
       );
     report.parts++;
-    report.work += COST.part + COST.perEntry * seqs.length;
+    report.work += COST.part + COST.perEntry * n;
   }
 }
 
