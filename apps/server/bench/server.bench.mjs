@@ -651,10 +651,26 @@ async function termListsProgress(dataDir) {
       .prepare('SELECT covered, target, next_seq AS nextSeq FROM search_term_build WHERE id = 1')
       .get();
     const { maxId } = db.prepare('SELECT coalesce(max(id), 0) AS maxId FROM skills_fts_docsize').get();
+    // Schema 17: delta segments above `merged`, and whether the running pass writes one.
+    const deltas = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_term_deltas'").get();
+    const { merged, delta } =
+      deltas === undefined
+        ? { merged: covered, delta: 0 }
+        : db.prepare('SELECT merged, delta FROM search_term_build WHERE id = 1').get();
+    const segments =
+      deltas === undefined || merged === null
+        ? 0
+        : db
+            .prepare('SELECT count(DISTINCT origin) FROM search_term_deltas WHERE origin > ?')
+            .pluck()
+            .get(merged);
     const pass =
-      target === null || nextSeq === null
+      (target === null || nextSeq === null
         ? ''
-        : `, a pass running at seq ${nextSeq} of ${maxId} (${Math.min(100, (100 * nextSeq) / Math.max(1, maxId)).toFixed(1)}%)`;
+        : delta === 1
+          ? ', a delta pass running'
+          : `, a pass running at seq ${nextSeq} of ${maxId} (${Math.min(100, (100 * nextSeq) / Math.max(1, maxId)).toFixed(1)}%)`) +
+      (segments > 0 ? `, ${segments} delta segment(s) not merged yet` : '');
     if (covered === null)
       return `per-term lists: first build not complete${pass || ', not started'} — find falls back to bm25() for cold words`;
     const behind = db
@@ -662,7 +678,7 @@ async function termListsProgress(dataDir) {
       .pluck()
       .get(covered);
     return behind === 0
-      ? 'per-term lists: complete (cover every search row)'
+      ? `per-term lists: complete (cover every search row${pass})`
       : `per-term lists: ${behind} search rows written after their coverage${pass} (find scores those through bm25(); more than 16 → bm25() for the word)`;
   } finally {
     db.close();
