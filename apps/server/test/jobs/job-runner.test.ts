@@ -320,7 +320,9 @@ describe('JobRunner', () => {
       createJobRunner({
         store,
         owner: 'slow',
-        leaseMs: 60,
+        // Renewed every 150 ms: a loaded machine may delay that timer by up to a lease and a half
+        // before a thief could claim the task (a 60 ms lease failed once when the suite ran at load 16).
+        leaseMs: 450,
         pollIntervalMs: 5,
         summarize: async () => {
           await gate;
@@ -337,7 +339,7 @@ describe('JobRunner', () => {
       await new Promise((r) => setTimeout(r, 5));
     // Several lease lengths pass; the holder keeps renewing, so the task is never claimable.
     for (let i = 0; i < 6; i++) {
-      await new Promise((r) => setTimeout(r, 40));
+      await new Promise((r) => setTimeout(r, 250));
       expect(await other.claimTask(Date.now(), { owner: 'thief', leaseMs: 1000 })).toBeNull();
     }
     release();
