@@ -6,6 +6,7 @@ import { SkillportError, TempUploadFormSchema, TempUploadResultSchema } from '@s
 import { quotaBytes } from '../config.js';
 import type { AppEnv } from '../http/context.js';
 import { okBody } from '../http/envelope.js';
+import { streamMultipart, uploadedBytes } from '../http/multipart-stream.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { errorResponses, okResponse } from './common.js';
 
@@ -35,6 +36,9 @@ const tempUploadRoute = createRoute({
 
 /** Registers the temp upload route. */
 export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
+  // The multipart body is parsed as it arrives, ahead of the form validator (which then reads the
+  // parsed form instead of buffering and parsing the whole body in one pass).
+  app.on('POST', tempUploadRoute.path, streamMultipart(deps.limits));
   app.openapi(tempUploadRoute, async (c) => {
     const form = c.req.valid('form') as Record<string, unknown>;
     const file = form.file;
@@ -57,7 +61,7 @@ export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDe
         { details: { field: 'file', size: file.size, limit: deps.limits.maxUploadBytes } },
       );
     }
-    const content = new Uint8Array(await file.arrayBuffer());
+    const content = uploadedBytes(file) ?? new Uint8Array(await file.arrayBuffer());
     const identity = c.get('identity');
     const now = deps.now();
     const upload = {
