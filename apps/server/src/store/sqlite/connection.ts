@@ -69,7 +69,9 @@ export interface Connection {
  * @param filename - path of the database file
  * @param options - `synchronous` (default `NORMAL`), `busyTimeoutMs` (default 5000), `cacheSizeMb`
  *   (page cache per connection in MiB, default 16), `readonly` (an existing file, read only: the
- *   file's own journal mode and settings apply)
+ *   file's own journal mode and settings apply), `walAutocheckpointPages` (default
+ *   {@link WAL_AUTOCHECKPOINT_PAGES}; the threaded store passes a larger backstop, its checkpoints
+ *   run in a thread of their own: see `wal-checkpointer.ts`)
  * @returns the connection
  * @throws Error from better-sqlite3 when the file cannot be opened
  */
@@ -81,6 +83,8 @@ export function openConnection(
     cacheSizeMb?: number;
     /** Open an existing file for reading only (no pragma that writes). */
     readonly?: boolean;
+    /** `wal_autocheckpoint` in pages (default {@link WAL_AUTOCHECKPOINT_PAGES}). */
+    walAutocheckpointPages?: number;
   } = {},
 ): Connection {
   const db = new Database(filename, options.readonly === true ? { readonly: true, fileMustExist: true } : {});
@@ -90,7 +94,9 @@ export function openConnection(
     db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
-    db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+    db.pragma(
+      `wal_autocheckpoint = ${Math.max(0, Math.floor(options.walAutocheckpointPages ?? WAL_AUTOCHECKPOINT_PAGES))}`,
+    );
   }
   db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
   db.pragma('foreign_keys = ON');

@@ -71,6 +71,11 @@ export interface SqliteStoreOptions {
   synchronous?: SqliteSynchronous;
   /** How long a connection waits for another writer, in ms; default 5000. */
   busyTimeoutMs?: number;
+  /**
+   * The writer's `wal_autocheckpoint` in pages (default `WAL_AUTOCHECKPOINT_PAGES`, 10,000); the
+   * threaded store sets a larger backstop, its checkpoints running in a thread of their own.
+   */
+  walAutocheckpointPages?: number;
   /** Clock in epoch ms (default `Date.now`); tests pass a fixed clock. */
   now?: () => number;
 }
@@ -238,9 +243,11 @@ export function writeGroupOf(store: Store): WriteGroup | undefined {
 export function createSqliteStore(options: SqliteStoreOptions): Store {
   makeFolderSync(options.dataDir);
   const file = path.join(options.dataDir, options.filename ?? 'skillport.db');
-  const connOptions: { synchronous?: SqliteSynchronous; busyTimeoutMs?: number } = {};
+  const connOptions: Parameters<typeof openConnection>[1] = {};
   if (options.synchronous !== undefined) connOptions.synchronous = options.synchronous;
   if (options.busyTimeoutMs !== undefined) connOptions.busyTimeoutMs = options.busyTimeoutMs;
+  if (options.walAutocheckpointPages !== undefined)
+    connOptions.walAutocheckpointPages = options.walAutocheckpointPages;
   const conn = openConnection(file, connOptions);
   const { db } = conn;
   const now = options.now ?? Date.now;

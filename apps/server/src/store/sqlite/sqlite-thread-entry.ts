@@ -36,6 +36,9 @@ try {
     ...(settings.filename !== undefined ? { filename: settings.filename } : {}),
     ...(settings.synchronous !== undefined ? { synchronous: settings.synchronous } : {}),
     busyTimeoutMs: settings.attemptBusyMs,
+    ...(settings.walAutocheckpointPages !== undefined
+      ? { walAutocheckpointPages: settings.walAutocheckpointPages }
+      : {}),
   });
   port.postMessage({ type: 'ready', description: store.description } satisfies SqliteThreadReply);
 } catch (error) {

@@ -24,6 +24,17 @@ import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
 import { defaultSearchThreads, type SearchReaders, startSearchReaders } from './search-readers.js';
 import { readSkillRevision } from './skill-view.js';
 import { type PutSkillReply, writeResultFromReply } from './skill-writes.js';
+import { startWalCheckpointer, WAL_BACKSTOP_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
+
+const checkpointers = new WeakMap<Store, WalCheckpointer>();
+
+/**
+ * The WAL checkpointer of a store from {@link createThreadedSqliteStore} (its counts, for tests and
+ * diagnostics); undefined for any other store or when checkpoints are left to the writer.
+ */
+export function walCheckpointerOf(store: Store): WalCheckpointer | undefined {
+  return checkpointers.get(store);
+}
 
 /** Options of {@link createThreadedSqliteStore}. */
 export interface ThreadedSqliteStoreOptions {
@@ -51,6 +62,15 @@ export interface ThreadedSqliteStoreOptions {
    * reports the failure.
    */
   searchThreadsStartAfter?: Promise<unknown>;
+  /**
+   * WAL checkpoints (see `wal-checkpointer.ts`): by default a thread of their own runs them and the
+   * writer's auto-checkpoint is a backstop at `backstopPages` (default `WAL_BACKSTOP_PAGES`, 40,000
+   * pages); `pollMs`, `restartPages` and `restartBusyMs` tune that thread. `false` leaves checkpoints
+   * to the writer at `WAL_AUTOCHECKPOINT_PAGES` (10,000), as an in-process store does.
+   */
+  checkpoints?:
+    | false
+    | { pollMs?: number; restartPages?: number; restartBusyMs?: number; backstopPages?: number };
 }
 
 /** What the database thread is started with. */
@@ -60,6 +80,8 @@ export interface SqliteThreadData {
   synchronous?: SqliteSynchronous;
   /** SQLite's own busy wait per attempt, ms (short: the thread stays free for other calls). */
   attemptBusyMs: number;
+  /** The writer's `wal_autocheckpoint`, pages (default `WAL_AUTOCHECKPOINT_PAGES`). */
+  walAutocheckpointPages?: number;
 }
 
 /** A call posted to the database thread. */
@@ -192,8 +214,29 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
     attemptBusyMs: ATTEMPT_BUSY_MS,
   };
+  const checkpoints = options.checkpoints;
+  if (checkpoints !== false) data.walAutocheckpointPages = checkpoints?.backstopPages ?? WAL_BACKSTOP_PAGES;
   const busyTimeoutMs = Math.max(0, options.busyTimeoutMs ?? 5000);
   const first = await startThread(data);
+  const file = path.join(options.dataDir, options.filename ?? 'skillport.db');
+  // Started once the database thread has created the file and put it in WAL mode. Should it fail to
+  // open the file, the store does not open either (the writer's backstop alone would let the WAL grow
+  // to ~160 MiB between checkpoints, each blocking the database thread).
+  let checkpointer: WalCheckpointer | null = null;
+  if (checkpoints !== false) {
+    try {
+      checkpointer = await startWalCheckpointer({
+        file,
+        ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
+        ...(checkpoints?.pollMs !== undefined ? { pollMs: checkpoints.pollMs } : {}),
+        ...(checkpoints?.restartPages !== undefined ? { restartPages: checkpoints.restartPages } : {}),
+        ...(checkpoints?.restartBusyMs !== undefined ? { restartBusyMs: checkpoints.restartBusyMs } : {}),
+      });
+    } catch (error) {
+      await first.thread.worker.terminate();
+      throw error;
+    }
+  }
   const searchThreads = Math.max(0, Math.floor(options.searchThreads ?? defaultSearchThreads()));
   // The reader threads start with the first find (a server that is never asked to find starts none)
   // or once `searchThreadsStartAfter` settles; should they fail to open the database, the find that
@@ -274,6 +317,9 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
       if (closed) return;
       closed = true;
       await (await readers?.catch(() => null))?.close();
+      // Before the database thread: its connection, closed last, checkpoints the WAL into the file
+      // and removes it, as it always did.
+      await checkpointer?.close();
       watcher.db.close();
       const thread = await current;
       if (!thread.exited) {
@@ -364,5 +410,6 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     if (outcome?.outcome === 'cancelled') settled.notify();
     return outcome;
   };
+  if (checkpointer !== null) checkpointers.set(store as unknown as Store, checkpointer);
   return store as unknown as Store;
 }

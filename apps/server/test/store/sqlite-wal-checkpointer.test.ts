@@ -1,0 +1,150 @@
+// WAL checkpoints of the threaded SQLite store run in a thread of their own (`wal-checkpointer.ts`):
+// real database files, real threads. The WAL stays bounded under sustained writes, the writer's own
+// auto-checkpoint never fires while the checkpointer keeps up, a reader on an old snapshot or a
+// stopped checkpointer never fails a write, and the writer's backstop bounds the WAL without it.
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createThreadedSqliteStore, walCheckpointerOf } from '../../src/store/sqlite/sqlite-thread.js';
+import type { CheckpointStats, WalCheckpointer } from '../../src/store/sqlite/wal-checkpointer.js';
+import type { Store } from '../../src/store/types.js';
+import { makeWrite, USER_ROOT } from './helpers.js';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'skillport-ckpt-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** WAL frame: 24-byte header plus a 4 KiB page. */
+const FRAME_BYTES = 24 + 4096;
+
+/** Frames the WAL file has room for: its high-water mark (a WAL started over is reused, not shrunk). */
+function walFrames(dir: string): number {
+  return Math.floor(statSync(path.join(dir, 'skillport.db-wal')).size / FRAME_BYTES);
+}
+
+/** `count` adds, `concurrency` at a time (so group commits happen too); every one must be acknowledged. */
+async function addSkills(store: Store, prefix: string, count: number, concurrency = 8): Promise<void> {
+  for (let i = 0; i < count; i += concurrency) {
+    const batch = [];
+    for (let j = i; j < Math.min(count, i + concurrency); j++) {
+      batch.push(
+        store.putSkill(
+          makeWrite({
+            name: `${prefix}-${j}`,
+            body: `# ${prefix} ${j}\n\n${'Steps and notes. '.repeat(60)}\n`,
+          }),
+        ),
+      );
+    }
+    await Promise.all(batch);
+  }
+}
+
+/** Waits (polling, no deadline of its own: the test's timeout bounds it) until `ready(stats)`. */
+async function waitFor(
+  checkpointer: WalCheckpointer,
+  ready: (stats: CheckpointStats) => boolean,
+): Promise<CheckpointStats> {
+  for (;;) {
+    const stats = await checkpointer.stats();
+    if (ready(stats)) return stats;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function openStore(
+  dir: string,
+  checkpoints: NonNullable<Parameters<typeof createThreadedSqliteStore>[0]['checkpoints']>,
+) {
+  const store = await createThreadedSqliteStore({ dataDir: dir, searchThreads: 0, checkpoints });
+  cleanups.push(() => store.close());
+  return store;
+}
+
+describe('sqlite store: WAL checkpoints in a thread of their own', () => {
+  it('keeps the WAL bounded under sustained writes; the writer never reaches its backstop', async () => {
+    const dir = tempDir();
+    // 1,000 adds write ~10,000 frames: far below the backstop, the writer's auto-checkpoint never fires.
+    const backstopPages = 100_000;
+    const store = await openStore(dir, { pollMs: 5, restartPages: 1_000, backstopPages });
+    const checkpointer = walCheckpointerOf(store) as WalCheckpointer;
+    expect(checkpointer).toBeDefined();
+    await addSkills(store, 'steady', 1_000);
+    const stats = await waitFor(checkpointer, (s) => s.lastLogFrames === 0 || s.passive > 0);
+    expect(stats.passive).toBeGreaterThan(0);
+    expect(stats.errors).toBe(0);
+    // The writer checkpoints only at a commit that leaves the WAL at `backstopPages` or more: the
+    // WAL never got there, so every checkpoint of this run (none ran in the database thread) was the
+    // checkpointer's.
+    expect(stats.maxLogFrames).toBeLessThan(backstopPages);
+    // Without checkpoints the WAL would hold every frame of the run (~10,000); with them it is
+    // started over whenever a checkpoint caught up (RESTART from 1,000 frames makes sure it does).
+    expect(walFrames(dir)).toBeLessThan(5_000);
+    const db = new Database(path.join(dir, 'skillport.db'), { readonly: true });
+    cleanups.push(() => {
+      db.close();
+    });
+    expect((db.prepare('SELECT count(*) AS n FROM skills').get() as { n: number }).n).toBe(1_000);
+  });
+
+  it('takes every write while a reader holds an old snapshot, and starts the WAL over once it ends', async () => {
+    const dir = tempDir();
+    const restartPages = 1_000;
+    const store = await openStore(dir, {
+      pollMs: 5,
+      restartPages,
+      restartBusyMs: 20,
+      backstopPages: 1_000_000,
+    });
+    const checkpointer = walCheckpointerOf(store) as WalCheckpointer;
+    await store.putSkill(makeWrite({ name: 'first' }));
+    const reader = new Database(path.join(dir, 'skillport.db'), { readonly: true });
+    cleanups.push(() => {
+      reader.close();
+    });
+    reader.exec('BEGIN');
+    expect((reader.prepare('SELECT count(*) AS n FROM skills').get() as { n: number }).n).toBe(1);
+
+    await addSkills(store, 'held', 200);
+    // The reader's snapshot keeps the frames after it: the WAL grew past the escalation size, and the
+    // RESTART checkpoints that waited for the reader gave up without failing a write.
+    const held = await waitFor(checkpointer, (s) => s.busy > 0);
+    expect(held.maxLogFrames).toBeGreaterThan(restartPages);
+    expect((reader.prepare('SELECT count(*) AS n FROM skills').get() as { n: number }).n).toBe(1);
+
+    reader.exec('COMMIT');
+    // With the reader gone a checkpoint copies every frame, and the writer starts the WAL over at its
+    // next write (SQLite does so as a write begins): keep writing until a checkpoint sees it.
+    let after = await checkpointer.stats();
+    let written = 0;
+    while (after.lastLogFrames >= restartPages) {
+      await store.putSkill(makeWrite({ name: `after-${written++}` }));
+      after = await waitFor(checkpointer, (s) => s.passive > after.passive);
+    }
+    expect(after.lastLogFrames).toBeLessThan(restartPages);
+    expect(await store.getSkill('acme', USER_ROOT, 'held-199')).not.toBeNull();
+  });
+
+  it('bounds the WAL by the writer backstop when the checkpointer has stopped', async () => {
+    const dir = tempDir();
+    const backstopPages = 600;
+    const store = await openStore(dir, { pollMs: 5, backstopPages });
+    const checkpointer = walCheckpointerOf(store) as WalCheckpointer;
+    await checkpointer.close();
+    await expect(checkpointer.stats()).rejects.toThrow(/stopped/);
+    await addSkills(store, 'alone', 300);
+    // The writer checkpoints at the first commit that leaves the WAL at the backstop or beyond, and
+    // starts it over at the next: the WAL is at most the backstop plus one group commit.
+    expect(walFrames(dir)).toBeLessThan(backstopPages * 2);
+    expect(await store.getSkill('acme', USER_ROOT, 'alone-299')).not.toBeNull();
+  });
+});
