@@ -75,7 +75,7 @@ describe('sqlite store: WAL checkpoints in a thread of their own', () => {
     const dir = tempDir();
     // 1,000 adds write ~10,000 frames: far below the backstop, the writer's auto-checkpoint never fires.
     const backstopPages = 100_000;
-    const store = await openStore(dir, { pollMs: 5, restartPages: 1_000, backstopPages });
+    const store = await openStore(dir, { pollMs: 5, intervalMs: 5, restartPages: 1_000, backstopPages });
     const checkpointer = walCheckpointerOf(store) as WalCheckpointer;
     expect(checkpointer).toBeDefined();
     await addSkills(store, 'steady', 1_000);
@@ -101,6 +101,7 @@ describe('sqlite store: WAL checkpoints in a thread of their own', () => {
     const restartPages = 1_000;
     const store = await openStore(dir, {
       pollMs: 5,
+      intervalMs: 5,
       restartPages,
       restartBusyMs: 20,
       backstopPages: 1_000_000,
@@ -137,7 +138,7 @@ describe('sqlite store: WAL checkpoints in a thread of their own', () => {
   it('bounds the WAL by the writer backstop when the checkpointer has stopped', async () => {
     const dir = tempDir();
     const backstopPages = 600;
-    const store = await openStore(dir, { pollMs: 5, backstopPages });
+    const store = await openStore(dir, { pollMs: 5, intervalMs: 5, backstopPages });
     const checkpointer = walCheckpointerOf(store) as WalCheckpointer;
     await checkpointer.close();
     await expect(checkpointer.stats()).rejects.toThrow(/stopped/);

@@ -65,12 +65,19 @@ export interface ThreadedSqliteStoreOptions {
   /**
    * WAL checkpoints (see `wal-checkpointer.ts`): by default a thread of their own runs them and the
    * writer's auto-checkpoint is a backstop at `backstopPages` (default `WAL_BACKSTOP_PAGES`, 40,000
-   * pages); `pollMs`, `restartPages` and `restartBusyMs` tune that thread. `false` leaves checkpoints
+   * pages); `pollMs`, `intervalMs`, `growthPages`, `restartPages` and `restartBusyMs` tune that thread. `false` leaves checkpoints
    * to the writer at `WAL_AUTOCHECKPOINT_PAGES` (10,000), as an in-process store does.
    */
   checkpoints?:
     | false
-    | { pollMs?: number; restartPages?: number; restartBusyMs?: number; backstopPages?: number };
+    | {
+        pollMs?: number;
+        intervalMs?: number;
+        growthPages?: number;
+        restartPages?: number;
+        restartBusyMs?: number;
+        backstopPages?: number;
+      };
 }
 
 /** What the database thread is started with. */
@@ -229,6 +236,8 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
         file,
         ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
         ...(checkpoints?.pollMs !== undefined ? { pollMs: checkpoints.pollMs } : {}),
+        ...(checkpoints?.intervalMs !== undefined ? { intervalMs: checkpoints.intervalMs } : {}),
+        ...(checkpoints?.growthPages !== undefined ? { growthPages: checkpoints.growthPages } : {}),
         ...(checkpoints?.restartPages !== undefined ? { restartPages: checkpoints.restartPages } : {}),
         ...(checkpoints?.restartBusyMs !== undefined ? { restartBusyMs: checkpoints.restartBusyMs } : {}),
       });

@@ -4,6 +4,7 @@
  * block this thread instead of the database thread. It loads better-sqlite3 and nothing of the store.
  */
 
+import { statSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type {
@@ -40,6 +41,16 @@ const stats: CheckpointStats = {
   lastLogFrames: 0,
 };
 let seenVersion = -1;
+let lastCheckpointAt = 0;
+let walBytesAtCheckpoint = 0;
+/** WAL growth that triggers a checkpoint before `intervalMs`: frames of a 24-byte header and a page. */
+const growthBytes = settings.growthPages * (24 + 4096);
+const walFile = `${settings.file}-wal`;
+/** Size of the WAL file, bytes (0 when missing): its high-water mark, since a WAL started over is reused. */
+function walSize(): number {
+  // stat opens no file: closing a descriptor of a database file would drop SQLite's locks on it.
+  return statSync(walFile, { throwIfNoEntry: false })?.size ?? 0;
+}
 /**
  * WAL size from which the next RESTART is tried: after one gave up waiting for a reader, only once
  * the WAL grew by another `restartPages` (a RESTART holds new writes while it waits, so it is not
@@ -54,7 +65,15 @@ function tick(): void {
   try {
     const version = open.pragma('data_version', { simple: true }) as number;
     if (version === seenVersion) return;
+    // Commits arrived: checkpoint them once `intervalMs` passed since the last checkpoint (a page
+    // the next writes dirty again is then copied once for all of them), or at once when the WAL file
+    // grew by `growthPages` since then (writes faster than the interval lets the WAL take).
+    const walBytes = walSize();
+    if (Date.now() - lastCheckpointAt < settings.intervalMs && walBytes - walBytesAtCheckpoint < growthBytes)
+      return;
     seenVersion = version;
+    lastCheckpointAt = Date.now();
+    walBytesAtCheckpoint = walBytes;
     let row = (
       open.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[]
     )[0];

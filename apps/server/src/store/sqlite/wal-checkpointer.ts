@@ -5,7 +5,8 @@
  * every read queued on it — for tens of milliseconds every few dozen adds. Here a thread of its own,
  * on a connection of its own (64 KiB page cache, no store code), polls every `pollMs` and runs a
  * PASSIVE checkpoint (it never waits for a lock nor holds up a writer or a reader) when another
- * connection committed since its last one. When the WAL holds `restartPages` frames or more (a reader
+ * connection committed since its last one and `intervalMs` passed since then, or sooner when the WAL
+ * file grew by `growthPages` frames. When the WAL holds `restartPages` frames or more (a reader
  * on an old snapshot kept frames from being copied, or the WAL from being started over), it runs a
  * RESTART checkpoint, which waits up to `restartBusyMs` for those readers (holding new writes as long;
  * after one gave up, the next waits until the WAL grew by another `restartPages`).
@@ -19,6 +20,13 @@ import type { SqliteSynchronous } from './connection.js';
 
 /** How often the checkpointer looks for new commits, ms. */
 export const CHECKPOINT_POLL_MS = 50;
+/**
+ * Least time between two checkpoints, ms: a skill write dirties ~40 pages, mostly index pages the
+ * next writes dirty again, so a checkpoint every few hundred adds copies each page once for many.
+ */
+export const CHECKPOINT_INTERVAL_MS = 250;
+/** WAL file growth (frames) that triggers a checkpoint before {@link CHECKPOINT_INTERVAL_MS}: ~40 MiB. */
+export const CHECKPOINT_GROWTH_PAGES = 10_000;
 /** WAL frames (4 KiB pages) from which the checkpointer escalates to RESTART: ~80 MiB. */
 export const CHECKPOINT_RESTART_PAGES = 20_000;
 /** Longest wait of a RESTART checkpoint for readers of an old snapshot, ms. */
@@ -35,6 +43,8 @@ export interface CheckpointerData {
   file: string;
   synchronous?: SqliteSynchronous;
   pollMs: number;
+  intervalMs: number;
+  growthPages: number;
   restartPages: number;
   restartBusyMs: number;
 }
@@ -76,7 +86,8 @@ export interface WalCheckpointer {
  * Starts the checkpointer thread on `file` and waits until its connection is open.
  *
  * @param options - `file` (an existing database in WAL mode), `synchronous` (the writer's, default
- *   `NORMAL`), `pollMs` (default {@link CHECKPOINT_POLL_MS}), `restartPages` (default
+ *   `NORMAL`), `pollMs` (default {@link CHECKPOINT_POLL_MS}), `intervalMs` (default
+ *   {@link CHECKPOINT_INTERVAL_MS}), `growthPages` (default {@link CHECKPOINT_GROWTH_PAGES}), `restartPages` (default
  *   {@link CHECKPOINT_RESTART_PAGES}), `restartBusyMs` (default {@link CHECKPOINT_RESTART_BUSY_MS})
  * @returns the checkpointer
  * @throws Error when the thread cannot open the file
@@ -88,6 +99,8 @@ export function startWalCheckpointer(
     file: options.file,
     ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
     pollMs: options.pollMs ?? CHECKPOINT_POLL_MS,
+    intervalMs: options.intervalMs ?? CHECKPOINT_INTERVAL_MS,
+    growthPages: options.growthPages ?? CHECKPOINT_GROWTH_PAGES,
     restartPages: options.restartPages ?? CHECKPOINT_RESTART_PAGES,
     restartBusyMs: options.restartBusyMs ?? CHECKPOINT_RESTART_BUSY_MS,
   };
