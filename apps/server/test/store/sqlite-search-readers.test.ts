@@ -167,7 +167,7 @@ function connectionsTo(file: string): number {
 }
 
 // Every SQLite connection keeps the database file open: the database thread's, the HTTP thread's
-// read-only one (change token, API keys) and one per search thread. Counting them shows whether the
+// read-only one (change token, API keys), the WAL checkpointer's and one per search thread. Counting them shows whether the
 // search threads run (Linux: /proc/self/fd).
 describe.skipIf(!existsSync('/proc/self/fd'))('when the search threads start', () => {
   async function serverOn(sqlite: { startSearchThreads?: 'listening' | 'first-find' }) {
@@ -192,9 +192,9 @@ describe.skipIf(!existsSync('/proc/self/fd'))('when the search threads start', (
   it('by default, in the background once the server listens: no find needed', async () => {
     const { server, file } = await serverOn({});
     try {
-      await expect.poll(() => connectionsTo(file), { timeout: 60_000, interval: 50 }).toBe(4);
+      await expect.poll(() => connectionsTo(file), { timeout: 60_000, interval: 50 }).toBe(5);
       expect((await find(server.url)).status).toBe(200);
-      expect(connectionsTo(file)).toBe(4);
+      expect(connectionsTo(file)).toBe(5);
     } finally {
       await server.close();
     }
@@ -205,9 +205,9 @@ describe.skipIf(!existsSync('/proc/self/fd'))('when the search threads start', (
     const { server, file } = await serverOn({ startSearchThreads: 'first-find' });
     try {
       expect((await fetch(`${server.url}/health`)).status).toBe(200);
-      expect(connectionsTo(file)).toBe(2);
+      expect(connectionsTo(file)).toBe(3);
       expect((await find(server.url)).status).toBe(200);
-      expect(connectionsTo(file)).toBe(4);
+      expect(connectionsTo(file)).toBe(5);
     } finally {
       await server.close();
     }
