@@ -39,7 +39,10 @@ const stats: CheckpointStats = {
   errors: 0,
   maxLogFrames: 0,
   lastLogFrames: 0,
+  caughtUp: false,
 };
+/** Frames the last checkpoint copied (all of them when it caught up). */
+let lastCheckpointed = 0;
 let seenVersion = -1;
 let lastCheckpointAt = 0;
 let walBytesAtCheckpoint = 0;
@@ -81,12 +84,14 @@ function tick(): void {
     if (row === undefined) return;
     stats.maxLogFrames = Math.max(stats.maxLogFrames, row.log);
     stats.lastLogFrames = row.log;
+    lastCheckpointed = row.checkpointed;
     if (row.log < settings.restartPages) restartFrom = settings.restartPages;
     // A reader on an old snapshot keeps frames from being copied, or (all copied) keeps the writer
     // from starting the WAL over: past the escalation size, RESTART waits (this connection's busy
     // timeout, with new writes held meanwhile) for those readers, so the next commit starts the WAL over.
     if (row.log >= restartFrom) {
       row = (open.pragma('wal_checkpoint(RESTART)') as (typeof row)[])[0] ?? row;
+      lastCheckpointed = row.checkpointed;
       stats.restart++;
       if (row.busy !== 0) {
         stats.busy++;
@@ -107,7 +112,16 @@ const timer = setInterval(tick, settings.pollMs);
 
 port.on('message', (message: CheckpointerMessage) => {
   if (message.type === 'stats') {
-    port.postMessage({ type: 'stats', stats: { ...stats } } satisfies CheckpointerReply);
+    let caughtUp = false;
+    try {
+      caughtUp =
+        db !== null &&
+        db.pragma('data_version', { simple: true }) === seenVersion &&
+        lastCheckpointed === stats.lastLogFrames;
+    } catch {
+      caughtUp = false;
+    }
+    port.postMessage({ type: 'stats', stats: { ...stats, caughtUp } } satisfies CheckpointerReply);
     return;
   }
   clearInterval(timer);

@@ -63,6 +63,8 @@ export interface CheckpointStats {
   maxLogFrames: number;
   /** WAL size seen by the last checkpoint, in frames. */
   lastLogFrames: number;
+  /** True when no commit came since the last checkpoint and it copied every frame. */
+  caughtUp: boolean;
 }
 
 /** A message to the checkpointer thread. */
