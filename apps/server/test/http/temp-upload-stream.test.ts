@@ -141,6 +141,61 @@ describe(`${TEST_ENGINE} temp upload parsed as it arrives`, () => {
     expect(got.text).toContain('padding line');
   });
 
+  test('a declared-length body of many 64 KiB slices, sent in uneven pieces with pauses, is stored whole', async () => {
+    // Past several of the parser's per-turn slices, in pieces that straddle them, so the request is
+    // paused and resumed mid-chunk: every byte must reach the stored file, in order.
+    const boundary = 'sl1ces';
+    const lines: string[] = [];
+    for (let i = 0; lines.join('').length < 200 * 1024; i++) lines.push(`line ${i} ${'x'.repeat(i % 97)}\n`);
+    const content = `${skill('sliced-upload')}\n${lines.join('')}`;
+    const body = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="SKILL.md"\r\n` +
+          'Content-Type: text/markdown\r\n\r\n',
+      ),
+      Buffer.from(content),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const { hostname, port } = new URL(t.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: hostname, port: Number(port) });
+      const received: Buffer[] = [];
+      socket.on('data', (chunk) => {
+        received.push(chunk);
+        const text = Buffer.concat(received).toString('utf8');
+        if (text.includes('\r\n\r\n') && text.trimEnd().endsWith('}')) {
+          socket.destroy();
+          resolve(text);
+        }
+      });
+      socket.on('error', reject);
+      socket.write(
+        `POST /api/v1/resources/temp_upload HTTP/1.1\r\nHost: localhost\r\n` +
+          `Content-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      );
+      const sizes = [1, 70_000, 3, 65_536, 131_071, 17];
+      let at = 0;
+      const sendNext = (i: number) => {
+        if (at >= body.length) return;
+        const size = i < sizes.length ? (sizes[i] as number) : body.length - at;
+        socket.write(body.subarray(at, at + size));
+        at += size;
+        setTimeout(() => sendNext(i + 1), 5);
+      };
+      sendNext(0);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const id = (
+      JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { result: { temp_file_id: string } }
+    ).result.temp_file_id;
+    const added = await t.request('POST', '/api/v1/skills', { body: { temp_file_id: id } });
+    expect(added.status, added.text).toBe(200);
+    const got = await t.request('GET', '/api/v1/skills/sliced-upload?level=2');
+    expect(got.status, got.text).toBe(200);
+    const stored = (JSON.parse(got.text) as { result: { content: string } }).result.content;
+    expect(stored).toBe(content);
+  });
+
   test('a truncated multipart body → 400 INVALID_ARGUMENT, nothing stored', async () => {
     const res = await fetch(`${t.url}/api/v1/resources/temp_upload`, {
       method: 'POST',
