@@ -13,7 +13,13 @@
 // answers: the reference ranking), BENCH_FIND_TRACE=1 (each find's latency in order: the cold asks
 // and phrase reads stand out), BENCH_FIND_STATEMENTS=1 (calls and ms per SQL statement),
 // BENCH_FIND_DUMP=<file> (each query and its hits' names, roots, scores and matched fields, a line each: diff two builds'
-// files to compare rankings), SKILLPORT_CORPUS_LARGE (the corpus the seed was made from).
+// files to compare rankings), SKILLPORT_CORPUS_LARGE (the corpus the seed was made from),
+// BENCH_FIND_WRITE_EVERY=<n> (find under writes: the database's folder is opened as a store too
+// and every n-th find is preceded by one write, alternately adding a skill of the large corpus and
+// replacing the last one added, as the server bench's `findw` writer does; the database is then
+// changed: point it at a copy. The JSON line adds the writes, the ms spent inside the finds (the
+// CPU figure also holds the store's threads) and, when the build reports it, the phrase cache's
+// work: written rows tokenized, rows scored through FTS5, kept phrases brought up to date or dropped).
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -37,6 +43,39 @@ const queries = mode === 'repeated' ? QUERIES : distinctQueries(loadTemplates(co
 // The bench seeds the default account's user root and the agent root, and finds in both.
 const ROOTS = ['viking://user/default/skills', 'viking://agent/skills'];
 const exhaustive = process.env.BENCH_FIND_EXHAUSTIVE === '1';
+
+const writeEvery = Number(process.env.BENCH_FIND_WRITE_EVERY ?? 0);
+/** One write of the `findw` kind (see BENCH_FIND_WRITE_EVERY), through a store on the folder. */
+let write = null;
+if (writeEvery > 0) {
+  const { createSqliteStore } = await import(pathToFileURL(path.join(dist, 'index.js')).href);
+  const store = await createSqliteStore({ dataDir: path.dirname(file) });
+  const { templates } = loadTemplates(corpusDir);
+  const enc = new TextEncoder();
+  const stamp = Date.now().toString(36);
+  let writes = 0;
+  write = async () => {
+    const i = writes++;
+    const { text, skill } = templates[(i * 7919) % templates.length];
+    const name = `probe-${stamp}-${i - (i % 2)}`;
+    const renamed = `${text.replace(/^name:[^\n]*$/m, `name: ${name}`)}\nWrite ${i} of the probe.\n`;
+    await store.putSkill({
+      accountId: 'default',
+      rootUri: ROOTS[0],
+      name,
+      description: skill.description ?? '',
+      tags: skill.tags,
+      allowedTools: skill.allowedTools,
+      frontmatter: { ...skill.frontmatter, name },
+      body: `${skill.body}\nWrite ${i} of the probe.\n`,
+      sourceMetadata: null,
+      files: [{ path: 'SKILL.md', kind: 'definition', content: enc.encode(renamed) }],
+      task: { type: 'add_skill', userId: 'default' },
+    });
+  };
+  write.count = () => writes;
+  write.close = () => store.close();
+}
 
 const conn = openConnection(file, { readonly: true, cacheSizeMb: 4 });
 /** Calls and ms per statement (first 70 characters of its SQL), when BENCH_FIND_STATEMENTS=1. */
@@ -80,6 +119,7 @@ const times = [];
 const dump = [];
 const cpuStart = process.cpuUsage();
 for (let i = 0; i < count; i++) {
+  if (write !== null && i % writeEvery === 0) await write();
   const query = queries[i % queries.length];
   const start = performance.now();
   const hits = conn.db
@@ -117,6 +157,10 @@ console.log(
     p99: at(0.99),
     max: at(1),
     keptMatches: terms.scores.size,
+    ...(write === null
+      ? {}
+      : { writes: write.count(), findMs: Number(times.reduce((a, b) => a + b, 0).toFixed(0)) }),
+    ...(terms.scores.work === undefined ? {} : { work: terms.scores.work }),
   }),
 );
 for (const [sql, { calls, ms }] of [...statements].sort((a, b) => b[1].ms - a[1].ms)) {
@@ -125,3 +169,4 @@ for (const [sql, { calls, ms }] of [...statements].sort((a, b) => b[1].ms - a[1]
 if (process.env.BENCH_FIND_TRACE === '1') console.log(times.map((t) => t.toFixed(1)).join(' '));
 if (process.env.BENCH_FIND_DUMP) writeFileSync(process.env.BENCH_FIND_DUMP, `${dump.join('\n')}\n`);
 conn.db.close();
+await write?.close();

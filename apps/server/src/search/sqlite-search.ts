@@ -16,6 +16,7 @@ import { FIELD_WEIGHTS, SEARCH_FIELDS } from './score.js';
 import { semanticMatches } from './semantic.js';
 import { prefixUpper, readTermListState, stemsOf, unitedLists } from './term-lists.js';
 import { corrections, isCorrectable } from './typo.js';
+import { WrittenRows } from './written-rows.js';
 
 const WEIGHTS = SEARCH_FIELDS.map((field) => FIELD_WEIGHTS[field]).join(', ');
 
@@ -157,6 +158,35 @@ const MAX_CARRIED_CHANGES = 256;
 /** Rowids above this are not tracked (the kept matches are then dropped on every change). */
 const MAX_TRACKED_ROWID = 1 << 22;
 
+/**
+ * The index term of a phrase of one plain word (`"word"` or `"word"*`, no column filter, not CJK,
+ * one term through the index's tokenizer), and whether it is a prefix; null for any other phrase.
+ */
+function wordOf(phrase: string): { term: string; prefix: boolean } | null {
+  const word = /^"([^"\s]+)"(\*?)$/u.exec(phrase);
+  if (word === null) return null;
+  const token = word[1] as string;
+  if (isCjkToken(token)) return null;
+  const terms = stemsOf(token);
+  if (terms.length !== 1) return null;
+  return { term: terms[0] as string, prefix: word[2] === '*' };
+}
+
+/** The rows written since a phrase's matches were exact that hold it: by count, or by `bm25()` score. */
+type WrittenMatches = { seqs: number[]; values: number[]; byFreq: boolean };
+
+/** Work a {@link PhraseScores} did (tests and probes count it; it never changes an answer). */
+export interface PhraseWork {
+  /** Written rows tokenized (each once for all phrases, see {@link WrittenRows}). */
+  rowsTokenized: number;
+  /** Written rows scored through FTS5 for one phrase (a phrase that is not one word). */
+  rowsScored: number;
+  /** Kept phrases brought to a newer state. */
+  caughtUp: number;
+  /** Kept phrases dropped because they could not be brought up to date alone. */
+  dropped: number;
+}
+
 /** FTS5's `bm25()` parameters (fixed in SQLite's `fts5_aux.c`). */
 const BM25_K1 = 1.2;
 const BM25_B = 0.75;
@@ -206,9 +236,13 @@ const PHRASE_SCORES_AMONG = `SELECT rowid, -bm25(skills_fts, ${WEIGHTS}) FROM sk
   AND rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid`;
 /**
  * Rowids written since a kept phrase was last brought up to date beyond which it is dropped instead
- * (then read again on its {@link CHURN_READ_AT_ASK}-th ask): SQLite runs `rowid IN (…)` as one
- * FTS5 scan per rowid, each merging the doclists of a prefix and counting the phrase's rows again
- * for `bm25()`, so a phrase asked rarely between many writes costs less scored from scratch.
+ * (then read again on its {@link CHURN_READ_AT_ASK}-th ask), for a phrase that is not one word (a
+ * column filter, a CJK phrase, a word of several terms): its written rows are scored through FTS5,
+ * and SQLite runs `rowid IN (…)` as one FTS5 scan per rowid, each merging the doclists of a prefix
+ * and counting the phrase's rows again for `bm25()`, so such a phrase asked rarely between many
+ * writes costs less scored from scratch. A one-word phrase is brought up to date across every
+ * logged change ({@link MAX_CARRIED_CHANGES}): its written rows' counts come from their terms,
+ * each row tokenized once for all phrases ({@link WrittenRows}).
  */
 const CATCH_UP_MAX = 4;
 
@@ -216,10 +250,10 @@ const CATCH_UP_MAX = 4;
 const CHURN_READ_AT_ASK = 16;
 /**
  * Search rows written after the per-term lists' `covered` origin beyond which a phrase is not
- * scored from the lists (each such row is scored through FTS5 for every phrase: see
- * {@link CATCH_UP_MAX}); the lists' next upkeep pass moves `covered` past them.
+ * scored from the lists (each such row is tokenized once per reader, see {@link WrittenRows}: up to
+ * a delta pass's worth); the lists' next upkeep pass moves `covered` past them.
  */
-const LISTED_CHANGES_MAX = 16;
+export const LISTED_CHANGES_MAX = 256;
 /** Search rows written (inserted or replaced) after a given origin, with their column sizes. */
 const DOCS_AFTER = 'SELECT id, sz, origin FROM skills_fts_docsize WHERE origin > ?';
 const DOCS_COUNT = 'SELECT count(*) FROM skills_fts_docsize';
@@ -433,6 +467,11 @@ export class PhraseScores {
   /** Rowids written at each recent state (at most {@link MAX_CARRIED_CHANGES} in all), oldest first. */
   private log: Array<{ epoch: number; ids: number[] }> = [];
   private logged = 0;
+  /** The terms of rows written after the lists' `covered` origin or a kept phrase's state. */
+  private readonly writtenTerms = new WrittenRows();
+  private rowsScored = 0;
+  private caughtUp = 0;
+  private droppedPhrases = 0;
   /** The rows written after the per-term lists' watermark, in the state of `version`. */
   private written: {
     state: number;
@@ -443,6 +482,16 @@ export class PhraseScores {
   /** Matches kept now (skill and relevance pairs, all phrases). */
   get size(): number {
     return this.matches;
+  }
+
+  /** The work done so far (see {@link PhraseWork}). */
+  get work(): PhraseWork {
+    return {
+      rowsTokenized: this.writtenTerms.tokenized,
+      rowsScored: this.rowsScored,
+      caughtUp: this.caughtUp,
+      dropped: this.droppedPhrases,
+    };
   }
 
   /** Brings the kept matches to the current database state when it changed since the last call. */
@@ -493,6 +542,7 @@ export class PhraseScores {
   /** Drops every kept match; asks start counting afresh (the previous ones predict the next). */
   private drop(): void {
     this.byPhrase.clear();
+    this.writtenTerms.clear();
     this.matches = 0;
     this.stats = null;
     this.log = [];
@@ -589,7 +639,7 @@ export class PhraseScores {
       return null;
     const changed = new Set<number>();
     for (const entry of this.log) if (entry.epoch > list.epoch) for (const id of entry.ids) changed.add(id);
-    if (changed.size > CATCH_UP_MAX) return null;
+    if (changed.size > CATCH_UP_MAX && wordOf(phrase) === null) return null;
     const ids = [...changed].sort((a, b) => a - b);
     return this.update(conn, phrase, list, changed, ids, stats.tokens / stats.rows);
   }
@@ -605,18 +655,14 @@ export class PhraseScores {
   ): PhraseMatches | null {
     const stats = this.stats as IndexStats;
     const freqs = list.freqs as Float32Array;
-    const fresh =
-      ids.length === 0
-        ? []
-        : (conn.stmt(PHRASE_SCORES_AMONG).raw(true).all(phrase, JSON.stringify(ids)) as Array<
-            [number, number]
-          >);
+    const fresh = this.writtenMatches(conn, phrase, ids);
+    if (fresh === null) return null;
     let kept = 0;
     for (let i = 0; i < list.seqs.length; i++) if (!isChanged.has(list.seqs[i] as number)) kept++;
-    const hits = kept + fresh.length;
+    const hits = kept + fresh.seqs.length;
     const idf = this.idf(conn, stats.rows, hits);
     if (idf === null) return null;
-    if (kept === list.seqs.length && fresh.length === 0) {
+    if (kept === list.seqs.length && fresh.seqs.length === 0) {
       // The same skills with the same counts (the writes were to other skills): only the relevances
       // move, with the row count and the average length. They are recomputed in the kept arrays
       // instead of into new ones: with a write every few seconds, new arrays for every kept phrase
@@ -637,7 +683,7 @@ export class PhraseScores {
     for (let n = 0; n < hits; n++) {
       while (i < list.seqs.length && isChanged.has(list.seqs[i] as number)) i++;
       const fromKept = i < list.seqs.length ? (list.seqs[i] as number) : Number.POSITIVE_INFINITY;
-      const fromFresh = j < fresh.length ? (fresh[j] as [number, number])[0] : Number.POSITIVE_INFINITY;
+      const fromFresh = j < fresh.seqs.length ? (fresh.seqs[j] as number) : Number.POSITIVE_INFINITY;
       if (fromKept < fromFresh) {
         const freq = freqs[i] as number;
         seqs[n] = fromKept;
@@ -645,16 +691,54 @@ export class PhraseScores {
         nextFreqs[n] = freq;
         i++;
       } else {
-        const [seq, score] = fresh[j] as [number, number];
-        const freq = freqOf(score, idf, stats.lengths[seq] as number, avgdl);
+        const seq = fresh.seqs[j] as number;
+        const value = fresh.values[j] as number;
+        const length = stats.lengths[seq] as number;
+        const freq = fresh.byFreq ? value : freqOf(value, idf, length, avgdl);
         if (freq === null) return null;
         seqs[n] = seq;
-        scores[n] = score;
+        scores[n] = fresh.byFreq ? bm25Term(idf, freq, length, avgdl) : value;
         nextFreqs[n] = freq;
         j++;
       }
     }
     return { seqs, scores, freqs: nextFreqs, epoch: this.epoch };
+  }
+
+  /**
+   * The rows of `ids` (ascending, live, written since the matches being brought up to date were
+   * exact) that hold `phrase`: for a one-word phrase, its weighted instance count in each, from the
+   * rows' terms ({@link WrittenRows}: each row tokenized once for every phrase); for any other
+   * phrase, the `bm25()` relevance FTS5 gives each (one scan per row). Null when a row cannot be
+   * read as the index holds it.
+   */
+  private writtenMatches(conn: Connection, phrase: string, ids: readonly number[]): WrittenMatches | null {
+    const seqs: number[] = [];
+    const values: number[] = [];
+    if (ids.length === 0) return { seqs, values, byFreq: true };
+    const word = wordOf(phrase);
+    if (word === null) {
+      this.rowsScored += ids.length;
+      for (const [seq, score] of conn
+        .stmt(PHRASE_SCORES_AMONG)
+        .raw(true)
+        .all(phrase, JSON.stringify(ids)) as Array<[number, number]>) {
+        seqs.push(seq);
+        values.push(score);
+      }
+      return { seqs, values, byFreq: false };
+    }
+    const origins = (this.stats as IndexStats).origins;
+    for (const seq of ids) {
+      const freq = this.writtenTerms.freqOf(conn, seq, origins[seq] as number, word.term, word.prefix);
+      // Float32 (the kept counts) holds a count of quarters exactly up to 2^22.
+      if (freq === null || freq > 2 ** 22) return null;
+      if (freq > 0) {
+        seqs.push(seq);
+        values.push(freq);
+      }
+    }
+    return { seqs, values, byFreq: true };
   }
 
   /** Whether any indexed text holds `phrase` (an FTS5 expression), asked once per database state. */
@@ -713,6 +797,8 @@ export class PhraseScores {
       if (hit.epoch === this.epoch) return hit;
       const updated = this.catchUp(conn, phrase, hit);
       this.matches -= hit.seqs.length;
+      if (updated !== null) this.caughtUp++;
+      else this.droppedPhrases++;
       if (updated !== null) {
         this.byPhrase.set(phrase, updated);
         this.matches += updated.seqs.length;
@@ -737,16 +823,12 @@ export class PhraseScores {
    * {@link LISTED_CHANGES_MAX} rows were written after `covered`, or the index cannot be tracked.
    */
   listed(conn: Connection, phrase: string): PhraseMatches | null {
-    const word = /^"([^"\s]+)"(\*?)$/u.exec(phrase);
+    const word = wordOf(phrase);
     if (word === null) return null;
-    const token = word[1] as string;
-    if (isCjkToken(token)) return null;
     const state = readTermListState(conn);
     if (state === null || state.covered === null) return null;
-    const terms = stemsOf(token);
-    if (terms.length !== 1) return null;
-    const term = terms[0] as string;
-    const upper = word[2] === '*' ? prefixUpper(term) : undefined;
+    const { term } = word;
+    const upper = word.prefix ? prefixUpper(term) : undefined;
     const stats = this.currentStats(conn);
     if (stats === null) return null;
     const changed = this.writtenAfter(stats, state.covered);

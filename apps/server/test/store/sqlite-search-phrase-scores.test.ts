@@ -255,21 +255,24 @@ describe('find ranked from kept phrase relevance', () => {
     expect(terms.scores.size).toBeGreaterThan(0);
   });
 
-  it('scores a phrase afresh when more skills changed since its last ask than are worth scoring again', async () => {
+  it('brings a kept word up to date across many written skills, tokenizing each written skill once for every phrase', async () => {
     const terms = new TermCache();
     const roots = [USER_ROOT, AGENT_ROOT];
     const check = (query: string) =>
       expect(find(terms, 'acme', roots, query, 10, false), query).toEqual(
         find(new TermCache(), 'acme', roots, query, 10, true),
       );
+    // 'the' alone searches name, tags and description: a phrase under a column filter.
     for (let round = 0; round < 4; round++) {
       check('slack message');
       check('pdf');
+      check('the');
     }
     const kept = terms.scores.size;
     expect(kept).toBeGreaterThan(0);
-    // Six skills written one commit each (more than four since the last ask), another word asked
-    // after each so that every commit is seen.
+    const before = terms.scores.work;
+    // Six skills written one commit each (more than four since the last ask of 'slack message'),
+    // 'pdf' asked after each so that every commit is seen.
     for (let i = 0; i < 6; i++) {
       await store.putSkill(
         makeWrite({
@@ -281,9 +284,35 @@ describe('find ranked from kept phrase relevance', () => {
       check('pdf');
     }
     check('slack message');
-    expect(terms.scores.size).toBeLessThan(kept); // its matches were dropped, not brought up to date
-    for (let round = 0; round < 16; round++) check('slack message');
+    check('the');
+    const after = terms.scores.work;
+    // Each written skill tokenized once, though three one-word phrases were brought up to date
+    // across it; none scored through FTS5. The column-filtered phrase is dropped (each of its six
+    // rows would cost an FTS5 scan) and ranked over every match instead.
+    expect(after.rowsTokenized - before.rowsTokenized).toBe(6);
+    expect(after.rowsScored - before.rowsScored).toBe(0);
+    expect(after.caughtUp - before.caughtUp).toBe(6 + 2);
+    expect(after.dropped - before.dropped).toBe(1);
     expect(find(terms, 'acme', roots, 'slack message', 3, false)[0]?.skill.name).toMatch(/^churn-/);
+    // Twenty skills written together (one commit or a few): one tokenization each for both queries.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.putSkill(
+          makeWrite({
+            name: `churn-batch-${i}`,
+            description: `Slack message about a pdf ${i}`,
+            body: `# Batch\n\n${'pdf slack messages '.repeat(i % 4)}\n`,
+          }),
+        ),
+      ),
+    );
+    check('slack message');
+    check('pdf');
+    const batch = terms.scores.work;
+    expect(batch.rowsTokenized - after.rowsTokenized).toBe(20);
+    expect(batch.rowsScored - after.rowsScored).toBe(0);
+    expect(batch.dropped - after.dropped).toBe(0);
+    expect(batch.caughtUp - after.caughtUp).toBe(3);
   });
 
   it('reads a phrase on its fourth ask across carried changes, on its second after a drop when asked four times before', async () => {

@@ -18,7 +18,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCorpus } from '../../../../scripts/test-corpus.js';
 import { isCjkToken } from '../../src/search/cjk-segment.js';
 import { tokenizeQuery } from '../../src/search/fts-query.js';
-import { readRowLengths, searchSkills, TermCache } from '../../src/search/sqlite-search.js';
+import {
+  LISTED_CHANGES_MAX,
+  readRowLengths,
+  searchSkills,
+  TermCache,
+} from '../../src/search/sqlite-search.js';
 import {
   MAX_SEGMENTS,
   readTermListState,
@@ -293,10 +298,22 @@ describe('per-term match lists', () => {
     }
   });
 
-  it('fall back to FTS5 when more rows were written after `covered` than are worth scoring', async () => {
+  it('score the rows written after `covered` from their terms, exactly, and fall back to FTS5 past LISTED_CHANGES_MAX of them', async () => {
     for (let i = 0; i < 20; i++) {
       await store.putSkill(
         makeWrite({ name: `burst-${i}`, description: `Docker burst ${i}`, body: '# B\n' }),
+      );
+    }
+    // Every listable phrase still scored from the lists, the 20 rows from their terms: the same bits.
+    expect(compareListed('burst of 20')).toBe(listable);
+    // More rows written than are worth tokenizing for one find: FTS5 scores the phrases.
+    for (let i = 20; i <= LISTED_CHANGES_MAX; i += 32) {
+      await Promise.all(
+        Array.from({ length: Math.min(32, LISTED_CHANGES_MAX + 1 - i) }, (_, k) =>
+          store.putSkill(
+            makeWrite({ name: `burst-${i + k}`, description: `Docker burst ${i + k}`, body: '# B\n' }),
+          ),
+        ),
       );
     }
     expect(compareListed('burst')).toBe(0);
