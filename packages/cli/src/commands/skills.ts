@@ -9,6 +9,7 @@ import { nameArgs } from '../internal/name-arg.js';
 import { resolveSource } from '../internal/source.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderTable } from '../internal/table.js';
+import { escapeTerminalControls } from '../internal/terminal-text.js';
 import { checkedSource } from '../internal/upload-limits.js';
 import { registerSkillArchive } from './skill-archive.js';
 import { describeFileCount, NOT_COUNTED, registerSkillHistory } from './skill-history.js';
@@ -206,7 +207,8 @@ export function registerSkills(program: Command, io: CliIo): Command {
         const text = level === '0' ? result.abstract : level === '1' ? result.overview : result.content;
         if (text === undefined)
           throw new CliError(`the server returned no level ${level} text for ${name}`, 2);
-        io.stdout.write(text);
+        // Byte for byte when redirected (`> SKILL.md`); on a terminal, control characters as escapes.
+        io.stdout.write(io.stdout.isTTY ? escapeTerminalControls(text) : text);
       },
     );
 

@@ -2,10 +2,12 @@
  * Plain-text tables that fit the terminal, rendered by `cli-table3` without borders: columns keep their
  * natural width when they can, and the widest flexible columns are cut (with `…`) until the row fits.
  * Off a TTY nothing is cut. Cell widths are measured by `string-width` (East Asian wide characters take
- * two cells, combining marks none).
+ * two cells, combining marks none). Control characters in cells are shown as escapes (see
+ * {@link oneLine}).
  */
 import Table from 'cli-table3';
 import stringWidth from 'string-width';
+import { escapeTerminalControls } from './terminal-text.js';
 
 export interface Column<Row> {
   header: string;
@@ -57,11 +59,14 @@ export function truncate(text: string, width: number): string {
   return `${out}…`;
 }
 
-/** One-line form of a cell: newlines and tabs become spaces. */
+/**
+ * One-line form of a cell: newlines and tabs become spaces, and control characters (ESC, BEL, bidi
+ * overrides, …) are shown as `\u001b`-style escapes, so no cell can send a terminal a command.
+ */
 export function oneLine(value: unknown): string {
   if (value === undefined || value === null) return '';
   const text = Array.isArray(value) ? value.join(', ') : String(value);
-  return text.replace(/\s+/g, ' ').trim();
+  return escapeTerminalControls(text.replace(/\s+/g, ' ').trim());
 }
 
 /**

@@ -68,3 +68,16 @@ describe('renderPairs', () => {
     ).toBe('name             pdf\nauxiliary files  2\n');
   });
 });
+
+describe('control characters in cells', () => {
+  it.each([
+    ['clear screen', 'a\u001b[2Jb', 'a\\u001b[2Jb'],
+    ['window title (OSC … BEL)', '\u001b]0;owned\u0007x', '\\u001b]0;owned\\u0007x'],
+    ['8-bit CSI and DEL', '\u009b31m\u007f', '\\u009b31m\\u007f'],
+    ['bidi override and isolate', 'x\u202egnp.exe\u2066', 'x\\u202egnp.exe\\u2066'],
+    ['newlines and tabs become spaces first', 'a\r\n\tb', 'a b'],
+  ])('%s', (_, cell, shown) => {
+    expect(renderTable([{ a: cell }], [{ header: 'a', value: (r) => r.a }])).toBe(`A\n${shown}\n`);
+    expect(renderPairs([['key', cell]])).toBe(`key  ${shown}\n`);
+  });
+});

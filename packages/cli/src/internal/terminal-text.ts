@@ -1,0 +1,33 @@
+/**
+ * Text from the server (a skill's description, tags, body) is written by whoever added the skill. On a
+ * terminal, control characters in it are commands: ESC starts sequences that clear the screen, set
+ * the window title or write the clipboard (OSC 52), and bidi overrides reorder what a reader sees.
+ * These helpers show such characters as `\u001b`-style escapes — the spelling the validator's
+ * messages use — so what is printed is what the text holds.
+ */
+
+/**
+ * C0 controls but tab and newline, DEL, C1 controls (U+0080–U+009F, with the 8-bit CSI U+009B), and
+ * the bidi embedding, override and isolate characters (U+202A–U+202E, U+2066–U+2069). The marks
+ * U+200E/U+200F, which right-to-left text uses and which reorder nothing around them, are kept.
+ * One character class: linear in the text's length.
+ */
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `\u001b` for ESC: four hex digits, lower case. */
+function escapeChar(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Shows every control character of `text` as a `\uXXXX` escape, except tab, newline and a carriage
+ * return right before a newline (CRLF line ends are kept as they are).
+ * @param text - any text.
+ * @returns text safe to write to a terminal, lines and tabs as they were.
+ * @example escapeTerminalControls('a\u001b[2Jb\r\n') // 'a\\u001b[2Jb\r\n'
+ */
+export function escapeTerminalControls(text: string): string {
+  return text.replace(UNSAFE, (char, offset: number) =>
+    char === '\r' && text.charCodeAt(offset + 1) === 10 ? char : escapeChar(char),
+  );
+}
