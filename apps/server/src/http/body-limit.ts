@@ -23,7 +23,12 @@ export function bodyLimits(limits: ServerLimits): MiddlewareHandler<AppEnv> {
   // The request may exceed the file's limit by the multipart framing around it; the answer names
   // the file's limit, the one `GET /api/v1/system/limits` serves and the operator sets.
   const uploadMax = limits.maxUploadBytes + MULTIPART_OVERHEAD;
-  const json = make(jsonMax, `Request body is larger than the limit of ${jsonMax} bytes`, { limit: jsonMax });
+  const json = make(
+    jsonMax,
+    `Request body is larger than its limit of ${jsonMax} bytes (SKILLPORT_MAX_BODY_BYTES); ` +
+      'send a skill folder or a large SKILL.md as a file: POST /api/v1/resources/temp_upload, then add its temp_file_id',
+    { limit: jsonMax },
+  );
   const upload = make(
     uploadMax,
     `Upload is larger than its limit: the limit is ${limits.maxUploadBytes} bytes (SKILLPORT_MAX_UPLOAD_BYTES) for the file`,

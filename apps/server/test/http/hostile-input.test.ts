@@ -288,6 +288,12 @@ describe('zip bombs and size limits', () => {
     });
     expect(res.status).toBe(413);
     expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+    // The answer names the setting, as the upload limit's does, and the way to send more.
+    expect(res.json.error.details).toEqual({ limit: LIMITS.maxBodyBytes });
+    expect(res.json.error.message).toBe(
+      `Request body is larger than its limit of ${LIMITS.maxBodyBytes} bytes (SKILLPORT_MAX_BODY_BYTES); ` +
+        'send a skill folder or a large SKILL.md as a file: POST /api/v1/resources/temp_upload, then add its temp_file_id',
+    );
   });
 
   // Without Content-Length the limit is enforced while the body streams in.
