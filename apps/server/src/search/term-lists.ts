@@ -411,6 +411,8 @@ export interface TermListStepReport {
   rows: number;
   parts: number;
   deltas: number;
+  /** When the step began (`performance.now()` ms, inside its transaction: a lock wait before it is not counted). */
+  startedAt: number;
 }
 
 /**
@@ -425,7 +427,7 @@ export class TermListBuilder {
   private tokenizer: Tokenizer | null = null;
   private work: ChunkWork | null = null;
   /** The last step's figures. */
-  last: TermListStepReport = { work: 0, rows: 0, parts: 0, deltas: 0 };
+  last: TermListStepReport = { work: 0, rows: 0, parts: 0, deltas: 0, startedAt: 0 };
 
   /**
    * @param chunk - seqs per part (default {@link TERM_LIST_CHUNK}); a database's lists must always
@@ -443,7 +445,7 @@ export class TermListBuilder {
    */
   step(conn: Connection, budget: number, maxMs = budget / 1000): boolean {
     const started = performance.now();
-    const report: TermListStepReport = { work: 0, rows: 0, parts: 0, deltas: 0 };
+    const report: TermListStepReport = { work: 0, rows: 0, parts: 0, deltas: 0, startedAt: started };
     this.last = report;
     const state = readTermListState(conn);
     if (state === null) return false;
@@ -745,7 +747,8 @@ export class TermListBuilder {
  * commit) makes the builder forget its chunk in memory, so the next step redoes that chunk from the
  * progress stored in the database (as after a restart) instead of going on past parts whose rewrite
  * was rolled back, which would leave rows the lists' `covered` origin claims out of their terms'
- * lists.
+ * lists. A step that could not begin (`SQLITE_BUSY`: another connection, e.g. a RESTART checkpoint,
+ * held the write lock past the busy timeout) changed nothing, so the chunk in memory is kept.
  *
  * @param budget - work budget, estimated µs (see {@link TermListBuilder.step})
  * @param maxMs - time budget, ms (default: `budget` µs)
@@ -758,10 +761,16 @@ export function runTermListStep(
   budget: number,
   maxMs = budget / 1000,
 ): boolean {
+  let began = false;
   try {
-    return conn.db.transaction(() => builder.step(conn, budget, maxMs)).immediate();
+    return conn.db
+      .transaction(() => {
+        began = true;
+        return builder.step(conn, budget, maxMs);
+      })
+      .immediate();
   } catch (error) {
-    builder.close();
+    if (began) builder.close();
     throw error;
   }
 }

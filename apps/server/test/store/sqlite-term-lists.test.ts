@@ -398,6 +398,46 @@ describe('per-term match lists', () => {
     }
   });
 
+  it('keep the chunk in memory when a step cannot begin (another connection holds the write lock)', () => {
+    const whole = scratch('whole-unlocked');
+    const locked = scratch('locked');
+    const file = locked.db.name;
+    const holder = openConnection(file);
+    locked.db.pragma('busy_timeout = 0');
+    try {
+      expect(build(whole, new TermListBuilder(CHUNK), Number.MAX_SAFE_INTEGER)).toBe(1);
+      const rows = whole.db.prepare('SELECT count(*) FROM skills_fts_docsize').pluck(true).get() as number;
+      const builder = new TermListBuilder(CHUNK);
+      let tokenized = 0;
+      let refused = 0;
+      for (let step = 0; ; step++) {
+        // Every 7th step, another connection (a RESTART checkpoint, say) holds the write lock.
+        const lock = step % 7 === 3;
+        if (lock) holder.db.exec('BEGIN IMMEDIATE');
+        try {
+          const more = runTermListStep(locked, builder, 500, Number.POSITIVE_INFINITY);
+          tokenized += builder.last.rows;
+          if (!more) break;
+        } catch (error) {
+          expect((error as { code?: string }).code).toBe('SQLITE_BUSY');
+          refused++;
+        } finally {
+          if (lock) holder.db.exec('ROLLBACK');
+        }
+        if (step > 1_000_000) throw new Error('the build does not end');
+      }
+      expect(refused).toBeGreaterThan(10);
+      // No chunk was begun again: each row tokenized once, as without the refused steps.
+      expect(tokenized).toBe(rows);
+      expect(effectiveLists(locked)).toEqual(effectiveLists(whole));
+      expect(readTermListState(locked)).toEqual(readTermListState(whole));
+    } finally {
+      holder.db.close();
+      whole.db.close();
+      locked.db.close();
+    }
+  });
+
   it('after adds, updates and deletes, a pass tokenizes only the rows written and equals a fresh build', async () => {
     const copyDir = path.join(dir, 'incremental');
     mkdirSync(copyDir);
