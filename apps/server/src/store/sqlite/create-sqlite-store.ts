@@ -39,6 +39,7 @@ import {
   writeSearchRow,
 } from './skill-writes.js';
 import * as tasks from './task-ops.js';
+import { type StoreCallActivity, TermListPacer } from './term-list-pacing.js';
 import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-ops.js';
 
 /**
@@ -46,11 +47,6 @@ import { putSkillVectorTx, skillsNeedingVectors, VectorCache } from './vector-op
  * pages: ~4 ms a step, its time budget too).
  */
 const TERM_LIST_US_PER_PAGE = 64;
-/**
- * Share of the database thread's time the per-term list upkeep may take: after a step of d ms the
- * next waits d × (1 / share − 1) ms, so reads and writes queued behind it run in between.
- */
-const TERM_LIST_DUTY = 0.2;
 
 /** Free space inside the file above which a per-skill prune returns it to the OS at once, bytes. */
 const RELEASE_THRESHOLD_BYTES = 4 * 1024 * 1024;
@@ -78,6 +74,25 @@ export interface SqliteStoreOptions {
   walAutocheckpointPages?: number;
   /** Clock in epoch ms (default `Date.now`); tests pass a fixed clock. */
   now?: () => number;
+  /**
+   * The store calls of the threaded store this store serves in its database thread: while none came
+   * for a while, the per-term lists' upkeep runs its steps back to back instead of at a fifth of the
+   * thread (see `term-list-pacing.ts`). Without it (a store used on the thread that serves requests)
+   * the upkeep always takes at most a fifth.
+   */
+  activity?: StoreCallActivity;
+}
+
+const pacers = new WeakMap<Store, TermListPacer>();
+
+/**
+ * The pacer of the per-term lists' upkeep of a store opened by {@link createSqliteStore} (its counts
+ * of idle and paced steps, for tests and diagnostics).
+ *
+ * @returns the pacer, or undefined for any other store
+ */
+export function termListPacerOf(store: Store): TermListPacer | undefined {
+  return pacers.get(store);
 }
 
 let uniqueTokens = 0;
@@ -274,8 +289,8 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   /** Whether the per-term lists may lag the index (see `search/term-lists.ts`). */
   let termListsDirty = true;
   const termLists = new TermListBuilder();
-  /** When the next per-term list step may start (performance.now() ms; see TERM_LIST_DUTY). */
-  let termListsRestUntil = 0;
+  /** The rests between per-term list steps (see `term-list-pacing.ts`). */
+  const termListPacer = new TermListPacer(options.activity);
   const indexWritten = () => {
     searchIndexDirty = true;
     termListsDirty = true;
@@ -461,16 +476,16 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
         if (worked) return true;
         searchIndexDirty = false;
       }
-      // The per-term lists of the search index: a bounded step, then a rest (TERM_LIST_DUTY).
+      // The per-term lists of the search index: a rest (none while the thread is idle), then a
+      // bounded step (see term-list-pacing.ts).
       if (!termListsDirty) return false;
-      const rest = termListsRestUntil - performance.now();
+      const rest = termListPacer.restBeforeStep();
       if (rest > 0) await new Promise<void>((resolve) => setTimeout(resolve, rest));
       if (closed) return false;
       const budget = Math.max(1, maxPages) * TERM_LIST_US_PER_PAGE;
-      const started = performance.now();
       const more = runTermListStep(conn, termLists, budget);
-      const ended = performance.now();
-      termListsRestUntil = ended + (ended - started) * (1 / TERM_LIST_DUTY - 1);
+      const report = termLists.last;
+      termListPacer.stepped(report.work, performance.now() - report.startedAt);
       if (!more) termListsDirty = false;
       return more;
     },
@@ -571,6 +586,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     },
   };
   writeGroups.set(store, writeGroup);
+  pacers.set(store, termListPacer);
   threadWriters.set(store, {
     group: (writes) => runGroup(writes, toPutSkillReply),
     putSkill: (skillWrite) => putSkill(skillWrite, toPutSkillReply),

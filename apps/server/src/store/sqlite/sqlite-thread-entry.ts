@@ -21,9 +21,11 @@ import {
   createSqliteStore,
   type GroupedWrite,
   type GroupOutcome,
+  termListPacerOf,
   threadWritersOf,
 } from './create-sqlite-store.js';
 import type { SqliteThreadCall, SqliteThreadData, SqliteThreadReply } from './sqlite-thread.js';
+import { StoreCallActivity } from './term-list-pacing.js';
 
 const port = parentPort;
 if (port === null) throw new Error('sqlite-thread-entry runs only as a worker thread');
@@ -39,6 +41,7 @@ try {
     ...(settings.walAutocheckpointPages !== undefined
       ? { walAutocheckpointPages: settings.walAutocheckpointPages }
       : {}),
+    ...(settings.activity !== undefined ? { activity: new StoreCallActivity(settings.activity) } : {}),
   });
   port.postMessage({ type: 'ready', description: store.description } satisfies SqliteThreadReply);
 } catch (error) {
@@ -48,6 +51,7 @@ try {
 /**
  * Runs one call. `expireLeases` takes a function, which cannot cross threads: the calling thread
  * asks for the lease owners first (`leaseOwners`), decides, then names the gone ones (`expireLeaseOwners`).
+ * `termListPacing` answers the counts of the per-term lists' pacer (`termListPacingOf`).
  */
 async function invoke(open: Store, call: SqliteThreadCall): Promise<unknown> {
   if (call.method === 'leaseOwners') {
@@ -62,6 +66,7 @@ async function invoke(open: Store, call: SqliteThreadCall): Promise<unknown> {
     const gone = new Set(call.args[0] as string[]);
     return open.expireLeases((owner) => gone.has(owner), call.args[1] as number);
   }
+  if (call.method === 'termListPacing') return { ...termListPacerOf(open)?.counts };
   if (call.method === 'putSkill') {
     const writers = threadWritersOf(open);
     // Answered with a PutSkillReply: the calling thread holds the rest of the record (sqlite-thread.ts).

@@ -24,9 +24,22 @@ import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
 import { defaultSearchThreads, type SearchReaders, startSearchReaders } from './search-readers.js';
 import { readSkillRevision } from './skill-view.js';
 import { type PutSkillReply, writeResultFromReply } from './skill-writes.js';
+import { StoreCallActivity, type TermListPacingCounts } from './term-list-pacing.js';
 import { startWalCheckpointer, WAL_BACKSTOP_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 
 const checkpointers = new WeakMap<Store, WalCheckpointer>();
+const pacingCounts = new WeakMap<Store, () => Promise<TermListPacingCounts>>();
+
+/**
+ * The counts of the per-term lists' pacer in the database thread of a store from
+ * {@link createThreadedSqliteStore}: steps started while the thread was idle and while requests came
+ * (see `term-list-pacing.ts`). Asking is not counted as a request.
+ *
+ * @returns a function answering the counts, or undefined for any other store
+ */
+export function termListPacingOf(store: Store): (() => Promise<TermListPacingCounts>) | undefined {
+  return pacingCounts.get(store);
+}
 
 /**
  * The WAL checkpointer of a store from {@link createThreadedSqliteStore} (its counts, for tests and
@@ -89,6 +102,8 @@ export interface SqliteThreadData {
   attemptBusyMs: number;
   /** The writer's `wal_autocheckpoint`, pages (default `WAL_AUTOCHECKPOINT_PAGES`). */
   walAutocheckpointPages?: number;
+  /** The slots of the store's {@link StoreCallActivity} (counted here, read by the database thread). */
+  activity?: SharedArrayBuffer;
 }
 
 /** A call posted to the database thread. */
@@ -215,11 +230,15 @@ function startThread(data: SqliteThreadData): Promise<{ thread: Thread; descript
  * ```
  */
 export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOptions): Promise<Store> {
+  // Every store call but the upkeep's own (`compactSearchIndex`) is counted, so the database thread
+  // knows when requests come and paces the per-term lists' upkeep by it (term-list-pacing.ts).
+  const activity = new StoreCallActivity();
   const data: SqliteThreadData = {
     dataDir: options.dataDir,
     ...(options.filename !== undefined ? { filename: options.filename } : {}),
     ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
     attemptBusyMs: ATTEMPT_BUSY_MS,
+    activity: activity.buffer,
   };
   const checkpoints = options.checkpoints;
   if (checkpoints !== false) data.walAutocheckpointPages = checkpoints?.backstopPages ?? WAL_BACKSTOP_PAGES;
@@ -282,7 +301,7 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     return thread;
   };
 
-  const call = async (method: string, args: unknown[]): Promise<unknown> => {
+  const post = async (method: string, args: unknown[]): Promise<unknown> => {
     if (closed) {
       throw Object.assign(new Error('The database connection is not open (store closed)'), {
         code: 'SKILLPORT_STORE_CLOSED',
@@ -295,6 +314,16 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
       const message: SqliteThreadCall = { id, method, args, deadline: Date.now() + busyTimeoutMs };
       thread.worker.postMessage(message, transferList(method, args));
     });
+  };
+  /** A call of the database thread, counted in {@link activity} until it is settled (but the upkeep's). */
+  const call = async (method: string, args: unknown[]): Promise<unknown> => {
+    if (method === 'compactSearchIndex') return post(method, args);
+    activity.begin();
+    try {
+      return await post(method, args);
+    } finally {
+      activity.end();
+    }
   };
 
   const localStore = (): Store => {
@@ -320,6 +349,7 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
   const store: Record<string, unknown> = {
     description: first.description,
     async changeToken() {
+      activity.touch();
       return readChangeToken(watcher, false);
     },
     async close() {
@@ -352,9 +382,11 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
       return gone.length === 0 ? 0 : call('expireLeaseOwners', [gone, now]);
     },
     exportRecords() {
+      activity.touch();
       return localStore().exportRecords();
     },
     importRecords(records: Parameters<Store['importRecords']>[0]) {
+      activity.touch();
       return localStore().importRecords(records);
     },
   };
@@ -367,8 +399,16 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     options.searchThreadsStartAfter.then(startEarly, startEarly);
   }
   if (searchThreads > 0) {
-    store.search = async (...args: Parameters<Store['search']>) =>
-      closed ? call('search', args) : (await searchReaders()).search(...args);
+    // Counted like a call of the database thread: a find keeps a reader thread (a core) busy.
+    store.search = async (...args: Parameters<Store['search']>) => {
+      if (closed) return call('search', args);
+      activity.begin();
+      try {
+        return await (await searchReaders()).search(...args);
+      } finally {
+        activity.end();
+      }
+    };
   }
   // The API-key reads of authentication (dev mode's "is there a key yet?", a key's record once the
   // change token moved) come with requests, and while skills are written every request after a commit
@@ -384,6 +424,7 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     ) =>
     async (...args: A): Promise<R> => {
       if (closed) return call(method, args) as Promise<R>;
+      activity.touch();
       try {
         return read(...args);
       } catch {
@@ -420,5 +461,9 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     return outcome;
   };
   if (checkpointer !== null) checkpointers.set(store as unknown as Store, checkpointer);
+  pacingCounts.set(
+    store as unknown as Store,
+    () => post('termListPacing', []) as Promise<TermListPacingCounts>,
+  );
   return store as unknown as Store;
 }
