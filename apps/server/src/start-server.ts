@@ -355,7 +355,11 @@ function redactUrl(url: string): string {
  * `createThreadedSqliteStore`), so no statement and no lock wait ever holds up the HTTP thread;
  * other engines open as {@link openStore} opens them.
  */
-async function openServerStore(options: ServerOptions, listening: Promise<void>): Promise<Store> {
+async function openServerStore(
+  options: ServerOptions,
+  listening: Promise<void>,
+  logger: Logger,
+): Promise<Store> {
   const url = options.databaseUrl?.trim();
   const sqliteUrl = url ? /^sqlite:(?:\/\/)?(.+)$/i.exec(url) : null;
   if (url && !sqliteUrl?.[1]) return openStore(options);
@@ -370,6 +374,12 @@ async function openServerStore(options: ServerOptions, listening: Promise<void>)
     ...(options.sqlite?.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.sqlite.busyTimeoutMs } : {}),
     ...(options.sqlite?.searchThreads !== undefined ? { searchThreads: options.sqlite.searchThreads } : {}),
     ...(options.sqlite?.startSearchThreads !== 'first-find' ? { searchThreadsStartAfter: listening } : {}),
+    onCheckpointerError: (error, restartInMs) =>
+      logger.error({
+        msg: 'the WAL checkpointer thread stopped; it restarts (the writer bounds the WAL meanwhile)',
+        error: error.message,
+        restart_in_ms: restartInMs,
+      }),
   });
 }
 
@@ -406,7 +416,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const listening = new Promise<void>((resolve) => {
     listened = resolve;
   });
-  const store = options.store ?? (await openServerStore(options, listening));
+  const store = options.store ?? (await openServerStore(options, listening, logger));
   let stopJobs: () => Promise<void> = async () => {};
   let draining = false;
   const workers = createWorkerPool(options.workers);

@@ -2,13 +2,17 @@
 // real database files, real threads. The WAL stays bounded under sustained writes, the writer's own
 // auto-checkpoint never fires while the checkpointer keeps up, a reader on an old snapshot or a
 // stopped checkpointer never fails a write, and the writer's backstop bounds the WAL without it.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createThreadedSqliteStore, walCheckpointerOf } from '../../src/store/sqlite/sqlite-thread.js';
-import type { CheckpointStats, WalCheckpointer } from '../../src/store/sqlite/wal-checkpointer.js';
+import {
+  type CheckpointStats,
+  startWalCheckpointer,
+  type WalCheckpointer,
+} from '../../src/store/sqlite/wal-checkpointer.js';
 import type { Store } from '../../src/store/types.js';
 import { makeWrite, USER_ROOT } from './helpers.js';
 
@@ -156,5 +160,74 @@ describe('sqlite store: WAL checkpoints in a thread of their own', () => {
     // starts it over at the next: the WAL is at most the backstop plus one group commit.
     expect(walFrames(dir)).toBeLessThan(backstopPages * 2);
     expect(await store.getSkill('acme', USER_ROOT, 'alone-299')).not.toBeNull();
+  });
+
+  it('says once that its thread died and starts a new one, which checkpoints again', async () => {
+    const dir = tempDir();
+    const deaths: Array<{ message: string; restartInMs: number }> = [];
+    const store = await createThreadedSqliteStore({
+      dataDir: dir,
+      searchThreads: 0,
+      checkpoints: { pollMs: 5, intervalMs: 5, restartMs: 10 },
+      onCheckpointerError: (error, restartInMs) => deaths.push({ message: error.message, restartInMs }),
+    });
+    cleanups.push(() => store.close());
+    const checkpointer = walCheckpointerOf(store) as WalCheckpointer;
+    await addSkills(store, 'before', 20);
+    await waitFor(checkpointer, (s) => s.passive > 0);
+    await checkpointer.worker?.terminate();
+    // stats() waits for the new thread; its counts start over.
+    const restarted = await checkpointer.stats();
+    expect(restarted.restarts).toBe(1);
+    expect(deaths).toEqual([{ message: expect.stringMatching(/exited with code/), restartInMs: 10 }]);
+    await addSkills(store, 'after', 20);
+    const stats = await waitFor(checkpointer, (s) => s.passive > 0 && s.caughtUp);
+    expect(stats.restarts).toBe(1);
+    expect(stats.errors).toBe(0);
+    expect(deaths).toHaveLength(1);
+    expect(await store.getSkill('acme', USER_ROOT, 'after-19')).not.toBeNull();
+  });
+
+  it('backs off while a new thread cannot start, doubling its delay up to the longest, then restarts', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'skillport.db');
+    const db = new Database(file);
+    cleanups.push(() => {
+      db.close();
+    });
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (x)');
+    const delays: number[] = [];
+    let resolveFour = () => {};
+    const four = new Promise<void>((resolve) => {
+      resolveFour = resolve;
+    });
+    const checkpointer = await startWalCheckpointer({
+      file,
+      pollMs: 5,
+      intervalMs: 5,
+      restartMs: 5,
+      restartMaxMs: 20,
+      onError: (_error, restartInMs) => {
+        delays.push(restartInMs);
+        if (delays.length === 4) resolveFour();
+      },
+    });
+    cleanups.push(() => checkpointer.close());
+    // The file is gone while the thread dies: each new thread fails to open it.
+    renameSync(file, `${file}.away`);
+    await checkpointer.worker?.terminate();
+    // stats() waits for a thread that runs.
+    const stats = checkpointer.stats();
+    await four;
+    renameSync(`${file}.away`, file);
+    const restarted = await stats;
+    expect(restarted.restarts).toBe(1);
+    expect(delays.slice(0, 4)).toEqual([5, 10, 20, 20]);
+    db.prepare('INSERT INTO t VALUES (1)').run();
+    const after = await waitFor(checkpointer, (s) => s.passive > 0);
+    expect(after.restarts).toBe(1);
+    await checkpointer.close();
+    await expect(checkpointer.stats()).rejects.toThrow(/stopped/);
   });
 });

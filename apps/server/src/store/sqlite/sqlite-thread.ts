@@ -78,7 +78,8 @@ export interface ThreadedSqliteStoreOptions {
   /**
    * WAL checkpoints (see `wal-checkpointer.ts`): by default a thread of their own runs them and the
    * writer's auto-checkpoint is a backstop at `backstopPages` (default `WAL_BACKSTOP_PAGES`, 40,000
-   * pages); `pollMs`, `intervalMs`, `growthPages`, `restartPages` and `restartBusyMs` tune that thread. `false` leaves checkpoints
+   * pages); `pollMs`, `intervalMs`, `growthPages`, `restartPages` and `restartBusyMs` tune that thread,
+   * `restartMs` and `restartMaxMs` its restarts after a death. `false` leaves checkpoints
    * to the writer at `WAL_AUTOCHECKPOINT_PAGES` (10,000), as an in-process store does.
    */
   checkpoints?:
@@ -90,7 +91,16 @@ export interface ThreadedSqliteStoreOptions {
         restartPages?: number;
         restartBusyMs?: number;
         backstopPages?: number;
+        /** First delay before a dead checkpointer thread is started again, ms (default 1,000, doubling). */
+        restartMs?: number;
+        /** Longest such delay, ms (default 60,000). */
+        restartMaxMs?: number;
       };
+  /**
+   * Told once per death of the WAL checkpointer thread (what it died of, and in how many ms a new
+   * one starts: 1 s, doubling at each death in a row up to 60 s). Default: nothing is said.
+   */
+  onCheckpointerError?: (error: Error, restartInMs: number) => void;
 }
 
 /** What the database thread is started with. */
@@ -259,6 +269,9 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
         ...(checkpoints?.growthPages !== undefined ? { growthPages: checkpoints.growthPages } : {}),
         ...(checkpoints?.restartPages !== undefined ? { restartPages: checkpoints.restartPages } : {}),
         ...(checkpoints?.restartBusyMs !== undefined ? { restartBusyMs: checkpoints.restartBusyMs } : {}),
+        ...(checkpoints?.restartMs !== undefined ? { restartMs: checkpoints.restartMs } : {}),
+        ...(checkpoints?.restartMaxMs !== undefined ? { restartMaxMs: checkpoints.restartMaxMs } : {}),
+        ...(options.onCheckpointerError !== undefined ? { onError: options.onCheckpointerError } : {}),
       });
     } catch (error) {
       await first.thread.worker.terminate();

@@ -32,7 +32,7 @@ try {
   port.postMessage({ type: 'failed', message: (error as Error).message } satisfies CheckpointerReply);
 }
 
-const stats: CheckpointStats = {
+const stats: Omit<CheckpointStats, 'restarts'> = {
   passive: 0,
   restart: 0,
   busy: 0,

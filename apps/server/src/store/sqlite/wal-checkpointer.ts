@@ -12,6 +12,9 @@
  * after one gave up, the next waits until the WAL grew by another `restartPages`).
  * The writer keeps its own auto-checkpoint only as a backstop at a larger size
  * ({@link WAL_BACKSTOP_PAGES}), so a stalled checkpointer cannot let the WAL grow without bound.
+ * Should the thread die (an uncaught error, its heap limit), `onError` hears of it once and a new
+ * thread starts after {@link CHECKPOINTER_RESTART_MS}, doubling at each death in a row up to
+ * {@link CHECKPOINTER_RESTART_MAX_MS} (back to the first delay once a thread ran that long).
  * Durability does not depend on checkpoints: a commit is in the WAL either way.
  */
 import { Worker } from 'node:worker_threads';
@@ -36,6 +39,10 @@ export const CHECKPOINT_RESTART_BUSY_MS = 50;
  * reached when the checkpointer is stalled or gone.
  */
 export const WAL_BACKSTOP_PAGES = 40_000;
+/** Delay before a dead checkpointer thread is started again, ms (doubling at each death in a row). */
+export const CHECKPOINTER_RESTART_MS = 1_000;
+/** Longest delay before a restart, ms; a thread that ran this long resets the delay. */
+export const CHECKPOINTER_RESTART_MAX_MS = 60_000;
 
 /** What the checkpointer thread is started with. */
 export interface CheckpointerData {
@@ -65,6 +72,11 @@ export interface CheckpointStats {
   lastLogFrames: number;
   /** True when no commit came since the last checkpoint and it copied every frame. */
   caughtUp: boolean;
+  /**
+   * Threads started again after one died, since {@link startWalCheckpointer}; the other counts are
+   * those of the running thread.
+   */
+  restarts: number;
 }
 
 /** A message to the checkpointer thread. */
@@ -73,30 +85,90 @@ export type CheckpointerMessage = { type: 'stats' } | { type: 'close' };
 export type CheckpointerReply =
   | { type: 'ready' }
   | { type: 'failed'; message: string }
-  | { type: 'stats'; stats: CheckpointStats }
+  | { type: 'stats'; stats: Omit<CheckpointStats, 'restarts'> }
   | { type: 'closed' };
 
 /** A running checkpointer. */
 export interface WalCheckpointer {
-  /** Its counts so far. @throws when the thread has stopped */
+  /**
+   * Its counts so far; while a dead thread waits for its restart, once the new thread runs.
+   * @throws when it was closed, or a restarted thread could not open the file and none runs
+   */
   stats(): Promise<CheckpointStats>;
-  /** Stops polling (a checkpoint in progress finishes first) and closes its connection. */
+  /** Stops polling (a checkpoint in progress finishes first) and closes its connection; no restart after it. */
   close(): Promise<void>;
+  /** The running thread (diagnostics and tests: terminating it is a death like any other); null between a death and the restart. */
+  readonly worker: Worker | null;
+}
+
+/** Options of {@link startWalCheckpointer}. */
+export type WalCheckpointerOptions = { file: string } & Partial<Omit<CheckpointerData, 'file'>> & {
+    /**
+     * Told once per death of the thread: what it died of (its uncaught error, or its exit code), and
+     * in how many ms a new one starts. Default: nothing is said.
+     */
+    onError?: (error: Error, restartInMs: number) => void;
+    /** First delay before a restart, ms (default {@link CHECKPOINTER_RESTART_MS}). */
+    restartMs?: number;
+    /** Longest delay before a restart, ms (default {@link CHECKPOINTER_RESTART_MAX_MS}). */
+    restartMaxMs?: number;
+  };
+
+/** One started thread: its worker and the replies it owes, in order. */
+interface CheckpointerThread {
+  worker: Worker;
+  exited: boolean;
+  /** The error it died of, if it threw one. */
+  error: Error | null;
+  startedAt: number;
+  next(): Promise<CheckpointerReply | null>;
+}
+
+function spawnCheckpointer(
+  data: CheckpointerData,
+  onExit: (thread: CheckpointerThread) => void,
+): CheckpointerThread {
+  const entry = threadEntry(import.meta.url, 'wal-checkpointer-entry', data);
+  const worker = new Worker(entry.url, {
+    workerData: entry.workerData,
+    // It allocates a few objects per poll: the smallest heap V8 runs well with.
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+    ...(entry.execArgv !== undefined ? { execArgv: entry.execArgv } : {}),
+  });
+  const waiters: ((reply: CheckpointerReply | null) => void)[] = [];
+  const thread: CheckpointerThread = {
+    worker,
+    exited: false,
+    error: null,
+    startedAt: performance.now(),
+    next: () => (thread.exited ? Promise.resolve(null) : new Promise((resolve) => waiters.push(resolve))),
+  };
+  worker.on('message', (reply: CheckpointerReply) => waiters.shift()?.(reply));
+  worker.on('error', (error) => {
+    thread.error = error;
+  });
+  worker.on('exit', (code) => {
+    thread.exited = true;
+    thread.error ??= new Error(`The WAL checkpointer thread exited with code ${code}`);
+    for (const waiter of waiters.splice(0)) waiter(null);
+    onExit(thread);
+  });
+  return thread;
 }
 
 /**
- * Starts the checkpointer thread on `file` and waits until its connection is open.
+ * Starts the checkpointer thread on `file` and waits until its connection is open; a thread that
+ * dies later is started again (see this module's comment).
  *
  * @param options - `file` (an existing database in WAL mode), `synchronous` (the writer's, default
  *   `NORMAL`), `pollMs` (default {@link CHECKPOINT_POLL_MS}), `intervalMs` (default
  *   {@link CHECKPOINT_INTERVAL_MS}), `growthPages` (default {@link CHECKPOINT_GROWTH_PAGES}), `restartPages` (default
- *   {@link CHECKPOINT_RESTART_PAGES}), `restartBusyMs` (default {@link CHECKPOINT_RESTART_BUSY_MS})
+ *   {@link CHECKPOINT_RESTART_PAGES}), `restartBusyMs` (default {@link CHECKPOINT_RESTART_BUSY_MS}),
+ *   `onError`, `restartMs` and `restartMaxMs` (see {@link WalCheckpointerOptions})
  * @returns the checkpointer
- * @throws Error when the thread cannot open the file
+ * @throws Error when the first thread cannot open the file
  */
-export function startWalCheckpointer(
-  options: { file: string } & Partial<Omit<CheckpointerData, 'file'>>,
-): Promise<WalCheckpointer> {
+export async function startWalCheckpointer(options: WalCheckpointerOptions): Promise<WalCheckpointer> {
   const data: CheckpointerData = {
     file: options.file,
     ...(options.synchronous !== undefined ? { synchronous: options.synchronous } : {}),
@@ -106,44 +178,122 @@ export function startWalCheckpointer(
     restartPages: options.restartPages ?? CHECKPOINT_RESTART_PAGES,
     restartBusyMs: options.restartBusyMs ?? CHECKPOINT_RESTART_BUSY_MS,
   };
-  const entry = threadEntry(import.meta.url, 'wal-checkpointer-entry', data);
-  const worker = new Worker(entry.url, {
-    workerData: entry.workerData,
-    // It allocates a few objects per poll: the smallest heap V8 runs well with.
-    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
-    ...(entry.execArgv !== undefined ? { execArgv: entry.execArgv } : {}),
-  });
-  let exited = false;
-  const waiters: ((reply: CheckpointerReply | null) => void)[] = [];
-  worker.on('message', (reply: CheckpointerReply) => waiters.shift()?.(reply));
-  worker.on('error', () => {});
-  worker.on('exit', () => {
-    exited = true;
-    for (const waiter of waiters.splice(0)) waiter(null);
-  });
-  const next = (): Promise<CheckpointerReply | null> =>
-    exited ? Promise.resolve(null) : new Promise((resolve) => waiters.push(resolve));
-  const checkpointer: WalCheckpointer = {
+  const firstDelay = Math.max(0, options.restartMs ?? CHECKPOINTER_RESTART_MS);
+  const maxDelay = Math.max(firstDelay, options.restartMaxMs ?? CHECKPOINTER_RESTART_MAX_MS);
+  let closed = false;
+  let restarts = 0;
+  let delay = firstDelay;
+  let restartTimer: NodeJS.Timeout | undefined;
+  /** The running thread, or (between a death and its restart) the promise of the next. */
+  let current: CheckpointerThread | null = null;
+  let upcoming: { promise: Promise<void>; resolve: () => void } | null = null;
+
+  /** Starts a thread and waits for its ready message; null when it failed to start (already handled). */
+  const start = async (): Promise<{ thread: CheckpointerThread; failure: string | null }> => {
+    const thread = spawnCheckpointer(data, died);
+    const reply = await thread.next();
+    if (reply?.type === 'ready') return { thread, failure: null };
+    const failure = reply?.type === 'failed' ? reply.message : (thread.error?.message ?? 'it exited');
+    thread.error = new Error(`The WAL checkpointer thread did not start: ${failure}`);
+    void thread.worker.terminate();
+    return { thread, failure };
+  };
+
+  /** A thread exited: unless closing, or a failed start (handled by its starter), say so once and restart later. */
+  function died(thread: CheckpointerThread): void {
+    if (closed || thread !== current) return;
+    current = null;
+    // A thread that ran long enough was not part of a run of deaths: the delay starts over.
+    if (performance.now() - thread.startedAt >= maxDelay) delay = firstDelay;
+    scheduleRestart(thread.error ?? new Error('The WAL checkpointer thread exited'));
+  }
+
+  function scheduleRestart(error: Error): void {
+    const wait = delay;
+    delay = Math.min(maxDelay, Math.max(1, delay) * 2);
+    if (upcoming === null) {
+      let resolve = () => {};
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      upcoming = { promise, resolve };
+    }
+    try {
+      options.onError?.(error, wait);
+    } catch {
+      // A listener's failure must not stop the restart.
+    }
+    restartTimer = setTimeout(() => {
+      restartTimer = undefined;
+      void restart();
+    }, wait);
+    restartTimer.unref();
+  }
+
+  async function restart(): Promise<void> {
+    if (closed) return;
+    const { thread, failure } = await start();
+    if (closed) {
+      if (failure === null) await stopThread(thread);
+      upcoming?.resolve();
+      upcoming = null;
+      return;
+    }
+    if (failure !== null) {
+      scheduleRestart(thread.error ?? new Error(failure));
+      return;
+    }
+    restarts++;
+    current = thread;
+    upcoming?.resolve();
+    upcoming = null;
+    // It may have died between its ready message and now.
+    if (thread.exited) died(thread);
+  }
+
+  async function stopThread(thread: CheckpointerThread): Promise<void> {
+    if (thread.exited) return;
+    const reply = thread.next();
+    thread.worker.postMessage({ type: 'close' } satisfies CheckpointerMessage);
+    await reply;
+    await thread.worker.terminate();
+  }
+
+  const first = await start();
+  if (first.failure !== null) throw first.thread.error;
+  current = first.thread;
+  if (first.thread.exited) died(first.thread);
+
+  return {
+    get worker() {
+      return current?.worker ?? null;
+    },
     async stats() {
-      const reply = next();
-      worker.postMessage({ type: 'stats' } satisfies CheckpointerMessage);
-      const answer = await reply;
-      if (answer?.type !== 'stats') throw new Error('The WAL checkpointer thread stopped');
-      return answer.stats;
+      for (;;) {
+        if (closed) throw new Error('The WAL checkpointer stopped: it was closed');
+        const thread = current;
+        if (thread === null) {
+          if (upcoming === null) throw new Error('The WAL checkpointer thread stopped');
+          await upcoming.promise;
+          continue;
+        }
+        const reply = thread.next();
+        thread.worker.postMessage({ type: 'stats' } satisfies CheckpointerMessage);
+        const answer = await reply;
+        // The thread died meanwhile: ask the next one.
+        if (answer?.type !== 'stats') continue;
+        return { ...answer.stats, restarts };
+      }
     },
     async close() {
-      if (exited) return;
-      const reply = next();
-      worker.postMessage({ type: 'close' } satisfies CheckpointerMessage);
-      await reply;
-      await worker.terminate();
+      if (closed) return;
+      closed = true;
+      if (restartTimer !== undefined) clearTimeout(restartTimer);
+      upcoming?.resolve();
+      upcoming = null;
+      const thread = current;
+      current = null;
+      if (thread !== null) await stopThread(thread);
     },
   };
-  return next().then((reply) => {
-    if (reply?.type === 'ready') return checkpointer;
-    void worker.terminate();
-    throw new Error(
-      `The WAL checkpointer thread did not start: ${reply?.type === 'failed' ? reply.message : 'it exited'}`,
-    );
-  });
 }
