@@ -108,28 +108,30 @@ const DROP_BATCH = 256;
 const SCAN_SPAN = 8192;
 
 /**
- * Work estimates of a step, in µs of this machine class: a step stops once their sum reaches its
- * budget (and after its time budget), between units.
+ * Work estimates of a step, in µs of CPU of this machine class: a step stops once their sum reaches
+ * its budget (and after its time budget), between units. (They were ~3× the CPU they stand for, so
+ * a step of the store's 4,096 µs took ~1.3 ms: a first build at 10,000 skills committed ~10,800
+ * times instead of ~4,000, ~10% more CPU per skill.)
  */
 const COST = {
   /** Looking through {@link SCAN_SPAN} ids for a written row. */
-  scan: 400,
+  scan: 130,
   /** Reading a chunk's rows and origins. */
-  chunk: 150,
+  chunk: 50,
   /** Reading a row's text. */
-  row: 100,
+  row: 33,
   /** Tokenizing a piece of a row: fixed part, and per character. */
-  piece: 50,
-  perChar: 0.1,
+  piece: 17,
+  perChar: 0.033,
   /** Reading {@link TERMS_PER_UNIT} terms of a row. */
-  terms: 800,
+  terms: 270,
   /** Rewriting one part: fixed part, and per entry. */
-  part: 60,
-  perEntry: 0.1,
+  part: 20,
+  perEntry: 0.033,
   /** Writing one term's entries of a delta segment (appended). */
-  delta: 8,
+  delta: 3,
   /** Deleting {@link DROP_BATCH} rows of merged segments. */
-  drop: 600,
+  drop: 200,
 } as const;
 
 /** The state of the list build, as stored. */
