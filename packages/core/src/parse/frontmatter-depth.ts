@@ -152,7 +152,7 @@ export function tooDeepIssue(at: TextPosition): SkillIssue {
   return {
     rule: 'frontmatter_too_deep',
     severity: 'error',
-    message: `The frontmatter YAML has nesting deeper than ${MAX_FRONTMATTER_DEPTH} levels (line ${at.line}, column ${at.column}); it is not read. Flatten the nested lists or mappings.`,
+    message: `The frontmatter YAML has nesting deeper than ${MAX_FRONTMATTER_DEPTH} levels; it is not read. Flatten the nested lists or mappings.`,
     field: 'frontmatter',
     ...at,
   };

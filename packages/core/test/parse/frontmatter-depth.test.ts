@@ -30,6 +30,9 @@ describe('frontmatter nesting depth', () => {
       line,
     });
     expect(issues[0]?.message).toContain(`nesting deeper than ${MAX_FRONTMATTER_DEPTH} levels`);
+    // The location is the issue's line and column, which every report adds (`file:4:67`, the
+    // server's `(line 4, column 67)`): the message does not say it a second time.
+    expect(issues[0]?.message).not.toMatch(/line \d+, column \d+/);
     expect(issues[0]?.column).toBeGreaterThan(1);
     expect(skill.frontmatter).toEqual({});
     // The validator gives the same verdict, without a stack overflow reported as a syntax error.
