@@ -30,6 +30,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe('keys list with the root key', () => {
+  it('names the account it listed when that account has no keys', async () => {
+    // A root key belongs to no account: without --account the list is of "default", which says so.
+    const listed = await cli(['keys', 'list', '--api-key', ROOT_KEY]);
+    expect(listed.code, listed.err).toBe(0);
+    expect(listed.out).toBe('no keys in account "default" (--account <id> lists another)\n');
+    const other = await cli(['keys', 'list', '--account', 'nobody-yet', '--api-key', ROOT_KEY]);
+    expect(other.code, other.err).toBe(0);
+    expect(other.out).toBe('no keys in account "nobody-yet" (--account <id> lists another)\n');
+  });
+});
+
 describe('keys create with the root key', () => {
   it('creates the account when it is missing, and the key works for that user', async () => {
     const created = await cli([

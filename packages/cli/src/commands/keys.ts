@@ -90,7 +90,9 @@ export function registerKeys(program: Command, io: CliIo): void {
       const account = await accountOf(ctx, options.account);
       const result = await (await ctx.client()).listApiKeys(account);
       if (ctx.format === 'json') return printJson(io, result);
-      if (result.keys.length === 0) return ctx.print('no keys\n');
+      if (result.keys.length === 0) {
+        return ctx.print(`no keys in account ${JSON.stringify(account)} (--account <id> lists another)\n`);
+      }
       ctx.print(
         renderTable(
           result.keys,
