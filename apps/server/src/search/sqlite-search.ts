@@ -207,6 +207,24 @@ interface PhraseMatches extends ScoredMatches {
   freqs: Float32Array | null;
   /** The state (see `PhraseScores`) in which these matches are exact. */
   epoch: number;
+  /**
+   * Arrays this phrase owns, of which `seqs`, `scores` and `freqs` are the first `seqs.length`
+   * entries, with room to spare (see {@link PhraseScores.update}); absent when the arrays may be
+   * shared (read from the per-term lists) or were sized exactly.
+   */
+  room?: MatchRoom;
+}
+
+/** Arrays of one kept phrase with room for more matches than it holds. */
+interface MatchRoom {
+  seqs: Int32Array;
+  scores: Float64Array;
+  freqs: Float32Array;
+}
+
+/** Entries of a kept phrase's arrays when a write makes them grow: its matches plus ~1.6% and 16. */
+function roomFor(hits: number): number {
+  return hits + (hits >> 6) + 16;
 }
 
 /** The first matches of one phrase, by rowid (FTS5 yields rowid order: reading stops at the limit). */
@@ -472,6 +490,14 @@ export class PhraseScores {
   private rowsScored = 0;
   private caughtUp = 0;
   private droppedPhrases = 0;
+  /** Where {@link PhraseScores.update} merges before copying into a phrase's own arrays (grown, reused). */
+  private merging: MatchRoom = {
+    seqs: new Int32Array(0),
+    scores: new Float64Array(0),
+    freqs: new Float32Array(0),
+  };
+  /** Bytes of arrays allocated for carried phrases so far (see {@link PhraseScores.update}). */
+  private carriedBytes = 0;
   /** The rows written after the per-term lists' watermark, in the state of `version`. */
   private written: {
     state: number;
@@ -492,6 +518,14 @@ export class PhraseScores {
       caughtUp: this.caughtUp,
       dropped: this.droppedPhrases,
     };
+  }
+
+  /**
+   * Bytes of arrays allocated so far to bring kept phrases up to date when their matches changed
+   * (a phrase grows into room it owns without new arrays; see {@link PhraseScores.update}).
+   */
+  get carriedAllocated(): number {
+    return this.carriedBytes;
   }
 
   /** Brings the kept matches to the current database state when it changed since the last call. */
@@ -673,11 +707,28 @@ export class PhraseScores {
         const seq = list.seqs[n] as number;
         scores[n] = bm25Term(idf, freqs[n] as number, stats.lengths[seq] as number, avgdl);
       }
-      return { seqs: list.seqs, scores, freqs, epoch: this.epoch };
+      return {
+        seqs: list.seqs,
+        scores,
+        freqs,
+        epoch: this.epoch,
+        ...(list.room === undefined ? {} : { room: list.room }),
+      };
     }
-    const seqs = new Int32Array(hits);
-    const scores = new Float64Array(hits);
-    const nextFreqs = new Float32Array(hits);
+    // Merged into reused arrays first (the kept arrays are read meanwhile), then copied into arrays
+    // the phrase owns: those it already had when they have room, else new ones with room to spare.
+    // New arrays for every kept phrase a write touches (16 bytes a match) were garbage outside V8's
+    // heap, collected only once a thread's external memory had grown by 64 MB: at 100,000 skills,
+    // with writes among finds, each search reader carried tens of MB of them.
+    if (this.merging.seqs.length < hits) {
+      const size = roomFor(hits);
+      this.merging = {
+        seqs: new Int32Array(size),
+        scores: new Float64Array(size),
+        freqs: new Float32Array(size),
+      };
+    }
+    const { seqs, scores, freqs: nextFreqs } = this.merging;
     let i = 0;
     let j = 0;
     for (let n = 0; n < hits; n++) {
@@ -702,7 +753,22 @@ export class PhraseScores {
         j++;
       }
     }
-    return { seqs, scores, freqs: nextFreqs, epoch: this.epoch };
+    let room = list.room;
+    if (room === undefined || room.seqs.length < hits) {
+      const size = roomFor(hits);
+      room = { seqs: new Int32Array(size), scores: new Float64Array(size), freqs: new Float32Array(size) };
+      this.carriedBytes += size * 16;
+    }
+    room.seqs.set(seqs.subarray(0, hits));
+    room.scores.set(scores.subarray(0, hits));
+    room.freqs.set(nextFreqs.subarray(0, hits));
+    return {
+      seqs: room.seqs.subarray(0, hits),
+      scores: room.scores.subarray(0, hits),
+      freqs: room.freqs.subarray(0, hits),
+      epoch: this.epoch,
+      room,
+    };
   }
 
   /**

@@ -315,6 +315,40 @@ describe('find ranked from kept phrase relevance', () => {
     expect(batch.caughtUp - after.caughtUp).toBe(3);
   });
 
+  it('brings a growing phrase up to date in arrays it owns, new ones only when they run out of room', async () => {
+    const terms = new TermCache();
+    const roots = [USER_ROOT, AGENT_ROOT];
+    const check = (label: string) =>
+      expect(find(terms, 'acme', roots, 'docker compose', 10, false), label).toEqual(
+        find(new TermCache(), 'acme', roots, 'docker compose', 10, true),
+      );
+    for (let round = 0; round < 4; round++) check(`warm ${round}`);
+    const kept = terms.scores.size;
+    expect(kept).toBeGreaterThan(0);
+    const before = terms.scores.carriedAllocated;
+    const write = (name: string, extra: string) =>
+      store.putSkill(
+        makeWrite({
+          name,
+          description: `Docker compose ${extra}`,
+          body: `# Docker\n\ndocker compose ${extra}\n`,
+        }),
+      );
+    // The first new match: each phrase of the query gets arrays of its own, with room to spare.
+    await write('room-0', 'files');
+    check('after the first add');
+    const grown = terms.scores.carriedAllocated;
+    expect(grown).toBeGreaterThan(before);
+    expect(terms.scores.size).toBe(kept + 2); // one new match for each of the two phrases
+    // Eight more adds and updates of them: the same arrays, to the bit.
+    for (let i = 1; i <= 8; i++) {
+      await write(i % 2 === 0 ? `room-${i}` : `room-${i - 1}`, `services ${i}`);
+      check(`after write ${i}`);
+    }
+    expect(terms.scores.size).toBe(kept + 2 * 5);
+    expect(terms.scores.carriedAllocated).toBe(grown);
+  });
+
   it('reads a phrase on its fourth ask across carried changes, on its second after a drop when asked four times before', async () => {
     const terms = new TermCache();
     const roots = [USER_ROOT, AGENT_ROOT];
