@@ -706,8 +706,8 @@ export interface Store {
    * Background upkeep of the search index: merges its segments by about `maxPages` pages of work
    * (each write adds a small segment, and every query probes every segment), then (SQLite) brings
    * the per-term match lists up to the rows written since their last pass, a bounded step at a
-   * time with a rest after each (at most a fifth of the database thread). Cheap when there is
-   * nothing to do.
+   * time with a rest after each while requests come (at most a fifth of the database thread; none
+   * while the threaded store saw no request for 100 ms). Cheap when there is nothing to do.
    *
    * @param maxPages - work budget of this step, in index pages (≈ 4 KiB each); ~64 takes a few ms
    * @param options - `merge: false` skips the merge (it waits for writes to pause) and does only
