@@ -47,6 +47,29 @@ async function openStore(server: ServerModule, io: CliIo, options: DbOptions, mu
   }
 }
 
+/**
+ * What an import into a new SQLite database creates: the topmost data folder that does not exist
+ * yet, or — for a `sqlite:` URL — the database file and its journal files when the file does not
+ * exist yet. An import that fails removes them, so a mistyped path leaves nothing behind. Nothing
+ * for PostgreSQL, or for a database or folder that was already there.
+ */
+function createdByImport(io: CliIo, databaseUrl: string | undefined, dataDir: string | undefined): string[] {
+  if (databaseUrl) {
+    const file = /^sqlite:(?:\/\/)?(.+)$/i.exec(databaseUrl.trim())?.[1];
+    if (file === undefined) return [];
+    const full = path.resolve(io.cwd, file);
+    return existsSync(full) ? [] : ['', '-wal', '-shm', '-journal'].map((suffix) => `${full}${suffix}`);
+  }
+  let missing: string | undefined;
+  for (let dir = path.resolve(io.cwd, dataDir ?? './.skillport'); !existsSync(dir); ) {
+    missing = dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return missing === undefined ? [] : [missing];
+}
+
 /** One line per non-zero count, e.g. `88 skills, 101 revisions, 153 file contents`. */
 function describeCounts(counts: Record<string, number>): string {
   const names: Record<string, [string, string]> = {
@@ -145,17 +168,25 @@ export function registerDb(program: Command, io: CliIo): Command {
         input.once('error', (error: Error) => reject(new CliError(`cannot read ${file}: ${error.message}`)));
       });
     }
+    const env = server.optionsFromEnv(io.env);
+    const created = createdByImport(
+      io,
+      options.databaseUrl ?? env.databaseUrl,
+      options.dataDir ?? env.dataDir,
+    );
     const store = await openStore(server, io, options, false);
     let result: Awaited<ReturnType<ServerModule['importDatabase']>>;
     try {
       result = await server.importDatabase(store, input);
     } catch (error) {
+      await store.close();
+      // The database and folders this import created go too: a failed import leaves nothing.
+      for (const made of created) rmSync(made, { recursive: true, force: true });
       const code = (error as { code?: unknown }).code;
       const status = code === 'INVALID_ARGUMENT' || code === 'CONFLICT' ? EXIT.user : EXIT.server;
       throw new CliError(`import failed, nothing was written: ${(error as Error).message}`, status);
-    } finally {
-      await store.close();
     }
+    await store.close();
     if (ctx.format === 'json') {
       printJson(io, {
         file: file === '-' ? null : path.resolve(io.cwd, file),

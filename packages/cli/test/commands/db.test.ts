@@ -2,7 +2,7 @@
  * `skillport db export|import` through the built binary: a database written by a server moves to an
  * empty data folder and back, archive for archive; bad input and full targets are refused.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -132,5 +132,27 @@ describe('skillport db', () => {
     });
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(error);
+    // "Nothing was written": the data folder the import would have created is not left behind,
+    // with or without missing parents, nor a database file named by a sqlite: URL.
+    expect(existsSync(path.join(work, `t-${file}`))).toBe(false);
+    if (content === null) return;
+    const nested = path.join(work, `new-${file}`, 'deeper', 'data');
+    const again = await runBin(offline, ['db', 'import', file, '--data-dir', nested], { cwd: work });
+    expect(again.code).toBe(1);
+    expect(existsSync(path.join(work, `new-${file}`))).toBe(false);
+    const url = await runBin(offline, ['db', 'import', file, '--database-url', `sqlite:by-url-${file}.db`], {
+      cwd: work,
+    });
+    expect(url.code).toBe(1);
+    expect(readdirSync(work).filter((name) => name.startsWith('by-url-'))).toEqual([]);
+  });
+
+  it('keeps a data folder that was there before a failed import', async () => {
+    const existing = mkdtempSync(path.join(work, 'existing-'));
+    writeFileSync(path.join(existing, 'notes.txt'), 'mine');
+    writeFileSync(path.join(work, 'garbage.gz'), 'not an archive');
+    const res = await runBin(offline, ['db', 'import', 'garbage.gz', '--data-dir', existing], { cwd: work });
+    expect(res.code).toBe(1);
+    expect(readFileSync(path.join(existing, 'notes.txt'), 'utf8')).toBe('mine');
   });
 });
