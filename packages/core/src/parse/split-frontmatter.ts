@@ -173,7 +173,15 @@ function noFrontmatter(text: string): SkillIssue {
     'a SKILL.md starts with a line "---", then YAML with at least name and description, then a line "---"';
   if (text.trim().length === 0) return issue(`The file is empty: ${expected}.`);
   // The diagnosis only looks at the head of the file; do not split a large body into lines.
-  const lines = (text.length > 16_384 ? text.slice(0, 16_384) : text).split(/\r\n?|\n/, 200);
+  const head = text.length > 16_384 ? text.slice(0, 16_384) : text;
+  if (/^\s*\{/.test(head) && /"inputSchema"\s*:/.test(head)) {
+    return issue(
+      'No frontmatter: it looks like an MCP tool definition (JSON with "inputSchema"): add it as a tool, ' +
+        'not as SKILL.md text: a .json file to `skillport add-skill`, or the parsed object as `data` ' +
+        `(\`addSkill(JSON.parse(text))\` in the SDKs), which becomes a skill (${expected}).`,
+    );
+  }
+  const lines = head.split(/\r\n?|\n/, 200);
   const first = lines[0] ?? '';
   if (/^\s*-{3,}\s*$/.test(first) || /^---/.test(first)) {
     return issue(`No frontmatter: line 1 is ${excerpt(first)}, expected exactly "---" (${expected}).`);

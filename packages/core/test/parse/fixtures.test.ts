@@ -178,6 +178,21 @@ const invalid: Record<string, InvalidCase> = {
     errors: ['yaml_format'],
     body: '# Just Markdown\n\nNo frontmatter here.\n',
   },
+  // An MCP tool definition saved or sent as SKILL.md text: the error says how to send it instead.
+  'mcp-tool-json': {
+    hasFrontmatter: false,
+    parse: [
+      {
+        rule: 'yaml_format',
+        severity: 'error',
+        field: null,
+        line: 1,
+        column: 1,
+        says: 'it looks like an MCP tool definition (JSON with "inputSchema"): add it as a tool',
+      },
+    ],
+    errors: ['yaml_format'],
+  },
   empty: {
     hasFrontmatter: false,
     parse: [{ rule: 'yaml_format', severity: 'error', field: null, line: 1, column: 1, says: 'empty' }],
