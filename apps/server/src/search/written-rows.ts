@@ -8,8 +8,13 @@ import { buildSearchDocument } from './search-document.js';
 const ROW_TEXT = `SELECT s.name, s.tags, s.description, s.overview, s.body, d.origin FROM skills s
   JOIN skills_fts_docsize d ON d.id = s.seq WHERE s.seq = ?`;
 
-/** Rows whose terms {@link WrittenRows} keeps (~10–20 KB each; the oldest make room). */
-const KEPT_ROWS = 1024;
+/**
+ * Rows whose terms {@link WrittenRows} keeps, the oldest making room (~10–20 KB each, so ~4 MB per
+ * reader under a steady trickle of writes): as many as a reader brings kept phrases up to date
+ * across (`MAX_CARRIED_CHANGES` in `sqlite-search.ts`) or scores after the lists' coverage
+ * (`LISTED_CHANGES_MAX`), both the most recent writes.
+ */
+const KEPT_ROWS = 256;
 
 /** The terms of one search row: sorted (UTF-16 order) with each one's weighted instance count. */
 interface RowTerms {
@@ -40,7 +45,8 @@ function weightOf(column: string): number {
  * row and phrase.
  *
  * Kept per reader connection, at most {@link KEPT_ROWS} rows; a row is known by its seq and FTS5
- * origin (written again: a new origin, tokenized again).
+ * origin (written again: a new origin, tokenized again). Emptied when the reader drops what it
+ * keeps (a delete, an index rebuild).
  */
 export class WrittenRows {
   private readonly rows = new Map<number, RowTerms>();
