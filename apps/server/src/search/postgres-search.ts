@@ -178,7 +178,7 @@ const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last
 /**
  * {@link TOP_POSTINGS} from where an earlier read of each list stopped: per lexeme ($1), its next rows
  * after the row of rank $2 and skill $3 in the order of `skill_terms_by_impact` (rank best first,
- * then skill), down to rank $5 (inclusive) and at most `$4` rows, the same columns; and `next`, the
+ * then skill), down to rank $5 (inclusive) and at most $4 rows, the same columns; and `next`, the
  * best rank below $5 (null when no row is below it: the list ends within the read). The index is
  * entered at the stopping rank; rows of that rank up to the skill already read are skipped by the
  * filter; `next` is one more descent of the index.
@@ -186,18 +186,19 @@ const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last
 const TOP_POSTINGS_AFTER = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last,
     (SELECT t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme AND t.rank < l.min_rank
       ORDER BY t.rank DESC LIMIT 1) AS next
-  FROM unnest($1::text[], $2::float8[], $3::bigint[], $5::float8[]) WITH ORDINALITY AS l(lexeme, after_rank, after_seq, min_rank, n)
+  FROM unnest($1::text[], $2::float8[], $3::bigint[], $4::int[], $5::float8[])
+    WITH ORDINALITY AS l(lexeme, after_rank, after_seq, max_rows, min_rank, n)
   CROSS JOIN LATERAL (SELECT string_agg(best.skill_seq::text, ',') AS seqs, count(*)::int AS count,
       min(best.rank) AS last
     FROM (SELECT t.skill_seq, t.rank FROM skill_terms t
       WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
         AND t.rank >= l.min_rank
-      ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best) AS x
+      ORDER BY t.rank DESC, t.skill_seq LIMIT l.max_rows) AS best) AS x
   CROSS JOIN LATERAL (SELECT string_agg(run.rank::text || ' ' || run.rows, ',' ORDER BY run.rank DESC) AS ranks
     FROM (SELECT best.rank, count(*) AS rows FROM (SELECT t.rank FROM skill_terms t
       WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
         AND t.rank >= l.min_rank
-      ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best GROUP BY best.rank) AS run) AS r
+      ORDER BY t.rank DESC, t.skill_seq LIMIT l.max_rows) AS best GROUP BY best.rank) AS run) AS r
   ORDER BY l.n`;
 
 /**
@@ -224,19 +225,21 @@ interface PostingsRows {
 
 /**
  * {@link PostingsRows} with what is left of the list: `more` when it may hold rows not read, each of
- * rank `floor` at most (0 when none is left).
+ * rank `floor` at most (0 when none is left); `cut` when its last read stopped at its rank cut, before
+ * its row limit, with rows left.
  */
 interface PostingsRead extends PostingsRows {
   more: boolean;
   floor: number;
+  cut: boolean;
 }
 
 /**
  * Each list's best rows: its best `depth` rows ({@link TOP_POSTINGS}) when `before` is null; else
- * `before` (read by the round before, at most `beforeDepth` rows per list) with, for each list that
- * may hold more, its following rows ({@link TOP_POSTINGS_AFTER}) appended: at most
- * `depth − beforeDepth`, down to {@link DEEPER_RANK_RATIO} of its lowest rank read. Lists read to their
- * end are not read again. The rows of the two reads come from two snapshots, as every statement of a
+ * `before` (read by a round before) with, for each list that may hold more and has fewer than `depth`
+ * rows read, its following rows ({@link TOP_POSTINGS_AFTER}) appended: up to `depth` rows in all,
+ * and down to `ratio` times its lowest rank read (0: no cut). Lists read to their end are not read
+ * again. The rows of the two reads come from two snapshots, as every statement of a
  * find does: a find is exact for the registry it sees while no skill changes under it.
  */
 async function readPostings(
@@ -244,7 +247,7 @@ async function readPostings(
   lists: readonly PostingList[],
   depth: number,
   before: readonly PostingsRead[] | null,
-  beforeDepth: number,
+  ratio: number,
 ): Promise<PostingsRead[]> {
   if (before === null) {
     const { rows } = await db.query<PostingsRows>({
@@ -254,24 +257,26 @@ async function readPostings(
     });
     return rows.map((row) => {
       const more = row.count >= depth && row.last !== null;
-      return { ...row, more, floor: more ? Number(row.last) : 0 };
+      return { ...row, more, floor: more ? Number(row.last) : 0, cut: false };
     });
   }
   const merged = before.slice();
-  // Lists (by position from 0) with rows left, where their reading stopped, and how far down to read.
+  // Lists (by position from 0) with rows left, where their reading stopped, how many rows and how
+  // far down to read.
   const more: number[] = [];
   const afterRanks: number[] = [];
   const afterSeqs: string[] = [];
+  const limits: number[] = [];
   const minRanks: number[] = [];
   for (const row of before) {
-    if (!row.more || row.seqs === null || row.last === null) continue;
+    if (!row.more || row.count >= depth || row.seqs === null || row.last === null) continue;
     more.push(row.list - 1);
     afterRanks.push(row.last);
     afterSeqs.push(row.seqs.slice(row.seqs.lastIndexOf(',') + 1));
-    minRanks.push(Number(row.last) * DEEPER_RANK_RATIO);
+    limits.push(depth - row.count);
+    minRanks.push(Number(row.last) * ratio);
   }
   if (more.length === 0) return merged;
-  const limit = depth - beforeDepth;
   const { rows } = await db.query<PostingsRows & { next: number | null }>({
     name: 'skillport-top-postings-after',
     text: TOP_POSTINGS_AFTER,
@@ -279,7 +284,7 @@ async function readPostings(
       more.map((n) => lists[n]?.lexeme ?? ''),
       arrayLiteral(afterRanks),
       `{${afterSeqs.join(',')}}`,
-      limit,
+      arrayLiteral(limits),
       arrayLiteral(minRanks),
     ],
   });
@@ -291,13 +296,14 @@ async function readPostings(
     if (old === undefined || k === undefined) continue;
     // Stopped by the row limit: rows of the last rank read may follow. Else every row down to the
     // cut was read, and an unread row has at most the best rank below it (none: the list is read).
-    const full = row.count >= limit && row.last !== null;
+    const full = row.count >= (limits[row.list - 1] ?? 0) && row.last !== null;
     const left = full ? true : row.next !== null;
     const floor = full ? Number(row.last) : Number(row.next ?? 0);
-    if (!full) thresholdOutcomes.cut++;
+    const cut = !full && left;
+    if (cut) thresholdOutcomes.cut++;
     merged[k] =
       row.count === 0
-        ? { ...old, more: left, floor }
+        ? { ...old, more: left, floor, cut }
         : {
             list: n + 1,
             seqs: `${old.seqs},${row.seqs}`,
@@ -306,6 +312,7 @@ async function readPostings(
             last: row.last,
             more: left,
             floor,
+            cut,
           };
   }
   return merged;
@@ -377,9 +384,17 @@ const BOUND_MARGIN = 1e-9;
  * rounds that left candidates unranked because their rows read show they cannot enter; `deeper`
  * rounds that read deeper without ranking (their candidates' ranks read put none of the top above the
  * bound); `cut` counts lists a deeper round read down to its rank cut ({@link DEEPER_RANK_RATIO})
- * rather than to its row limit.
+ * rather than to its row limit, `uncut` rounds that did not settle so and read those lists on.
  */
-export const thresholdOutcomes = { bound: 0, exhausted: 0, fallback: 0, pruned: 0, deeper: 0, cut: 0 };
+export const thresholdOutcomes = {
+  bound: 0,
+  exhausted: 0,
+  fallback: 0,
+  pruned: 0,
+  deeper: 0,
+  cut: 0,
+  uncut: 0,
+};
 
 /** BM25 contribution of one term (the formula of the queries, in the same order). */
 function contribution(idf: number, rank: number): number {
@@ -713,10 +728,11 @@ async function thresholdCandidates(
     });
     return rows;
   };
-  let depth = firstDepth;
-  let postings: PostingsRead[] | null = null;
-  for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
-    postings = await readPostings(db, lists, depth, postings, depth / DEPTH_GROWTH);
+  /**
+   * Ranks what a round read: its rows when they settle the top `budget`, else null (read deeper, or
+   * rank every row after the last round).
+   */
+  const settle = async (round: number, postings: readonly PostingsRead[]): Promise<KeyRow[] | null> => {
     const reading = readRound(terms, stats, idfs, lists, postings);
     const { seqs, uppers, lowers, exhausted, bound } = reading;
     const done = exhausted.every(Boolean);
@@ -727,7 +743,7 @@ async function thresholdCandidates(
       const kthLower = kthLargest(lowers.slice(), budget);
       if (!(kthLower > bound)) {
         thresholdOutcomes.deeper++;
-        continue;
+        return null;
       }
     }
     // Candidates are ranked exactly in batches, best upper estimate first, each batch larger; those
@@ -776,18 +792,33 @@ async function thresholdCandidates(
       rows = [...rows, ...ranked].sort(byRelevance).slice(0, budget);
     }
     if (dropped) thresholdOutcomes.pruned++;
-    if (!settles) continue;
+    if (!settles) return null;
     if (done) {
       thresholdOutcomes.exhausted++;
       return rows;
     }
-    if (rows.length < budget) continue;
+    if (rows.length < budget) return null;
     // Bound of an unseen skill: per term, its rank is at most its lists' floors.
     const last = Number(rows[rows.length - 1]?.lexical);
     if (last > bound) {
       thresholdOutcomes.bound++;
       return rows;
     }
+    return null;
+  };
+  let depth = firstDepth;
+  let postings: PostingsRead[] | null = null;
+  for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
+    postings = await readPostings(db, lists, depth, postings, round === 0 ? 0 : DEEPER_RANK_RATIO);
+    let found = await settle(round, postings);
+    if (found === null && postings.some((p) => p.cut)) {
+      // Read down to the rank cut, the round did not settle: its lists cut short are read on to the
+      // round's row limit (as far as a round without the cut reads), and ranked again.
+      thresholdOutcomes.uncut++;
+      postings = await readPostings(db, lists, depth, postings, 0);
+      found = await settle(round, postings);
+    }
+    if (found !== null) return found;
   }
   thresholdOutcomes.fallback++;
   return null;
