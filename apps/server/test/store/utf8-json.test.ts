@@ -99,6 +99,25 @@ describe('JSON of UTF-8 texts without decoding them', () => {
     }
   });
 
+  it('escapes every pair of adjacent ASCII bytes, in a word and across words (a flag the borrow of the byte below sets is not an escape)', () => {
+    // E.g. 0x23 ('#') just above a quote, or 0x01 just above a NUL: the word test may flag both.
+    const backing = new Uint8Array(20);
+    for (let a = 0; a < 0x80; a++) {
+      for (let b = 0; b < 0x80; b++) {
+        for (const at of [0, 2, 3, 6, 7, 10, 11]) {
+          backing.fill(0x61);
+          backing[at + 1] = a;
+          backing[at + 2] = b;
+          const bytes = backing.subarray(1);
+          const expected = Buffer.from(JSON.stringify(decoder.decode(bytes)));
+          if (!jsonStringOfUtf8(bytes).equals(expected)) {
+            expect.fail(`bytes ${a}, ${b} at ${at}`);
+          }
+        }
+      }
+    }
+  });
+
   it('writes at an offset and says where the literal ends, for long texts of any bytes (fast-check)', () => {
     fc.assert(
       fc.property(
