@@ -98,7 +98,7 @@ export interface SkillportApp {
   /** Folder the web catalogue is served from at `/`, or null when there is none. */
   webDir: string | null;
   /**
-   * Gets answered from memory before the framework (see `createFastGets`): a Node `request` listener
+   * Gets answered before the framework (see `createFastGets`): a Node `request` listener
    * offers each request to `fastGets.answer` first and passes it to `fetch` (through the Node
    * adapter) when that answers false. Off when the app answers CORS (`corsOrigins`).
    */

@@ -21,6 +21,12 @@ export interface RateLimit extends MiddlewareHandler<AppEnv> {
    * the middleware would refuse the request now). Always true when the limit is off.
    */
   tryTake(identity: Identity): boolean;
+  /**
+   * Gives back one request {@link tryTake} took for a request that is then left to the app (which
+   * takes its own): the bucket counts it once. Never fills a bucket past the limit; nothing when the
+   * limit is off.
+   */
+  giveBack(identity: Identity): void;
 }
 
 /**
@@ -68,6 +74,11 @@ export function rateLimit(perMinute: number, now: () => number = Date.now): Rate
       if (bucket.tokens < 1) return false;
       bucket.tokens -= 1;
       return true;
+    },
+    giveBack(identity: Identity): void {
+      if (perMinute <= 0) return;
+      const bucket = bucketOf(identity);
+      bucket.tokens = Math.min(perMinute, bucket.tokens + 1);
     },
   });
 }

@@ -1,12 +1,12 @@
 /**
- * `GET /api/v1/skills/{name}` answered from memory before the framework: a get whose result (or, for
- * `If-None-Match`, whose revision) the read cache holds under the store's current change token, by a
- * caller whose key the authenticator resolved under that token, is answered straight on Node's
+ * `GET /api/v1/skills/{name}` answered before the framework: a plain get (or, for `If-None-Match`, a
+ * revalidation whose result or revision the read cache holds under the store's current change token),
+ * by a caller whose key the authenticator resolved under that token, is answered straight on Node's
  * `ServerResponse` — the same status, headers and body, the same rate limit and request line as the
- * route answers — without building a WHATWG `Request`, routing or running the middleware chain. Any
- * request that is not certain to get exactly that answer (another shape of query, a header given
- * twice, a key not resolved under this token, a result not kept, CORS configured, …) goes to the app.
- */
+ * route answers — without building a WHATWG `Request`, routing or running the middleware chain. A
+ * plain get the read cache does not hold is read as the route reads it (`getSkillJson`). Any request
+ * that is not certain to get exactly that answer (another shape of query, a header given twice, a key
+ * not resolved under this token, a skill not found, CORS configured, …) goes to the app. */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Authenticator } from '../auth/authenticator.js';
 import { extractApiKey } from '../auth/authenticator.js';
@@ -19,13 +19,13 @@ import type { RateLimit } from '../http/rate-limit.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/deps.js';
-import { keptSkillJson, keptSkillRevision } from '../services/skill-reader.js';
+import { getSkillJson, keptSkillJson, keptSkillRevision } from '../services/skill-reader.js';
 import { commonGetQuery, ENVELOPE_HEAD } from './skills.js';
 
 /** What the fast path answers with. */
 export interface FastGetOptions {
   auth: Authenticator;
-  deps: Pick<ServiceDeps, 'readCache'>;
+  deps: ServiceDeps;
   /** The app's rate limit (the same buckets). */
   limiter: RateLimit;
   /** The app's (redacting) logger, for the request line. */
@@ -36,12 +36,13 @@ export interface FastGetOptions {
   enabled: boolean;
 }
 
-/** Gets answered from memory before the framework. */
+/** Gets answered before the framework. */
 export interface FastGets {
   /**
    * Answers `incoming` when it can: false at once when the request is not a get of a skill in a shape
-   * the fast path knows (nothing read, nothing written), else a promise of whether it answered. When
-   * the result is false the response is untouched and the request must go to the app.
+   * the fast path knows (nothing read, nothing written), else a promise of whether it answered (a plain
+   * get not kept is read from the store first). When the result is false the response is untouched
+   * and the request must go to the app.
    */
   answer(incoming: IncomingMessage, outgoing: ServerResponse): false | Promise<boolean>;
   /** Requests answered so far (200 and 304). */
@@ -111,21 +112,23 @@ function readHeaders(raw: readonly string[]): ReadHeaders | null {
 }
 
 /**
- * Creates the fast path of `GET /api/v1/skills/{name}`. It answers only from memory — never reads
- * the store beyond the change token every request reads — so a result is served exactly when the
- * route would serve the same kept result: the token is read after the request arrived (shared with
- * the requests of the same event-loop turn), the caller is the one the authenticator resolved under
- * that token (a key revoked, rotated or created anywhere changes the token), and the kept result or
- * revision is the one kept under that token. The rate limit counts these requests in the same
- * buckets, the request line is logged as the app logs it, and connection limits apply to the socket
+ * Creates the fast path of `GET /api/v1/skills/{name}`. A result is served exactly when the route
+ * would serve it: the token is read after the request arrived (shared with the requests of the same
+ * event-loop turn), the caller is the one the authenticator resolved under that token (a key revoked,
+ * rotated or created anywhere changes the token), and the result is the one kept under that token or,
+ * for a plain get not kept, the one `getSkillJson` reads under it (and keeps), as the route would. The
+ * rate limit counts these requests in the same buckets — a read is made only once the caller's bucket
+ * gave one — the request line is logged as the app logs it, and connection limits apply to the socket
  * whichever way it is answered.
  *
  * Left to the app: any method but GET, other paths, names with anything but `[A-Za-z0-9_-]`, queries
  * other than `level` and the `include_*` flags (see `commonGetQuery`), a `Host` the adapter parses, a
  * request with a body or an `Origin`, a header read here given twice, a malformed `If-None-Match`, a
  * caller not resolved under the current token, a root key, OpenViking's identity headers in dev mode
- * (they name the caller there), a result not kept under the current token
- * (the app then checks the skill's stamp or reads it), an empty rate-limit bucket, and everything
+ * (they name the caller there), an `If-None-Match` whose result and revision are not kept under the
+ * current token (the app then checks the skill's stamp or reads it), a read that gives no result (not
+ * found, a name the name policy refuses, a store error: the app reads again and words the error; the
+ * request taken from the bucket is given back first), an empty rate-limit bucket, and everything
  * when the app answers CORS (`corsOrigins`) or `enabled` is false.
  *
  * @example
@@ -172,13 +175,29 @@ export function createFastGets(options: FastGetOptions): FastGets {
     let etag: string;
     let cacheControl = 'private, no-cache';
     let json: Buffer | null = null;
+    let taken = false;
     const current = ifNoneMatch ? keptSkillRevision(deps, identity, name, query, token) : undefined;
     if (ifNoneMatch && current === undefined) return false;
     if (current?.settled && matchesNoneMatch(ifNoneMatch, `"${current.revision}"`)) {
       etag = `"${current.revision}"`;
     } else {
-      const read = keptSkillJson(deps, identity, name, query, token);
-      if (read === undefined) return false;
+      let read = keptSkillJson(deps, identity, name, query, token);
+      if (read === undefined) {
+        // A plain get not kept: read as the route reads it (`getSkillJson` under the same token), once
+        // the rate limit allowed it, as the app's chain would. Anything but a result — not found, a
+        // name the policy refuses, a store error — is left to the app, which words it; the request
+        // taken is given back, so the bucket counts it once.
+        if (ifNoneMatch) return false;
+        if (!limiter.tryTake(identity)) return false;
+        taken = true;
+        try {
+          read = await getSkillJson(deps, identity, name, query, token);
+        } catch {
+          limiter.giveBack(identity);
+          return false;
+        }
+        if (outgoing.headersSent || outgoing.writableEnded) return true;
+      }
       etag = `"${read.revision}"`;
       cacheControl = read.settled ? 'private, no-cache' : 'private, no-store';
       if (!(read.settled && matchesNoneMatch(ifNoneMatch, etag))) {
@@ -186,7 +205,7 @@ export function createFastGets(options: FastGetOptions): FastGets {
         json = read.json;
       }
     }
-    if (!limiter.tryTake(identity)) return false;
+    if (!taken && !limiter.tryTake(identity)) return false;
     const requestId = requestIdOf(headers['x-request-id']);
     // The headers in the order, and with the names, the app sends them.
     outgoing.setHeader('X-Request-Id', requestId);

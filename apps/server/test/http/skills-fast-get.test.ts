@@ -1,8 +1,9 @@
 /**
- * The fast path of `GET /api/v1/skills/{name}` (answered from memory before the framework): the same
- * bytes as the app's answer for 200 and 304 (status line, headers in order, body), the same rate limit
- * and request line — and never an answer the app would not give: a revoked key, a deleted skill, an
- * update through another replica all go to the app at once.
+ * The fast path of `GET /api/v1/skills/{name}` (answered before the framework, from memory or, for a
+ * plain get not kept, from one read as the route reads): the same bytes as the app's answer for 200 and
+ * 304 (status line, headers in order, body), the same rate limit and request line — and never an
+ * answer the app would not give: a revoked key, a deleted skill, an update through another replica
+ * are answered as the app answers them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type RequestListener, type Server } from 'node:http';
@@ -224,6 +225,57 @@ describe(`GET /api/v1/skills/{name} answered before the framework (${TEST_ENGINE
     // Without `X-Request-Id` each answer gets a UUID of its own, both ways.
     const fresh = await rawGet(fast, '/api/v1/skills/fast-skill');
     expect(fresh.head).toMatch(/^HTTP\/1\.1 200 OK\r\nX-Request-Id: [0-9a-f-]{36}\r\nETag: /);
+  });
+
+  it('reads a get it does not keep as the route does: the same bytes as a cold read through the app', async () => {
+    const { store } = await openStore();
+    const { built } = await serveTwice(store);
+    const revision = await add(built, 'cold-skill');
+    for (const query of SHAPES) {
+      const target = `/api/v1/skills/cold-skill${query}`;
+      const id = { 'X-Request-Id': `cold-${SHAPES.indexOf(query)}` };
+      // Two servers on the same database, nothing kept by either: one reads through the fast path,
+      // the other through the app.
+      await steady(store, async () => {
+        const viaFast = await serveTwice(store);
+        const viaApp = await serveTwice(store);
+        // The caller is resolved once by the app (the fast path answers only callers resolved under
+        // the current token); the listing reads no skill.
+        expect((await rawGet(viaFast.fast, '/api/v1/skills?node_limit=0')).status).toBe(200);
+        const quick = await rawGet(viaFast.fast, target, id);
+        expect(viaFast.built.fastGets.answered, query).toBe(1);
+        const slow = await rawGet(viaApp.app, target, id);
+        expect(slow.status, slow.body.toString()).toBe(200);
+        expect(comparable(quick), query).toEqual(comparable(slow));
+        expect(quick.head).toContain(`\r\nETag: "${revision}"`);
+      });
+    }
+  });
+
+  it('leaves a get it cannot answer to the app after reading, counting it once against the rate limit', async () => {
+    const { store } = await openStore();
+    const { built } = await serveTwice(store);
+    await add(built, 'present');
+    const { built: limited, fast, app } = await serveTwice(store, { limits: { rateLimitPerMinute: 5 } });
+    // The caller resolved (one of the 5).
+    expect((await rawGet(fast, '/api/v1/skills?node_limit=0')).status).toBe(200);
+    // Not found, and a name the name policy refuses: read, then left to the app, which words it.
+    const cases: Array<[string, number]> = [
+      ['/api/v1/skills/absent', 404],
+      [`/api/v1/skills/${'n'.repeat(100)}`, 400],
+    ];
+    for (const [target, status] of cases) {
+      const viaFast = await rawGet(fast, target, { 'X-Request-Id': 'left' });
+      const viaApp = await rawGet(app, target, { 'X-Request-Id': 'left' });
+      expect(viaFast.status, target).toBe(status);
+      expect(comparable(viaFast), target).toEqual(comparable(viaApp));
+    }
+    expect(limited.fastGets.answered).toBe(0);
+    // Those four took the rest of the bucket (each once): the next get, not kept, is refused by the
+    // app without being read.
+    const refused = await rawGet(fast, '/api/v1/skills/present');
+    expect(refused.status).toBe(429);
+    expect(limited.fastGets.answered).toBe(0);
   });
 
   it('answers an HTTP/1.0 request as the app does: Content-Length set, keep-alive when asked', async () => {
