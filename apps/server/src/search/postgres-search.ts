@@ -176,46 +176,29 @@ const TOP_POSTINGS = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last
   ORDER BY l.n`;
 
 /**
- * {@link TOP_POSTINGS} from where an earlier read of each list stopped: per lexeme ($1), its next rows
- * after the row of rank $2 and skill $3 in the order of `skill_terms_by_impact` (rank best first,
- * then skill), down to rank $5 (inclusive) and at most $4 rows, the same columns; and `next`, the
- * best rank below $5 (null when no row is below it: the list ends within the read). The index is
- * entered at the stopping rank; rows of that rank up to the skill already read are skipped by the
- * filter; `next` is one more descent of the index.
+ * {@link TOP_POSTINGS} from where an earlier read of each list stopped: per lexeme ($1), its next `$4`
+ * rows after the row of rank $2 and skill $3 in the order of `skill_terms_by_impact` (rank best first,
+ * then skill), the same columns. The index is entered at the stopping rank; rows of that rank up to
+ * the skill already read are skipped by the filter.
  */
-const TOP_POSTINGS_AFTER = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last,
-    (SELECT t.rank FROM skill_terms t WHERE t.lexeme = l.lexeme AND t.rank < l.min_rank
-      ORDER BY t.rank DESC LIMIT 1) AS next
-  FROM unnest($1::text[], $2::float8[], $3::bigint[], $4::int[], $5::float8[])
-    WITH ORDINALITY AS l(lexeme, after_rank, after_seq, max_rows, min_rank, n)
+const TOP_POSTINGS_AFTER = `SELECT l.n::int AS list, x.seqs, r.ranks, x.count, x.last
+  FROM unnest($1::text[], $2::float8[], $3::bigint[]) WITH ORDINALITY AS l(lexeme, after_rank, after_seq, n)
   CROSS JOIN LATERAL (SELECT string_agg(best.skill_seq::text, ',') AS seqs, count(*)::int AS count,
       min(best.rank) AS last
     FROM (SELECT t.skill_seq, t.rank FROM skill_terms t
       WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
-        AND t.rank >= l.min_rank
-      ORDER BY t.rank DESC, t.skill_seq LIMIT l.max_rows) AS best) AS x
+      ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best) AS x
   CROSS JOIN LATERAL (SELECT string_agg(run.rank::text || ' ' || run.rows, ',' ORDER BY run.rank DESC) AS ranks
     FROM (SELECT best.rank, count(*) AS rows FROM (SELECT t.rank FROM skill_terms t
       WHERE t.lexeme = l.lexeme AND t.rank <= l.after_rank AND (t.rank < l.after_rank OR t.skill_seq > l.after_seq)
-        AND t.rank >= l.min_rank
-      ORDER BY t.rank DESC, t.skill_seq LIMIT l.max_rows) AS best GROUP BY best.rank) AS run) AS r
+      ORDER BY t.rank DESC, t.skill_seq LIMIT $4) AS best GROUP BY best.rank) AS run) AS r
   ORDER BY l.n`;
-
-/**
- * How far down a deeper round reads each list at most, as a fraction of the lowest rank read before:
- * a list's ranks fall in tiers by the field a lexeme is in (one occurrence in a name ≈ 0.61, tags
- * 0.30, description 0.18, body 0.015: `skill_term_rank`), and the skills of one tier are many. A
- * round that reads on to where the ranks fall below half the last read (or to its row limit) and
- * learns the best rank below that gets a bound for unseen skills from the next tier down, where one
- * read to a fixed depth would still be inside the tier (its bound the tier's rank) or far past it.
- */
-const DEEPER_RANK_RATIO = 0.5;
 
 /**
  * A list's rows read so far ({@link TOP_POSTINGS}): skills as text, their ranks as runs (`rank count`,
  * comma-separated), how many, the lowest rank.
  */
-interface PostingsRows {
+interface PostingsRead {
   list: number;
   seqs: string | null;
   ranks: string | null;
@@ -224,22 +207,10 @@ interface PostingsRows {
 }
 
 /**
- * {@link PostingsRows} with what is left of the list: `more` when it may hold rows not read, each of
- * rank `floor` at most (0 when none is left); `cut` when its last read stopped at its rank cut, before
- * its row limit, with rows left.
- */
-interface PostingsRead extends PostingsRows {
-  more: boolean;
-  floor: number;
-  cut: boolean;
-}
-
-/**
- * Each list's best rows: its best `depth` rows ({@link TOP_POSTINGS}) when `before` is null; else
- * `before` (read by a round before) with, for each list that may hold more and has fewer than `depth`
- * rows read, its following rows ({@link TOP_POSTINGS_AFTER}) appended: up to `depth` rows in all,
- * and down to `ratio` times its lowest rank read (0: no cut). Lists read to their end are not read
- * again. The rows of the two reads come from two snapshots, as every statement of a
+ * Each list's best `depth` rows: read from the start ({@link TOP_POSTINGS}) when `before` is null;
+ * else `before` (each list's best `beforeDepth` rows, read by the round before) with, for each list
+ * read to that depth, its following rows ({@link TOP_POSTINGS_AFTER}) appended; lists read to their
+ * end are not read again. The rows of the two reads come from two snapshots, as every statement of a
  * find does: a find is exact for the registry it sees while no skill changes under it.
  */
 async function readPostings(
@@ -247,45 +218,36 @@ async function readPostings(
   lists: readonly PostingList[],
   depth: number,
   before: readonly PostingsRead[] | null,
-  ratio: number,
+  beforeDepth: number,
 ): Promise<PostingsRead[]> {
   if (before === null) {
-    const { rows } = await db.query<PostingsRows>({
+    const { rows } = await db.query<PostingsRead>({
       name: 'skillport-top-postings',
       text: TOP_POSTINGS,
       values: [lists.map((l) => l.lexeme), depth],
     });
-    return rows.map((row) => {
-      const more = row.count >= depth && row.last !== null;
-      return { ...row, more, floor: more ? Number(row.last) : 0, cut: false };
-    });
+    return rows;
   }
   const merged = before.slice();
-  // Lists (by position from 0) with rows left, where their reading stopped, how many rows and how
-  // far down to read.
+  // Lists (by position from 0) with rows left after `beforeDepth`, and where their reading stopped.
   const more: number[] = [];
   const afterRanks: number[] = [];
   const afterSeqs: string[] = [];
-  const limits: number[] = [];
-  const minRanks: number[] = [];
   for (const row of before) {
-    if (!row.more || row.count >= depth || row.seqs === null || row.last === null) continue;
+    if (row.count < beforeDepth || row.seqs === null || row.last === null) continue;
     more.push(row.list - 1);
     afterRanks.push(row.last);
     afterSeqs.push(row.seqs.slice(row.seqs.lastIndexOf(',') + 1));
-    limits.push(depth - row.count);
-    minRanks.push(Number(row.last) * ratio);
   }
   if (more.length === 0) return merged;
-  const { rows } = await db.query<PostingsRows & { next: number | null }>({
+  const { rows } = await db.query<PostingsRead>({
     name: 'skillport-top-postings-after',
     text: TOP_POSTINGS_AFTER,
     values: [
       more.map((n) => lists[n]?.lexeme ?? ''),
       arrayLiteral(afterRanks),
       `{${afterSeqs.join(',')}}`,
-      arrayLiteral(limits),
-      arrayLiteral(minRanks),
+      depth - beforeDepth,
     ],
   });
   const at = new Map(before.map((row, k) => [row.list, k]));
@@ -293,27 +255,14 @@ async function readPostings(
     const n = more[row.list - 1] ?? 0;
     const k = at.get(n + 1);
     const old = k === undefined ? undefined : before[k];
-    if (old === undefined || k === undefined) continue;
-    // Stopped by the row limit: rows of the last rank read may follow. Else every row down to the
-    // cut was read, and an unread row has at most the best rank below it (none: the list is read).
-    const full = row.count >= (limits[row.list - 1] ?? 0) && row.last !== null;
-    const left = full ? true : row.next !== null;
-    const floor = full ? Number(row.last) : Number(row.next ?? 0);
-    const cut = !full && left;
-    if (cut) thresholdOutcomes.cut++;
-    merged[k] =
-      row.count === 0
-        ? { ...old, more: left, floor, cut }
-        : {
-            list: n + 1,
-            seqs: `${old.seqs},${row.seqs}`,
-            ranks: `${old.ranks},${row.ranks}`,
-            count: old.count + row.count,
-            last: row.last,
-            more: left,
-            floor,
-            cut,
-          };
+    if (old === undefined || k === undefined || row.count === 0) continue;
+    merged[k] = {
+      list: n + 1,
+      seqs: `${old.seqs},${row.seqs}`,
+      ranks: `${old.ranks},${row.ranks}`,
+      count: old.count + row.count,
+      last: row.last,
+    };
   }
   return merged;
 }
@@ -383,18 +332,9 @@ const BOUND_MARGIN = 1e-9;
  * by the bound, settled because every row was read, or left to ranking every row; `pruned` counts
  * rounds that left candidates unranked because their rows read show they cannot enter; `deeper`
  * rounds that read deeper without ranking (their candidates' ranks read put none of the top above the
- * bound); `cut` counts lists a deeper round read down to its rank cut ({@link DEEPER_RANK_RATIO})
- * rather than to its row limit, `uncut` rounds that did not settle so and read those lists on.
+ * bound).
  */
-export const thresholdOutcomes = {
-  bound: 0,
-  exhausted: 0,
-  fallback: 0,
-  pruned: 0,
-  deeper: 0,
-  cut: 0,
-  uncut: 0,
-};
+export const thresholdOutcomes = { bound: 0, exhausted: 0, fallback: 0, pruned: 0, deeper: 0 };
 
 /** BM25 contribution of one term (the formula of the queries, in the same order). */
 function contribution(idf: number, rank: number): number {
@@ -433,7 +373,7 @@ function upperRelevance(
   return total * (1 + BOUND_MARGIN);
 }
 
-/** A round's postings as read: per list whether every row was read, and the rank an unread row has at most. */
+/** A round's postings as read: per list whether every row was read, and the lowest rank read. */
 interface RoundRead {
   /** The candidate skills (every skill read), in order of first reading. */
   seqs: number[];
@@ -445,7 +385,7 @@ interface RoundRead {
    */
   lowers: Float64Array;
   exhausted: boolean[];
-  /** Per list, the rank an unread row has at most; 0 when every row was read. */
+  /** Per list, the lowest rank read; 0 when every row was read. */
   lowest: number[];
   /** The relevance a skill read in no list can have at most. */
   bound: number;
@@ -458,25 +398,32 @@ interface RoundRead {
 }
 
 /**
- * Reads a round's postings ({@link readPostings}): the candidates and, per candidate, what the rows
- * read tell of its relevance at most — per list, its rank when read there, else the rank an unread
- * row of the list has at most (its `floor`: 0 for a list read to its end, the skill is not in it).
+ * Reads a round's postings ({@link TOP_POSTINGS} rows): the candidates and, per candidate, what the
+ * rows read tell of its relevance at most — per list, its rank when read there, else the list's
+ * lowest rank read (0 for a list read to its end: the skill is not in it).
  */
 function readRound(
   terms: readonly RankTerm[],
   stats: readonly TermStats[],
   idfs: readonly number[],
   lists: readonly PostingList[],
-  rows: readonly PostingsRead[],
+  rows: ReadonlyArray<{
+    list: number;
+    seqs: string | null;
+    ranks: string | null;
+    count: number;
+    last: number | null;
+  }>,
+  depth: number,
 ): RoundRead {
   const exhausted = lists.map(() => true);
   const lowest = lists.map(() => 0);
   let read = 0;
   for (const row of rows) {
     read += row.count;
-    if (row.more) {
+    if (row.count >= depth) {
       exhausted[row.list - 1] = false;
-      lowest[row.list - 1] = row.floor;
+      lowest[row.list - 1] = Number(row.last);
     }
   }
   // Per term, the rank of a skill read in none of its lists at most.
@@ -634,9 +581,8 @@ function byRelevance(a: KeyRow, b: KeyRow): number {
  * The best `budget` lexical matches in scope, exactly as {@link LEXICAL_BY_TERMS} ranks them, reading
  * each lexeme's rows best first (a threshold algorithm): per round, the best `depth` rows of every
  * lexeme of the query give the candidate skills (a deeper round reads on from where the round before
- * stopped, down to a rank cut: {@link readPostings}). A skill not among them has, for every lexeme, a
- * rank at most the list's floor (the lowest rank read, or the best below the cut; none when every row
- * was read), so its relevance is at most the
+ * stopped, {@link readPostings}). A skill not among them has, for every lexeme, a
+ * rank at most the lowest rank read (none when every row was read), so its relevance is at most the
  * sum of those ranks' contributions (the bound); a candidate's, at most that with the ranks read of it
  * instead ({@link upperEstimates}). When fewer than `budget` candidates can end above the bound, the
  * round cannot settle and reads deeper at once. Otherwise the candidates are ranked exactly
@@ -728,12 +674,11 @@ async function thresholdCandidates(
     });
     return rows;
   };
-  /**
-   * Ranks what a round read: its rows when they settle the top `budget`, else null (read deeper, or
-   * rank every row after the last round).
-   */
-  const settle = async (round: number, postings: readonly PostingsRead[]): Promise<KeyRow[] | null> => {
-    const reading = readRound(terms, stats, idfs, lists, postings);
+  let depth = firstDepth;
+  let postings: PostingsRead[] | null = null;
+  for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
+    postings = await readPostings(db, lists, depth, postings, depth / DEPTH_GROWTH);
+    const reading = readRound(terms, stats, idfs, lists, postings, depth);
     const { seqs, uppers, lowers, exhausted, bound } = reading;
     const done = exhausted.every(Boolean);
     // Before the last round, a round whose `budget`-th candidate is not shown above the bound by the
@@ -743,7 +688,7 @@ async function thresholdCandidates(
       const kthLower = kthLargest(lowers.slice(), budget);
       if (!(kthLower > bound)) {
         thresholdOutcomes.deeper++;
-        return null;
+        continue;
       }
     }
     // Candidates are ranked exactly in batches, best upper estimate first, each batch larger; those
@@ -792,33 +737,18 @@ async function thresholdCandidates(
       rows = [...rows, ...ranked].sort(byRelevance).slice(0, budget);
     }
     if (dropped) thresholdOutcomes.pruned++;
-    if (!settles) return null;
+    if (!settles) continue;
     if (done) {
       thresholdOutcomes.exhausted++;
       return rows;
     }
-    if (rows.length < budget) return null;
-    // Bound of an unseen skill: per term, its rank is at most its lists' floors.
+    if (rows.length < budget) continue;
+    // Bound of an unseen skill: per term, its rank is at most the lowest read.
     const last = Number(rows[rows.length - 1]?.lexical);
     if (last > bound) {
       thresholdOutcomes.bound++;
       return rows;
     }
-    return null;
-  };
-  let depth = firstDepth;
-  let postings: PostingsRead[] | null = null;
-  for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
-    postings = await readPostings(db, lists, depth, postings, round === 0 ? 0 : DEEPER_RANK_RATIO);
-    let found = await settle(round, postings);
-    if (found === null && postings.some((p) => p.cut)) {
-      // Read down to the rank cut, the round did not settle: its lists cut short are read on to the
-      // round's row limit (as far as a round without the cut reads), and ranked again.
-      thresholdOutcomes.uncut++;
-      postings = await readPostings(db, lists, depth, postings, 0);
-      found = await settle(round, postings);
-    }
-    if (found !== null) return found;
   }
   thresholdOutcomes.fallback++;
   return null;
