@@ -233,19 +233,22 @@ function piecesOf(doc: {
 /**
  * The entries of the rows a pass tokenized (term, seq, weighted instance count), in typed arrays
  * (16 bytes an entry, no object or array per term: a chunk of 1,024 skills holds ~300,000 entries),
- * then grouped by term for writing.
+ * each term's chained in the order added (seqs ascending): reading a term's entries costs its own
+ * entries, never a pass over the whole table (grouping ~300,000 entries at once took ~3–9 ms, one
+ * unit of work longer than a step's budget).
  */
 class EntryTable {
   /** Each term's id (ids in first-seen order) and each id's term. */
   private readonly ids = new Map<string, number>();
   readonly terms: string[] = [];
-  private termIds = new Int32Array(4096);
+  /** Each term's first and last entry (index by term id). */
+  private heads = new Int32Array(1024);
+  private tails = new Int32Array(1024);
+  /** Each entry's next entry of the same term (-1: its last), seq and weighted count. */
+  private nexts = new Int32Array(4096);
   private seqs = new Int32Array(4096);
   private freqs = new Float64Array(4096);
   private n = 0;
-  /** Entry indices grouped by term id (each term's in seq order), and where each term's start. */
-  private order: Int32Array | null = null;
-  private starts: Int32Array | null = null;
 
   /** Adds `weight` to the entry of `term` in row `seq` (a row's terms are added row after row). */
   add(term: string, seq: number, weight: number): void {
@@ -254,17 +257,27 @@ class EntryTable {
       id = this.terms.length;
       this.ids.set(term, id);
       this.terms.push(term);
-    }
-    const last = this.n - 1;
-    if (last >= 0 && this.termIds[last] === id && this.seqs[last] === seq) {
-      this.freqs[last] = (this.freqs[last] as number) + weight;
-      return;
+      if (id === this.heads.length) {
+        const heads = new Int32Array(id * 2);
+        heads.set(this.heads);
+        this.heads = heads;
+        const tails = new Int32Array(id * 2);
+        tails.set(this.tails);
+        this.tails = tails;
+      }
+      this.heads[id] = -1;
+    } else {
+      const last = this.tails[id] as number;
+      if (this.seqs[last] === seq) {
+        this.freqs[last] = (this.freqs[last] as number) + weight;
+        return;
+      }
     }
     if (this.n === this.seqs.length) {
       const size = this.n * 2;
-      const termIds = new Int32Array(size);
-      termIds.set(this.termIds);
-      this.termIds = termIds;
+      const nexts = new Int32Array(size);
+      nexts.set(this.nexts);
+      this.nexts = nexts;
       const seqs = new Int32Array(size);
       seqs.set(this.seqs);
       this.seqs = seqs;
@@ -272,10 +285,13 @@ class EntryTable {
       freqs.set(this.freqs);
       this.freqs = freqs;
     }
-    this.termIds[this.n] = id;
-    this.seqs[this.n] = seq;
-    this.freqs[this.n] = weight;
-    this.n++;
+    const at = this.n++;
+    this.nexts[at] = -1;
+    this.seqs[at] = seq;
+    this.freqs[at] = weight;
+    if (this.heads[id] === -1) this.heads[id] = at;
+    else this.nexts[this.tails[id] as number] = at;
+    this.tails[id] = at;
   }
 
   /**
@@ -283,33 +299,14 @@ class EntryTable {
    * a part stores (int32 and float32 little-endian).
    */
   entriesOf(id: number): { seqs: Int32Array; freqs: Float32Array } {
-    if (this.order === null || this.starts === null) {
-      // Grouped once, by a counting sort of the entries by term id (stable: seqs stay ascending).
-      const starts = new Int32Array(this.terms.length + 1);
-      for (let i = 0; i < this.n; i++) {
-        const at = (this.termIds[i] as number) + 1;
-        starts[at] = (starts[at] as number) + 1;
-      }
-      for (let t = 0; t < this.terms.length; t++)
-        starts[t + 1] = (starts[t + 1] as number) + (starts[t] as number);
-      const next = starts.slice(0, this.terms.length);
-      const order = new Int32Array(this.n);
-      for (let i = 0; i < this.n; i++) {
-        const t = this.termIds[i] as number;
-        order[next[t] as number] = i;
-        next[t] = (next[t] as number) + 1;
-      }
-      this.order = order;
-      this.starts = starts;
-    }
-    const from = this.starts[id] as number;
-    const to = this.starts[id + 1] as number;
-    const seqs = new Int32Array(to - from);
-    const freqs = new Float32Array(to - from);
-    for (let k = from; k < to; k++) {
-      const i = this.order[k] as number;
-      seqs[k - from] = this.seqs[i] as number;
-      freqs[k - from] = this.freqs[i] as number;
+    let count = 0;
+    for (let i = this.heads[id] as number; i !== -1; i = this.nexts[i] as number) count++;
+    const seqs = new Int32Array(count);
+    const freqs = new Float32Array(count);
+    let k = 0;
+    for (let i = this.heads[id] as number; i !== -1; i = this.nexts[i] as number, k++) {
+      seqs[k] = this.seqs[i] as number;
+      freqs[k] = this.freqs[i] as number;
     }
     return { seqs, freqs };
   }
