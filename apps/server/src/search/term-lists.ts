@@ -108,6 +108,12 @@ const DROP_BATCH = 256;
 const SCAN_SPAN = 8192;
 
 /**
+ * Estimated work of rewriting one part of a term's list, µs, before its entries (see `COST.part`):
+ * a step of budget b rewrites at most ⌈b / TERM_LIST_PART_COST⌉ parts.
+ */
+export const TERM_LIST_PART_COST = 50;
+
+/**
  * Work estimates of a step, in µs of CPU of this machine class: a step stops once their sum reaches
  * its budget (and after its time budget), between units. (They were ~3× the CPU they stand for, so
  * a step of the store's 4,096 µs took ~1.3 ms: a first build at 10,000 skills committed ~10,800
@@ -125,8 +131,12 @@ const COST = {
   perChar: 0.033,
   /** Reading {@link TERMS_PER_UNIT} terms of a row. */
   terms: 270,
-  /** Rewriting one part: fixed part, and per entry. */
-  part: 20,
+  /**
+   * Rewriting one part: fixed part (~20 µs in the step, and ~30 µs of the commit, which writes the
+   * B-tree page the part dirtied: a first build's parts of one chunk lie on as many pages as
+   * terms), and per entry. (At 20 a step of ~200 parts took ~3 ms, then ~6 ms to commit.)
+   */
+  part: TERM_LIST_PART_COST,
   perEntry: 0.033,
   /** Writing one term's entries of a delta segment (appended). */
   delta: 3,

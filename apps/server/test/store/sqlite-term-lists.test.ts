@@ -30,6 +30,7 @@ import {
   runTermListStep,
   stemsOf,
   TERM_LIST_CHUNK,
+  TERM_LIST_PART_COST,
   TermListBuilder,
   type TermListStepReport,
   unitedLists,
@@ -347,6 +348,41 @@ describe('per-term match lists', () => {
       });
       expect(steps).toBeGreaterThan(lists.length);
       expect(most).toBe(1);
+      expect(stepped.db.prepare(LISTS).raw(true).all()).toEqual(lists);
+      expect(readTermListState(stepped)).toEqual(readTermListState(whole));
+    } finally {
+      whole.db.close();
+      stepped.db.close();
+    }
+  });
+
+  it("bound each step of the store's budget: parts rewritten (each a page the commit writes) and work", () => {
+    const whole = scratch('whole-bounded');
+    const stepped = scratch('stepped-bounded');
+    try {
+      expect(build(whole, new TermListBuilder(), Number.MAX_SAFE_INTEGER)).toBe(1);
+      const lists = whole.db.prepare(LISTS).raw(true).all();
+      // The store's step: 64 pages × 64 µs (create-sqlite-store.ts).
+      const budget = 64 * 64;
+      let mostParts = 0;
+      let mostWork = 0;
+      const steps = build(stepped, new TermListBuilder(), budget, (report) => {
+        mostParts = Math.max(mostParts, report.parts);
+        mostWork = Math.max(mostWork, report.work);
+        return undefined;
+      });
+      // A chunk of the real size holds more terms than one step may rewrite.
+      const partsWritten = whole.db
+        .prepare('SELECT count(*) FROM search_term_lists')
+        .pluck(true)
+        .get() as number;
+      expect(partsWritten).toBeGreaterThan(2 * Math.ceil(budget / TERM_LIST_PART_COST));
+      expect(steps).toBeGreaterThan(2);
+      expect(mostParts).toBeGreaterThan(0);
+      expect(mostParts).toBeLessThanOrEqual(Math.ceil(budget / TERM_LIST_PART_COST));
+      // A step stops at its budget between units; the last unit (a part, a body piece) overshoots it
+      // by at most its own estimate.
+      expect(mostWork).toBeLessThan(budget + 400);
       expect(stepped.db.prepare(LISTS).raw(true).all()).toEqual(lists);
       expect(readTermListState(stepped)).toEqual(readTermListState(whole));
     } finally {
