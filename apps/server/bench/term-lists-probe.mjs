@@ -7,11 +7,13 @@
 //
 // `build` empties the lists of `<data dir>/skillport.db` (migrated first, as the server would) and
 // builds them in steps of the server's budget (4,096 estimated µs, 4 ms): CPU s, CPU µs per skill
-// indexed, steps, the longest step's CPU (ms), parts written, and the V8 heap's peak between steps
+// indexed, steps, the steps' CPU (ms: p50, p99 and the longest), parts written, and the V8 heap's peak between steps
 // (MB; with --expose-gc, measured after a full collection every 64 steps, outside the CPU figures). `upkeep` (lists built first, if not) adds `writes` skills of the large corpus
 // (default 200; new names, as the server bench's adds), `per pass` of them (default 10) between
 // upkeep passes run to the end, and prints CPU µs, parts rewritten and delta segment rows written
-// per written skill, and the longest step's CPU (ms). One JSON line
+// per written skill, and the longest step's CPU (ms). The WAL is checkpointed between steps, outside
+// the CPU figures, as the threaded server's checkpointer thread does (its connection's own
+// `wal_autocheckpoint` is that server's backstop, so a step's commit does not checkpoint). One JSON line
 // each. Env: BENCH_TERM_LISTS_DIST (the built server folder, default ../dist), SKILLPORT_CORPUS_LARGE.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,6 +24,9 @@ const dist = path.resolve(here, process.env.BENCH_TERM_LISTS_DIST ?? '../dist');
 const lists = await import(pathToFileURL(path.join(dist, 'search/term-lists.js')).href);
 const { openConnection } = await import(pathToFileURL(path.join(dist, 'store/sqlite/connection.js')).href);
 const { createSqliteStore } = await import(pathToFileURL(path.join(dist, 'index.js')).href);
+const { WAL_BACKSTOP_PAGES } = await import(
+  pathToFileURL(path.join(dist, 'store/sqlite/wal-checkpointer.js')).href
+);
 
 const [mode, dataDir, writesArg = '200', perPassArg = '10'] = process.argv.slice(2);
 if ((mode !== 'build' && mode !== 'upkeep') || dataDir === undefined) {
@@ -34,7 +39,7 @@ const BUDGET = 64 * 64;
 
 // Migrate (the store opens and closes), then work on a connection of our own.
 await (await createSqliteStore({ dataDir })).close();
-const conn = openConnection(file);
+const conn = openConnection(file, { walAutocheckpointPages: WAL_BACKSTOP_PAGES });
 
 function cpuUs() {
   const { user, system } = process.cpuUsage();
@@ -46,17 +51,31 @@ function cpuUs() {
  * rewritten, delta segment rows written.
  */
 function runPasses(builder) {
-  const totals = { cpuUs: 0, steps: 0, longestMs: 0, rows: 0, parts: 0, deltas: 0, heapPeakMb: 0 };
+  const totals = {
+    cpuUs: 0,
+    steps: 0,
+    longestMs: 0,
+    rows: 0,
+    parts: 0,
+    deltas: 0,
+    heapPeakMb: 0,
+    stepUs: [],
+  };
   for (;;) {
     const cpu = cpuUs();
     const more = lists.runTermListStep(conn, builder, BUDGET);
     const used = cpuUs() - cpu;
     totals.cpuUs += used;
+    totals.stepUs.push(used);
     totals.longestMs = Math.max(totals.longestMs, used / 1000);
     totals.rows += builder.last.rows;
     totals.parts += builder.last.parts;
     totals.deltas += builder.last.deltas ?? 0;
     if (totals.steps % 64 === 0) {
+      // The checkpointer's work (another thread in the server), not counted.
+      const cpuCheckpoint = cpuUs();
+      conn.db.pragma('wal_checkpoint(PASSIVE)');
+      totals.cpuUs -= cpuUs() - cpuCheckpoint;
       // With --expose-gc: the heap that survives a full collection (what the step keeps).
       const cpuBefore = cpuUs();
       globalThis.gc?.();
@@ -66,6 +85,14 @@ function runPasses(builder) {
     if (!more) return totals;
     totals.steps++;
   }
+}
+
+/** p50, p99 and max of step CPU µs, in ms. */
+function percentiles(us) {
+  const sorted = Float64Array.from(us).sort();
+  const at = (q) =>
+    +((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) / 1000).toFixed(1);
+  return { p50: at(0.5), p99: at(0.99), max: at(1) };
 }
 
 const skills = conn.db.prepare('SELECT count(*) FROM skills').pluck(true).get();
@@ -81,6 +108,7 @@ if (mode === 'build' || lists.readTermListState(conn)?.covered == null) {
     cpuS: +(t.cpuUs / 1e6).toFixed(2),
     cpuUsPerSkill: Math.round(t.cpuUs / skills),
     steps: t.steps,
+    stepCpuMs: percentiles(t.stepUs),
     longestStepCpuMs: +t.longestMs.toFixed(1),
     parts: t.parts,
     heapPeakMb: +t.heapPeakMb.toFixed(1),
