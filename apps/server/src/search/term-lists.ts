@@ -661,28 +661,11 @@ export class TermListBuilder {
       const seq = work.rows[work.tokenized++] as number;
       if (!work.delta) work.replaced[seq - work.chunk * this.chunk] = 1;
       tokenizer.forget();
-      const stored = conn.stmt(ROW_TEXT).get(seq) as
-        | {
-            name: string;
-            tags: string;
-            description: string;
-            overview: string | null;
-            body: string;
-            origin: number;
-          }
-        | undefined;
+      const stored = readRowDocument(conn, seq);
       report.work += COST.row;
       // Deleted, or written again after the pass's target (the next pass takes it): no entries now.
       if (stored === undefined || stored.origin > work.target) return;
-      const doc = segmentSearchDocument(
-        buildSearchDocument({
-          name: stored.name,
-          tags: JSON.parse(stored.tags) as string[],
-          description: stored.description,
-          overview: stored.overview,
-          body: stored.body,
-        }),
-      );
+      const doc = stored.doc;
       work.row = { seq, pieces: piecesOf(doc), added: 0, after: '' };
       report.rows++;
       return;
@@ -998,4 +981,37 @@ export function unitedLists(
   const unitedFreqs = new Float32Array(distinct);
   for (let i = 0; i < distinct; i++) unitedFreqs[i] = sums[united[i] as number] as number;
   return { seqs: united, freqs: unitedFreqs };
+}
+
+/**
+ * Reads a search row's indexed text and builds its segmented search document (the text FTS5
+ * indexed for it), with the row's current FTS5 origin.
+ *
+ * @returns undefined when the row is gone
+ */
+export function readRowDocument(
+  conn: Connection,
+  seq: number,
+): { doc: ReturnType<typeof segmentSearchDocument>; origin: number } | undefined {
+  const stored = conn.stmt(ROW_TEXT).get(seq) as
+    | {
+        name: string;
+        tags: string;
+        description: string;
+        overview: string | null;
+        body: string;
+        origin: number;
+      }
+    | undefined;
+  if (stored === undefined) return undefined;
+  const doc = segmentSearchDocument(
+    buildSearchDocument({
+      name: stored.name,
+      tags: JSON.parse(stored.tags) as string[],
+      description: stored.description,
+      overview: stored.overview,
+      body: stored.body,
+    }),
+  );
+  return { doc, origin: stored.origin };
 }

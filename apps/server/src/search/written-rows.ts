@@ -1,12 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Connection } from '../store/sqlite/connection.js';
-import { segmentSearchDocument } from './cjk-segment.js';
 import { FIELD_WEIGHTS, type SearchField } from './score.js';
-import { buildSearchDocument } from './search-document.js';
-
-/** A search row's indexed text, with the row's current FTS5 origin. */
-const ROW_TEXT = `SELECT s.name, s.tags, s.description, s.overview, s.body, d.origin FROM skills s
-  JOIN skills_fts_docsize d ON d.id = s.seq WHERE s.seq = ?`;
+import { readRowDocument } from './term-lists.js';
 
 /**
  * Rows whose terms {@link WrittenRows} keeps, the oldest making room (~10–20 KB each, so ~4 MB per
@@ -85,26 +80,9 @@ export class WrittenRows {
   private termsOf(conn: Connection, seq: number, origin: number): RowTerms | null {
     const kept = this.rows.get(seq);
     if (kept !== undefined && kept.origin === origin) return kept;
-    const stored = conn.stmt(ROW_TEXT).get(seq) as
-      | {
-          name: string;
-          tags: string;
-          description: string;
-          overview: string | null;
-          body: string;
-          origin: number;
-        }
-      | undefined;
+    const stored = readRowDocument(conn, seq);
     if (stored === undefined || stored.origin !== origin) return null;
-    const doc = segmentSearchDocument(
-      buildSearchDocument({
-        name: stored.name,
-        tags: JSON.parse(stored.tags) as string[],
-        description: stored.description,
-        overview: stored.overview,
-        body: stored.body,
-      }),
-    );
+    const doc = stored.doc;
     if (tokenizer === null) {
       const db = new Database(':memory:');
       db.exec(`CREATE VIRTUAL TABLE doc USING fts5(name, tags, description, overview, body,
