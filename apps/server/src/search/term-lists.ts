@@ -85,9 +85,32 @@ const END_PASS = `UPDATE search_term_build SET covered = target, merged = target
 const END_DELTA_PASS = `UPDATE search_term_build SET covered = target, target = NULL, next_seq = NULL, delta = 0
   WHERE id = 1`;
 const ABANDON_PASS = 'UPDATE search_term_build SET target = NULL, next_seq = NULL, delta = 0 WHERE id = 1';
-const LIST_OF = 'SELECT term, chunk, origin, seqs, freqs FROM search_term_lists WHERE term = ?';
-const LISTS_FROM =
-  'SELECT term, chunk, origin, seqs, freqs FROM search_term_lists WHERE term >= ? AND term < ?';
+/**
+ * The parts of a term (or of every term in a range), in (term, chunk) order, as one row: each
+ * part's origin and byte lengths as text (`origin seqBytes freqBytes origin …`), then the parts'
+ * seqs and the parts' counts, each concatenated into one blob. A row per part cost a buffer per
+ * blob (~4 µs a part, most of a find's CPU); one row costs ~1 µs a part. The blobs go through
+ * `group_concat` as text, which keeps their bytes only in a UTF-8 database ({@link partsSql}).
+ */
+function partsQuery(where: string, order: string, blobs: (column: string) => string): string {
+  return `SELECT group_concat(origin || ' ' || length(seqs) || ' ' || length(freqs), ' '), ${blobs('seqs')},
+  ${blobs('freqs')} FROM (SELECT origin, seqs, freqs FROM search_term_lists WHERE ${where} ORDER BY ${order})`;
+}
+const asText = (column: string) => `CAST(group_concat(${column}, '') AS BLOB)`;
+const asHex = (column: string) => `unhex(group_concat(hex(${column}), ''))`;
+const PARTS = {
+  text: {
+    one: partsQuery('term = ?', 'chunk', asText),
+    range: partsQuery('term >= ? AND term < ?', 'term, chunk', asText),
+  },
+  hex: {
+    one: partsQuery('term = ?', 'chunk', asHex),
+    range: partsQuery('term >= ? AND term < ?', 'term, chunk', asHex),
+  },
+};
+/** The term, chunk and origin of each part (to place the delta segments' entries). */
+const PART_ORIGINS_OF = 'SELECT term, chunk, origin FROM search_term_lists WHERE term = ?';
+const PART_ORIGINS_FROM = 'SELECT term, chunk, origin FROM search_term_lists WHERE term >= ? AND term < ?';
 /** The first delta segment above an origin. */
 const NEXT_SEGMENT = 'SELECT origin FROM search_term_deltas WHERE origin > ? ORDER BY origin LIMIT 1';
 const FIRST_SEGMENT = 'SELECT origin FROM search_term_deltas ORDER BY origin LIMIT 1';
@@ -844,6 +867,83 @@ function nextUnionMark(size: number): number {
   return unionScratch.mark;
 }
 
+/** The statements of {@link partsQuery} that keep a connection's blobs exact, by its encoding. */
+const partsStatements = new WeakMap<Connection, { one: string; range: string }>();
+
+/**
+ * The part statements for `conn`: blobs concatenated as text in a UTF-8 database (their bytes are
+ * the text's), as hexadecimal in any other (text there would be converted; ~2× the CPU).
+ */
+function partsSql(conn: Connection): { one: string; range: string } {
+  let sql = partsStatements.get(conn);
+  if (sql === undefined) {
+    sql = conn.db.pragma('encoding', { simple: true }) === 'UTF-8' ? PARTS.text : PARTS.hex;
+    partsStatements.set(conn, sql);
+  }
+  return sql;
+}
+
+/** The parts of a term (or a range of terms): each part's origin and entry count, and their entries. */
+interface PartsRead {
+  /** Each part's origin, in (term, chunk) order. */
+  origins: number[];
+  /** Each part's number of entries (its entries follow the previous part's in `seqs` and `freqs`). */
+  counts: number[];
+  seqs: Int32Array;
+  freqs: Float32Array;
+}
+
+/**
+ * Reads the parts of `term` (or of every term in `[term, upper)`) in one row.
+ *
+ * @throws Error when a part's blobs do not hold the same number of 4-byte entries (a damaged part)
+ */
+function readParts(conn: Connection, term: string, upper: string | undefined): PartsRead {
+  const sql = partsSql(conn);
+  const [meta, seqBytes, freqBytes] = (
+    upper === undefined
+      ? conn.stmt(sql.one).raw(true).get(term)
+      : conn.stmt(sql.range).raw(true).get(term, upper)
+  ) as [string | null, Uint8Array | null, Uint8Array | null];
+  const origins: number[] = [];
+  const counts: number[] = [];
+  if (meta === null || seqBytes === null || freqBytes === null) {
+    return { origins, counts, seqs: new Int32Array(0), freqs: new Float32Array(0) };
+  }
+  // `origin seqBytes freqBytes` per part, space-separated integers (an origin may be negative).
+  const values: number[] = [];
+  let value = 0;
+  let negative = false;
+  for (let i = 0; i <= meta.length; i++) {
+    const code = i < meta.length ? meta.charCodeAt(i) : 32;
+    if (code === 32) {
+      values.push(negative ? -value : value);
+      value = 0;
+      negative = false;
+    } else if (code === 45) negative = true;
+    else value = value * 10 + (code - 48);
+  }
+  let seqTotal = 0;
+  let freqTotal = 0;
+  for (let k = 0; k + 2 < values.length; k += 3) {
+    const seqLength = values[k + 1] as number;
+    const freqLength = values[k + 2] as number;
+    if (seqLength !== freqLength || (seqLength & 3) !== 0) break;
+    origins.push(values[k] as number);
+    counts.push(seqLength >> 2);
+    seqTotal += seqLength;
+    freqTotal += freqLength;
+  }
+  if (
+    origins.length * 3 !== values.length ||
+    seqTotal !== seqBytes.byteLength ||
+    freqTotal !== freqBytes.byteLength
+  ) {
+    throw new Error(`per-term list parts of "${term}" do not hold one count per seq`);
+  }
+  return { origins, counts, seqs: int32s(seqBytes), freqs: float32s(freqBytes) };
+}
+
 /** Which entries of the stored parts and segments count (see the rules in this file's comment). */
 export interface ListedRows {
   /** Token count of each search row by seq; -1: no such row. */
@@ -871,11 +971,7 @@ export function unitedLists(
   upper: string | undefined,
   rows: ListedRows,
 ): { seqs: Int32Array; freqs: Float32Array } {
-  const parts = (
-    upper === undefined
-      ? conn.stmt(LIST_OF).raw(true).all(term)
-      : conn.stmt(LISTS_FROM).raw(true).all(term, upper)
-  ) as Array<[string, number, number, Uint8Array, Uint8Array]>;
+  const parts = readParts(conn, term, upper);
   const { lengths, origins, covered } = rows;
   const merged = rows.merged ?? covered;
   const segments = merged < covered ? segmentsJson(conn, merged, covered) : null;
@@ -886,8 +982,7 @@ export function unitedLists(
         ? conn.stmt(DELTA_OF).raw(true).all(segments, term)
         : conn.stmt(DELTAS_FROM).raw(true).all(segments, term, upper)
   ) as Array<[origin: number, term: string, seqs: Uint8Array, freqs: Uint8Array]>;
-  let total = 0;
-  for (const part of parts) total += part[3].byteLength >> 2;
+  let total = parts.seqs.length;
   for (const delta of deltas) total += delta[2].byteLength >> 2;
   const seqs = new Int32Array(total);
   const freqs = new Float32Array(total);
@@ -895,26 +990,34 @@ export function unitedLists(
   // Whether the entries kept so far ascend (one term's parts do; a second term starts over).
   let ascending = true;
   let last = -1;
-  for (const [, , partOrigin, seqBytes, freqBytes] of parts) {
-    const limit = Math.min(partOrigin, covered);
-    const partSeqs = int32s(seqBytes);
-    const partFreqs = float32s(freqBytes);
-    for (let i = 0; i < partSeqs.length; i++) {
+  const { seqs: partSeqs, freqs: partFreqs } = parts;
+  const lengthsEnd = lengths.length;
+  let at = 0;
+  for (let p = 0; p < parts.origins.length; p++) {
+    const limit = Math.min(parts.origins[p] as number, covered);
+    const end = at + (parts.counts[p] as number);
+    for (let i = at; i < end; i++) {
       const seq = partSeqs[i] as number;
-      if (seq >= lengths.length || (lengths[seq] as number) < 0 || (origins[seq] as number) > limit) continue;
+      if (seq >= lengthsEnd || (lengths[seq] as number) < 0 || (origins[seq] as number) > limit) continue;
       if (seq <= last) ascending = false;
       last = seq;
       seqs[n] = seq;
       freqs[n] = partFreqs[i] as number;
       n++;
     }
+    at = end;
   }
   const listed = n;
   if (deltas.length > 0) {
     // The origin of each part of the terms, by term and chunk: a row at or below it is in the part.
     const chunk = rows.chunk ?? TERM_LIST_CHUNK;
     const partOrigins = new Map<string, number>();
-    for (const [partTerm, partChunk, partOrigin] of parts)
+    const placed = (
+      upper === undefined
+        ? conn.stmt(PART_ORIGINS_OF).raw(true).all(term)
+        : conn.stmt(PART_ORIGINS_FROM).raw(true).all(term, upper)
+    ) as Array<[string, number, number]>;
+    for (const [partTerm, partChunk, partOrigin] of placed)
       partOrigins.set(`${partChunk} ${partTerm}`, partOrigin);
     for (const [segmentOrigin, deltaTerm, seqBytes, freqBytes] of deltas) {
       const limit = Math.min(segmentOrigin, covered);

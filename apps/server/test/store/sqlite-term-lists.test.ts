@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseSkillMd } from '@skillport/core';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findCorpus } from '../../../../scripts/test-corpus.js';
 import { isCjkToken } from '../../src/search/cjk-segment.js';
@@ -26,6 +27,7 @@ import {
 } from '../../src/search/sqlite-search.js';
 import {
   MAX_SEGMENTS,
+  prefixUpper,
   readTermListState,
   runTermListStep,
   stemsOf,
@@ -296,6 +298,55 @@ describe('per-term match lists', () => {
           find(new TermCache(), query, true),
         );
       }
+    }
+  });
+
+  it('read the same entries from a file in UTF-16 (their blobs concatenated as hexadecimal there)', () => {
+    const file = path.join(dir, 'utf16.db');
+    const copy = new Database(file);
+    copy.pragma("encoding = 'UTF-16le'");
+    for (const table of ['search_term_lists', 'search_term_deltas']) {
+      copy.exec(
+        conn.db.prepare('SELECT sql FROM sqlite_master WHERE name = ?').pluck(true).get(table) as string,
+      );
+      const rows = conn.db.prepare(`SELECT * FROM ${table}`).all() as Array<Record<string, unknown>>;
+      const columns = Object.keys(rows[0] ?? {});
+      const insert = copy.prepare(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+      );
+      copy.transaction(() => {
+        for (const row of rows) insert.run(...columns.map((column) => row[column]));
+      })();
+    }
+    copy.close();
+    const utf16 = openConnection(file, { readonly: true });
+    try {
+      expect(utf16.db.pragma('encoding', { simple: true })).toBe('UTF-16le');
+      const state = readTermListState(conn);
+      const lengths = readRowLengths(conn);
+      expect(state?.covered).not.toBeNull();
+      expect(lengths).not.toBeNull();
+      const rows = {
+        lengths: lengths?.lengths as Int32Array,
+        origins: lengths?.origins as Float64Array,
+        covered: state?.covered as number,
+        merged: state?.merged,
+      };
+      let entries = 0;
+      for (const word of WORDS) {
+        const [term] = stemsOf(word);
+        if (term === undefined) continue;
+        for (const upper of [undefined, prefixUpper(term)]) {
+          const want = unitedLists(conn, term, upper, rows);
+          const got = unitedLists(utf16, term, upper, rows);
+          expect([...got.seqs], `${term} ${upper ?? ''}`).toEqual([...want.seqs]);
+          expect([...got.freqs], `${term} ${upper ?? ''}`).toEqual([...want.freqs]);
+          entries += want.seqs.length;
+        }
+      }
+      expect(entries).toBeGreaterThan(100);
+    } finally {
+      utf16.db.close();
     }
   });
 
