@@ -394,6 +394,21 @@ describe('skillport config', () => {
     expect(listed.err).not.toMatch(/Cannot read properties/);
   });
 
+  it('a URL carrying a user name or password is refused before any request, the password not shown', async () => {
+    const saved = await run(['config', 'set', 'url', 'http://alice:s3cret-pass@127.0.0.1:9']);
+    expect(saved.code).toBe(1);
+    expect(saved.err).toContain('url must not carry a user name or password');
+    expect(saved.err).not.toContain('s3cret');
+    const shown = await run(['config', 'get', '-o', 'json']);
+    expect(JSON.parse(shown.out).settings).not.toContainEqual(expect.objectContaining({ source: 'file' }));
+    const listed = await run(['skills', 'list', '--url', 'http://alice:s3cret-pass@127.0.0.1:9']);
+    expect(listed.code).toBe(1);
+    expect(listed.err).toContain('url must not carry a user name or password');
+    expect(listed.err).toContain('reason: credentials');
+    expect(listed.err).not.toContain('s3cret');
+    expect(listed.err).not.toContain('cannot reach');
+  });
+
   it('config set api_key refuses a blank key or one holding whitespace, and saves nothing', async () => {
     for (const value of ['', '   ', 'sk-abc def', 'sk-abcdef\n']) {
       const result = await run(['config', 'set', 'api_key', value]);

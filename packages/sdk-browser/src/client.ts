@@ -96,11 +96,23 @@ export class AsyncHTTPClient {
   /**
    * @param options - see {@link ClientOptions}; every field is optional.
    * @throws LocalError `INVALID_ARGUMENT` (`details.field` `url`) when `url` is not an absolute
-   *   http(s) URL, or has a query or fragment (a path prefix, as behind a proxy, is kept:
-   *   `https://example.com/skillport`).
+   *   http(s) URL (`details.reason` `not_http_url`), has a query or fragment (`query_or_fragment`;
+   *   a path prefix, as behind a proxy, is kept: `https://example.com/skillport`), or carries a user
+   *   name or password (`credentials`: `http://alice:secret@host`; the message does not repeat them).
    */
   constructor(options: ClientOptions = {}) {
     const url = (options.url ?? DEFAULT_URL).replace(/\/+$/, '');
+    const userinfo = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)@/i.exec(url);
+    if (userinfo) {
+      // fetch refuses such a URL at every call, and a URL is quoted in error messages and logs: a
+      // password in it would be shown wherever the first failure is reported.
+      const shown = `${userinfo[1]}***@${url.slice(userinfo[0].length)}`;
+      throw new LocalError(
+        'INVALID_ARGUMENT',
+        `url must not carry a user name or password (${shown.slice(0, 200)}): give the server's URL alone, such as ${DEFAULT_URL}, and the API key as apiKey (CLI: --api-key or SKILLPORT_API_KEY)`,
+        { details: { field: 'url', reason: 'credentials' } },
+      );
+    }
     if (!/^https?:\/\/[^/]/i.test(url)) {
       throw new LocalError(
         'INVALID_ARGUMENT',

@@ -37,6 +37,33 @@ describe('errors raised before any request', () => {
     expect(error).toMatchObject({ name: 'LocalError', code: 'INVALID_ARGUMENT', details: { field, reason } });
   });
 
+  it.each([
+    'http://alice:s3cret-pass@127.0.0.1:1933',
+    'https://token-s3cret-pass@skills.example.com/skillport',
+    'ftp://alice:s3cret-pass@example.com',
+  ])(
+    'new AsyncHTTPClient({url: %j}) with credentials → INVALID_ARGUMENT, the password not shown',
+    async (url) => {
+      // fetch refuses a URL holding credentials, which otherwise surfaced at the first call as a
+      // network error ("cannot reach the server") quoting the password.
+      const error = await caught(() => new AsyncHTTPClient({ url }));
+      expect(isLocalError(error)).toBe(true);
+      expect(error).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        details: { field: 'url', reason: 'credentials' },
+      });
+      expect((error as Error).message).toContain('apiKey');
+      expect((error as Error).message).not.toContain('s3cret');
+      expect(JSON.stringify((error as LocalError).details)).not.toContain('s3cret');
+    },
+  );
+
+  it('an @ after the host (in the path) is not taken for credentials', () => {
+    expect(new AsyncHTTPClient({ url: 'https://example.com/@team/skillport' }).url).toBe(
+      'https://example.com/@team/skillport',
+    );
+  });
+
   it('listChanges without updated_since or cursor → INVALID_ARGUMENT, nothing sent', async () => {
     let sent = 0;
     const client = new AsyncHTTPClient({

@@ -63,6 +63,14 @@ export function registerConfig(program: Command, io: CliIo): void {
           `url must be an absolute http(s) URL such as http://127.0.0.1:1933, got "${value}"`,
         );
       }
+      const userinfo = key === 'url' ? /^(https?:\/\/)([^/?#]*)@/i.exec(value) : null;
+      if (userinfo) {
+        // A password saved here would be shown by every message that quotes the URL; fetch refuses
+        // such a URL anyway.
+        throw new CliError(
+          `url must not carry a user name or password (${userinfo[1]}***@${value.slice(userinfo[0].length)}): save the server's URL alone, such as http://127.0.0.1:1933, and the key with \`skillport config set api_key <key>\``,
+        );
+      }
       if (key === 'url' && /[?#]/.test(value)) {
         throw new CliError(
           `url must be the server's base URL, without a query (?…) or fragment (#…), such as http://127.0.0.1:1933 or https://example.com/skillport; got "${value}"`,
