@@ -12,7 +12,7 @@ import { registerSkills } from './commands/skills.js';
 import { registerTasks } from './commands/tasks.js';
 import { registerValidate } from './commands/validate.js';
 import { parseFormat } from './internal/context.js';
-import { type CliIo, EXIT } from './internal/io.js';
+import { CliError, type CliIo, EXIT } from './internal/io.js';
 import { reportError } from './internal/report-error.js';
 import { CLI_VERSION as VERSION } from './internal/version.js';
 
@@ -81,6 +81,23 @@ function nestedCommands(program: Command, name: string): string[] {
 }
 
 /**
+ * Whether `argv` asks for `-o json` (`-o json`, `-ojson`, `--output json`, `--output=json`; the last
+ * one given wins, as for the option itself), read before parsing so that a usage error, which stops
+ * the parse before options are read, is reported in the asked format.
+ */
+function requestsJson(argv: readonly string[]): boolean {
+  let format: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') break;
+    if (arg === '-o' || arg === '--output') format = argv[++i];
+    else if (arg.startsWith('--output=')) format = arg.slice('--output='.length);
+    else if (/^-o[^-]/.test(arg)) format = arg.slice(2);
+  }
+  return format === 'json';
+}
+
+/**
  * SKILL.md text given inline starts with `---`, which the option parser would take for an option:
  * a multi-line argument is moved behind `--` (it is always the last positional: `add-skill <content>`,
  * `skills update <name> <content>`).
@@ -107,6 +124,15 @@ function protectContent(argv: readonly string[]): string[] {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const program = createProgram(io);
+  const json = requestsJson(argv);
+  if (json) {
+    // With -o json stderr carries only JSON: the parser's refusal is reported below, in the envelope
+    // of every other error, instead of as text (help output is left as it is).
+    for (const command of [program, ...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+      command.showHelpAfterError(false);
+      command.configureOutput({ outputError: () => {} });
+    }
+  }
   try {
     await program.parseAsync(protectContent(argv), { from: 'user' });
     return EXIT.ok;
@@ -114,18 +140,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
       if (error.code === 'commander.help') return EXIT.ok;
+      const hints: string[] = [];
       const dashed = argv.find((arg) => /^-[^-]/.test(arg) && arg.length > 2 && !arg.includes('\n'));
       if (error.code === 'commander.unknownOption' && dashed !== undefined) {
-        io.stderr.write(
-          `hint: a name starting with "-" goes after "--", options before it: skillport skills show --level 0 -- ${dashed}\n`,
+        hints.push(
+          `hint: a name starting with "-" goes after "--", options before it: skillport skills show --level 0 -- ${dashed}`,
         );
       }
       const unknown =
         error.code === 'commander.unknownCommand' ? /'([^']*)'/.exec(error.message)?.[1] : undefined;
       const nested = unknown === undefined ? [] : nestedCommands(program, unknown);
       if (nested.length > 0) {
-        io.stderr.write(`did you mean ${nested.map((name) => `\`skillport ${name}\``).join(' or ')}?\n`);
+        hints.push(`did you mean ${nested.map((name) => `\`skillport ${name}\``).join(' or ')}?`);
       }
+      if (json) {
+        const message = [error.message.replace(/^error: /, ''), ...hints].join('; ');
+        return reportError(io, 'json', new CliError(message, EXIT.user));
+      }
+      for (const hint of hints) io.stderr.write(`${hint}\n`);
       return EXIT.user;
     }
     let format: 'table' | 'json' = 'table';

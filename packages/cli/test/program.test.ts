@@ -60,6 +60,46 @@ describe('runCli', () => {
   });
 });
 
+describe('help', () => {
+  it('observer system names the exit status it gives an unhealthy server (2, a server error)', async () => {
+    const help = await run(['observer', 'system', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out.replace(/\s+/g, ' ')).toContain(`exit ${cli.EXIT.server} when unhealthy`);
+  });
+});
+
+describe('usage errors with -o json', () => {
+  // "-o json prints only JSON (errors go to stderr as JSON)": a script reading stderr as JSON gets
+  // the option parser's refusals in the same envelope as every other error.
+  it.each([
+    [['-o', 'json', 'skills', 'find'], /missing required argument 'query'/],
+    [['skills', 'show', '--output', 'json'], /missing required argument 'name'/],
+    [['--output=json', 'skills', 'list', '--bogus'], /unknown option '--bogus'/],
+    [['-ojson', 'skills', 'nope'], /unknown command 'nope'/],
+    [
+      ['-o', 'json', 'validate', 'x'],
+      /unknown command 'validate'.*did you mean `skillport skills validate`\?/,
+    ],
+  ])('%j → one JSON error on stderr, exit 1', async (argv, pattern) => {
+    const result = await run(argv);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    expect(result.err.endsWith('\n')).toBe(true);
+    const parsed = JSON.parse(result.err) as { status: string; error: { code: string; message: string } };
+    expect(parsed).toMatchObject({ status: 'error', error: { code: 'USER_ERROR' }, exit_code: 1 });
+    expect(parsed.error.message).toMatch(pattern);
+    expect(parsed.error.message).not.toMatch(/^error: /);
+  });
+
+  it('help and the table format are unchanged', async () => {
+    const table = await run(['skills', 'find']);
+    expect(table.err).toBe("error: missing required argument 'query'\n(run with --help for usage)\n");
+    const help = await run(['-o', 'json', 'skills', 'find', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^Usage: skillport skills find/);
+  });
+});
+
 describe('skillport skills validate', () => {
   it('checks every skill folder under a folder and prints located diagnostics', async () => {
     const result = await run(['skills', 'validate', 'skills']);

@@ -120,7 +120,7 @@ export function registerTasks(program: Command, io: CliIo): void {
   const observer = program.command('observer').description('look at the server state of your account');
   observer
     .command('system')
-    .description('overall server state: database, your queue, processing jobs (exit 1 when unhealthy)')
+    .description('overall server state: database, your queue, processing jobs (exit 2 when unhealthy)')
     .action(async (_options: unknown, command: Command) => {
       const ctx = createContext(io, command);
       const status = await (await ctx.client()).getSystemStatus();
