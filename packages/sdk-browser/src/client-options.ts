@@ -1,6 +1,6 @@
 /** Options and input types of {@link AsyncHTTPClient}; request fields come from `@skillport/spec`. */
 import type { McpTool, StructuredSkill } from '@skillport/core';
-import type { SkillAddParams } from '@skillport/spec';
+import type { SkillAddParams, TempUploadResult } from '@skillport/spec';
 import type { ZipInput } from './zip-files.js';
 
 /** The URL a client talks to when none is given: the embedded server of `skillport serve`. */
@@ -38,9 +38,10 @@ export type SkillData = string | StructuredSkill | McpTool;
 
 /**
  * What {@link AsyncHTTPClient.addSkill} accepts: {@link SkillData}, a `Blob`/`File` (a zip of a skill
- * folder, or one SKILL.md), or the files of a picked folder (zipped with {@link zipSkillFiles}).
+ * folder, or one SKILL.md), the files of a picked folder (zipped with {@link zipSkillFiles}), or the
+ * result of {@link AsyncHTTPClient.tempUpload} (`{temp_file_id}`: an object with that one key).
  */
-export type SkillSource = SkillData | Blob | ZipInput[];
+export type SkillSource = SkillData | Blob | ZipInput[] | TempUploadResult;
 
 /** The `Idempotency-Key` option of the writes (add, update, restore). */
 export interface IdempotencyOptions {

@@ -160,7 +160,10 @@ export class AsyncHTTPClient {
    *
    * - a string is SKILL.md text, an object with `inputSchema` an MCP tool, another object a structured skill;
    * - a `Blob`/`File` is uploaded first (temp upload) — a zip of a skill folder or a single SKILL.md;
-   * - an array of `File`s (a picked folder) is zipped with {@link zipSkillFiles} and uploaded.
+   * - an array of `File`s (a picked folder) is zipped with {@link zipSkillFiles} and uploaded;
+   * - the result of {@link tempUpload} (`{temp_file_id}`, an object with that one key) adds that
+   *   upload, sending nothing again. A successful add consumes the id; one the server refused (a bad
+   *   name, a missing `skills` entry) keeps it, so the same upload can be added again.
    *
    * @param source - the skill, see above.
    * @param options - `wait` (default false), `timeout` (seconds, with `wait`), `target_uri` (default the
@@ -656,6 +659,7 @@ export class AsyncHTTPClient {
       });
       return { temp_file_id: uploaded.temp_file_id };
     }
+    if (isTempUploadRef(source)) return { temp_file_id: source.temp_file_id };
     if (isBlob(source)) {
       const name =
         filename ?? (typeof File !== 'undefined' && source instanceof File ? source.name : 'upload.bin');
@@ -747,5 +751,19 @@ function closedError(call: string): LocalError {
     'UNAVAILABLE',
     `${call}: the client is closed (close() was called); create a new client to send requests`,
     { details: { reason: 'closed' } },
+  );
+}
+
+/**
+ * True for the result of `tempUpload` — an object whose only key is a string `temp_file_id` — which
+ * no skill is: a structured skill or an MCP tool has a `name`.
+ */
+function isTempUploadRef(source: SkillSource): source is TempUploadResult {
+  if (typeof source !== 'object' || source === null || Array.isArray(source) || isBlob(source)) return false;
+  const keys = Object.keys(source);
+  return (
+    keys.length === 1 &&
+    keys[0] === 'temp_file_id' &&
+    typeof (source as { temp_file_id?: unknown }).temp_file_id === 'string'
   );
 }

@@ -92,6 +92,37 @@ describe('AsyncHTTPClient requests', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('adds and updates from a temp upload: the result of tempUpload is sent as temp_file_id, nothing uploaded again', async () => {
+    respond = (req, res) =>
+      req.url === '/api/v1/resources/temp_upload'
+        ? json(res, 200, { status: 'ok', result: { temp_file_id: 'tmp_0123' }, time: 0 })
+        : json(res, 200, { status: 'ok', result: { name: 'from-upload' }, time: 0 });
+    const client = new AsyncHTTPClient({ url });
+    const upload = await client.tempUpload(new TextEncoder().encode('---\nname: from-upload\n---\n'));
+    expect(upload).toEqual({ temp_file_id: 'tmp_0123' });
+    await client.addSkill(upload, { wait: true, target_uri: 'viking://agent/skills' });
+    await client.updateSkill('from-upload', { temp_file_id: 'tmp_0123' }, { ifMatch: 'rev-1' });
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v1/resources/temp_upload',
+      'POST /api/v1/skills',
+      'PUT /api/v1/skills/from-upload',
+    ]);
+    expect(JSON.parse(seen[1]!.body)).toEqual({
+      temp_file_id: 'tmp_0123',
+      wait: true,
+      target_uri: 'viking://agent/skills',
+    });
+    expect(JSON.parse(seen[2]!.body)).toEqual({ temp_file_id: 'tmp_0123' });
+  });
+
+  it('sends an object with temp_file_id among other keys as data, as before', async () => {
+    respond = (_req, res) => json(res, 200, { status: 'ok', result: { name: 'x' }, time: 0 });
+    const client = new AsyncHTTPClient({ url });
+    const structured = { name: 'x', description: 'A structured skill', temp_file_id: 'kept' };
+    await client.addSkill(structured);
+    expect(JSON.parse(seen[0]!.body)).toEqual({ data: structured });
+  });
+
   it('encodes names in paths and sends If-Match on update', async () => {
     respond = (_req, res) => json(res, 200, { status: 'ok', result: { name: 'a b' }, time: 0 });
     const client = new AsyncHTTPClient({ url });

@@ -50,8 +50,11 @@ import type {
 import { createSyncFn } from 'synckit';
 import type { SyncClientOptions, SyncMethod, WorkerFn, WorkerReply } from './protocol.js';
 
-/** What the sync client's `addSkill`/`updateSkill` accept: content, a local path, or zip/SKILL.md bytes. */
-export type SyncSkillSource = SkillData | Uint8Array;
+/**
+ * What the sync client's `addSkill`/`updateSkill` accept: content, a local path, zip/SKILL.md bytes,
+ * or the result of `tempUpload` (`{temp_file_id}`).
+ */
+export type SyncSkillSource = SkillData | Uint8Array | TempUploadResult;
 
 let call: ((options: SyncClientOptions, method: SyncMethod, args: unknown[]) => WorkerReply) | undefined;
 
