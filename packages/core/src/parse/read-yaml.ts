@@ -26,6 +26,7 @@ import {
 import type { SkillIssue } from '../types.js';
 import { tooDeepIssue } from './frontmatter-depth.js';
 import { fieldAtLine, findTopLevelMistakes, recoverLines, recoveryIssue } from './recover-yaml.js';
+import { readSimpleYaml } from './simple-yaml.js';
 
 /** Parse options: YAML 1.2 core schema; unknown and `!!binary`-style tags stay plain values. */
 const PARSE_OPTIONS = {
@@ -75,7 +76,35 @@ const NOWHERE = (): undefined => undefined;
  * @returns the data, whether it was readable, the issues and a locator for top-level keys
  */
 export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
-  let source = normalizeLineBreaks(yamlRaw);
+  const source = normalizeLineBreaks(yamlRaw);
+  // Most frontmatters are one-line strings and lists: read directly, with the parser's result.
+  const simple = readSimpleYaml(source);
+  if (simple !== null) {
+    const index = new LineIndex(source);
+    return {
+      data: simple.data,
+      readable: true,
+      issues: [],
+      locate: (field) => {
+        const offset = simple.offsetOf(field);
+        if (offset === undefined) return undefined;
+        const { line, column } = index.positionAt(offset);
+        return { line: line + yamlLine - 1, column };
+      },
+    };
+  }
+  return readParsedYaml(source, yamlLine);
+}
+
+/**
+ * {@link readYaml} by the YAML parser, for any text (and the reference the direct reader is tested
+ * against).
+ *
+ * @param normalized - the YAML, line breaks normalised to LF
+ * @param yamlLine - 1-based line of its first line in the original file
+ */
+export function readParsedYaml(normalized: string, yamlLine: number): YamlRead {
+  let source = normalized;
   const issues: SkillIssue[] = [];
   const touched = new Set<number>();
   // Top-level mistakes are certain before parsing: recover them first and parse once.
