@@ -10,7 +10,7 @@ import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
-import { loadServer, type ServerModule } from '../internal/load-server.js';
+import { describeStoreError, loadServer, type ServerModule } from '../internal/load-server.js';
 
 interface DbOptions {
   databaseUrl?: string;
@@ -41,7 +41,7 @@ async function openStore(server: ServerModule, io: CliIo, options: DbOptions, mu
     // A setting the user chose (a data folder that cannot be created, an unsupported URL): exit 1.
     const refused = (error as { code?: unknown } | null)?.code === 'SKILLPORT_CONFIG';
     throw new CliError(
-      `cannot open the database: ${(error as Error).message}`,
+      `cannot open the database: ${describeStoreError(error)}`,
       refused ? EXIT.user : EXIT.server,
     );
   }

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { CliError, type CliIo, EXIT } from '../internal/io.js';
-import { loadServer } from '../internal/load-server.js';
+import { describeStoreError, loadServer } from '../internal/load-server.js';
 import { followParent, SERVE_CHILD_ENV } from '../internal/serve-process.js';
 
 /** Parses `--port`: an integer from 0 to 65535, 0 meaning any free port. */
@@ -93,10 +93,7 @@ export function registerServe(program: Command, io: CliIo): void {
                 : '';
           throw new CliError(`cannot start the server: ${(error as Error).message}${hint}`, EXIT.user);
         }
-        throw new CliError(
-          `cannot start the server: ${error instanceof Error ? error.message : String(error)}`,
-          EXIT.server,
-        );
+        throw new CliError(`cannot start the server: ${describeStoreError(error)}`, EXIT.server);
       });
       if (ctx.format === 'json') {
         // One line, so a supervising process can read the URL as soon as the line ends.

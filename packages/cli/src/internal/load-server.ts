@@ -49,3 +49,26 @@ export async function loadServer(command: string): Promise<ServerModule> {
     );
   }
 }
+
+/**
+ * The message for an error of opening the store (`serve`, `db`): the error's own message, and — when
+ * SQLite's native binding cannot be loaded (never built, as when a package manager skipped its
+ * install script, or built for another Node.js) — what to run to build it. `better-sqlite3` lists
+ * every path it tried, which is left out.
+ * @param error - what `startServer` / `openStore` threw.
+ * @returns one or more lines, without a trailing newline.
+ */
+export function describeStoreError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const missing = /^Could not locate the bindings file\b/.test(message);
+  const mismatch = /better_sqlite3\.node[\s\S]*NODE_MODULE_VERSION/.test(message);
+  if (!missing && !mismatch) return message;
+  const first = missing ? 'Could not locate the bindings file (better-sqlite3).' : message;
+  return (
+    `${first}\n` +
+    `SQLite's native binding (better-sqlite3) is not built for this Node.js (${process.version}): ` +
+    'build it where @skillport/server is installed with `npm rebuild better-sqlite3` ' +
+    '(pnpm 10 builds only the packages it was allowed to: `pnpm approve-builds`, or add better-sqlite3 to `pnpm.onlyBuiltDependencies` in package.json, then `pnpm rebuild better-sqlite3`), ' +
+    'or use PostgreSQL (--database-url postgres://…), which needs no native binding.'
+  );
+}
