@@ -385,6 +385,14 @@ async function latestRevision(
     return { revision: current.revision };
   } catch (error) {
     if (isApiError(error) && error.code === 'NOT_FOUND') return { revision: null, note: REMOVED };
+    // A server that answered (a wrong or revoked key, a root it refuses) is not an unreachable one:
+    // the fix differs, so the note says which, with the server's code.
+    if (isApiError(error)) {
+      return {
+        revision: null,
+        note: `server refused the check: ${error.message} (${error.code}, HTTP ${error.status})`,
+      };
+    }
     return { revision: null, note: `server not reachable: ${(error as Error).message}` };
   }
 }
