@@ -52,6 +52,27 @@ export function readAtxHeading(line: string): { level: number; title: string } |
   return { level, title: line.slice(hashes, end).trim() };
 }
 
+/**
+ * The opening run of a fence line (`` ``` `` or `~~~`, up to three spaces in), or null. The first
+ * character past the indentation is looked at before the pattern runs: most lines are not fences.
+ */
+function fenceRun(line: string): string | null {
+  let at = 0;
+  while (at < 3 && line.charCodeAt(at) === 0x20) at++;
+  const first = line.charCodeAt(at);
+  if (first !== 0x60 && first !== 0x7e) return null;
+  return FENCE.exec(line)?.[1] ?? null;
+}
+
+/** {@link LIST_ITEM} on `line`, tried only when a marker (`-*+` or a digit) follows the indentation. */
+function listItem(line: string): RegExpExecArray | null {
+  let at = 0;
+  while (line.charCodeAt(at) === 0x20 || line.charCodeAt(at) === 0x09) at++;
+  const first = line.charCodeAt(at);
+  if (first !== 0x2d && first !== 0x2a && first !== 0x2b && !(first >= 0x30 && first <= 0x39)) return null;
+  return LIST_ITEM.exec(line);
+}
+
 function indentWidth(indent: string): number {
   let width = 0;
   for (const ch of indent) width += ch === '\t' ? 4 : 1;
@@ -64,9 +85,17 @@ function indentWidth(indent: string): number {
  * line and table rows.
  *
  * @param body - Markdown text (any line endings)
+ * @param options - `keepParagraph(section, kept)`: whether the paragraph just read is kept in
+ *   `section.paragraphs`, given the section as read so far and how many paragraphs all sections kept
+ *   before it (default: every paragraph). The text of a paragraph left out is never assembled.
  * @returns sections in document order; the first one is the preamble (may be empty)
  */
-export function scanSections(body: string): Section[] {
+export function scanSections(
+  body: string,
+  options: { keepParagraph?: (section: Section, kept: number) => boolean } = {},
+): Section[] {
+  const keepParagraph = options.keepParagraph;
+  let kept = 0;
   const lines = (body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body).split('\n');
   const sections: Section[] = [{ level: 0, title: null, paragraphs: [], items: [] }];
   let current = sections[0]!;
@@ -75,7 +104,11 @@ export function scanSections(body: string): Section[] {
   let listIndents: number[] = [];
 
   const flush = (): void => {
-    if (paragraph.length > 0) current.paragraphs.push(paragraph.join(' ').replace(/\s+/g, ' ').trim());
+    if (paragraph.length === 0) return;
+    if (keepParagraph === undefined || keepParagraph(current, kept)) {
+      current.paragraphs.push(paragraph.join(' ').replace(/\s+/g, ' ').trim());
+      kept++;
+    }
     paragraph = [];
   };
   const open = (level: number, title: string): void => {
@@ -87,15 +120,14 @@ export function scanSections(body: string): Section[] {
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const fenceMatch = FENCE.exec(line);
+    const run = fenceRun(line);
     if (fence !== null) {
-      if (fenceMatch !== null && fenceMatch[1]![0] === fence[0] && fenceMatch[1]!.length >= fence.length)
-        fence = null;
+      if (run !== null && run[0] === fence[0] && run.length >= fence.length) fence = null;
       continue;
     }
-    if (fenceMatch !== null) {
+    if (run !== null) {
       flush();
-      fence = fenceMatch[1]!;
+      fence = run;
       continue;
     }
     const heading = readAtxHeading(line);
@@ -104,13 +136,14 @@ export function scanSections(body: string): Section[] {
       continue;
     }
     const next = lines[i + 1];
-    const item = LIST_ITEM.exec(line);
+    const item = listItem(line);
+    const trimmed = item === null ? line.trim() : '';
     if (
+      item === null &&
       paragraph.length === 0 &&
-      line.trim() !== '' &&
+      trimmed !== '' &&
       next !== undefined &&
-      SETEXT.test(next) &&
-      item === null
+      SETEXT.test(next)
     ) {
       open(next.trim().startsWith('=') ? 1 : 2, line);
       i++;
@@ -124,7 +157,6 @@ export function scanSections(body: string): Section[] {
       current.items.push({ depth: listIndents.length - 1, text: item[2]!.trim() });
       continue;
     }
-    const trimmed = line.trim();
     if (
       trimmed === '' ||
       trimmed.startsWith('|') ||

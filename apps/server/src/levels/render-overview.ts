@@ -49,6 +49,17 @@ function bullet(item: ListItem, baseDepth = 0): string {
   return `${'  '.repeat(Math.max(0, item.depth - baseDepth))}- ${clip(item.text, 300)}`;
 }
 
+/**
+ * The paragraphs the overview shows: the body's first (the summary) and the first of each usage
+ * section; no other paragraph's text needs to be assembled.
+ */
+function leadParagraph(section: Section, kept: number): boolean {
+  return (
+    section.paragraphs.length === 0 &&
+    (kept === 0 || (section.title !== null && USAGE_TITLE.test(section.title)))
+  );
+}
+
 function usageLines(sections: readonly Section[]): string[] {
   const lines: string[] = [];
   for (const section of sections) {
@@ -142,7 +153,7 @@ export function renderOverview(
   options: { maxBytes?: number } = {},
 ): string {
   const maxBytes = Math.max(64, Math.floor(options.maxBytes ?? OVERVIEW_MAX_BYTES));
-  const sections = scanSections(skill.body);
+  const sections = scanSections(skill.body, { keepParagraph: leadParagraph });
   const out: string[] = [`# ${(skill.name ?? 'skill').trim()} — overview`];
   const description = skill.description?.replace(/\s+/g, ' ').trim() ?? '';
   if (description !== '') out.push('', clip(description, 1024));

@@ -63,6 +63,35 @@ describe('scanSections', () => {
     const nested = scanSections(MCP_STYLE).find((s) => s.title === 'Parameters');
     expect(nested?.items.map((i) => i.depth)).toEqual([0, 0, 1]);
   });
+
+  it('keeps only the paragraphs keepParagraph asks for, with the same sections and items', () => {
+    const body = 'Lead one.\n\nLead two.\n\n# A\n\nA one.\n- item\n\nA two.\n\n# B\n\nB one.\n';
+    const all = scanSections(body);
+    expect(all.map((s) => s.paragraphs)).toEqual([
+      ['Lead one.', 'Lead two.'],
+      ['A one.', 'A two.'],
+      ['B one.'],
+    ]);
+    const asked: Array<[string | null, number, number]> = [];
+    const firstOfB = scanSections(body, {
+      keepParagraph: (section, kept) => {
+        asked.push([section.title, section.paragraphs.length, kept]);
+        return kept === 0 || (section.title === 'B' && section.paragraphs.length === 0);
+      },
+    });
+    expect(firstOfB.map((s) => s.paragraphs)).toEqual([['Lead one.'], [], ['B one.']]);
+    expect(firstOfB.map((s) => [s.level, s.title, s.items])).toEqual(
+      all.map((s) => [s.level, s.title, s.items]),
+    );
+    // Asked once per paragraph read, in order, with what was kept so far.
+    expect(asked).toEqual([
+      [null, 0, 0],
+      [null, 1, 1],
+      ['A', 0, 1],
+      ['A', 0, 1],
+      ['B', 0, 1],
+    ]);
+  });
 });
 
 describe('renderOverview', () => {
