@@ -1,8 +1,12 @@
 /**
  * Shared pieces of route definitions: error responses, JSON bodies, the success envelope.
  */
+import type { OpenAPIHono, RouteConfig, RouteHandler } from '@hono/zod-openapi';
 import { ErrorEnvelopeSchema, okEnvelope } from '@skillport/core';
+import type { MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
+import type { AppEnv } from '../http/context.js';
+import { schemaError } from '../http/errors.js';
 
 /** Error responses every `/api/v1` route may give (status from core's code table). */
 export const errorResponses = {
@@ -82,4 +86,50 @@ export function optionalQuery(value: string | undefined): string | null {
 /** A request's loose optional (`null`/`false`/absent = not given). */
 export function given<T>(value: T | null | false | undefined): T | null {
   return value === null || value === false || value === undefined ? null : value;
+}
+
+/**
+ * Registers `route` as `app.openapi` does (the same OpenAPI path, validators and handler), except
+ * that its declared request headers are read one by one by name (`c.req.header(name)`) before being
+ * checked against the route's header schema. The framework's header check asks for every header of
+ * the request, which makes Node's adapter build a WHATWG `Headers` object of all of them for each
+ * request; reading by name looks them up in Node's own parsed headers. Values, validation errors
+ * (400 `INVALID_ARGUMENT` with `validation_errors` at `header`) and `c.req.valid('header')` are the
+ * same.
+ *
+ * @param app - the app
+ * @param route - a route whose `request.headers` is a zod object schema (others are registered as is)
+ * @param handler - the route's handler
+ */
+export function openapiHeadersByName<R extends RouteConfig>(
+  app: OpenAPIHono<AppEnv>,
+  route: R,
+  handler: RouteHandler<R, AppEnv>,
+): void {
+  const headers = route.request?.headers as z.ZodObject | undefined;
+  if (headers === undefined || typeof headers !== 'object' || !('shape' in headers)) {
+    app.openapi(route, handler as never);
+    return;
+  }
+  // The OpenAPI document lists the route once, headers included, where `app.openapi` would.
+  const { middleware, hide, ...documented } = route;
+  if (hide !== true) app.openAPIRegistry.registerPath(documented as RouteConfig);
+  const names = Object.keys(headers.shape);
+  const readHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
+    const value: Record<string, string> = {};
+    for (const name of names) {
+      const found = c.req.header(name);
+      if (found !== undefined) value[name] = found;
+    }
+    const result = await headers.safeParseAsync(value);
+    if (!result.success) throw schemaError(result.error.issues, 'header');
+    c.req.addValidatedData('header', result.data as Record<string, unknown>);
+    await next();
+  };
+  const { headers: _declared, ...request } = route.request ?? {};
+  const own = middleware === undefined ? [] : Array.isArray(middleware) ? middleware : [middleware];
+  app.openapi(
+    { ...route, hide: true, request, middleware: [...own, readHeaders] } as unknown as R,
+    handler as never,
+  );
 }

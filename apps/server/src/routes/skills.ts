@@ -42,6 +42,7 @@ import {
   given,
   jsonBody,
   okResponse,
+  openapiHeadersByName,
   optionalQuery,
   preconditionResponse,
   timeoutResponse,
@@ -353,7 +354,7 @@ export const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":', 'latin1');
 
 /** Registers the skill routes on the app. */
 export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
-  app.openapi(addRoute, async (c) => {
+  openapiHeadersByName(app, addRoute, async (c) => {
     const body = c.req.valid('json');
     requestTelemetry(c, 'skills.add', body.telemetry);
     const ifMatch = parseIfMatch(c.req.valid('header')['if-match']);
@@ -490,7 +491,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
     return (await answerCurrent(c, name, options)) as never;
   });
 
-  app.openapi(updateRoute, async (c) => {
+  openapiHeadersByName(app, updateRoute, async (c) => {
     const { name } = c.req.valid('param');
     const headers = c.req.valid('header');
     const body = c.req.valid('json');
