@@ -32,12 +32,29 @@ export function renderChildren(children: ViewChild[], depth = 0): string[] {
     const type = view.nullable ? `${view.label}, nullable` : view.label;
     const head =
       child.kind === 'property'
-        ? `${pad}- **${child.name}** (${type}) (${child.required ? 'required' : 'optional'})`
+        ? `${pad}- **${inlineName(child.name)}** (${type}) (${child.required ? 'required' : 'optional'})`
         : `${pad}- *option ${child.index + 1}* (${type})`;
     lines.push(...renderText(head, view, `${pad}${INDENT}`));
     lines.push(...renderChildren(view.children, depth + 1));
   }
   return lines;
+}
+
+/**
+ * A property name as one token of its bullet line: line breaks and other control characters are
+ * written as JSON escapes (`\n`, `\u0007`), so a name cannot start a heading or a new list in the
+ * body. The name itself is kept whole in the `## Input schema` block, which `toMcpTool` reads.
+ */
+function inlineName(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function renderText(head: string, view: SchemaView, continuation: string): string[] {
