@@ -237,7 +237,7 @@ export function checkDescriptionLength(ctx: RuleContext, description: string, le
       'description_too_short',
       'warning',
       'description',
-      `"description" is ${length} characters long; say what the skill does and when to use it (at least ${DESCRIPTION_MIN_USEFUL_LENGTH} characters).`,
+      `"description" is ${length} character${length === 1 ? '' : 's'} long; say what the skill does and when to use it (at least ${DESCRIPTION_MIN_USEFUL_LENGTH} characters).`,
     );
   }
 }

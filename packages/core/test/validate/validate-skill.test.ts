@@ -481,3 +481,14 @@ describe('the name verdict under a server name policy (namePolicy)', () => {
     );
   });
 });
+
+describe('description_too_short message', () => {
+  it.each([
+    ['x', '"description" is 1 character long;'],
+    ['xy', '"description" is 2 characters long;'],
+  ])('description %j → %s', (description, start) => {
+    const result = validateSkill(skillMd(['name: short', `description: ${description}`]));
+    const issue = result.warnings.find((w) => w.rule === 'description_too_short');
+    expect(issue?.message.startsWith(start), issue?.message).toBe(true);
+  });
+});
