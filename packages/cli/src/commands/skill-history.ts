@@ -1,6 +1,7 @@
 /** `skills history` and `skills restore`: a skill's kept revisions on the server. */
 import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
+import { completeIfMatch } from '../internal/if-match.js';
 import { type CliIo, printJson } from '../internal/io.js';
 import { nameArgs } from '../internal/name-arg.js';
 import { withSpinner } from '../internal/spinner.js';
@@ -90,7 +91,10 @@ export function registerSkillHistory(skills: Command, io: CliIo): void {
     .description('make an earlier revision of a skill current again (also brings back a deleted skill)')
     .argument('<name>', 'skill name')
     .argument('<revision>', 'a revision from skills history (its first characters are enough)')
-    .option('--if-match <revision>', 'only if the current revision is this one')
+    .option(
+      '--if-match <revision>',
+      'only if the current revision is this one (its first characters are enough, as skills history shows it)',
+    )
     .option('--wait', 'wait until the server has processed the skill (overview, search index)')
     .option('--timeout <seconds>', 'longest wait with --wait, in seconds')
     .option('--target <uri>', 'skill root (default: your user root, then the agent root)')
@@ -98,12 +102,12 @@ export function registerSkillHistory(skills: Command, io: CliIo): void {
       const ctx = createContext(io, command);
       const fields = writeFields(options);
       const client = await ctx.client();
-      const result = await withSpinner(io, ctx.format, `Restoring ${name} at ${revision}…`, () =>
-        client.restoreSkill(name, revision, {
-          ...fields,
-          ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
-        }),
-      );
+      const result = await withSpinner(io, ctx.format, `Restoring ${name} at ${revision}…`, async () => {
+        const ifMatch = options.ifMatch
+          ? await completeIfMatch(client, name, options.ifMatch, options.target)
+          : undefined;
+        return client.restoreSkill(name, revision, { ...fields, ...(ifMatch ? { ifMatch } : {}) });
+      });
       printWriteResult(ctx, result);
     });
 }

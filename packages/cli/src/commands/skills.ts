@@ -3,6 +3,7 @@
 import { type AsyncHTTPClient, isApiError } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { createContext, parsePositive } from '../internal/context.js';
+import { completeIfMatch } from '../internal/if-match.js';
 import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, printJson } from '../internal/io.js';
 import { nameArgs } from '../internal/name-arg.js';
@@ -219,7 +220,10 @@ export function registerSkills(program: Command, io: CliIo): Command {
       .argument('<name>', 'skill name')
       .argument('<path|content>', 'skill folder, file, "-" or content'),
   )
-    .option('--if-match <revision>', 'only if the current revision is this one')
+    .option(
+      '--if-match <revision>',
+      'only if the current revision is this one (its first characters are enough, as skills history shows it)',
+    )
     .action(async (name: string, raw: string, options: WriteOptions, command: Command) => {
       const ctx = createContext(io, command);
       const fields = writeFields(options);
@@ -232,9 +236,12 @@ export function registerSkills(program: Command, io: CliIo): Command {
           `Updating ${name} from ${resolved.label}…`,
           async () => {
             const { source, filename, skipped } = await checkedSource(client, resolved);
+            const ifMatch = options.ifMatch
+              ? await completeIfMatch(client, name, options.ifMatch, options.target)
+              : undefined;
             const write = await client.updateSkill(name, source, {
               ...fields,
-              ...(options.ifMatch ? { ifMatch: options.ifMatch } : {}),
+              ...(ifMatch ? { ifMatch } : {}),
               ...(filename ? { filename } : {}),
             });
             return { write, skipped };
