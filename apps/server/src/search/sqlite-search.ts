@@ -1,5 +1,5 @@
 import { CHANGE_PROBE, type Connection, readChangeCounter } from '../store/sqlite/connection.js';
-import { SEARCH_HIT_COLUMNS, type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
+import { type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { VectorCache } from '../store/sqlite/vector-ops.js';
 import type { SearchHit, SemanticQuery } from '../store/types.js';
 import { isCjkToken } from './cjk-segment.js';
@@ -14,7 +14,7 @@ import {
 } from './ranking.js';
 import { FIELD_WEIGHTS, SEARCH_FIELDS } from './score.js';
 import { semanticMatches } from './semantic.js';
-import { prefixUpper, readTermListState, stemsOf, unitedLists } from './term-lists.js';
+import { prefixUpper, readTermListState, stemsOf, type TermListState, unitedLists } from './term-lists.js';
 import { corrections, isCorrectable } from './typo.js';
 import { WrittenRows } from './written-rows.js';
 
@@ -38,8 +38,6 @@ const KEYS_IN_SCOPE = `SELECT s.seq, s.name, s.root_uri FROM json_each(?) AS j C
 const KEYS_BY_NAME = `SELECT seq, name, root_uri FROM skills INDEXED BY skills_by_lower_name WHERE account_id = ?
   AND lower(name) IN (SELECT value FROM json_each(?)) AND root_uri IN (SELECT value FROM json_each(?))`;
 
-/** What the hits are made of (not overview, body, frontmatter or source metadata). */
-const ROWS_BY_SEQ = `SELECT ${SEARCH_HIT_COLUMNS} FROM skills WHERE seq IN (SELECT value FROM json_each(?))`;
 /** A hit's overview, read only when `toSearchHit` needs it for `matchedFields`. */
 const OVERVIEW_BY_SEQ = 'SELECT overview FROM skills WHERE seq = ?';
 
@@ -87,19 +85,22 @@ export class TermCache {
 /**
  * Index terms to search besides the query's words, for each word that no indexed text contains and
  * that looks misspelt (see `search/typo.ts`): the closest terms sharing its first letter and either
- * its second or its third (a typo in the very first letters is not corrected).
+ * its second or its third (a typo in the very first letters is not corrected). With `fromLists`,
+ * whether the index holds a word is read from its matches scored from the per-term lists, which the
+ * ranking then uses (the word's phrase is the same), instead of asked of FTS5 as well.
  */
 function typoCorrections(
   conn: Connection,
   terms: TermCache,
   tokens: readonly string[],
   prefixLast: boolean,
+  fromLists: boolean,
 ): string[] {
   const extra: string[] = [];
   tokens.forEach((token, index) => {
     if (!isCorrectable(token)) return;
     const asPrefix = prefixLast && index === tokens.length - 1;
-    if (terms.scores.holds(conn, `"${token}"${asPrefix ? '*' : ''}`)) return;
+    if (terms.scores.holds(conn, `"${token}"${asPrefix ? '*' : ''}`, fromLists)) return;
     const prefixes = [...new Set([token.slice(0, 2), `${token[0]}${token[2]}`])];
     const vocabulary = prefixes.flatMap((prefix) => terms.slice(conn, prefix));
     for (const term of corrections(token, vocabulary)) {
@@ -498,6 +499,14 @@ export class PhraseScores {
   };
   /** Bytes of arrays allocated for carried phrases so far (see {@link PhraseScores.update}). */
   private carriedBytes = 0;
+  /** The per-term lists' build state, read once per database state (`state`: {@link states}). */
+  private listState: { state: number; value: TermListState | null } | null = null;
+  /**
+   * The phrases scored from the per-term lists for the query being ranked, in the current state
+   * (see {@link PhraseScores.forgetListed}): the typo check and the ranking score each once.
+   */
+  private readonly queryListed = new Map<string, PhraseMatches | null>();
+  private queryListedState = -1;
   /** The rows written after the per-term lists' watermark, in the state of `version`. */
   private written: {
     state: number;
@@ -691,8 +700,11 @@ export class PhraseScores {
     const freqs = list.freqs as Float32Array;
     const fresh = this.writtenMatches(conn, phrase, ids);
     if (fresh === null) return null;
-    let kept = 0;
-    for (let i = 0; i < list.seqs.length; i++) if (!isChanged.has(list.seqs[i] as number)) kept++;
+    let kept = list.seqs.length;
+    if (isChanged.size > 0) {
+      kept = 0;
+      for (let i = 0; i < list.seqs.length; i++) if (!isChanged.has(list.seqs[i] as number)) kept++;
+    }
     const hits = kept + fresh.seqs.length;
     const idf = this.idf(conn, stats.rows, hits);
     if (idf === null) return null;
@@ -807,11 +819,18 @@ export class PhraseScores {
     return { seqs, values, byFreq: true };
   }
 
-  /** Whether any indexed text holds `phrase` (an FTS5 expression), asked once per database state. */
-  holds(conn: Connection, phrase: string): boolean {
+  /**
+   * Whether any indexed text holds `phrase` (an FTS5 expression), asked once per database state:
+   * from its matches when they are kept in this state or, with `fromLists`, scored from the per-term
+   * lists (the ranking that follows uses them, see {@link PhraseScores.listed}); else through FTS5.
+   */
+  holds(conn: Connection, phrase: string, fromLists = false): boolean {
     let known = this.known.get(phrase);
     if (known === undefined) {
-      known = conn.stmt(KNOWN_TERM).get(phrase) !== undefined;
+      const kept = this.byPhrase.get(phrase);
+      const matches =
+        kept !== undefined && kept.epoch === this.epoch ? kept : fromLists ? this.listed(conn, phrase) : null;
+      known = matches !== null ? matches.seqs.length > 0 : conn.stmt(KNOWN_TERM).get(phrase) !== undefined;
       if (this.known.size >= PHRASE_CACHE_SEEN) this.known.clear();
       this.known.set(phrase, known);
     }
@@ -887,11 +906,38 @@ export class PhraseScores {
    * as `bm25()` computes it. Null when the phrase is not one plain word (a column filter, a CJK
    * phrase, a word of several terms), the lists are not usable yet, more than
    * {@link LISTED_CHANGES_MAX} rows were written after `covered`, or the index cannot be tracked.
+   * Scored once per query (the typo check and the ranking share it) until
+   * {@link PhraseScores.forgetListed}; the arrays are not to be changed by the caller.
    */
   listed(conn: Connection, phrase: string): PhraseMatches | null {
+    if (this.queryListedState !== this.states) {
+      this.queryListed.clear();
+      this.queryListedState = this.states;
+    }
+    let matches = this.queryListed.get(phrase);
+    if (matches === undefined) {
+      matches = this.scoreListed(conn, phrase);
+      this.queryListed.set(phrase, matches);
+    }
+    return matches;
+  }
+
+  /**
+   * Forgets the phrases scored from the per-term lists for a query (those kept stay kept): called
+   * before and after each query is ranked, so no arrays outlive the query that scored them.
+   */
+  forgetListed(): void {
+    this.queryListed.clear();
+  }
+
+  /** {@link PhraseScores.listed}, computed. */
+  private scoreListed(conn: Connection, phrase: string): PhraseMatches | null {
     const word = wordOf(phrase);
     if (word === null) return null;
-    const state = readTermListState(conn);
+    if (this.listState === null || this.listState.state !== this.states) {
+      this.listState = { state: this.states, value: readTermListState(conn) };
+    }
+    const state = this.listState.value;
     if (state === null || state.covered === null) return null;
     const { term } = word;
     const upper = word.prefix ? prefixUpper(term) : undefined;
@@ -1119,7 +1165,8 @@ function insertAt(top: ReadonlyArray<{ seq: number; raw: number }>, seq: number,
  *
  * Each skill's relevance is the sum of its kept per-phrase relevance, added in phrase order starting
  * from 0, as `bm25()` adds them (a phrase the skill lacks adds nothing): the same floating-point
- * operations in the same order, so the same bits.
+ * operations in the same order, so the same bits. `cache` was brought to the current state
+ * ({@link PhraseScores.sync}) in this read transaction.
  */
 function rankFromPhrases(
   conn: Connection,
@@ -1128,7 +1175,7 @@ function rankFromPhrases(
   wanted: number,
   scratch: RankScratch = new RankScratch(),
 ): Array<{ seq: number; raw: number }> | null {
-  cache.sync(conn);
+  // `searchSkills` brought the cache to this state (one read transaction).
   const lists: ScoredMatches[] = [];
   if (cache.worthReading(phrases)) {
     for (const phrase of phrases) {
@@ -1236,45 +1283,44 @@ function mergePhrases(lists: readonly ScoredMatches[], wanted: number): Array<{ 
   return top;
 }
 
-/** Rows kept by {@link StateRows}, per kind (~150 bytes each). */
+/** Rows kept by {@link StateRows} (~0.5 KB each). */
 const KEPT_ROWS = 8192;
 
-/** The scope columns of ranked skills, by seq (skills that no longer exist are left out). */
-const KEYS_OF = `SELECT s.seq, s.account_id, s.name, s.root_uri FROM json_each(?) AS j
-  CROSS JOIN skills AS s ON s.seq = j.value`;
+/**
+ * The scope columns and the hit columns of ranked skills, by seq (skills that no longer exist are
+ * left out): the hits are among the first ranked, whose scope is read anyway, so their columns come
+ * in the same look (each a B-tree descent to a page that holds them all).
+ */
+const ROWS_OF = `SELECT s.seq, s.account_id, s.name, s.root_uri, s.description, s.tags, s.allowed_tools,
+  s.revision, s.updated_at FROM json_each(?) AS j CROSS JOIN skills AS s ON s.seq = j.value`;
 
-type ScopedKey = KeyRow & { account_id: string };
+/** A ranked skill's row: the columns of a hit and its account. */
+type ScopedRow = SearchHitRow & { account_id: string };
 
 /**
  * Skill rows a connection read under one change token (that of {@link PhraseScores.contentState}),
- * at most {@link KEPT_ROWS} of each kind: the scope columns of ranked skills and the columns of hits.
- * A query asked again, or sharing hits with an earlier one, reads no row twice; any write that moves
- * the token (of this connection or another) empties them.
+ * at most {@link KEPT_ROWS}: the scope and hit columns of ranked skills. A query asked again, or
+ * sharing hits with an earlier one, reads no row twice; any write that moves the token (of this
+ * connection or another) empties them.
  */
 class StateRows {
   private state = -1;
-  readonly keys = new Map<number, ScopedKey>();
-  readonly hits = new Map<number, SearchHitRow>();
+  readonly rows = new Map<number, ScopedRow>();
 
   /** Empties the rows when `state` is not the state they were read in. */
   at(state: number): this {
     if (state !== this.state) {
-      this.keys.clear();
-      this.hits.clear();
+      this.rows.clear();
       this.state = state;
     }
     return this;
   }
 }
 
-/** Rows of `seqs` through `map`, the missing ones read with `sql` (a JSON array of seqs) and kept. */
-function rowsOf<R extends { seq: number }>(
-  conn: Connection,
-  map: Map<number, R>,
-  sql: string,
-  seqs: readonly number[],
-): Map<number, R> {
-  const found = new Map<number, R>();
+/** Rows of `seqs` through `kept`, the missing ones read (one statement) and kept. */
+function rowsOf(conn: Connection, kept: StateRows, seqs: readonly number[]): Map<number, ScopedRow> {
+  const map = kept.rows;
+  const found = new Map<number, ScopedRow>();
   const missing: number[] = [];
   for (const seq of seqs) {
     const row = map.get(seq);
@@ -1282,11 +1328,35 @@ function rowsOf<R extends { seq: number }>(
     else found.set(seq, row);
   }
   if (missing.length === 0) return found;
-  const read = conn.stmt(sql).all(JSON.stringify(missing)) as R[];
+  // Arrays, made into objects here: better-sqlite3's row objects cost ~1 µs more a row.
+  const read = conn.stmt(ROWS_OF).raw(true).all(JSON.stringify(missing)) as Array<
+    [number, string, string, string, string, string, string, string, number]
+  >;
   if (map.size + read.length > KEPT_ROWS) map.clear();
-  for (const row of read) {
-    found.set(row.seq, row);
-    if (read.length <= KEPT_ROWS) map.set(row.seq, row);
+  for (const [
+    seq,
+    account_id,
+    name,
+    root_uri,
+    description,
+    tags,
+    allowed_tools,
+    revision,
+    updated_at,
+  ] of read) {
+    const row: ScopedRow = {
+      seq,
+      account_id,
+      name,
+      root_uri,
+      description,
+      tags,
+      allowed_tools,
+      revision,
+      updated_at,
+    };
+    found.set(seq, row);
+    if (read.length <= KEPT_ROWS) map.set(seq, row);
   }
   return found;
 }
@@ -1299,7 +1369,7 @@ function keysInScope(
   accountId: string,
   roots: ReadonlySet<string>,
 ): KeyRow[] {
-  const keys = rowsOf(conn, kept.keys, KEYS_OF, seqs);
+  const keys = rowsOf(conn, kept, seqs);
   const out: KeyRow[] = [];
   for (const seq of seqs) {
     const key = keys.get(seq);
@@ -1482,8 +1552,27 @@ export function searchSkills(
   terms: TermCache = new TermCache(),
   options: { exhaustive?: boolean; results?: StateResults } = {},
 ): SearchHit[] {
-  const max = Math.max(0, Math.floor(limit));
   terms.scores.sync(conn);
+  terms.scores.forgetListed();
+  try {
+    return findHits(conn, accountId, rootUris, query, limit, semantic, terms, options);
+  } finally {
+    terms.scores.forgetListed();
+  }
+}
+
+/** {@link searchSkills} once the phrase cache is in the current state. */
+function findHits(
+  conn: Connection,
+  accountId: string,
+  rootUris: readonly string[],
+  query: string,
+  limit: number,
+  semantic: { query: SemanticQuery; cache: VectorCache } | undefined,
+  terms: TermCache,
+  options: { exhaustive?: boolean; results?: StateResults },
+): SearchHit[] {
+  const max = Math.max(0, Math.floor(limit));
   const { results } = options;
   const resultKey =
     results === undefined || semantic !== undefined || options.exhaustive === true
@@ -1504,7 +1593,9 @@ export function searchSkills(
   const asked = parseSearchQuery(query);
   // Misspelt words are searched with their likely corrections too (not for stop-word-only queries).
   const fixes =
-    asked.fields === SHORT_FIELDS ? [] : typoCorrections(conn, terms, asked.tokens, asked.prefixLast);
+    asked.fields === SHORT_FIELDS
+      ? []
+      : typoCorrections(conn, terms, asked.tokens, asked.prefixLast, options.exhaustive !== true);
   const parsed = fixes.length === 0 ? asked : { ...asked, corrections: fixes };
   const columns = asked.fields === SHORT_FIELDS ? SHORT_FIELDS : undefined;
   const original = buildMatchExpression(asked.tokens, columns === undefined ? {} : { columns });
@@ -1572,8 +1663,7 @@ export function searchSkills(
   const top = rankCandidates(parsed, candidates, rootUris, max);
   const rowBySeq = rowsOf(
     conn,
-    terms.rows.at(terms.scores.contentState).hits,
-    ROWS_BY_SEQ,
+    terms.rows.at(terms.scores.contentState),
     top.map((hit) => hit.key),
   );
   const hits = top.flatMap((hit) => {
