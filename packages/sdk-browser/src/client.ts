@@ -444,13 +444,28 @@ export class AsyncHTTPClient {
    * @param file - the bytes (a zip of a skill folder, or a SKILL.md).
    * @param options - `filename` (default `upload.bin`, or the File's name), `upload_mode` (`local` | `shared`).
    * @returns `{temp_file_id}`.
-   * @throws PayloadTooLargeError above the server's upload limit.
+   * @throws PayloadTooLargeError above the server's upload limit; LocalError `INVALID_ARGUMENT`
+   *   (`details {field: "file", reason: "not_bytes"}`, nothing sent) for anything but a Blob or a
+   *   Uint8Array — a string would otherwise be uploaded as its own text (SKILL.md text goes to
+   *   {@link addSkill}; the Node client's `tempUpload` reads a path).
    * @see the OpenAPI document: `POST /api/v1/resources/temp_upload`
    */
   async tempUpload(
     file: Blob | Uint8Array,
     options: CallOptions & { filename?: string; upload_mode?: 'local' | 'shared' } = {},
   ): Promise<TempUploadResult> {
+    const value: unknown = file;
+    if (!isBlob(value) && !ArrayBuffer.isView(value) && !(value instanceof ArrayBuffer)) {
+      const shown =
+        typeof file === 'string'
+          ? `a string (${JSON.stringify((file as string).slice(0, 60))})`
+          : typeof file;
+      throw new LocalError(
+        'INVALID_ARGUMENT',
+        `tempUpload takes the bytes to upload (a Blob, File or Uint8Array), got ${shown}; add SKILL.md text with addSkill`,
+        { details: { field: 'file', reason: 'not_bytes' } },
+      );
+    }
     const blob = isBlob(file) ? file : new Blob([file as Uint8Array<ArrayBuffer>]);
     const form = new FormData();
     const fallbackName = typeof File !== 'undefined' && file instanceof File ? file.name : 'upload.bin';

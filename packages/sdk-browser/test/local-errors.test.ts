@@ -64,6 +64,28 @@ describe('errors raised before any request', () => {
     );
   });
 
+  it.each<[string, unknown]>([
+    ['SKILL.md text', '---\nname: x\ndescription: Text\n---\n'],
+    ['a number', 42],
+    ['a plain object', { name: 'x' }],
+  ])('tempUpload of %s → INVALID_ARGUMENT (not_bytes), nothing sent', async (_label, file) => {
+    let sent = 0;
+    const client = new AsyncHTTPClient({
+      url: 'http://127.0.0.1:9',
+      fetch: async () => {
+        sent++;
+        return new Response('{}');
+      },
+    });
+    const error = await caught(() => client.tempUpload(file as Uint8Array));
+    expect(isLocalError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { field: 'file', reason: 'not_bytes' },
+    });
+    expect(sent).toBe(0);
+  });
+
   it('listChanges without updated_since or cursor → INVALID_ARGUMENT, nothing sent', async () => {
     let sent = 0;
     const client = new AsyncHTTPClient({

@@ -9,7 +9,7 @@ import {
   type SkillSource,
   type UpdateSkillOptions,
 } from '@skillport/sdk-browser';
-import type { SkillAddResult, SkillUpdateResult } from '@skillport/spec';
+import type { SkillAddResult, SkillUpdateResult, TempUploadResult } from '@skillport/spec';
 import { readLocalSource } from '#local-source';
 
 /**
@@ -40,6 +40,24 @@ export class AsyncHTTPClient extends BaseClient {
   override async addSkill(source: SkillSource, options: AddSkillOptions = {}): Promise<SkillAddResult> {
     const [resolved, resolvedOptions] = await resolveLocal(source, options);
     return super.addSkill(resolved, resolvedOptions);
+  }
+
+  /**
+   * Uploads a file for a later add or update; see the browser client's `tempUpload`. A string names a
+   * local file (uploaded as it is, under its own name) or folder (zipped as {@link addSkill} zips it,
+   * named `<folder>.zip`).
+   * @throws LocalError (nothing sent) when a string names nothing (`NOT_FOUND` for a path-like one,
+   *   `INVALID_ARGUMENT` for other text, which is not uploaded as bytes), a folder cannot be zipped as
+   *   a skill or a file cannot be read; the browser client's errors otherwise.
+   */
+  override async tempUpload(
+    file: Blob | Uint8Array | string,
+    options: Parameters<BaseClient['tempUpload']>[1] = {},
+  ): Promise<TempUploadResult> {
+    if (typeof file !== 'string') return super.tempUpload(file, options);
+    const local = await readLocalSource(file);
+    if (!local) return super.tempUpload(file as unknown as Uint8Array, options);
+    return super.tempUpload(local.bytes, { ...options, filename: options.filename ?? local.filename });
   }
 
   /**

@@ -191,9 +191,9 @@ export class SyncHTTPClient {
   listChanges(params: QueryOf<SkillListParams>): SkillListResult {
     return this.#run('listChanges', [params]);
   }
-  /** Uploads bytes for a later add; see `AsyncHTTPClient.tempUpload`. */
+  /** Uploads bytes, or a local file or folder named by its path, for a later add; see `AsyncHTTPClient.tempUpload`. */
   tempUpload(
-    file: Uint8Array,
+    file: Uint8Array | string,
     options: { filename?: string; upload_mode?: 'local' | 'shared' } = {},
   ): TempUploadResult {
     return this.#run('tempUpload', [file, options]);
