@@ -25,7 +25,7 @@
 // a background client alternately adds a skill and updates a seeded one, and of `getw`, get at
 // level 0 under the same writes; their CPU column includes the writes), BENCH_SERVE (`cli`, the default: the server starts as the README runs it,
 // `skillport serve` of the built CLI — on SQLite with glibc a thin parent relaunching the server as a
-// child with MALLOC_ARENA_MAX=2, glibc's fixed mmap/trim thresholds, --max-semi-space-size=4 and --heap-growing-percent=50 (on PostgreSQL --heap-growing-percent=50 alone); CPU is the serving process's, the RSS
+// child with MALLOC_ARENA_MAX=2, glibc's fixed mmap/trim thresholds, --max-semi-space-size=2 and --heap-growing-percent=50 (on PostgreSQL --heap-growing-percent=50 alone); CPU is the serving process's, the RSS
 // row is the server's peak plus the memory private to the parent (its Node binary pages are the
 // server's too, counted once);
 // `main`: `dist/main.js` in one process, the default when BENCH_SERVER_DIST is set),

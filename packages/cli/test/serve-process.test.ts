@@ -38,7 +38,7 @@ describe('serveInvocation', () => {
 describe('relaunchPlan', () => {
   it('on glibc: fewer arenas, fixed malloc thresholds, a smaller young generation and heap growth, in a marked child', () => {
     expect(relaunchPlan({}, [], undefined, true)).toEqual({
-      execArgv: ['--max-semi-space-size=4', '--heap-growing-percent=50'],
+      execArgv: ['--max-semi-space-size=2', '--heap-growing-percent=50'],
       env: {
         [SERVE_CHILD_ENV]: '1',
         MALLOC_ARENA_MAX: '2',
@@ -61,7 +61,7 @@ describe('relaunchPlan', () => {
       '--heap-growing-percent=50',
     ]);
     expect(relaunchPlan({}, ['--heap_growing_percent=50'], undefined, true)?.execArgv).toEqual([
-      '--max-semi-space-size=4',
+      '--max-semi-space-size=2',
     ]);
     const all = {
       MALLOC_ARENA_MAX: '2',
@@ -158,7 +158,7 @@ describe.skipIf(!usesGlibc())('the built executable (glibc)', () => {
     const environ = readFileSync(`/proc/${child}/environ`, 'utf8').split('\0');
     const cmdline = readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
     expect(environ).toContain(`${SERVE_CHILD_ENV}=1`);
-    expect(cmdline).toContain('--max-semi-space-size=4');
+    expect(cmdline).toContain('--max-semi-space-size=2');
     expect(cmdline).toContain('--heap-growing-percent=50');
     expect(environ).toContain('MALLOC_ARENA_MAX=2');
     expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
