@@ -860,14 +860,17 @@ export class PhraseScores {
 
   /**
    * The matches of `phrase` (an FTS5 expression of one phrase, with its column filter), read once
-   * (then kept up to date, see the class comment); null when they do not fit in the cache
-   * (nothing is dropped to make room).
+   * (then kept up to date, see the class comment). When they do not fit in the cache (nothing is
+   * dropped to make room), the matches scored from the per-term lists for this query alone (not
+   * kept, see {@link PhraseScores.listed}), or null when the phrase cannot be scored from them.
    */
   get(conn: Connection, phrase: string): PhraseMatches | null {
     const kept = this.kept(conn, phrase);
     if (kept !== undefined) return kept;
-    // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask).
-    if (this.matches >= MAX_CACHED_MATCHES) return null;
+    // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask);
+    // the lists still score the phrase, where ranking every match through FTS5 cost ~10× the CPU
+    // at 100,000 skills (once the cache was full, nearly every query of varied words went there).
+    if (this.matches >= MAX_CACHED_MATCHES) return this.listed(conn, phrase);
     return this.read(conn, phrase);
   }
 
@@ -998,11 +1001,15 @@ export class PhraseScores {
     return read === null || read.count > max ? null : exactly(read);
   }
 
-  /** Reads and keeps the matches of `phrase` (not kept); null when they do not fit in the cache. */
+  /**
+   * Reads and keeps the matches of `phrase` (not kept); when they do not fit in the cache, those
+   * scored from the per-term lists (not kept), or null when the phrase cannot be scored from them.
+   */
   private read(conn: Connection, phrase: string): PhraseMatches | null {
     const listed = this.listed(conn, phrase);
     if (listed !== null) {
-      if (this.matches + listed.seqs.length > MAX_CACHED_MATCHES) return null;
+      // Too many to keep: scored from the lists for this query alone.
+      if (this.matches + listed.seqs.length > MAX_CACHED_MATCHES) return listed;
       this.byPhrase.set(phrase, listed);
       this.matches += listed.seqs.length;
       return listed;
@@ -1116,13 +1123,14 @@ const MAX_DENSE_SEQ = 1 << 22;
 
 /**
  * Scratch arrays of {@link rankFromPhrases}, indexed by skill seq and reused by every query of a
- * connection (grown to the highest seq seen): the sum of each skill's kept relevance, and the query
- * that last touched it.
+ * connection (grown to the highest seq seen): the sum of each skill's kept relevance, the query
+ * that last touched it, and the skills the current query touched (each once, in a prefix).
  */
 class RankScratch {
   sums = new Float64Array(0);
   marks = new Uint32Array(0);
-  /** Even: the mark of a skill summed by the current query; +1: already considered for the top. */
+  touched = new Int32Array(0);
+  /** The mark of a skill summed by the current query. */
   mark = 0;
 
   /** Readies the arrays for seqs up to `maxSeq` and returns the current query's mark. */
@@ -1131,6 +1139,7 @@ class RankScratch {
       const size = Math.max(maxSeq + 1, this.sums.length * 2, 1024);
       this.sums = new Float64Array(size);
       this.marks = new Uint32Array(size);
+      this.touched = new Int32Array(size);
       this.mark = 0;
     }
     this.mark += 2;
@@ -1222,7 +1231,8 @@ function rankFromPhrases(
   }
   if (maxSeq >= MAX_DENSE_SEQ) return mergePhrases(lists, wanted);
   const mark = scratch.next(maxSeq);
-  const { sums, marks } = scratch;
+  const { sums, marks, touched } = scratch;
+  let count = 0;
   for (const list of lists) {
     const { seqs, scores } = list;
     for (let j = 0; j < seqs.length; j++) {
@@ -1230,25 +1240,22 @@ function rankFromPhrases(
       if (marks[seq] !== mark) {
         marks[seq] = mark;
         sums[seq] = 0;
+        touched[count++] = seq;
       }
       sums[seq] = (sums[seq] as number) + (scores[j] as number);
     }
   }
+  // Each skill once (the best `wanted` under relevance then seq are the same in any order).
   const top: Array<{ seq: number; raw: number }> = [];
-  for (const list of lists) {
-    const { seqs } = list;
-    for (let j = 0; j < seqs.length; j++) {
-      const seq = seqs[j] as number;
-      if (marks[seq] !== mark) continue;
-      marks[seq] = mark + 1;
-      const raw = sums[seq] as number;
-      if (top.length === wanted) {
-        const last = top[wanted - 1] as { seq: number; raw: number };
-        if (raw < last.raw || (raw === last.raw && seq > last.seq)) continue;
-      }
-      top.splice(insertAt(top, seq, raw), 0, { seq, raw });
-      if (top.length > wanted) top.pop();
+  for (let t = 0; t < count; t++) {
+    const seq = touched[t] as number;
+    const raw = sums[seq] as number;
+    if (top.length === wanted) {
+      const last = top[wanted - 1] as { seq: number; raw: number };
+      if (raw < last.raw || (raw === last.raw && seq > last.seq)) continue;
     }
+    top.splice(insertAt(top, seq, raw), 0, { seq, raw });
+    if (top.length > wanted) top.pop();
   }
   return top;
 }

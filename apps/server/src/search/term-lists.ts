@@ -944,6 +944,12 @@ function readParts(conn: Connection, term: string, upper: string | undefined): P
   return { origins, counts, seqs: int32s(seqBytes), freqs: float32s(freqBytes) };
 }
 
+/**
+ * Several terms' entries are put in seq order by reading the marks of every seq in their range when
+ * the range holds fewer than this many seqs per distinct seq (else by sorting the distinct seqs).
+ */
+const UNION_SCAN_RATIO = 16;
+
 /** Which entries of the stored parts and segments count (see the rules in this file's comment). */
 export interface ListedRows {
   /** Token count of each search row by seq; -1: no such row. */
@@ -1080,9 +1086,31 @@ export function unitedLists(
     }
     sums[seq] = (sums[seq] as number) + (freqs[i] as number);
   }
-  const united = seqs.slice(0, distinct).sort();
   const unitedFreqs = new Float32Array(distinct);
-  for (let i = 0; i < distinct; i++) unitedFreqs[i] = sums[united[i] as number] as number;
+  let united: Int32Array;
+  let low = Number.POSITIVE_INFINITY;
+  let high = -1;
+  for (let i = 0; i < distinct; i++) {
+    const seq = seqs[i] as number;
+    if (seq < low) low = seq;
+    if (seq > high) high = seq;
+  }
+  if (high - low < distinct * UNION_SCAN_RATIO) {
+    // The marks between the lowest and the highest seq, read in order, cost less than sorting the
+    // seqs (~1 ms for 30,000 at 100,000 skills): the same seqs, ascending.
+    united = new Int32Array(distinct);
+    let k = 0;
+    for (let seq = low; seq <= high; seq++) {
+      if (marks[seq] === mark) {
+        united[k] = seq;
+        unitedFreqs[k] = sums[seq] as number;
+        k++;
+      }
+    }
+  } else {
+    united = seqs.slice(0, distinct).sort();
+    for (let i = 0; i < distinct; i++) unitedFreqs[i] = sums[united[i] as number] as number;
+  }
   return { seqs: united, freqs: unitedFreqs };
 }
 
