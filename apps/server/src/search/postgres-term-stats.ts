@@ -19,7 +19,7 @@ const MAX_CACHED_TERMS = 10_000;
  * A prefix's less frequent lexemes are probed skill by skill against its most frequent one's rows
  * when they have at most 1/16 as many rows; else both lists are read and joined. (A probe costs a few
  * index pages; reading and sorting a row of the largest list, about a twentieth of that.) Written
- * into `skill_term_frequencies` (PostgreSQL migrations 15 and 16) as a literal: changing it takes a
+ * into `skill_term_frequencies` (PostgreSQL migrations 15, 16 and 17) as a literal: changing it takes a
  * migration.
  */
 export const PROBE_RATIO = 16;
@@ -27,17 +27,23 @@ export const PROBE_RATIO = 16;
 /**
  * In one snapshot: the search generation, the number of skills (the sum of `skill_root_counts`,
  * PostgreSQL migration 8) and per term its lexemes and document frequency, by
- * `skill_term_frequencies` (PostgreSQL migrations 15 and 16: a plpgsql function whose one statement
- * is planned once per connection; as a prepared statement of its own it was planned again on every
- * call).
+ * `skill_term_frequencies` (PostgreSQL migrations 15, 16 and 17: a plpgsql function whose one
+ * statement is planned once per connection; as a prepared statement of its own it was planned again
+ * on every call).
  * Parameters: $1 lexemes, $2 prefix flags, $3 label bits.
  *
  * - A prefix's lexemes: the distinct lexemes of `skill_terms` starting with it, one index probe each
  *   (a skip scan), however many rows each has.
  * - A lexeme's frequency under a term's labels: the sum of its rows of `skill_term_counts` (migration
- *   9) whose label set meets the term's (all with labels 0): at most 64 rows per label set.
- * - A prefix standing for several lexemes matches the skills of any: the frequency of the most frequent
- *   one (from the counts) plus the skills of the others, counted once each, that it does not match.
+ *   9) whose label set meets the term's (all with labels 0): at most 64 rows per label set and number
+ *   of characters shared.
+ * - A prefix of at most 8 characters matching any field (labels 0): the sum of the counts of the
+ *   lexemes starting with it whose lexeme shares fewer characters than the prefix has with the
+ *   skill's lexeme before it (migration 17): a skill's lexemes starting with the prefix come one after
+ *   another in code-point order, and only the first of them does, so each skill is counted once.
+ * - Any other prefix standing for several lexemes matches the skills of any: the frequency of the
+ *   most frequent one (from the counts) plus the skills of the others, counted once each, that it
+ *   does not match.
  *   When the others have at most 1/{@link PROBE_RATIO} of its rows, that is a primary-key probe per
  *   skill of the others, each skill listed once (migration 16: one holding several of them was
  *   probed for each). `OFFSET 0` keeps the `NOT EXISTS` a probe per skill: as a join, the planner

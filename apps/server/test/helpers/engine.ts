@@ -90,16 +90,24 @@ export async function postgresQuery<T extends pg.QueryResultRow>(
 }
 
 /**
- * How far `skill_term_counts` (PostgreSQL migration 9) is from the `skill_terms` rows it counts: the
- * number of (lexeme, label set, shard) rows whose count differs from the rows of that lexeme and label
- * set of the shard's skills (`seq % 64`); 0 when every count is exact (rows fallen to 0 may stay).
- * PostgreSQL runs only.
+ * How far `skill_term_counts` (PostgreSQL migrations 9 and 17) is from the `skill_terms` rows it
+ * counts: the number of (lexeme, label set, characters shared, shard) rows whose count differs from
+ * the rows of that lexeme and label set of the shard's skills (`seq % 64`) that share that many
+ * characters (at most 8) with the skill's lexeme before them in code-point order, counted here
+ * character by character; 0 when every count is exact (rows fallen to 0 may stay). PostgreSQL runs only.
  */
 export async function postgresTermCountDrift(dataDir: string): Promise<number> {
   const rows = await postgresQuery<{ n: string }>(
     dataDir,
-    `WITH kept AS (SELECT lexeme, labels, shard, n FROM skill_term_counts WHERE n <> 0),
-       actual AS (SELECT lexeme, labels, (skill_seq % 64)::smallint AS shard, count(*) AS n FROM skill_terms GROUP BY 1, 2, 3)
+    `WITH kept AS (SELECT lexeme, labels, shared, shard, n FROM skill_term_counts WHERE n <> 0),
+       ordered AS (SELECT lexeme, labels, skill_seq,
+           lag(lexeme) OVER (PARTITION BY skill_seq ORDER BY lexeme COLLATE "C") AS previous
+         FROM skill_terms),
+       actual AS (SELECT lexeme, labels,
+           (SELECT count(*) FROM generate_series(1, 8) AS k
+             WHERE previous IS NOT NULL AND left(lexeme, k) = left(previous, k))::smallint AS shared,
+           (skill_seq % 64)::smallint AS shard, count(*) AS n
+         FROM ordered GROUP BY 1, 2, 3, 4)
      SELECT count(*) AS n FROM ((SELECT * FROM kept EXCEPT SELECT * FROM actual)
        UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM kept)) AS d`,
   );

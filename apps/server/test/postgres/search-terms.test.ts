@@ -285,12 +285,14 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
 
   it("reads each term's document frequency and lexemes from the kept counts, as counting its rows gives", async () => {
     // One skill with rare words starting with a common one ('team'), so a prefix's other lexemes are
-    // few, and one skill holds two of them (its probe is counted once).
+    // few, and one skill holds several of them (its probe is counted once; a prefix of at most 8
+    // characters matching any field counts it once from the counts of each skill's runs of lexemes,
+    // migration 17), and words sharing a prefix longer than that ('onboardingflow', 'onboardingkit').
     await store.putSkill(
       makeWrite({
         name: 'onboarding',
         description: 'Onboarding of teammates',
-        body: '# Onboarding\n\nteammates and teamwork\n',
+        body: '# Onboarding\n\nteammates and teamwork of the team: onboardingflow, onboardingkit, teamworks\n',
       }),
     );
     const terms: RankTerm[] = [
@@ -307,6 +309,13 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
       { lexeme: 'nothing', prefix: false, labels: 0 },
       { lexeme: 'nothingatall', prefix: true, labels: 0 },
       { lexeme: 'pdf', prefix: true, labels: 2 },
+      { lexeme: 'team', prefix: true, labels: 15 },
+      { lexeme: 'teamwork', prefix: true, labels: 0 },
+      { lexeme: 'teamm', prefix: true, labels: 0 },
+      { lexeme: 'onboardin', prefix: true, labels: 0 },
+      { lexeme: 'caf', prefix: true, labels: 0 },
+      { lexeme: 'r', prefix: true, labels: 0 },
+      { lexeme: 'review', prefix: true, labels: 8 },
     ];
     const expected = await postgresQuery<{ df: string; lexemes: string[] }>(
       dataDir,
@@ -322,20 +331,29 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     const [total] = await postgresQuery<{ n: string }>(dataDir, 'SELECT count(*) AS n FROM skills');
     // Prefixes standing for several lexemes, and terms limited to fields, are among them.
     expect(expected.filter((row) => row.lexemes.length > 1).length).toBeGreaterThan(2);
-    // Both ways of counting a prefix's other lexemes are taken: probes of the most frequent one's rows
-    // (the others have at most 1/PROBE_RATIO of its rows) and a join of both lists (more).
+    // Both ways of counting the other lexemes of a prefix limited to fields or longer than 8
+    // characters are taken: probes of the most frequent one's rows (the others have at most
+    // 1/PROBE_RATIO of its rows) and a join of both lists (more).
     const ways = await postgresQuery<{ probes: boolean }>(
       dataDir,
       `SELECT sum(n) FILTER (WHERE r > 1) * $4 <= max(n) AS probes FROM (
          SELECT q.i, row_number() OVER (PARTITION BY q.i ORDER BY count(*) DESC, t.lexeme) AS r, count(*) AS n
          FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
          JOIN skill_terms t ON q.prefix AND starts_with(t.lexeme, q.lexeme) AND (q.labels = 0 OR t.labels & q.labels <> 0)
+         WHERE q.labels <> 0 OR char_length(q.lexeme) > 8
          GROUP BY q.i, t.lexeme) AS c
        GROUP BY i HAVING count(*) > 1`,
       [terms.map((t) => t.lexeme), terms.map((t) => t.prefix), terms.map((t) => t.labels), PROBE_RATIO],
     );
     expect(new Set(ways.map((row) => row.probes))).toEqual(new Set([true, false]));
     expect(expected.some((row) => Number(row.df) === 0)).toBe(true);
+    // Prefixes counted from the runs of lexemes, some matching several lexemes of one skill.
+    const runs = await postgresQuery<{ held: string }>(
+      dataDir,
+      `SELECT max(held) AS held FROM (SELECT t.skill_seq, count(*) AS held FROM skill_terms t
+         WHERE starts_with(t.lexeme, 'team') GROUP BY t.skill_seq) AS h`,
+    );
+    expect(Number(runs[0]?.held)).toBeGreaterThan(2);
     const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
     try {
       const client = await pool.connect();
@@ -490,7 +508,7 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
        DROP TABLE skill_search_generation;
        DROP TRIGGER skill_root_counts_added ON skills; DROP TRIGGER skill_root_counts_moved ON skills;
        DROP TRIGGER skill_root_counts_gone ON skills; DROP FUNCTION skill_root_counts_sync();
-       DROP TABLE skill_root_counts; DROP TABLE skill_term_counts;
+       DROP TABLE skill_root_counts; DROP TABLE skill_term_counts; DROP FUNCTION skill_term_shared(text, text);
        DELETE FROM skillport_migrations WHERE version >= 4`,
     );
     await store.close();

@@ -304,7 +304,8 @@ function switchTriggers(mode: 'DISABLE' | 'ENABLE'): string {
 /**
  * What {@link DERIVING_TRIGGERS} would have written for the rows imported into a database that held
  * no skills: each skill's `skill_terms` rows (as migration 4's backfill) and their counts per lexeme,
- * label set and shard (migration 9), the stored bytes per account and shard (migration 11),
+ * label set, characters shared with the skill's lexeme before (migration 17) and shard (migration 9),
+ * the stored bytes per account and shard (migration 11),
  * the skills per root and shard, and the search generation bumped once per skill in its shard.
  */
 async function deriveTables(client: pg.ClientBase): Promise<void> {
@@ -315,9 +316,12 @@ async function deriveTables(client: pg.ClientBase): Promise<void> {
        ORDER BY u.lexeme COLLATE "C", s.seq`,
   );
   await client.query(
-    `INSERT INTO skill_term_counts (lexeme, labels, shard, n)
-       SELECT lexeme, labels, (skill_seq % 64)::smallint, count(*) FROM skill_terms GROUP BY 1, 2, 3
-     ON CONFLICT (lexeme, labels, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n`,
+    `INSERT INTO skill_term_counts (lexeme, labels, shared, shard, n)
+       SELECT u.lexeme, skill_term_labels(u.weights), skill_term_shared(u.lexeme, u.previous), (s.seq % 64)::smallint, count(*)
+       FROM skills s CROSS JOIN LATERAL (SELECT v.lexeme COLLATE "C" AS lexeme, v.weights,
+           lag(v.lexeme COLLATE "C") OVER (ORDER BY v.lexeme COLLATE "C") AS previous FROM unnest(s.search) AS v) AS u
+       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+     ON CONFLICT (lexeme, labels, shared, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n`,
   );
   await client.query(
     `INSERT INTO account_usage (account_id, shard, stored_bytes)

@@ -50,7 +50,9 @@ interface Migration {
  *   frequencies it counted (`search/postgres-search.ts`).
  * - `skill_term_counts` (version 9) counts the `skill_terms` rows per lexeme and label set (in 64 shards
  *   by skill, as `skill_search_generation`), kept by the same trigger, so `find` reads a word's
- *   document frequency from a few rows instead of counting its rows.
+ *   document frequency from a few rows instead of counting its rows. Since version 17 also per
+ *   number of characters (at most 8) the lexeme shares with the one before it among the skill's
+ *   lexemes in code-point order, so a short prefix's frequency is a sum of counts as well.
  * - Since version 13, `skill_term_rank` computes a single-position lexeme's figure inline (a SQL
  *   expression the planner inlines into the search-terms trigger); only lexemes with several positions
  *   call the plpgsql loop (`skill_term_rank_positions`).
@@ -808,6 +810,143 @@ BEGIN
             WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
               WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)))
           END, 0)
+        FROM q LEFT JOIN counted b ON b.i = q.i AND b.r = 1 ORDER BY q.i) AS df,
+      ARRAY(SELECT l.lexeme FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS lexemes,
+      ARRAY(SELECT l.i::int FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS terms;
+END $$;
+`,
+  },
+  {
+    version: 17,
+    name: "document frequency of a short prefix from counts of each skill's runs of lexemes",
+    // A prefix matches the skills holding a lexeme that starts with it. Its document frequency was its
+    // most frequent lexeme's count plus the skills of its other lexemes that one lacks, found by
+    // reading every row of those others: for `com` (150 lexemes) about 45,000 rows at 10,000 skills,
+    // ten times that at 100,000, once per search generation and process. Now each count of
+    // `skill_term_counts` also says how many characters its lexeme shares with the lexeme before it
+    // among the same skill's lexemes in code-point order (`shared`, 0 for the first, at most 8:
+    // `skill_term_shared`). A skill's lexemes starting with a prefix come one after another in that
+    // order, and only the first of them shares fewer characters than the prefix has with the lexeme
+    // before it, so for a prefix of at most 8 characters matching any field, its frequency is the sum
+    // of the counts of the lexemes starting with it whose `shared` is below its length: a few rows
+    // per lexeme instead of a row per skill. (Terms limited to fields, or longer prefixes, are counted
+    // as before.) The counts are rebuilt from the vectors; the search-terms trigger keeps `shared`
+    // (an update moves the counts by the difference of the two vectors' triples, as it did for
+    // pairs). The rebuilt counts lie in key order, so a prefix's rows share a few pages, and are
+    // analysed at once (the frequency statement's plan is made from their statistics). Same
+    // frequencies. Safe to run again (the counts are rebuilt).
+    sql: `
+CREATE OR REPLACE FUNCTION skill_term_shared(lexeme text, previous text) RETURNS smallint
+  LANGUAGE sql IMMUTABLE AS $$
+  SELECT (CASE WHEN $2 IS NULL OR left($1, 1) <> left($2, 1) THEN 0
+    WHEN left($1, 2) <> left($2, 2) THEN 1 WHEN left($1, 3) <> left($2, 3) THEN 2
+    WHEN left($1, 4) <> left($2, 4) THEN 3 WHEN left($1, 5) <> left($2, 5) THEN 4
+    WHEN left($1, 6) <> left($2, 6) THEN 5 WHEN left($1, 7) <> left($2, 7) THEN 6
+    WHEN left($1, 8) <> left($2, 8) THEN 7 ELSE 8 END)::smallint
+$$;
+TRUNCATE skill_term_counts;
+ALTER TABLE skill_term_counts DROP CONSTRAINT IF EXISTS skill_term_counts_pkey;
+ALTER TABLE skill_term_counts ADD COLUMN IF NOT EXISTS shared smallint NOT NULL;
+SET LOCAL work_mem = '256MB';
+INSERT INTO skill_term_counts (lexeme, labels, shared, shard, n)
+  SELECT u.lexeme, skill_term_labels(u.weights), skill_term_shared(u.lexeme, u.previous), (s.seq % 64)::smallint, count(*)
+  FROM skills s CROSS JOIN LATERAL (SELECT v.lexeme COLLATE "C" AS lexeme, v.weights,
+      lag(v.lexeme COLLATE "C") OVER (ORDER BY v.lexeme COLLATE "C") AS previous FROM unnest(s.search) AS v) AS u
+  GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4;
+ALTER TABLE skill_term_counts ADD PRIMARY KEY (lexeme, labels, shared, shard);
+ANALYZE skill_term_counts;
+CREATE OR REPLACE FUNCTION skill_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    WITH added AS (
+      INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+        SELECT u.lexeme, NEW.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
+        FROM unnest(NEW.search) AS u
+      RETURNING lexeme, labels)
+    INSERT INTO skill_term_counts (lexeme, labels, shared, shard, n)
+      SELECT a.lexeme, a.labels, skill_term_shared(a.lexeme, a.previous), NEW.seq % 64, 1
+      FROM (SELECT lexeme, labels, lag(lexeme) OVER (ORDER BY lexeme) AS previous FROM added) AS a
+      ORDER BY 1, 2, 3
+      ON CONFLICT (lexeme, labels, shared, shard) DO UPDATE SET n = skill_term_counts.n + 1;
+  ELSIF TG_OP = 'DELETE' THEN
+    DELETE FROM skill_terms WHERE lexeme = ANY(tsvector_to_array(OLD.search)) AND skill_seq = OLD.seq;
+    UPDATE skill_term_counts c SET n = c.n - 1
+      FROM (SELECT o.lexeme, skill_term_labels(o.weights) AS labels, skill_term_shared(o.lexeme, o.previous) AS shared
+        FROM (SELECT u.lexeme COLLATE "C" AS lexeme, u.weights,
+            lag(u.lexeme COLLATE "C") OVER (ORDER BY u.lexeme COLLATE "C") AS previous
+          FROM unnest(OLD.search) AS u) AS o) AS gone
+      WHERE c.lexeme = gone.lexeme AND c.labels = gone.labels AND c.shared = gone.shared AND c.shard = OLD.seq % 64;
+  ELSE
+    DELETE FROM skill_terms WHERE skill_seq = OLD.seq AND lexeme = ANY(ARRAY(
+      SELECT o.lexeme FROM unnest(OLD.search) AS o EXCEPT SELECT n.lexeme FROM unnest(NEW.search) AS n));
+    INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+      SELECT n.lexeme, NEW.seq, skill_term_rank(n.positions, n.weights), skill_term_labels(n.weights)
+      FROM unnest(NEW.search) AS n LEFT JOIN unnest(OLD.search) AS o ON o.lexeme = n.lexeme
+      WHERE o.weights IS DISTINCT FROM n.weights
+      ON CONFLICT (lexeme, skill_seq) DO UPDATE SET rank = EXCLUDED.rank, labels = EXCLUDED.labels;
+    -- The counts move by the difference of the two vectors' (lexeme, labels, shared) triples.
+    INSERT INTO skill_term_counts (lexeme, labels, shared, shard, n)
+      SELECT lexeme, labels, shared, shard, sum(d) FROM (
+        SELECT o.lexeme, skill_term_labels(o.weights) AS labels, skill_term_shared(o.lexeme, o.previous) AS shared,
+          OLD.seq % 64 AS shard, -1 AS d
+        FROM (SELECT u.lexeme COLLATE "C" AS lexeme, u.weights,
+            lag(u.lexeme COLLATE "C") OVER (ORDER BY u.lexeme COLLATE "C") AS previous
+          FROM unnest(OLD.search) AS u) AS o
+        UNION ALL
+        SELECT n.lexeme, skill_term_labels(n.weights), skill_term_shared(n.lexeme, n.previous), NEW.seq % 64, 1
+        FROM (SELECT u.lexeme COLLATE "C" AS lexeme, u.weights,
+            lag(u.lexeme COLLATE "C") OVER (ORDER BY u.lexeme COLLATE "C") AS previous
+          FROM unnest(NEW.search) AS u) AS n) AS x
+      GROUP BY lexeme, labels, shared, shard HAVING sum(d) <> 0 ORDER BY lexeme, labels, shared, shard
+      ON CONFLICT (lexeme, labels, shared, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n;
+  END IF;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION skill_term_frequencies(text[], boolean[], int[])
+  RETURNS TABLE (generation text, n bigint, df bigint[], lexemes text[], terms int[])
+  LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY WITH RECURSIVE q AS (
+      SELECT q.*, q.prefix AND q.labels = 0 AND char_length(q.lexeme) <= 8 AS by_runs
+      FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+    ), e(i, prefix, lexeme) AS (
+      SELECT q.i, q.lexeme, (SELECT t.lexeme FROM skill_terms t
+          WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+        FROM q WHERE q.prefix
+      UNION ALL
+      SELECT e.i, e.prefix, (SELECT t.lexeme FROM skill_terms t
+          WHERE t.lexeme > e.lexeme AND t.lexeme <= e.prefix || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+        FROM e WHERE e.lexeme IS NOT NULL
+    ), l AS (
+      SELECT q.i, q.labels, q.lexeme COLLATE "C" AS lexeme FROM q WHERE NOT q.prefix
+      UNION ALL
+      SELECT e.i, q.labels, e.lexeme FROM e JOIN q ON q.i = e.i
+        WHERE e.lexeme IS NOT NULL AND starts_with(e.lexeme, e.prefix)
+    ), counted AS (
+      SELECT l.i, l.labels, l.lexeme, row_number() OVER (PARTITION BY l.i ORDER BY c.n DESC, l.lexeme COLLATE "C") AS r, c.n
+      FROM l JOIN q ON q.i = l.i AND NOT q.by_runs
+      CROSS JOIN LATERAL (SELECT coalesce(sum(c.n), 0)::bigint AS n FROM skill_term_counts c
+        WHERE c.lexeme = l.lexeme AND (l.labels = 0 OR c.labels & l.labels <> 0)) AS c
+    )
+    SELECT (SELECT sum(n) FROM skill_search_generation)::text AS generation,
+      (SELECT coalesce(sum(n), 0) FROM skill_root_counts)::bigint AS n,
+      ARRAY(SELECT CASE WHEN q.by_runs
+          THEN (SELECT coalesce(sum(c.n), 0)::bigint FROM skill_term_counts c
+            WHERE c.lexeme >= q.lexeme AND c.lexeme <= q.lexeme || chr(1114111) AND starts_with(c.lexeme, q.lexeme)
+              AND c.shared < char_length(q.lexeme))
+          ELSE coalesce(b.n + CASE
+          WHEN (SELECT coalesce(sum(o.n), 0) FROM counted o WHERE o.i = q.i AND o.r > 1) * 16 <= b.n
+          THEN (SELECT count(*) FROM (SELECT DISTINCT t.skill_seq FROM counted o
+            JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+            WHERE o.i = q.i AND o.r > 1) AS d WHERE NOT EXISTS (SELECT 1 FROM skill_terms u
+              WHERE u.lexeme = b.lexeme AND u.skill_seq = d.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)
+              OFFSET 0))
+          ELSE (SELECT count(DISTINCT t.skill_seq) FROM counted o
+            JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+            WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
+              WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)))
+          END, 0) END
         FROM q LEFT JOIN counted b ON b.i = q.i AND b.r = 1 ORDER BY q.i) AS df,
       ARRAY(SELECT l.lexeme FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS lexemes,
       ARRAY(SELECT l.i::int FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS terms;
