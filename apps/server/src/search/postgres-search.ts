@@ -771,10 +771,20 @@ const BY_NAME = `SELECT seq, name, root_uri, 0::float8 AS lexical FROM skills
 /**
  * {@link BY_NAME} and, in the same snapshot, the search generation: one row with a null `seq` when no
  * name is the query. A find that ranks with kept rankings reads both in one round trip.
+ * `skill_find_named` (PostgreSQL migration 18) runs
+ *
+ * ```sql
+ * SELECT g.generation, s.seq, s.name, s.root_uri
+ *   FROM (SELECT sum(n)::text AS generation FROM skill_search_generation) AS g
+ *   LEFT JOIN skills s ON s.account_id = account AND lower(s.name) = ANY(names) AND s.root_uri = ANY(roots)
+ * ```
+ *
+ * under `force_generic_plan`, so each connection plans it once: as a prepared statement of its own it
+ * was planned again on every call (its generic plan, the same index lookup, never looked cheaper than
+ * a plan for the arrays at hand), which cost several times its run.
  */
-const BY_NAME_AND_GENERATION = `SELECT g.generation, s.seq, s.name, s.root_uri, 0::float8 AS lexical
-  FROM (SELECT sum(n)::text AS generation FROM skill_search_generation) AS g
-  LEFT JOIN skills s ON s.account_id = $1 AND lower(s.name) = ANY($2::text[]) AND s.root_uri = ANY($3::text[])`;
+const BY_NAME_AND_GENERATION = `SELECT generation, seq, name, root_uri, 0::float8 AS lexical
+  FROM skill_find_named($1, $2::text[], $3::text[])`;
 
 const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2) * $5 AS lexical FROM skills
   WHERE account_id = $1 AND root_uri = ANY($3::text[]) AND lower(name) % $2 AND similarity(lower(name), $2) >= $6

@@ -126,6 +126,47 @@ describe('postgres find: kept rankings per replica (search generation)', () => {
     }
   });
 
+  it('plans the read of named skills and the generation once per connection (migration 18)', async () => {
+    // Each find of a new query reads the search generation and the skills whose name is the query
+    // first. As a prepared statement of its own it was planned for its arrays on every call; it now
+    // calls `skill_find_named`, which runs under `force_generic_plan`, so PostgreSQL keeps the
+    // statement's generic plan after its first five runs.
+    const answers = new PostgresFindAnswers();
+    const termStats = new PostgresTermStats();
+    const client = await pool.connect();
+    try {
+      const queries = ['deploy-3', 'pipeline', 'review-5 report', 'docs', 'kube', 'pdf', 'testing', 'team'];
+      for (const query of queries) {
+        const hits = await searchSkillsPostgres(
+          client,
+          'acme',
+          ROOTS,
+          query,
+          5,
+          undefined,
+          termStats,
+          answers,
+        );
+        expect(hits).toEqual(await fresh(query));
+      }
+      const { rows } = await client.query<{ custom: string; generic: string }>(
+        `SELECT custom_plans AS custom, generic_plans AS generic FROM pg_prepared_statements
+         WHERE name = 'skillport-find-named-generation'`,
+      );
+      // The connection may have run it before (another test): five custom plans, then generic ones.
+      expect(rows.map((row) => Number(row.custom))).toEqual([5]);
+      expect(Number(rows[0]?.generic)).toBeGreaterThanOrEqual(queries.length - 5);
+      const { rows: settings } = await client.query<{ config: string[] | null }>(
+        `SELECT p.proconfig AS config FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+         WHERE p.proname = 'skill_find_named' AND n.nspname = $1`,
+        [schemaFor(dataDir)],
+      );
+      expect(settings.map((row) => row.config)).toEqual([['plan_cache_mode=force_generic_plan']]);
+    } finally {
+      client.release();
+    }
+  });
+
   it("sees at once what another replica committed: adds, deletes, updates, a file's new revision", async () => {
     const check = async () => {
       for (const query of QUERIES) {
