@@ -22,10 +22,15 @@ afterAll(async () => {
   await t.close();
 });
 
-/** Another process's connection to the server's database file. */
+/**
+ * Another process's connection to the server's database file. It waits for the lock itself (up to
+ * 10 s): the server's own background writes (search index merges, per-term list steps, the WAL
+ * checkpointer's restart) hold it briefly at any moment, and the test is about the server waiting
+ * on this connection, not the other way round.
+ */
 function otherConnection(): Database.Database {
   const db = new Database(path.join(t.dataDir, 'skillport.db'));
-  db.pragma('busy_timeout = 0');
+  db.pragma('busy_timeout = 10000');
   return db;
 }
 
