@@ -1,4 +1,4 @@
-import type { SearchDocument } from './search-document.js';
+import { buildSearchDocument, type SearchDocument } from './search-document.js';
 
 /**
  * Chinese, Japanese and Korean text for the search index.
@@ -138,4 +138,27 @@ export function segmentSearchDocument(doc: SearchDocument): SearchDocument {
     overview: segmentForIndex(doc.overview),
     body: segmentForIndex(doc.body),
   };
+}
+
+/**
+ * The document FTS5 indexes for a stored skill row: {@link buildSearchDocument} of its text columns
+ * (`tags` as stored, a JSON array of strings), segmented by {@link segmentSearchDocument}. Written
+ * rows, the index rebuild and the per-term lists all build it this way, so they index the same text.
+ */
+export function indexedSearchDocument(row: {
+  name: string;
+  tags: string;
+  description: string;
+  overview: string | null;
+  body: string;
+}): SearchDocument {
+  return segmentSearchDocument(
+    buildSearchDocument({
+      name: row.name,
+      tags: JSON.parse(row.tags) as string[],
+      description: row.description,
+      overview: row.overview,
+      body: row.body,
+    }),
+  );
 }

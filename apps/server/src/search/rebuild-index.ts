@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
-import { segmentSearchDocument } from './cjk-segment.js';
-import { buildSearchDocument } from './search-document.js';
+import { indexedSearchDocument } from './cjk-segment.js';
 
 /** Skills read per step of a rebuild: bounds memory (bodies are up to ~100 KB indexed each). */
 const REBUILD_BATCH = 256;
@@ -58,15 +57,7 @@ export function rebuildSearchIndex(db: Database.Database): number {
   for (;;) {
     const rows = page.all(after, REBUILD_BATCH) as IndexSource[];
     for (const row of rows) {
-      const doc = segmentSearchDocument(
-        buildSearchDocument({
-          name: row.name,
-          tags: JSON.parse(row.tags) as string[],
-          description: row.description,
-          overview: row.overview,
-          body: row.body,
-        }),
-      );
+      const doc = indexedSearchDocument(row);
       insert.run(row.seq, doc.name, doc.tags, doc.description, doc.overview, doc.body);
       after = row.seq;
       count++;

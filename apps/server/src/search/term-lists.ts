@@ -1,8 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Connection } from '../store/sqlite/connection.js';
-import { segmentSearchDocument } from './cjk-segment.js';
+import { indexedSearchDocument } from './cjk-segment.js';
 import { FIELD_WEIGHTS, type SearchField } from './score.js';
-import { buildSearchDocument } from './search-document.js';
 
 /**
  * Per-term match lists of the SQLite search index (table `search_term_lists`, schema version 15),
@@ -1123,7 +1122,7 @@ export function unitedLists(
 export function readRowDocument(
   conn: Connection,
   seq: number,
-): { doc: ReturnType<typeof segmentSearchDocument>; origin: number } | undefined {
+): { doc: ReturnType<typeof indexedSearchDocument>; origin: number } | undefined {
   const stored = conn.stmt(ROW_TEXT).get(seq) as
     | {
         name: string;
@@ -1135,14 +1134,6 @@ export function readRowDocument(
       }
     | undefined;
   if (stored === undefined) return undefined;
-  const doc = segmentSearchDocument(
-    buildSearchDocument({
-      name: stored.name,
-      tags: JSON.parse(stored.tags) as string[],
-      description: stored.description,
-      overview: stored.overview,
-      body: stored.body,
-    }),
-  );
+  const doc = indexedSearchDocument(stored);
   return { doc, origin: stored.origin };
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SkillportError } from '@skillport/core/base';
-import { segmentSearchDocument } from '../../search/cjk-segment.js';
-import { buildSearchDocument } from '../../search/search-document.js';
+import { indexedSearchDocument } from '../../search/cjk-segment.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { skillUri } from '../skill-uri.js';
 import { OVERVIEW_PATH, type SkillRecord, type SkillWrite, type SkillWriteResult } from '../types.js';
@@ -15,18 +14,10 @@ const encoder = new TextEncoder();
 
 /**
  * Replaces the FTS row of a skill (contentless table: delete by rowid, then insert). CJK runs are
- * segmented into bigrams (`segmentSearchDocument`); the same rows are rebuilt by schema version 3.
+ * segmented into bigrams (`indexedSearchDocument`); the same rows are rebuilt by schema version 3.
  */
 export function writeSearchRow(conn: Connection, row: SkillRow): void {
-  const doc = segmentSearchDocument(
-    buildSearchDocument({
-      name: row.name,
-      tags: JSON.parse(row.tags) as string[],
-      description: row.description,
-      overview: row.overview,
-      body: row.body,
-    }),
-  );
+  const doc = indexedSearchDocument(row);
   conn.stmt('DELETE FROM skills_fts WHERE rowid = ?').run(row.seq);
   conn
     .stmt('INSERT INTO skills_fts (rowid, name, tags, description, overview, body) VALUES (?, ?, ?, ?, ?, ?)')
