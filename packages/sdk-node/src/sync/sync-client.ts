@@ -4,6 +4,7 @@
  * buffer) and returns its result, or throws the same typed error class the async client would.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import {
   type AddSkillOptions,
@@ -47,7 +48,6 @@ import type {
   TaskListResult,
   TempUploadResult,
 } from '@skillport/spec';
-import { createSyncFn } from 'synckit';
 import type { SyncClientOptions, SyncMethod, WorkerFn, WorkerReply } from './protocol.js';
 
 /**
@@ -55,6 +55,12 @@ import type { SyncClientOptions, SyncMethod, WorkerFn, WorkerReply } from './pro
  * or the result of `tempUpload` (`{temp_file_id}`).
  */
 export type SyncSkillSource = SkillData | Uint8Array | TempUploadResult;
+
+// synckit's CommonJS build, on purpose: its ES module build finds the preload it gives the worker
+// thread from a global `__dirname` when one exists, and a script that Node evaluates (`node -e`, a
+// script piped to `node`) defines one as `.`. The worker then fails to load that preload before it
+// can report anything, and the first call blocks for ever. In CommonJS `__dirname` is the module's.
+const { createSyncFn } = createRequire(import.meta.url)('synckit') as typeof import('synckit');
 
 let call: ((options: SyncClientOptions, method: SyncMethod, args: unknown[]) => WorkerReply) | undefined;
 
