@@ -6,7 +6,8 @@ import { normalizeLineBreaks, type TextPosition } from '../internal/text.js';
 import type { ParsedSkill, ParseResult, SkillIssue } from '../types.js';
 import { findTooDeep, MAX_FRONTMATTER_DEPTH, tooDeepIssue } from './frontmatter-depth.js';
 import { readListFields } from './list-fields.js';
-import { readYaml } from './read-yaml.js';
+import { fromSimpleRead, readParsedYaml } from './read-yaml.js';
+import { readSimpleYaml } from './simple-yaml.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 
 /** Options of {@link parseSkillMd}. */
@@ -77,7 +78,15 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
     };
   }
   const normalized = normalizeLineBreaks(split.yaml);
-  const tooDeep = findTooDeep(normalized, MAX_FRONTMATTER_DEPTH);
+  // Most frontmatters are one-line strings and lists, read directly with the parser's result. Those
+  // shapes nest two levels as the depth scan counts them (a key's block) plus one per flow bracket,
+  // so the scan can only find such a text too deep when it has more brackets than the bound leaves
+  // room for.
+  const simple = readSimpleYaml(normalized);
+  const tooDeep =
+    simple !== null && !hasMoreFlowOpeners(normalized, MAX_FRONTMATTER_DEPTH - 2)
+      ? null
+      : findTooDeep(normalized, MAX_FRONTMATTER_DEPTH);
   if (tooDeep !== null) {
     let lineStart = 0;
     for (let k = 0; k < tooDeep.lineIndex; k++) lineStart = normalized.indexOf('\n', lineStart) + 1;
@@ -92,7 +101,10 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
       locate: () => undefined,
     };
   }
-  const yaml = readYaml(split.yaml, split.yamlLine);
+  const yaml =
+    simple !== null
+      ? fromSimpleRead(simple, normalized, split.yamlLine)
+      : readParsedYaml(normalized, split.yamlLine);
   const data = yaml.data;
   const lists = readListFields(data, yaml.locate);
   const issues: SkillIssue[] = [...yaml.issues, ...lists.issues];
@@ -107,6 +119,16 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
     allowedTools: lists.allowedTools,
   };
   return { result: { skill, issues, hasFrontmatter: true }, readable: yaml.readable, locate: yaml.locate };
+}
+
+/** True when `text` has more than `limit` flow collection openers (`[`, `{`); stops counting past it. */
+function hasMoreFlowOpeners(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 0x5b || c === 0x7b) && ++count > limit) return true;
+  }
+  return false;
 }
 
 function byPosition(a: SkillIssue, b: SkillIssue): number {

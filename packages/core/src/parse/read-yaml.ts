@@ -26,7 +26,7 @@ import {
 import type { SkillIssue } from '../types.js';
 import { tooDeepIssue } from './frontmatter-depth.js';
 import { fieldAtLine, findTopLevelMistakes, recoverLines, recoveryIssue } from './recover-yaml.js';
-import { readSimpleYaml } from './simple-yaml.js';
+import { readSimpleYaml, type SimpleYamlRead } from './simple-yaml.js';
 
 /** Parse options: YAML 1.2 core schema; unknown and `!!binary`-style tags stay plain values. */
 const PARSE_OPTIONS = {
@@ -79,21 +79,31 @@ export function readYaml(yamlRaw: string, yamlLine: number): YamlRead {
   const source = normalizeLineBreaks(yamlRaw);
   // Most frontmatters are one-line strings and lists: read directly, with the parser's result.
   const simple = readSimpleYaml(source);
-  if (simple !== null) {
-    const index = new LineIndex(source);
-    return {
-      data: simple.data,
-      readable: true,
-      issues: [],
-      locate: (field) => {
-        const offset = simple.offsetOf(field);
-        if (offset === undefined) return undefined;
-        const { line, column } = index.positionAt(offset);
-        return { line: line + yamlLine - 1, column };
-      },
-    };
-  }
+  if (simple !== null) return fromSimpleRead(simple, source, yamlLine);
   return readParsedYaml(source, yamlLine);
+}
+
+/**
+ * The {@link YamlRead} of a frontmatter the direct reader read (`readSimpleYaml`): its data, no
+ * issue, and its value offsets as positions in the original file.
+ *
+ * @param simple - what `readSimpleYaml(normalized)` answered
+ * @param normalized - the YAML it read, line breaks normalised to LF
+ * @param yamlLine - 1-based line of its first line in the original file
+ */
+export function fromSimpleRead(simple: SimpleYamlRead, normalized: string, yamlLine: number): YamlRead {
+  const index = new LineIndex(normalized);
+  return {
+    data: simple.data,
+    readable: true,
+    issues: [],
+    locate: (field) => {
+      const offset = simple.offsetOf(field);
+      if (offset === undefined) return undefined;
+      const { line, column } = index.positionAt(offset);
+      return { line: line + yamlLine - 1, column };
+    },
+  };
 }
 
 /**

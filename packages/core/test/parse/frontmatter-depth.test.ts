@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findSuperLinearRung } from '../../../../scripts/test-support/linear-growth.js';
 import { parseSkillMd, validateSkill } from '../../src/index.js';
 import { findTooDeep, MAX_FRONTMATTER_DEPTH } from '../../src/parse/frontmatter-depth.js';
+import { readSimpleYaml } from '../../src/parse/simple-yaml.js';
 
 const fm = (...lines: string[]) =>
   `---\nname: deep\ndescription: A skill with nested frontmatter\n${lines.join('\n')}\n---\nbody\n`;
@@ -63,6 +64,27 @@ describe('frontmatter nesting depth', () => {
   ])('reads %s', (_label, yaml) => {
     const { issues } = parseSkillMd(fm(yaml));
     expect(issues.filter((i) => i.rule === 'frontmatter_too_deep')).toEqual([]);
+  });
+
+  // A plain value with `- [` opens flow collections as the scan counts them (it errs toward
+  // counting), though YAML reads one string: frontmatters the direct reader reads still get the
+  // scan's verdict, on each side of the bound (63 brackets are 64 levels at the top level, 65 in
+  // a key's block).
+  it.each([
+    ['a top-level value', (n: number) => `description: x - ${'['.repeat(n)}`, 64],
+    ['a value in a block mapping', (n: number) => `description: d\nmetadata:\n  k: x - ${'['.repeat(n)}`, 63],
+  ])('gives the depth scan verdict for brackets in %s', (_label, yaml, first) => {
+    for (const n of [60, 61, 62, 63, 64, 65, 70, 200]) {
+      const tooDeep = findTooDeep(`name: deep\n${yaml(n)}`, MAX_FRONTMATTER_DEPTH) !== null;
+      expect(tooDeep, `${n} brackets`).toBe(n >= first);
+      // The direct reader reads it (one string), so the scan is what decides.
+      expect(readSimpleYaml(`name: deep\n${yaml(n)}`), `${n} brackets`).not.toBeNull();
+      const { issues } = parseSkillMd(`---\nname: deep\n${yaml(n)}\n---\nbody\n`);
+      expect(
+        issues.some((i) => i.rule === 'frontmatter_too_deep'),
+        `${n} brackets`,
+      ).toBe(tooDeep);
+    }
   });
 
   it('counts a flow collection continued on more indented lines', () => {
