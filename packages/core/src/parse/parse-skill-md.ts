@@ -79,9 +79,9 @@ export function parseSkillMdDetail(text: string, options: ParseSkillMdOptions = 
   }
   const normalized = normalizeLineBreaks(split.yaml);
   // Most frontmatters are one-line strings and lists, read directly with the parser's result. Those
-  // shapes nest two levels as the depth scan counts them (a key's block) plus one per flow bracket,
-  // so the scan can only find such a text too deep when it has more brackets than the bound leaves
-  // room for.
+  // shapes nest two levels as the depth scan counts them (a key's block or continuation lines, all
+  // indented alike) plus one per flow bracket, so the scan can only find such a text too deep when
+  // it has more brackets than the bound leaves room for.
   const simple = readSimpleYaml(normalized);
   const tooDeep =
     simple !== null && !hasMoreFlowOpeners(normalized, MAX_FRONTMATTER_DEPTH - 2)

@@ -2,10 +2,12 @@
  * A direct reader for the frontmatter most SKILL.md files have: top-level `key: value` lines whose
  * values are one-line strings (plain, `"double"` or `'single'` quoted) or flow lists of them
  * (`[a, "b"]`), and keys holding one indented block of such `key: value` lines or `- item` lines
- * (`metadata:` / `tags:`). Anything else — comments, multi-line or block scalars, anchors, tags,
- * escapes other than JSON's, values the YAML 1.2 core schema reads as null, booleans or numbers,
- * duplicate keys, tabs, control characters — makes it answer null, and the YAML parser reads the
- * text instead. Where it answers, the data and the positions are the parser's (a test compares them
+ * (`metadata:` / `tags:`). A top-level value may also be a plain string continued on indented lines
+ * (folded into one line, as YAML does), or a literal (`|`, `|-`) or folded (`>`, `>-`) block scalar
+ * without more-indented lines. Anything else — comments, quoted or nested multi-line values, other
+ * block scalar headers, anchors, tags, escapes other than JSON's, values the YAML 1.2 core schema
+ * reads as null, booleans or numbers, duplicate keys, tabs, control characters, lines of blanks —
+ * makes it answer null, and the YAML parser reads the text instead. Where it answers, the data and the positions are the parser's (a test compares them
  * over real SKILL.md files); it only skips building the parser's syntax tree, the bulk of the CPU
  * an add spends on a small SKILL.md.
  */
@@ -45,6 +47,14 @@ const FLOW_PLAIN = /^[^\s\-?:,[\]{}#&*!|>'"%@`][^,[\]{}:#]*$/;
 const DOUBLE_QUOTED = /^"(?:[^"\\]|\\["\\/bfnrt])*"$/;
 /** A single-quoted scalar (`''` is a quote). */
 const SINGLE_QUOTED = /^'(?:[^']|'')*'$/;
+
+/**
+ * A continuation line of a multi-line plain value: indented, then text as {@link BLOCK_PLAIN} allows
+ * (no indicator first, no `: ` or ` #`); a final `:` or blank is refused apart.
+ */
+const PLAIN_CONTINUATION = /^ +([^\s\-?:,[\]{}#&*!|>'"%@`](?:[^:#]|:(?! )|(?<! )#)*)$/;
+/** A block scalar header this reader takes: literal or folded, clipped or stripped. */
+const BLOCK_SCALAR_HEADER = /^([|>])(-?)$/;
 
 /** A one-line scalar (plain, double- or single-quoted) as its string, or undefined when not one. */
 function readScalar(text: string, plain: RegExp): string | undefined {
@@ -116,6 +126,90 @@ function readValue(text: string): string | string[] | undefined {
 }
 
 /**
+ * The rest of a plain top-level value that goes on over the indented lines after `lines[at]`, all
+ * indented alike: each continuation line is trimmed and joined with a space, or with one line break
+ * per empty line between them (YAML's line folding). Empty lines after the last continuation line
+ * are not part of the value. (Lines indented alike also keep such a value within the two levels of
+ * nesting the depth check before parsing relies on: see `parseSkillMdDetail`.)
+ *
+ * @returns the text to append and the index of the value's last line; `end` is `at` when there is
+ *   no continuation line; undefined when an indented line is not one this reader takes
+ */
+function readPlainContinuation(
+  lines: readonly string[],
+  at: number,
+): { text: string; end: number } | undefined {
+  let text = '';
+  let end = at;
+  let empty = 0;
+  let indent = 0;
+  for (let j = at + 1; j < lines.length; j++) {
+    const line = lines[j] as string;
+    if (line === '') {
+      empty++;
+      continue;
+    }
+    if (line.charCodeAt(0) !== 0x20) break;
+    const match = PLAIN_CONTINUATION.exec(line);
+    if (match === null || UNSAFE_CHAR.test(line)) return undefined;
+    const content = match[1] as string;
+    const width = line.length - content.length;
+    if (indent === 0) indent = width;
+    else if (width !== indent) return undefined;
+    const last = content.charCodeAt(content.length - 1);
+    if (last === 0x3a || last === 0x20) return undefined;
+    text += (empty === 0 ? ' ' : '\n'.repeat(empty)) + content;
+    empty = 0;
+    end = j;
+  }
+  return { text, end };
+}
+
+/**
+ * A literal (`|`) or folded (`>`) block scalar whose header ends `lines[at]`, clipped (one final
+ * line break) or stripped (`-`, none): its lines, all indented as its first one (no leading empty
+ * line, no more-indented line, no line of blanks), up to the next line at the top level.
+ *
+ * @returns the value and the index of its last line, or undefined when the block is not of that shape
+ */
+function readBlockScalar(
+  lines: readonly string[],
+  at: number,
+  style: string,
+  strip: boolean,
+): { value: string; end: number } | undefined {
+  let indent = 0;
+  let value = '';
+  let end = at;
+  let empty = 0;
+  for (let j = at + 1; j < lines.length; j++) {
+    const line = lines[j] as string;
+    if (line === '') {
+      if (indent === 0) return undefined;
+      empty++;
+      continue;
+    }
+    if (line.charCodeAt(0) !== 0x20) break;
+    let width = 1;
+    while (line.charCodeAt(width) === 0x20) width++;
+    if (width === line.length || UNSAFE_CHAR.test(line)) return undefined;
+    if (indent === 0) indent = width;
+    else if (width !== indent) {
+      // More-indented lines keep their breaks under folding (left to the parser).
+      if (width < indent || style === '>') return undefined;
+    }
+    const content = line.slice(indent);
+    if (value === '') value = content;
+    else if (style === '|') value += `${'\n'.repeat(empty + 1)}${content}`;
+    else value += (empty === 0 ? ' ' : '\n'.repeat(empty)) + content;
+    empty = 0;
+    end = j;
+  }
+  if (indent === 0) return undefined;
+  return { value: strip ? value : `${value}\n`, end };
+}
+
+/**
  * Reads LF-only frontmatter YAML of the simple shape described above (see the module comment).
  *
  * @param source - the YAML between the fences, line breaks normalised to LF
@@ -138,10 +232,34 @@ export function readSimpleYaml(source: string): SimpleYamlRead | null {
     if (NON_STRING_KEY.test(key) || key === '__proto__' || offsets.has(key)) return null;
     const blanks = match[2];
     if (blanks !== undefined) {
-      const value = readValue(match[3] as string);
-      if (value === undefined) return null;
+      const text = match[3] as string;
+      const header = BLOCK_SCALAR_HEADER.exec(text);
+      let value: string | string[] | undefined;
+      let end = i;
+      if (header !== null) {
+        const block = readBlockScalar(lines, i, header[1] as string, header[2] === '-');
+        if (block === undefined) return null;
+        ({ value, end } = block);
+      } else {
+        value = readValue(text);
+        if (value === undefined) return null;
+        const next = lines[i + 1];
+        if (next !== undefined && (next === '' || next.charCodeAt(0) === 0x20)) {
+          // Only a plain one-line start may go on over indented lines (quoted or flow ones are left
+          // to the parser, as is an indented line after a key's block).
+          const first = text.charCodeAt(0);
+          const continued = readPlainContinuation(lines, i);
+          if (continued === undefined) return null;
+          if (continued.end !== i) {
+            if (first === 0x22 || first === 0x27 || first === 0x5b) return null;
+            value = (value as string) + continued.text;
+            end = continued.end;
+          }
+        }
+      }
       data[key] = value;
       offsets.set(key, start + key.length + 1 + blanks.length);
+      for (; i < end; i++) lineStart += (lines[i + 1] as string).length + 1;
       continue;
     }
     // `key:` alone: the indented lines below it are one block mapping or one block list.

@@ -66,6 +66,19 @@ describe('readSimpleYaml', () => {
     ],
     ['non-ASCII text', 'name: données\ndescription: Lit les PDF — vite 📄 日本語\n'],
     ['many spaces after the colon', 'name:     a\ndescription:  b\n'],
+    ['a multi-line plain value', 'name: a\ndescription: one\n  two\n'],
+    [
+      'a multi-line plain value with empty lines',
+      'name: a\ndescription: one two\n\n    three, four\n\n\n    five [x] {y} C# a:b\n\nother: c\n',
+    ],
+    ['a multi-line plain value at the end', 'name: a\ndescription: one\n  two'],
+    ['a literal block scalar', 'name: a\ndescription: |\n  one: # not a comment\n  - two\n'],
+    ['a literal block scalar, stripped', 'name: a\ndescription: |-\n  one\n\n\n  two  \n\nother: c\n'],
+    ['a literal block scalar with more-indented lines', 'description: |\n  one\n    two\n  three\nname: a\n'],
+    ['a folded block scalar', 'name: a\ndescription: >\n  one  \n  two\n\n  three\n'],
+    ['a folded block scalar, stripped', 'name: a\ndescription: >-\n    one\n    two\n\n\n    three\nx: y\n'],
+    ['a block scalar at the end', 'name: a\ndescription: >-\n  one\n  two'],
+    ['a block scalar holding "---"', 'name: a\ndescription: |\n  ---\n  ...\n'],
   ])('reads %s as the parser does', (_case, yaml) => {
     expect(agreesWithParser(yaml)).toBe(true);
   });
@@ -82,9 +95,28 @@ describe('readSimpleYaml', () => {
     ['a non-string key', 'true: a\n'],
     ['a duplicate key', 'name: a\nname: b\n'],
     ['a duplicate nested key', 'metadata:\n  a: b\n  a: c\n'],
-    ['a multi-line plain value', 'name: a\ndescription: one\n  two\n'],
-    ['a block scalar', 'name: a\ndescription: |\n  text\n'],
-    ['a folded scalar', 'name: a\ndescription: >-\n  text\n'],
+    ['a multi-line quoted value', 'name: a\ndescription: "one\n  two"\n'],
+    ['a flow list over lines', 'name: a\ntags: [one,\n  two]\n'],
+    ['continuation lines indented unlike', 'name: a\ndescription: one\n  two\n    three\n'],
+    ['a continuation line with ": "', 'name: a\ndescription: one\n  two: three\n'],
+    ['a continuation line with " #"', 'name: a\ndescription: one\n  two #c\n'],
+    ['a comment line after a value', 'name: a\ndescription: one\n  # two\n'],
+    ['a continuation line starting with an indicator', 'name: a\ndescription: one\n  - two\n'],
+    ['a continuation line ending with ":"', 'name: a\ndescription: one\n  two:\n'],
+    ['a continuation line with trailing blanks', 'name: a\ndescription: one\n  two \n'],
+    ['a line of blanks in a value', 'name: a\ndescription: one\n  \n  two\n'],
+    ['a number continued', 'name: a\nversion: 1\n  2\n'],
+    ['a continued value in a block', 'metadata:\n  a: one\n    two\n'],
+    ['a kept block scalar', 'name: a\ndescription: |+\n  text\n'],
+    ['a block scalar with an indentation indicator', 'name: a\ndescription: |2\n  text\n'],
+    ['a block scalar header with a comment', 'name: a\ndescription: | # note\n  text\n'],
+    ['an empty block scalar', 'name: a\ndescription: |\nother: b\n'],
+    ['a block scalar after an empty line', 'name: a\ndescription: |\n\n  text\n'],
+    ['a folded block scalar with more-indented lines', 'name: a\ndescription: >\n  one\n    two\n'],
+    ['a block scalar with a less-indented line', 'name: a\ndescription: |\n    one\n  two\n'],
+    ['a block scalar with a line of blanks', 'name: a\ndescription: |\n  one\n   \n  two\n'],
+    ['a block scalar with a tab', 'name: a\ndescription: |\n  one\ttwo\n'],
+    ['a block scalar in a block', 'metadata:\n  a: |\n    text\n'],
     ['an unquoted ": "', 'name: a\ndescription: Trigger words: pdf\n'],
     ['a final colon', 'name: a\ndescription: note:\n'],
     ['trailing blanks', 'name: a \n'],
@@ -132,10 +164,18 @@ describe('readSimpleYaml', () => {
     expect(readYaml(yaml, 5).locate('metadata.author')).toEqual({ line: 8, column: 11 });
   });
 
-  it('agrees with the parser on mutated frontmatters', () => {
-    const base =
+  it.each([
+    [
+      'one-line values',
       'name: pdf-tools\ndescription: Read PDFs and fill forms\ntags: [pdf, "forms"]\n' +
-      "metadata:\n  author: 'Jane'\n  version: 1.0.0\nallowed-tools:\n  - Read\n  - Bash(git:*)\n";
+        "metadata:\n  author: 'Jane'\n  version: 1.0.0\nallowed-tools:\n  - Read\n  - Bash(git:*)\n",
+    ],
+    [
+      'multi-line values',
+      'name: pdf-tools\ndescription: Read PDFs and\n  fill forms, fast\n\n  and well\n' +
+        'usage: |\n  Run it:\n    pdf fill x\n\n  Done\nnotes: >-\n  One\n  two\n\n  three\ntags: [pdf]\n',
+    ],
+  ])('agrees with the parser on mutated frontmatters of %s', (_case, base) => {
     const pieces = fc.constantFrom(
       ' ',
       ':',
