@@ -5,13 +5,14 @@
  * @see the OpenAPI document: `POST /api/v1/skills` (name rule), the MCP ⇄ skill section of the @skillport/core README (kebab-case names)
  */
 import { SkillportError } from './errors.js';
+import { quoteVisibly, showCharacter, trimNameBlanks } from './internal/text.js';
 import type { NamePolicy } from './types.js';
 
 /** Longest accepted skill name, in characters. @see the OpenAPI document: `POST /api/v1/skills` */
 export const SKILL_NAME_MAX_LENGTH = 64;
 
 /**
- * The add-time name rule: 1–64 characters of `[A-Za-z0-9_-]` (after trimming).
+ * The add-time name rule: 1–64 characters of `[A-Za-z0-9_-]` (after trimming ASCII blanks).
  * @see the OpenAPI document: `POST /api/v1/skills`
  */
 export const SKILL_NAME_PATTERN: RegExp = /^[A-Za-z0-9_-]{1,64}$/;
@@ -120,6 +121,11 @@ export function isValidSkillName(name: unknown): name is string {
 /**
  * Applies the add-time name rule: trims `raw` and checks it is 1–64 characters of `[A-Za-z0-9_-]`.
  *
+ * Only ASCII blanks are trimmed (spaces, tabs, line breaks). A no-break space, byte order mark, line
+ * separator or any other invisible character around the name is part of it, as it is of the
+ * SKILL.md an agent reads, so such a name is refused (the message names the character by its code
+ * point, e.g. `U+00A0`) rather than stored under a name the SKILL.md does not hold.
+ *
  * @param raw - the name as received (frontmatter value, structured `name`, `{name}` path segment)
  * @returns the trimmed name
  * @throws SkillportError `INVALID_ARGUMENT` (400) with `details: {field: 'name', value, reason}`
@@ -137,7 +143,7 @@ export function normalizeSkillName(raw: string): string {
   if (typeof raw !== 'string') {
     throw nameError(raw, `must be a string, got ${raw === null ? 'null' : typeof raw}`);
   }
-  const name = raw.trim();
+  const name = trimNameBlanks(raw);
   if (SKILL_NAME_PATTERN.test(name)) return name;
   const length = [...name].length;
   if (length === 0) throw nameError(raw, 'is empty');
@@ -154,14 +160,15 @@ export function normalizeSkillName(raw: string): string {
  * The name a skill is stored under on a server with name policy `policy`: what add and update make
  * of a skill's `name` (the frontmatter's, a structured add's, or a `{name}` path segment's).
  *
- * - A name that keeps the name rule once trimmed ({@link SKILL_NAME_PATTERN}) is stored trimmed,
- *   under either policy.
+ * - A name that keeps the name rule once its ASCII blanks are trimmed ({@link SKILL_NAME_PATTERN})
+ *   is stored trimmed, under either policy. Other characters around it (a no-break space, a byte
+ *   order mark) are not blanks: they break the rule.
  * - Otherwise, under `slug`, its {@link toSkillSlug} spelling when that keeps the rule
  *   (`ElevenLabs Automation` → `elevenlabs-automation`).
  * - Otherwise `null`: add refuses the name ({@link normalizeSkillName} throws the refusal, naming
  *   the kebab-case fix when there is one).
  *
- * @param name - the name as written (blanks around it are ignored)
+ * @param name - the name as written (ASCII blanks around it are ignored)
  * @param policy - the server's name policy (`name_policy` of `GET /api/v1/system/limits`,
  *   `SKILLPORT_NAME_POLICY`); default `strict`, the server default
  * @returns the stored name (1–64 characters of `[A-Za-z0-9_-]`), or `null` when add refuses it
@@ -188,7 +195,7 @@ export function storedSkillName(name: string, policy: NamePolicy = 'strict'): st
       { details: { field: 'namePolicy', value: String(policy) } },
     );
   }
-  const trimmed = name.trim();
+  const trimmed = trimNameBlanks(name);
   if (SKILL_NAME_PATTERN.test(trimmed)) return trimmed;
   if (policy !== 'slug') return null;
   const slug = toSkillSlug(trimmed);
@@ -200,10 +207,7 @@ function describe(value: unknown): string {
 }
 
 function throwBadCharacters(raw: string, bad: string[], fix: string | undefined): never {
-  const shown = bad
-    .slice(0, 5)
-    .map((c) => JSON.stringify(c))
-    .join(', ');
+  const shown = bad.slice(0, 5).map(showCharacter).join(', ');
   throw nameError(raw, `contains ${bad.length === 1 ? 'character' : 'characters'} ${shown}`, fix);
 }
 
@@ -212,7 +216,7 @@ function nameError(raw: unknown, reason: string, fix?: string): SkillportError {
   const suggestion = fix === undefined ? '' : ` Use the kebab-case name ${JSON.stringify(fix)} instead.`;
   return new SkillportError(
     'INVALID_ARGUMENT',
-    `Invalid skill name ${JSON.stringify(value) ?? String(value)}: ${reason}. ` +
+    `Invalid skill name ${typeof value === 'string' ? quoteVisibly(value) : (JSON.stringify(value) ?? String(value))}: ${reason}. ` +
       `Expected 1-${SKILL_NAME_MAX_LENGTH} characters of letters, digits, '_' or '-' (e.g. "search-web").` +
       suggestion,
     { details: { field: 'name', value, reason, ...(fix === undefined ? {} : { fix }) } },

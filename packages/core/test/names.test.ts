@@ -12,6 +12,9 @@ import {
   toToolSlug,
 } from '../src/names.js';
 
+/** The blanks the name rule trims: ASCII spaces, tabs and line breaks. */
+const trimBlanks = (text: string): string => text.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+
 describe('toKebabCase', () => {
   it.each([
     ['search_web', 'search-web'],
@@ -62,6 +65,25 @@ describe('toToolSlug', () => {
 });
 
 describe('toSkillSlug', () => {
+  it.each([
+    ['\u00a0search-web\u00a0', 'U+00A0', '"\\u00a0search-web\\u00a0"'],
+    ['\ufeffsearch-web', 'U+FEFF', '"\\ufeffsearch-web"'],
+    ['search-web\u2028', 'U+2028', '"search-web\\u2028"'],
+  ])('rejects %j around the name, naming the invisible character by its code point', (raw, code, shown) => {
+    let caught: unknown;
+    try {
+      normalizeSkillName(raw);
+    } catch (error) {
+      caught = error;
+    }
+    if (!isSkillportError(caught)) throw new Error('expected a SkillportError');
+    expect(caught.details?.value).toBe(raw);
+    expect(caught.details?.fix).toBe('search-web');
+    expect(caught.message).toContain(`contains character ${code}`);
+    expect(caught.message).toContain(`Invalid skill name ${shown}:`);
+    expect(caught.message).not.toMatch(/[\u00a0\ufeff\u2028]/);
+  });
+
   it.each([
     ['ElevenLabs Automation', 'elevenlabs-automation'],
     ['search-web', 'search-web'],
@@ -214,8 +236,8 @@ describe('name properties', () => {
   it('normalizeSkillName accepts exactly what trims to a valid name', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 70 }), (input) => {
-        const valid = SKILL_NAME_PATTERN.test(input.trim());
-        if (valid) expect(normalizeSkillName(input)).toBe(input.trim());
+        const valid = SKILL_NAME_PATTERN.test(trimBlanks(input));
+        if (valid) expect(normalizeSkillName(input)).toBe(trimBlanks(input));
         else expect(() => normalizeSkillName(input)).toThrow(/^Invalid skill name /);
       }),
       { numRuns: 500 },
@@ -238,6 +260,13 @@ describe('storedSkillName', () => {
     ['   ', 'strict', null],
     ['a'.repeat(65), 'strict', null],
     ['a'.repeat(65), 'slug', 'a'.repeat(64)],
+    ['\tsearch-web\r\n', 'strict', 'search-web'],
+    // Only ASCII blanks are trimmed: an invisible character is part of the name the SKILL.md holds.
+    ['\u00a0search-web\u00a0', 'strict', null],
+    ['\ufeffsearch-web', 'strict', null],
+    ['search-web\u2028', 'strict', null],
+    ['\u3000search-web', 'strict', null],
+    ['\u00a0search-web\u00a0', 'slug', 'search-web'],
   ] as const)('%j under %s → %j', (name, policy, stored) => {
     expect(storedSkillName(name, policy)).toBe(stored);
   });
@@ -275,9 +304,9 @@ describe('storedSkillName', () => {
         const slugged = storedSkillName(raw, 'slug');
         if (accepted !== null) expect(slugged).toBe(accepted);
         else if (slugged !== null) {
-          expect(slugged).toBe(toSkillSlug(raw.trim()));
+          expect(slugged).toBe(toSkillSlug(trimBlanks(raw)));
           expect(SKILL_NAME_PATTERN.test(slugged)).toBe(true);
-        } else expect(SKILL_NAME_PATTERN.test(toSkillSlug(raw.trim()))).toBe(false);
+        } else expect(SKILL_NAME_PATTERN.test(toSkillSlug(trimBlanks(raw)))).toBe(false);
       }),
     );
   });

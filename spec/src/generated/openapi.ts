@@ -490,7 +490,7 @@ export interface components {
             temp_upload_bytes: number;
         };
         /**
-         * @description Body of add (`POST /api/v1/skills`) and update (`PUT /api/v1/skills/{name}`): `data` XOR `temp_file_id`, plus options. Unknown fields are refused with 400 `INVALID_ARGUMENT`. The name rule: trimmed, 1–64 characters of `[A-Za-z0-9_-]`; a name that breaks it is refused with 400 `INVALID_ARGUMENT`, `details {field: "name", value, reason, fix?}` (`fix`: the kebab-case spelling), plus `rule`, `line` and `column` of the name when it is written in SKILL.md text.
+         * @description Body of add (`POST /api/v1/skills`) and update (`PUT /api/v1/skills/{name}`): `data` XOR `temp_file_id`, plus options. Unknown fields are refused with 400 `INVALID_ARGUMENT`. The name rule: trimmed of ASCII blanks (spaces, tabs, line breaks; a no-break space, byte order mark or other invisible character is part of the name, as in the stored SKILL.md), 1–64 characters of `[A-Za-z0-9_-]`; a name that breaks it is refused with 400 `INVALID_ARGUMENT`, `details {field: "name", value, reason, fix?}` (`fix`: the kebab-case spelling), plus `rule`, `line` and `column` of the name when it is written in SKILL.md text.
          * @example {
          *       "data": {
          *         "content": "# search-web\n\nSearch the web for current information.\n\n## Parameters\n- **query** (string, required): Search query\n- **limit** (integer, optional): Max results, default 10",

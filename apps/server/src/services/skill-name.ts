@@ -24,5 +24,6 @@ export function resolveSkillName(raw: string, policy: NamePolicy): { name: strin
   const name = typeof raw === 'string' ? storedSkillName(raw, policy) : null;
   // No stored name: the rule's own refusal (it names the kebab-case fix when there is one).
   if (name === null) return { name: normalizeSkillName(raw), slugged: false };
-  return { name, slugged: name !== raw.trim() };
+  // Slugged when the name rule itself refuses the name: a kebab-case spelling was stored instead.
+  return { name, slugged: policy === 'slug' && storedSkillName(raw, 'strict') === null };
 }

@@ -72,13 +72,25 @@ function locateNameError<T>(warnings: readonly SkillIssue[], resolve: () => T): 
   }
 }
 
+/**
+ * The name as written, for a message: without the ASCII blanks the name rule trims, and with
+ * invisible characters (no-break space, byte order mark, line separator) escaped, since they are
+ * what broke the rule.
+ */
+function quoteName(written: string): string {
+  return JSON.stringify(written.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '')).replace(
+    /[\u007f-\u009f\u00a0\u00ad\u1680\u180e\u2000-\u200b\u200e-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** The warning of a write whose name was replaced by its kebab-case spelling (name policy `slug`). */
 function sluggedWarning(written: string, stored: string): SkillIssue {
   return {
     rule: 'name_slugged',
     severity: 'warning',
     message:
-      `"name" ${JSON.stringify(written.trim())} breaks the name rule; the skill is stored as ` +
+      `"name" ${quoteName(written)} breaks the name rule; the skill is stored as ` +
       `${JSON.stringify(stored)} (name policy "slug"), SKILL.md as uploaded. Get, update and delete ` +
       'accept either spelling.',
     field: 'name',

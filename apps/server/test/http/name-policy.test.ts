@@ -140,6 +140,16 @@ describe('name policy slug: stored under the kebab-case name, SKILL.md byte for 
     expect(get.status).toBe(404);
   });
 
+  test('a name wrapped in no-break spaces is slugged, and the warning shows them escaped', async () => {
+    const text =
+      '---\nname: \u00a0nbsp-tools\u00a0\ndescription: A description that is long enough\n---\nbody\n';
+    const res = await t.request('POST', '/api/v1/skills', { body: { data: text } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.result.name).toBe('nbsp-tools');
+    const warning = res.json.result.warnings.find((w: { rule: string }) => w.rule === 'name_slugged');
+    expect(warning?.message).toContain('"\\u00a0nbsp-tools\\u00a0" breaks the name rule');
+  });
+
   test('a name with no ASCII letter or digit is still refused', async () => {
     const res = await t.request('POST', '/api/v1/skills', {
       body: { data: '---\nname: 検索 ツール\ndescription: A description that is long enough\n---\nbody\n' },

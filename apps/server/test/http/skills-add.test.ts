@@ -404,24 +404,52 @@ describe('POST /api/v1/skills — rules', () => {
     expect((await t.request('GET', '/api/v1/skills/unclosed')).status).toBe(404);
   });
 
-  test.each([['a'.repeat(65)], ['bad name'], ['ümlaut']])(
-    'name %j breaks the name rule → 400 INVALID_ARGUMENT details.field=name',
-    async (name) => {
-      const res = await t.request('POST', '/api/v1/skills', {
-        body: { data: `---\nname: ${name}\ndescription: A description that is long enough\n---\nbody\n` },
-      });
-      expect(res.status, res.text).toBe(400);
-      expect(res.json.error.code).toBe('INVALID_ARGUMENT');
-      expect(res.json.error.details.field).toBe('name');
-      // Located where the SKILL.md writes it, as the validator's warning for the same rule is.
-      expect(res.json.error.details).toMatchObject({
-        line: 2,
-        column: 7,
-        rule: expect.stringMatching(/^name_/),
-      });
-      expect(res.json.error.message).toMatch(/\(SKILL\.md line 2, column 7\)$/);
-    },
-  );
+  // A no-break space, byte order mark or line separator is not a blank: trimming it would store a
+  // name other than the one the stored SKILL.md gives an agent.
+  test.each([
+    ['a'.repeat(65)],
+    ['bad name'],
+    ['ümlaut'],
+    ['\u00a0nb-skill\u00a0'],
+    ['\ufeffbom-skill'],
+    ['ls-skill\u2028'],
+  ])('name %j breaks the name rule → 400 INVALID_ARGUMENT details.field=name', async (name) => {
+    const res = await t.request('POST', '/api/v1/skills', {
+      body: { data: `---\nname: ${name}\ndescription: A description that is long enough\n---\nbody\n` },
+    });
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+    expect(res.json.error.details.field).toBe('name');
+    // Located where the SKILL.md writes it, as the validator's warning for the same rule is.
+    expect(res.json.error.details).toMatchObject({
+      line: 2,
+      column: 7,
+      rule: expect.stringMatching(/^name_/),
+    });
+    expect(res.json.error.message).toMatch(/\(SKILL\.md line 2, column 7\)$/);
+  });
+
+  test('an invisible character around a structured or path name is refused, not trimmed', async () => {
+    const structured = await t.request('POST', '/api/v1/skills', {
+      body: { data: { name: '\u00a0nb-skill', description: 'A structured skill with an odd name' } },
+    });
+    expect(structured.status, structured.text).toBe(400);
+    expect(structured.json.error.details).toMatchObject({ field: 'name', fix: 'nb-skill' });
+    expect(structured.json.error.message).toContain('U+00A0');
+    expect((await t.request('GET', '/api/v1/skills/nb-skill')).status).toBe(404);
+    const path = await t.request('GET', `/api/v1/skills/${encodeURIComponent('\ufeffnb-skill')}`);
+    expect(path.status, path.text).toBe(400);
+    expect(path.json.error.details.field).toBe('name');
+    // ASCII blanks stay what the contract trims.
+    const quoted = await t.request('POST', '/api/v1/skills', {
+      body: {
+        data: '---\nname: " quoted-skill\\t"\ndescription: A skill whose name has blanks around it\n---\nbody\n',
+      },
+    });
+    expect(quoted.status, quoted.text).toBe(200);
+    expect(quoted.json.result.name).toBe('quoted-skill');
+    expect(quoted.json.result.warnings.map((w: { rule: string }) => w.rule)).toContain('name_whitespace');
+  });
 
   test('both data and temp_file_id, or neither → 400', async () => {
     const both = await t.request('POST', '/api/v1/skills', { body: { data: 'x', temp_file_id: 'y' } });

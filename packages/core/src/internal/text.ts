@@ -42,12 +42,63 @@ export function sliceCodePoints(text: string, max: number): string {
 }
 
 /**
- * `text` quoted for a message: JSON-escaped (so control characters and line breaks are visible) and
- * cut to {@link EXCERPT_MAX} code points with an ellipsis.
+ * Characters a reader cannot see or tell from a space: format characters (byte order mark, zero
+ * width space, bidirectional controls), separators other than the ASCII space (no-break space,
+ * ideographic space, line and paragraph separators) and C1 controls. The zero width joiner and
+ * non-joiner are left out: emoji sequences and Persian or Indic text need them.
+ */
+const INVISIBLE = /[\u007f-\u009f\p{Zs}\p{Zl}\p{Zp}\p{Cf}]/u;
+const INVISIBLE_ALL = new RegExp(INVISIBLE.source, 'gu');
+
+function isInvisible(char: string): boolean {
+  return char !== ' ' && char !== '\u200c' && char !== '\u200d' && INVISIBLE.test(char);
+}
+
+/** `\uXXXX` escapes of `char`'s UTF-16 units, as JSON writes them. */
+function escapeUnits(char: string): string {
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}
+
+/**
+ * `text` as a JSON string for a message, with every invisible character (see {@link INVISIBLE})
+ * escaped too, so that `"\u00a0pdf"` never reads as `" pdf"` or `"pdf"`.
+ */
+export function quoteVisibly(text: string): string {
+  return JSON.stringify(text).replace(INVISIBLE_ALL, (char) =>
+    isInvisible(char) ? escapeUnits(char) : char,
+  );
+}
+
+/**
+ * One character for a list of offending characters: quoted (`"é"`, `" "`) when it can be seen,
+ * else its code point (`U+00A0`, `U+FEFF`, `U+0009`).
+ */
+export function showCharacter(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  if (code < 0x20 || isInvisible(char)) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+  return JSON.stringify(char);
+}
+
+/**
+ * `text` quoted for a message: JSON-escaped (so control characters and line breaks are visible),
+ * invisible characters escaped as well ({@link quoteVisibly}), and cut to {@link EXCERPT_MAX} code
+ * points with an ellipsis.
  */
 export function excerpt(text: string, max = EXCERPT_MAX): string {
   const cut = codePointLength(text) > max ? `${sliceCodePoints(text, max - 1)}…` : text;
-  return JSON.stringify(cut);
+  return quoteVisibly(cut);
+}
+
+/**
+ * The blanks the name rule trims around a skill name: ASCII spaces, tabs and line breaks (what a
+ * quoted YAML value or a block scalar can leave there). Any other character, a no-break space or a
+ * byte order mark included, is part of the name: the stored SKILL.md keeps it, so an agent reading
+ * that file sees it, and a registry that trimmed it would store a name the file does not hold.
+ */
+export function trimNameBlanks(name: string): string {
+  return name.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 }
 
 /**

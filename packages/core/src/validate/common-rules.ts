@@ -3,7 +3,14 @@
  * points, the folder name and the best-practice hints.
  */
 
-import { codePointLength, describeType, excerpt, sliceCodePoints } from '../internal/text.js';
+import {
+  codePointLength,
+  describeType,
+  excerpt,
+  showCharacter,
+  sliceCodePoints,
+  trimNameBlanks,
+} from '../internal/text.js';
 import { storedSkillName, toKebabCase } from '../names.js';
 import type { RuleContext, RuleLevel } from './rule-context.js';
 
@@ -22,7 +29,7 @@ const KEBAB_CASE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /**
  * Checks that `key` (`name` or `description`) is present, a string and not blank.
  *
- * @returns the trimmed value, or `null` after reporting `<key>_required` (or `description_nul` for a
+ * @returns the trimmed value (a name: ASCII blanks only), or `null` after reporting `<key>_required` (or `description_nul` for a
  *   description holding a NUL character)
  */
 export function requireString(ctx: RuleContext, key: 'name' | 'description'): string | null {
@@ -52,7 +59,9 @@ export function requireString(ctx: RuleContext, key: 'name' | 'description'): st
     );
     return null;
   }
-  const trimmed = value.trim();
+  // A name loses only ASCII blanks, as add trims it (`trimNameBlanks`): an invisible character
+  // around it stays, for the name rule to report.
+  const trimmed = key === 'name' ? trimNameBlanks(value) : value.trim();
   if (trimmed === '') {
     ctx.report(rule, 'error', key, `"${key}" is blank (e.g. ${example}).`);
     return null;
@@ -151,7 +160,7 @@ export function checkAddNameRule(ctx: RuleContext, name: string, level: RuleLeve
       'name_allowed_characters',
       verdict.level,
       'name',
-      `"name" ${excerpt(name)} contains ${bad.map((c) => JSON.stringify(c)).join(', ')}; ` +
+      `"name" ${excerpt(name)} contains ${bad.map(showCharacter).join(', ')}; ` +
         `only letters, digits, "_" and "-" are allowed (e.g. "search-web"). ${verdict.said}`,
       verdict.fix,
     );

@@ -89,6 +89,29 @@ const openviking: Record<string, Case> = {
     warnings: ['name_whitespace'],
     first: { fix: 'pdf-tools' },
   },
+  // Only ASCII blanks are trimmed: an invisible character is part of the name that an agent reads
+  // from the stored SKILL.md, so add refuses the name rather than store another one.
+  ...Object.fromEntries(
+    [
+      ['a no-break space', '\u00a0pdf-tools\u00a0'],
+      ['a byte order mark', '\ufeffpdf-tools'],
+      ['a line separator', 'pdf-tools\u2028'],
+    ].map(([what, name]) => [
+      `${what} around the name is not a blank: add refuses it`,
+      {
+        text: named(name as string),
+        warnings: ['name_allowed_characters', 'name_kebab_case'],
+        strictErrors: ['name_allowed_characters'],
+        strictWarnings: ['name_kebab_case'],
+        first: { rule: 'name_allowed_characters', fix: 'pdf-tools', line: 2, column: 7 },
+      },
+    ]),
+  ),
+  'tabs and line breaks around the name are blanks: add trims them': {
+    text: named('"\\tpdf-tools\\n"'),
+    warnings: ['name_whitespace'],
+    first: { fix: 'pdf-tools' },
+  },
   'description of 1024 emoji (2048 UTF-16 units) is within the limit': {
     text: skillMd(['name: emoji', `description: ${'😀'.repeat(1024)}`]),
   },
@@ -295,6 +318,21 @@ describe.each([
       const first = [...strict.errors, ...strict.warnings][0] ?? [...loose.errors, ...loose.warnings][0];
       expect(first).toMatchObject(c.first);
     }
+  });
+});
+
+describe('invisible characters in a name', () => {
+  it.each([
+    ['\u00a0pdf-tools\u00a0', 'U+00A0'],
+    ['\ufeffpdf-tools', 'U+FEFF'],
+    ['pdf-tools\u2028', 'U+2028'],
+  ])('%j: the message names the character by its code point, and no blank', (name, code) => {
+    const { warnings } = validateSkill(named(name));
+    const messages = warnings.map((w) => w.message).join('\n');
+    expect(messages).toContain(code);
+    expect(messages).not.toMatch(/blank/);
+    // The excerpt of the name shows the character escaped, not as an invisible one.
+    expect(messages).not.toMatch(/[\u00a0\ufeff\u2028]/);
   });
 });
 
