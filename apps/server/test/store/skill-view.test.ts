@@ -1,6 +1,9 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { skillResultOf, viewOptionsFor } from '../../src/store/skill-json.js';
-import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
+import { openConnection } from '../../src/store/sqlite/connection.js';
+import { readSkillJsonWithin } from '../../src/store/sqlite/skill-view.js';
+import { createThreadedSqliteStore, HTTP_THREAD_READ_BOUND } from '../../src/store/sqlite/sqlite-thread.js';
 import type { SkillJsonRequest, SkillViewOptions, Store } from '../../src/store/types.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { AGENT_ROOT, makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
@@ -325,6 +328,134 @@ describe(`${TEST_ENGINE} store: readSkillJson`, () => {
             expect(moved.revision).toBe(direct.revision);
             expect(Buffer.from(moved.json).equals(Buffer.from(direct.json))).toBe(true);
           }
+        }
+      } finally {
+        await threaded.close();
+      }
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'sqlite')(
+    'within a bound: the same answer as readSkillJson, or none when the first root holding it is past the bound',
+    async () => {
+      const { store, dataDir } = await settledSetup();
+      const conn = openConnection(path.join(dataDir, 'skillport.db'), { readonly: true, busyTimeoutMs: 0 });
+      try {
+        const roots = [USER_ROOT, AGENT_ROOT];
+        const wide = { bytes: 1 << 20, files: 64 };
+        for (const name of ['shared', 'short']) {
+          for (const request of REQUESTS) {
+            const direct = await store.readSkillJson('acme', roots, name, request);
+            const within = readSkillJsonWithin(conn, 'acme', roots, name, request, wide);
+            if (direct === null || within == null || !('json' in direct)) throw new Error('no JSON');
+            expect(within.revision).toBe(direct.revision);
+            expect(within.settled).toBe(direct.settled);
+            expect(within.stamp).toBe(direct.stamp);
+            expect(Buffer.from(within.json).equals(Buffer.from(direct.json))).toBe(true);
+          }
+        }
+        const request = REQUESTS[0] as SkillJsonRequest;
+        expect(readSkillJsonWithin(conn, 'acme', [USER_ROOT], 'short', request, wide)).toBeNull();
+        // `shared` of the user root is past a bound its SKILL.md exceeds, or its 3 files: no answer —
+        // never the smaller `short`-sized copy another root might hold.
+        const skillMd = (
+          await store.listFiles((await store.getSkill('acme', USER_ROOT, 'shared'))?.id ?? '', {
+            withContent: false,
+          })
+        ).find((f) => f.path === 'SKILL.md');
+        const size = skillMd?.size ?? 0;
+        expect(size).toBeGreaterThan(4096);
+        const full: SkillJsonRequest = {
+          level: 2,
+          includeContent: null,
+          includeFiles: true,
+          includeSource: false,
+        };
+        expect(
+          readSkillJsonWithin(conn, 'acme', roots, 'shared', full, { bytes: size, files: 64 }),
+        ).toBeUndefined();
+        expect(
+          readSkillJsonWithin(conn, 'acme', roots, 'shared', full, { bytes: 1 << 20, files: 2 }),
+        ).toBeUndefined();
+        expect(
+          readSkillJsonWithin(conn, 'acme', roots, 'shared', full, { bytes: 1 << 20, files: 3 }),
+        ).not.toBeNull();
+        // Level 0 without the file list reads neither SKILL.md nor the list: within the same bounds.
+        const l0: SkillJsonRequest = {
+          level: 0,
+          includeContent: false,
+          includeFiles: false,
+          includeSource: false,
+        };
+        expect(readSkillJsonWithin(conn, 'acme', roots, 'shared', l0, { bytes: size, files: 0 })).toEqual(
+          await store.readSkillJson('acme', roots, 'shared', l0),
+        );
+      } finally {
+        conn.db.close();
+      }
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'sqlite')(
+    'within a bound: none for a skill whose overview is still to be rendered, when the overview is asked for',
+    async () => {
+      const temp = openTempStore();
+      cleanup = temp.cleanup;
+      await temp.store.putSkill(makeWrite({ name: 'fresh', body: 'fresh body\n' }, { '.abstract.md': 'a' }));
+      const conn = openConnection(path.join(temp.dataDir, 'skillport.db'), {
+        readonly: true,
+        busyTimeoutMs: 0,
+      });
+      const threaded = await createThreadedSqliteStore({ dataDir: temp.dataDir });
+      try {
+        for (const request of REQUESTS) {
+          const within = readSkillJsonWithin(
+            conn,
+            'acme',
+            [USER_ROOT],
+            'fresh',
+            request,
+            HTTP_THREAD_READ_BOUND,
+          );
+          const read = await threaded.readSkillJson('acme', [USER_ROOT], 'fresh', request);
+          if (request.level === null || request.level === 1) {
+            expect(within).toBeUndefined();
+            // The database thread hands back the view, body included, to render the overview from.
+            expect(read !== null && 'view' in read && read.view.skill.body).toBe('fresh body\n');
+          } else {
+            expect(within).toEqual(await temp.store.readSkillJson('acme', [USER_ROOT], 'fresh', request));
+            expect(within?.settled).toBe(false);
+            expect(read).toEqual(within);
+          }
+        }
+      } finally {
+        conn.db.close();
+        await threaded.close();
+      }
+    },
+  );
+
+  it.runIf(TEST_ENGINE === 'sqlite')(
+    'through the database thread for a skill past the HTTP thread’s bound, the same bytes',
+    async () => {
+      const temp = openTempStore();
+      cleanup = temp.cleanup;
+      const big = `# Big\n${'A line of a long skill, well past the bound of a read on the HTTP thread.\n'.repeat(1200)}`;
+      expect(big.length).toBeGreaterThan(HTTP_THREAD_READ_BOUND.bytes);
+      await temp.store.putSkill(makeWrite({ name: 'big', body: big }, { '.abstract.md': 'big abstract' }));
+      const task = await temp.store.claimTask(Date.now() + 1000, TEST_CLAIM);
+      if (task === null) throw new Error('no task');
+      await temp.store.completeTask(task.lease, { overview: 'the overview', result: {} });
+      const threaded = await createThreadedSqliteStore({ dataDir: temp.dataDir });
+      try {
+        for (const request of REQUESTS) {
+          const direct = await temp.store.readSkillJson('acme', [USER_ROOT], 'big', request);
+          const read = await threaded.readSkillJson('acme', [USER_ROOT], 'big', request);
+          if (direct === null || read === null || !('json' in direct) || !('json' in read)) {
+            throw new Error('no JSON');
+          }
+          expect(Buffer.from(read.json).equals(Buffer.from(direct.json))).toBe(true);
+          expect(read.stamp).toBe(direct.stamp);
         }
       } finally {
         await threaded.close();

@@ -2,8 +2,10 @@
  * The server's SQLite store, run in a database thread of its own. better-sqlite3 is synchronous: on
  * the HTTP thread, every statement — writing a large skill with its files and search row, or
  * waiting for a lock another process holds — would stop every other request for its duration.
- * Here the HTTP thread only posts calls and awaits replies, so it keeps answering (`/health` within
- * milliseconds) whatever the database is doing.
+ * Here the HTTP thread posts calls and awaits replies, so it keeps answering (`/health` within
+ * milliseconds) whatever the database is doing; the only statements it runs itself are short reads
+ * on a read-only connection that never waits for a lock (API keys, a revision check, the get of a
+ * small skill: see `HTTP_THREAD_READ_BOUND`).
  *
  * Semantics are those of {@link createSqliteStore} (same transactions, same results; file contents
  * come back as `Uint8Array`s). A call waiting for a lock held by another connection fails with
@@ -22,7 +24,7 @@ import { type CallThread, type CallThreadReply, startCallThread } from './call-t
 import { openConnection, type SqliteSynchronous } from './connection.js';
 import { createSqliteStore, readChangeToken } from './create-sqlite-store.js';
 import { defaultSearchThreads, type SearchReaders, startSearchReaders } from './search-readers.js';
-import { readSkillRevision } from './skill-view.js';
+import { type ReadBound, readSkillJsonWithin, readSkillRevision } from './skill-view.js';
 import { type PutSkillReply, writeResultFromReply } from './skill-writes.js';
 import { StoreCallActivity, type TermListPacingCounts } from './term-list-pacing.js';
 import { startWalCheckpointer, WAL_BACKSTOP_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
@@ -198,6 +200,18 @@ const unserved: { [M in UnservedStoreMethods]: `add ${M} to THREAD_METHODS in sq
 void unserved;
 
 const ATTEMPT_BUSY_MS = 20;
+
+/**
+ * The largest get read on the HTTP thread (see `readSkillJsonWithin`): 32 KiB of stored text and
+ * contents, 64 files listed. A get of a typical skill (~12 KiB, a few files) costs the HTTP thread
+ * ~110-160 µs of CPU that way, less than a call of the database thread costs it in messages, copies
+ * and wake-ups alone; at the bound (escape-heavy text, 60 files) ~400 µs, the longest any request may
+ * hold the HTTP thread for this. A get of all levels of 98.4% of 10,000 skills made from the large
+ * corpus is within it (the rest hold a SKILL.md past ~30 KiB). A larger skill, whose read grows with
+ * its size (~9 ms for 1 MB), is read in the database thread after a check of its stored sizes
+ * (~25 µs), so no upload can make a get hold up the HTTP thread's other requests.
+ */
+export const HTTP_THREAD_READ_BOUND: ReadBound = { bytes: 32 * 1024, files: 64 };
 /**
  * Page cache of each search reader's connection, MiB: the search index's hot pages. A find costs the
  * same CPU with 4, 8 or 32 MiB (at 10,000 and 100,000 skills: the postings of common words exceed
@@ -450,6 +464,22 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
     writeResultFromReply(write, (await call('putSkill', [write])) as PutSkillReply);
   store.countApiKeys = readHere('countApiKeys', () => countApiKeys(watcher));
   store.findApiKeyByHash = readHere('findApiKeyByHash', (hash: string) => findApiKeyByHash(watcher, hash));
+  // A get's read too, when the skill is small enough to be read here in bounded time (see
+  // HTTP_THREAD_READ_BOUND): a call of the database thread costs more CPU in messages, copies and
+  // wake-ups than a small skill's read itself. A skill past the bound, one whose overview is still to
+  // be rendered, or a read that fails here (SQLITE_BUSY: this connection never waits) is read there.
+  store.readSkillJson = async (...args: Parameters<Store['readSkillJson']>) => {
+    if (!closed) {
+      activity.touch();
+      try {
+        const read = readSkillJsonWithin(watcher, ...args, HTTP_THREAD_READ_BOUND);
+        if (read !== undefined) return read;
+      } catch {
+        // Answered by the database thread below.
+      }
+    }
+    return call('readSkillJson', args) as ReturnType<Store['readSkillJson']>;
+  };
   store.readSkillRevision = readHere(
     'readSkillRevision',
     (accountId: string, rootUris: readonly string[], name: string) =>
