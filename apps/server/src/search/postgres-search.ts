@@ -267,39 +267,33 @@ async function readPostings(
 }
 
 /**
- * {@link LEXICAL_BY_TERMS} over the candidate skills alone, to the same figures, from three sources of
- * rows (`postings`), per lexeme of a term (a prefix's lexemes listed, `n` their position from 1):
- * - rows the round already read (`known`): a candidate's rank in a list whose best rows held it, for
- *   a term matching any field (labels 0: every row is a hit), passed back as `float8` (exact);
- * - one primary-key probe per pair (`probe`) of a list and a candidate not read there (a list read to
- *   its end holds no row of such a candidate and is not probed);
- * - for a term with labels whose list was read to its end (`scan`, few rows), its rows filtered to
- *   the candidates $13.
- * Parameters: $1 lexemes, $2 their term's position, $3 prefix flags, $4 label bits, $5 IDFs, $6 scan
- * flags, $7–$9 known rows (list, skill, rank), $10–$11 probes (list, skill), $12 account,
- * $13 candidates, $14 `FREQUENCY_SCALE`, $15 `BM25_K1 + 1`, $16 `BM25_K1`, $17 roots, $18 limit.
+ * Per lexeme ($1), its rows of the skills listed for it ($2: per lexeme an array literal of `seq`s,
+ * in order): a primary-key probe each, as comma-separated `seq rank labels` text (`float8` text is
+ * exact); `list` is the lexeme's position, from 1. Lexemes without such rows give no row.
+ * `skill_find_probed_rows` (PostgreSQL migration 19) runs
+ *
+ * ```sql
+ * SELECT l.n::int, x.probed FROM unnest(lexemes, seqs) WITH ORDINALITY AS l(lexeme, seqs, n)
+ *   CROSS JOIN LATERAL (SELECT string_agg(t.skill_seq::text || ' ' || t.rank::text || ' ' || t.labels::text, ',') AS probed
+ *     FROM skill_terms t WHERE t.lexeme = l.lexeme AND t.skill_seq = ANY(l.seqs::bigint[])) AS x
+ *   WHERE x.probed IS NOT NULL
+ * ```
+ *
+ * under `force_generic_plan`, so each connection plans it once: as a prepared statement of its own it
+ * was planned again on every call (a custom plan, knowing the arrays' sizes, always looked cheaper).
  */
-const LEXICAL_OF_CANDIDATES = `WITH q AS (
-    SELECT * FROM unnest($1::text[], $2::int[], $3::boolean[], $4::int[], $5::float8[], $6::boolean[])
-      WITH ORDINALITY AS q(lexeme, i, prefix, labels, idf, scan, n)
-  ), postings AS (
-    SELECT q.i, q.prefix, q.idf, q.lexeme COLLATE "C" AS lexeme, k.seq AS skill_seq, k.rank, true AS hit
-    FROM unnest($7::int[], $8::bigint[], $9::float8[]) AS k(n, seq, rank) JOIN q ON q.n = k.n
-    UNION ALL
-    SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
-    FROM unnest($10::int[], $11::bigint[]) AS p(n, seq) JOIN q ON q.n = p.n
-      CROSS JOIN LATERAL (SELECT * FROM skill_terms t WHERE t.lexeme = q.lexeme AND t.skill_seq = p.seq LIMIT 1) AS t
-    UNION ALL
-    SELECT q.i, q.prefix, q.idf, t.lexeme, t.skill_seq, t.rank, q.labels = 0 OR t.labels & q.labels <> 0 AS hit
-    FROM q JOIN skill_terms t ON t.lexeme = q.lexeme WHERE q.scan AND t.skill_seq = ANY($13::bigint[])
-  ), per_term AS (
-    SELECT i, idf, skill_seq, rank::real AS r, hit FROM postings WHERE NOT prefix
-    UNION ALL
-    SELECT i, idf, skill_seq, CASE WHEN cardinality(ranks) = 1 THEN ranks[1]::real ELSE skill_rank_fold(ranks) END, hit
-    FROM (SELECT i, max(idf) AS idf, skill_seq, array_agg(rank) AS ranks, bool_or(hit) AS hit
-      FROM (SELECT i, idf, skill_seq, rank, hit FROM postings WHERE prefix ORDER BY i, skill_seq, lexeme) AS p
-      GROUP BY i, skill_seq) AS folded
-  ), ${rankInScope({ scale: 14, k1Plus1: 15, k1: 16, account: 12, roots: 17, limit: 18 })}`;
+const PROBED_ROWS = 'SELECT list, probed FROM skill_find_probed_rows($1::text[], $2::text[])';
+
+/**
+ * The first `$4` of the skills $1 (best first) in scope (account $2, roots $3), in that order, with
+ * their name and root: the skills are looked up one by one in order, so the lookups stop once `$4`
+ * are found.
+ */
+const IN_SCOPE = `SELECT s.seq, s.name, s.root_uri
+  FROM (SELECT u.seq, u.o FROM unnest($1::bigint[]) WITH ORDINALITY AS u(seq, o) ORDER BY u.o) AS u
+  JOIN skills s ON s.seq = u.seq
+  WHERE s.account_id = $2 AND s.root_uri = ANY($3::text[])
+  ORDER BY u.o LIMIT $4`;
 
 /**
  * Rows read per lexeme in the first round at least, and `FIRST_DEPTH_PER_RESULT` per result asked,
@@ -577,6 +571,135 @@ function byRelevance(a: KeyRow, b: KeyRow): number {
 }
 
 /**
+ * The best `budget` of a round's candidates `batch` (indices into `round.seqs`) in scope, with the
+ * relevance {@link LEXICAL_BY_TERMS} gives them, to the last bit, best first (ties by `seq`).
+ *
+ * A candidate's row in a list comes from the round's reading when it was read there (for a term
+ * matching any field: every row is a hit), else from a primary-key probe ({@link PROBED_ROWS}),
+ * made only where a row can be: in a list not read to its end, or for a term with labels (whether its
+ * row is a hit depends on its labels, not read). The arithmetic is then the statement's, in the same
+ * order: per term, its lexemes' ranks (in code-point order, the lists' order) added and rounded to
+ * `real` after each (`skill_rank_fold`; one lexeme: its rank as `real`), then each term's BM25
+ * contribution in `float8`, summed in term order; a candidate is a match when one of its rows is a
+ * hit. The matches are then looked up best first ({@link IN_SCOPE}) until `budget` are in scope.
+ * (Passing the rows read back to the database to rank there cost more than the probes.)
+ */
+async function rankBatch(
+  db: pg.Pool | pg.ClientBase,
+  lists: readonly PostingList[],
+  idfs: readonly number[],
+  round: RoundRead,
+  batch: readonly number[],
+  accountId: string,
+  roots: readonly string[],
+  budget: number,
+): Promise<KeyRow[]> {
+  const { seqs, exhausted, read } = round;
+  // In `seq` order: each lexeme's probes then walk its index in order (fewer pages touched).
+  const sorted = batch.slice().sort((a, b) => (seqs[a] ?? 0) - (seqs[b] ?? 0));
+  const width = lists.length;
+  const probeSeqs: number[][] = lists.map(() => []);
+  // `readIn[n] === k + 1` when candidate `sorted[k]` was read in list `n`.
+  const readIn = new Int32Array(width);
+  for (let k = 0; k < sorted.length; k++) {
+    const c = sorted[k] ?? 0;
+    for (let r = read.first[c] ?? -1; r !== -1; r = read.next[r] ?? -1) readIn[read.list[r] ?? 0] = k + 1;
+    for (let n = 0; n < width; n++) {
+      const wasRead = readIn[n] === k + 1;
+      if ((lists[n]?.labels ?? 0) !== 0 ? wasRead || !exhausted[n] : !wasRead && !exhausted[n])
+        probeSeqs[n]?.push(seqs[c] ?? 0);
+    }
+  }
+  const probed: number[] = [];
+  for (let n = 0; n < width; n++) if ((probeSeqs[n]?.length ?? 0) > 0) probed.push(n);
+  // Each candidate's position in `sorted`, and its probed rows: `first[k]`, then `next[r]`; row `r` is
+  // of list `rowList[r]`, with rank `rowRank[r]`, a hit when `rowHit[r]`.
+  const at = new Map<number, number>();
+  for (let k = 0; k < sorted.length; k++) at.set(seqs[sorted[k] ?? 0] ?? 0, k);
+  const first = new Int32Array(sorted.length).fill(-1);
+  const next: number[] = [];
+  const rowList: number[] = [];
+  const rowRank: number[] = [];
+  const rowHit: boolean[] = [];
+  if (probed.length > 0) {
+    const { rows } = await db.query<{ list: number; probed: string }>({
+      name: 'skillport-find-probed-rows',
+      text: PROBED_ROWS,
+      values: [
+        probed.map((n) => lists[n]?.lexeme ?? ''),
+        // Numbers as array literals: node-postgres would quote and escape each element.
+        probed.map((n) => arrayLiteral(probeSeqs[n] ?? [])),
+      ],
+    });
+    for (const row of rows) {
+      const n = probed[row.list - 1] ?? 0;
+      const labels = lists[n]?.labels ?? 0;
+      for (const entry of row.probed.split(',')) {
+        const space = entry.indexOf(' ');
+        const space2 = entry.indexOf(' ', space + 1);
+        const k = at.get(Number(entry.slice(0, space)));
+        if (k === undefined) continue;
+        rowList.push(n);
+        rowRank.push(Number(entry.slice(space + 1, space2)));
+        rowHit.push(labels === 0 || (Number(entry.slice(space2 + 1)) & labels) !== 0);
+        next.push(first[k] ?? -1);
+        first[k] = rowList.length - 1;
+      }
+    }
+  }
+  // One candidate's rank per list (NaN: no row), filled from its rows and cleared after.
+  const rankOf = new Float64Array(width).fill(Number.NaN);
+  const terms = (lists[width - 1]?.i ?? 0) + 1;
+  const termRank = new Float64Array(terms);
+  const termHas = new Uint8Array(terms);
+  const matches: Array<{ seq: number; lexical: number }> = [];
+  for (let k = 0; k < sorted.length; k++) {
+    const c = sorted[k] ?? 0;
+    let hit = false;
+    for (let r = read.first[c] ?? -1; r !== -1; r = read.next[r] ?? -1) {
+      const n = read.list[r] ?? 0;
+      if ((lists[n]?.labels ?? 0) !== 0) continue;
+      rankOf[n] = read.rank[r] ?? 0;
+      hit = true;
+    }
+    for (let r = first[k] ?? -1; r !== -1; r = next[r] ?? -1) {
+      const n = rowList[r] ?? 0;
+      rankOf[n] = rowRank[r] ?? 0;
+      hit ||= rowHit[r] === true;
+    }
+    termRank.fill(0);
+    termHas.fill(0);
+    for (let n = 0; n < width; n++) {
+      const rank = rankOf[n] ?? Number.NaN;
+      if (Number.isNaN(rank)) continue;
+      const i = lists[n]?.i ?? 0;
+      termRank[i] = Math.fround((termRank[i] ?? 0) + rank);
+      termHas[i] = 1;
+      rankOf[n] = Number.NaN;
+    }
+    if (!hit) continue;
+    let lexical = 0;
+    for (let i = 0; i < terms; i++)
+      if (termHas[i] === 1) lexical += contribution(idfs[i] ?? 0, termRank[i] ?? 0);
+    matches.push({ seq: seqs[c] ?? 0, lexical });
+  }
+  if (matches.length === 0) return [];
+  matches.sort((a, b) => b.lexical - a.lexical || a.seq - b.seq);
+  const { rows } = await db.query<{ seq: number; name: string; root_uri: string }>({
+    name: 'skillport-find-in-scope',
+    text: IN_SCOPE,
+    values: [arrayLiteral(matches.map((m) => m.seq)), accountId, roots, budget],
+  });
+  const relevance = new Map(matches.map((m) => [m.seq, m.lexical]));
+  return rows.map((row) => ({
+    seq: row.seq,
+    name: row.name,
+    root_uri: row.root_uri,
+    lexical: relevance.get(Number(row.seq)) ?? 0,
+  }));
+}
+
+/**
  * The best `budget` lexical matches in scope, exactly as {@link LEXICAL_BY_TERMS} ranks them, reading
  * each lexeme's rows best first (a threshold algorithm): per round, the best `depth` rows of every
  * lexeme of the query give the candidate skills (a deeper round reads on from where the round before
@@ -585,7 +708,7 @@ function byRelevance(a: KeyRow, b: KeyRow): number {
  * sum of those ranks' contributions (the bound); a candidate's, at most that with the ranks read of it
  * instead ({@link upperEstimates}). When fewer than `budget` candidates can end above the bound, the
  * round cannot settle and reads deeper at once. Otherwise the candidates are ranked exactly
- * ({@link LEXICAL_OF_CANDIDATES}), those with the best estimates first, then only the others whose
+ * ({@link rankBatch}), those with the best estimates first, then only the others whose
  * estimate reaches the `budget`-th relevance found. When the `budget`-th candidate is above the bound,
  * no other skill can enter and the candidates are the answer. Otherwise a deeper round; after
  * {@link MAX_ROUNDS}, null (the caller ranks every row).
@@ -608,71 +731,8 @@ async function thresholdCandidates(
     thresholdOutcomes.fallback++;
     return null;
   }
-  /**
-   * The best `budget` of the round's candidates `batch` (indices into `round.seqs`) in scope, ranked
-   * exactly: a candidate's rows the round read are passed back, the others probed (see
-   * {@link LEXICAL_OF_CANDIDATES}).
-   */
-  const rank = async (batch: readonly number[], round: RoundRead): Promise<KeyRow[]> => {
-    const { seqs, exhausted, read } = round;
-    // In `seq` order: the primary-key probes then walk the index in order (fewer pages touched).
-    const sorted = batch.slice().sort((a, b) => (seqs[a] ?? 0) - (seqs[b] ?? 0));
-    // Per list, the candidates read there (with their rank) and those to probe, in `seq` order.
-    const width = lists.length;
-    const knownSeqs: number[][] = lists.map(() => []);
-    const knownRanks: number[][] = lists.map(() => []);
-    const probeSeqs: number[][] = lists.map(() => []);
-    // `readIn[n] === k + 1` when candidate `sorted[k]` was read in list `n`, with rank `rankIn[n]`.
-    const readIn = new Int32Array(width);
-    const rankIn = new Float64Array(width);
-    for (let k = 0; k < sorted.length; k++) {
-      const c = sorted[k] ?? 0;
-      const seq = seqs[c] ?? 0;
-      for (let r = read.first[c] ?? -1; r !== -1; r = read.next[r] ?? -1) {
-        const n = read.list[r] ?? 0;
-        readIn[n] = k + 1;
-        rankIn[n] = read.rank[r] ?? 0;
-      }
-      for (let n = 0; n < width; n++) {
-        // Whether a row of a term with labels is a hit depends on its labels, not read: read again.
-        if ((lists[n]?.labels ?? 0) === 0 && readIn[n] === k + 1) {
-          knownSeqs[n]?.push(seq);
-          knownRanks[n]?.push(rankIn[n] ?? 0);
-        } else if (!exhausted[n]) probeSeqs[n]?.push(seq);
-      }
-    }
-    const scan = lists.map((list, n) => list.labels !== 0 && exhausted[n] === true);
-    const listsOf = (perList: readonly number[][]) => perList.flatMap((seqs, n) => seqs.map(() => n + 1));
-    // Named, so each connection plans it once: after five runs PostgreSQL keeps its generic plan,
-    // the shape of every custom one (each probe a `LIMIT 1` lookup of the primary key, the ranked
-    // skills joined best first), so the ~0.3 ms of planning per run is saved without a slower plan.
-    const { rows } = await db.query<KeyRow>({
-      name: 'skillport-find-rank-candidates',
-      text: LEXICAL_OF_CANDIDATES,
-      values: [
-        lists.map((l) => l.lexeme),
-        lists.map((l) => l.i + 1),
-        lists.map((l) => l.prefix),
-        lists.map((l) => l.labels),
-        lists.map((l) => idfs[l.i] ?? 0),
-        scan,
-        // Numbers as array literals: node-postgres would quote and escape each element.
-        arrayLiteral(listsOf(knownSeqs)),
-        arrayLiteral(knownSeqs.flat()),
-        arrayLiteral(knownRanks.flat()),
-        arrayLiteral(listsOf(probeSeqs)),
-        arrayLiteral(probeSeqs.flat()),
-        accountId,
-        arrayLiteral(scan.some(Boolean) ? sorted.map((c) => seqs[c] ?? 0) : []),
-        FREQUENCY_SCALE,
-        BM25_K1 + 1,
-        BM25_K1,
-        roots,
-        budget,
-      ],
-    });
-    return rows;
-  };
+  const rank = (batch: readonly number[], round: RoundRead): Promise<KeyRow[]> =>
+    rankBatch(db, lists, idfs, round, batch, accountId, roots, budget);
   let depth = firstDepth;
   let postings: PostingsRead[] | null = null;
   for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {

@@ -973,6 +973,31 @@ BEGIN
 END $$;
 `,
   },
+  {
+    version: 19,
+    name: "find's probes of candidate rows planned once per connection",
+    // `find` ranks its candidates in the server process from the rows it read of them and, for the
+    // others, one primary-key probe of `skill_terms` per lexeme and candidate
+    // (`search/postgres-search.ts`). As a prepared statement the probes were planned again on every
+    // call: the arrays' sizes are known to a custom plan only, so the generic plan (the same index
+    // lookups) never looked cheaper. In a plpgsql function under `force_generic_plan` they are planned
+    // once per connection. Per lexeme ($1) and its array literal of skills ($2): the rows found, as
+    // comma-separated `seq rank labels` text (`float8` text is exact), with the lexeme's position.
+    // Nothing is stored: no cost to a write. Safe to run again.
+    sql: `
+CREATE OR REPLACE FUNCTION skill_find_probed_rows(text[], text[])
+  RETURNS TABLE (list int, probed text)
+  LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY SELECT l.n::int, x.probed
+    FROM unnest($1, $2) WITH ORDINALITY AS l(lexeme, seqs, n)
+    CROSS JOIN LATERAL (SELECT string_agg(t.skill_seq::text || ' ' || t.rank::text || ' ' || t.labels::text, ',') AS probed
+      FROM skill_terms t WHERE t.lexeme = l.lexeme AND t.skill_seq = ANY(l.seqs::bigint[])) AS x
+    WHERE x.probed IS NOT NULL;
+END $$;
+`,
+  },
 ];
 
 /** The schema version this build writes. */
