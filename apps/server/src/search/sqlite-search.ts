@@ -14,7 +14,15 @@ import {
 } from './ranking.js';
 import { FIELD_WEIGHTS, SEARCH_FIELDS } from './score.js';
 import { semanticMatches } from './semantic.js';
-import { prefixUpper, readTermListState, stemsOf, type TermListState, unitedLists } from './term-lists.js';
+import {
+  chunkHighs,
+  prefixUpper,
+  readTermListState,
+  stemsOf,
+  TERM_LIST_CHUNK,
+  type TermListState,
+  unitedLists,
+} from './term-lists.js';
 import { corrections, isCorrectable } from './typo.js';
 import { WrittenRows } from './written-rows.js';
 
@@ -171,6 +179,16 @@ function wordOf(phrase: string): { term: string; prefix: boolean } | null {
   const terms = stemsOf(token);
   if (terms.length !== 1) return null;
   return { term: terms[0] as string, prefix: word[2] === '*' };
+}
+
+/**
+ * The key under which a phrase's matches and asks are kept: for a phrase of one plain word, its
+ * index term (`"automate"` and `"automation"` are the same term, so the same skills with the same
+ * relevance: kept once for both); any other phrase is its own key.
+ */
+function phraseKey(phrase: string): string {
+  const word = wordOf(phrase);
+  return word === null ? phrase : `${word.prefix ? '*' : '='}${word.term}`;
 }
 
 /** The rows written since a phrase's matches were exact that hold it: by count, or by `bm25()` score. */
@@ -441,6 +459,11 @@ interface IndexStats {
   rows: number;
   /** Tokens of all columns (averages record). */
   tokens: number;
+  /**
+   * `chunkHighs` of `lengths` and `origins` for the per-term lists' chunk, once the lists were read
+   * in this state (undefined: not yet, or rows changed since).
+   */
+  highs?: Float64Array | undefined;
 }
 
 /**
@@ -473,7 +496,10 @@ export class PhraseScores {
   private contents = 0;
   private matches = 0;
   private readonly byPhrase = new Map<string, PhraseMatches>();
-  /** Asks of each phrase since kept matches were last dropped (see {@link PhraseScores.worthReading}). */
+  /**
+   * Asks of each phrase since kept matches were last dropped (see {@link PhraseScores.worthReading}),
+   * by {@link phraseKey}, as the kept matches are.
+   */
   private asks = new Map<string, number>();
   /** Asks of each phrase before kept matches were last dropped. */
   private previous = new Map<string, number>();
@@ -631,6 +657,7 @@ export class PhraseScores {
     if (stats === null || this.byPhrase.size === 0) return false;
     const changed = conn.stmt(DOCS_AFTER).raw(true).all(stats.origin) as Array<[number, Uint8Array, number]>;
     if (changed.length > MAX_CARRIED_CHANGES) return false;
+    if (changed.length > 0) stats.highs = undefined;
     let added = 0;
     for (const [id, sz, origin] of changed) {
       if (id < 0 || id > MAX_TRACKED_ROWID) return false;
@@ -660,12 +687,12 @@ export class PhraseScores {
     while (this.logged > MAX_CARRIED_CHANGES && this.log.length > 1) {
       this.logged -= (this.log.shift() as { ids: number[] }).ids.length;
     }
-    for (const [phrase, list] of [...this.byPhrase]) {
+    for (const [key, list] of [...this.byPhrase]) {
       if (list.freqs !== null) continue;
-      this.byPhrase.delete(phrase);
+      this.byPhrase.delete(key);
       this.matches -= list.seqs.length;
       // Read again only after as many asks as a phrase never read.
-      this.asks.delete(phrase);
+      this.asks.delete(key);
     }
     return true;
   }
@@ -827,7 +854,7 @@ export class PhraseScores {
   holds(conn: Connection, phrase: string, fromLists = false): boolean {
     let known = this.known.get(phrase);
     if (known === undefined) {
-      const kept = this.byPhrase.get(phrase);
+      const kept = this.byPhrase.get(phraseKey(phrase));
       const matches =
         kept !== undefined && kept.epoch === this.epoch ? kept : fromLists ? this.listed(conn, phrase) : null;
       known = matches !== null ? matches.seqs.length > 0 : conn.stmt(KNOWN_TERM).get(phrase) !== undefined;
@@ -847,15 +874,57 @@ export class PhraseScores {
   worthReading(phrases: readonly string[]): boolean {
     let worth = true;
     for (const phrase of phrases) {
+      const key = phraseKey(phrase);
       // Counted while kept too: the prediction after a drop.
-      const asked = (this.asks.get(phrase) ?? 0) + 1;
-      if (!this.asks.has(phrase) && this.asks.size >= PHRASE_CACHE_SEEN) this.asks.clear();
-      this.asks.set(phrase, asked);
-      if (this.byPhrase.has(phrase) || asked >= READ_AT_ASK) continue;
-      if (asked >= 2 && (this.previous.get(phrase) ?? 0) >= PREDICTED_ASKS) continue;
-      worth = false;
+      const asked = (this.asks.get(key) ?? 0) + 1;
+      if (!this.asks.has(key) && this.asks.size >= PHRASE_CACHE_SEEN) this.asks.clear();
+      this.asks.set(key, asked);
+      if (!this.byPhrase.has(key) && !this.worthKeeping(key)) worth = false;
     }
     return worth;
+  }
+
+  /**
+   * Whether the phrase of `key` has been asked often enough to read and keep its matches: for the
+   * {@link READ_AT_ASK}th time since kept matches were last dropped, or for the second time when it
+   * was asked at least {@link PREDICTED_ASKS} times before.
+   */
+  private worthKeeping(key: string): boolean {
+    const asked = this.asks.get(key) ?? 0;
+    return asked >= READ_AT_ASK || (asked >= 2 && (this.previous.get(key) ?? 0) >= PREDICTED_ASKS);
+  }
+
+  /**
+   * Keeps `matches` as those of the phrase of `key` (not kept) when they fit in
+   * {@link MAX_CACHED_MATCHES}, making room by dropping kept phrases asked fewer times (fewest
+   * first; asks since kept matches were last dropped): a kept match saves about the same work on
+   * each ask whatever its phrase, so the memory goes to the phrases asked most. Once the cache was
+   * full, phrases kept first (often asked once or twice more) kept out the words most queries hold,
+   * scored from the per-term lists on every ask. Returns whether they are kept.
+   */
+  private keep(key: string, matches: PhraseMatches): boolean {
+    const size = matches.seqs.length;
+    const over = this.matches + size - MAX_CACHED_MATCHES;
+    if (over > 0) {
+      const asked = this.asks.get(key) ?? 0;
+      const victims: Array<{ key: string; asked: number; size: number }> = [];
+      for (const [keptKey, list] of this.byPhrase) {
+        const keptAsked = this.asks.get(keptKey) ?? 0;
+        if (keptAsked < asked) victims.push({ key: keptKey, asked: keptAsked, size: list.seqs.length });
+      }
+      victims.sort((a, b) => a.asked - b.asked);
+      let freed = 0;
+      let count = 0;
+      while (freed < over && count < victims.length) freed += (victims[count++] as { size: number }).size;
+      if (freed < over) return false;
+      for (const victim of victims.slice(0, count)) {
+        this.byPhrase.delete(victim.key);
+        this.matches -= victim.size;
+      }
+    }
+    this.byPhrase.set(key, matches);
+    this.matches += size;
+    return true;
   }
 
   /**
@@ -867,11 +936,23 @@ export class PhraseScores {
   get(conn: Connection, phrase: string): PhraseMatches | null {
     const kept = this.kept(conn, phrase);
     if (kept !== undefined) return kept;
-    // Full: nothing is dropped (a cycle of queries larger than the cache would read on every ask);
-    // the lists still score the phrase, where ranking every match through FTS5 cost ~10× the CPU
-    // at 100,000 skills (once the cache was full, nearly every query of varied words went there).
-    if (this.matches >= MAX_CACHED_MATCHES) return this.listed(conn, phrase);
+    // Full: the lists still score the phrase (kept in place of phrases asked less, see
+    // {@link PhraseScores.keep}), where ranking every match through FTS5 cost ~10× the CPU at
+    // 100,000 skills (once the cache was full, nearly every query of varied words went there).
+    if (this.matches >= MAX_CACHED_MATCHES) return this.listedKept(conn, phrase);
     return this.read(conn, phrase);
+  }
+
+  /**
+   * {@link PhraseScores.listed}, and kept (see {@link PhraseScores.keep}) when the phrase is not
+   * kept and was asked often enough to be read (see {@link PhraseScores.worthReading}).
+   */
+  listedKept(conn: Connection, phrase: string): PhraseMatches | null {
+    const listed = this.listed(conn, phrase);
+    if (listed === null) return null;
+    const key = phraseKey(phrase);
+    if (!this.byPhrase.has(key) && this.worthKeeping(key)) this.keep(key, listed);
+    return listed;
   }
 
   /**
@@ -880,7 +961,8 @@ export class PhraseScores {
    * then dropped).
    */
   kept(conn: Connection, phrase: string): PhraseMatches | null | undefined {
-    const hit = this.byPhrase.get(phrase);
+    const key = phraseKey(phrase);
+    const hit = this.byPhrase.get(key);
     if (hit !== undefined) {
       if (hit.epoch === this.epoch) return hit;
       const updated = this.catchUp(conn, phrase, hit);
@@ -888,14 +970,14 @@ export class PhraseScores {
       if (updated !== null) this.caughtUp++;
       else this.droppedPhrases++;
       if (updated !== null) {
-        this.byPhrase.set(phrase, updated);
+        this.byPhrase.set(key, updated);
         this.matches += updated.seqs.length;
         return updated;
       }
       // Ranked exhaustively now; asked rarely for the writes between its asks, it is read again only
       // on its CHURN_READ_AT_ASK-th ask from now.
-      this.byPhrase.delete(phrase);
-      this.asks.set(phrase, READ_AT_ASK - CHURN_READ_AT_ASK);
+      this.byPhrase.delete(key);
+      this.asks.set(key, READ_AT_ASK - CHURN_READ_AT_ASK);
       return null;
     }
     return undefined;
@@ -917,10 +999,11 @@ export class PhraseScores {
       this.queryListed.clear();
       this.queryListedState = this.states;
     }
-    let matches = this.queryListed.get(phrase);
+    const key = phraseKey(phrase);
+    let matches = this.queryListed.get(key);
     if (matches === undefined) {
       matches = this.scoreListed(conn, phrase);
-      this.queryListed.set(phrase, matches);
+      this.queryListed.set(key, matches);
     }
     return matches;
   }
@@ -948,11 +1031,13 @@ export class PhraseScores {
     if (stats === null) return null;
     const changed = this.writtenAfter(stats, state.covered);
     if (changed === null) return null;
+    stats.highs ??= chunkHighs(stats.lengths, stats.origins, TERM_LIST_CHUNK);
     const united = unitedLists(conn, term, upper, {
       lengths: stats.lengths,
       origins: stats.origins,
       covered: state.covered,
       merged: state.merged,
+      highs: stats.highs,
     });
     const list: PhraseMatches = {
       seqs: united.seqs,
@@ -1008,10 +1093,8 @@ export class PhraseScores {
   private read(conn: Connection, phrase: string): PhraseMatches | null {
     const listed = this.listed(conn, phrase);
     if (listed !== null) {
-      // Too many to keep: scored from the lists for this query alone.
-      if (this.matches + listed.seqs.length > MAX_CACHED_MATCHES) return listed;
-      this.byPhrase.set(phrase, listed);
-      this.matches += listed.seqs.length;
+      // Kept when it fits (or phrases asked less make room); else for this query alone.
+      this.keep(phraseKey(phrase), listed);
       return listed;
     }
     // Counted first (without bm25(): ~0.1 µs a match against ~1 µs scored): a phrase that does not
@@ -1027,7 +1110,7 @@ export class PhraseScores {
     const { seqs, scores } = exactly(read);
     const matches: PhraseMatches = { seqs, scores, freqs: null, epoch: this.epoch };
     matches.freqs = this.freqsOf(conn, matches);
-    this.byPhrase.set(phrase, matches);
+    this.byPhrase.set(phraseKey(phrase), matches);
     this.matches += seqs.length;
     return matches;
   }
@@ -1199,7 +1282,7 @@ function rankFromPhrases(
     // A phrase whose terms have per-term lists is scored from them for this query (not kept).
     const kept = phrases.map((phrase) => {
       const list = cache.kept(conn, phrase);
-      return list === undefined ? (cache.listed(conn, phrase) ?? undefined) : list;
+      return list === undefined ? (cache.listedKept(conn, phrase) ?? undefined) : list;
     });
     let budget = 0;
     for (const list of kept) {

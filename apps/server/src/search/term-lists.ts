@@ -961,6 +961,45 @@ export interface ListedRows {
   merged?: number | null | undefined;
   /** Seqs per part, as the lists were built with (default {@link TERM_LIST_CHUNK}). */
   chunk?: number;
+  /**
+   * {@link chunkHighs} of `lengths` and `origins` for `chunk`, when the caller keeps them (else
+   * computed for this call): a part whose chunk's high is at most its limit keeps every entry.
+   */
+  highs?: Float64Array;
+}
+
+/**
+ * Per chunk of `chunk` seqs: the highest origin of its rows when every seq of the chunk has a live
+ * row, else +Infinity (a seq without a row, e.g. deleted, or past the last row). A part of a chunk
+ * whose high is at most the part's limit (its origin and `covered`) keeps all its entries: each is a
+ * live row written at or before the limit, so the rules of this file's comment need not be checked
+ * entry by entry (at 100,000 skills a common word's parts hold tens of thousands of entries).
+ *
+ * @param lengths - token count of each search row by seq (-1: no row)
+ * @param origins - FTS5 origin of each search row by seq
+ * @param chunk - seqs per part (≥ 1)
+ * @returns one value per chunk that starts below `lengths.length`
+ */
+export function chunkHighs(lengths: Int32Array, origins: Float64Array, chunk: number): Float64Array {
+  const highs = new Float64Array(Math.ceil(lengths.length / chunk));
+  for (let c = 0; c < highs.length; c++) {
+    const first = c * chunk;
+    const end = first + chunk;
+    let high = Number.NEGATIVE_INFINITY;
+    if (end > lengths.length) high = Number.POSITIVE_INFINITY;
+    else {
+      for (let seq = first; seq < end; seq++) {
+        if ((lengths[seq] as number) < 0) {
+          high = Number.POSITIVE_INFINITY;
+          break;
+        }
+        const origin = origins[seq] as number;
+        if (origin > high) high = origin;
+      }
+    }
+    highs[c] = high;
+  }
+  return highs;
 }
 
 /**
@@ -997,10 +1036,30 @@ export function unitedLists(
   let last = -1;
   const { seqs: partSeqs, freqs: partFreqs } = parts;
   const lengthsEnd = lengths.length;
+  const chunk = rows.chunk ?? TERM_LIST_CHUNK;
+  const highs = rows.highs ?? (parts.origins.length > 0 ? chunkHighs(lengths, origins, chunk) : null);
   let at = 0;
   for (let p = 0; p < parts.origins.length; p++) {
     const limit = Math.min(parts.origins[p] as number, covered);
     const end = at + (parts.counts[p] as number);
+    if (end > at && highs !== null) {
+      const first = partSeqs[at] as number;
+      const high = first >= 0 ? highs[Math.floor(first / chunk)] : undefined;
+      // The part lies in one chunk whose rows all count: its entries are kept as they are.
+      if (
+        high !== undefined &&
+        high <= limit &&
+        Math.floor((partSeqs[end - 1] as number) / chunk) === Math.floor(first / chunk)
+      ) {
+        if (first <= last) ascending = false;
+        last = partSeqs[end - 1] as number;
+        seqs.set(partSeqs.subarray(at, end), n);
+        freqs.set(partFreqs.subarray(at, end), n);
+        n += end - at;
+        at = end;
+        continue;
+      }
+    }
     for (let i = at; i < end; i++) {
       const seq = partSeqs[i] as number;
       if (seq >= lengthsEnd || (lengths[seq] as number) < 0 || (origins[seq] as number) > limit) continue;
@@ -1015,7 +1074,6 @@ export function unitedLists(
   const listed = n;
   if (deltas.length > 0) {
     // The origin of each part of the terms, by term and chunk: a row at or below it is in the part.
-    const chunk = rows.chunk ?? TERM_LIST_CHUNK;
     const partOrigins = new Map<string, number>();
     const placed = (
       upper === undefined
