@@ -217,7 +217,8 @@ export class AsyncHTTPClient {
   /**
    * Searches skills by meaning and words.
    * @param query - free text, non-empty.
-   * @param params - `limit` (default 10), `score_threshold`, `target_uri`, `level`, `telemetry`.
+   * @param params - `limit` (default 10; above 1000 the server clamps it to 1000), `score_threshold`,
+   *   `target_uri`, `level`, `telemetry`.
    * @returns `{skills: [{…item, score (0–1, descending), match_reason}], …}`.
    * @throws InvalidArgumentError for an empty query.
    * @see the OpenAPI document: `POST /api/v1/skills/find`

@@ -930,7 +930,7 @@ export interface components {
              */
             level?: number | number[] | null | false;
             /**
-             * @description Most hits to return, 1–1000; default 10 (`null` or `false`: the default)
+             * @description Most hits to return: an integer of at least 1, default 10 (`null` or `false`: the default); a larger value than 1000 is clamped to 1000, as `node_limit` of the listing is
              * @example 10
              */
             limit?: number | null | false;

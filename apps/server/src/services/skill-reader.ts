@@ -60,6 +60,9 @@ export const DEFAULT_LIST_PAGE = 100;
 /** Most skills per page of the listing by name; a larger `node_limit` is clamped to it. */
 export const MAX_LIST_PAGE = 1000;
 
+/** Most hits a find returns; a larger `limit` is clamped to it, as `node_limit` is to {@link MAX_LIST_PAGE}. */
+export const MAX_FIND_LIMIT = 1000;
+
 /** `node_limit` as the page size: clamped to 0–{@link MAX_LIST_PAGE}. */
 function pageSizeOf(limit: number): number {
   return Math.min(Math.max(0, Math.floor(limit)), MAX_LIST_PAGE);
@@ -169,6 +172,7 @@ const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, 
  * with semantic search when an embeddings endpoint is configured (the query is embedded here; when
  * that fails, lexical only). Runs when the caller's turn comes (`deps.findGate`).
  *
+ * @param options.limit - most hits (at least 1); above {@link MAX_FIND_LIMIT} it is clamped to it
  * @throws SkillportError 429 `RESOURCE_EXHAUSTED` (`finds_in_flight`) past the caller's finds at once
  */
 export async function findSkills(
@@ -182,7 +186,9 @@ export async function findSkills(
     levels: number[] | null;
   },
 ): Promise<FindSkillsResult> {
-  return deps.findGate.run(identity, () => rankSkills(deps, identity, options));
+  // A client asking for more than the most (OpenViking's accept any limit) gets the most, not a 400.
+  const clamped = { ...options, limit: Math.min(options.limit, MAX_FIND_LIMIT) };
+  return deps.findGate.run(identity, () => rankSkills(deps, identity, clamped));
 }
 
 /** {@link findSkills} once the caller's turn has come. */

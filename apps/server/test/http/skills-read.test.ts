@@ -201,6 +201,25 @@ describe('POST /api/v1/skills/find', () => {
     for (const s of strict.json.result.skills) expect(s.score).toBe(1);
   });
 
+  test('a limit above 1000 is clamped to 1000, as node_limit is; below 1 or not an integer → 400', async () => {
+    const find = (limit: unknown) =>
+      t.request('POST', '/api/v1/skills/find', { body: { query: 'body text', limit } });
+    const most = await find(1000);
+    expect(most.status, most.text).toBe(200);
+    const names = most.json.result.skills.map((s: { name: string }) => s.name);
+    expect(names.length).toBeGreaterThan(1);
+    for (const limit of [1001, 5000, Number.MAX_SAFE_INTEGER]) {
+      const res = await find(limit);
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.result.skills.map((s: { name: string }) => s.name)).toEqual(names);
+    }
+    for (const limit of [0, -1, 1.5, '10']) {
+      const res = await find(limit);
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.details.validation_errors[0].loc).toEqual(['body', 'limit']);
+    }
+  });
+
   test('level filter keeps matches of that level', async () => {
     const body = await t.request('POST', '/api/v1/skills/find', { body: { query: 'pdftotext', level: [0] } });
     expect(body.status, body.text).toBe(200);

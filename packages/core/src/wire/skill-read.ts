@@ -192,8 +192,10 @@ export const FindSkillsRequestSchema = z
         'Search text (trimmed; must not be empty), matched over name, tags, description, overview and body',
       example: 'search the web',
     }),
-    limit: looseOptional(z.number().int().min(1).max(1000)).meta({
-      description: 'Most hits to return, 1–1000; default 10 (`null` or `false`: the default)',
+    limit: looseOptional(z.number().int().min(1)).meta({
+      description:
+        'Most hits to return: an integer of at least 1, default 10 (`null` or `false`: the default); a ' +
+        'larger value than 1000 is clamped to 1000, as `node_limit` of the listing is',
       example: 10,
     }),
     score_threshold: looseOptional(z.number().min(0).max(1)).meta({
