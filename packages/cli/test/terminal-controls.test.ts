@@ -4,13 +4,14 @@
  * overrides that reorder what a reader sees. Tables never pass them to the terminal; `skills show`
  * on a terminal shows them as escapes, and byte for byte when redirected. Against a real server.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AsyncHTTPClient } from '@skillport/sdk-node';
+import { AsyncHTTPClient, LocalError } from '@skillport/sdk-node';
 import { type RunningServer, startServer } from '@skillport/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
+import { reportError } from '../src/internal/report-error.js';
 import { memoryIo } from './support/memory-io.js';
 
 let server: RunningServer;
@@ -87,5 +88,48 @@ describe('server text shown in a terminal', () => {
     const shown = await run(['skills', 'show', 'control-chars'], false);
     expect(shown.code, shown.err).toBe(0);
     expect(shown.out).toBe(SKILL_MD);
+  });
+});
+
+describe('error output', () => {
+  it('add-skill of a file whose name holds a tab and ESC: the details show them as escapes', async () => {
+    const folder = path.join(dir, 'tab-skill');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      '---\nname: tab-skill\ndescription: A folder holding a file with a tab in its name\n---\nBody\n',
+    );
+    writeFileSync(path.join(folder, 'a\tb\u001b[31mred.txt'), 'x');
+    for (const tty of [true, false]) {
+      const result = await run(['add-skill', folder], tty);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('  path: a\\u0009b\\u001b[31mred.txt\n');
+      expect(result.err).not.toMatch(RAW_CONTROL);
+      expect(result.err).not.toContain('\t');
+    }
+  });
+
+  it('the message, issues, validation errors and details of any error are printed without control characters', () => {
+    const io = memoryIo();
+    const error = new LocalError('INVALID_ARGUMENT', 'Refused \u001b]0;owned\u0007 input\twith a tab', {
+      details: {
+        issues: [{ rule: 'x\u001b[2J', severity: 'error', message: 'bad\nline \u009b31m', line: 2 }],
+        validation_errors: [{ loc: ['body', 'field\u001b[1m'], message: 'unknown\tfield \u202e' }],
+        note: 'two\nlines',
+        nested: { key: '\u001b[5m' },
+      },
+    });
+    expect(reportError(io, 'table', error)).toBe(1);
+    const printed = io.err();
+    expect(printed).not.toMatch(RAW_CONTROL);
+    expect(printed).not.toContain('\t');
+    // One line per detail: a line break in a value cannot start a line of its own.
+    expect(printed.split('\n').filter(Boolean)).toEqual([
+      'error: Refused \\u001b]0;owned\\u0007 input\\u0009with a tab',
+      '  2:1 error x\\u001b[2J bad\\u000aline \\u009b31m',
+      '  body.field\\u001b[1m: unknown\\u0009field \\u202e',
+      '  note: two\\u000alines',
+      '  nested: {"key":"\\u001b[5m"}',
+    ]);
   });
 });

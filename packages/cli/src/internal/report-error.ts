@@ -2,6 +2,7 @@
 import { isApiError, isLocalError, isNetworkError, isTimeoutError } from '@skillport/sdk-node';
 import { CliError, type CliIo, EXIT, type OutputFormat } from './io.js';
 import { nameArgs } from './name-arg.js';
+import { escapeInlineControls, escapeTerminalControls } from './terminal-text.js';
 
 interface IssueLike {
   rule?: unknown;
@@ -12,27 +13,33 @@ interface IssueLike {
   column?: unknown;
 }
 
+/**
+ * One line per detail. Details echo what was sent (a file path from an upload, an unknown field's
+ * name, a skill's text), so every control character in them is shown as an escape: a raw tab or line
+ * break would break the layout, and ESC sequences would reach the terminal.
+ */
 function describeDetails(details: Record<string, unknown> | undefined): string[] {
   if (!details) return [];
   const lines: string[] = [];
+  const line = (text: string) => lines.push(`  ${escapeInlineControls(text)}`);
   if (Array.isArray(details.issues)) {
     for (const raw of details.issues as IssueLike[]) {
       const where =
         typeof raw.line === 'number' ? `${raw.line}:${typeof raw.column === 'number' ? raw.column : 1}` : '-';
-      lines.push(
-        `  ${where} ${String(raw.severity ?? 'error')} ${String(raw.rule ?? '')} ${String(raw.message ?? '')}`,
+      line(
+        `${where} ${String(raw.severity ?? 'error')} ${String(raw.rule ?? '')} ${String(raw.message ?? '')}`,
       );
     }
   }
   if (Array.isArray(details.validation_errors)) {
     for (const raw of details.validation_errors as Array<{ loc?: unknown; message?: unknown }>) {
       const loc = Array.isArray(raw.loc) ? raw.loc.join('.') : String(raw.loc ?? '');
-      lines.push(`  ${loc}: ${String(raw.message ?? '')}`);
+      line(`${loc}: ${String(raw.message ?? '')}`);
     }
   }
   for (const [key, value] of Object.entries(details)) {
     if (key === 'issues' || key === 'validation_errors') continue;
-    lines.push(`  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+    line(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   }
   return lines;
 }
@@ -71,7 +78,7 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
         : undefined;
     if (revisionOf !== undefined) {
       extra.push(
-        `  list the revisions the server keeps with: skillport skills history ${nameArgs(revisionOf)}`,
+        `  list the revisions the server keeps with: skillport skills history ${escapeInlineControls(nameArgs(revisionOf))}`,
       );
     }
     if (error.status === 403 && details?.role === 'root') {
@@ -79,7 +86,7 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
         '  a root key manages accounts, users and keys only: make a key for skills with `skillport keys create --user <id> [--role admin] --api-key <root key>`, then use that key',
       );
     }
-    if (error.requestId) extra.push(`  request id: ${error.requestId}`);
+    if (error.requestId) extra.push(`  request id: ${escapeInlineControls(error.requestId)}`);
     message = `${message} (${error.code}, HTTP ${error.status})`;
   } else if (isLocalError(error)) {
     // Refused by the client before any request: the server's code for the same mistake, no HTTP status.
@@ -99,7 +106,10 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
       `${JSON.stringify({ status: 'error', error: { code, message, ...(details ? { details } : {}) }, exit_code: exitCode })}\n`,
     );
   } else {
-    io.stderr.write(`error: ${message}\n${extra.length ? `${extra.join('\n')}\n` : ''}`);
+    // The message may quote input too; its line breaks are kept (a message may have several lines),
+    // tabs and every other control character are shown as escapes.
+    const shown = escapeTerminalControls(message).replaceAll('\t', '\\u0009');
+    io.stderr.write(`error: ${shown}\n${extra.length ? `${extra.join('\n')}\n` : ''}`);
   }
   return exitCode;
 }

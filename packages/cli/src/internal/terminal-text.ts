@@ -31,3 +31,18 @@ export function escapeTerminalControls(text: string): string {
     char === '\r' && text.charCodeAt(offset + 1) === 10 ? char : escapeChar(char),
   );
 }
+
+/** {@link UNSAFE} plus tab, line feed and carriage return: what cannot appear inside one line. */
+const UNSAFE_INLINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Shows every control character of `text` as a `\uXXXX` escape, tab and line breaks included: for
+ * text that must stay on its line (a detail of an error, a cell), where a tab would jump to the next
+ * stop and a line break would print a line that seems to be the program's own.
+ * @param text - any text.
+ * @returns one line of text safe to write to a terminal.
+ * @example escapeInlineControls('a\tb\n') // 'a\\u0009b\\u000a'
+ */
+export function escapeInlineControls(text: string): string {
+  return text.replace(UNSAFE_INLINE, escapeChar);
+}
