@@ -20,7 +20,6 @@ export interface Section {
   items: ListItem[];
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 
@@ -53,24 +52,34 @@ export function readAtxHeading(line: string): { level: number; title: string } |
 }
 
 /**
- * The opening run of a fence line (`` ``` `` or `~~~`, up to three spaces in), or null. The first
- * character past the indentation is looked at before the pattern runs: most lines are not fences.
+ * The opening run of a fence line (`` ``` `` or `~~~`, up to three spaces in) of the line
+ * `text[start, end)`, read in place: a third of the lines of real skill bodies lie inside fenced
+ * code, where only this is asked, so they are never cut out of the body.
+ *
+ * @returns 0 when the line opens no run, else the run's length times 2, plus 1 for tildes
  */
-function fenceRun(line: string): string | null {
-  let at = 0;
-  while (at < 3 && line.charCodeAt(at) === 0x20) at++;
-  const first = line.charCodeAt(at);
-  if (first !== 0x60 && first !== 0x7e) return null;
-  return FENCE.exec(line)?.[1] ?? null;
+function fenceRunAt(text: string, start: number, end: number): number {
+  let at = start;
+  while (at < start + 3 && at < end && text.charCodeAt(at) === 0x20) at++;
+  const first = at < end ? text.charCodeAt(at) : 0;
+  if (first !== 0x60 && first !== 0x7e) return 0;
+  let run = at + 1;
+  while (run < end && text.charCodeAt(run) === first) run++;
+  return run - at < 3 ? 0 : (run - at) * 2 + (first === 0x7e ? 1 : 0);
 }
 
-/** {@link LIST_ITEM} on `line`, tried only when a marker (`-*+` or a digit) follows the indentation. */
-function listItem(line: string): RegExpExecArray | null {
-  let at = 0;
-  while (line.charCodeAt(at) === 0x20 || line.charCodeAt(at) === 0x09) at++;
-  const first = line.charCodeAt(at);
-  if (first !== 0x2d && first !== 0x2a && first !== 0x2b && !(first >= 0x30 && first <= 0x39)) return null;
-  return LIST_ITEM.exec(line);
+/**
+ * Whether a line whose first character past the indentation (blanks and tabs) is `first` can be a
+ * list item: a marker (`-*+`) or a digit. {@link LIST_ITEM} is tried only then: most lines are not.
+ */
+function isListMarker(first: number): boolean {
+  return first === 0x2d || first === 0x2a || first === 0x2b || (first >= 0x30 && first <= 0x39);
+}
+
+/** Offset of the first `\n` at or after `from`, or the text's length. */
+function nextBreak(text: string, from: number): number {
+  const at = text.indexOf('\n', from);
+  return at === -1 ? text.length : at;
 }
 
 function indentWidth(indent: string): number {
@@ -96,11 +105,12 @@ export function scanSections(
 ): Section[] {
   const keepParagraph = options.keepParagraph;
   let kept = 0;
-  const lines = (body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body).split('\n');
+  const text = body.includes('\r') ? body.replace(/\r\n?/g, '\n') : body;
   const sections: Section[] = [{ level: 0, title: null, paragraphs: [], items: [] }];
   let current = sections[0]!;
   let paragraph: string[] = [];
-  let fence: string | null = null;
+  /** The open fence's run as {@link fenceRunAt} gives it; 0 outside fenced code. */
+  let fence = 0;
   let listIndents: number[] = [];
 
   const flush = (): void => {
@@ -118,36 +128,48 @@ export function scanSections(
     sections.push(current);
   };
 
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const run = fenceRun(line);
-    if (fence !== null) {
-      if (run !== null && run[0] === fence[0] && run.length >= fence.length) fence = null;
+  // Line by line: `start` and `end` bound the current line (no `\n`); `end === text.length` on the
+  // last one. A line is cut out of the text only once fenced code and empty lines are passed.
+  for (let start = 0, end = 0; start <= text.length; start = end + 1) {
+    end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    const run = fenceRunAt(text, start, end);
+    if (fence !== 0) {
+      // Closed by a run of the same character, at least as long.
+      if (run !== 0 && run % 2 === fence % 2 && run >= fence) fence = 0;
       continue;
     }
-    if (run !== null) {
+    if (run !== 0) {
       flush();
       fence = run;
       continue;
     }
-    const heading = readAtxHeading(line);
+    if (start === end) {
+      flush();
+      continue;
+    }
+    // The first character past the indentation decides whether the line can be a heading (`#`) or
+    // a list item (a marker), as those readers would on the line itself.
+    let at = start;
+    while (at < end && (text.charCodeAt(at) === 0x20 || text.charCodeAt(at) === 0x09)) at++;
+    const first = at < end ? text.charCodeAt(at) : 0;
+    const line = text.slice(start, end);
+    const heading = first === 0x23 ? readAtxHeading(line) : null;
     if (heading !== null) {
       open(heading.level, heading.title);
       continue;
     }
-    const next = lines[i + 1];
-    const item = listItem(line);
+    const item = isListMarker(first) ? LIST_ITEM.exec(line) : null;
     const trimmed = item === null ? line.trim() : '';
-    if (
-      item === null &&
-      paragraph.length === 0 &&
-      trimmed !== '' &&
-      next !== undefined &&
-      SETEXT.test(next)
-    ) {
-      open(next.trim().startsWith('=') ? 1 : 2, line);
-      i++;
-      continue;
+    if (item === null && paragraph.length === 0 && trimmed !== '' && end < text.length) {
+      const nextEnd = nextBreak(text, end + 1);
+      const next = text.slice(end + 1, nextEnd);
+      if (SETEXT.test(next)) {
+        open(next.trim().startsWith('=') ? 1 : 2, line);
+        // The underline is read: go on after it.
+        end = nextEnd;
+        continue;
+      }
     }
     if (item !== null) {
       flush();

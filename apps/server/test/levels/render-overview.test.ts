@@ -64,6 +64,20 @@ describe('scanSections', () => {
     expect(nested?.items.map((i) => i.depth)).toEqual([0, 0, 1]);
   });
 
+  it.each([
+    ['a fence closed by a longer run of its character', 'a\n```js\n# no\n`````\n# yes\n', ['yes']],
+    ['a fence not closed by the other character', 'a\n~~~\n```\n# no\n~~~\n# yes\n', ['yes']],
+    ['a fence not closed by a shorter run', 'a\n````\n```\n# no\n````\n# yes\n', ['yes']],
+    ['a fence indented up to three spaces', '   ```\n# no\n   ```\n# yes\n', ['yes']],
+    ['four spaces before backticks: no fence', '    ```\n# yes\n', ['yes']],
+    ['a fence left open to the end', '```\n# no\n', []],
+    ['a setext underline on the last line', 'Title\n===', ['Title']],
+    ['a setext underline after CRLF lines', 'Intro\r\n\r\nTitle\r\n---\r\n# Next\r\n', ['Title', 'Next']],
+    ['a heading indented by a tab: text', '\t# no\n## yes\n', ['yes']],
+  ])('reads %s', (_case, body, titles) => {
+    expect(scanSections(body).flatMap((s) => (s.title === null ? [] : [s.title]))).toEqual(titles);
+  });
+
   it('keeps only the paragraphs keepParagraph asks for, with the same sections and items', () => {
     const body = 'Lead one.\n\nLead two.\n\n# A\n\nA one.\n- item\n\nA two.\n\n# B\n\nB one.\n';
     const all = scanSections(body);
