@@ -194,6 +194,15 @@ const TOP_POSTINGS_AFTER = `SELECT l.n::int AS list, x.seqs, x.ranks, x.count, x
   ORDER BY l.n`;
 
 /**
+ * The process's memory of postings read ({@link PostgresTermStats.keptPostings}) and the search
+ * generation of the find, which the rows read are kept under and looked up in.
+ */
+interface PostingsMemory {
+  stats: PostgresTermStats;
+  generation: string;
+}
+
+/**
  * A list's rows read so far ({@link TOP_POSTINGS}): skills as text, their ranks as runs (`rank count`,
  * comma-separated), how many, the lowest rank.
  */
@@ -210,7 +219,9 @@ interface PostingsRead {
  * else `before` (each list's best `beforeDepth` rows, read by the round before) with, for each list
  * read to that depth, its following rows ({@link TOP_POSTINGS_AFTER}) appended; lists read to their
  * end are not read again. The rows of the two reads come from two snapshots, as every statement of a
- * find does: a find is exact for the registry it sees while no skill changes under it.
+ * find does: a find is exact for the registry it sees while no skill changes under it. With `memory`,
+ * a lexeme's rows to a depth already read in the find's search generation are taken from it (no skill
+ * changed since: the same rows), and the rows read are kept there.
  */
 async function readPostings(
   db: pg.Pool | pg.ClientBase,
@@ -218,22 +229,50 @@ async function readPostings(
   depth: number,
   before: readonly PostingsRead[] | null,
   beforeDepth: number,
+  memory?: PostingsMemory,
 ): Promise<PostingsRead[]> {
   if (before === null) {
-    const { rows } = await db.query<PostingsRead>({
-      name: 'skillport-top-postings',
-      text: TOP_POSTINGS,
-      values: [lists.map((l) => l.lexeme), depth],
-    });
-    return rows;
+    const read: PostingsRead[] = new Array(lists.length);
+    // Lists (by position from 0) not kept from an earlier find of this generation.
+    const missing: number[] = [];
+    for (const [n, list] of lists.entries()) {
+      const kept = memory?.stats.keptPostings(memory.generation, depth, list.lexeme);
+      if (kept === undefined) missing.push(n);
+      else read[n] = { ...kept, list: n + 1 };
+    }
+    if (missing.length > 0) {
+      const { rows } = await db.query<PostingsRead>({
+        name: 'skillport-top-postings',
+        text: TOP_POSTINGS,
+        values: [missing.map((n) => lists[n]?.lexeme ?? ''), depth],
+      });
+      for (const row of rows) {
+        const n = missing[row.list - 1] ?? 0;
+        read[n] = { ...row, list: n + 1 };
+        memory?.stats.keepPostings(memory.generation, depth, lists[n]?.lexeme ?? '', {
+          seqs: row.seqs,
+          ranks: row.ranks,
+          count: row.count,
+          last: row.last,
+        });
+      }
+    }
+    return read;
   }
   const merged = before.slice();
   // Lists (by position from 0) with rows left after `beforeDepth`, and where their reading stopped.
   const more: number[] = [];
   const afterRanks: number[] = [];
   const afterSeqs: string[] = [];
+  const at = new Map(before.map((row, k) => [row.list, k]));
   for (const row of before) {
     if (row.count < beforeDepth || row.seqs === null || row.last === null) continue;
+    const kept = memory?.stats.keptPostings(memory.generation, depth, lists[row.list - 1]?.lexeme ?? '');
+    const k = at.get(row.list);
+    if (kept !== undefined && k !== undefined) {
+      merged[k] = { ...kept, list: row.list };
+      continue;
+    }
     more.push(row.list - 1);
     afterRanks.push(row.last);
     afterSeqs.push(row.seqs.slice(row.seqs.lastIndexOf(',') + 1));
@@ -249,19 +288,28 @@ async function readPostings(
       depth - beforeDepth,
     ],
   });
-  const at = new Map(before.map((row, k) => [row.list, k]));
   for (const row of rows) {
     const n = more[row.list - 1] ?? 0;
     const k = at.get(n + 1);
     const old = k === undefined ? undefined : before[k];
-    if (old === undefined || k === undefined || row.count === 0) continue;
-    merged[k] = {
-      list: n + 1,
-      seqs: `${old.seqs},${row.seqs}`,
-      ranks: `${old.ranks},${row.ranks}`,
-      count: old.count + row.count,
-      last: row.last,
-    };
+    if (old === undefined || k === undefined) continue;
+    const read =
+      row.count === 0
+        ? old
+        : {
+            list: n + 1,
+            seqs: `${old.seqs},${row.seqs}`,
+            ranks: `${old.ranks},${row.ranks}`,
+            count: old.count + row.count,
+            last: row.last,
+          };
+    merged[k] = read;
+    memory?.stats.keepPostings(memory.generation, depth, lists[n]?.lexeme ?? '', {
+      seqs: read.seqs,
+      ranks: read.ranks,
+      count: read.count,
+      last: read.last,
+    });
   }
   return merged;
 }
@@ -722,6 +770,7 @@ async function thresholdCandidates(
   roots: readonly string[],
   budget: number,
   firstDepth: number,
+  memory?: PostingsMemory,
 ): Promise<KeyRow[] | null> {
   const lists: PostingList[] = terms.flatMap((term, i) =>
     (stats[i]?.lexemes ?? []).map((lexeme) => ({ lexeme, i, prefix: term.prefix, labels: term.labels })),
@@ -736,7 +785,7 @@ async function thresholdCandidates(
   let depth = firstDepth;
   let postings: PostingsRead[] | null = null;
   for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {
-    postings = await readPostings(db, lists, depth, postings, depth / DEPTH_GROWTH);
+    postings = await readPostings(db, lists, depth, postings, depth / DEPTH_GROWTH, memory);
     const reading = readRound(terms, stats, idfs, lists, postings, depth);
     const { seqs, uppers, lowers, exhausted, bound } = reading;
     const done = exhausted.every(Boolean);
@@ -859,7 +908,8 @@ const BY_SIMILAR_NAME = `SELECT seq, name, root_uri, similarity(lower(name), $2)
  *   every row, {@link LEXICAL_BY_TERMS}, when that does not settle) unless the query has a phrase;
  *   `all-terms` always reads every row; `vectors` ranks the stored vectors ({@link LEXICAL}); all give
  *   the same rows (tests compare them)
- * @param termStats - the store's memory of document frequencies (a new one: count every time)
+ * @param termStats - the store's memory of document frequencies and of postings read, per search
+ *   generation (a new one: count and read every time)
  * @param firstDepth - rows read per lexeme in the first round (default: 4 per result, one per 128
  *   stored skills, at least 64)
  * @param generation - the search generation just read by the caller, if it did (passed to `termStats`)
@@ -878,13 +928,16 @@ export async function lexicalCandidates(
 ): Promise<KeyRow[]> {
   const byTerms = via === 'vectors' ? null : buildRankTerms(parsed);
   if (byTerms !== null) {
-    const { total, stats } = await termStats.read(db, byTerms, generation);
+    const { total, stats, generation: counted } = await termStats.read(db, byTerms, generation);
     const idfs = stats.map((s) => idf(total, s.df));
     if (via === 'terms') {
       const depth =
         firstDepth ??
         Math.max(FIRST_DEPTH, budget * FIRST_DEPTH_PER_RESULT, Math.ceil(total / SKILLS_PER_FIRST_ROW));
-      const found = await thresholdCandidates(db, byTerms, stats, idfs, accountId, roots, budget, depth);
+      const found = await thresholdCandidates(db, byTerms, stats, idfs, accountId, roots, budget, depth, {
+        stats: termStats,
+        generation: counted,
+      });
       if (found !== null) return found;
     }
     // Unnamed, so planned for its parameters each time: as a prepared statement it may switch to a

@@ -16,6 +16,25 @@ export interface TermStats {
 const MAX_CACHED_TERMS = 10_000;
 
 /**
+ * Characters of kept postings (skills and rank runs as text, ~7 per row read) before the memory of
+ * postings starts over: ~16 MB of one-byte strings, the rows `find` read of ~3,000 lexemes at 100,000
+ * skills (most are a prefix's short lists, read to their end).
+ */
+const MAX_KEPT_POSTINGS_CHARS = 16_000_000;
+
+/**
+ * One lexeme's best rows of `skill_terms` as `find` reads them (`search/postgres-search.ts`): the
+ * skills as comma-separated text, their ranks as runs (`rank count`, comma-separated), how many rows,
+ * the lowest rank (null when none).
+ */
+export interface KeptPostings {
+  seqs: string | null;
+  ranks: string | null;
+  count: number;
+  last: number | null;
+}
+
+/**
  * A prefix's less frequent lexemes are probed skill by skill against its most frequent one's rows
  * when they have at most 1/16 as many rows; else both lists are read and joined. (A probe costs a few
  * index pages; reading and sorting a row of the largest list, about a twentieth of that.) Written
@@ -96,6 +115,37 @@ interface CountedState {
  */
 export class PostgresTermStats {
   private state: CountedState | null = null;
+  /** Postings read in one search generation, by depth and lexeme, with their size in characters. */
+  private postings: { generation: string; rows: Map<string, KeptPostings>; chars: number } | null = null;
+
+  /**
+   * A lexeme's best `depth` rows as read in search generation `generation`, when this process read
+   * them in that generation (a repeated word of another query costs no read).
+   */
+  keptPostings(generation: string, depth: number, lexeme: string): KeptPostings | undefined {
+    const kept = this.postings;
+    return kept !== null && kept.generation === generation ? kept.rows.get(`${depth} ${lexeme}`) : undefined;
+  }
+
+  /**
+   * Keeps a lexeme's best `depth` rows, read in search generation `generation` (read by the caller
+   * before the rows were): memory of an older generation is dropped, and a full memory starts over.
+   */
+  keepPostings(generation: string, depth: number, lexeme: string, rows: KeptPostings): void {
+    let kept = this.postings;
+    const size = (rows.seqs?.length ?? 0) + (rows.ranks?.length ?? 0) + lexeme.length;
+    if (kept === null || kept.generation !== generation || kept.chars + size > MAX_KEPT_POSTINGS_CHARS) {
+      if (kept !== null && BigInt(generation) < BigInt(kept.generation)) return;
+      kept = { generation, rows: new Map(), chars: 0 };
+      this.postings = kept;
+    }
+    const key = `${depth} ${lexeme}`;
+    const before = kept.rows.get(key);
+    if (before !== undefined)
+      kept.chars -= (before.seqs?.length ?? 0) + (before.ranks?.length ?? 0) + lexeme.length;
+    kept.rows.set(key, rows);
+    kept.chars += size;
+  }
 
   /**
    * The number of skills and each term's statistics, from memory when the generation is unchanged.
@@ -104,13 +154,14 @@ export class PostgresTermStats {
    * @param terms - from `buildRankTerms`
    * @param generation - the search generation, when the caller has just read it (see
    *   {@link readSearchGeneration}); read here otherwise
-   * @returns the total number of stored skills and one entry per term, in order
+   * @returns the total number of stored skills, one entry per term, in order, and the search
+   *   generation they were counted in
    */
   async read(
     db: pg.Pool | pg.ClientBase,
     terms: readonly RankTerm[],
     generation?: string,
-  ): Promise<{ total: number; stats: TermStats[] }> {
+  ): Promise<{ total: number; stats: TermStats[]; generation: string }> {
     let kept = this.state;
     if (kept !== null) {
       const current = generation ?? (await readSearchGeneration(db));
@@ -120,7 +171,11 @@ export class PostgresTermStats {
       const known = kept.terms;
       const missing = terms.filter((t) => !known.has(keyOf(t)));
       if (missing.length === 0)
-        return { total: kept.total, stats: terms.map((t) => known.get(keyOf(t)) as TermStats) };
+        return {
+          total: kept.total,
+          stats: terms.map((t) => known.get(keyOf(t)) as TermStats),
+          generation: kept.generation,
+        };
       const counted = await this.count(db, missing);
       if (counted.generation === kept.generation) {
         // Counted in the generation of the kept terms: one generation's statistics together.
@@ -134,6 +189,7 @@ export class PostgresTermStats {
         return {
           total: kept.total,
           stats: terms.map((t) => fresh.get(keyOf(t)) ?? (known.get(keyOf(t)) as TermStats)),
+          generation: kept.generation,
         };
       }
       // A change committed since the check above: count every term in one snapshot.
@@ -146,7 +202,7 @@ export class PostgresTermStats {
     };
     // The newest generation seen is kept (an older one, counted by a read that started earlier, is not).
     if (this.state === null || BigInt(state.generation) >= BigInt(this.state.generation)) this.state = state;
-    return { total: counted.total, stats: counted.stats };
+    return { total: counted.total, stats: counted.stats, generation: counted.generation };
   }
 
   /** Counts `terms` and expands their prefixes, in one snapshot, with its generation. */

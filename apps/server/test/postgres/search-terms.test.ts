@@ -283,6 +283,53 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     expect(second).toEqual(await candidates('spreadsheet formulas', 'vectors', undefined, { budget: 3 }));
   });
 
+  it('keeps the postings it read per search generation: a word asked again is not read again', async () => {
+    const termStats = new PostgresTermStats();
+    const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+        const reads: string[] = [];
+        const counting = {
+          query: (config: pg.QueryConfig, values?: unknown[]) => {
+            if (config.name?.startsWith('skillport-top-postings')) reads.push(config.name);
+            return client.query(config, values);
+          },
+        } as unknown as pg.ClientBase;
+        const ask = (query: string) => {
+          const parsed = parseSearchQuery(query);
+          const terms = buildTsqueryTerms(parsed);
+          return lexicalCandidates(
+            counting,
+            parsed,
+            terms,
+            'acme',
+            [USER_ROOT, AGENT_ROOT],
+            3,
+            'terms',
+            termStats,
+            1,
+          );
+        };
+        const readsOf = async (query: string) => {
+          reads.length = 0;
+          expect(await ask(query)).toEqual(await candidates(query, 'vectors', undefined, { budget: 3 }));
+          return [...reads];
+        };
+        // One row per lexeme first: the first ask reads its lists (and deeper), another query too;
+        // asked again in the same generation, every list comes from memory.
+        expect(await readsOf('code review')).toContain('skillport-top-postings');
+        expect(await readsOf('reviewing code reports')).toContain('skillport-top-postings');
+        expect(await readsOf('code review')).toEqual([]);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
+  });
+
   it("reads each term's document frequency and lexemes from the kept counts, as counting its rows gives", async () => {
     // One skill with rare words starting with a common one ('team'), so a prefix's other lexemes are
     // few, and one skill holds several of them (its probe is counted once; a prefix of at most 8
