@@ -67,7 +67,14 @@ export function toValidationErrors(issues: readonly ZodIssueLike[], where: strin
         out.push({ loc: [...loc, key], message: `Unknown field '${key}'`, type: 'unrecognized_keys' });
       }
     } else {
-      const message = issue.code === 'invalid_union' ? unionMessage(issue) : issue.message;
+      const message =
+        issue.code === 'invalid_union'
+          ? unionMessage(issue)
+          : // zod's wording for a missing field of no particular type (a multipart `file`).
+            issue.code === 'invalid_type' &&
+              issue.message.endsWith('expected nonoptional, received undefined')
+            ? 'Required field is missing'
+            : issue.message;
       out.push({ loc, message, type: issue.code });
     }
   }

@@ -480,5 +480,10 @@ describe('broken archives and text', () => {
     const res = await t.request('POST', '/api/v1/resources/temp_upload', { body: form });
     expect(res.status).toBe(400);
     expect(res.json.error.details.field, res.text).toBe('file');
+    // Says the field is missing, in words a client understands (not zod's "expected nonoptional").
+    expect(res.json.error.message).toBe('Invalid request form: file: Required field is missing');
+    expect(res.json.error.details.validation_errors[0]).toMatchObject({
+      message: 'Required field is missing',
+    });
   });
 });
