@@ -2,7 +2,7 @@
  * What `add-skill` of one input says beyond the stored result: that it replaced an existing skill,
  * and — for a lone SKILL.md file — which files of its folder stayed behind. Against a real server.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AsyncHTTPClient } from '@skillport/sdk-node';
@@ -56,9 +56,12 @@ describe('add-skill of a folder of skill folders', () => {
         `---\nname: ${name}\ndescription: A skill of the collection folder\n---\n\nBody.\n`,
       );
     }
+    // A skill folder linked in from elsewhere (as agents' skills folders often hold them).
+    symlinkSync(path.join(dir, 'skills', 'alone'), path.join(dir, 'collection', 'linked-one'));
     const notes =
       'note: skipped collection/.claude/: a hidden folder (its name starts with "."): not searched; give it as an input to add its skills\n' +
-      'note: skipped collection/docs/: no SKILL.md in it or its sub-folders: not a skill folder\n';
+      'note: skipped collection/docs/: no SKILL.md in it or its sub-folders: not a skill folder\n' +
+      'note: skipped collection/linked-one/: a symbolic link: not followed; give it as an input to add what it leads to\n';
     const table = await cli(['add-skill', 'collection']);
     expect(table.code, table.err).toBe(0);
     expect(table.err).toBe(notes);
@@ -79,7 +82,7 @@ describe('add-skill of a folder of skill folders', () => {
     const empty = await cli(['add-skill', 'collection']);
     expect(empty.code).toBe(1);
     expect(empty.err).toContain(
-      'not searched: collection/.claude/ (give a folder as an input to add its skills)',
+      'not searched: collection/.claude/, collection/linked-one/ (give a folder as an input to add its skills)',
     );
   });
 });

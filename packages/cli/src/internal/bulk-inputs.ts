@@ -120,13 +120,14 @@ async function isFile(file: string): Promise<boolean> {
 /**
  * A folder below a folder of skill folders that add leaves out: `no_skill_md` (no SKILL.md in it or
  * in its sub-folders; reported once, at its top), `hidden` (its name starts with `.`: not searched),
- * `too_deep` (nested past the search depth: its sub-folders were not searched). Folders that are
- * never skills (`node_modules`, `.git`, `dist`, …) are not reported.
+ * `too_deep` (nested past the search depth: its sub-folders were not searched), `link` (a symbolic
+ * link to a folder: not followed). Folders that are never skills (`node_modules`, `.git`, `dist`, …)
+ * are not reported.
  */
 export interface SkippedFolder {
   /** The folder as shown in results (the input as typed plus the path below it), ending in `/`. */
   path: string;
-  reason: 'no_skill_md' | 'hidden' | 'too_deep';
+  reason: 'no_skill_md' | 'hidden' | 'too_deep' | 'link';
   message: string;
 }
 
@@ -134,6 +135,7 @@ const SKIPPED_MESSAGES: Record<SkippedFolder['reason'], string> = {
   no_skill_md: 'no SKILL.md in it or its sub-folders: not a skill folder',
   hidden: 'a hidden folder (its name starts with "."): not searched; give it as an input to add its skills',
   too_deep: `nested more than ${MAX_DEPTH} folders deep: its sub-folders were not searched; give it as an input`,
+  link: 'a symbolic link: not followed; give it as an input to add what it leads to',
 };
 
 /**
@@ -155,6 +157,13 @@ async function skillFolders(
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const found: string[] = [];
   for (const entry of entries) {
+    if (entry.isSymbolicLink() && !SKIPPED.has(entry.name) && !entry.name.startsWith('.')) {
+      // A linked folder (agents' skills folders often link skills in) is not followed, as a skill
+      // folder's own links are not zipped; said, so that its skills are not left out silently.
+      const target = await stat(path.join(dir, entry.name)).catch(() => undefined);
+      if (target?.isDirectory()) skipped.push({ path: `${rel}${entry.name}/`, reason: 'link' });
+      continue;
+    }
     if (!entry.isDirectory() || SKIPPED.has(entry.name)) continue;
     const below = `${rel}${entry.name}/`;
     if (entry.name.startsWith('.')) {
