@@ -116,6 +116,7 @@ describe('error output', () => {
         issues: [{ rule: 'x\u001b[2J', severity: 'error', message: 'bad\nline \u009b31m', line: 2 }],
         validation_errors: [{ loc: ['body', 'field\u001b[1m'], message: 'unknown\tfield \u202e' }],
         note: 'two\nlines',
+        value: '\u00a0nb-tools\ufeff',
         nested: { key: '\u001b[5m' },
       },
     });
@@ -129,6 +130,7 @@ describe('error output', () => {
       '  2:1 error x\\u001b[2J bad\\u000aline \\u009b31m',
       '  body.field\\u001b[1m: unknown\\u0009field \\u202e',
       '  note: two\\u000alines',
+      '  value: \\u00a0nb-tools\\ufeff',
       '  nested: {"key":"\\u001b[5m"}',
     ]);
   });

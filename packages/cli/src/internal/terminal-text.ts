@@ -32,11 +32,17 @@ export function escapeTerminalControls(text: string): string {
   );
 }
 
-/** {@link UNSAFE} plus tab, line feed and carriage return: what cannot appear inside one line. */
-const UNSAFE_INLINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * {@link UNSAFE} plus tab, line feed and carriage return (what cannot appear inside one line), and the
+ * characters that print as nothing or as a plain space (no-break and other Unicode spaces, zero width
+ * space, line and paragraph separators, byte order mark): in a detail they would hide what was sent.
+ */
+const UNSAFE_INLINE =
+  /[\u0000-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200b\u2028-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/g;
 
 /**
- * Shows every control character of `text` as a `\uXXXX` escape, tab and line breaks included: for
+ * Shows every control character of `text` as a `\uXXXX` escape, tab and line breaks included, and
+ * every invisible or space-like character other than the ASCII space: for
  * text that must stay on its line (a detail of an error, a cell), where a tab would jump to the next
  * stop and a line break would print a line that seems to be the program's own.
  * @param text - any text.
