@@ -543,15 +543,29 @@ function readRound(
     }
   }
   // Each candidate's upper bound, and its lower estimate from the ranks read of it alone.
+  // (`upperRelevance`'s arithmetic, with each term's IDF and prefix allowance looked up once.)
   const uppers = new Float64Array(seqs.length);
   const lowers = new Float64Array(seqs.length);
+  const idfOf = new Float64Array(width);
+  const allowance = new Float64Array(width);
+  for (let i = 0; i < width; i++) {
+    idfOf[i] = idfs[i] ?? 0;
+    allowance[i] = terms[i]?.prefix ? 1 + ((stats[i]?.lexemes.length ?? 0) + 1) * 1e-7 : 0;
+  }
   for (let c = 0; c < seqs.length; c++) {
-    uppers[c] = upperRelevance(terms, stats, idfs, ranks, c * width);
+    let upper = 0;
     let lower = 0;
-    for (let i = 0; i < width; i++) {
-      const rank = known[c * width + i] ?? 0;
-      if (rank > 0) lower += contribution(idfs[i] ?? 0, rank);
+    for (let i = 0, at = c * width; i < width; i++, at++) {
+      let rank = ranks[at] ?? 0;
+      if (rank > 0) {
+        const scale = allowance[i] ?? 0;
+        if (scale !== 0) rank *= scale;
+        upper += contribution(idfOf[i] ?? 0, rank);
+      }
+      const seen = known[at] ?? 0;
+      if (seen > 0) lower += contribution(idfOf[i] ?? 0, seen);
     }
+    uppers[c] = upper * (1 + BOUND_MARGIN);
     lowers[c] = lower;
   }
   return {
