@@ -315,22 +315,25 @@ async function readPostings(
 }
 
 /**
- * Per lexeme ($1), its rows of the skills listed for it ($2: per lexeme an array literal of `seq`s,
- * in order): a primary-key probe each, as comma-separated `seq rank labels` text (`float8` text is
- * exact); `list` is the lexeme's position, from 1. Lexemes without such rows give no row.
- * `skill_find_probed_rows` (PostgreSQL migration 19) runs
+ * Per lexeme ($1), its rows of the skills probed in it (pairs of a lexeme's position from 1, $2, and a
+ * skill, $3, in `seq` order per lexeme): a primary-key lookup each, as comma-separated
+ * `seq rank labels` text (`float8` text is exact); `list` is the lexeme's position. Lexemes without
+ * such rows give no row. `skill_find_probed_rows` (PostgreSQL migration 20; 19 passed each lexeme's
+ * skills as one array, which a generic plan made from a small registry's statistics filtered every row
+ * of the lexeme by) runs
  *
  * ```sql
- * SELECT l.n::int, x.probed FROM unnest(lexemes, seqs) WITH ORDINALITY AS l(lexeme, seqs, n)
- *   CROSS JOIN LATERAL (SELECT string_agg(t.skill_seq::text || ' ' || t.rank::text || ' ' || t.labels::text, ',') AS probed
- *     FROM skill_terms t WHERE t.lexeme = l.lexeme AND t.skill_seq = ANY(l.seqs::bigint[])) AS x
- *   WHERE x.probed IS NOT NULL
+ * SELECT p.n, string_agg(t.skill_seq::text || ' ' || t.rank::text || ' ' || t.labels::text, ',')
+ *   FROM unnest(lists, seqs) AS p(n, seq)
+ *   CROSS JOIN LATERAL (SELECT t.skill_seq, t.rank, t.labels FROM skill_terms t
+ *     WHERE t.lexeme = lexemes[p.n] AND t.skill_seq = p.seq) AS t
+ *   GROUP BY p.n
  * ```
  *
  * under `force_generic_plan`, so each connection plans it once: as a prepared statement of its own it
  * was planned again on every call (a custom plan, knowing the arrays' sizes, always looked cheaper).
  */
-const PROBED_ROWS = 'SELECT list, probed FROM skill_find_probed_rows($1::text[], $2::text[])';
+const PROBED_ROWS = 'SELECT list, probed FROM skill_find_probed_rows($1::text[], $2::int[], $3::bigint[])';
 
 /**
  * The first `$4` of the skills $1 (best first) in scope (account $2, roots $3), in that order, with
@@ -690,7 +693,8 @@ async function rankBatch(
       values: [
         probed.map((n) => lists[n]?.lexeme ?? ''),
         // Numbers as array literals: node-postgres would quote and escape each element.
-        probed.map((n) => arrayLiteral(probeSeqs[n] ?? [])),
+        arrayLiteral(probed.flatMap((n, k) => (probeSeqs[n] ?? []).map(() => k + 1))),
+        arrayLiteral(probed.flatMap((n) => probeSeqs[n] ?? [])),
       ],
     });
     for (const row of rows) {
