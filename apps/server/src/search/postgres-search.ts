@@ -231,6 +231,14 @@ async function readPostings(
   beforeDepth: number,
   memory?: PostingsMemory,
 ): Promise<PostingsRead[]> {
+  // Keeps list `n`'s rows read to `depth` for later finds of this search generation.
+  const keep = (n: number, rows: PostingsRead): void =>
+    memory?.stats.keepPostings(memory.generation, depth, lists[n]?.lexeme ?? '', {
+      seqs: rows.seqs,
+      ranks: rows.ranks,
+      count: rows.count,
+      last: rows.last,
+    });
   if (before === null) {
     const read: PostingsRead[] = new Array(lists.length);
     // Lists (by position from 0) not kept from an earlier find of this generation.
@@ -249,12 +257,7 @@ async function readPostings(
       for (const row of rows) {
         const n = missing[row.list - 1] ?? 0;
         read[n] = { ...row, list: n + 1 };
-        memory?.stats.keepPostings(memory.generation, depth, lists[n]?.lexeme ?? '', {
-          seqs: row.seqs,
-          ranks: row.ranks,
-          count: row.count,
-          last: row.last,
-        });
+        keep(n, row);
       }
     }
     return read;
@@ -304,12 +307,7 @@ async function readPostings(
             last: row.last,
           };
     merged[k] = read;
-    memory?.stats.keepPostings(memory.generation, depth, lists[n]?.lexeme ?? '', {
-      seqs: read.seqs,
-      ranks: read.ranks,
-      count: read.count,
-      last: read.last,
-    });
+    keep(n, read);
   }
   return merged;
 }
