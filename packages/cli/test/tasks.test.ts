@@ -122,6 +122,21 @@ describe('show and auth messages', () => {
     expect(typeof all.content).toBe('string');
   });
 
+  it('add-skill --wait whose wait runs out says the skill is stored and how to follow its task', async () => {
+    const file = path.join(dataDir, 'SKILL.md');
+    writeFileSync(file, md('waited-out'));
+    const run = await cli(['add-skill', file, '--wait', '--timeout', '0.2']);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/DEADLINE_EXCEEDED, HTTP 504/);
+    const taskId = /task_id: (\S+)/.exec(run.err)?.[1];
+    expect(taskId).toBeDefined();
+    expect(run.err).toContain(`follow its processing with: skillport task ${taskId} (or skillport wait)`);
+    expect(run.err).toContain('uri: viking://user/default/skills/waited-out');
+    const task = await cli(['task', taskId as string, '-o', 'json']);
+    expect(task.code, task.err).toBe(0);
+    expect(JSON.parse(task.out)).toMatchObject({ task_id: taskId, status: 'pending' });
+  });
+
   it('a 401 says how to pass an API key', async () => {
     const keyed = await startServer({
       port: 0,

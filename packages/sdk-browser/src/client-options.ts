@@ -18,7 +18,9 @@ export interface ClientOptions {
    * Retries of idempotent requests on a network error or a 408, 429, 500, 502, 503 or 504 answer
    * (after the server's `Retry-After`, else 0.3 s, 0.6 s, … apart). Default 2; 0 = never. GET, PUT
    * and DELETE are retried, and a POST only when it carries an `idempotencyKey` (see
-   * {@link IdempotencyOptions}); any other POST is sent once.
+   * {@link IdempotencyOptions}); any other POST is sent once. A 504 `DEADLINE_EXCEEDED` (the server's own
+   * `wait` ran out, after a write was stored) is never retried: it throws `DeadlineExceededError`, whose
+   * `details` name what was stored and the task to follow.
    */
   retry?: number;
   /** `fetch` implementation to use. Default `globalThis.fetch`. */

@@ -140,6 +140,7 @@ export class AsyncHTTPClient {
         limit: options.retry ?? 2,
         methods: ['get', 'put', 'delete', 'head'],
         statusCodes: [408, 429, 500, 502, 503, 504],
+        shouldRetry: async ({ error }) => ((await isServerWaitTimeout(error)) ? false : undefined),
       },
       ...(options.fetch ? { fetch: options.fetch } : {}),
     });
@@ -754,6 +755,22 @@ export class AsyncHTTPClient {
         cause: error,
       });
     }
+  }
+}
+
+/**
+ * True for a 504 the server answered itself with `DEADLINE_EXCEEDED`: its `wait` ran out after the
+ * request was done (a write is stored; its details name the task to follow). Sending it again would
+ * do it again — a second revision, or 412 on a stale `If-Match` — so it is not retried, unlike a 504
+ * of a gateway that gave up. The body is read from a copy: the error is built from the response.
+ */
+async function isServerWaitTimeout(error: Error): Promise<boolean> {
+  if (!(error instanceof HTTPError) || error.response.status !== 504) return false;
+  try {
+    const body = (await error.response.clone().json()) as { error?: { code?: unknown } } | null;
+    return body?.error?.code === 'DEADLINE_EXCEEDED';
+  } catch {
+    return false;
   }
 }
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AsyncHTTPClient,
+  DeadlineExceededError,
   InternalServerError,
   InvalidArgumentError,
   isApiError,
@@ -171,6 +172,34 @@ describe('AsyncHTTPClient requests', () => {
     seen = [];
     await expect(client.addSkill('---\nname: a\n---\n')).rejects.toSatisfy(isApiError);
     expect(seen).toHaveLength(1);
+  });
+
+  it("never retries the server's own 504 DEADLINE_EXCEEDED (the write is stored), but a gateway's 504", async () => {
+    const stored = { name: 'a', uri: 'viking://user/default/skills/a', revision: 'r2', task_id: 't-1' };
+    respond = (_req, res) =>
+      json(res, 504, {
+        status: 'error',
+        error: { code: 'DEADLINE_EXCEEDED', message: 'stored, still processing', details: stored },
+        time: 0,
+      });
+    const client = new AsyncHTTPClient({ url, retry: 2 });
+    const update = await client
+      .updateSkill('a', '---\nname: a\ndescription: A\n---\n', { wait: true, ifMatch: 'r1' })
+      .catch((e: unknown) => e);
+    expect(update).toBeInstanceOf(DeadlineExceededError);
+    expect((update as DeadlineExceededError).details).toMatchObject(stored);
+    expect(seen.map((s) => s.method)).toEqual(['PUT']);
+    seen = [];
+    await expect(
+      client.addSkill('---\nname: a\ndescription: A\n---\n', { wait: true, idempotencyKey: 'k-504' }),
+    ).rejects.toBeInstanceOf(DeadlineExceededError);
+    expect(seen).toHaveLength(1);
+    // A 504 of a proxy in front of the server is retried as before.
+    seen = [];
+    respond = (_req, res) =>
+      res.writeHead(504, { 'content-type': 'text/html' }).end('<h1>Gateway Timeout</h1>');
+    await expect(client.getTask('t')).rejects.toSatisfy(isApiError);
+    expect(seen).toHaveLength(3);
   });
 
   it('retries a POST that carries an Idempotency-Key, with the same key and body, on 503 and on a dropped connection', async () => {

@@ -567,7 +567,7 @@ export interface components {
              */
             temp_file_id?: string | null | false;
             /**
-             * @description Seconds to wait, only with `wait=true`; capped at the server limit (default 300 s). 0, absent, `null` or `false`: the server limit. Past it → 504 `DEADLINE_EXCEEDED`.
+             * @description Seconds to wait, only with `wait=true`; capped at the server limit (default 300 s). 0, absent, `null` or `false`: the server limit. Past it → 504 `DEADLINE_EXCEEDED`; the skill is stored all the same, and `details` say what was stored (`name`, `uri`, `root_uri`, `revision`, …) and name its processing task (`task_id`, for `GET /api/v1/tasks/{task_id}`): do not send it again.
              * @example 30
              */
             timeout?: number | null | false;
@@ -805,7 +805,7 @@ export interface components {
         ErrorBody: {
             code: components["schemas"]["ErrorCode"];
             /**
-             * @description Machine-readable context, by code: schema errors → `{validation_errors: [ValidationErrorItem]}`; name errors → `{field: "name"}` (update mismatch adds `expected`, `actual`); `INVALID_URI` → `{uri, reason}`; `NOT_FOUND` → `{type, resource}` (`type` is `skill` with the skill URI as `resource`, or `task`, `temp_file`, `account`, `user`, `api_key`); `SKILL_INVALID` → `{issues: [SkillIssue]}` (errors and warnings); a host path as `data` → `{field: "data", reason: "host_path"}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`. Absent when there is nothing to add.
+             * @description Machine-readable context, by code: schema errors → `{validation_errors: [ValidationErrorItem]}`; name errors → `{field: "name"}` (update mismatch adds `expected`, `actual`); `INVALID_URI` → `{uri, reason}`; `NOT_FOUND` → `{type, resource}` (`type` is `skill` with the skill URI as `resource`, or `task`, `temp_file`, `account`, `user`, `api_key`); `SKILL_INVALID` → `{issues: [SkillIssue]}` (errors and warnings); a host path as `data` → `{field: "data", reason: "host_path"}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`, and after a write (add, update, restore) that is stored all the same also `task_id` and the write's result fields (`name`, `uri`, `root_uri`, `revision`, …). Absent when there is nothing to add.
              * @example {
              *       "resource": "viking://user/alice/skills/my-skill",
              *       "type": "skill"
@@ -1369,7 +1369,7 @@ export interface components {
                 summary?: boolean | null;
             } | null;
             /**
-             * @description Longest `wait`, seconds (only with `wait`); on expiry 504 `DEADLINE_EXCEEDED`
+             * @description Longest `wait`, seconds (only with `wait`); on expiry 504 `DEADLINE_EXCEEDED`, the revision written all the same (`details`: `task_id`, `name`, `uri`, `revision`, …)
              * @example 30
              */
             timeout?: number | null | false;
@@ -3355,7 +3355,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DEADLINE_EXCEEDED: `wait` timed out */
+            /** @description DEADLINE_EXCEEDED: `wait` timed out after the skill was stored. `details` carry the write's result fields (`name`, `uri`, `root_uri`, `revision`, …), `task_id` (follow it with `GET /api/v1/tasks/{task_id}`), `timeout` and `queue_status`; sending the write again would store it again. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -3825,7 +3825,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DEADLINE_EXCEEDED: `wait` timed out */
+            /** @description DEADLINE_EXCEEDED: `wait` timed out after the skill was stored. `details` carry the write's result fields (`name`, `uri`, `root_uri`, `revision`, …), `task_id` (follow it with `GET /api/v1/tasks/{task_id}`), `timeout` and `queue_status`; sending the write again would store it again. */
             504: {
                 headers: {
                     [name: string]: unknown;
@@ -4195,7 +4195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description DEADLINE_EXCEEDED: `wait` timed out */
+            /** @description DEADLINE_EXCEEDED: `wait` timed out after the skill was stored. `details` carry the write's result fields (`name`, `uri`, `root_uri`, `revision`, …), `task_id` (follow it with `GET /api/v1/tasks/{task_id}`), `timeout` and `queue_status`; sending the write again would store it again. */
             504: {
                 headers: {
                     [name: string]: unknown;

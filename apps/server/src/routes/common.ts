@@ -58,6 +58,18 @@ export const timeoutResponse = {
   },
 } as const;
 
+/** The 504 of writes that wait (add, update, restore): the write itself is done. */
+export const writeTimeoutResponse = {
+  504: {
+    description:
+      "DEADLINE_EXCEEDED: `wait` timed out after the skill was stored. `details` carry the write's " +
+      'result fields (`name`, `uri`, `root_uri`, `revision`, …), `task_id` (follow it with ' +
+      '`GET /api/v1/tasks/{task_id}`), `timeout` and `queue_status`; sending the write again would ' +
+      'store it again.',
+    content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+  },
+} as const;
+
 /** The 412 of conditional writes. */
 export const preconditionResponse = {
   412: {

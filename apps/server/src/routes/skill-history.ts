@@ -20,7 +20,7 @@ import {
   okResponse,
   optionalQuery,
   preconditionResponse,
-  timeoutResponse,
+  writeTimeoutResponse,
 } from './common.js';
 import { NameParams, parseIfMatch, WriteHeaders } from './skills.js';
 
@@ -61,7 +61,7 @@ const restoreRoute = createRoute({
     ...okResponse(SkillWriteResultSchema, 'RestoreSkillResponse', 'Restored'),
     ...errorResponses,
     ...preconditionResponse,
-    ...timeoutResponse,
+    ...writeTimeoutResponse,
   },
 });
 

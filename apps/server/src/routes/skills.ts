@@ -45,7 +45,7 @@ import {
   openapiHeadersByName,
   optionalQuery,
   preconditionResponse,
-  timeoutResponse,
+  writeTimeoutResponse,
 } from './common.js';
 
 export const NameParams = z.object({
@@ -128,7 +128,7 @@ const addRoute = createRoute({
   responses: {
     ...okResponse(SkillWriteResultSchema, 'AddSkillResponse', 'Stored'),
     ...errorResponses,
-    ...timeoutResponse,
+    ...writeTimeoutResponse,
   },
 });
 
@@ -229,7 +229,7 @@ const updateRoute = createRoute({
     ...okResponse(SkillWriteResultSchema, 'UpdateSkillResponse', 'Replaced'),
     ...errorResponses,
     ...preconditionResponse,
-    ...timeoutResponse,
+    ...writeTimeoutResponse,
   },
 });
 

@@ -26,7 +26,7 @@ import { applyRetention } from './retention.js';
 import type { SkillFileRead } from './skill-file.js';
 import { resolveSkillName } from './skill-name.js';
 import { type GetSkillOptions, getSkill, iso, notFound, rootsFor, skillFilesOf } from './skill-reader.js';
-import { effectiveTimeout, waitForQueue } from './wait.js';
+import { waitForStoredSkill } from './wait.js';
 
 // ignoreBOM: keep a leading BOM, so `content` is the document exactly as stored.
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -340,7 +340,7 @@ export async function readSkillFileAtRevision(
  * its history is kept (the skill comes back). Source metadata of the current skill is kept.
  *
  * @throws SkillportError `INVALID_ARGUMENT`, `NOT_FOUND`, `CONFLICT` 412 (stale `If-Match`),
- *   `DEADLINE_EXCEEDED` (wait timeout)
+ *   `DEADLINE_EXCEEDED` (wait timeout: the revision is written, see {@link waitForStoredSkill})
  */
 export async function restoreSkill(
   deps: ServiceDeps,
@@ -401,10 +401,7 @@ export async function restoreSkill(
     action: 'restore',
   };
   if (body.wait === true) {
-    result.queue_status = await waitForQueue(deps, identity, {
-      taskIds: [written.taskId],
-      timeoutSeconds: effectiveTimeout(body.timeout, deps.limits.maxWaitSeconds),
-    });
+    result.queue_status = await waitForStoredSkill(deps, identity, result, written.taskId, body.timeout);
   } else {
     result.task_id = written.taskId;
   }

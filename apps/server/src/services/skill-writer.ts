@@ -19,7 +19,7 @@ import { applyRetention } from './retention.js';
 import { resolveSkillSource, type SkillInputBody, type SkillSource } from './skill-input.js';
 import { resolveSkillName } from './skill-name.js';
 import { resolveCallerRoot } from './skill-roots.js';
-import { effectiveTimeout, waitForQueue } from './wait.js';
+import { waitForStoredSkill } from './wait.js';
 
 /** The add/update body fields this service reads (already schema-checked). */
 export interface WriteSkillBody extends SkillInputBody {
@@ -145,7 +145,8 @@ async function prepareSource(deps: ServiceDeps, source: SkillSource): Promise<Pr
  * @returns the contract's add result (`queue_status` when `wait`, else `task_id`; `action` on update)
  * @throws SkillportError `SKILL_INVALID` (validation errors; nothing stored), `INVALID_ARGUMENT`
  *   (name rule; update name mismatch with `details {expected, actual}`), `INVALID_URI`, `NOT_FOUND`
- *   (update of a missing skill), `CONFLICT` 412 (stale `If-Match`), `DEADLINE_EXCEEDED` (wait timeout)
+ *   (update of a missing skill), `CONFLICT` 412 (stale `If-Match`), `DEADLINE_EXCEEDED` (wait timeout: the skill is stored, and
+ *   the details say what was stored and name its task, see {@link waitForStoredSkill})
  */
 export async function writeSkill(
   deps: ServiceDeps,
@@ -295,10 +296,7 @@ export async function writeSkill(
   };
   if (mode.action === 'update') result.action = 'update';
   if (body.wait === true) {
-    result.queue_status = await waitForQueue(deps, identity, {
-      taskIds: [written.taskId],
-      timeoutSeconds: effectiveTimeout(body.timeout, deps.limits.maxWaitSeconds),
-    });
+    result.queue_status = await waitForStoredSkill(deps, identity, result, written.taskId, body.timeout);
   } else {
     result.task_id = written.taskId;
   }

@@ -1,7 +1,7 @@
 /**
  * Waiting for processing jobs (`wait=true`, `POST /api/v1/system/wait`), bounded by a timeout.
  */
-import { SkillportError } from '@skillport/core';
+import { isSkillportError, SkillportError, type SkillWriteResult } from '@skillport/core';
 import type { Identity, QueueCounts } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 
@@ -63,5 +63,47 @@ export async function waitForQueue(
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, left)));
     delay = Math.min(delay * 2, MAX_POLL_MS);
+  }
+}
+
+/**
+ * Waits (`wait=true` of add, update, restore) for the processing job of a skill this request has just
+ * stored. The skill is committed before the wait starts, so a timeout does not undo it: the 504 says
+ * what was stored and how to follow the job, so a client neither sends the write again (a second
+ * revision, or 412 on a stale `If-Match`) nor takes the skill for missing.
+ *
+ * @param deps - store, job kick, clock, limits (`maxWaitSeconds` caps `timeout`)
+ * @param identity - whose queue
+ * @param stored - the write's result: `name`, `uri`, `root_uri`, `revision`, `auxiliary_files`,
+ *   `replaced`, `warnings` (and `action` on update)
+ * @param taskId - the write's processing task
+ * @param timeout - the request's `timeout`, seconds (null/false/absent/0 = the server limit)
+ * @returns the final queue counts of that task
+ * @throws SkillportError `DEADLINE_EXCEEDED` (504) with `details {timeout, queue_status, task_id, name,
+ *   uri, root_uri, revision, auxiliary_files, replaced, warnings, action?}` when the job is not done in
+ *   time
+ */
+export async function waitForStoredSkill(
+  deps: ServiceDeps,
+  identity: Identity,
+  stored: SkillWriteResult,
+  taskId: string,
+  timeout: unknown,
+): Promise<QueueCounts> {
+  const timeoutSeconds = effectiveTimeout(timeout, deps.limits.maxWaitSeconds);
+  try {
+    return await waitForQueue(deps, identity, { taskIds: [taskId], timeoutSeconds });
+  } catch (error) {
+    if (!isSkillportError(error) || error.code !== 'DEADLINE_EXCEEDED') throw error;
+    const counts = error.details?.queue_status as QueueCounts;
+    const { status: _success, ...skill } = stored;
+    throw new SkillportError(
+      'DEADLINE_EXCEEDED',
+      `Skill ${JSON.stringify(stored.name)} is stored (${stored.uri}, revision ${stored.revision}), but its ` +
+        `processing did not finish within ${timeoutSeconds} s (${counts.pending} pending, ${counts.processing} ` +
+        `processing). Do not send it again: follow task ${taskId} with GET /api/v1/tasks/${taskId}, or wait ` +
+        'with POST /api/v1/system/wait',
+      { details: { timeout: timeoutSeconds, queue_status: counts, task_id: taskId, ...skill } },
+    );
   }
 }

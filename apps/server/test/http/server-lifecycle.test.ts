@@ -370,11 +370,48 @@ describe('CORS, waiting without a job runner, expiry', () => {
       expect(res.status).toBe(504);
       expect(res.json.error.code).toBe('DEADLINE_EXCEEDED');
       expect(res.json.error.details.queue_status.pending).toBe(1);
+      // The answer says what was stored and which task to follow: a client need not send it again.
+      const stored = await t.request('GET', '/api/v1/skills/slow?level=0');
+      const { details } = res.json.error;
+      expect(details).toMatchObject({
+        timeout: 0.2,
+        name: 'slow',
+        uri: stored.json.result.uri,
+        root_uri: stored.json.result.uri,
+        revision: stored.json.result.revision,
+        auxiliary_files: 0,
+        replaced: false,
+        warnings: expect.any(Array),
+      });
+      expect(res.json.error.message).toContain(`GET /api/v1/tasks/${details.task_id}`);
+      const task = await t.request('GET', `/api/v1/tasks/${details.task_id}`);
+      expect(task.status).toBe(200);
+      expect(task.json.result).toMatchObject({ task_type: 'add_skill', status: 'pending' });
+      // An update with If-Match that times out: the new revision is named; the old tag is now stale.
+      const update = await t.request('PUT', '/api/v1/skills/slow', {
+        body: { data: md('slow').replace('body', 'new body'), wait: true, timeout: 0.1 },
+        headers: { 'If-Match': `"${details.revision}"` },
+      });
+      expect(update.status).toBe(504);
+      expect(update.json.error.details).toMatchObject({ name: 'slow', replaced: true, action: 'update' });
+      expect(update.json.error.details.revision).not.toBe(details.revision);
+      const after = await t.request('GET', '/api/v1/skills/slow?level=0');
+      expect(after.json.result.revision).toBe(update.json.error.details.revision);
+      // So does a restore of the first revision.
+      const restore = await t.request('POST', '/api/v1/skills/slow/restore', {
+        body: { revision: details.revision, wait: true, timeout: 0.1 },
+      });
+      expect(restore.status).toBe(504);
+      expect(restore.json.error.details).toMatchObject({
+        name: 'slow',
+        revision: details.revision,
+        action: 'restore',
+        task_id: expect.any(String),
+      });
       const wait = await t.request('POST', '/api/v1/system/wait', { body: { timeout: 0.1 } });
       expect(wait.status).toBe(504);
       const queue = await t.request('GET', '/api/v1/observer/queue');
-      expect(queue.json.result.pending).toBe(1);
-      expect((await t.request('GET', '/api/v1/skills/slow?level=0')).status).toBe(200);
+      expect(queue.json.result.pending).toBe(3);
     } finally {
       await t.close();
     }

@@ -86,6 +86,12 @@ export function reportError(io: CliIo, format: OutputFormat, error: unknown): nu
         '  a root key manages accounts, users and keys only: make a key for skills with `skillport keys create --user <id> [--role admin] --api-key <root key>`, then use that key',
       );
     }
+    // A write whose wait ran out is stored all the same: sending it again would store it again.
+    if (error.code === 'DEADLINE_EXCEEDED' && typeof details?.task_id === 'string') {
+      extra.push(
+        `  the skill is stored; follow its processing with: skillport task ${escapeInlineControls(details.task_id)} (or skillport wait)`,
+      );
+    }
     if (error.requestId) extra.push(`  request id: ${escapeInlineControls(error.requestId)}`);
     message = `${message} (${error.code}, HTTP ${error.status})`;
   } else if (isLocalError(error)) {

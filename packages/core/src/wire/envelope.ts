@@ -55,7 +55,9 @@ export const ErrorBodySchema = z
           '`{uri, reason}`; `NOT_FOUND` → `{type, resource}` (`type` is `skill` with the skill URI as ' +
           '`resource`, or `task`, `temp_file`, `account`, `user`, `api_key`); `SKILL_INVALID` → ' +
           '`{issues: [SkillIssue]}` (errors and warnings); a host path as `data` → `{field: "data", reason: ' +
-          '"host_path"}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`. Absent when there is nothing to add.',
+          '"host_path"}`; `DEADLINE_EXCEEDED` → `{timeout, queue_status}`, and after a write (add, update, restore) that is ' +
+          "stored all the same also `task_id` and the write's result fields (`name`, `uri`, `root_uri`, " +
+          '`revision`, …). Absent when there is nothing to add.',
         example: { type: 'skill', resource: 'viking://user/alice/skills/my-skill' },
       }),
   })

@@ -140,7 +140,9 @@ export const RestoreSkillRequestSchema = z
       example: true,
     }),
     timeout: looseOptional(z.number().positive()).meta({
-      description: 'Longest `wait`, seconds (only with `wait`); on expiry 504 `DEADLINE_EXCEEDED`',
+      description:
+        'Longest `wait`, seconds (only with `wait`); on expiry 504 `DEADLINE_EXCEEDED`, the revision ' +
+        'written all the same (`details`: `task_id`, `name`, `uri`, `revision`, …)',
       example: 30,
     }),
     telemetry: TelemetryRequestSchema,

@@ -111,7 +111,9 @@ export const AddSkillRequestSchema = z
     timeout: looseOptional(z.number().nonnegative()).meta({
       description:
         'Seconds to wait, only with `wait=true`; capped at the server limit (default 300 s). ' +
-        '0, absent, `null` or `false`: the server limit. Past it → 504 `DEADLINE_EXCEEDED`.',
+        '0, absent, `null` or `false`: the server limit. Past it → 504 `DEADLINE_EXCEEDED`; the skill is ' +
+        'stored all the same, and `details` say what was stored (`name`, `uri`, `root_uri`, `revision`, …) ' +
+        'and name its processing task (`task_id`, for `GET /api/v1/tasks/{task_id}`): do not send it again.',
       example: 30,
     }),
     target_uri: looseOptional(z.string()).meta({
