@@ -532,7 +532,7 @@ export interface components {
              */
             list_only?: boolean | null | false;
             /**
-             * @description Names of the skills to take from the source (OpenViking's `ov add-skill --skill`). A request stores one skill, so the name of the skill in `data` or the upload must be listed; else 400 `INVALID_ARGUMENT` with `details {field: "skills", missing, available}` and nothing is stored (the upload is kept for a retry). Absent, `null`, `false` or `[]`: no selection.
+             * @description Names of the skills to take from the source (OpenViking's `ov add-skill --skill`). A request stores one skill, so the name of the skill in `data` or the upload must be listed; else 400 `INVALID_ARGUMENT` with `details {field: "skills", missing, available}` and nothing is stored (the upload is kept for a retry). Each name follows the name rule (see below): ASCII blanks around it are trimmed; one it refuses (a no-break space or other invisible character, a character outside `[A-Za-z0-9_-]`) → 400 `INVALID_ARGUMENT` with `details {field: "skills", index, value, reason, fix?}`; under the `slug` name policy a name stands for its kebab-case spelling. Absent, `null`, `false` or `[]`: no selection.
              * @example [
              *       "search-web"
              *     ]

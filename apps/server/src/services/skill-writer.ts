@@ -99,21 +99,52 @@ function sluggedWarning(written: string, stored: string): SkillIssue {
 }
 
 /**
- * Checks add's `skills` selection (OpenViking's `ov add-skill --skill`) against the one skill of the
- * source: its name as written or as stored must be listed. Nothing given (`undefined`, `null`, `false`
- * or `[]`) selects it.
+ * The names add's `skills` selection (OpenViking's `ov add-skill --skill`) stands for, under the name
+ * rule a skill's own name follows: ASCII blanks around an entry are trimmed, a no-break space, byte
+ * order mark or other invisible character is not (such an entry is refused, naming the character and
+ * the fix), and under the `slug` name policy an entry stands for its kebab-case spelling, as the
+ * skill's name does. Checked before the source is read.
  *
+ * @param skills - the request's `skills` (schema-checked: strings with a non-blank character)
+ * @param policy - the server's name policy
+ * @returns the stored names selected, or null when nothing is selected (`undefined`, `null`, `false`
+ *   or `[]`)
+ * @throws SkillportError 400 `INVALID_ARGUMENT` with `details {field: "skills", index, value, reason,
+ *   fix?}` for an entry the name rule refuses
+ */
+function selectedNames(skills: WriteSkillBody['skills'], policy: ServiceDeps['namePolicy']): string[] | null {
+  if (!Array.isArray(skills) || skills.length === 0) return null;
+  return [
+    ...new Set(
+      skills.map((entry, index) => {
+        try {
+          return resolveSkillName(entry, policy).name;
+        } catch (error) {
+          if (!isSkillportError(error) || error.code !== 'INVALID_ARGUMENT') throw error;
+          throw new SkillportError('INVALID_ARGUMENT', `skills[${index}]: ${error.message}`, {
+            details: { ...error.details, field: 'skills', index },
+          });
+        }
+      }),
+    ),
+  ];
+}
+
+/**
+ * Checks add's `skills` selection against the one skill of the source: its stored name must be
+ * selected. Nothing selected (null) selects it.
+ *
+ * @param selected - from {@link selectedNames}
+ * @param name - the name the skill is stored under
  * @throws SkillportError 400 `INVALID_ARGUMENT` with `details {field: "skills", missing, available}`
  */
-function checkSelected(skills: WriteSkillBody['skills'], writtenName: string, name: string): void {
-  if (!Array.isArray(skills) || skills.length === 0) return;
-  const wanted = [...new Set(skills.map((s) => s.trim()))];
-  if (wanted.includes(name) || wanted.includes(writtenName.trim())) return;
-  const shown = wanted.slice(0, 20);
+function checkSelected(selected: readonly string[] | null, name: string): void {
+  if (selected === null || selected.includes(name)) return;
+  const shown = selected.slice(0, 20);
   throw new SkillportError(
     'INVALID_ARGUMENT',
     `The source holds the skill ${JSON.stringify(name)}, not ${shown.map((s) => JSON.stringify(s)).join(', ')}` +
-      `${wanted.length > shown.length ? ', …' : ''}: list ${JSON.stringify(name)} in skills, or leave skills out`,
+      `${selected.length > shown.length ? ', …' : ''}: list ${JSON.stringify(name)} in skills, or leave skills out`,
     { details: { field: 'skills', missing: shown, available: [name] } },
   );
 }
@@ -165,6 +196,7 @@ export async function writeSkill(
   const expected =
     mode.pathName === undefined ? undefined : resolveSkillName(mode.pathName, deps.namePolicy).name;
   const rootUri = resolveCallerRoot(identity, typeof body.target_uri === 'string' ? body.target_uri : null);
+  const selected = selectedNames(body.skills, deps.namePolicy);
   const source = await resolveSkillSource(body, identity, deps);
   const validation = await prepareSource(deps, source);
   const parsed = validation;
@@ -189,7 +221,7 @@ export async function writeSkill(
       { details: { field: 'name', expected, actual: name } },
     );
   }
-  checkSelected(body.skills, writtenName, name);
+  checkSelected(selected, name);
   const description = validation.description ?? '';
   const abstract = deps.renderAbstract({
     name,

@@ -150,6 +150,23 @@ describe('name policy slug: stored under the kebab-case name, SKILL.md byte for 
     expect(warning?.message).toContain('"\\u00a0nbsp-tools\\u00a0" breaks the name rule');
   });
 
+  test("add's skills selection names the skill by either spelling, as the name rule reads them", async () => {
+    for (const skills of [
+      ['ElevenLabs Automation'],
+      ['elevenlabs-automation'],
+      ['other', ' ElevenLabs  Automation '],
+    ]) {
+      const res = await t.request('POST', '/api/v1/skills', { body: { data: SPACED, skills } });
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.result.name).toBe('elevenlabs-automation');
+    }
+    const missed = await t.request('POST', '/api/v1/skills', {
+      body: { data: SPACED, skills: ['Eleven Labs'] },
+    });
+    expect(missed.status, missed.text).toBe(400);
+    expect(missed.json.error.details).toMatchObject({ field: 'skills', missing: ['eleven-labs'] });
+  });
+
   test('a name with no ASCII letter or digit is still refused', async () => {
     const res = await t.request('POST', '/api/v1/skills', {
       body: { data: '---\nname: 検索 ツール\ndescription: A description that is long enough\n---\nbody\n' },

@@ -134,6 +134,38 @@ describe("add's skills and list_only (the ov CLI's --skill and --list)", () => {
     },
   );
 
+  test.each([[[' picked\t']], [['\npicked ', 'other']]])(
+    'skills %j: ASCII blanks around a name are trimmed, as for the name rule',
+    async (skills) => {
+      const added = await add(md('picked', 'description: Picked from a source\n'), { skills });
+      expect(added.name).toBe('picked');
+    },
+  );
+
+  test.each([
+    ['\u00a0selected', 'U+00A0', 'selected'],
+    ['selected\ufeff', 'U+FEFF', 'selected'],
+    ['sel\u200bected', 'U+200B', 'sel-ected'],
+    ['selected\u2028', 'U+2028', 'selected'],
+  ])(
+    'skills [%j]: an invisible character is refused as the name rule refuses it, with the fix',
+    async (entry, shown, fix) => {
+      const res = await t.request('POST', '/api/v1/skills', {
+        body: { data: md('selected', 'description: Not stored\n'), skills: ['other', entry], wait: true },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('INVALID_ARGUMENT');
+      expect(res.json.error.details).toMatchObject({
+        field: 'skills',
+        index: 1,
+        value: entry,
+        fix,
+      });
+      expect(res.json.error.message).toContain(shown);
+      expect((await t.request('GET', '/api/v1/skills/selected')).status).toBe(404);
+    },
+  );
+
   test.each([[null], [false], [[]]])('skills %j means "not given"', async (skills) => {
     const added = await add(md('unpicked', 'description: No selection\n'), { skills });
     expect(added.name).toBe('unpicked');
@@ -172,7 +204,7 @@ describe("add's skills and list_only (the ov CLI's --skill and --list)", () => {
     expect(retry.status, retry.text).toBe(200);
   });
 
-  test.each([[{ skills: 'picked' }], [{ skills: [''] }], [{ list_only: 'yes' }]])(
+  test.each([[{ skills: 'picked' }], [{ skills: [''] }], [{ skills: [' \t'] }], [{ list_only: 'yes' }]])(
     'ill-typed %j → 400 INVALID_ARGUMENT',
     async (extra) => {
       const res = await t.request('POST', '/api/v1/skills', {

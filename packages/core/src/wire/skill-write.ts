@@ -130,16 +130,21 @@ export const AddSkillRequestSchema = z
         "For an MCP tool input the server adds `mcp_tool`, the tool's own name.",
       example: { repository: 'https://github.com/acme/skills', commit: '4f1c2a9' },
     }),
-    skills: looseOptional(z.array(z.string().trim().min(1, 'a skill name must not be empty')).max(1000)).meta(
-      {
-        description:
-          "Names of the skills to take from the source (OpenViking's `ov add-skill --skill`). A request " +
-          'stores one skill, so the name of the skill in `data` or the upload must be listed; else 400 ' +
-          '`INVALID_ARGUMENT` with `details {field: "skills", missing, available}` and nothing is stored (the ' +
-          'upload is kept for a retry). Absent, `null`, `false` or `[]`: no selection.',
-        example: ['search-web'],
-      },
-    ),
+    skills: looseOptional(
+      // Blank means ASCII blanks only, as for the name rule: other invisible characters are the name's.
+      z.array(z.string().regex(/[^ \t\r\n]/, 'a skill name must not be empty')).max(1000),
+    ).meta({
+      description:
+        "Names of the skills to take from the source (OpenViking's `ov add-skill --skill`). A request " +
+        'stores one skill, so the name of the skill in `data` or the upload must be listed; else 400 ' +
+        '`INVALID_ARGUMENT` with `details {field: "skills", missing, available}` and nothing is stored (the ' +
+        'upload is kept for a retry). Each name follows the name rule (see below): ASCII blanks around ' +
+        'it are trimmed; one it refuses (a no-break space or other invisible character, a character ' +
+        'outside `[A-Za-z0-9_-]`) → 400 `INVALID_ARGUMENT` with `details {field: "skills", index, value, ' +
+        'reason, fix?}`; under the `slug` name policy a name stands for its kebab-case spelling. ' +
+        'Absent, `null`, `false` or `[]`: no selection.',
+      example: ['search-web'],
+    }),
     list_only: looseOptional(z.boolean()).meta({
       description:
         "Accepted for OpenViking's `ov add-skill --list`, which lists the skills of a source without " +
