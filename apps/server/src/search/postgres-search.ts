@@ -1027,28 +1027,67 @@ async function semanticCandidates(
 
 /**
  * The search generation and, in the same snapshot, the rows a kept ranking's hits show ($1 their
- * `seq`s): one row with a null `seq` when none is left.
+ * `seq`s): one row with a null `seq` when none is left. No overview: see {@link OVERVIEWS}.
  */
-const KEPT_HITS = `SELECT g.generation, ${SEARCH_HIT_COLUMNS}, overview
+const KEPT_HITS = `SELECT g.generation, ${SEARCH_HIT_COLUMNS}
   FROM (SELECT sum(n)::text AS generation FROM skill_search_generation) AS g
   LEFT JOIN skills ON seq = ANY($1::bigint[])`;
 
-/** The rows a ranking's hits show ($1 their `seq`s). */
-const HITS = `SELECT ${SEARCH_HIT_COLUMNS}, overview FROM skills WHERE seq = ANY($1::bigint[])`;
+/** The rows a ranking's hits show ($1 their `seq`s). No overview: see {@link OVERVIEWS}. */
+const HITS = `SELECT ${SEARCH_HIT_COLUMNS} FROM skills WHERE seq = ANY($1::bigint[])`;
 
-type HitRow = SearchHitRow & { overview: string | null };
+/**
+ * The L1 overviews of the hits that need one ($1 their `seq`s): only a hit without a match in its
+ * name, tags or description looks at its overview (`toSearchHit`), under 1% of hits, so the rows of
+ * every hit are read without it (an overview is ~2 KB, most of a hit's row, to decompress and send)
+ * and the few overviews needed in a second read.
+ */
+const OVERVIEWS = 'SELECT seq, overview FROM skills WHERE seq = ANY($1::bigint[])';
 
-/** The hits of a ranking, from the rows read of them (a ranked skill without a row is left out). */
-function hitsOf(
+/**
+ * The hits of a ranking, from the rows read of them (a ranked skill without a row is left out); the
+ * overviews of hits that need one are read then ({@link OVERVIEWS}), in a snapshot of their own: a
+ * skill deleted meanwhile shows no overview match, one whose processing job wrote its overview
+ * meanwhile is matched against the new one (as a find a moment later would).
+ */
+async function hitsOf(
+  db: pg.Pool | pg.ClientBase,
   parsed: SearchQuery,
   top: ReadonlyArray<RankedCandidate<number>>,
-  rows: readonly HitRow[],
-): SearchHit[] {
-  const bySeq = new Map(rows.map((row) => [row.seq, row]));
-  return top.flatMap((hit) => {
+  rows: readonly SearchHitRow[],
+): Promise<SearchHit[]> {
+  const bySeq = new Map<number, SearchHitRow>();
+  for (const row of rows) if (row.seq !== null) bySeq.set(row.seq, row);
+  // Hits whose overview `toSearchHit` asked for (by position in `hits`), made again once it is read.
+  const needing: number[] = [];
+  const hits: SearchHit[] = [];
+  const ranked: Array<RankedCandidate<number>> = [];
+  for (const hit of top) {
     const row = bySeq.get(hit.key);
-    return row === undefined ? [] : [toSearchHit(parsed, hit, toSearchSource(row), () => row.overview)];
+    if (row === undefined) continue;
+    const at = hits.length;
+    hits.push(
+      toSearchHit(parsed, hit, toSearchSource(row), () => {
+        needing.push(at);
+        return null;
+      }),
+    );
+    ranked.push(hit);
+  }
+  if (needing.length === 0) return hits;
+  const { rows: overviews } = await db.query<{ seq: number; overview: string | null }>({
+    name: 'skillport-find-hit-overviews',
+    text: OVERVIEWS,
+    values: [needing.map((at) => ranked[at]?.key ?? 0)],
   });
+  const overviewOf = new Map(overviews.map((row) => [Number(row.seq), row.overview]));
+  for (const at of needing) {
+    const hit = ranked[at];
+    const row = hit === undefined ? undefined : bySeq.get(hit.key);
+    if (hit === undefined || row === undefined) continue;
+    hits[at] = toSearchHit(parsed, hit, toSearchSource(row), () => overviewOf.get(hit.key) ?? null);
+  }
+  return hits;
 }
 
 /**
@@ -1101,13 +1140,13 @@ export async function searchSkillsPostgres(
   let generation: string | undefined;
   let namedFirst: KeyRow[] | undefined;
   if (kept !== undefined) {
-    const { rows } = await db.query<HitRow & { generation: string }>({
+    const { rows } = await db.query<SearchHitRow & { generation: string }>({
       name: 'skillport-find-kept-hits',
       text: KEPT_HITS,
       values: [kept.top.map((hit) => hit.key)],
     });
     generation = rows[0]?.generation;
-    if (generation === kept.generation) return hitsOf(kept.parsed, kept.top, rows);
+    if (generation === kept.generation) return hitsOf(db, kept.parsed, kept.top, rows);
   } else if (answerKey !== null) {
     const { rows } = await db.query<KeyRow & { generation: string }>({
       name: 'skillport-find-named-generation',
@@ -1173,10 +1212,10 @@ export async function searchSkillsPostgres(
     answers.set(answerKey, { generation, parsed, top });
   }
   if (top.length === 0) return [];
-  const { rows } = await db.query<HitRow>({
+  const { rows } = await db.query<SearchHitRow>({
     name: 'skillport-find-hits',
     text: HITS,
     values: [top.map((hit) => hit.key)],
   });
-  return hitsOf(parsed, top, rows);
+  return hitsOf(db, parsed, top, rows);
 }
