@@ -3,7 +3,7 @@
  */
 import type { Context } from 'hono';
 import type { Logger } from '../logger.js';
-import { flatInfoOf } from '../logging/flat-line.js';
+import { flatInfoOf, flatKeys } from '../logging/flat-line.js';
 import type { Identity } from '../store/types.js';
 import type { AppEnv } from './context.js';
 
@@ -22,6 +22,19 @@ export interface RequestLine {
   identity: Identity | undefined;
 }
 
+/** The request line's keys, in the order they are written. */
+const REQUEST_LINE_KEYS = flatKeys([
+  'msg',
+  'request_id',
+  'method',
+  'path',
+  'status',
+  'duration_ms',
+  'remote',
+  'account_id',
+  'user_id',
+]);
+
 /**
  * Logs `{msg: 'request', request_id, method, path, status, duration_ms, remote, account_id?,
  * user_id?}` for one answered request (the same line whichever way it was answered). The server's
@@ -35,17 +48,17 @@ export function logRequestLine(logger: Logger, line: RequestLine): void {
   const duration = Math.round((performance.now() - line.startedAt) * 1000) / 1000;
   if (flat !== undefined) {
     // Undefined fields are left out of the line, as pino leaves them out.
-    flat.write({
-      msg: 'request',
-      request_id: line.requestId,
-      method: line.method,
-      path: line.path,
-      status: line.status,
-      duration_ms: duration,
-      remote: line.remote,
-      account_id: identity?.accountId,
-      user_id: identity?.userId,
-    });
+    flat.writeValues(REQUEST_LINE_KEYS, [
+      'request',
+      line.requestId,
+      line.method,
+      line.path,
+      line.status,
+      duration,
+      line.remote,
+      identity?.accountId,
+      identity?.userId,
+    ]);
     return;
   }
   logger.info({

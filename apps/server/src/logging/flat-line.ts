@@ -9,12 +9,39 @@ import type { Logger } from '../logger.js';
 /** A log record whose values are strings, numbers or undefined (left out, as pino leaves them out). */
 export type FlatRecord = Readonly<Record<string, string | number | undefined>>;
 
+/**
+ * The keys of a flat line, in order, each with its JSON text (`,"key":`) built once: a line that
+ * is written again and again (the request line) names its keys once, not per line.
+ */
+export interface FlatKeys {
+  readonly names: readonly string[];
+  /** `,"<name>":` per name, escaped as pino escapes a key. */
+  readonly texts: readonly string[];
+}
+
+/** The values of a {@link FlatKeys}' names, index by index (undefined: left out of the line). */
+export type FlatValues = (string | number | undefined)[];
+
+/**
+ * The {@link FlatKeys} of `names`.
+ *
+ * @param names - the keys, in the order they are written
+ * @example const REQUEST_KEYS = flatKeys(['msg', 'request_id', 'status']);
+ */
+export function flatKeys(names: readonly string[]): FlatKeys {
+  return { names: [...names], texts: names.map((name) => `,${pinoString(name)}:`) };
+}
+
 /** A sink's way of writing flat info records (see {@link flatInfoOf}). */
 export interface FlatInfoSink {
   /** False when the sink drops info lines (its level is above `info`): the record need not be built. */
   enabled(): boolean;
-  /** Writes `record` (already redacted) as one info line. */
-  write(record: FlatRecord): void;
+  /**
+   * Writes the record `keys` → `values` as one info line: the line pino writes for the record whose
+   * keys are `keys.names` in that order and whose values are `values`. The sink may change `values`
+   * (the redaction step redacts them in place): the caller gives a fresh array each time.
+   */
+  writeValues(keys: FlatKeys, values: FlatValues): void;
 }
 
 /** Where a logger keeps its {@link FlatInfoSink}, if it has one. */
@@ -51,24 +78,24 @@ function pinoString(text: string): string {
 }
 
 /**
- * The JSON line of `record` after `head` (`{"level":…,"time":…,"pid":…,"hostname":…`, unclosed), as
- * pino's `asJson` builds it for a record of strings and numbers: each defined value as
- * `,"key":value` in the record's key order (a number that is not finite as `null`), then `}` and a
- * newline.
+ * The JSON line of the record `keys` → `values` after `head` (`{"level":…,"time":…,"pid":…,
+ * "hostname":…`, unclosed), as pino's `asJson` builds it for a record of strings and numbers: each
+ * defined value as `,"key":value` in the keys' order (a number that is not finite as `null`), then
+ * `}` and a newline.
  *
  * @param head - the line up to the record's fields
- * @param record - the fields
+ * @param keys - the record's keys (see {@link flatKeys})
+ * @param values - the record's values, index by index
  * @returns the line, newline included
- * @example jsonLineOf('{"level":"info"', { msg: 'request', status: 200 }); // '{"level":"info","msg":"request","status":200}\n'
+ * @example jsonLineOf('{"level":"info"', flatKeys(['msg', 'status']), ['request', 200]); // '{"level":"info","msg":"request","status":200}\n'
  */
-export function jsonLineOf(head: string, record: FlatRecord): string {
+export function jsonLineOf(head: string, keys: FlatKeys, values: FlatValues): string {
+  const texts = keys.texts;
   let line = head;
-  for (const key in record) {
-    const value = record[key];
+  for (let i = 0; i < texts.length; i++) {
+    const value = values[i];
     if (value === undefined) continue;
-    line += `,${pinoString(key)}:${
-      typeof value === 'string' ? pinoString(value) : Number.isFinite(value) ? value : 'null'
-    }`;
+    line += `${texts[i]}${typeof value === 'string' ? pinoString(value) : Number.isFinite(value) ? value : 'null'}`;
   }
   return `${line}}\n`;
 }

@@ -1,6 +1,7 @@
 /**
  * Redaction of log records: what keeps an API key (or any credential) out of every log line.
  */
+import type { FlatKeys, FlatValues } from './flat-line.js';
 
 /** What replaces a redacted value. */
 export const REDACTED = '[redacted]';
@@ -33,6 +34,23 @@ function isSensitiveKey(key: string): boolean {
   return verdict;
 }
 
+/** True when `text` holds only ASCII letters, digits and `. : / -`. */
+function isPlain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (
+      !(
+        (c >= 0x61 && c <= 0x7a) ||
+        (c >= 0x41 && c <= 0x5a) ||
+        (c >= 0x2d && c <= 0x3a) // - . / 0-9 :
+      )
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * Cuts credentials out of one string: the given secrets wherever they occur, `sk_…` keys, `Bearer`
  * and `Basic` credentials, and query-string values. Linear in the length of the text.
@@ -45,6 +63,9 @@ function isSensitiveKey(key: string): boolean {
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  // Most texts logged (ids, names, paths, addresses) hold none of the shapes below: each needs `_`
+  // (`sk_…`), white space (`Bearer …`) or `=` (a query), none of them in such a text.
+  if (isPlain(out)) return out;
   if (out.includes('sk_')) out = out.replace(API_KEY, `sk_${REDACTED}`);
   if (/bearer|basic/i.test(out)) out = out.replace(AUTH_SCHEME, `$1 ${REDACTED}`);
   if (out.includes('=') && (out.includes('?') || out.includes('&')))
@@ -95,29 +116,35 @@ export function redactRecord(
   return redactValue(record, secrets, 0) as Record<string, unknown>;
 }
 
+/** Whether each key of a {@link FlatKeys} is named like a credential, worked out once per keys. */
+const sensitiveKeys = new WeakMap<FlatKeys, readonly boolean[]>();
+
 /**
- * {@link redactRecord} of a record whose values are strings, numbers or undefined, without walking it
- * as a tree: the same copy (keys named like credentials → `[redacted]`, each string through
- * {@link redactText}, numbers and undefined as they are).
+ * {@link redactRecord} of the flat record `keys` → `values` (strings, numbers or undefined), in place:
+ * a value whose key is named like a credential becomes `[redacted]`, each string goes through
+ * {@link redactText}, numbers and undefined stay as they are.
  *
- * @param record - the flat record to log
+ * @param keys - the record's keys (see `flatKeys`)
+ * @param values - the record's values, index by index; redacted in place
  * @param secrets - exact secrets to remove wherever they occur
- * @returns the redacted copy (the record itself is not changed)
- * @example redactFlatRecord({ path: '/api/v1/tasks/sk_abcdefgh12' }); // { path: '/api/v1/tasks/sk_[redacted]' }
+ * @returns `values`
+ * @example redactFlatValues(flatKeys(['path']), ['/api/v1/tasks/sk_abcdefgh12']); // ['/api/v1/tasks/sk_[redacted]']
  */
-export function redactFlatRecord<T extends Readonly<Record<string, string | number | undefined>>>(
-  record: T,
+export function redactFlatValues(
+  keys: FlatKeys,
+  values: FlatValues,
   secrets: readonly string[] = [],
-): T {
-  const out: Record<string, string | number | undefined> = {};
-  for (const key of Object.keys(record)) {
-    const item = record[key];
-    out[key] =
-      item !== undefined && isSensitiveKey(key)
-        ? REDACTED
-        : typeof item === 'string'
-          ? redactText(item, secrets)
-          : item;
+): FlatValues {
+  let sensitive = sensitiveKeys.get(keys);
+  if (sensitive === undefined) {
+    sensitive = keys.names.map(isSensitiveKey);
+    sensitiveKeys.set(keys, sensitive);
   }
-  return out as T;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined) continue;
+    if (sensitive[i] === true) values[i] = REDACTED;
+    else if (typeof value === 'string') values[i] = redactText(value, secrets);
+  }
+  return values;
 }

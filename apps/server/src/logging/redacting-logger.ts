@@ -3,7 +3,7 @@
  */
 import type { Logger } from '../logger.js';
 import { FLAT_INFO, type FlatCapable, flatInfoOf } from './flat-line.js';
-import { redactFlatRecord, redactRecord } from './redact-record.js';
+import { redactFlatValues, redactRecord } from './redact-record.js';
 
 /** The sink and secrets behind a redacting logger, so wrapping one again merges instead of nesting. */
 const wrapped = new WeakMap<Logger, { inner: Logger; secrets: readonly string[] }>();
@@ -43,7 +43,7 @@ export function redactingLogger(logger: Logger, secrets: readonly (string | unde
   if (flat !== undefined) {
     (result as FlatCapable)[FLAT_INFO] = {
       enabled: () => flat.enabled(),
-      write: (record) => flat.write(redactFlatRecord(record, all)),
+      writeValues: (keys, values) => flat.writeValues(keys, redactFlatValues(keys, values, all)),
     };
   }
   wrapped.set(result, { inner, secrets: all });

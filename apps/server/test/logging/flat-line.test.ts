@@ -7,7 +7,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { logRequestLine } from '../../src/http/access-log.js';
 import { createLogger, type Logger } from '../../src/logger.js';
-import { type FlatRecord, flatInfoOf } from '../../src/logging/flat-line.js';
+import { type FlatRecord, flatInfoOf, flatKeys } from '../../src/logging/flat-line.js';
 import { redactingLogger } from '../../src/logging/redacting-logger.js';
 
 const KEY = 'sk_Q2h4bGZ0c3ZxZ2x3bW9hZ3JpbGx5dGVzdGtleQ';
@@ -65,7 +65,7 @@ describe('flat info lines', () => {
     const flat = flatInfoOf(logger);
     expect(flat).toBeDefined();
     logger.info({ ...record });
-    flat?.write(record);
+    flat?.writeValues(flatKeys(Object.keys(record)), Object.values(record));
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe(lines[0]);
   });
@@ -107,7 +107,7 @@ describe('flat info lines', () => {
     const { logger, lines } = capture({ level: 'warn' });
     const flat = flatInfoOf(logger);
     expect(flat?.enabled()).toBe(false);
-    flat?.write({ msg: 'dropped' });
+    flat?.writeValues(flatKeys(['msg']), ['dropped']);
     logRequestLine(logger, {
       requestId: 'r',
       method: 'GET',
