@@ -231,13 +231,23 @@ class HandlersInFlight {
   private idleWaiters: Array<() => void> = [];
 
   async run<T>(handler: () => T | Promise<T>): Promise<T> {
-    this.running++;
+    this.enter();
     try {
       return await handler();
     } finally {
-      this.running--;
-      if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+      this.leave();
     }
+  }
+
+  /** Counts one handler in progress until {@link leave}. */
+  enter(): void {
+    this.running++;
+  }
+
+  /** Ends one handler counted by {@link enter}. */
+  leave(): void {
+    this.running--;
+    if (this.running === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 
   /** Resolves once no handler runs, or after `maxMs`. */

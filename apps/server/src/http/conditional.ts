@@ -53,6 +53,8 @@ export function checkEntityTagList(header: string, value: string | undefined): v
   if (value === undefined) return;
   const trimmed = value.trim();
   if (trimmed === '*') return;
+  // One tag (the common case: the ETag sent back as received) is checked without splitting.
+  if (trimmed.indexOf(',') === -1 && (trimmed === '' || isEntityTag(trimmed))) return;
   const parts = trimmed.split(',');
   for (const part of parts) {
     const tag = part.trim();
@@ -83,6 +85,8 @@ export function checkEntityTagList(header: string, value: string | undefined): v
  */
 export function matchesNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
+  // The ETag sent back as received.
+  if (header === etag) return true;
   return header.split(',').some((t) => {
     const tag = t.trim().replace(/^W\//, '');
     return tag === '*' || tag === etag;

@@ -50,6 +50,8 @@ export interface FastGets {
 }
 
 const SKILL_PREFIX = '/api/v1/skills/';
+/** The `Vary` of a get: the answer depends on the caller's key. */
+const VARY = 'Authorization, X-API-Key';
 /** The Node adapter builds the URL as given for such a `Host` (others it parses and may refuse). */
 const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 
@@ -152,95 +154,112 @@ export function createFastGets(options: FastGetOptions): FastGets {
     headers: ReadHeaders,
     startedAt: number,
   ): Promise<boolean> {
-    const token = await auth.changeToken();
-    carryChangeToken(incoming, token);
-    if (outgoing.headersSent || outgoing.writableEnded) return false;
-    const key = extractApiKey({ get: (header) => headers[header as keyof ReadHeaders] });
-    const identity = auth.knownIdentity(key, token);
-    if (identity === null || identity.role === 'root') return false;
-    // In dev mode OpenViking's identity headers name another caller: the app resolves it.
-    if (
-      auth.mode === 'dev' &&
-      (headers[ACCOUNT_HEADER] !== undefined || headers[USER_HEADER] !== undefined)
-    ) {
-      return false;
-    }
-    const ifNoneMatch = headers['if-none-match'];
+    // A failure before anything was sent leaves the request to the app.
     try {
-      checkEntityTagList('If-None-Match', ifNoneMatch);
-    } catch {
-      return false;
-    }
-    let status: 200 | 304 = 304;
-    let etag: string;
-    let cacheControl = 'private, no-cache';
-    let json: Buffer | null = null;
-    let taken = false;
-    const current = ifNoneMatch ? keptSkillRevision(deps, identity, name, query, token) : undefined;
-    if (ifNoneMatch && current === undefined) return false;
-    if (current?.settled && matchesNoneMatch(ifNoneMatch, `"${current.revision}"`)) {
-      etag = `"${current.revision}"`;
-    } else {
-      let read = keptSkillJson(deps, identity, name, query, token);
-      if (read === undefined) {
-        // A plain get not kept: read as the route reads it (`getSkillJson` under the same token), once
-        // the rate limit allowed it, as the app's chain would. Anything but a result — not found, a
-        // name the policy refuses, a store error — is left to the app, which words it; the request
-        // taken is given back, so the bucket counts it once.
-        if (ifNoneMatch) return false;
-        if (!limiter.tryTake(identity)) return false;
-        taken = true;
-        try {
-          read = await getSkillJson(deps, identity, name, query, token);
-        } catch {
-          limiter.giveBack(identity);
-          return false;
+      const token = await auth.changeToken();
+      carryChangeToken(incoming, token);
+      if (outgoing.headersSent || outgoing.writableEnded) return false;
+      const key = extractApiKey({ get: (header) => headers[header as keyof ReadHeaders] });
+      const identity = auth.knownIdentity(key, token);
+      if (identity === null || identity.role === 'root') return false;
+      // In dev mode OpenViking's identity headers name another caller: the app resolves it.
+      if (
+        auth.mode === 'dev' &&
+        (headers[ACCOUNT_HEADER] !== undefined || headers[USER_HEADER] !== undefined)
+      ) {
+        return false;
+      }
+      const ifNoneMatch = headers['if-none-match'];
+      try {
+        checkEntityTagList('If-None-Match', ifNoneMatch);
+      } catch {
+        return false;
+      }
+      let status: 200 | 304 = 304;
+      let etag: string;
+      let cacheControl = 'private, no-cache';
+      let json: Buffer | null = null;
+      let taken = false;
+      const current = ifNoneMatch ? keptSkillRevision(deps, identity, name, query, token) : undefined;
+      if (ifNoneMatch && current === undefined) return false;
+      if (current?.settled && matchesNoneMatch(ifNoneMatch, `"${current.revision}"`)) {
+        etag = `"${current.revision}"`;
+      } else {
+        let read = keptSkillJson(deps, identity, name, query, token);
+        if (read === undefined) {
+          // A plain get not kept: read as the route reads it (`getSkillJson` under the same token), once
+          // the rate limit allowed it, as the app's chain would. Anything but a result — not found, a
+          // name the policy refuses, a store error — is left to the app, which words it; the request
+          // taken is given back, so the bucket counts it once.
+          if (ifNoneMatch) return false;
+          if (!limiter.tryTake(identity)) return false;
+          taken = true;
+          try {
+            read = await getSkillJson(deps, identity, name, query, token);
+          } catch {
+            limiter.giveBack(identity);
+            return false;
+          }
+          if (outgoing.headersSent || outgoing.writableEnded) return true;
         }
-        if (outgoing.headersSent || outgoing.writableEnded) return true;
+        etag = `"${read.revision}"`;
+        cacheControl = read.settled ? 'private, no-cache' : 'private, no-store';
+        if (!(read.settled && matchesNoneMatch(ifNoneMatch, etag))) {
+          status = 200;
+          json = read.json;
+        }
       }
-      etag = `"${read.revision}"`;
-      cacheControl = read.settled ? 'private, no-cache' : 'private, no-store';
-      if (!(read.settled && matchesNoneMatch(ifNoneMatch, etag))) {
-        status = 200;
-        json = read.json;
+      if (!taken && !limiter.tryTake(identity)) return false;
+      const requestId = requestIdOf(headers['x-request-id']);
+      // The headers in the order, and with the names, the app sends them; Node adds `Date`,
+      // `Connection`, `Keep-Alive` and (for a body, see below) `Content-Length` after them, as for the
+      // app's responses.
+      if (json === null) {
+        // No body: the headers go straight to the head of the response (no header map to fill first).
+        outgoing.writeHead(304, [
+          'X-Request-Id',
+          requestId,
+          'ETag',
+          etag,
+          'Cache-Control',
+          cacheControl,
+          'Vary',
+          VARY,
+        ]);
+        outgoing.end();
+      } else {
+        // `Content-Length` is added by Node at `end` only to a head not yet written: the header map.
+        outgoing.setHeader('X-Request-Id', requestId);
+        outgoing.setHeader('ETag', etag);
+        outgoing.setHeader('Cache-Control', cacheControl);
+        outgoing.setHeader('Vary', VARY);
+        outgoing.statusCode = status;
+        outgoing.setHeader('content-type', 'application/json');
+        const time = Math.round(performance.now() - startedAt) / 1000;
+        const body = Buffer.concat([ENVELOPE_HEAD, json, Buffer.from(`,"time":${time}}`, 'latin1')]);
+        // Node adds `Content-Length` (after `Connection`) only to a response it could send chunked: to
+        // an HTTP/1.0 request (nginx proxies with HTTP/1.0 by default) it would end the body by closing
+        // the connection, keep-alive asked or not. There the header is set here, in the place the Node
+        // adapter sets it for the app.
+        if (!(outgoing as { useChunkedEncodingByDefault?: boolean }).useChunkedEncodingByDefault) {
+          outgoing.setHeader('Content-Length', body.byteLength);
+        }
+        outgoing.end(body);
       }
+      answered += 1;
+      logRequestLine(logger, {
+        requestId,
+        method: 'GET',
+        path: url.slice(0, SKILL_PREFIX.length + name.length),
+        status,
+        startedAt,
+        remote: clientAddressFrom(incoming.socket?.remoteAddress, headers['x-forwarded-for'], trusted),
+        identity,
+      });
+      return true;
+    } catch {
+      return outgoing.headersSent || outgoing.writableEnded;
     }
-    if (!taken && !limiter.tryTake(identity)) return false;
-    const requestId = requestIdOf(headers['x-request-id']);
-    // The headers in the order, and with the names, the app sends them.
-    outgoing.setHeader('X-Request-Id', requestId);
-    outgoing.setHeader('ETag', etag);
-    outgoing.setHeader('Cache-Control', cacheControl);
-    outgoing.setHeader('Vary', 'Authorization, X-API-Key');
-    // Node adds `Date`, `Connection`, `Keep-Alive` and (for a body, see below) `Content-Length` after
-    // them, as for the app's responses.
-    outgoing.statusCode = status;
-    if (json === null) {
-      outgoing.end();
-    } else {
-      outgoing.setHeader('content-type', 'application/json');
-      const time = Math.round(performance.now() - startedAt) / 1000;
-      const body = Buffer.concat([ENVELOPE_HEAD, json, Buffer.from(`,"time":${time}}`, 'latin1')]);
-      // Node adds `Content-Length` (after `Connection`) only to a response it could send chunked: to
-      // an HTTP/1.0 request (nginx proxies with HTTP/1.0 by default) it would end the body by closing
-      // the connection, keep-alive asked or not. There the header is set here, in the place the Node
-      // adapter sets it for the app.
-      if (!(outgoing as { useChunkedEncodingByDefault?: boolean }).useChunkedEncodingByDefault) {
-        outgoing.setHeader('Content-Length', body.byteLength);
-      }
-      outgoing.end(body);
-    }
-    answered += 1;
-    logRequestLine(logger, {
-      requestId,
-      method: 'GET',
-      path: url.slice(0, SKILL_PREFIX.length + name.length),
-      status,
-      startedAt,
-      remote: clientAddressFrom(incoming.socket?.remoteAddress, headers['x-forwarded-for'], trusted),
-      identity,
-    });
-    return true;
   }
 
   return {
@@ -255,11 +274,7 @@ export function createFastGets(options: FastGetOptions): FastGets {
       if (query === null) return false;
       const headers = readHeaders(incoming.rawHeaders);
       if (headers === null || headers.host === undefined || !PLAIN_HOST.test(headers.host)) return false;
-      const startedAt = performance.now();
-      // A failure before anything was sent leaves the request to the app.
-      return answerKnown(incoming, outgoing, url, name, query, headers, startedAt).catch(
-        () => outgoing.headersSent || outgoing.writableEnded,
-      );
+      return answerKnown(incoming, outgoing, url, name, query, headers, performance.now());
     },
     get answered() {
       return answered;
@@ -273,12 +288,13 @@ export function createFastGets(options: FastGetOptions): FastGets {
  *
  * @param fast - from {@link createFastGets}
  * @param listener - the app's listener (e.g. `getRequestListener(app.fetch)`)
- * @param inFlight - counts the fast path's work as a handler in progress (shutdown waits for it)
+ * @param inFlight - counts the fast path's work as a handler in progress (shutdown waits for it):
+ *   `enter` when it starts, `leave` when it ends (before a request it left goes to `listener`)
  */
 export function withFastGets(
   fast: FastGets,
   listener: RequestListener,
-  inFlight?: { run<T>(handler: () => Promise<T>): Promise<T> },
+  inFlight?: { enter(): void; leave(): void },
 ): RequestListener {
   return (incoming, outgoing) => {
     const answered = fast.answer(incoming, outgoing);
@@ -286,7 +302,9 @@ export function withFastGets(
       listener(incoming, outgoing);
       return;
     }
-    void (inFlight ? inFlight.run(() => answered) : answered).then((done) => {
+    inFlight?.enter();
+    void answered.then((done) => {
+      inFlight?.leave();
       if (!done) listener(incoming, outgoing);
     });
   };
