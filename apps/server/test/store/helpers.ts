@@ -85,6 +85,15 @@ export const text = (bytes: Uint8Array | undefined): string => new TextDecoder()
 export const TEST_CLAIM = { owner: 'test-worker', leaseMs: 3_600_000 } as const;
 
 /**
+ * Puts the search index back on FTS5's default merge settings (`automerge` 4, `crisismerge` 16), as
+ * before schema version 18 (FTS5's config table takes them only through its own commands).
+ */
+export function setFtsDefaultMerges(db: import('better-sqlite3').Database): void {
+  db.exec(`INSERT INTO skills_fts (skills_fts, rank) VALUES ('automerge', 4);
+    INSERT INTO skills_fts (skills_fts, rank) VALUES ('crisismerge', 16);`);
+}
+
+/**
  * Undoes the schema steps after `version` that tests of older migrations need gone (each step that
  * adds columns or tables is listed here), then sets `user_version` to `version`. Steps that only
  * rewrite data (version 3's index rebuild) are the calling test's business.
@@ -93,6 +102,7 @@ export const TEST_CLAIM = { owner: 'test-worker', leaseMs: 3_600_000 } as const;
  * @param version - the schema version to go back to
  */
 export function downgradeSchema(db: import('better-sqlite3').Database, version: number): void {
+  if (version < 18) setFtsDefaultMerges(db);
   if (version < 16) {
     const triggers = db
       .prepare(

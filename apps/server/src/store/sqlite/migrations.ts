@@ -49,6 +49,11 @@ END;
     .join('');
 }
 
+/** Segments of one level of the search index that FTS5 merges during writes (schema version 18). */
+export const SEARCH_INDEX_AUTOMERGE = 32;
+/** Segments of one level at which FTS5 merges the level at once, within the commit (version 18). */
+export const SEARCH_INDEX_CRISISMERGE = 64;
+
 /**
  * The schema, versioned in code. `PRAGMA user_version` records the last applied step.
  *
@@ -90,6 +95,9 @@ END;
  * - `change_counter` (version 16): one row, `epoch.n` is the store's change token; triggers on every
  *   table an answer reads add 1 to `n` per row written, so search-index upkeep, which writes only
  *   the per-term lists and FTS5's segments, leaves the token (and every answer kept under it) alone.
+ * - The search index's merge settings (version 18, in FTS5's `skills_fts_config`): during writes
+ *   FTS5 merges {@link SEARCH_INDEX_AUTOMERGE} segments of a level at a time, and forces a level's
+ *   merge at {@link SEARCH_INDEX_CRISISMERGE}; the idle merge merges everything into one segment.
  */
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -566,6 +574,24 @@ UPDATE search_term_build SET merged = covered WHERE id = 1 AND merged IS NULL;
 CREATE INDEX IF NOT EXISTS skills_fts_docsize_origin ON skills_fts_docsize (origin);
 `);
     },
+  },
+  {
+    version: 18,
+    name: 'wider merges of the search index during writes',
+    // Each commit that writes search rows leaves one FTS5 segment; FTS5's own merging during writes
+    // (its default `automerge` 4) merged a level as soon as it held 4 segments, so every indexed
+    // entry was rewritten once per level of a 4-way tree and the largest segments (the registry's
+    // whole index after an idle merge) again every few dozen commits: ~15% of the database thread's
+    // CPU per add. Merging 32 segments at a time (`automerge` 32; FTS5's forced merge of a level at
+    // `crisismerge` raised from 16 to 64 so it does not come first) rewrites each entry about half as
+    // often, for the same answers (segments only change how the index is stored). A query meets more
+    // segments while writes keep coming; the idle merge (`compactSearchIndex`) still merges them all
+    // into one once writes pause. The settings are stored in the index's own config table, so they
+    // hold for every connection and survive rebuilds. Safe to run again.
+    sql: `
+INSERT INTO skills_fts (skills_fts, rank) VALUES ('automerge', ${SEARCH_INDEX_AUTOMERGE});
+INSERT INTO skills_fts (skills_fts, rank) VALUES ('crisismerge', ${SEARCH_INDEX_CRISISMERGE});
+`,
   },
 ];
 
