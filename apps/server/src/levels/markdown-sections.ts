@@ -90,8 +90,9 @@ function indentWidth(indent: string): number {
 
 /**
  * Splits a Markdown body into sections by heading (ATX `#` and setext underlines), collecting
- * paragraphs and list items. Lines inside fenced code blocks are ignored; so are HTML comments on one
- * line and table rows.
+ * paragraphs and list items. Lines inside fenced code blocks are ignored; so are HTML comments (a
+ * line starting `<!--` through the line holding `-->`, as CommonMark reads such a block, headings
+ * inside included) and table rows.
  *
  * @param body - Markdown text (any line endings)
  * @param options - `keepParagraph(section, kept)`: whether the paragraph just read is kept in
@@ -153,6 +154,18 @@ export function scanSections(
     let at = start;
     while (at < end && (text.charCodeAt(at) === 0x20 || text.charCodeAt(at) === 0x09)) at++;
     const first = at < end ? text.charCodeAt(at) : 0;
+    if (first === 0x3c && text.startsWith('<!--', at) && indentWidth(text.slice(start, at)) <= 3) {
+      // An HTML comment: hidden when the Markdown is shown, it runs to `-->` (CommonMark reads it as
+      // a block through that line), or to the end. Its lines — notes to editors, a translation kept
+      // for later, a licence line — are no part of what the skill says; text after `-->` on its
+      // last line is shown, and read on as a line of its own.
+      flush();
+      const close = text.indexOf('-->', at + 4);
+      if (close === -1) break;
+      const lineEnd = nextBreak(text, close + 3);
+      end = /\S/.test(text.slice(close + 3, lineEnd)) ? close + 2 : lineEnd;
+      continue;
+    }
     const line = text.slice(start, end);
     const heading = first === 0x23 ? readAtxHeading(line) : null;
     if (heading !== null) {

@@ -74,8 +74,37 @@ describe('scanSections', () => {
     ['a setext underline on the last line', 'Title\n===', ['Title']],
     ['a setext underline after CRLF lines', 'Intro\r\n\r\nTitle\r\n---\r\n# Next\r\n', ['Title', 'Next']],
     ['a heading indented by a tab: text', '\t# no\n## yes\n', ['yes']],
+    ['a heading inside an HTML comment block', '<!--zh\n# no\n-->\n# yes\n', ['yes']],
+    ['a comment block indented up to three spaces', '   <!--\n# no\n  -->\n# yes\n', ['yes']],
+    ['four spaces before a comment: no comment block', '    <!--\n# yes\n-->\n', ['yes']],
+    ['a comment block left open to the end', '# yes\n<!--\n# no\n', ['yes']],
   ])('reads %s', (_case, body, titles) => {
     expect(scanSections(body).flatMap((s) => (s.title === null ? [] : [s.title]))).toEqual(titles);
+  });
+
+  it('leaves out HTML comments starting a line: on one line, over several, ending a paragraph; keeps text after one', () => {
+    const body = [
+      '<!--',
+      'Based on an upstream agent: https://example.com/agent.md',
+      '-->',
+      '',
+      'Simplifies code for clarity.',
+      '<!-- a note -->',
+      '<!--zh',
+      '简化代码。',
+      '- 不是列表',
+      '-->',
+      '# Steps',
+      '',
+      '- First <!-- inline comments stay -->',
+      '<!-- one line --> with text after it on the line',
+      'Last paragraph.',
+    ].join('\n');
+    const sections = scanSections(body);
+    expect(sections.map((s) => [s.title, s.paragraphs, s.items.map((i) => i.text)])).toEqual([
+      [null, ['Simplifies code for clarity.'], []],
+      ['Steps', ['with text after it on the line Last paragraph.'], ['First <!-- inline comments stay -->']],
+    ]);
   });
 
   it('keeps only the paragraphs keepParagraph asks for, with the same sections and items', () => {
@@ -109,6 +138,16 @@ describe('scanSections', () => {
 });
 
 describe('renderOverview', () => {
+  it('summarises the text a reader sees, not an HTML comment at the top of the body', () => {
+    const body =
+      '<!--\nBased on the code-simplifier agent:\nhttps://example.com/agents/code-simplifier.md\n-->\n\n' +
+      '# Code simplifier\n\nRefines recently changed code for clarity while keeping what it does.\n';
+    const out = renderOverview({ name: 'code-simplifier', description: 'Simplifies code', body });
+    expect(out).toContain('Refines recently changed code for clarity while keeping what it does.');
+    expect(out).not.toContain('Based on');
+    expect(out).not.toContain('<!--');
+  });
+
   it('renders the MCP-style skill: summary, usage, parameters with nesting, outline', () => {
     const out = renderOverview({ name: 'search-web', description: 'Search the web', body: MCP_STYLE });
     expect(out).toBe(
