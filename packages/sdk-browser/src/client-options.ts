@@ -55,7 +55,8 @@ export interface IdempotencyOptions {
    * `idempotency_key_reused`); while the first still runs → `ConflictError`
    * (`idempotency_key_in_progress`). Keys are per user. A call with a key is retried by the client
    * itself on a network error or a 408, 429, 500, 502, 503 or 504 answer (up to
-   * {@link ClientOptions.retry} times). Default: none (each call is a new write, a POST sent once).
+   * {@link ClientOptions.retry} times), but not on the server's own 504 `DEADLINE_EXCEEDED` (the write
+   * was stored; the server keeps that answer for the key too). Default: none (each call is a new write, a POST sent once).
    * @see the OpenAPI document: the `Idempotency-Key` header of `POST /api/v1/skills`
    */
   idempotencyKey?: string;

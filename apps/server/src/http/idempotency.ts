@@ -9,7 +9,9 @@
  *   (`details.reason` `idempotency_key_reused`).
  * - Same key while the first request still runs → 409 `CONFLICT` (`idempotency_key_in_progress`,
  *   `Retry-After: 1`).
- * - A request that fails (4xx/5xx) is not remembered: a retry runs again.
+ * - A request that fails (4xx/5xx) is not remembered: a retry runs again. Except a write whose
+ *   `wait` ran out (504 `DEADLINE_EXCEEDED` naming its `task_id`): the skill was stored, so that
+ *   answer is kept and replayed.
  * - A write from a temp upload (`temp_file_id`) is compared by the upload's file name and bytes, not
  *   its id: the retry of a lost folder or zip upload uploads again under a new id and is the same
  *   request (its new upload is freed when the stored response is replayed).
@@ -71,6 +73,23 @@ async function tempUploadOf(
       temp_file_id: { filename: upload.filename, sha256: content },
     }),
   };
+}
+
+/**
+ * True for the 504 `DEADLINE_EXCEEDED` of a write whose `wait` ran out after the skill was stored
+ * (its details name the task): the write is done, so it is kept like a success and a retry gets that
+ * answer (what was stored, the task to follow) instead of storing the skill again.
+ */
+async function storedBeforeTimeout(res: Response): Promise<boolean> {
+  if (res.status !== 504) return false;
+  try {
+    const body = (await res.clone().json()) as {
+      error?: { code?: unknown; details?: { task_id?: unknown } };
+    };
+    return body.error?.code === 'DEADLINE_EXCEEDED' && typeof body.error.details?.task_id === 'string';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -141,7 +160,7 @@ export function idempotency(store: Store, now: () => number = Date.now): Middlew
       throw error;
     }
     const res = c.res;
-    if (res.status < 200 || res.status >= 300) {
+    if ((res.status < 200 || res.status >= 300) && !(await storedBeforeTimeout(res))) {
       await store.releaseIdempotencyKey(identity.accountId, key).catch(() => undefined);
       return;
     }

@@ -96,7 +96,8 @@ const IDEMPOTENCY_KEY = z
       'key and the same request (method, path, query, body) gets that response again with ' +
       '`Idempotent-Replayed: true`, changing nothing. The same key with a different request → 422 ' +
       '`INVALID_ARGUMENT` (`details.reason` `idempotency_key_reused`); while the first still runs → 409 ' +
-      '`CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept. Keys are per user. ' +
+      '`CONFLICT` (`idempotency_key_in_progress`, `Retry-After`). A failed request is not kept, except a 504 ' +
+      '`DEADLINE_EXCEEDED` of a write whose `wait` ran out (the skill is stored: that answer is kept). Keys are per user. ' +
       "A write from a temp upload is compared by the upload's file name and bytes, not its `temp_file_id`: a retry " +
       'that uploads the same folder or zip again (under a new id) is the same request, and its new upload is freed.',
     example: '5f0c6c1e-8a43-4c57-a0de-7f4f0f6b1e2d',

@@ -110,6 +110,26 @@ describe('Idempotency-Key', () => {
     expect(fixed.status, fixed.text).toBe(200);
   });
 
+  test('a write whose wait ran out is kept: the retry gets the 504 naming what was stored, and stores nothing', async () => {
+    const slow = await startTestServer({ runJobs: false });
+    try {
+      const headers = { 'idempotency-key': 'add-timeout-1' };
+      const body = { data: md('idem-slow', 'Stored before the wait ran out'), wait: true, timeout: 0.1 };
+      const first = await slow.request('POST', '/api/v1/skills', { body, headers });
+      expect(first.status, first.text).toBe(504);
+      const retry = await slow.request('POST', '/api/v1/skills', { body, headers });
+      expect(retry.status, retry.text).toBe(504);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(retry.json.error).toEqual(first.json.error);
+      expect(retry.json.error.details).toMatchObject({ name: 'idem-slow', task_id: expect.any(String) });
+      const history = await slow.request('GET', '/api/v1/skills/idem-slow/revisions');
+      expect(history.json.result.total).toBe(1);
+      expect((await slow.request('GET', '/api/v1/observer/queue')).json.result.pending).toBe(1);
+    } finally {
+      await slow.close();
+    }
+  });
+
   test('concurrent requests with one key apply once', async () => {
     const request = {
       body: { data: md('idem-race', 'Sent twice at once') },
