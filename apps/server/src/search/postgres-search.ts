@@ -580,13 +580,6 @@ function readRound(
   };
 }
 
-/** `values[c]` for each `c` of `at` (a loop: `Float64Array.from` with a mapping function is far slower). */
-function valuesAt(values: Float64Array, at: readonly number[]): Float64Array {
-  const out = new Float64Array(at.length);
-  for (let k = 0; k < at.length; k++) out[k] = values[at[k] ?? 0] ?? 0;
-  return out;
-}
-
 /**
  * The `k`-th largest of `values` (1-based; 0 when there are fewer than `k`): what sorting best first
  * and taking element `k − 1` gives, by selection (Hoare's quickselect, linear on average) instead of
@@ -820,43 +813,67 @@ async function thresholdCandidates(
     // `budget`-th relevance can end no higher than the `budget`-th of those found and of the best
     // estimates left: when that is not above the bound, the round cannot settle and reads deeper.
     let rows: KeyRow[] = [];
-    let left: number[] = new Array(seqs.length);
+    // The candidates left (indices into `seqs`), in order: the first `count` of `left`, compacted in
+    // place as candidates are dropped or taken into a batch (no array made per pass over them: a deep
+    // round has tens of thousands).
+    const left = new Int32Array(seqs.length);
     for (let c = 0; c < seqs.length; c++) left[c] = c;
-    // Candidates taken into a batch (by index), so `left` drops them in one pass, keeping its order.
-    const taken = new Uint8Array(seqs.length);
+    let count = seqs.length;
     let dropped = false;
     let settles = true;
-    for (let size = budget * FIRST_RANKED_PER_RESULT; left.length > 0; size *= BATCH_GROWTH) {
+    for (let size = budget * FIRST_RANKED_PER_RESULT; count > 0; size *= BATCH_GROWTH) {
       if (rows.length >= budget) {
         const kth = Number(rows[budget - 1]?.lexical);
-        const before = left.length;
-        left = left.filter((c) => (uppers[c] ?? 0) >= kth);
-        dropped ||= left.length < before;
-        if (left.length === 0) break;
+        let kept = 0;
+        for (let k = 0; k < count; k++) {
+          const c = left[k] ?? 0;
+          if ((uppers[c] ?? 0) >= kth) left[kept++] = c;
+        }
+        dropped ||= kept < count;
+        count = kept;
+        if (count === 0) break;
       }
       if (!done) {
         // The `budget`-th of the relevances found and of the estimates left.
-        const reachable = new Float64Array(rows.length + left.length);
+        const reachable = new Float64Array(rows.length + count);
         for (let k = 0; k < rows.length; k++) reachable[k] = Number(rows[k]?.lexical);
-        for (let k = 0; k < left.length; k++) reachable[rows.length + k] = uppers[left[k] ?? 0] ?? 0;
+        for (let k = 0; k < count; k++) reachable[rows.length + k] = uppers[left[k] ?? 0] ?? 0;
         const reach = kthLargest(reachable, budget);
         if (!(reach > bound)) {
           settles = false;
           break;
         }
       }
-      let batch = left;
-      if (left.length > size) {
+      const batch: number[] = [];
+      if (count > size) {
         // The first batch: the best by the ranks read of them (likely the top, so the `budget`-th
-        // relevance found is high at once and prunes the most); then the best upper estimates.
+        // relevance found is high at once and prunes the most); then the best upper estimates. The
+        // batch: those above the `size`-th value, then the first of those at it (in `left`'s order)
+        // up to `size`; the others stay in `left`, in order.
         const order = rows.length === 0 ? lowers : uppers;
-        const cut = kthLargest(valuesAt(order, left), size);
-        const above = left.filter((c) => (order[c] ?? 0) > cut);
-        const at = left.filter((c) => order[c] === cut).slice(0, size - above.length);
-        batch = [...above, ...at];
-        for (const c of batch) taken[c] = 1;
-        left = left.filter((c) => taken[c] === 0);
-      } else left = [];
+        const values = new Float64Array(count);
+        for (let k = 0; k < count; k++) values[k] = order[left[k] ?? 0] ?? 0;
+        const cut = kthLargest(values, size);
+        let above = 0;
+        for (let k = 0; k < count; k++) if ((order[left[k] ?? 0] ?? 0) > cut) above++;
+        let ties = size - above;
+        const atCut: number[] = [];
+        let kept = 0;
+        for (let k = 0; k < count; k++) {
+          const c = left[k] ?? 0;
+          const value = order[c] ?? 0;
+          if (value > cut) batch.push(c);
+          else if (value === cut && ties > 0) {
+            atCut.push(c);
+            ties--;
+          } else left[kept++] = c;
+        }
+        for (const c of atCut) batch.push(c);
+        count = kept;
+      } else {
+        for (let k = 0; k < count; k++) batch.push(left[k] ?? 0);
+        count = 0;
+      }
       const ranked = await rank(batch, reading);
       rows = [...rows, ...ranked].sort(byRelevance).slice(0, budget);
     }
