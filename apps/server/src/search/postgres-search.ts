@@ -637,7 +637,10 @@ function byRelevance(a: KeyRow, b: KeyRow): number {
  * order: per term, its lexemes' ranks (in code-point order, the lists' order) added and rounded to
  * `real` after each (`skill_rank_fold`; one lexeme: its rank as `real`), then each term's BM25
  * contribution in `float8`, summed in term order; a candidate is a match when one of its rows is a
- * hit. The matches are then looked up best first ({@link IN_SCOPE}) until `budget` are in scope.
+ * hit. The matches are then looked up best first ({@link IN_SCOPE}) until `budget` are in scope;
+ * with `memory`, those whose account, root and name an earlier find of the search generation read,
+ * or that it found outside the same scope, are not looked up again, up to the first that is not kept
+ * (so the order is the statement's).
  * (Passing the rows read back to the database to rank there cost more than the probes.)
  */
 async function rankBatch(
@@ -649,6 +652,7 @@ async function rankBatch(
   accountId: string,
   roots: readonly string[],
   budget: number,
+  memory?: PostingsMemory,
 ): Promise<KeyRow[]> {
   const { seqs, exhausted, read } = round;
   // In `seq` order: each lexeme's probes then walk its index in order (fewer pages touched).
@@ -742,18 +746,45 @@ async function rankBatch(
   }
   if (matches.length === 0) return [];
   matches.sort((a, b) => b.lexical - a.lexical || a.seq - b.seq);
+  // The matches whose place is kept from earlier finds of this search generation are decided here,
+  // best first, up to the first that is not: it and the matches after it are looked up.
+  const scope = memory === undefined ? '' : JSON.stringify([accountId, roots]);
+  const found: KeyRow[] = [];
+  let from = 0;
+  for (; from < matches.length && found.length < budget; from++) {
+    const match = matches[from];
+    if (match === undefined) break;
+    const kept = memory?.stats.keptScope(memory.generation, scope, match.seq);
+    if (kept === undefined) break;
+    if (kept !== 'outside' && kept.account === accountId && roots.includes(kept.root))
+      found.push({ seq: kept.seq, name: kept.name, root_uri: kept.root, lexical: match.lexical });
+  }
+  if (found.length === budget || from === matches.length) return found;
+  const rest = matches.slice(from);
+  const wanted = budget - found.length;
   const { rows } = await db.query<{ seq: number; name: string; root_uri: string }>({
     name: 'skillport-find-in-scope',
     text: IN_SCOPE,
-    values: [arrayLiteral(matches.map((m) => m.seq)), accountId, roots, budget],
+    values: [arrayLiteral(rest.map((m) => m.seq)), accountId, roots, wanted],
   });
-  const relevance = new Map(matches.map((m) => [m.seq, m.lexical]));
-  return rows.map((row) => ({
-    seq: row.seq,
-    name: row.name,
-    root_uri: row.root_uri,
-    lexical: relevance.get(Number(row.seq)) ?? 0,
-  }));
+  const relevance = new Map(rest.map((m) => [m.seq, m.lexical]));
+  for (const row of rows) {
+    const seq = Number(row.seq);
+    memory?.stats.keepScope(memory.generation, row.seq, accountId, row.root_uri, row.name);
+    found.push({ seq: row.seq, name: row.name, root_uri: row.root_uri, lexical: relevance.get(seq) ?? 0 });
+  }
+  if (memory !== undefined) {
+    // The statement returns the first `wanted` in scope, in order: those it passed over before its
+    // last row (all of them when it returned fewer) are outside the scope.
+    const returned = new Set(rows.map((row) => Number(row.seq)));
+    const last =
+      rows.length < wanted ? rest.length : rest.findIndex((m) => m.seq === Number(rows.at(-1)?.seq));
+    for (let k = 0; k < last; k++) {
+      const seq = rest[k]?.seq ?? 0;
+      if (!returned.has(seq)) memory.stats.keepOutside(memory.generation, scope, seq);
+    }
+  }
+  return found;
 }
 
 /**
@@ -790,7 +821,7 @@ async function thresholdCandidates(
     return null;
   }
   const rank = (batch: readonly number[], round: RoundRead): Promise<KeyRow[]> =>
-    rankBatch(db, lists, idfs, round, batch, accountId, roots, budget);
+    rankBatch(db, lists, idfs, round, batch, accountId, roots, budget, memory);
   let depth = firstDepth;
   let postings: PostingsRead[] | null = null;
   for (let round = 0; round < MAX_ROUNDS; round++, depth *= DEPTH_GROWTH) {

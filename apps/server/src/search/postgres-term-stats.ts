@@ -23,6 +23,21 @@ const MAX_CACHED_TERMS = 10_000;
 const MAX_KEPT_POSTINGS_CHARS = 16_000_000;
 
 /**
+ * Skills kept by {@link PostgresTermStats.keepScope} (where a skill is, ~150 bytes: the entry, its
+ * name; account and root strings are shared) and {@link PostgresTermStats.keepOutside} (a skill
+ * outside one caller's scope, ~40 bytes) before that memory starts over: at most ~8 MB.
+ */
+const MAX_KEPT_SCOPES = 50_000;
+
+/** Where a skill is: its account and root, its name, and its key as the driver gave it (`seq`). */
+export interface KeptScope {
+  seq: number;
+  account: string;
+  root: string;
+  name: string;
+}
+
+/**
  * One lexeme's best rows of `skill_terms` as `find` reads them (`search/postgres-search.ts`): the
  * skills as comma-separated text, their ranks as runs (`rank count`, comma-separated), how many rows,
  * the lowest rank (null when none).
@@ -117,6 +132,75 @@ export class PostgresTermStats {
   private state: CountedState | null = null;
   /** Postings read in one search generation, by depth and lexeme, with their size in characters. */
   private postings: { generation: string; rows: Map<string, KeptPostings>; chars: number } | null = null;
+  /**
+   * Skills' account, root and name by `seq`, and per caller's scope (account and roots) skills known
+   * to be outside it, learnt in one search generation; `size` counts both.
+   */
+  private scopes: {
+    generation: string;
+    bySeq: Map<number, KeptScope>;
+    outside: Map<string, Set<number>>;
+    strings: Map<string, string>;
+    size: number;
+  } | null = null;
+
+  /**
+   * Where skill `seq` is, when this process read it in search generation `generation`: `outside` when
+   * it was found outside scope `scope` (see {@link keepOutside}), undefined when unknown. Every insert
+   * and delete of a skill raises the generation, and a skill's account, root and name never change,
+   * so in that generation the skill is there with these.
+   */
+  keptScope(generation: string, scope: string, seq: number): KeptScope | 'outside' | undefined {
+    const kept = this.scopes;
+    if (kept === null || kept.generation !== generation) return undefined;
+    return kept.bySeq.get(seq) ?? (kept.outside.get(scope)?.has(seq) ? 'outside' : undefined);
+  }
+
+  /**
+   * Keeps skill `seq`'s account, root and name, read in search generation `generation` (read by the
+   * caller before the row was).
+   */
+  keepScope(generation: string, seq: number, account: string, root: string, name: string): void {
+    const kept = this.scopesOf(generation);
+    if (kept === null) return;
+    const shared = (text: string): string => {
+      const known = kept.strings.get(text);
+      if (known !== undefined) return known;
+      kept.strings.set(text, text);
+      return text;
+    };
+    kept.bySeq.set(Number(seq), { seq, account: shared(account), root: shared(root), name });
+    kept.size++;
+  }
+
+  /**
+   * Keeps that skill `seq` is outside `scope` (a caller's account and roots, as the caller spells
+   * them): in search generation `generation`, no skill of that key is in that account and roots.
+   */
+  keepOutside(generation: string, scope: string, seq: number): void {
+    const kept = this.scopesOf(generation);
+    if (kept === null) return;
+    let seqs = kept.outside.get(scope);
+    if (seqs === undefined) {
+      seqs = new Set();
+      kept.outside.set(scope, seqs);
+    }
+    seqs.add(seq);
+    kept.size++;
+  }
+
+  /**
+   * The memory of where skills are, for search generation `generation`: that of an older generation
+   * is dropped, a full one ({@link MAX_KEPT_SCOPES}) starts over; null for an older generation than
+   * the one kept.
+   */
+  private scopesOf(generation: string) {
+    const kept = this.scopes;
+    if (kept !== null && kept.generation === generation && kept.size < MAX_KEPT_SCOPES) return kept;
+    if (kept !== null && BigInt(generation) < BigInt(kept.generation)) return null;
+    this.scopes = { generation, bySeq: new Map(), outside: new Map(), strings: new Map(), size: 0 };
+    return this.scopes;
+  }
 
   /**
    * A lexeme's best `depth` rows as read in search generation `generation`, when this process read

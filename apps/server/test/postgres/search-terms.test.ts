@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lexicalCandidates, thresholdOutcomes } from '../../src/search/postgres-search.js';
+import { type KeyRow, lexicalCandidates, thresholdOutcomes } from '../../src/search/postgres-search.js';
 import { PostgresTermStats, PROBE_RATIO } from '../../src/search/postgres-term-stats.js';
 import { buildTsqueryTerms, type RankTerm } from '../../src/search/postgres-text.js';
 import { parseSearchQuery } from '../../src/search/ranking.js';
@@ -322,6 +322,63 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
         expect(await readsOf('code review')).toContain('skillport-top-postings');
         expect(await readsOf('reviewing code reports')).toContain('skillport-top-postings');
         expect(await readsOf('code review')).toEqual([]);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it("keeps the account, root and name of the skills it looked up per search generation, for any caller's scope", async () => {
+    const termStats = new PostgresTermStats();
+    const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+        const lookups: string[] = [];
+        const counting = {
+          query: (config: pg.QueryConfig, values?: unknown[]) => {
+            if (config.name === 'skillport-find-in-scope') lookups.push(config.name);
+            return client.query(config, values);
+          },
+        } as unknown as pg.ClientBase;
+        const lookupsOf = async (query: string, account: string, roots: string[], budget: number) => {
+          lookups.length = 0;
+          const parsed = parseSearchQuery(query);
+          const found = await lexicalCandidates(
+            counting,
+            parsed,
+            buildTsqueryTerms(parsed),
+            account,
+            roots,
+            budget,
+            'terms',
+            termStats,
+            2,
+          );
+          // Keys as numbers (this plain pool gives `bigint` as text; kept skills' keys are numbers).
+          const keyed = (rows: KeyRow[]) => rows.map((row) => ({ ...row, seq: Number(row.seq) }));
+          expect(keyed(found)).toEqual(keyed(await candidates(query, 'vectors', roots, { budget, account })));
+          return lookups.length;
+        };
+        // The first ask looks its matches up; asked again in the same generation, its matches are
+        // known. Another account's or another root's caller gets its own scope from the same memory.
+        expect(await lookupsOf('code review', 'acme', [USER_ROOT, AGENT_ROOT], 3)).toBeGreaterThan(0);
+        expect(await lookupsOf('code review', 'acme', [USER_ROOT, AGENT_ROOT], 3)).toBe(0);
+        await lookupsOf('code review', 'acme', [AGENT_ROOT], 3);
+        await lookupsOf('code review', 'acme', [USER_ROOT], 20);
+        await lookupsOf('code review', 'ties', [USER_ROOT, AGENT_ROOT], 3);
+        await lookupsOf('review', 'ties', [USER_ROOT, AGENT_ROOT], 20);
+        await lookupsOf('review', 'acme', [USER_ROOT, AGENT_ROOT], 20);
+        // A new skill raises the search generation: what was kept is not used for it.
+        await store.putSkill(makeWrite({ name: 'code-review-kept', description: 'code review', body: 'x' }));
+        try {
+          expect(await lookupsOf('code review', 'acme', [USER_ROOT, AGENT_ROOT], 3)).toBeGreaterThan(0);
+        } finally {
+          await store.deleteSkill('acme', USER_ROOT, 'code-review-kept');
+        }
       } finally {
         client.release();
       }
