@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { ServerResponse } from 'node:http';
-import { SkillportError } from '@skillport/core';
+import { isSkillportError, SkillportError } from '@skillport/core';
 import type { MiddlewareHandler } from 'hono';
 import type { Store } from '../store/types.js';
 import type { AppEnv } from './context.js';
@@ -76,20 +76,16 @@ async function tempUploadOf(
 }
 
 /**
- * True for the 504 `DEADLINE_EXCEEDED` of a write whose `wait` ran out after the skill was stored
- * (its details name the task): the write is done, so it is kept like a success and a retry gets that
- * answer (what was stored, the task to follow) instead of storing the skill again.
+ * True for the error of a write whose `wait` ran out after the skill was stored (504
+ * `DEADLINE_EXCEEDED` whose details name the task): the write is done, so its answer is kept like a
+ * success and a retry gets it (what was stored, the task to follow) instead of storing the skill again.
  */
-async function storedBeforeTimeout(res: Response): Promise<boolean> {
-  if (res.status !== 504) return false;
-  try {
-    const body = (await res.clone().json()) as {
-      error?: { code?: unknown; details?: { task_id?: unknown } };
-    };
-    return body.error?.code === 'DEADLINE_EXCEEDED' && typeof body.error.details?.task_id === 'string';
-  } catch {
-    return false;
-  }
+function storedBeforeTimeout(error: unknown): boolean {
+  return (
+    isSkillportError(error) &&
+    error.code === 'DEADLINE_EXCEEDED' &&
+    typeof error.details?.task_id === 'string'
+  );
 }
 
 /**
@@ -160,7 +156,8 @@ export function idempotency(store: Store, now: () => number = Date.now): Middlew
       throw error;
     }
     const res = c.res;
-    if ((res.status < 200 || res.status >= 300) && !(await storedBeforeTimeout(res))) {
+    // A route's error reaches here as its answer, the error itself in `c.error` (Hono's onError).
+    if ((res.status < 200 || res.status >= 300) && !storedBeforeTimeout(c.error)) {
       await store.releaseIdempotencyKey(identity.accountId, key).catch(() => undefined);
       return;
     }
