@@ -1106,33 +1106,28 @@ async function hitsOf(
 ): Promise<SearchHit[]> {
   const bySeq = new Map<number, SearchHitRow>();
   for (const row of rows) if (row.seq !== null) bySeq.set(row.seq, row);
-  // Hits whose overview `toSearchHit` asked for (by position in `hits`), made again once it is read.
-  const needing: number[] = [];
+  // Hits whose overview `toSearchHit` asked for (`at`: their place in `hits`), made again once read.
+  const needing: Array<{ at: number; hit: RankedCandidate<number>; row: SearchHitRow }> = [];
   const hits: SearchHit[] = [];
-  const ranked: Array<RankedCandidate<number>> = [];
   for (const hit of top) {
     const row = bySeq.get(hit.key);
     if (row === undefined) continue;
     const at = hits.length;
     hits.push(
       toSearchHit(parsed, hit, toSearchSource(row), () => {
-        needing.push(at);
+        needing.push({ at, hit, row });
         return null;
       }),
     );
-    ranked.push(hit);
   }
   if (needing.length === 0) return hits;
   const { rows: overviews } = await db.query<{ seq: number; overview: string | null }>({
     name: 'skillport-find-hit-overviews',
     text: OVERVIEWS,
-    values: [needing.map((at) => ranked[at]?.key ?? 0)],
+    values: [needing.map(({ hit }) => hit.key)],
   });
   const overviewOf = new Map(overviews.map((row) => [Number(row.seq), row.overview]));
-  for (const at of needing) {
-    const hit = ranked[at];
-    const row = hit === undefined ? undefined : bySeq.get(hit.key);
-    if (hit === undefined || row === undefined) continue;
+  for (const { at, hit, row } of needing) {
     hits[at] = toSearchHit(parsed, hit, toSearchSource(row), () => overviewOf.get(hit.key) ?? null);
   }
   return hits;
