@@ -404,6 +404,21 @@ describe('POST /api/v1/skills — rules', () => {
     expect((await t.request('GET', '/api/v1/skills/unclosed')).status).toBe(404);
   });
 
+  test('a frontmatter ended by YAML\'s "..." is refused at that line with the fix, inline or in the worker pool', async () => {
+    const head = '---\nname: dots-closed\ndescription: A frontmatter ended by a document end marker\n';
+    const texts = [`${head}...\n\n# Body\n`, `${head}...\n\n${'line of text\n'.repeat(2000)}`];
+    for (const data of texts) {
+      const res = await t.request('POST', '/api/v1/skills', { body: { data } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('SKILL_INVALID');
+      expect(res.json.error.details.issues).toEqual([
+        expect.objectContaining({ rule: 'yaml_format', line: 4, column: 1, fix: '---' }),
+      ]);
+      expect(res.json.error.message).toContain('close the frontmatter with "---"');
+    }
+    expect((await t.request('GET', '/api/v1/skills/dots-closed')).status).toBe(404);
+  });
+
   // A no-break space, byte order mark or line separator is not a blank: trimming it would store a
   // name other than the one the stored SKILL.md gives an agent.
   test.each([

@@ -27,6 +27,7 @@ import type { SkillIssue } from '../types.js';
 import { tooDeepIssue } from './frontmatter-depth.js';
 import { fieldAtLine, findTopLevelMistakes, recoverLines, recoveryIssue } from './recover-yaml.js';
 import { readSimpleYaml, type SimpleYamlRead } from './simple-yaml.js';
+import { DOCUMENT_END_FIX } from './split-frontmatter.js';
 
 /** Parse options: YAML 1.2 core schema; unknown and `!!binary`-style tags stay plain values. */
 const PARSE_OPTIONS = {
@@ -329,7 +330,10 @@ function syntaxIssue(
   const at = locate(offset);
   const line = lineAt(source, offset).text;
   let hint = '';
-  if (error.code === 'MISSING_CHAR' && /quote/i.test(error.message)) {
+  const marker = error.code === 'MULTIPLE_DOCS' ? documentEndBefore(source, offset) : -1;
+  if (marker !== -1) {
+    hint = ` Line ${locate(marker).line} is "...", ${DOCUMENT_END_FIX}.`;
+  } else if (error.code === 'MISSING_CHAR' && /quote/i.test(error.message)) {
     hint =
       ` The quoted value is still open at the closing "---" on line ${fenceLine}: a line "---" always ends` +
       ' the frontmatter; indent it to keep it inside the value, and close the quote.';
@@ -349,6 +353,17 @@ function syntaxIssue(
     field: null,
     ...at,
   };
+}
+
+/**
+ * The offset of the last line before `offset` that is YAML's document end marker `...`, or -1: the
+ * line that ended the YAML document when text follows it (a frontmatter meant to close there).
+ */
+function documentEndBefore(source: string, offset: number): number {
+  let found = -1;
+  // With the `m` flag, `^` and `$` also match at CR, CRLF and LF line breaks.
+  for (const match of source.slice(0, offset).matchAll(/^\.\.\.[ \t]*$/gm)) found = match.index;
+  return found;
 }
 
 /** Top-level keys that end before the first syntax error: what can be trusted of a broken document. */

@@ -141,9 +141,28 @@ export function frontmatterSize(raw: string): FrontmatterSize | null {
     : { chars: fences.close - fences.yamlStart, closed: true };
 }
 
-/** The `yaml_format` error for a frontmatter that is never closed, with a hint for an indented fence. */
+/**
+ * The `yaml_format` error for a frontmatter that is never closed. When a line is YAML's document end
+ * marker `...` (which some YAML writers put after the last key), the error is at that line, says
+ * that SKILL.md closes its frontmatter with `---` only (the Agent Skills format, as agents read it)
+ * and suggests `---` as the fix; else it is at line 1, with a hint for an indented fence.
+ */
 function unclosed(text: string): SkillIssue {
   const lines = text.split(/\r\n?|\n/);
+  const marker = lines.findIndex((line, i) => i > 0 && isDocumentEnd(line));
+  if (marker > 0) {
+    return {
+      rule: 'yaml_format',
+      severity: 'error',
+      message:
+        `The frontmatter opened by "---" on line 1 is not closed by a line "---": line ${marker + 1} is "...", ` +
+        `${DOCUMENT_END_FIX}.`,
+      field: null,
+      line: marker + 1,
+      column: 1,
+      fix: '---',
+    };
+  }
   const indented = lines.findIndex((line, i) => i > 0 && /^[ \t]+---[ \t]*$/.test(line));
   const hint =
     indented > 0
@@ -157,6 +176,16 @@ function unclosed(text: string): SkillIssue {
     line: 1,
     column: 1,
   };
+}
+
+/** What to say of a `...` line in or after the frontmatter, after naming it. */
+export const DOCUMENT_END_FIX =
+  'YAML\'s document end marker; close the frontmatter with "---" instead (a SKILL.md frontmatter ' +
+  'is fenced by "---" lines only)';
+
+/** Whether a line is YAML's document end marker `...` at column 1 (trailing blanks allowed). */
+function isDocumentEnd(line: string): boolean {
+  return line.startsWith('...') && FENCE_REST.test(line.slice(3));
 }
 
 /** The `yaml_format` error for a document without an opening fence, with the likeliest cause. */

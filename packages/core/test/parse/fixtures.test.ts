@@ -206,6 +206,39 @@ const invalid: Record<string, InvalidCase> = {
     ],
     errors: ['yaml_format'],
   },
+  // YAML's document end marker "..." is not a fence: SKILL.md closes its frontmatter with "---" (the
+  // Agent Skills format); the error names the line and the fix instead of "never closed".
+  'document-end-marker': {
+    hasFrontmatter: false,
+    parse: [
+      {
+        rule: 'yaml_format',
+        severity: 'error',
+        field: null,
+        line: 4,
+        column: 1,
+        fix: '---',
+        says: 'line 4 is "...", YAML\'s document end marker; close the frontmatter with "---"',
+      },
+    ],
+    errors: ['yaml_format'],
+  },
+  // The same marker with a "---" later in the body (a horizontal rule): the text between them is not
+  // YAML, and the error says which line to change rather than only "multiple documents".
+  'document-end-marker-then-fence': {
+    hasFrontmatter: true,
+    parse: [
+      {
+        rule: 'yaml_format',
+        severity: 'error',
+        field: null,
+        line: 6,
+        column: 1,
+        says: 'Line 4 is "...", YAML\'s document end marker; close the frontmatter with "---"',
+      },
+    ],
+    errors: ['yaml_format'],
+  },
   'indented-closing-fence': {
     hasFrontmatter: false,
     parse: [
