@@ -4,7 +4,7 @@
  * overrides that reorder what a reader sees. Tables never pass them to the terminal; `skills show`
  * on a terminal shows them as escapes, and byte for byte when redirected. Against a real server.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { AsyncHTTPClient, LocalError } from '@skillport/sdk-node';
@@ -18,13 +18,16 @@ let server: RunningServer;
 let dir: string;
 let client: AsyncHTTPClient;
 
-/** ESC, BEL, CSI (8-bit), DEL and the bidi override/isolate characters: none may reach a terminal raw. */
-const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+/**
+ * ESC, BEL, CSI (8-bit), DEL, the bidi override/isolate characters and the bidi marks: none may
+ * reach a terminal raw.
+ */
+const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 const SKILL_MD =
   '---\n' +
   'name: control-chars\n' +
-  'description: "Looks harmless \\e[2J\\e]0;owned\\a \\e]52;c;ZXZpbA==\\a then \\u202egnp.exe and \\x9b31m"\n' +
+  'description: "Looks harmless \\e[2J\\e]0;owned\\a \\e]52;c;ZXZpbA==\\a then \\u202egnp.exe and \\x9b31m, v1\\u200f-2"\n' +
   'tags: ["\\e[1mbold", plain]\n' +
   '---\n\n' +
   '# Body\n\nA line\twith a tab.\r\nA CRLF line, \x1b[5mblinking\x1b[0m, and a lone \rcarriage return.\n';
@@ -63,7 +66,7 @@ describe('server text shown in a terminal', () => {
         // A terminal's table is cut to its 80 columns; redirected, the whole description is there.
         if (argv[1] !== 'history' && !tty) {
           expect(result.out).toContain('Looks harmless \\u001b[2J\\u001b]0;owned\\u0007');
-          expect(result.out).toContain('\\u202egnp.exe and \\u009b31m');
+          expect(result.out).toContain('\\u202egnp.exe and \\u009b31m, v1\\u200f-2');
           if (argv[1] === 'list') expect(result.out).toContain('\\u001b[1mbold,plain');
         }
       }
@@ -81,6 +84,7 @@ describe('server text shown in a terminal', () => {
       expect(text.code, text.err).toBe(0);
       expect(text.out).not.toMatch(RAW_CONTROL);
       expect(text.out).toContain('\\u001b]0;owned\\u0007');
+      expect(text.out).toContain('v1\\u200f-2');
     }
   });
 
@@ -106,6 +110,25 @@ describe('error output', () => {
       expect(result.err).toContain('  path: a\\u0009b\\u001b[31mred.txt\n');
       expect(result.err).not.toMatch(RAW_CONTROL);
       expect(result.err).not.toContain('\t');
+    }
+  });
+
+  it('files left out of an upload are named with their control characters as escapes', async () => {
+    const folder = path.join(dir, 'link-skill');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      '---\nname: link-skill\ndescription: A folder holding a link with ESC and a bidi mark in its name\n---\nBody\n',
+    );
+    symlinkSync('SKILL.md', path.join(folder, 'link\u001b[2J\u200fmd'));
+    for (const argv of [
+      ['add-skill', folder],
+      ['skills', 'add', folder, folder],
+    ]) {
+      const result = await run(argv, false);
+      expect(`${result.out}${result.err}`).toContain('link\\u001b[2J\\u200fmd');
+      expect(result.out).not.toMatch(RAW_CONTROL);
+      expect(result.err).not.toMatch(RAW_CONTROL);
     }
   });
 

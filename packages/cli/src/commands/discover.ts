@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { CliError, type CliIo, printJson } from '../internal/io.js';
 import { renderTable } from '../internal/table.js';
+import { escapeInlineControls } from '../internal/terminal-text.js';
 
 /** Registers `discover`. */
 export function registerDiscover(program: Command, io: CliIo): void {
@@ -81,7 +82,9 @@ export function registerDiscover(program: Command, io: CliIo): void {
           );
         }
         for (const diagnostic of result.diagnostics) {
-          ctx.print(`${diagnostic.severity} ${diagnostic.kind}: ${diagnostic.message}\n`);
+          ctx.print(
+            `${escapeInlineControls(`${diagnostic.severity} ${diagnostic.kind}: ${diagnostic.message}`)}\n`,
+          );
         }
         io.stderr.write(
           `${result.skills.length} skill${result.skills.length === 1 ? '' : 's'} from ${result.stats.packagesScanned} packages, ${result.diagnostics.length} diagnostic${result.diagnostics.length === 1 ? '' : 's'}\n`,

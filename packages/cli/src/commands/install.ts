@@ -30,6 +30,7 @@ import { withProgress } from '../internal/progress.js';
 import { resolveRemoteSkill } from '../internal/remote-skill.js';
 import { describeState, readFolderState, removeSkillFolder } from '../internal/skill-folder.js';
 import { renderTable } from '../internal/table.js';
+import { escapeInlineControls } from '../internal/terminal-text.js';
 
 /** Skills worked on at once. */
 const SKILL_CONCURRENCY = 4;
@@ -295,7 +296,8 @@ function report(
   }
   // Installed all the same: the agent may still read it, and the registry's name is the one to use.
   for (const o of outcomes) {
-    if (o.warning) ctx.io.stderr.write(`warning: ${o.skill} in ${o.folder}: ${o.warning}\n`);
+    if (o.warning)
+      ctx.io.stderr.write(`warning: ${escapeInlineControls(`${o.skill} in ${o.folder}: ${o.warning}`)}\n`);
   }
   finish(ctx, outcomes, what);
 }

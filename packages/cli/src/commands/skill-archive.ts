@@ -21,6 +21,7 @@ import { withProgress } from '../internal/progress.js';
 import { downloadSkillFiles, resolveRemoteSkill } from '../internal/remote-skill.js';
 import { isSafeRelativePath } from '../internal/skill-folder.js';
 import { renderTable } from '../internal/table.js';
+import { escapeInlineControls } from '../internal/terminal-text.js';
 
 /** Name of the manifest at the top of an export. */
 export const EXPORT_MANIFEST = 'skillport-export.json';
@@ -409,7 +410,8 @@ async function importAction(
         ctx.width,
       ),
     );
-    for (const entry of skipped) ctx.print(`skipped ${entry.path}: ${entry.message}\n`);
+    for (const entry of skipped)
+      ctx.print(`${escapeInlineControls(`skipped ${entry.path}: ${entry.message}`)}\n`);
     ctx.print(
       `${outcomes.length - refused.length} of ${outcomes.length} skills imported from ${file}` +
         (changed.length > 0 ? `; ${changed.length} with a different revision than exported` : '') +

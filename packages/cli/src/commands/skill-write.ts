@@ -11,6 +11,7 @@ import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { withProgress } from '../internal/progress.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
+import { escapeInlineControls } from '../internal/terminal-text.js';
 import {
   type CheckedUpload,
   checkedSource,
@@ -42,6 +43,11 @@ interface WriteResultLike {
 /** `3 files not uploaded` / `1 file not uploaded`. */
 function notUploaded(count: number): string {
   return `${count} file${count === 1 ? '' : 's'} not uploaded`;
+}
+
+/** `skipped <path> <reason>: <message>`: one file left out of an upload. */
+function describeSkipped(file: SkippedFile): string {
+  return `skipped ${file.path} ${file.reason}: ${file.message}`;
 }
 
 /**
@@ -86,9 +92,9 @@ export function printWriteResult(
   );
   for (const warning of result.warnings) {
     const where = warning.line ? `${warning.line}:${warning.column ?? 1} ` : '';
-    ctx.print(`  ${where}warning ${warning.rule} ${warning.message}\n`);
+    ctx.print(escapeInlineControls(`  ${where}warning ${warning.rule} ${warning.message}`) + '\n');
   }
-  for (const file of skipped) ctx.print(`  skipped ${file.path} ${file.reason}: ${file.message}\n`);
+  for (const file of skipped) ctx.print(`  ${escapeInlineControls(describeSkipped(file))}\n`);
 }
 
 export function writeFields(options: WriteOptions) {
@@ -112,7 +118,8 @@ export async function addAction(
   // A folder of skill folders: each folder left out is named on stderr (as the lone-SKILL.md note),
   // so the results table and `-o json` keep their shape.
   const items = await expandInputs(io, raws, {
-    onSkippedFolder: (folder) => io.stderr.write(`note: skipped ${folder.path}: ${folder.message}\n`),
+    onSkippedFolder: (folder) =>
+      io.stderr.write(`note: ${escapeInlineControls(`skipped ${folder.path}: ${folder.message}`)}\n`),
   });
   const client = await ctx.client();
   const only = items[0];
@@ -402,7 +409,7 @@ async function addMany(
     );
     for (const o of outcomes) {
       for (const file of o.skipped)
-        ctx.print(`${o.input}: skipped ${file.path} ${file.reason}: ${file.message}\n`);
+        ctx.print(`${escapeInlineControls(`${o.input}: ${describeSkipped(file)}`)}\n`);
     }
     const count = (r: BulkOutcome['result']) => outcomes.filter((o) => o.result === r).length;
     const skippedTotal = outcomes.reduce((sum, o) => sum + o.skipped.length, 0);

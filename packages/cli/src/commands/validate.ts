@@ -16,6 +16,7 @@ import { createContext } from '../internal/context.js';
 import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { classifyJson, readJsonFile } from '../internal/source.js';
+import { escapeInlineControls } from '../internal/terminal-text.js';
 
 const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
 const NAME_POLICIES: readonly NamePolicy[] = ['strict', 'slug'];
@@ -360,10 +361,13 @@ export function registerValidate(skills: Command, io: CliIo): void {
             const issues = [...result.errors, ...result.warnings].sort(
               (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
             );
-            for (const issue of issues) ctx.print(`${formatIssue(result.file, issue)}\n`);
+            for (const issue of issues)
+              ctx.print(`${escapeInlineControls(formatIssue(result.file, issue))}\n`);
           }
-          for (const link of skipped) ctx.print(`${link.path} warning link_not_followed ${link.reason}\n`);
-          for (const entry of leftOut) ctx.print(`${entry.path} warning not_uploaded ${entry.reason}\n`);
+          for (const link of skipped)
+            ctx.print(`${escapeInlineControls(`${link.path} warning link_not_followed ${link.reason}`)}\n`);
+          for (const entry of leftOut)
+            ctx.print(`${escapeInlineControls(`${entry.path} warning not_uploaded ${entry.reason}`)}\n`);
           io.stderr.write(
             `${results.length} file${results.length === 1 ? '' : 's'} checked: ${results.length - invalid} valid, ${invalid} with errors, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
           );

@@ -1,13 +1,13 @@
 /**
- * Plain-text tables that fit the terminal, rendered by `cli-table3` without borders: columns keep their
- * natural width when they can, and the widest flexible columns are cut (with `…`) until the row fits.
- * Off a TTY nothing is cut. Cell widths are measured by `string-width` (East Asian wide characters take
- * two cells, combining marks none). Control characters in cells are shown as escapes (see
- * {@link oneLine}).
+ * Plain-text tables that fit the terminal, without borders: columns keep their natural width when they
+ * can, and the widest flexible columns are cut (with `…`) until the row fits. Off a TTY nothing is
+ * cut. Cell widths are measured, and cells padded, by one measure, `string-width` (East Asian wide
+ * characters take two cells; combining marks, joiners and Hangul vowel jamo none), so every column
+ * starts at the same cell on every line. Control characters and invisible characters in cells are
+ * shown as escapes (see {@link oneLine}).
  */
-import Table from 'cli-table3';
 import stringWidth from 'string-width';
-import { escapeTerminalControls } from './terminal-text.js';
+import { escapeCellControls } from './terminal-text.js';
 
 export interface Column<Row> {
   header: string;
@@ -19,25 +19,6 @@ export interface Column<Row> {
 
 /** Space between two columns. */
 const GAP = 2;
-
-/** Borderless: no frame, no row lines, columns separated by {@link GAP} spaces. */
-const CHARS = {
-  top: '',
-  'top-mid': '',
-  'top-left': '',
-  'top-right': '',
-  bottom: '',
-  'bottom-mid': '',
-  'bottom-left': '',
-  'bottom-right': '',
-  left: '',
-  'left-mid': '',
-  mid: '',
-  'mid-mid': '',
-  right: '',
-  'right-mid': '',
-  middle: ' '.repeat(GAP),
-} as const;
 
 /** Display width of a string in terminal cells. */
 export function displayWidth(text: string): number {
@@ -61,12 +42,13 @@ export function truncate(text: string, width: number): string {
 
 /**
  * One-line form of a cell: newlines and tabs become spaces, and control characters (ESC, BEL, bidi
- * overrides, …) are shown as `\u001b`-style escapes, so no cell can send a terminal a command.
+ * overrides and marks, …) and zero-width characters that hide text are shown as `\u001b`-style
+ * escapes, so no cell can send a terminal a command, reorder its line or look like another.
  */
 export function oneLine(value: unknown): string {
   if (value === undefined || value === null) return '';
   const text = Array.isArray(value) ? value.join(', ') : String(value);
-  return escapeTerminalControls(text.replace(/\s+/g, ' ').trim());
+  return escapeCellControls(text.replace(/\s+/g, ' ').trim());
 }
 
 /**
@@ -91,25 +73,25 @@ function fitWidths(natural: number[], flexible: boolean[], headers: string[], ma
   return widths;
 }
 
-/** Renders cells with `cli-table3`: borderless, no padding, trailing spaces removed. */
+/**
+ * Lays out cells: each cut to its column when `cut` (a width limit), padded to the column's width as
+ * {@link displayWidth} measures it (right-aligned columns padded on the left), columns separated by
+ * {@link GAP} spaces, trailing spaces removed.
+ */
 function draw(cells: string[][], widths: number[], aligns: Array<'left' | 'right'>, cut: boolean): string {
-  const table = new Table({
-    chars: CHARS,
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
-    colWidths: widths,
-    colAligns: aligns,
-    wordWrap: false,
-    truncate: '…',
-  });
-  for (const row of cells) {
-    // cli-table3 cuts a cell longer than its column; with no limit, columns are wide enough already.
-    table.push(cut ? row.map((cell, i) => truncate(cell, widths[i] ?? 0)) : row);
-  }
-  return `${table
-    .toString()
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')}\n`;
+  const gap = ' '.repeat(GAP);
+  const lines = cells.map((row) =>
+    row
+      .map((cell, i) => {
+        const width = widths[i] ?? 0;
+        const text = cut ? truncate(cell, width) : cell;
+        const pad = ' '.repeat(Math.max(0, width - displayWidth(text)));
+        return aligns[i] === 'right' ? pad + text : text + pad;
+      })
+      .join(gap)
+      .trimEnd(),
+  );
+  return `${lines.join('\n')}\n`;
 }
 
 /**

@@ -7,12 +7,13 @@
  */
 
 /**
- * C0 controls but tab and newline, DEL, C1 controls (U+0080–U+009F, with the 8-bit CSI U+009B), and
- * the bidi embedding, override and isolate characters (U+202A–U+202E, U+2066–U+2069). The marks
- * U+200E/U+200F, which right-to-left text uses and which reorder nothing around them, are kept.
+ * C0 controls but tab and newline, DEL, C1 controls (U+0080–U+009F, with the 8-bit CSI U+009B), the
+ * bidi embedding, override and isolate characters (U+202A–U+202E, U+2066–U+2069) and the bidi marks
+ * (U+061C, U+200E, U+200F): a mark changes the direction of the neutral characters beside it, so
+ * `v1.2\u200f-beta` can read as another text; shown escaped, what is printed is what the text holds.
  * One character class: linear in the text's length.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** `\u001b` for ESC: four hex digits, lower case. */
 function escapeChar(char: string): string {
@@ -33,12 +34,32 @@ export function escapeTerminalControls(text: string): string {
 }
 
 /**
+ * {@link UNSAFE} plus the characters that print as nothing between letters (zero width space, word
+ * joiner and the invisible operators U+2060–U+2064, Mongolian vowel separator, byte order mark): in a
+ * table cell or a one-line value they would make two different texts look alike. The joiners U+200C
+ * and U+200D stay: Persian words and emoji sequences need them.
+ */
+const UNSAFE_CELL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/**
+ * Shows control characters, bidi marks and invisible characters of a one-line `text` (a table cell)
+ * as `\uXXXX` escapes; newlines and tabs, already made spaces by the caller, would be escaped too.
+ * @param text - one line of any text.
+ * @returns the text safe to write to a terminal, every character visible.
+ * @example escapeCellControls('1\u200f-2\u200b') // '1\\u200f-2\\u200b'
+ */
+export function escapeCellControls(text: string): string {
+  return text.replace(UNSAFE_CELL, escapeChar);
+}
+
+/**
  * {@link UNSAFE} plus tab, line feed and carriage return (what cannot appear inside one line), and the
  * characters that print as nothing or as a plain space (no-break and other Unicode spaces, zero width
  * space, line and paragraph separators, byte order mark): in a detail they would hide what was sent.
  */
 const UNSAFE_INLINE =
-  /[\u0000-\u001f\u007f-\u00a0\u00ad\u1680\u180e\u2000-\u200b\u2028-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/g;
+  /[\u0000-\u001f\u007f-\u00a0\u00ad\u061c\u1680\u180e\u2000-\u200b\u200e\u200f\u2028-\u202f\u205f-\u2064\u2066-\u2069\u3000\ufeff]/g;
 
 /**
  * Shows every control character of `text` as a `\uXXXX` escape, tab and line breaks included, and

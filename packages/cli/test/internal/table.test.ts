@@ -76,8 +76,52 @@ describe('control characters in cells', () => {
     ['8-bit CSI and DEL', '\u009b31m\u007f', '\\u009b31m\\u007f'],
     ['bidi override and isolate', 'x\u202egnp.exe\u2066', 'x\\u202egnp.exe\\u2066'],
     ['newlines and tabs become spaces first', 'a\r\n\tb', 'a b'],
+    // Bidi marks reorder the neutral characters around them ("1\u200f-2" reads "2-1" in some
+    // terminals); zero-width characters hide what a cell holds.
+    ['right-to-left and left-to-right marks', 'a\u200fb\u200ec', 'a\\u200fb\\u200ec'],
+    ['Arabic letter mark', 'x\u061cy', 'x\\u061cy'],
+    ['zero width space and word joiner', 'a\u200bb\u2060c', 'a\\u200bb\\u2060c'],
   ])('%s', (_, cell, shown) => {
     expect(renderTable([{ a: cell }], [{ header: 'a', value: (r) => r.a }])).toBe(`A\n${shown}\n`);
     expect(renderPairs([['key', cell]])).toBe(`key  ${shown}\n`);
+  });
+});
+
+describe('cell widths', () => {
+  // Each cell is padded by its width as a terminal shows it, so every column starts at the same cell
+  // on every line; nothing is cut when there is no width limit.
+  it.each([
+    ['zero width joiner (emoji sequence)', '👩\u200d💻 dev'],
+    ['zero width non-joiner (Persian)', 'می\u200cخواهم'],
+    ['combining mark', 'cafe\u0301 ok'],
+    ['Hangul jamo', '\u1100\u1161\u11a8 word'],
+    ['wide characters', '技能 skill'],
+  ])('%s', (_, cell) => {
+    const rows = [
+      { a: cell, b: 'end' },
+      { a: 'plain', b: 'end' },
+    ];
+    const out = renderTable(rows, [
+      { header: 'a', value: (r: (typeof rows)[number]) => r.a },
+      { header: 'b', value: (r: (typeof rows)[number]) => r.b },
+    ]);
+    const lines = out.trimEnd().split('\n');
+    expect(lines[1]?.startsWith(cell)).toBe(true);
+    // "B" ends the header where "end" ends the rows, two cells earlier.
+    const ends = lines.map((line, i) => displayWidth(line) + (i === 0 ? 2 : 0));
+    expect(new Set(ends).size, out).toBe(1);
+    const pairs = renderPairs([
+      ['k', cell],
+      ['key', 'x'],
+    ]);
+    expect(pairs).toBe(`k    ${cell}\nkey  x\n`);
+  });
+
+  it('a cell with a right-to-left mark is escaped, not cut, without a width limit', () => {
+    const out = renderTable(
+      [{ tags: '\u200ftag,b' }, { tags: 'x' }],
+      [{ header: 'tags', value: (r: { tags: string }) => r.tags }],
+    );
+    expect(out).toBe('TAGS\n\\u200ftag,b\nx\n');
   });
 });
