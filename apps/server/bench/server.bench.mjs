@@ -20,7 +20,8 @@
 // BENCH_SKILLS (10000), BENCH_SKILLS_LARGE (100000 on SQLite; 0 = skip), BENCH_PG_SKILLS_LARGE
 // (0 = skip, the default; e.g. 100000: real skills, the SQLite seed of that count imported as below —
 // 13 minutes (more on busy cores) the first time, a copy of the kept cluster afterwards),
-// BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), SKILLPORT_CORPUS_LARGE (corpus folder),
+// BENCH_SECONDS per scenario (5), BENCH_CONNECTIONS (10), BENCH_WRITE_WARMUP_SECONDS (2: unmeasured
+// adds before the add and folder-add rows, then their jobs drained), SKILLPORT_CORPUS_LARGE (corpus folder),
 // BENCH_FIND_WRITES (2: writes per second of `findw`, find with BENCH_CONNECTIONS connections while
 // a background client alternately adds a skill and updates a seeded one, and of `getw`, get at
 // level 0 under the same writes; their CPU column includes the writes), BENCH_SERVE (`cli`, the default: the server starts as the README runs it,
@@ -96,6 +97,11 @@ const SKILLS_LARGE = Number(process.env.BENCH_SKILLS_LARGE ?? 100_000);
 const PG_SKILLS_LARGE = Number(process.env.BENCH_PG_SKILLS_LARGE ?? 0);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/**
+ * Seconds of unmeasured adds before the add and folder-add rows (BENCH_WRITE_WARMUP_SECONDS, 2): no
+ * row before them runs the write path, so without it their 5 s would partly measure V8 compiling it.
+ */
+const WRITE_WARMUP_SECONDS = Number(process.env.BENCH_WRITE_WARMUP_SECONDS ?? 2);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',').map((e) => e.trim());
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 // How the measured server starts: `cli` = `skillport serve` from the built CLI (as the README runs it:
@@ -263,16 +269,35 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** Waits (up to 600 s) until the server's processing jobs have run; false when it did not answer 200. */
+async function waitForJobs(url) {
+  const waited = await fetch(`${url}/api/v1/system/wait`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ timeout: 600 }),
+  });
+  await waited.arrayBuffer();
+  return waited.ok;
+}
+
 /**
- * Runs one autocannon scenario against the process `pid`: every response's latency is kept (304s
- * too), statuses other than `expect` are counted as errors.
+ * Drives one scenario with autocannon against the process `pid`: every response's latency is kept
+ * (304s too), statuses other than `expect` are counted as errors. `drain` (writes): the CPU time
+ * counted also covers the processing jobs the requests left queued, run to the end (`POST
+ * /api/v1/system/wait`), so a server that defers work to its jobs is not measured as cheaper than one
+ * that does it in the request. `warmupSeconds`: the same requests run that long first, unmeasured.
  */
-/**
- * Drives one scenario with autocannon. `drain` (writes): the CPU time counted also covers the
- * processing jobs the requests left queued, run to the end (`POST /api/v1/system/wait`), so a server
- * that defers work to its jobs is not measured as cheaper than one that does it in the request.
- */
-async function run(pid, options, expect = [200], { drain = false } = {}) {
+async function run(pid, options, expect = [200], { drain = false, warmupSeconds = 0 } = {}) {
+  if (warmupSeconds > 0) {
+    // Not measured: the same requests first, so V8 has compiled the path (a server's steady state,
+    // not its first seconds), and their jobs run to the end before the timed window starts.
+    await new Promise((resolve, reject) => {
+      autocannon({ connections: CONNECTIONS, ...options, duration: warmupSeconds }, (error, out) =>
+        error ? reject(error) : resolve(out),
+      );
+    });
+    if (drain) await waitForJobs(options.url);
+  }
   const before = cpuMs(pid);
   const latencies = [];
   let unexpected = 0;
@@ -285,15 +310,7 @@ async function run(pid, options, expect = [200], { drain = false } = {}) {
       if (!expect.includes(status)) unexpected++;
     });
   });
-  if (drain) {
-    const waited = await fetch(`${options.url}/api/v1/system/wait`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ timeout: 600 }),
-    });
-    if (!waited.ok) unexpected++;
-    await waited.arrayBuffer();
-  }
+  if (drain && !(await waitForJobs(options.url))) unexpected++;
   latencies.sort((a, b) => a - b);
   const seconds = result.duration || SECONDS;
   return {
@@ -1035,7 +1052,7 @@ async function benchEngine(engine, ceiling) {
       'add',
       SKILLS,
       'add inline SKILL.md',
-      () => run(pid, addScenario(server.url), [200], { drain: true }),
+      () => run(pid, addScenario(server.url), [200], { drain: true, warmupSeconds: WRITE_WARMUP_SECONDS }),
       {
         label: 'add ≥ 1000 req/s',
         pass: (r) => r.rps >= 1000,
@@ -1046,7 +1063,10 @@ async function benchEngine(engine, ceiling) {
       SKILLS,
       'folder add (zip upload + add), adds/s',
       async () => {
-        const folder = await run(pid, folderAddScenario(server.url), [200], { drain: true });
+        const folder = await run(pid, folderAddScenario(server.url), [200], {
+          drain: true,
+          warmupSeconds: WRITE_WARMUP_SECONDS,
+        });
         // Two requests per folder add (upload, add): the rate and CPU are per folder added.
         folder.rps /= 2;
         folder.cpuUs *= 2;
