@@ -90,6 +90,8 @@ export type SkillRestoreParams = JsonBody<'/api/v1/skills/{name}/restore', 'post
 export type SkillRestoreResult = ResultOf<'/api/v1/skills/{name}/restore', 'post'>;
 /** Result of `POST /api/v1/resources/temp_upload` (see the OpenAPI document). */
 export type TempUploadResult = ResultOf<'/api/v1/resources/temp_upload', 'post'>;
+/** Result of `DELETE /api/v1/resources/temp_upload/{temp_file_id}` (see the OpenAPI document). */
+export type TempUploadReleaseResult = ResultOf<'/api/v1/resources/temp_upload/{temp_file_id}', 'delete'>;
 /** Result of `GET /api/v1/tasks/{task_id}` (see the OpenAPI document). */
 export type TaskGetResult = ResultOf<'/api/v1/tasks/{task_id}', 'get'>;
 /** Query of `GET /api/v1/tasks` (`task_type`, `status`, `resource_id`, `limit`). */

@@ -160,6 +160,7 @@ export type {
   ReadyResult,
   ServerLimitsResult,
   TaskResult,
+  TempUploadReleaseResult,
   TempUploadResult,
   WaitRequest,
 } from './wire/system.js';
@@ -169,6 +170,7 @@ export {
   ServerLimitsSchema,
   TaskResultSchema,
   TempUploadFormSchema,
+  TempUploadReleaseResultSchema,
   TempUploadResultSchema,
   WaitRequestSchema,
 } from './wire/system.js';

@@ -68,6 +68,7 @@ const CORE_EXPORTS = [
   'TelemetryRequestSchema',
   'TelemetrySchema',
   'TempUploadFormSchema',
+  'TempUploadReleaseResultSchema',
   'TempUploadResultSchema',
   'USER_ID_PATTERN',
   'UserResultSchema',

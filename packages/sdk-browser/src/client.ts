@@ -32,6 +32,7 @@ import type {
   TaskGetResult,
   TaskListParams,
   TaskListResult,
+  TempUploadReleaseResult,
   TempUploadResult,
 } from '@skillport/spec';
 import ky, { HTTPError, type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
@@ -46,7 +47,7 @@ import {
   type SkillSource,
   type UpdateSkillOptions,
 } from './client-options.js';
-import { LocalError, NetworkError, TimeoutError } from './errors.js';
+import { ApiError, LocalError, NetworkError, TimeoutError } from './errors.js';
 import { errorFromResponse, parseJson, unwrapResult } from './internal/envelope.js';
 import {
   anySignal,
@@ -166,6 +167,11 @@ export class AsyncHTTPClient {
    *   upload, sending nothing again. A successful add consumes the id; one the server refused (a bad
    *   name, a missing `skills` entry) keeps it, so the same upload can be added again.
    *
+   * An upload this method makes itself (for a `Blob` or a picked folder) is released again when the
+   * server refuses the add (a 4xx answer, or 507), so a refused input does not count toward the
+   * account's temp-upload quota until it expires; after a network error or a timeout it is kept (the
+   * add may still be running on the server).
+   *
    * @param source - the skill, see above.
    * @param options - `wait` (default false), `timeout` (seconds, with `wait`), `target_uri` (default the
    *   caller's user root), `telemetry`, `source_metadata`, `filename`, `idempotencyKey` (sent as
@@ -179,13 +185,14 @@ export class AsyncHTTPClient {
    */
   async addSkill(source: SkillSource, options: AddSkillOptions = {}): Promise<SkillAddResult> {
     const { signal, filename, idempotencyKey, ...fields } = options;
-    const body = await this.#contentFields(source, filename, signal);
-    return this.#request<SkillAddResult>('POST', 'api/v1/skills', {
-      json: { ...body, ...fields },
-      headers: writeHeaders(undefined, idempotencyKey),
-      timeout: this.#waitTimeout(fields.wait, fields.timeout),
-      signal,
-    });
+    return this.#writeFrom(source, filename, signal, (body) =>
+      this.#request<SkillAddResult>('POST', 'api/v1/skills', {
+        json: { ...body, ...fields },
+        headers: writeHeaders(undefined, idempotencyKey),
+        timeout: this.#waitTimeout(fields.wait, fields.timeout),
+        signal,
+      }),
+    );
   }
 
   /**
@@ -323,13 +330,15 @@ export class AsyncHTTPClient {
     options: UpdateSkillOptions = {},
   ): Promise<SkillUpdateResult> {
     const { signal, filename, ifMatch, idempotencyKey, ...fields } = options;
-    const body = await this.#contentFields(source, filename, signal);
-    return this.#request<SkillUpdateResult>('PUT', `api/v1/skills/${this.#segment(name, 'name', 'PUT')}`, {
-      json: { ...body, ...fields },
-      headers: writeHeaders(ifMatch, idempotencyKey),
-      timeout: this.#waitTimeout(fields.wait, fields.timeout),
-      signal,
-    });
+    const path = `api/v1/skills/${this.#segment(name, 'name', 'PUT')}`;
+    return this.#writeFrom(source, filename, signal, (body) =>
+      this.#request<SkillUpdateResult>('PUT', path, {
+        json: { ...body, ...fields },
+        headers: writeHeaders(ifMatch, idempotencyKey),
+        timeout: this.#waitTimeout(fields.wait, fields.timeout),
+        signal,
+      }),
+    );
   }
 
   /**
@@ -477,6 +486,20 @@ export class AsyncHTTPClient {
       body: form,
       signal: options.signal,
     });
+  }
+
+  /**
+   * Releases a temp upload that will not be used: the server deletes it at once, so it no longer
+   * counts toward the account's temp-upload quota (an add or update the server refused leaves its
+   * upload for a retry until it expires, 12 h by default).
+   * @param tempFileId - the `temp_file_id` of {@link tempUpload}.
+   * @returns `{temp_file_id, released: true}`.
+   * @throws NotFoundError when the upload is unknown, expired, already used or of another account.
+   * @see the OpenAPI document: `DELETE /api/v1/resources/temp_upload/{temp_file_id}`
+   */
+  async releaseTempUpload(tempFileId: string, options: CallOptions = {}): Promise<TempUploadReleaseResult> {
+    const path = `api/v1/resources/temp_upload/${this.#segment(tempFileId, 'tempFileId', 'DELETE')}`;
+    return this.#request<TempUploadReleaseResult>('DELETE', path, { signal: options.signal });
   }
 
   /**
@@ -663,27 +686,52 @@ export class AsyncHTTPClient {
     return Math.min(Math.max(this.#timeout, wanted), 2_147_483_647);
   }
 
+  /**
+   * Sends an add or update of `source` with `send`. When this call made a temp upload for it (a Blob
+   * or a picked folder) and the server refused the write, the upload is released before the error is
+   * rethrown: nobody else knows its id, so it could only wait for its expiry, counted toward the
+   * account's temp-upload quota. A caller's own `{temp_file_id}` is left alone (kept for a retry).
+   */
+  async #writeFrom<T>(
+    source: SkillSource,
+    filename: string | undefined,
+    signal: AbortSignal | undefined,
+    send: (body: { data: SkillData } | { temp_file_id: string }) => Promise<T>,
+  ): Promise<T> {
+    const { body, uploaded } = await this.#contentFields(source, filename, signal);
+    try {
+      return await send(body);
+    } catch (error) {
+      if (uploaded && isRefusal(error)) {
+        // Best effort: a server without the release route, or an upload gone already, changes nothing.
+        await this.releaseTempUpload((body as { temp_file_id: string }).temp_file_id).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  /** The request fields for `source`, and whether a temp upload was made for them here. */
   async #contentFields(
     source: SkillSource,
     filename: string | undefined,
     signal: AbortSignal | undefined,
-  ): Promise<{ data: SkillData } | { temp_file_id: string }> {
+  ): Promise<{ body: { data: SkillData } | { temp_file_id: string }; uploaded: boolean }> {
     if (Array.isArray(source)) {
       const zip = await zipSkillFiles(source);
-      const uploaded = await this.tempUpload(zip, {
+      const result = await this.tempUpload(zip, {
         filename: filename ?? 'skill.zip',
         ...(signal ? { signal } : {}),
       });
-      return { temp_file_id: uploaded.temp_file_id };
+      return { body: { temp_file_id: result.temp_file_id }, uploaded: true };
     }
-    if (isTempUploadRef(source)) return { temp_file_id: source.temp_file_id };
+    if (isTempUploadRef(source)) return { body: { temp_file_id: source.temp_file_id }, uploaded: false };
     if (isBlob(source)) {
       const name =
         filename ?? (typeof File !== 'undefined' && source instanceof File ? source.name : 'upload.bin');
-      const uploaded = await this.tempUpload(source, { filename: name, ...(signal ? { signal } : {}) });
-      return { temp_file_id: uploaded.temp_file_id };
+      const result = await this.tempUpload(source, { filename: name, ...(signal ? { signal } : {}) });
+      return { body: { temp_file_id: result.temp_file_id }, uploaded: true };
     }
-    return { data: source as SkillData };
+    return { body: { data: source as SkillData }, uploaded: false };
   }
 
   /** Caller text as one URL path segment; refused (no request sent) when it could leave its segment. */
@@ -785,6 +833,16 @@ function closedError(call: string): LocalError {
     `${call}: the client is closed (close() was called); create a new client to send requests`,
     { details: { reason: 'closed' } },
   );
+}
+
+/**
+ * True when the server answered a write with a refusal, so nothing was stored and nothing is still
+ * running: a 4xx (a request timeout, 408, aside: the write may go on) or 507 (a quota). A 5xx or a
+ * network error or timeout may leave a write in progress, which a release would make fail.
+ */
+function isRefusal(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  return (error.status >= 400 && error.status < 500 && error.status !== 408) || error.status === 507;
 }
 
 /**

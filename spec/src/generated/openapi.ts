@@ -155,6 +155,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/resources/temp_upload/{temp_file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Release a temp upload that will not be used
+         * @description Deletes an unused temp upload of the caller's account before it expires, so it no longer counts toward the temp-upload quota: e.g. after the add or update naming it was refused (a refused write leaves the upload for a retry). Unknown, expired, already used, or of another account → 404 `NOT_FOUND` (`details {type: "temp_file", resource}`); nothing is deleted.
+         */
+        delete: operations["releaseTempUpload"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/skills": {
         parameters: {
             query?: never;
@@ -1892,6 +1912,31 @@ export interface components {
              */
             upload_mode?: "local" | "shared";
         };
+        /** @description Success envelope (HTTP 200): `{status: "ok", result: TempUploadReleaseResult, telemetry?, time}`; `telemetry` only when the request asked for it */
+        TempUploadReleaseResponse: {
+            result: components["schemas"]["TempUploadReleaseResult"];
+            /**
+             * @description Always `ok` for a 2xx response
+             * @enum {string}
+             */
+            status: "ok";
+            telemetry?: components["schemas"]["Telemetry"];
+            /** @description Server time spent on the request, seconds (float) */
+            time: number;
+        };
+        /** @description Result of releasing a temp upload */
+        TempUploadReleaseResult: {
+            /**
+             * @description Always true: the upload is deleted and no longer counts toward the temp-upload quota
+             * @enum {boolean}
+             */
+            released: true;
+            /**
+             * @description The temp upload released
+             * @example tmp_5d41402abc4b2a76b9719d911017c592
+             */
+            temp_file_id: string;
+        };
         /** @description Success envelope (HTTP 200): `{status: "ok", result: TempUploadResult, telemetry?, time}`; `telemetry` only when the request asked for it */
         TempUploadResponse: {
             result: components["schemas"]["TempUploadResult"];
@@ -3061,6 +3106,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TempUploadResponse"];
+                };
+            };
+            /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PERMISSION_DENIED, or RESOURCE_EXHAUSTED when an add or a restore of a deleted skill would pass the account's skill limit (`details {reason: "account_skill_limit", limit, used, setting}`; `SKILLPORT_ACCOUNT_MAX_SKILLS`); nothing was changed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: rate limit, too many wrong API keys from this address or with this key prefix, or (find) too many finds at once with this key (`details.reason` `finds_in_flight`, `SKILLPORT_MAX_FINDS_PER_KEY`); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL or PROCESSING_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: retry after `Retry-After` seconds — the database is locked by another connection (`details.reason` `database_locked`), every worker thread is busy (`workers_busy`), or the server is shutting down */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RESOURCE_EXHAUSTED: the server is out of disk space (`details.reason` `storage_full`), or the write would pass the caller's account quota (`account_quota`) or temp-upload quota (`temp_upload_quota`, with `details {limit, used, size, setting}` in bytes); nothing was changed */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    releaseTempUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id returned by `POST /api/v1/resources/temp_upload` */
+                temp_file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TempUploadReleaseResponse"];
                 };
             };
             /** @description INVALID_ARGUMENT, INVALID_URI or SKILL_INVALID */

@@ -1,13 +1,20 @@
 /**
- * `POST /api/v1/resources/temp_upload` (see the OpenAPI document): multipart `file` (+ `upload_mode`).
+ * `POST /api/v1/resources/temp_upload` (see the OpenAPI document): multipart `file` (+ `upload_mode`);
+ * `DELETE /api/v1/resources/temp_upload/{temp_file_id}` releases an upload that will not be used.
  */
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { SkillportError, TempUploadFormSchema, TempUploadResultSchema } from '@skillport/core';
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  SkillportError,
+  TempUploadFormSchema,
+  TempUploadReleaseResultSchema,
+  TempUploadResultSchema,
+} from '@skillport/core';
 import { quotaBytes } from '../config.js';
 import type { AppEnv } from '../http/context.js';
 import { okBody } from '../http/envelope.js';
 import { streamMultipart, uploadedBytes } from '../http/multipart-stream.js';
 import type { ServiceDeps } from '../services/deps.js';
+import { tempUploadGone } from '../store/write-checks.js';
 import { errorResponses, okResponse } from './common.js';
 
 const tempUploadRoute = createRoute({
@@ -34,7 +41,33 @@ const tempUploadRoute = createRoute({
   },
 });
 
-/** Registers the temp upload route. */
+const releaseTempUploadRoute = createRoute({
+  method: 'delete',
+  path: '/api/v1/resources/temp_upload/{temp_file_id}',
+  operationId: 'releaseTempUpload',
+  tags: ['resources'],
+  summary: 'Release a temp upload that will not be used',
+  description:
+    "Deletes an unused temp upload of the caller's account before it expires, so it no longer counts " +
+    'toward the temp-upload quota: e.g. after the add or update naming it was refused (a refused write ' +
+    'leaves the upload for a retry). Unknown, expired, already used, or of another account → 404 ' +
+    '`NOT_FOUND` (`details {type: "temp_file", resource}`); nothing is deleted.',
+  request: {
+    params: z.object({
+      temp_file_id: z.string().meta({
+        param: { name: 'temp_file_id', in: 'path' },
+        description: 'Id returned by `POST /api/v1/resources/temp_upload`',
+        example: 'tmp_5d41402abc4b2a76b9719d911017c592',
+      }),
+    }),
+  },
+  responses: {
+    ...okResponse(TempUploadReleaseResultSchema, 'TempUploadReleaseResponse', 'Released'),
+    ...errorResponses,
+  },
+});
+
+/** Registers the temp upload routes. */
 export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
   // The multipart body is parsed as it arrives, ahead of the form validator (which then reads the
   // parsed form instead of buffering and parsing the whole body in one pass).
@@ -77,5 +110,14 @@ export function registerResourceRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDe
     // The add that uses it (usually next) takes the bytes from here instead of the store.
     deps.recentUploads.remember({ id, ...upload });
     return c.json(okBody(c, { temp_file_id: id }), 200);
+  });
+  app.openapi(releaseTempUploadRoute, async (c) => {
+    const { temp_file_id: id } = c.req.valid('param');
+    const identity = c.get('identity');
+    const now = deps.now();
+    // The copy this process keeps for the next add goes too (the store stays the authority).
+    deps.recentUploads.take(identity.accountId, id, now);
+    if (!(await deps.store.releaseTempUpload(identity.accountId, id, now))) throw tempUploadGone(id);
+    return c.json(okBody(c, { temp_file_id: id, released: true as const }), 200);
   });
 }

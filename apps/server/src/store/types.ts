@@ -783,6 +783,12 @@ export interface Store {
    * null when unknown, expired or of another account.
    */
   getTempUpload(accountId: string, id: string, now: number): Promise<TempUploadRecord | null>;
+  /**
+   * Deletes the upload without reading it (its owner gives it up before it expires, so it no longer
+   * counts toward the temp-upload quota). True when an unexpired upload of that account was deleted;
+   * false when unknown, expired, already used or of another account (one of another account is kept).
+   */
+  releaseTempUpload(accountId: string, id: string, now: number): Promise<boolean>;
   purgeExpiredUploads(now: number): Promise<number>;
 
   // Idempotency-Key (POST/PUT retried by a client that lost the reply)

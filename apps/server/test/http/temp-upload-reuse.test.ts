@@ -1,6 +1,6 @@
 // A folder add (upload, then add with its temp_file_id) takes the upload's bytes from this process
 // when it made the upload, but the store stays the authority: an upload used up or gone in the store
-// is refused as before, and a refused add leaves the upload for a retry.
+// is refused as before, and a refused add leaves the upload for a retry — or for its owner to release.
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TEST_ENGINE } from '../helpers/engine.js';
@@ -61,5 +61,36 @@ describe(`${TEST_ENGINE} folder add from an upload made through this server`, ()
     const retry = await add(id);
     expect(retry.status, retry.text).toBe(400);
     expect(retry.json.error.code).toBe(first.json.error.code);
+  });
+
+  test('releasing an unused upload deletes it at once: no longer counted, no longer usable', async () => {
+    const id = await upload(folder('Refused Then Released'));
+    const refused = await add(id);
+    expect(refused.status, refused.text).toBe(400);
+    const before = await t.server.store.accountUsage('default', Date.now());
+    expect(before.tempUploadBytes).toBeGreaterThan(0);
+    const released = await t.request('DELETE', `/api/v1/resources/temp_upload/${id}`);
+    expect(released.status, released.text).toBe(200);
+    expect(released.json.result).toEqual({ temp_file_id: id, released: true });
+    expect(await t.server.store.getTempUpload('default', id, Date.now())).toBeNull();
+    const after = await t.server.store.accountUsage('default', Date.now());
+    expect(after.tempUploadBytes).toBeLessThan(before.tempUploadBytes);
+    // Gone for an add, and for a second release.
+    const retry = await add(id);
+    expect(retry.status, retry.text).toBe(404);
+    const again = await t.request('DELETE', `/api/v1/resources/temp_upload/${id}`);
+    expect(again.status, again.text).toBe(404);
+    expect(again.json.error).toMatchObject({
+      code: 'NOT_FOUND',
+      details: { type: 'temp_file', resource: id },
+    });
+  });
+
+  test('an upload of another account is not released', async () => {
+    const id = await upload(folder('kept-for-owner'));
+    expect(await t.server.store.releaseTempUpload('other-account', id, Date.now())).toBe(false);
+    expect(await t.server.store.getTempUpload('default', id, Date.now())).not.toBeNull();
+    const res = await add(id);
+    expect(res.status, res.text).toBe(200);
   });
 });

@@ -44,6 +44,19 @@ export const TempUploadResultSchema = z
   })
   .meta({ id: 'TempUploadResult', description: 'Result of temp upload' });
 
+/** Result of `DELETE /api/v1/resources/temp_upload/{temp_file_id}`. */
+export const TempUploadReleaseResultSchema = z
+  .object({
+    temp_file_id: z.string().meta({
+      description: 'The temp upload released',
+      example: 'tmp_5d41402abc4b2a76b9719d911017c592',
+    }),
+    released: z.literal(true).meta({
+      description: 'Always true: the upload is deleted and no longer counts toward the temp-upload quota',
+    }),
+  })
+  .meta({ id: 'TempUploadReleaseResult', description: 'Result of releasing a temp upload' });
+
 /** Result of `GET /api/v1/tasks/{task_id}`. */
 export const TaskResultSchema = z
   .object({
@@ -271,6 +284,7 @@ export const ReadyResultSchema = z
   });
 
 export type TempUploadResult = z.infer<typeof TempUploadResultSchema>;
+export type TempUploadReleaseResult = z.infer<typeof TempUploadReleaseResultSchema>;
 export type TaskResult = z.infer<typeof TaskResultSchema>;
 export type WaitRequest = z.infer<typeof WaitRequestSchema>;
 export type HealthResult = z.infer<typeof HealthResultSchema>;

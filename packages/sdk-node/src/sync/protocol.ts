@@ -22,6 +22,7 @@ export const SYNC_METHODS = [
   'restoreSkill',
   'listChanges',
   'tempUpload',
+  'releaseTempUpload',
   'getTask',
   'listTasks',
   'cancelTask',

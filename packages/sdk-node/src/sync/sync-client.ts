@@ -46,6 +46,7 @@ import type {
   TaskGetResult,
   TaskListParams,
   TaskListResult,
+  TempUploadReleaseResult,
   TempUploadResult,
 } from '@skillport/spec';
 import type { SyncClientOptions, SyncMethod, WorkerFn, WorkerReply } from './protocol.js';
@@ -203,6 +204,10 @@ export class SyncHTTPClient {
     options: { filename?: string; upload_mode?: 'local' | 'shared' } = {},
   ): TempUploadResult {
     return this.#run('tempUpload', [file, options]);
+  }
+  /** Releases a temp upload that will not be used; see `AsyncHTTPClient.releaseTempUpload`. */
+  releaseTempUpload(tempFileId: string): TempUploadReleaseResult {
+    return this.#run('releaseTempUpload', [tempFileId]);
   }
   /** Reads a task; see `AsyncHTTPClient.getTask`. */
   getTask(taskId: string): TaskGetResult {

@@ -223,6 +223,21 @@ export async function takeTempUpload(
   return liveTempUpload(rows[0], now);
 }
 
+/** `Store.releaseTempUpload`: deletes the account's upload in one statement; true when it had not expired. */
+export async function releaseTempUpload(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  now: number,
+): Promise<boolean> {
+  if (id.includes('\u0000')) return false;
+  const result = await db.query(
+    'DELETE FROM temp_uploads WHERE id = $1 AND account_id = $2 AND expires_at > $3',
+    [id, accountId, now],
+  );
+  return (result.rowCount ?? 0) > 0;
+}
+
 /** `Store.purgeExpiredUploads`: deletes uploads whose expiry has passed; returns how many. */
 export async function purgeExpiredUploads(db: Queryable, now: number): Promise<number> {
   const result = await db.query('DELETE FROM temp_uploads WHERE expires_at <= $1', [now]);

@@ -420,6 +420,9 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
     async takeTempUpload(accountId, id, at) {
       return accounts.takeTempUpload(await ready(), accountId, id, at);
     },
+    async releaseTempUpload(accountId, id, at) {
+      return accounts.releaseTempUpload(await ready(), accountId, id, at);
+    },
     async getTempUpload(accountId, id, at) {
       return accounts.getTempUpload(await ready(), accountId, id, at);
     },

@@ -213,6 +213,14 @@ export function takeTempUploadTx(
   return liveTempUpload(row, now);
 }
 
+/** `Store.releaseTempUpload`: deletes the account's upload; true when it had not expired. */
+export function releaseTempUpload(conn: Connection, accountId: string, id: string, now: number): boolean {
+  const { changes } = conn
+    .stmt('DELETE FROM temp_uploads WHERE id = ? AND account_id = ? AND expires_at > ?')
+    .run(id, accountId, now);
+  return changes > 0;
+}
+
 /** `Store.purgeExpiredUploads`: deletes uploads whose expiry has passed; returns how many. */
 export function purgeExpiredUploads(conn: Connection, now: number): number {
   return conn.stmt('DELETE FROM temp_uploads WHERE expires_at <= ?').run(now).changes;

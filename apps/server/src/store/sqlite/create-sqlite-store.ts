@@ -527,6 +527,9 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     async takeTempUpload(accountId, id, at) {
       return write(() => accounts.takeTempUploadTx(conn, accountId, id, at));
     },
+    async releaseTempUpload(accountId, id, at) {
+      return write(() => accounts.releaseTempUpload(conn, accountId, id, at));
+    },
     async getTempUpload(accountId, id, at) {
       return accounts.getTempUpload(conn, accountId, id, at);
     },

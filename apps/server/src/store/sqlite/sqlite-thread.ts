@@ -161,6 +161,7 @@ const THREAD_METHODS = [
   'accountUsage',
   'takeTempUpload',
   'getTempUpload',
+  'releaseTempUpload',
   'purgeExpiredUploads',
   'reserveIdempotencyKey',
   'finishIdempotencyKey',
