@@ -380,7 +380,11 @@ export async function restoreSkill(
     ...(ifMatch !== undefined ? { ifMatch } : {}),
     quotaBytes: quotaBytes(deps.limits.accountQuotaMb),
     maxSkills: deps.limits.accountMaxSkills,
-    task: { type: match.live === null ? 'add_skill' : 'update_skill', userId: identity.userId },
+    task: {
+      type: match.live === null ? 'add_skill' : 'update_skill',
+      userId: identity.userId,
+      ...(body.wait === true ? { interactive: true } : {}),
+    },
   });
   deps.kickJobs();
   await applyRetention(

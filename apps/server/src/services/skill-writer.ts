@@ -269,7 +269,12 @@ export async function writeSkill(
     ...(source.tempUploadId !== undefined ? { tempUploadId: source.tempUploadId } : {}),
     quotaBytes: quotaBytes(deps.limits.accountQuotaMb),
     maxSkills: deps.limits.accountMaxSkills,
-    task: { type: mode.action === 'update' ? 'update_skill' : 'add_skill', userId: identity.userId },
+    task: {
+      type: mode.action === 'update' ? 'update_skill' : 'add_skill',
+      userId: identity.userId,
+      // A write that waits for its job runs it ahead of backlogs (see `taskPriority`).
+      ...(body.wait === true ? { interactive: true } : {}),
+    },
   };
   if (deps.processAtWrite) {
     // The overview the job would render (`createPooledSummarizer`), from the same fields. Should that

@@ -86,6 +86,22 @@ export interface SkillRecord extends SkillMetadata {
 }
 
 export type TaskType = 'add_skill' | 'update_skill';
+
+/**
+ * The `priority` column of a new job: 0 when its write waits for it (`task.interactive`), else 1.
+ * Jobs run in a fair order: each user has two lanes (waiting writes, everything else), and a new job
+ * takes the round after its lane's last waiting job, or the round under way when its lane has none
+ * waiting; jobs run by round, in a round the waiting writes first, then in enqueue order. So one
+ * user's backlog of thousands of jobs takes thousands of rounds while every other lane (another
+ * user's writes, or the same user's waiting writes) runs in the round under way — and the backlog
+ * still gets a job in every round. Retries and released jobs run when due, before new jobs.
+ *
+ * @param task - the write's task
+ * @returns 0 (interactive) or 1 (background)
+ */
+export function taskPriority(task: { interactive?: boolean }): 0 | 1 {
+  return task.interactive === true ? 0 : 1;
+}
 export type TaskStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /** A full replacement of one skill, committed atomically with its processing job. */
@@ -126,8 +142,12 @@ export interface SkillWrite extends SkillMetadata {
    * the write's transaction, serialised per account on every engine.
    */
   maxSkills?: number;
-  /** The processing job enqueued in the same transaction. */
-  task: { type: TaskType; userId: string };
+  /**
+   * The processing job enqueued in the same transaction. `interactive`: the write waits for its job
+   * (`wait=true`), so the job goes before other work of its round in the fair order (see
+   * {@link taskPriority}); default false.
+   */
+  task: { type: TaskType; userId: string; interactive?: boolean };
   /**
    * The processing already done while writing: the L1 overview rendered from this very content. The
    * store writes it with the skill (`overview`, the `.overview.md` file, the search row) in the same
@@ -664,8 +684,10 @@ export interface Store {
   // processing jobs (L1 overview + search index), safe across replicas (see TaskLease)
   /**
    * Claims one runnable task for `options.owner` with a lease of `options.leaseMs`: a task `running`
-   * whose lease expired before `now` (its replica died or stalled: taken over), else the oldest
-   * `pending` task whose `runAt` has come. The task becomes `running` and `attempts` grows by one.
+   * whose lease expired before `now` (its replica died or stalled: taken over), else the retry or
+   * released task whose `runAt` came first, else the next new task in the fair order (see
+   * {@link taskPriority}). The task becomes `running` and `attempts` grows by one. Each step is an
+   * index probe, however many tasks are pending.
    * Two replicas never hold the same task at once (SQLite: one write transaction; PostgreSQL:
    * `FOR UPDATE SKIP LOCKED`).
    *

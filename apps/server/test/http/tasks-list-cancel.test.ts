@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
+/** A lease for claiming tasks by hand (this server runs no job runner). */
+const CLAIM = { owner: 'test-claimer', leaseMs: 60_000 };
+
 const md = (name: string) => `---\nname: ${name}\ndescription: A skill for the task list tests\n---\nbody\n`;
 
 describe('with jobs running', () => {
@@ -150,5 +153,31 @@ describe('with no job runner (tasks stay pending)', () => {
     await t.request('DELETE', '/api/v1/skills/short-lived');
     const task = await t.request('GET', `/api/v1/tasks/${add.json.result.task_id}`);
     expect(task.json.result.resource_id).toBeNull();
+  });
+
+  test("a write that waits has its job run ahead of the user's own backlog of writes", async () => {
+    const backlog: string[] = [];
+    for (const name of ['queued-a', 'queued-b', 'queued-c']) {
+      const add = await t.request('POST', '/api/v1/skills', { body: { data: md(name) } });
+      backlog.push(add.json.result.task_id);
+    }
+    // Nothing runs jobs here: the wait runs out, the skill is stored, the answer names its task.
+    const waited = await t.request('POST', '/api/v1/skills', {
+      body: { data: md('waited-for'), wait: true, timeout: 0.01 },
+    });
+    expect(waited.status, waited.text).toBe(504);
+    const id = waited.json.error.details.task_id as string;
+    const claimed = [];
+    for (let task = await t.server.store.claimTask(Date.now(), CLAIM); task !== null; ) {
+      claimed.push(task.id);
+      task = await t.server.store.claimTask(Date.now(), CLAIM);
+    }
+    // The earlier 'short-lived' task of this file is in the backlog too (its skill was deleted).
+    expect(claimed[0]).toBe(id);
+    expect(claimed.slice(-3)).toEqual(backlog);
+    expect((await t.request('GET', `/api/v1/tasks/${id}`)).json.result).toMatchObject({
+      task_type: 'add_skill',
+      status: 'running',
+    });
   });
 });

@@ -102,6 +102,13 @@ export function setFtsDefaultMerges(db: import('better-sqlite3').Database): void
  * @param version - the schema version to go back to
  */
 export function downgradeSchema(db: import('better-sqlite3').Database, version: number): void {
+  if (version < 19) {
+    db.exec(`DROP INDEX IF EXISTS tasks_retry_due;
+      DROP INDEX IF EXISTS tasks_fair_order;
+      DROP INDEX IF EXISTS tasks_fair_lane;
+      ALTER TABLE tasks DROP COLUMN priority;
+      ALTER TABLE tasks DROP COLUMN fair_round;`);
+  }
   if (version < 18) setFtsDefaultMerges(db);
   if (version < 16) {
     const triggers = db

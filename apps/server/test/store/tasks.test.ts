@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { DataRecord } from '../../src/archive/archive-format.js';
 import { sha256Hex } from '../../src/store/revision.js';
-import type { ClaimedTask, Store } from '../../src/store/types.js';
+import type { ClaimedTask, SkillWrite, Store } from '../../src/store/types.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { makeWrite, openTempStore, TEST_CLAIM, text, USER_ROOT } from './helpers.js';
 
@@ -340,6 +341,133 @@ describe(`${TEST_ENGINE} store: tasks`, () => {
     });
     expect((await store.getTask('acme', 'alice', put.taskId))?.status).toBe('completed');
     expect(await store.getSkill('acme', USER_ROOT, 'deleted')).toBeNull();
+  });
+});
+
+/** A write of skill `name` by `user` of `account`, whose job is a waiting write's when `interactive`. */
+function writeBy(account: string, user: string, name: string, interactive = false): SkillWrite {
+  return makeWrite({
+    name,
+    accountId: account,
+    rootUri: `viking://user/${user}/skills`,
+    task: { type: 'add_skill', userId: user, ...(interactive ? { interactive: true } : {}) },
+  });
+}
+
+describe(`${TEST_ENGINE} store: fair order of jobs`, () => {
+  /** Claims and completes every runnable task; returns their ids in claim order. */
+  async function drain(store: Store): Promise<string[]> {
+    const order: string[] = [];
+    for (let task = await store.claimTask(clock, TEST_CLAIM); task !== null; ) {
+      order.push(task.id);
+      expect(await store.completeTask(task.lease, { overview: null, result: {} })).toBe(true);
+      task = await store.claimTask(clock, TEST_CLAIM);
+    }
+    return order;
+  }
+
+  it("runs waiting writes and other users' jobs before one user's backlog, which still completes once", async () => {
+    const { store } = setup();
+    const backlog: string[] = [];
+    for (let i = 0; i < 12; i++)
+      backlog.push((await store.putSkill(writeBy('acme', 'alice', `bulk-${i}`))).taskId);
+    // Three of the backlog's jobs run; the round under way is the fourth job's.
+    for (let i = 0; i < 3; i++) {
+      const task = await claim(store, clock);
+      expect(task.id).toBe(backlog[i]);
+      await store.completeTask(task.lease, { overview: null, result: {} });
+    }
+    const bob = (await store.putSkill(writeBy('acme', 'bob', 'bob-skill'))).taskId;
+    const carolWaits = (await store.putSkill(writeBy('globex', 'carol', 'carol-skill', true))).taskId;
+    const aliceWaits = (await store.putSkill(writeBy('acme', 'alice', 'alice-skill', true))).taskId;
+
+    // The round under way: its waiting writes in enqueue order, then one job of each other lane.
+    expect(await drain(store)).toEqual([carolWaits, aliceWaits, backlog[3], bob, ...backlog.slice(4)]);
+    expect(await store.queueCounts('acme', 'alice')).toEqual({
+      pending: 0,
+      processing: 0,
+      completed: 13,
+      failed: 0,
+    });
+    expect(await store.queueCounts('acme', 'bob')).toMatchObject({ pending: 0, completed: 1 });
+    expect(await store.queueCounts('globex', 'carol')).toMatchObject({ pending: 0, completed: 1 });
+    // The API's answers are unchanged: the task of a waiting write is an `add_skill` like any other.
+    expect(await store.getTask('acme', 'alice', aliceWaits)).toMatchObject({
+      type: 'add_skill',
+      status: 'completed',
+      attempts: 1,
+    });
+  });
+
+  it("interleaves two users' backlogs a job of each per round, each in its own enqueue order", async () => {
+    const { store } = setup();
+    const alice: string[] = [];
+    const bob: string[] = [];
+    for (let i = 0; i < 4; i++) alice.push((await store.putSkill(writeBy('acme', 'alice', `a-${i}`))).taskId);
+    for (let i = 0; i < 4; i++) bob.push((await store.putSkill(writeBy('globex', 'bob', `b-${i}`))).taskId);
+    // A user's writes that wait have a lane of their own: many of them take a round each as well.
+    const waits: string[] = [];
+    for (let i = 0; i < 2; i++)
+      waits.push((await store.putSkill(writeBy('acme', 'alice', `w-${i}`, true))).taskId);
+    expect(await drain(store)).toEqual([
+      waits[0],
+      alice[0],
+      bob[0],
+      waits[1],
+      alice[1],
+      bob[1],
+      alice[2],
+      bob[2],
+      alice[3],
+      bob[3],
+    ]);
+  });
+
+  it("puts an imported backlog in the fair order, each user's in archive order, its retries first", async () => {
+    const { store } = setup();
+    const task = (id: string, user: string, attempts = 0): DataRecord => ({
+      type: 'task',
+      id,
+      account_id: 'acme',
+      user_id: user,
+      task_type: 'add_skill',
+      status: 'pending',
+      skill_id: `skill-${id}`,
+      revision: 'r',
+      attempts,
+      run_at: clock,
+      result: null,
+      error: null,
+      created_at: clock,
+      updated_at: clock,
+    });
+    async function* records(): AsyncIterable<DataRecord> {
+      for (const id of ['a0', 'a1', 'a2', 'a3']) yield task(id, 'alice');
+      yield task('b0', 'bob');
+      yield task('b1', 'bob');
+      // A job that was running at export time.
+      yield task('a-running', 'alice', 1);
+    }
+    await store.importRecords(records());
+    expect(await drain(store)).toEqual(['a-running', 'a0', 'b0', 'a1', 'b1', 'a2', 'a3']);
+  });
+
+  it('runs a due retry and a released task before new jobs, and a retry not yet due after them', async () => {
+    const { store } = setup();
+    const first = await store.putSkill(writeBy('acme', 'alice', 'flaky'));
+    const second = await store.putSkill(writeBy('acme', 'alice', 'steady'));
+    const failed = await claim(store, clock);
+    expect(failed.id).toBe(first.taskId);
+    await store.failTask(failed.lease, 'boom', clock + 1000);
+    const released = await claim(store, clock);
+    expect(released.id).toBe(second.taskId);
+    expect(await store.releaseTask(released.lease)).toBe(true);
+    const third = await store.putSkill(writeBy('acme', 'bob', 'other'));
+    // Released: runnable now, ahead of the new job of bob; the retry waits for its time.
+    expect((await claim(store, clock)).id).toBe(second.taskId);
+    clock += 1000;
+    expect((await claim(store, clock)).id).toBe(first.taskId);
+    expect((await claim(store, clock)).id).toBe(third.taskId);
   });
 });
 

@@ -7,6 +7,7 @@ import { SkillportError } from '@skillport/core/base';
 import type pg from 'pg';
 import { type ArchiveCounts, emptyCounts } from '../../archive/archive-counts.js';
 import type { DataRecord } from '../../archive/archive-format.js';
+import { FAIR_ROUNDS_OF_IMPORTED_TASKS } from '../sqlite/archive-ops.js';
 import type { SkillRow, TaskRow } from '../sqlite/rows.js';
 import { rebuildChangeFeed } from './history-ops.js';
 import { searchVector } from './skill-writes.js';
@@ -505,6 +506,7 @@ export async function importRecords(
         counts[record.type] += 1;
       }
       await insertBatch(client, batch);
+      await client.query(FAIR_ROUNDS_OF_IMPORTED_TASKS);
       if (derive) {
         await deriveTables(client);
         await client.query(switchTriggers('ENABLE'));

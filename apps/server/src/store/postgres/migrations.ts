@@ -19,7 +19,8 @@ interface Migration {
  *   GIN index; `skills_name_trgm` indexes lower-cased names by trigram (`pg_trgm`) for typo-tolerant
  *   name matches.
  * - Runnable tasks (pending, and running with a lease) have partial indexes, so claiming one with
- *   `FOR UPDATE SKIP LOCKED` stays cheap however many finished tasks are kept.
+ *   `FOR UPDATE SKIP LOCKED` stays cheap however many finished tasks are kept. Since version 21 new
+ *   jobs run in a fair order (`priority`, `fair_round`, see `store/postgres/task-ops.ts`).
  * - `skill_vectors` holds one embedding per skill (the vector of `revision` by `model`, float32
  *   little-endian). Triggers clear it (`vector = NULL`) when the skill gets a new revision or is
  *   deleted; every change records its transaction id (`change_xid`), so a process keeping the vectors
@@ -1020,6 +1021,28 @@ BEGIN
       WHERE t.lexeme = $1[p.n] AND t.skill_seq = p.seq) AS t
     GROUP BY p.n;
 END $$;
+`,
+  },
+  {
+    version: 21,
+    name: 'fair order of processing jobs',
+    // As SQLite's version 19: a new job takes a `fair_round` (the round of a round robin over the
+    // owners' lanes, one per user and `priority`, in which it runs) and jobs run by round, a round's
+    // waiting writes (`priority` 0) first, so one user's bulk backlog no longer holds up other users'
+    // writes, nor that user's own write that waits. Retries and released jobs (`fair_round` NULL) run
+    // in `run_at` order first. Adding the columns rewrites nothing (a constant default). Replicas of
+    // the build before keep working while they are replaced: their jobs (no `fair_round`) run in
+    // `run_at` order; their claims still read `tasks_runnable` (kept for them) and take the oldest
+    // job, fair or not — every job still runs once, under a lease; only their picks ignore fairness.
+    // Safe to run again.
+    sql: `
+ALTER TABLE tasks ADD COLUMN IF NOT EXISTS priority smallint NOT NULL DEFAULT 1;
+ALTER TABLE tasks ADD COLUMN IF NOT EXISTS fair_round bigint;
+CREATE INDEX IF NOT EXISTS tasks_retry_due ON tasks (run_at, seq) WHERE status = 'pending' AND fair_round IS NULL;
+CREATE INDEX IF NOT EXISTS tasks_fair_order ON tasks (fair_round, priority, seq)
+  WHERE status = 'pending' AND fair_round IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tasks_fair_lane ON tasks (account_id, user_id, priority, fair_round)
+  WHERE status = 'pending' AND fair_round IS NOT NULL;
 `,
   },
 ];

@@ -9,7 +9,7 @@ import { buildSearchDocument } from '../../search/search-document.js';
 import { computeRevision, sha256HexAsync } from '../revision.js';
 import { skillUri } from '../skill-uri.js';
 import { type ManifestFile, type SkillRow, toSkillRecord } from '../sqlite/rows.js';
-import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult } from '../types.js';
+import { OVERVIEW_PATH, type SkillWrite, type SkillWriteResult, taskPriority } from '../types.js';
 import {
   checkFiles,
   checkIfMatch,
@@ -286,6 +286,26 @@ const WRITE_LOCK_TOTALS = `SELECT w.seq, w.id, w.revision, w.overview, w.overvie
   FROM (SELECT ${ACCOUNT_TOTALS_COLUMNS}) AS t LEFT JOIN (${WRITE_LOCK}) AS w ON true`;
 
 /**
+ * SQL of the `fair_round` of a new pending task of a lane, given the SQL of its account, user and
+ * priority (parameters): the round of the first job still waiting (the round being worked through; 0
+ * when none waits), or, when later, the round after the lane's last waiting job. So each lane — one
+ * user's waiting writes, or the rest of that user's work — has at most one job per round: a backlog
+ * of thousands queued by one user takes thousands of rounds, and a job of any other lane runs in the
+ * round under way, ahead of the rest of that backlog, while the backlog still gets a job in every
+ * round (nothing starves). Two probes of partial indexes of the pending tasks, whatever their number.
+ * Two writes of one lane committing at once may take the same round (their snapshots do not see each
+ * other): they then run one after the other in enqueue order, nothing else changes.
+ */
+export function fairRoundOfNewTask(account: string, user: string, priority: string): string {
+  return `greatest(
+    coalesce((SELECT fair_round FROM tasks
+      WHERE status = 'pending' AND fair_round IS NOT NULL ORDER BY fair_round LIMIT 1), 0),
+    coalesce((SELECT fair_round + 1 FROM tasks
+      WHERE account_id = ${account} AND user_id = ${user} AND priority = ${priority} AND status = 'pending'
+        AND fair_round IS NOT NULL ORDER BY fair_round DESC LIMIT 1), 0))`;
+}
+
+/**
  * The body of `Store.putSkill` on PostgreSQL, inside one transaction (READ COMMITTED, the skill row
  * locked with `FOR UPDATE`, so `If-Match` is checked against the revision that is replaced): stores
  * the blobs, replaces the skill row (search vector included) and its file rows, records the version
@@ -441,6 +461,10 @@ export async function putSkillTx(
   const rootUri = params.add(write.rootUri);
   const name = params.add(write.name);
   const userId = params.add(write.task.userId);
+  const priority = params.add(taskPriority(write.task));
+  // A parameter, not part of the text: the statement's text stays the same whether or not the write
+  // processed its task itself.
+  const taskStatus = params.add(processedTask === null ? 'pending' : 'completed');
   // One statement writes everything (fewer round trips); its parts see the same snapshot and the
   // foreign keys are checked at its end, when accounts, blobs and the skill row all exist.
   let skillCte: string;
@@ -488,12 +512,13 @@ export async function putSkillTx(
         SELECT DISTINCT f.sha256, history.seq FROM history, unnest(${files.revisionShas}::text[]) AS f(sha256)
         ON CONFLICT DO NOTHING),
       task AS (INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at,
-          started_at, result, created_at, updated_at)
+          started_at, result, created_at, updated_at, priority, fair_round)
         SELECT ${params.add(taskId)}::text, ${account}::text, ${userId}::text,
-          ${params.add(write.task.type)}::text, ${params.add(processedTask === null ? 'pending' : 'completed')}::text,
+          ${params.add(write.task.type)}::text, ${taskStatus}::text,
           s.id, ${columns.revision}::text, ${params.add(processedTask === null ? 0 : 1)}::integer, ${at}::bigint,
           ${params.add(processedTask === null ? null : now)}::bigint, ${params.add(processedTask)}::text,
-          ${at}::bigint, ${at}::bigint FROM s)
+          ${at}::bigint, ${at}::bigint, ${priority}::smallint,
+          CASE WHEN ${taskStatus}::text = 'pending' THEN ${fairRoundOfNewTask(account, userId, priority)} END FROM s)
     SELECT s.*, ${existing === undefined ? `'{}'::text[]` : '(SELECT coalesce(array_agg(sha256), ARRAY[]::text[]) FROM gone)'} AS dropped,
       (SELECT count(*) FROM skill_revisions r WHERE r.account_id = ${account} AND r.root_uri = ${rootUri}
         AND r.name = ${name}) + ${params.add(sameRevision ? 0 : 1)}::bigint AS revisions

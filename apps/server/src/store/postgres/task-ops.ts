@@ -18,10 +18,13 @@ type Queryable = pg.Pool | pg.ClientBase;
 
 /**
  * `Store.claimTask` on PostgreSQL, in one statement: a `running` task whose lease expired (its
- * replica died or stalled) is taken over first, else the oldest due `pending` task; it becomes
- * `running` with a fresh lease token, `attempts` + 1. `FOR UPDATE SKIP LOCKED` makes concurrent
- * claimers (other replicas) skip a row being claimed instead of waiting for it, so two processes never
- * claim the same task.
+ * replica died or stalled) is taken over first; else the due retry or released task (`fair_round`
+ * NULL) with the earliest `run_at`; else the next new job in fair order (see
+ * `fairRoundOfNewTask` in `skill-writes.ts`): lowest `fair_round`, a waiting write (`priority` 0) before other work
+ * of the same round, then enqueue order. Each is a probe of its own partial index, whatever the
+ * backlog. The task becomes `running` with a fresh lease token, `attempts` + 1. `FOR UPDATE SKIP
+ * LOCKED` makes concurrent claimers (other replicas) skip a row being claimed instead of waiting for
+ * it, so two processes never claim the same task.
  */
 export async function claimTask(
   db: Queryable,
@@ -35,8 +38,10 @@ export async function claimTask(
      WHERE seq = coalesce(
        (SELECT seq FROM tasks WHERE status = 'running' AND lease_expires_at <= $1
         ORDER BY lease_expires_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),
-       (SELECT seq FROM tasks WHERE status = 'pending' AND run_at <= $1
-        ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED))
+       (SELECT seq FROM tasks WHERE status = 'pending' AND fair_round IS NULL AND run_at <= $1
+        ORDER BY run_at, seq LIMIT 1 FOR UPDATE SKIP LOCKED),
+       (SELECT seq FROM tasks WHERE status = 'pending' AND fair_round IS NOT NULL AND run_at <= $1
+        ORDER BY fair_round, priority, seq LIMIT 1 FOR UPDATE SKIP LOCKED))
      RETURNING *`,
     [now, lease.owner, lease.token, lease.expiresAt],
   );
@@ -83,11 +88,14 @@ export async function renewTaskLease(db: Queryable, lease: TaskLease, expiresAt:
   return result.rowCount === 1;
 }
 
-/** `Store.releaseTask`: `pending` again and runnable now, the attempt not counted (lease holder only). */
+/**
+ * `Store.releaseTask`: `pending` again and runnable now, the attempt not counted (lease holder only);
+ * like a retry it runs by `run_at`, before new jobs (it was claimed once already).
+ */
 export async function releaseTask(db: Queryable, lease: TaskLease, now: number): Promise<boolean> {
   const result = await db.query(
     `UPDATE tasks SET status = 'pending', run_at = least(run_at, $1), attempts = greatest(0, attempts - 1),
-       updated_at = $1, lease_token = NULL, lease_expires_at = NULL
+       updated_at = $1, lease_token = NULL, lease_expires_at = NULL, fair_round = NULL
      WHERE id = $2 AND status = 'running' AND lease_token = $3`,
     [now, lease.taskId, lease.token],
   );
@@ -151,7 +159,10 @@ export async function completeTaskTx(
   return true;
 }
 
-/** `Store.failTask`: back to `pending` at `retryAt`, or `failed` when null (lease holder only). */
+/**
+ * `Store.failTask`: back to `pending` at `retryAt`, or `failed` when null (lease holder only). A retry
+ * leaves the fair order (`fair_round` NULL): it runs once `retryAt` has come, before new jobs.
+ */
 export async function failTaskTx(
   client: pg.ClientBase,
   lease: TaskLease,
@@ -163,7 +174,7 @@ export async function failTaskTx(
   if (task === undefined) return false;
   await client.query(
     `UPDATE tasks SET status = $1, run_at = $2, error = $3, updated_at = $4, lease_token = NULL,
-       lease_expires_at = NULL WHERE seq = $5`,
+       lease_expires_at = NULL, fair_round = NULL WHERE seq = $5`,
     [retryAt === null ? 'failed' : 'pending', retryAt ?? task.run_at, error, now, task.seq],
   );
   return true;

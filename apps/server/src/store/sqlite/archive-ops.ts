@@ -197,6 +197,17 @@ export async function* exportRecords(conn: Connection, now: number): AsyncGenera
   }
 }
 
+/**
+ * Puts the imported jobs not yet run in the fair order (see `fairRoundOfNewTask`), each user's in
+ * archive order, one per round: a restored registry's backlog does not hold up the writes that come
+ * after it. Retries and the jobs that were running (`attempts` > 0) stay in `run_at` order, first.
+ * The same statement on PostgreSQL.
+ */
+export const FAIR_ROUNDS_OF_IMPORTED_TASKS = `UPDATE tasks SET fair_round = r.n
+  FROM (SELECT seq, row_number() OVER (PARTITION BY account_id, user_id ORDER BY seq) - 1 AS n
+    FROM tasks WHERE status = 'pending' AND attempts = 0) AS r
+  WHERE tasks.seq = r.seq`;
+
 /** Throws unless the database holds no skills, history, keys, file contents or tasks. */
 function assertEmpty(conn: Connection): void {
   const row = conn
@@ -361,6 +372,7 @@ export async function importRecords(
       insertRecord(conn, record);
       counts[record.type] += 1;
     }
+    conn.db.exec(FAIR_ROUNDS_OF_IMPORTED_TASKS);
     rebuildChangeFeed(conn.db);
     conn.db.exec('COMMIT');
   } catch (error) {

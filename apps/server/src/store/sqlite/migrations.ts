@@ -98,6 +98,9 @@ export const SEARCH_INDEX_CRISISMERGE = 64;
  * - The search index's merge settings (version 18, in FTS5's `skills_fts_config`): during writes
  *   FTS5 merges {@link SEARCH_INDEX_AUTOMERGE} segments of a level at a time, and forces a level's
  *   merge at {@link SEARCH_INDEX_CRISISMERGE}; the idle merge merges everything into one segment.
+ * - Fair order of jobs (version 19): `tasks.priority` (0: the write waits for its job, 1: any other)
+ *   and `tasks.fair_round` (the round of the round robin over owners in which a new job runs; NULL
+ *   for retries and released jobs, which run by `run_at` first), see `store/sqlite/task-ops.ts`.
  */
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -592,6 +595,36 @@ CREATE INDEX IF NOT EXISTS skills_fts_docsize_origin ON skills_fts_docsize (orig
 INSERT INTO skills_fts (skills_fts, rank) VALUES ('automerge', ${SEARCH_INDEX_AUTOMERGE});
 INSERT INTO skills_fts (skills_fts, rank) VALUES ('crisismerge', ${SEARCH_INDEX_CRISISMERGE});
 `,
+  },
+  {
+    version: 19,
+    name: 'fair order of processing jobs',
+    // Jobs ran in one queue in enqueue order, so one user's bulk add of thousands of skills held up
+    // every other user's write (and that user's own write that waits for its job) until the whole
+    // backlog was processed. A new job now takes a `fair_round`: the round of a round robin over the
+    // owners' lanes (one per user and `priority`) in which it runs — the round of the first job still
+    // waiting, or the round after the lane's last waiting job when that is later — and jobs run by
+    // round, a round's waiting writes (`priority` 0) first. Retries and jobs given back on shutdown
+    // (`fair_round` NULL) run in `run_at` order before fair work, as all jobs did before; so do the
+    // jobs enqueued before this step. Both orders are probes of small partial indexes (pending jobs
+    // only). `tasks_runnable` stays for processes of the build before while they are replaced.
+    // Safe to run again (a file whose recorded version was set back keeps its columns).
+    sql: '',
+    run(db) {
+      const columns = (db.prepare('PRAGMA table_info(tasks)').all() as Array<{ name: string }>).map(
+        (c) => c.name,
+      );
+      if (!columns.includes('priority'))
+        db.exec('ALTER TABLE tasks ADD COLUMN priority INTEGER NOT NULL DEFAULT 1');
+      if (!columns.includes('fair_round')) db.exec('ALTER TABLE tasks ADD COLUMN fair_round INTEGER');
+      db.exec(`
+CREATE INDEX IF NOT EXISTS tasks_retry_due ON tasks (run_at, seq) WHERE status = 'pending' AND fair_round IS NULL;
+CREATE INDEX IF NOT EXISTS tasks_fair_order ON tasks (fair_round, priority, seq)
+  WHERE status = 'pending' AND fair_round IS NOT NULL;
+CREATE INDEX IF NOT EXISTS tasks_fair_lane ON tasks (account_id, user_id, priority, fair_round)
+  WHERE status = 'pending' AND fair_round IS NOT NULL;
+`);
+    },
   },
 ];
 

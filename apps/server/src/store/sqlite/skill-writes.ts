@@ -3,7 +3,13 @@ import { SkillportError } from '@skillport/core/base';
 import { indexedSearchDocument } from '../../search/cjk-segment.js';
 import { computeRevision, sha256Hex } from '../revision.js';
 import { skillUri } from '../skill-uri.js';
-import { OVERVIEW_PATH, type SkillRecord, type SkillWrite, type SkillWriteResult } from '../types.js';
+import {
+  OVERVIEW_PATH,
+  type SkillRecord,
+  type SkillWrite,
+  type SkillWriteResult,
+  taskPriority,
+} from '../types.js';
 import { checkFiles, checkIfMatch, checkQuota, checkSkillCount, writeBytes } from '../write-checks.js';
 import { consumeTempUploadTx, skillCount, storedBytes } from './account-ops.js';
 import type { Connection } from './connection.js';
@@ -174,6 +180,25 @@ export function writeResultFromReply(write: SkillWrite, reply: PutSkillReply): S
     updatedAt: reply.updatedAt,
   };
   return { skill, taskId: reply.taskId, created: reply.created, revisions: reply.revisions };
+}
+
+/**
+ * SQL of the `fair_round` of a new pending task of a lane, given the SQL of its account, user and
+ * priority (e.g. numbered parameters):
+ * the round of the first job still waiting (the round being worked through; 0 when none waits), or,
+ * when later, the round after the lane's last waiting job. So each lane — one user's waiting writes,
+ * or the rest of that user's work — has at most one job per round: a backlog of thousands queued by
+ * one user takes thousands of rounds, and a job of any other lane runs in the round under way, ahead
+ * of the rest of that backlog, while the backlog still gets a job in every round (nothing starves).
+ * Two probes of partial indexes of the pending tasks, whatever their number.
+ */
+export function fairRoundOfNewTask(account: string, user: string, priority: string): string {
+  return `max(
+    coalesce((SELECT fair_round FROM tasks INDEXED BY tasks_fair_order
+      WHERE status = 'pending' AND fair_round IS NOT NULL ORDER BY fair_round LIMIT 1), 0),
+    coalesce((SELECT fair_round + 1 FROM tasks INDEXED BY tasks_fair_lane
+      WHERE account_id = ${account} AND user_id = ${user} AND priority = ${priority} AND status = 'pending'
+        AND fair_round IS NOT NULL ORDER BY fair_round DESC LIMIT 1), 0))`;
 }
 
 /**
@@ -369,12 +394,24 @@ export function putSkillTx(
   const taskId = randomUUID();
   const { processed } = write;
   if (processed === undefined || processed.result === null) {
+    // In its lane's place of the fair order (see `fairRoundOfNewTask`).
     conn
       .stmt(
-        `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, 'pending', ?, ?, 0, ?, ?, ?)`,
+        `INSERT INTO tasks (id, account_id, user_id, type, status, skill_id, revision, attempts, run_at, created_at,
+           updated_at, priority, fair_round)
+         VALUES (@id, @account, @user, @type, 'pending', @skill, @revision, 0, @now, @now, @now, @priority,
+           ${fairRoundOfNewTask('@account', '@user', '@priority')})`,
       )
-      .run(taskId, write.accountId, write.task.userId, write.task.type, id, revision, now, now, now);
+      .run({
+        id: taskId,
+        account: write.accountId,
+        user: write.task.userId,
+        type: write.task.type,
+        skill: id,
+        revision,
+        now,
+        priority: taskPriority(write.task),
+      });
   } else {
     conn
       .stmt(

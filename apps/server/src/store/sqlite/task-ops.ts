@@ -14,8 +14,11 @@ import { deleteOrphanBlobs, putBlob, writeSearchRow } from './skill-writes.js';
 
 /**
  * `Store.claimTask` (inside an IMMEDIATE transaction, so two processes on one file never claim the
- * same task): a `running` task whose lease expired is taken over first, else the oldest due `pending`
- * task. The claim gets a fresh token; `attempts` grows by one.
+ * same task), in this order: a `running` task whose lease expired (taken over); else the due retry or
+ * released task (`fair_round` NULL) with the earliest `run_at`; else the next new job in fair order
+ * (see `fairRoundOfNewTask` in `skill-writes.ts`): lowest `fair_round`, a waiting write (`priority` 0) before
+ * other work of the same round, then enqueue order. Each is a probe of its own index (the partial ones
+ * hold pending tasks only), whatever the backlog. The claim gets a fresh token; `attempts` grows by one.
  */
 export function claimTaskTx(
   conn: Connection,
@@ -28,7 +31,17 @@ export function claimTaskTx(
     )
     .get(now) ??
     conn
-      .stmt(`SELECT seq FROM tasks WHERE status = 'pending' AND run_at <= ? ORDER BY run_at, seq LIMIT 1`)
+      .stmt(
+        `SELECT seq FROM tasks INDEXED BY tasks_retry_due
+           WHERE status = 'pending' AND fair_round IS NULL AND run_at <= ? ORDER BY run_at, seq LIMIT 1`,
+      )
+      .get(now) ??
+    conn
+      .stmt(
+        `SELECT seq FROM tasks INDEXED BY tasks_fair_order
+           WHERE status = 'pending' AND fair_round IS NOT NULL AND run_at <= ?
+           ORDER BY fair_round, priority, seq LIMIT 1`,
+      )
       .get(now)) as { seq: number } | undefined;
   if (row === undefined) return null;
   const lease = {
@@ -123,7 +136,11 @@ export function completeTaskTx(
   return true;
 }
 
-/** `Store.failTask`: back to `pending` at `retryAt`, or `failed` when `retryAt` is null (lease holder only). */
+/**
+ * `Store.failTask`: back to `pending` at `retryAt`, or `failed` when `retryAt` is null (lease holder
+ * only). A retry leaves the fair order (`fair_round` NULL): it runs once `retryAt` has come, before new
+ * jobs, as every job waiting for its time does.
+ */
 export function failTaskTx(
   conn: Connection,
   lease: TaskLease,
@@ -136,19 +153,22 @@ export function failTaskTx(
   conn
     .stmt(
       `UPDATE tasks SET status = ?, run_at = ?, error = ?, updated_at = ?,
-         lease_token = NULL, lease_expires_at = NULL WHERE seq = ?`,
+         lease_token = NULL, lease_expires_at = NULL, fair_round = NULL WHERE seq = ?`,
     )
     .run(retryAt === null ? 'failed' : 'pending', retryAt ?? task.run_at, error, now, task.seq);
   return true;
 }
 
-/** `Store.releaseTask`: `pending` again and runnable now, the attempt not counted (lease holder only). */
+/**
+ * `Store.releaseTask`: `pending` again and runnable now, the attempt not counted (lease holder only);
+ * like a retry it runs by `run_at`, before new jobs (it was claimed already once).
+ */
 export function releaseTaskTx(conn: Connection, lease: TaskLease, now: number): boolean {
   return (
     conn
       .stmt(
         `UPDATE tasks SET status = 'pending', run_at = min(run_at, ?), attempts = max(0, attempts - 1),
-           updated_at = ?, lease_token = NULL, lease_expires_at = NULL
+           updated_at = ?, lease_token = NULL, lease_expires_at = NULL, fair_round = NULL
          WHERE id = ? AND status = 'running' AND lease_token = ?`,
       )
       .run(now, now, lease.taskId, lease.token).changes === 1
