@@ -419,6 +419,23 @@ describe('POST /api/v1/skills — rules', () => {
     expect((await t.request('GET', '/api/v1/skills/dots-closed')).status).toBe(404);
   });
 
+  test('a "..." followed only by comment lines, then "---", is refused at the "..." line (add and validate)', async () => {
+    const head = '---\nname: dots-then-fence\ndescription: A frontmatter ended by a document end marker\n';
+    const texts = [`${head}...\n# Title\n\n# Second\n---\n\nBody\n`, `${head}...\n---\n# Title\n`];
+    for (const data of texts) {
+      const res = await t.request('POST', '/api/v1/skills', { body: { data } });
+      expect(res.status, res.text).toBe(400);
+      expect(res.json.error.code).toBe('SKILL_INVALID');
+      expect(res.json.error.details.issues).toEqual([
+        expect.objectContaining({ rule: 'yaml_format', line: 4, column: 1, fix: '---' }),
+      ]);
+      const checked = await t.request('POST', '/api/v1/skills/validate', { body: { data } });
+      expect(checked.json.result.valid).toBe(false);
+      expect(checked.json.result.errors).toEqual([expect.objectContaining({ rule: 'yaml_format', line: 4 })]);
+    }
+    expect((await t.request('GET', '/api/v1/skills/dots-then-fence')).status).toBe(404);
+  });
+
   // A no-break space, byte order mark or line separator is not a blank: trimming it would store a
   // name other than the one the stored SKILL.md gives an agent.
   test.each([

@@ -96,6 +96,10 @@ export function splitFrontmatter(raw: string): FrontmatterSplit {
   if (fences.close === -1) {
     return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: unclosed(text) };
   }
+  const ended = endedBeforeFence(text, fences.yamlStart, fences.close);
+  if (ended !== null) {
+    return { text, hasFrontmatter: false, yaml: '', yamlLine: 1, body: text, issue: ended };
+  }
   return {
     text,
     hasFrontmatter: true,
@@ -175,6 +179,37 @@ function unclosed(text: string): SkillIssue {
     field: null,
     line: 1,
     column: 1,
+  };
+}
+
+/**
+ * The `yaml_format` error for a frontmatter whose YAML is ended by a `...` line followed only by
+ * blank or comment lines before the closing `---`, or null. YAML reads such a document without
+ * error (comments may follow its end), so without this check the frontmatter passed as closed and
+ * the comment lines, typically the body's first heading, were silently dropped. It gets the verdict
+ * of a `...` with no later fence: refused at the marker's line, with `---` as the fix. A `...`
+ * followed by more YAML is left to the YAML reader, whose syntax error names the marker's line.
+ */
+function endedBeforeFence(text: string, yamlStart: number, close: number): SkillIssue | null {
+  const first = text.indexOf('...', yamlStart);
+  if (first === -1 || first >= close) return null;
+  const lines = text.slice(yamlStart, close).split(/\r\n?|\n/);
+  const marker = lines.findIndex(isDocumentEnd);
+  if (marker === -1) return null;
+  if (!lines.slice(marker + 1).every((line) => /^[ \t]*(#.*)?$/.test(line))) return null;
+  // The YAML starts on line 2; `lines` ends with the empty text before the closing fence.
+  const markerLine = marker + 2;
+  const fenceLine = lines.length + 1;
+  return {
+    rule: 'yaml_format',
+    severity: 'error',
+    message:
+      `The frontmatter opened by "---" on line 1 ends at line ${markerLine}, before the "---" on line ${fenceLine}: ` +
+      `line ${markerLine} is "...", ${DOCUMENT_END_FIX}, and keep the lines after it in the body.`,
+    field: null,
+    line: markerLine,
+    column: 1,
+    fix: '---',
   };
 }
 

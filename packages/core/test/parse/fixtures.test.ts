@@ -239,6 +239,41 @@ const invalid: Record<string, InvalidCase> = {
     ],
     errors: ['yaml_format'],
   },
+  // The marker, then only comment lines (or none) before a "---": YAML reads the comments after the
+  // document's end and the "---" as the fence, so the frontmatter looked closed and the comment lines
+  // (the body's first heading) were dropped. The verdict is the marker's: refused at its line.
+  'document-end-marker-then-comments': {
+    hasFrontmatter: false,
+    body: read('invalid', 'document-end-marker-then-comments'),
+    parse: [
+      {
+        rule: 'yaml_format',
+        severity: 'error',
+        field: null,
+        line: 4,
+        column: 1,
+        fix: '---',
+        says: 'line 4 is "...", YAML\'s document end marker; close the frontmatter with "---"',
+      },
+    ],
+    errors: ['yaml_format'],
+  },
+  'document-end-marker-before-fence': {
+    hasFrontmatter: false,
+    body: read('invalid', 'document-end-marker-before-fence'),
+    parse: [
+      {
+        rule: 'yaml_format',
+        severity: 'error',
+        field: null,
+        line: 4,
+        column: 1,
+        fix: '---',
+        says: 'line 4 is "...", YAML\'s document end marker; close the frontmatter with "---"',
+      },
+    ],
+    errors: ['yaml_format'],
+  },
   'indented-closing-fence': {
     hasFrontmatter: false,
     parse: [
