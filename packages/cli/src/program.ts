@@ -153,6 +153,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       if (nested.length > 0) {
         hints.push(`did you mean ${nested.map((name) => `\`skillport ${name}\``).join(' or ')}?`);
       }
+      if ((unknown === 'json' || unknown === 'table') && argv[0] === unknown) {
+        // `npm exec skillport -o json …` (no "--") hands -o and --output to npm, which keeps them as
+        // its own settings and passes on the value alone; npx passes them on as they are.
+        const rest = argv.slice(1, 4).join(' ');
+        hints.push(
+          `hint: "${unknown}" looks like the value of -o/--output, whose option was taken by the program that started skillport; ` +
+            `with npm exec, put skillport's arguments after "--": npm exec -- skillport -o ${unknown} ${rest} (npx passes options on as they are)`,
+        );
+      }
       if (json) {
         const message = [error.message.replace(/^error: /, ''), ...hints].join('; ');
         return reportError(io, 'json', new CliError(message, EXIT.user));

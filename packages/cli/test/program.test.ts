@@ -45,6 +45,9 @@ describe('runCli', () => {
     [['get', 'x'], 1, /did you mean `skillport skills show` or `skillport config get`\?/],
     [['delete', 'x'], 1, /did you mean `skillport skills remove`\?/],
     [['search', 'x'], 1, /did you mean `skillport skills find`\?/],
+    // `npm exec skillport -o json skills list` (no "--") keeps -o for npm and passes on "json".
+    [['json', 'skills', 'list'], 1, /unknown command 'json'[\s\S]*npm exec -- skillport -o json skills list/],
+    [['table', 'skills', 'find', 'pdf'], 1, /npm exec -- skillport -o table skills find pdf/],
     [['skills', 'get', '--help'], 0, /Usage: skillport skills show\|get \[options\] <name>/],
     [['skills', 'delete', '--help'], 0, /Usage: skillport skills remove\|rm \[options\] <name>/],
     [['config', 'show'], 0, /^KEY\s+VALUE\s+SOURCE\nurl\s/],
