@@ -22,6 +22,21 @@ export interface Section {
 
 const LIST_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+/** A whole (trimmed) line that is one HTML comment. */
+const HTML_COMMENT_LINE = /^<!--.*-->$/;
+/** A thematic break (`***`, `---`, `___`), trimmed. */
+const THEMATIC_BREAK = /^(\*{3,}|-{3,}|_{3,})$/;
+
+/**
+ * Whether the line starting at `from` can be a setext underline ({@link SETEXT}): its first
+ * character past up to three spaces is `=` or `-`. Only then is the line cut out and matched.
+ */
+function mayBeSetext(text: string, from: number): boolean {
+  let at = from;
+  while (at < from + 3 && text.charCodeAt(at) === 0x20) at++;
+  const c = text.charCodeAt(at);
+  return c === 0x3d || c === 0x2d;
+}
 
 function isBlank(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t';
@@ -174,7 +189,13 @@ export function scanSections(
     }
     const item = isListMarker(first) ? LIST_ITEM.exec(line) : null;
     const trimmed = item === null ? line.trim() : '';
-    if (item === null && paragraph.length === 0 && trimmed !== '' && end < text.length) {
+    if (
+      item === null &&
+      paragraph.length === 0 &&
+      trimmed !== '' &&
+      end < text.length &&
+      mayBeSetext(text, end + 1)
+    ) {
       const nextEnd = nextBreak(text, end + 1);
       const next = text.slice(end + 1, nextEnd);
       if (SETEXT.test(next)) {
@@ -192,27 +213,25 @@ export function scanSections(
       current.items.push({ depth: listIndents.length - 1, text: item[2]!.trim() });
       continue;
     }
+    // Each pattern is tried only on a line that starts as it must (most lines start otherwise).
+    const lead = trimmed.charCodeAt(0);
     if (
       trimmed === '' ||
-      trimmed.startsWith('|') ||
-      /^<!--.*-->$/.test(trimmed) ||
-      /^(\*{3,}|-{3,}|_{3,})$/.test(trimmed)
+      lead === 0x7c /* | */ ||
+      (lead === 0x3c /* < */ && HTML_COMMENT_LINE.test(trimmed)) ||
+      ((lead === 0x2a || lead === 0x2d || lead === 0x5f) /* * - _ */ && THEMATIC_BREAK.test(trimmed))
     ) {
       flush();
       continue;
     }
-    if (
-      paragraph.length === 0 &&
-      /^[ \t]{2,}/.test(line) &&
-      current.items.length > 0 &&
-      listIndents.length > 0
-    ) {
+    // `at - start` blanks and tabs open the line (`at` is its first other character).
+    if (paragraph.length === 0 && at - start >= 2 && current.items.length > 0 && listIndents.length > 0) {
       // Continuation of the last list item.
       const last = current.items[current.items.length - 1]!;
       last.text = `${last.text} ${trimmed}`;
       continue;
     }
-    if (!/^[ \t]/.test(line)) listIndents = [];
+    if (at === start) listIndents = [];
     paragraph.push(trimmed);
   }
   flush();

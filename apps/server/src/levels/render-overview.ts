@@ -114,7 +114,9 @@ function utf8Length(text: string): number {
  * @returns the text, cut when needed
  */
 export function fitBytes(text: string, maxBytes: number): string {
-  if (utf8Length(text) <= maxBytes) return text;
+  // A UTF-16 code unit takes at most 3 UTF-8 bytes (a surrogate pair 4 for 2 units, a lone one 3):
+  // text this short fits without counting them.
+  if (text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes) return text;
   const lines = text.split('\n');
   while (lines.length > 1 && utf8Length(`${lines.join('\n')}\n…\n`) > maxBytes) lines.pop();
   const joined = `${lines.join('\n').trimEnd()}\n…\n`;
@@ -158,7 +160,7 @@ export function renderOverview(
   const description = skill.description?.replace(/\s+/g, ' ').trim() ?? '';
   if (description !== '') out.push('', clip(description, 1024));
 
-  const summary = sections.flatMap((s) => s.paragraphs)[0];
+  const summary = sections.find((s) => s.paragraphs.length > 0)?.paragraphs[0];
   if (summary !== undefined && summary !== description)
     out.push('', '## Summary', '', clip(summary, SUMMARY_MAX));
 
