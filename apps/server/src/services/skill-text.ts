@@ -2,6 +2,7 @@
  * Byte-level checks of SKILL.md text: size, UTF-8 validity and NUL bytes, each with a located error.
  */
 import { findInvalidUtf8, SkillportError } from '@skillport/core';
+import { LIMIT_ENV } from '../config.js';
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 const BYTE_ORDER_MARKS = { 'UTF-16LE': 'FF FE', 'UTF-16BE': 'FE FF' } as const;
@@ -61,9 +62,13 @@ export function decodeSkillMd(bytes: Uint8Array, maxBytes: number): string {
 /** Refuses a SKILL.md larger than the limit (413). */
 export function checkSkillMdSize(size: number, maxBytes: number): void {
   if (size > maxBytes) {
-    throw new SkillportError('PAYLOAD_TOO_LARGE', `SKILL.md is ${size} bytes; the limit is ${maxBytes}`, {
-      details: { field: 'SKILL.md', size, limit: maxBytes },
-    });
+    throw new SkillportError(
+      'PAYLOAD_TOO_LARGE',
+      `SKILL.md is ${size} bytes; the limit is ${maxBytes} bytes (${LIMIT_ENV.maxSkillMdBytes}): move long reference text into auxiliary files of the skill folder`,
+      {
+        details: { field: 'SKILL.md', size, limit: maxBytes },
+      },
+    );
   }
 }
 

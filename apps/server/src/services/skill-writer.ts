@@ -4,7 +4,7 @@
  * optionally wait for the job.
  */
 import { isSkillportError, type SkillIssue, SkillportError, type SkillWriteResult } from '@skillport/core';
-import { quotaBytes } from '../config.js';
+import { LIMIT_ENV, quotaBytes } from '../config.js';
 import { isStorageFullError, isTransientStoreError } from '../http/errors.js';
 import { overviewFields, renderOverviewOnPool } from '../levels/extract-overview.js';
 import { handOver } from '../store/movable.js';
@@ -243,7 +243,7 @@ export async function writeSkill(
   if (files.length > deps.limits.maxFilesPerSkill) {
     throw new SkillportError(
       'PAYLOAD_TOO_LARGE',
-      `Skill has ${files.length} files; the limit is ${deps.limits.maxFilesPerSkill}`,
+      `Skill has ${files.length} files; the limit is ${deps.limits.maxFilesPerSkill} (${LIMIT_ENV.maxFilesPerSkill})`,
       { details: { files: files.length, limit: deps.limits.maxFilesPerSkill } },
     );
   }

@@ -3,7 +3,7 @@
  * archive root, or inside its single top-level folder) or a single file read as SKILL.md.
  */
 import { SkillportError } from '@skillport/core';
-import type { ServerLimits } from '../config.js';
+import { LIMIT_ENV, type ServerLimits } from '../config.js';
 import { defineWorkerTask, withTransfer } from '../workers/worker-task.js';
 import { looksLikeZip, readZip, type ZipFile } from './zip-reader.js';
 
@@ -89,7 +89,7 @@ export function extractUploadedSkill(bytes: Uint8Array, limits: ServerLimits): U
   if (inSkill.length > limits.maxFilesPerSkill) {
     throw new SkillportError(
       'PAYLOAD_TOO_LARGE',
-      `Skill has ${inSkill.length} files; the limit is ${limits.maxFilesPerSkill}`,
+      `Skill has ${inSkill.length} files; the limit is ${limits.maxFilesPerSkill} (${LIMIT_ENV.maxFilesPerSkill})`,
       { details: { field: 'file', files: inSkill.length, limit: limits.maxFilesPerSkill } },
     );
   }

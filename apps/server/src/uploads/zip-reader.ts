@@ -6,6 +6,7 @@
  */
 import { crc32, inflateRawSync } from 'node:zlib';
 import { firstInvalidUtf8, SkillportError, skillPathConflict } from '@skillport/core';
+import { LIMIT_ENV } from '../config.js';
 import { checkSkillFilePath } from './safe-path.js';
 
 /** Limits applied while reading a zip. */
@@ -110,14 +111,14 @@ function readCentralDirectory(bytes: Uint8Array, limits: ZipLimits): CentralEntr
   // 0xffff entries is also how a zip says "65,535 or more: see the ZIP64 record": over a lower entry
   // limit that is the limit's refusal (413, naming it), not a format one.
   if (count === 0xffff && limits.maxEntries < 0xffff) {
-    throw tooLarge(`65,535 or more entries; the limit is ${limits.maxEntries}`, {
+    throw tooLarge(`65,535 or more entries; the limit is ${limits.maxEntries} (${LIMIT_ENV.maxZipEntries})`, {
       entries: count,
       limit: limits.maxEntries,
     });
   }
   if (count === 0xffff || cdOffset === 0xffffffff) throw invalid('ZIP64 archives are not supported');
   if (count > limits.maxEntries) {
-    throw tooLarge(`${count} entries; the limit is ${limits.maxEntries}`, {
+    throw tooLarge(`${count} entries; the limit is ${limits.maxEntries} (${LIMIT_ENV.maxZipEntries})`, {
       entries: count,
       limit: limits.maxEntries,
     });
@@ -208,7 +209,10 @@ function inflateEntry(data: Uint8Array, entry: CentralEntry, budget: number): Ui
   }
   if (out.byteLength > entry.size) throw sizeMismatch(entry);
   if (out.byteLength > budget) {
-    throw tooLarge('total uncompressed size exceeds the limit while inflating', { path: entry.name });
+    throw tooLarge(
+      `total uncompressed size exceeds the limit while inflating (${LIMIT_ENV.maxUncompressedBytes})`,
+      { path: entry.name },
+    );
   }
   // zlib may return a view of a larger output buffer: keep exactly the entry's bytes.
   return out.byteLength === out.buffer.byteLength && out.byteOffset === 0
@@ -312,7 +316,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
       entry.size / Math.max(entry.compressedSize, 1) > limits.maxCompressionRatio
     ) {
       throw tooLarge(
-        `entry ${JSON.stringify(entry.name)} has a compression ratio above ${limits.maxCompressionRatio}:1 (possible zip bomb)`,
+        `entry ${JSON.stringify(entry.name)} has a compression ratio above ${limits.maxCompressionRatio}:1 (possible zip bomb; ${LIMIT_ENV.maxCompressionRatio})`,
         { path: entry.name, reason: 'compression_ratio', limit: limits.maxCompressionRatio },
       );
     }
@@ -326,7 +330,7 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
   if (conflict !== null) throw invalid(conflict.message, { path: conflict.path, reason: 'path_conflict' });
   if (declaredTotal > limits.maxUncompressedBytes) {
     throw tooLarge(
-      `declared uncompressed size ${declaredTotal} bytes exceeds the limit of ${limits.maxUncompressedBytes}`,
+      `declared uncompressed size ${declaredTotal} bytes exceeds the limit of ${limits.maxUncompressedBytes} (${LIMIT_ENV.maxUncompressedBytes})`,
       {
         reason: 'uncompressed_size',
         limit: limits.maxUncompressedBytes,
@@ -338,10 +342,13 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     declaredTotal >= RATIO_FLOOR_BYTES &&
     declaredTotal / Math.max(compressedTotal, 1) > limits.maxCompressionRatio
   ) {
-    throw tooLarge(`archive compression ratio above ${limits.maxCompressionRatio}:1 (possible zip bomb)`, {
-      reason: 'compression_ratio',
-      limit: limits.maxCompressionRatio,
-    });
+    throw tooLarge(
+      `archive compression ratio above ${limits.maxCompressionRatio}:1 (possible zip bomb; ${LIMIT_ENV.maxCompressionRatio})`,
+      {
+        reason: 'compression_ratio',
+        limit: limits.maxCompressionRatio,
+      },
+    );
   }
 
   const files: ZipFile[] = [];

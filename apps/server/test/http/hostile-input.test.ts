@@ -221,12 +221,30 @@ describe('zip bombs and size limits', () => {
     expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
+  test('a declared total over the limit, each entry under the ratio limit → 413 naming its setting', async () => {
+    // Every limit's refusal names its setting, as GET /api/v1/system/limits does.
+    const data = new Uint8Array(40 * 1024).map((_, i) => (i * 7919) % 251);
+    const entries: RawZipEntry[] = [
+      skillEntry,
+      ...[0, 1].map(
+        (i): RawZipEntry => ({ name: `part-${i}.bin`, data, method: 0, declaredSize: 1536 * 1024 }),
+      ),
+    ];
+    const res = await addUpload(buildZip(entries));
+    expect(res.status, res.text).toBe(413);
+    expect(res.json.error.details.reason).toBe('uncompressed_size');
+    expect(res.json.error.message).toContain(
+      `exceeds the limit of ${LIMITS.maxUncompressedBytes} (SKILLPORT_MAX_UNCOMPRESSED_BYTES)`,
+    );
+  });
+
   test('compression ratio above the limit → 413 reason compression_ratio', async () => {
     const res = await addUpload(
       buildZip([skillEntry, { name: 'zeros.bin', data: new Uint8Array(1536 * 1024) }]),
     );
     expect(res.status, res.text).toBe(413);
     expect(res.json.error.details.reason).toBe('compression_ratio');
+    expect(res.json.error.message).toContain('SKILLPORT_MAX_COMPRESSION_RATIO');
   });
 
   test('an entry lying about its size is cut off while inflating → 413 reason size_mismatch', async () => {
@@ -257,14 +275,18 @@ describe('zip bombs and size limits', () => {
     const entries = [skillEntry, ...Array.from({ length: 25 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }))];
     const res = await addUpload(buildZip(entries));
     expect(res.status).toBe(413);
-    expect(res.json.error.message).toContain('entries');
+    expect(res.json.error.message).toContain(
+      `the limit is ${LIMITS.maxZipEntries} (SKILLPORT_MAX_ZIP_ENTRIES)`,
+    );
   });
 
   test('more files per skill than allowed → 413', async () => {
     const entries = [skillEntry, ...Array.from({ length: 12 }, (_, i) => ({ name: `f${i}.txt`, data: 'x' }))];
     const res = await addUpload(buildZip(entries));
     expect(res.status).toBe(413);
-    expect(res.json.error.message).toContain('files');
+    expect(res.json.error.message).toContain(
+      `the limit is ${LIMITS.maxFilesPerSkill} (SKILLPORT_MAX_FILES_PER_SKILL)`,
+    );
   });
 
   // 300 KiB is judged from the file, 400 KiB already from the request's length.
@@ -338,6 +360,9 @@ describe('zip bombs and size limits', () => {
     });
     expect(res.status).toBe(413);
     expect(res.json.error.details.field).toBe('SKILL.md');
+    expect(res.json.error.message).toContain(
+      `the limit is ${LIMITS.maxSkillMdBytes} bytes (SKILLPORT_MAX_SKILL_MD_BYTES)`,
+    );
   });
 });
 
