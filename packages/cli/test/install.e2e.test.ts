@@ -393,7 +393,7 @@ describe('history, show --revision, restore, and retention freeing storage', () 
     expect(history).toMatch(new RegExp(`${r1.slice(0, 12)}.*replaced`));
     expect(history.trim().split('\n').slice(-2)).toEqual([
       '2 revisions of viking://user/default/skills/notes',
-      'files: SKILL.md and its auxiliary files (the generated .abstract.md and .overview.md are not counted)',
+      "files: SKILL.md and its auxiliary files (the generated .abstract.md and .overview.md are not counted); size: their bytes and the generated .abstract.md's",
     ]);
     const old = ok(await cli(['skills', 'show', 'notes', '--revision', r1.slice(0, 8)]));
     expect(old.stdout.toString()).toBe(md('notes', 'One.'));

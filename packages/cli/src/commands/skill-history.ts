@@ -83,7 +83,9 @@ export function registerSkillHistory(skills: Command, io: CliIo): void {
           ? `${shown} of ${result.total} revisions of ${result.uri}${note}\n`
           : `${result.total} revision${result.total === 1 ? '' : 's'} of ${result.uri}${note}\n`,
       );
-      ctx.print(`${FILES_COUNTED}\n`);
+      // The server's revision size also counts the generated .abstract.md (it is part of the revision's
+      // manifest), so the note says what the SIZE column adds to the files counted.
+      ctx.print(`${FILES_COUNTED}; size: their bytes and the generated .abstract.md's\n`);
     });
 
   skills
