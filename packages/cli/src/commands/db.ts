@@ -4,7 +4,16 @@
  * versioned archive. Runs the server package in this process against the database directly (no
  * running server needed; stop the servers before an import).
  */
-import { createReadStream, createWriteStream, existsSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import type { Command } from 'commander';
@@ -112,6 +121,33 @@ const storeOptions = (command: Command): Command =>
       'data folder of the SQLite store (default SKILLPORT_DATA_DIR or ./.skillport)',
     );
 
+/**
+ * Refuses a zip before anything is opened or created: `skills export` writes a zip of skill folders,
+ * which `skills import` adds to a running server; `db import` takes only the gzip archive of
+ * `db export`, and gunzip's own "incorrect header check" did not say which command was meant.
+ * @throws CliError (exit 1) when `resolved` starts with a zip's local file header.
+ */
+function refuseSkillsZip(file: string, resolved: string): void {
+  let head: Buffer;
+  try {
+    const fd = openSync(resolved, 'r');
+    try {
+      head = Buffer.alloc(4);
+      readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return; // unreadable: reported as such when the archive is opened
+  }
+  if (head.equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
+    throw new CliError(
+      `${file} is a zip, not an archive of \`skillport db export\` (gzip): a zip of skill folders from ` +
+        `\`skillport skills export\` is added to a running server with \`skillport skills import ${file}\``,
+    );
+  }
+}
+
 /** Registers `db export` and `db import`. */
 export function registerDb(program: Command, io: CliIo): Command {
   const db = program
@@ -160,6 +196,7 @@ export function registerDb(program: Command, io: CliIo): Command {
       .description('load an archive from `db export` into an empty database, all or nothing (- = stdin)'),
   ).action(async (file: string, options: DbOptions, command: Command) => {
     const ctx = createContext(io, command);
+    if (file !== '-') refuseSkillsZip(file, path.resolve(io.cwd, file));
     const server = await loadServer('skillport db import');
     const input = file === '-' ? Readable.from(io.stdin) : createReadStream(path.resolve(io.cwd, file));
     if (file !== '-') {

@@ -125,6 +125,14 @@ describe('skillport db', () => {
   it.each([
     { case: 'a missing file', file: 'missing.gz', content: null, error: /cannot read missing\.gz/ },
     { case: 'a file that is not an archive', file: 'notes.txt', content: 'hello', error: /gzip/ },
+    // What `skills export` writes: a zip of skill folders, for `skills import` on a running server.
+    {
+      case: 'a zip of skill folders',
+      file: 'skills.zip',
+      content: 'PK\u0003\u0004 a zip',
+      error:
+        /skills\.zip is a zip, not an archive of `skillport db export`.*`skillport skills import skills\.zip`/,
+    },
   ])('refuses $case', async ({ file, content, error }) => {
     if (content !== null) writeFileSync(path.join(work, file), content);
     const res = await runBin(offline, ['db', 'import', file, '--data-dir', path.join(work, `t-${file}`)], {
