@@ -321,9 +321,10 @@ export interface SqliteOptions {
    */
   busyTimeoutMs?: number;
   /**
-   * Threads that run `find`, each on a read-only connection of its own, so concurrent finds use
-   * every core and never wait behind writes (`SKILLPORT_SEARCH_THREADS`; default one per core the
-   * process may use, at most 4; 0 = `find` runs in the database thread with the writes).
+   * Threads that run `find`, each on a read-only connection of its own, so concurrent finds never
+   * wait behind writes (`SKILLPORT_SEARCH_THREADS`; default one per core the process may use but
+   * one — the thread that answers requests keeps a core — at least 1, at most 4; 0 = `find` runs in
+   * the database thread with the writes).
    */
   searchThreads?: number;
   /**

@@ -12,7 +12,7 @@ import { optionsFromEnv } from '../../src/config.js';
 import { normaliseVector } from '../../src/embeddings/embedder.js';
 import { startServer } from '../../src/start-server.js';
 import { createSqliteStore } from '../../src/store/sqlite/create-sqlite-store.js';
-import { pickReader } from '../../src/store/sqlite/search-readers.js';
+import { defaultSearchThreads, pickReader } from '../../src/store/sqlite/search-readers.js';
 import { createThreadedSqliteStore } from '../../src/store/sqlite/sqlite-thread.js';
 import type { Store } from '../../src/store/types.js';
 import { AGENT_ROOT, makeWrite, USER_ROOT } from './helpers.js';
@@ -218,6 +218,13 @@ describe.skipIf(!existsSync('/proc/self/fd'))('when the search threads start', (
     const { server, file } = await serverOn({});
     await server.close();
     expect(connectionsTo(file)).toBe(0);
+  });
+});
+
+describe('defaultSearchThreads', () => {
+  it('leaves a core to the thread that answers requests: one reader per core but one, 1 to 4', () => {
+    expect([1, 2, 3, 4, 5, 8, 64].map((cores) => defaultSearchThreads(cores))).toEqual([1, 1, 2, 3, 4, 4, 4]);
+    expect(defaultSearchThreads()).toBe(Math.max(1, Math.min(4, os.availableParallelism() - 1)));
   });
 });
 

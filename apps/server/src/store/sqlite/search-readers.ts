@@ -3,7 +3,8 @@
  * matching row of the search index), and the database thread runs one call at a time: with it
  * there, concurrent finds queued behind each other and behind writes on one core. Each reader
  * thread has a read-only connection of its own; in WAL mode readers never wait for the writer nor
- * for each other, so concurrent finds run on every core while the database thread writes.
+ * for each other, so finds run while the database thread writes and, with several readers, beside
+ * each other (one core is left to the thread that answers requests: {@link defaultSearchThreads}).
  *
  * Every query runs in a fresh read transaction, which sees every transaction committed before it
  * began: a find started after a write was acknowledged sees that write. Each reader keeps its own
@@ -17,11 +18,19 @@ import type { SearchHit, Store } from '../types.js';
 import { type CallThread, type CallThreadReply, startCallThread } from './call-thread.js';
 
 /**
- * Default number of search reader threads: one per core the process may use, at most 4
- * (`SKILLPORT_SEARCH_THREADS`; 0 runs `find` in the database thread).
+ * Default number of search reader threads (`SKILLPORT_SEARCH_THREADS`; 0 runs `find` in the
+ * database thread): one per core the process may use but one, at least 1, at most 4 — the rule of
+ * the worker pool. The thread that answers requests routes, authenticates and serialises every find
+ * and needs a core of its own under load; a reader per core only made readers and that thread take
+ * turns, while each reader holds its own V8 heap, its dropped list buffers, up to ~16 MB of kept word
+ * relevance and a 4 MiB page cache. On 2 cores, one reader instead of two lowered the server's peak
+ * at 100,000 skills by ~50–60 MB with the same CPU per find (see the server README).
+ *
+ * @param cores - cores the process may use (default `os.availableParallelism()`)
+ * @returns `cores − 1`, clamped to 1–4
  */
-export function defaultSearchThreads(): number {
-  return Math.max(1, Math.min(4, availableParallelism()));
+export function defaultSearchThreads(cores: number = availableParallelism()): number {
+  return Math.max(1, Math.min(4, Math.floor(cores) - 1));
 }
 
 /**

@@ -65,9 +65,9 @@ export interface ThreadedSqliteStoreOptions {
    */
   busyTimeoutMs?: number;
   /**
-   * Threads that run `find`, each on a read-only connection of its own, so concurrent finds use
-   * every core and never wait behind writes (`SKILLPORT_SEARCH_THREADS`; default one per core, at
-   * most 4; 0 = `find` runs in the database thread). See `search-readers.ts`.
+   * Threads that run `find`, each on a read-only connection of its own, so finds never wait behind
+   * writes (`SKILLPORT_SEARCH_THREADS`; default one per core but one, 1 to 4: see
+   * `defaultSearchThreads`; 0 = `find` runs in the database thread). See `search-readers.ts`.
    */
   searchThreads?: number;
   /**
