@@ -14,7 +14,7 @@ export const MAX_QUERY_TOKENS = 16;
 export const MAX_TOKEN_LENGTH = 64;
 /**
  * The last token is matched as a prefix only from this length on: shorter prefixes match most of the
- * vocabulary and cost more than they help. The index keeps 3-character prefixes (`prefix='3'`).
+ * vocabulary and cost more than they help.
  */
 export const MIN_PREFIX_LENGTH = 3;
 

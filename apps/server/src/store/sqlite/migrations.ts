@@ -67,7 +67,8 @@ export const SEARCH_INDEX_CRISISMERGE = 64;
  *   deleted in the transaction that drops its last reference (retention, see `store/retention.ts`).
  * - `skills_fts` is contentless (`content=''`, `contentless_delete=1`): it stores only the index, the
  *   text stays in `skills`. Tokens are Porter-stemmed
- *   Unicode words with diacritics folded; 3-character prefixes are indexed for type-ahead queries.
+ *   Unicode words with diacritics folded; version 20 dropped the index of 3-character prefixes (a
+ *   prefix query reads the terms it covers).
  *   Full detail (positions) is kept: FTS5's `bm25()` needs instance counts, which `detail = column`
  *   does not provide (every score would be 0).
  * - `skill_counts` holds the number of skills per (account, root), kept by triggers on `skills`
@@ -624,6 +625,38 @@ CREATE INDEX IF NOT EXISTS tasks_fair_order ON tasks (fair_round, priority, seq)
 CREATE INDEX IF NOT EXISTS tasks_fair_lane ON tasks (account_id, user_id, priority, fair_round)
   WHERE status = 'pending' AND fair_round IS NOT NULL;
 `);
+    },
+  },
+  {
+    version: 20,
+    name: 'search index without its 3-character prefix index',
+    // FTS5's `prefix = '3'` wrote every token of 3 characters or more twice (the term, and its first
+    // three characters in a second index), and every segment flush and merge carried both: ~30% of
+    // the index's CPU per add (~120 µs of ~400 µs at 10,000 skills). It served only prefix queries of
+    // exactly 3 characters (a type-ahead query's last word, `"cal"*`) read through FTS5; FTS5 answers
+    // those from the terms themselves just as well (the same rows, the same `bm25()`), and the
+    // per-term lists read a prefix as a range of terms anyway. The option cannot be changed in place:
+    // the index is created again without it and every stored skill is indexed again (as version 3
+    // did; ~36 s of CPU at 100,000 skills, ~3 s at 10,000, during the first open), with the merge
+    // settings of version 18 and the origin index of version 17. The per-term lists are built again
+    // from scratch in the background (FTS5 numbers the new rows afresh; ~22 s of CPU at 10,000
+    // skills); until they cover the index, finds are ranked by `bm25()`, as before a first build.
+    // Answers are those of the same skills indexed afresh with the prefix index: FTS5 never takes a
+    // replaced or deleted row out of its column totals, so a file whose skills were rewritten had
+    // drifted `bm25()` statistics, which the new index starts without (as version 3's rebuild did).
+    sql: `
+DROP TABLE IF EXISTS skills_fts;
+CREATE VIRTUAL TABLE skills_fts USING fts5 (
+  name, tags, description, overview, body,
+  content = '', contentless_delete = 1,
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+INSERT INTO skills_fts (skills_fts, rank) VALUES ('automerge', ${SEARCH_INDEX_AUTOMERGE});
+INSERT INTO skills_fts (skills_fts, rank) VALUES ('crisismerge', ${SEARCH_INDEX_CRISISMERGE});
+CREATE INDEX IF NOT EXISTS skills_fts_docsize_origin ON skills_fts_docsize (origin);
+`,
+    run: (db) => {
+      rebuildSearchIndex(db);
     },
   },
 ];
