@@ -90,24 +90,30 @@ export async function postgresQuery<T extends pg.QueryResultRow>(
 }
 
 /**
- * How far `skill_term_counts` (PostgreSQL migrations 9 and 17) is from the `skill_terms` rows it
- * counts: the number of (lexeme, label set, characters shared, shard) rows whose count differs from
- * the rows of that lexeme and label set of the shard's skills (`seq % 64`) that share that many
- * characters (at most 8) with the skill's lexeme before them in code-point order, counted here
- * character by character; 0 when every count is exact (rows fallen to 0 may stay). PostgreSQL runs only.
+ * How far `skill_term_counts` (PostgreSQL migrations 9, 17 and 22) is from the `skill_terms` rows it
+ * counts: the number of (lexeme, label set, characters shared) triples whose count — the sum of its
+ * rows over every shard plus the signs of its pending rows in `skill_term_count_deltas` — differs
+ * from the rows of that lexeme and label set whose skill's lexeme before it in code-point order
+ * shares that many characters (at most 8) with it, counted here character by character; 0 when every
+ * count is exact. PostgreSQL runs only.
  */
 export async function postgresTermCountDrift(dataDir: string): Promise<number> {
   const rows = await postgresQuery<{ n: string }>(
     dataDir,
-    `WITH kept AS (SELECT lexeme, labels, shared, shard, n FROM skill_term_counts WHERE n <> 0),
+    `WITH kept AS (SELECT lexeme, labels, shared, sum(n)::bigint AS n FROM (
+           SELECT lexeme, labels, shared, n FROM skill_term_counts
+           UNION ALL
+           SELECT u.lexeme, u.labels, u.shared, d.sign FROM skill_term_count_deltas d
+             CROSS JOIN LATERAL unnest(d.lexemes, d.labels, d.shared) AS u(lexeme, labels, shared)) AS c
+         GROUP BY 1, 2, 3 HAVING sum(n) <> 0),
        ordered AS (SELECT lexeme, labels, skill_seq,
            lag(lexeme) OVER (PARTITION BY skill_seq ORDER BY lexeme COLLATE "C") AS previous
          FROM skill_terms),
        actual AS (SELECT lexeme, labels,
            (SELECT count(*) FROM generate_series(1, 8) AS k
              WHERE previous IS NOT NULL AND left(lexeme, k) = left(previous, k))::smallint AS shared,
-           (skill_seq % 64)::smallint AS shard, count(*) AS n
-         FROM ordered GROUP BY 1, 2, 3, 4)
+           count(*) AS n
+         FROM ordered GROUP BY 1, 2, 3)
      SELECT count(*) AS n FROM ((SELECT * FROM kept EXCEPT SELECT * FROM actual)
        UNION ALL (SELECT * FROM actual EXCEPT SELECT * FROM kept)) AS d`,
   );

@@ -129,6 +129,74 @@ async function candidates(
   }
 }
 
+/**
+ * Query terms whose document frequencies `skill_term_frequencies` reads: prefixes standing for several
+ * lexemes, terms limited to fields, single-character and CJK prefixes, words no skill holds.
+ */
+const FREQUENCY_TERMS: RankTerm[] = [
+  { lexeme: 'team', prefix: true, labels: 0 },
+  { lexeme: 'the', prefix: true, labels: 0 },
+  { lexeme: 'review', prefix: false, labels: 0 },
+  { lexeme: 'review', prefix: true, labels: 0 },
+  { lexeme: 'rep', prefix: true, labels: 0 },
+  { lexeme: 're', prefix: true, labels: 1 | 2 | 4 },
+  { lexeme: 'rep', prefix: true, labels: 8 },
+  { lexeme: 'code', prefix: false, labels: 4 },
+  { lexeme: 'the', prefix: false, labels: 1 | 2 | 4 },
+  { lexeme: '小', prefix: true, labels: 0 },
+  { lexeme: 'nothing', prefix: false, labels: 0 },
+  { lexeme: 'nothingatall', prefix: true, labels: 0 },
+  { lexeme: 'pdf', prefix: true, labels: 2 },
+  { lexeme: 'team', prefix: true, labels: 15 },
+  { lexeme: 'teamwork', prefix: true, labels: 0 },
+  { lexeme: 'teamm', prefix: true, labels: 0 },
+  { lexeme: 'onboardin', prefix: true, labels: 0 },
+  { lexeme: 'caf', prefix: true, labels: 0 },
+  { lexeme: 'r', prefix: true, labels: 0 },
+  { lexeme: 'review', prefix: true, labels: 8 },
+];
+
+/** Each term's document frequency and lexemes, counted from the rows of `skill_terms`. */
+async function countedFrequencies(terms: readonly RankTerm[]) {
+  return postgresQuery<{ df: string; lexemes: string[] }>(
+    dataDir,
+    `SELECT (SELECT count(DISTINCT t.skill_seq) FROM skill_terms t
+         WHERE (t.lexeme = q.lexeme OR (q.prefix AND starts_with(t.lexeme, q.lexeme)))
+           AND (q.labels = 0 OR t.labels & q.labels <> 0)) AS df,
+       CASE WHEN q.prefix THEN ARRAY(SELECT DISTINCT t.lexeme FROM skill_terms t
+         WHERE starts_with(t.lexeme, q.lexeme) ORDER BY 1) ELSE ARRAY[q.lexeme] END AS lexemes
+     FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+     ORDER BY q.i`,
+    [terms.map((t) => t.lexeme), terms.map((t) => t.prefix), terms.map((t) => t.labels)],
+  );
+}
+
+/** Each term's document frequency and lexemes as `find` reads them (a fresh memory: no kept counts). */
+async function readFrequencies(terms: readonly RankTerm[]) {
+  const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
+  try {
+    const client = await pool.connect();
+    try {
+      await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+      const read = await new PostgresTermStats().read(client, terms);
+      return read.stats.map((stat) => ({ df: String(stat.df), lexemes: stat.lexemes }));
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Rows of `skill_term_count_deltas` not folded yet (PostgreSQL migration 22). */
+async function pendingCountRows(): Promise<number> {
+  const [row] = await postgresQuery<{ n: string }>(
+    dataDir,
+    'SELECT count(*) AS n FROM skill_term_count_deltas',
+  );
+  return Number(row?.n);
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-pg-terms-'));
   store = openEngineStore(dataDir);
@@ -399,39 +467,8 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
         body: '# Onboarding\n\nteammates and teamwork of the team: onboardingflow, onboardingkit, teamworks\n',
       }),
     );
-    const terms: RankTerm[] = [
-      { lexeme: 'team', prefix: true, labels: 0 },
-      { lexeme: 'the', prefix: true, labels: 0 },
-      { lexeme: 'review', prefix: false, labels: 0 },
-      { lexeme: 'review', prefix: true, labels: 0 },
-      { lexeme: 'rep', prefix: true, labels: 0 },
-      { lexeme: 're', prefix: true, labels: 1 | 2 | 4 },
-      { lexeme: 'rep', prefix: true, labels: 8 },
-      { lexeme: 'code', prefix: false, labels: 4 },
-      { lexeme: 'the', prefix: false, labels: 1 | 2 | 4 },
-      { lexeme: '小', prefix: true, labels: 0 },
-      { lexeme: 'nothing', prefix: false, labels: 0 },
-      { lexeme: 'nothingatall', prefix: true, labels: 0 },
-      { lexeme: 'pdf', prefix: true, labels: 2 },
-      { lexeme: 'team', prefix: true, labels: 15 },
-      { lexeme: 'teamwork', prefix: true, labels: 0 },
-      { lexeme: 'teamm', prefix: true, labels: 0 },
-      { lexeme: 'onboardin', prefix: true, labels: 0 },
-      { lexeme: 'caf', prefix: true, labels: 0 },
-      { lexeme: 'r', prefix: true, labels: 0 },
-      { lexeme: 'review', prefix: true, labels: 8 },
-    ];
-    const expected = await postgresQuery<{ df: string; lexemes: string[] }>(
-      dataDir,
-      `SELECT (SELECT count(DISTINCT t.skill_seq) FROM skill_terms t
-           WHERE (t.lexeme = q.lexeme OR (q.prefix AND starts_with(t.lexeme, q.lexeme)))
-             AND (q.labels = 0 OR t.labels & q.labels <> 0)) AS df,
-         CASE WHEN q.prefix THEN ARRAY(SELECT DISTINCT t.lexeme FROM skill_terms t
-           WHERE starts_with(t.lexeme, q.lexeme) ORDER BY 1) ELSE ARRAY[q.lexeme] END AS lexemes
-       FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
-       ORDER BY q.i`,
-      [terms.map((t) => t.lexeme), terms.map((t) => t.prefix), terms.map((t) => t.labels)],
-    );
+    const terms = FREQUENCY_TERMS;
+    const expected = await countedFrequencies(terms);
     const [total] = await postgresQuery<{ n: string }>(dataDir, 'SELECT count(*) AS n FROM skills');
     // Prefixes standing for several lexemes, and terms limited to fields, are among them.
     expect(expected.filter((row) => row.lexemes.length > 1).length).toBeGreaterThan(2);
@@ -556,6 +593,87 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
     }
   });
 
+  it('folds the pending count changes of writes in batches, the frequencies exact before, between and after (migration 22)', async () => {
+    const terms = FREQUENCY_TERMS;
+    await store.putSkill(
+      makeWrite({
+        name: 'fold-a',
+        description: 'review teamwork reports',
+        body: '# Fold\n\nteammates review\n',
+      }),
+    );
+    await store.putSkill(
+      makeWrite({ name: 'fold-b', description: 'deploy the café', body: '# Fold\n\nrepository rep\n' }),
+    );
+    // An update (a row of each sign) and a delete (a row of -1), not folded yet.
+    await store.putSkill(
+      makeWrite({
+        name: 'fold-a',
+        description: 'onboarding of the team',
+        tags: ['review'],
+        body: '# Fold\n\nreviewer notes\n',
+        task: { type: 'update_skill', userId: 'alice' },
+      }),
+    );
+    await store.deleteSkill('acme', USER_ROOT, 'fold-b');
+    expect(await pendingCountRows()).toBeGreaterThan(3);
+    const expected = (await countedFrequencies(terms)).map((row) => ({ df: row.df, lexemes: row.lexemes }));
+    expect(await readFrequencies(terms)).toEqual(expected);
+    expect(await postgresTermCountDrift(dataDir)).toBe(0);
+
+    // Part folded, part pending.
+    const [partly] = await postgresQuery<{ n: number }>(dataDir, 'SELECT skill_term_counts_fold(3) AS n');
+    expect(partly?.n).toBe(3);
+    expect(await pendingCountRows()).toBeGreaterThan(0);
+    expect(await readFrequencies(terms)).toEqual(expected);
+    expect(await postgresTermCountDrift(dataDir)).toBe(0);
+
+    // While another fold holds the lock, a fold does nothing (no wait on its rows).
+    const pool = new pg.Pool({ connectionString: postgresUrl(), max: 1 });
+    try {
+      const client = await pool.connect();
+      try {
+        await client.query(`SET search_path = "${schemaFor(dataDir)}", public`);
+        await client.query('BEGIN');
+        await client.query('SELECT skill_term_counts_fold(0)');
+        const before = await pendingCountRows();
+        expect(await store.compactSearchIndex(64)).toBe(false);
+        expect(await pendingCountRows()).toBe(before);
+        await client.query('ROLLBACK');
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+    }
+
+    // The idle upkeep folds the rest.
+    while (await store.compactSearchIndex(64)) {}
+    expect(await pendingCountRows()).toBe(0);
+    expect(await readFrequencies(terms)).toEqual(expected);
+    expect(await postgresTermCountDrift(dataDir)).toBe(0);
+
+    // A store folds by itself after a few dozen writes (in the background; closing waits for it).
+    const other = openEngineStore(dataDir);
+    try {
+      for (let i = 0; i < 70; i++) {
+        await other.putSkill(
+          makeWrite({
+            name: `fold-many-${i}`,
+            description: `review ${i % 2 === 0 ? 'teamwork' : 'deploy'} notes`,
+          }),
+        );
+      }
+    } finally {
+      await other.close();
+    }
+    expect(await pendingCountRows()).toBeLessThanOrEqual(6);
+    expect(await readFrequencies(terms)).toEqual(
+      (await countedFrequencies(terms)).map((row) => ({ df: row.df, lexemes: row.lexemes })),
+    );
+    expect(await postgresTermCountDrift(dataDir)).toBe(0);
+  });
+
   it('keeps to the roots asked for', async () => {
     const byTerms = await candidates('code review', 'terms', [AGENT_ROOT]);
     expect(byTerms.length).toBeGreaterThan(0);
@@ -613,6 +731,8 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
        DROP TRIGGER skill_root_counts_added ON skills; DROP TRIGGER skill_root_counts_moved ON skills;
        DROP TRIGGER skill_root_counts_gone ON skills; DROP FUNCTION skill_root_counts_sync();
        DROP TABLE skill_root_counts; DROP TABLE skill_term_counts; DROP FUNCTION skill_term_shared(text, text);
+       DROP TABLE skill_term_count_deltas; DROP FUNCTION skill_term_counts_fold(int);
+       DROP FUNCTION skill_term_triples(tsvector);
        DELETE FROM skillport_migrations WHERE version >= 4`,
     );
     await store.close();

@@ -105,7 +105,7 @@ describe(`${TEST_ENGINE} store: list totals`, () => {
         temp.dataDir,
         `DROP TRIGGER skill_root_counts_added ON skills; DROP TRIGGER skill_root_counts_moved ON skills;
          DROP TRIGGER skill_root_counts_gone ON skills; DROP FUNCTION skill_root_counts_sync();
-         DROP TABLE skill_root_counts; DROP TABLE skill_term_counts`,
+         DROP TABLE skill_root_counts; DROP TABLE skill_term_counts; DROP TABLE skill_term_count_deltas`,
       );
       await setSchemaVersion(temp.dataDir, 7);
       const reopened = temp.reopen();

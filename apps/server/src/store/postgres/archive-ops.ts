@@ -275,7 +275,7 @@ async function insertRecord(client: pg.ClientBase, r: Exclude<DataRecord, Batche
 
 /**
  * Row triggers that keep tables derived from the rows an import writes, per row: `skill_terms` and
- * `skill_term_counts` (migrations 4, 9), `account_usage` (5), `skill_search_generation` (7), `skill_root_counts` (8). The last
+ * `skill_term_counts` (migrations 4, 9, 22: its pending rows), `account_usage` (5), `skill_search_generation` (7), `skill_root_counts` (8). The last
  * three update a handful of counter rows, so in the one transaction of an import every change would
  * add a version of the same row, and each update walks the versions before it (quadratic in the
  * number of skills and files). An import disables them and derives the tables once,
@@ -305,7 +305,8 @@ function switchTriggers(mode: 'DISABLE' | 'ENABLE'): string {
 /**
  * What {@link DERIVING_TRIGGERS} would have written for the rows imported into a database that held
  * no skills: each skill's `skill_terms` rows (as migration 4's backfill) and their counts per lexeme,
- * label set, characters shared with the skill's lexeme before (migration 17) and shard (migration 9),
+ * label set and characters shared with the skill's lexeme before (migration 17), in shard 0 (as
+ * migration 22 gathers them; nothing pending),
  * the stored bytes per account and shard (migration 11),
  * the skills per root and shard, and the search generation bumped once per skill in its shard.
  */
@@ -318,10 +319,10 @@ async function deriveTables(client: pg.ClientBase): Promise<void> {
   );
   await client.query(
     `INSERT INTO skill_term_counts (lexeme, labels, shared, shard, n)
-       SELECT u.lexeme, skill_term_labels(u.weights), skill_term_shared(u.lexeme, u.previous), (s.seq % 64)::smallint, count(*)
+       SELECT u.lexeme, skill_term_labels(u.weights), skill_term_shared(u.lexeme, u.previous), 0, count(*)
        FROM skills s CROSS JOIN LATERAL (SELECT v.lexeme COLLATE "C" AS lexeme, v.weights,
            lag(v.lexeme COLLATE "C") OVER (ORDER BY v.lexeme COLLATE "C") AS previous FROM unnest(s.search) AS v) AS u
-       GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+       GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
      ON CONFLICT (lexeme, labels, shared, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n`,
   );
   await client.query(

@@ -49,6 +49,26 @@ async function notifySettled(db: pg.ClientBase | pg.Pool, schema: string): Promi
   await db.query('SELECT pg_notify($1, $2)', [TASKS_CHANNEL, schema]);
 }
 
+/**
+ * A fold of the pending search-term counts (PostgreSQL migration 22) is started after this many
+ * writes of this process: each add leaves one pending row, which every `find` counting a new term
+ * reads until it is folded, so the pending rows stay few while a fold still merges the counts of
+ * many skills (a term they share is updated once per fold, not once per skill).
+ */
+const TERM_FOLD_EVERY = 64;
+/** Pending rows folded per transaction at most (64 rows of corpus skills: ~0.1–0.3 s of database work). */
+const TERM_FOLD_BATCH = 256;
+
+/**
+ * Folds up to {@link TERM_FOLD_BATCH} pending search-term count rows into `skill_term_counts`.
+ *
+ * @returns the rows folded; -1 when another process (or connection) is folding
+ */
+async function foldTermCounts(db: pg.Pool): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT skill_term_counts_fold($1) AS n', [TERM_FOLD_BATCH]);
+  return rows[0]?.n ?? 0;
+}
+
 /** The URL without its password, for logs. */
 function redact(url: string): string {
   try {
@@ -201,6 +221,25 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
   const tx = async <T>(fn: (client: pg.PoolClient) => Promise<T>, retryOn?: (e: unknown) => boolean) =>
     withTransaction(await ready(), fn, retryOn);
 
+  // Search-term count upkeep after writes: every TERM_FOLD_EVERY writes, one background fold of every
+  // pending row (batch by batch) unless one is running. Not awaited by the write; a failed fold
+  // leaves the rows pending (finds stay exact) for the next fold or the idle upkeep.
+  let writesSinceFold = 0;
+  let folding: Promise<void> | null = null;
+  const noteTermWrite = (): void => {
+    writesSinceFold += 1;
+    if (writesSinceFold < TERM_FOLD_EVERY || folding !== null || closed) return;
+    writesSinceFold = 0;
+    folding = (async () => {
+      const db = await ready();
+      while (!closed && (await foldTermCounts(db)) === TERM_FOLD_BATCH) {}
+    })()
+      .catch(() => {})
+      .finally(() => {
+        folding = null;
+      });
+  };
+
   return {
     description: `postgres:${redact(options.url)}${schema === 'public' ? '' : ` (schema ${schema})`}`,
     async migrate() {
@@ -251,6 +290,7 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       closed = true;
       clearTimeout(relistenTimer);
       await listening;
+      await folding;
       if (notifier !== null) {
         const client = notifier;
         notifier = null;
@@ -266,10 +306,12 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       checkFiles(write);
       const prepared = await prepareWrite(write);
       try {
-        return await tx(
+        const result = await tx(
           (client) => putSkillTx(client, write, now(), prepared),
           (error) => isSkillInsertRace(error) || isBlobInsertRace(error) || history.isBlobRace(error),
         );
+        noteTermWrite();
+        return result;
       } catch (error) {
         // The second quota / skill-limit check fails the commit (see `putSkillTx`).
         throw commitLimitError(error, write) ?? error;
@@ -323,10 +365,12 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       return reads.readFile(await ready(), skillId, filePath);
     },
     async deleteSkill(accountId, rootUri, name, deleteOptions = {}) {
-      return tx(
+      const result = await tx(
         (client) => deleteSkillTx(client, accountId, rootUri, name, now(), deleteOptions.ifMatch),
         history.isBlobRace,
       );
+      noteTermWrite();
+      return result;
     },
     async search(accountId, rootUris, query, { limit, semantic }) {
       return searchSkillsPostgres(
@@ -362,12 +406,20 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
         if (done) await notifySettled(client, schema);
         return done;
       }, history.isBlobRace);
-      if (completed) settled.notify();
+      if (completed) {
+        settled.notify();
+        // A new overview changes the skill's search vector: its terms' counts move (a pending row).
+        if (output.overview !== null) noteTermWrite();
+      }
       return completed;
     },
-    async compactSearchIndex() {
-      // GIN indexes are maintained by PostgreSQL itself (pending list flushed by autovacuum).
-      return false;
+    async compactSearchIndex(_maxPages, compactOptions) {
+      // GIN indexes are maintained by PostgreSQL itself (pending list flushed by autovacuum). The
+      // search-term counts' pending rows are folded here once writes pause, a batch per step (-1:
+      // another process is folding them); while writes come, the writes fold them (TERM_FOLD_EVERY),
+      // so a fold merges many skills' counts.
+      if (compactOptions?.merge === false) return false;
+      return (await foldTermCounts(await ready())) === TERM_FOLD_BATCH;
     },
     async failTask(lease, error, retryAt) {
       const final = retryAt === null;

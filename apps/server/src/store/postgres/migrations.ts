@@ -54,6 +54,9 @@ interface Migration {
  *   document frequency from a few rows instead of counting its rows. Since version 17 also per
  *   number of characters (at most 8) the lexeme shares with the one before it among the skill's
  *   lexemes in code-point order, so a short prefix's frequency is a sum of counts as well.
+ * - Since version 22 a write records its change of `skill_term_counts` as one pending row
+ *   (`skill_term_count_deltas`), folded into the counts in batches by the server
+ *   (`skill_term_counts_fold`); `find` reads the counts plus the pending rows, exactly.
  * - Since version 13, `skill_term_rank` computes a single-position lexeme's figure inline (a SQL
  *   expression the planner inlines into the search-terms trigger); only lexemes with several positions
  *   call the plpgsql loop (`skill_term_rank_positions`).
@@ -1043,6 +1046,179 @@ CREATE INDEX IF NOT EXISTS tasks_fair_order ON tasks (fair_round, priority, seq)
   WHERE status = 'pending' AND fair_round IS NOT NULL;
 CREATE INDEX IF NOT EXISTS tasks_fair_lane ON tasks (account_id, user_id, priority, fair_round)
   WHERE status = 'pending' AND fair_round IS NOT NULL;
+`,
+  },
+  {
+    version: 22,
+    name: 'search-term counts of a write kept as one pending row, folded in batches',
+    // Every add updated ~300 rows of `skill_term_counts` (one per lexeme of the skill) in its own
+    // transaction: an index probe, a row lock and a new row version each, about a fifth of
+    // PostgreSQL's CPU per add of a corpus SKILL.md. A write now records its change of the counts as
+    // one row of `skill_term_count_deltas` (the skill's (lexeme, labels, shared) triples as arrays,
+    // with a sign: +1 added, -1 removed; an update writes a row of each sign for the triples that
+    // differ), and a fold (`skill_term_counts_fold`, run by the server every few dozen writes and
+    // while idle, one at a time) moves a batch of them into `skill_term_counts` in one transaction:
+    // a triple several skills share is updated once per batch, not once per skill. The counts are
+    // gathered into shard 0, one row per triple (only the sum of a triple's shards is read, and only
+    // the fold writes them now, so it finds the row it updates, and a find sums one row instead of up
+    // to 64), rebuilt in key order and analysed as version 17 did; folds add to shard 0. A count is
+    // its rows' sum plus its pending rows' signs: `skill_term_frequencies` reads both in one snapshot
+    // (a pending row's lexemes are sorted in code-point order, so a lexeme, or the run of a prefix's
+    // lexemes, is found in it by binary search: `width_bucket`), and a fold deletes the rows it adds
+    // in the same transaction, so the frequencies stay exact at every moment (same figures as
+    // before). Pending rows are kept inline up to a page (`toast_tuple_target`), uncompressed, and
+    // vacuumed after every few hundred folded (finds scan the table). Replicas of the build before
+    // keep working while they are replaced: the triggers and the frequency function live in the
+    // database, so their writes and finds use the new ones; only the folds are this build's (until
+    // one runs, finds read the pending rows, exactly, at a cost growing with their number). While
+    // this step runs, the rebuild holds the counts' table: writes and new-term finds wait for it.
+    // Safe to run again (pending rows kept, counts summed again).
+    sql: `
+CREATE TABLE IF NOT EXISTS skill_term_count_deltas (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  sign smallint NOT NULL,
+  lexemes text[] COLLATE "C" NOT NULL,
+  labels smallint[] NOT NULL,
+  shared smallint[] NOT NULL
+) WITH (toast_tuple_target = 8160, autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 256);
+ALTER TABLE skill_term_count_deltas ALTER COLUMN lexemes SET STORAGE EXTERNAL;
+ALTER TABLE skill_term_count_deltas ALTER COLUMN labels SET STORAGE EXTERNAL;
+ALTER TABLE skill_term_count_deltas ALTER COLUMN shared SET STORAGE EXTERNAL;
+SET LOCAL work_mem = '256MB';
+CREATE TEMPORARY TABLE skill_term_counts_summed ON COMMIT DROP AS
+  SELECT lexeme, labels, shared, sum(n)::bigint AS n FROM skill_term_counts GROUP BY 1, 2, 3;
+TRUNCATE skill_term_counts;
+INSERT INTO skill_term_counts (lexeme, labels, shared, shard, n)
+  SELECT lexeme, labels, shared, 0, n FROM skill_term_counts_summed WHERE n <> 0 ORDER BY 1, 2, 3;
+ANALYZE skill_term_counts;
+CREATE OR REPLACE FUNCTION skill_term_triples(v tsvector)
+  RETURNS TABLE (lexeme text, labels smallint, shared smallint) LANGUAGE sql IMMUTABLE AS $$
+  SELECT o.lexeme, skill_term_labels(o.weights), skill_term_shared(o.lexeme, o.previous)
+  FROM (SELECT u.lexeme COLLATE "C" AS lexeme, u.weights,
+      lag(u.lexeme COLLATE "C") OVER (ORDER BY u.lexeme COLLATE "C") AS previous
+    FROM unnest($1) AS u) AS o
+$$;
+CREATE OR REPLACE FUNCTION skill_terms_sync() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    WITH added AS (
+      INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+        SELECT u.lexeme, NEW.seq, skill_term_rank(u.positions, u.weights), skill_term_labels(u.weights)
+        FROM unnest(NEW.search) AS u
+      RETURNING lexeme, labels)
+    INSERT INTO skill_term_count_deltas (sign, lexemes, labels, shared)
+      SELECT 1, array_agg(a.lexeme ORDER BY a.lexeme COLLATE "C"),
+        array_agg(a.labels ORDER BY a.lexeme COLLATE "C"),
+        array_agg(skill_term_shared(a.lexeme, a.previous) ORDER BY a.lexeme COLLATE "C")
+      FROM (SELECT lexeme, labels, lag(lexeme) OVER (ORDER BY lexeme) AS previous FROM added) AS a
+      HAVING count(*) > 0;
+  ELSIF TG_OP = 'DELETE' THEN
+    DELETE FROM skill_terms WHERE lexeme = ANY(tsvector_to_array(OLD.search)) AND skill_seq = OLD.seq;
+    INSERT INTO skill_term_count_deltas (sign, lexemes, labels, shared)
+      SELECT -1, array_agg(o.lexeme ORDER BY o.lexeme COLLATE "C"), array_agg(o.labels ORDER BY o.lexeme COLLATE "C"),
+        array_agg(o.shared ORDER BY o.lexeme COLLATE "C")
+      FROM skill_term_triples(OLD.search) AS o HAVING count(*) > 0;
+  ELSE
+    DELETE FROM skill_terms WHERE skill_seq = OLD.seq AND lexeme = ANY(ARRAY(
+      SELECT o.lexeme FROM unnest(OLD.search) AS o EXCEPT SELECT n.lexeme FROM unnest(NEW.search) AS n));
+    INSERT INTO skill_terms (lexeme, skill_seq, rank, labels)
+      SELECT n.lexeme, NEW.seq, skill_term_rank(n.positions, n.weights), skill_term_labels(n.weights)
+      FROM unnest(NEW.search) AS n LEFT JOIN unnest(OLD.search) AS o ON o.lexeme = n.lexeme
+      WHERE o.weights IS DISTINCT FROM n.weights
+      ON CONFLICT (lexeme, skill_seq) DO UPDATE SET rank = EXCLUDED.rank, labels = EXCLUDED.labels;
+    -- The counts move by the difference of the two vectors' triples (a lexeme's triple is unique in
+    -- a vector): the old ones the new vector lacks leave, the new ones the old vector lacked come.
+    WITH o AS (SELECT * FROM skill_term_triples(OLD.search)), n AS (SELECT * FROM skill_term_triples(NEW.search)),
+      d AS ((SELECT -1 AS sign, * FROM (SELECT * FROM o EXCEPT SELECT * FROM n) AS gone)
+        UNION ALL (SELECT 1, * FROM (SELECT * FROM n EXCEPT SELECT * FROM o) AS came))
+    INSERT INTO skill_term_count_deltas (sign, lexemes, labels, shared)
+      SELECT d.sign, array_agg(d.lexeme ORDER BY d.lexeme COLLATE "C"), array_agg(d.labels ORDER BY d.lexeme COLLATE "C"),
+        array_agg(d.shared ORDER BY d.lexeme COLLATE "C")
+      FROM d GROUP BY d.sign ORDER BY d.sign;
+  END IF;
+  RETURN NULL;
+END $$;
+-- Folds up to $1 pending rows, oldest first, into the counts; the number folded, or -1 when another
+-- fold holds the lock (one fold at a time: only folds write the counts, so none waits on a row).
+CREATE OR REPLACE FUNCTION skill_term_counts_fold(int) RETURNS int
+  LANGUAGE plpgsql AS $$
+DECLARE
+  folded int;
+BEGIN
+  IF NOT pg_try_advisory_xact_lock(hashtextextended('skillport term counts fold ' || current_schema(), 0)) THEN
+    RETURN -1;
+  END IF;
+  WITH gone AS (
+    DELETE FROM skill_term_count_deltas WHERE id IN (
+      SELECT id FROM skill_term_count_deltas ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+    RETURNING sign, lexemes, labels, shared
+  ), moved AS (
+    INSERT INTO skill_term_counts (lexeme, labels, shared, shard, n)
+      SELECT u.lexeme, u.labels, u.shared, 0, sum(g.sign)
+      FROM gone AS g CROSS JOIN LATERAL unnest(g.lexemes, g.labels, g.shared) AS u(lexeme, labels, shared)
+      GROUP BY 1, 2, 3 HAVING sum(g.sign) <> 0 ORDER BY 1, 2, 3
+      ON CONFLICT (lexeme, labels, shared, shard) DO UPDATE SET n = skill_term_counts.n + EXCLUDED.n
+  )
+  SELECT count(*) INTO folded FROM gone;
+  RETURN folded;
+END $$;
+CREATE OR REPLACE FUNCTION skill_term_frequencies(text[], boolean[], int[])
+  RETURNS TABLE (generation text, n bigint, df bigint[], lexemes text[], terms int[])
+  LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY WITH RECURSIVE q AS (
+      SELECT q.*, q.prefix AND q.labels = 0 AND char_length(q.lexeme) <= 8 AS by_runs
+      FROM unnest($1::text[], $2::boolean[], $3::int[]) WITH ORDINALITY AS q(lexeme, prefix, labels, i)
+    ), e(i, prefix, lexeme) AS (
+      SELECT q.i, q.lexeme, (SELECT t.lexeme FROM skill_terms t
+          WHERE t.lexeme >= q.lexeme AND t.lexeme <= q.lexeme || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+        FROM q WHERE q.prefix
+      UNION ALL
+      SELECT e.i, e.prefix, (SELECT t.lexeme FROM skill_terms t
+          WHERE t.lexeme > e.lexeme AND t.lexeme <= e.prefix || chr(1114111) ORDER BY t.lexeme LIMIT 1)
+        FROM e WHERE e.lexeme IS NOT NULL
+    ), l AS (
+      SELECT q.i, q.labels, q.lexeme COLLATE "C" AS lexeme FROM q WHERE NOT q.prefix
+      UNION ALL
+      SELECT e.i, q.labels, e.lexeme FROM e JOIN q ON q.i = e.i
+        WHERE e.lexeme IS NOT NULL AND starts_with(e.lexeme, e.prefix)
+    ), counted AS (
+      SELECT l.i, l.labels, l.lexeme, row_number() OVER (PARTITION BY l.i ORDER BY c.n DESC, l.lexeme COLLATE "C") AS r, c.n
+      FROM l JOIN q ON q.i = l.i AND NOT q.by_runs
+      CROSS JOIN LATERAL (SELECT (coalesce(sum(c.n), 0) + (SELECT coalesce(sum(d.sign), 0)
+          FROM skill_term_count_deltas d CROSS JOIN LATERAL (SELECT width_bucket(l.lexeme, d.lexemes) AS k) AS p
+          WHERE p.k > 0 AND d.lexemes[p.k] = l.lexeme AND (l.labels = 0 OR d.labels[p.k] & l.labels <> 0)))::bigint AS n
+        FROM skill_term_counts c
+        WHERE c.lexeme = l.lexeme AND (l.labels = 0 OR c.labels & l.labels <> 0)) AS c
+    )
+    SELECT (SELECT sum(n) FROM skill_search_generation)::text AS generation,
+      (SELECT coalesce(sum(n), 0) FROM skill_root_counts)::bigint AS n,
+      ARRAY(SELECT CASE WHEN q.by_runs
+          THEN ((SELECT coalesce(sum(c.n), 0) FROM skill_term_counts c
+            WHERE c.lexeme >= q.lexeme AND c.lexeme <= q.lexeme || chr(1114111) AND starts_with(c.lexeme, q.lexeme)
+              AND c.shared < char_length(q.lexeme))
+            + (SELECT coalesce(sum(d.sign * (SELECT count(*) FROM unnest(d.lexemes[r.first:r.last], d.shared[r.first:r.last])
+                  AS u(lexeme, shared) WHERE starts_with(u.lexeme, q.lexeme) AND u.shared < char_length(q.lexeme))), 0)
+              FROM skill_term_count_deltas d
+              CROSS JOIN LATERAL (SELECT width_bucket(q.lexeme COLLATE "C", d.lexemes) AS first,
+                width_bucket((q.lexeme || chr(1114111)) COLLATE "C", d.lexemes) AS last) AS r))::bigint
+          ELSE coalesce(b.n + CASE
+          WHEN (SELECT coalesce(sum(o.n), 0) FROM counted o WHERE o.i = q.i AND o.r > 1) * 16 <= b.n
+          THEN (SELECT count(*) FROM (SELECT DISTINCT t.skill_seq FROM counted o
+            JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+            WHERE o.i = q.i AND o.r > 1) AS d WHERE NOT EXISTS (SELECT 1 FROM skill_terms u
+              WHERE u.lexeme = b.lexeme AND u.skill_seq = d.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)
+              OFFSET 0))
+          ELSE (SELECT count(DISTINCT t.skill_seq) FROM counted o
+            JOIN skill_terms t ON t.lexeme = o.lexeme AND (q.labels = 0 OR t.labels & q.labels <> 0)
+            WHERE o.i = q.i AND o.r > 1 AND NOT EXISTS (SELECT 1 FROM skill_terms u
+              WHERE u.lexeme = b.lexeme AND u.skill_seq = t.skill_seq AND (q.labels = 0 OR u.labels & q.labels <> 0)))
+          END, 0) END
+        FROM q LEFT JOIN counted b ON b.i = q.i AND b.r = 1 ORDER BY q.i) AS df,
+      ARRAY(SELECT l.lexeme FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS lexemes,
+      ARRAY(SELECT l.i::int FROM l ORDER BY l.i, l.lexeme COLLATE "C") AS terms;
+END $$;
 `,
   },
 ];
