@@ -123,6 +123,48 @@ describe('add-skill of one input', () => {
     );
   });
 
+  it('the suggested command works when pasted: a folder with a space is quoted, a "-" name goes after --', async () => {
+    const folder = path.join(dir, 'my skills', '-dash-skill');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 'SKILL.md'),
+      '---\nname: -dash-skill\ndescription: A skill in a folder whose path holds a space\n---\n\nBody.\n',
+    );
+    writeFileSync(path.join(folder, 'notes.md'), 'notes\n');
+    const added = await cli(['add-skill', 'my skills/-dash-skill/SKILL.md']);
+    expect(added.code, added.err).toBe(0);
+    expect(added.err).toMatch(/give the folder: skillport add-skill 'my skills\/-dash-skill'\n$/);
+    const updated = await cli(['skills', 'update', '--', '-dash-skill', 'my skills/-dash-skill/SKILL.md']);
+    expect(updated.code, updated.err).toBe(0);
+    expect(updated.err).toMatch(
+      /give the folder: skillport skills update -- -dash-skill 'my skills\/-dash-skill'\n$/,
+    );
+    // Run as suggested (the shell's quoting undone), it stores the folder with its auxiliary file.
+    const again = await cli(['skills', 'update', '--', '-dash-skill', 'my skills/-dash-skill']);
+    expect(again.code, again.err).toBe(0);
+    const stored = await client.getSkill('-dash-skill', { level: 0 });
+    expect((stored.files ?? []).map((f) => f.path)).toContain('notes.md');
+  });
+
+  it('a SKILL.md outside the working folder: the folder is named by its absolute path', async () => {
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'skillport-outside-'));
+    try {
+      mkdirSync(path.join(outside, 'far-skill'));
+      writeFileSync(
+        path.join(outside, 'far-skill', 'SKILL.md'),
+        '---\nname: far-skill\ndescription: A skill outside the working folder\n---\n\nBody.\n',
+      );
+      writeFileSync(path.join(outside, 'far-skill', 'notes.md'), 'notes\n');
+      const result = await cli(['add-skill', path.join(outside, 'far-skill', 'SKILL.md')]);
+      expect(result.code, result.err).toBe(0);
+      expect(result.err).toContain(
+        `give the folder: skillport add-skill ${path.join(outside, 'far-skill')}\n`,
+      );
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('no note for a SKILL.md alone in its folder', async () => {
     const result = await cli(['add-skill', 'skills/alone/SKILL.md']);
     expect(result.code, result.err).toBe(0);

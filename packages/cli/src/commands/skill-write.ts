@@ -8,6 +8,7 @@ import { type BulkItem, expandInputs, findCollisions, storedName } from '../inte
 import { type Context, createContext, parsePositive } from '../internal/context.js';
 import { withInterruptReport } from '../internal/interrupt.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+import { pathArg } from '../internal/path-arg.js';
 import { withProgress } from '../internal/progress.js';
 import { withSpinner } from '../internal/spinner.js';
 import { renderPairs, renderTable } from '../internal/table.js';
@@ -155,7 +156,8 @@ export async function addAction(
 /**
  * After adding (or updating from) a lone `SKILL.md` file: when its folder holds other entries, says on stderr that they
  * were not uploaded (a skill is its whole folder, and add replaces every file of an existing skill)
- * and the command that gives the folder instead (`again`, default `skillport add-skill <folder>`). Nothing for a folder, a zip, or a SKILL.md alone in its folder.
+ * and the command that gives the folder instead (`again`, default `skillport add-skill <folder>`; the folder
+ * as {@link pathArg} writes it, so the line can be pasted into a shell). Nothing for a folder, a zip, or a SKILL.md alone in its folder.
  */
 export async function noteLeftBehind(
   io: CliIo,
@@ -172,11 +174,10 @@ export async function noteLeftBehind(
   }
   if (others.length === 0) return;
   const shown = others.slice(0, 3).join(', ') + (others.length > 3 ? ', …' : '');
-  const relative = path.relative(io.cwd, folder) || '.';
   io.stderr.write(
     `note: only SKILL.md was uploaded; ${others.length} other ${others.length === 1 ? 'entry' : 'entries'} ` +
       `of its folder (${shown}) ${others.length === 1 ? 'was' : 'were'} not. To store the skill with its ` +
-      `auxiliary files, give the folder: ${again(relative)}\n`,
+      `auxiliary files, give the folder: ${again(pathArg(io.cwd, folder))}\n`,
   );
 }
 

@@ -254,7 +254,11 @@ export function registerSkills(program: Command, io: CliIo): Command {
         : await update();
       printWriteResult(ctx, result.write, result.skipped);
       if (resolved.local !== undefined) {
-        await noteLeftBehind(io, resolved.local, (folder) => `skillport skills update ${name} ${folder}`);
+        await noteLeftBehind(
+          io,
+          resolved.local,
+          (folder) => `skillport skills update ${nameArgs(name, folder)}`,
+        );
       }
     });
 
