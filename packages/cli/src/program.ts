@@ -147,6 +147,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           `hint: a name starting with "-" goes after "--", options before it: skillport skills show --level 0 -- ${dashed}`,
         );
       }
+      // `skills show -- -x --level 0`: after "--" the parser takes options for arguments too, so it
+      // refuses "too many arguments" without saying why.
+      const afterDashes = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : [];
+      const optionsAfter = afterDashes.filter((arg) => /^--?[A-Za-z]/.test(arg) && !arg.includes('\n'));
+      if (error.code === 'commander.excessArguments' && optionsAfter.some((arg) => arg.startsWith('--'))) {
+        hints.push(
+          `hint: everything after "--" is read as a name or path, options too (${optionsAfter.map((arg) => `"${arg}"`).join(', ')}); ` +
+            'put options before "--": skillport skills show --level 0 -- -21risk-automation',
+        );
+      }
       const unknown =
         error.code === 'commander.unknownCommand' ? /'([^']*)'/.exec(error.message)?.[1] : undefined;
       const nested = unknown === undefined ? [] : nestedCommands(program, unknown);

@@ -331,6 +331,18 @@ describe('one verdict for add-skill and validate; local refusals before any requ
     expect(result.err).toContain('-- -21risk-automation');
   });
 
+  it('an option after "--" gets a hint to put it before "--"', async () => {
+    const result = await run(['skills', 'show', '--', '-21risk-automation', '--level', '0'], offline);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('too many arguments');
+    expect(result.err).toContain(
+      'hint: everything after "--" is read as a name or path, options too ("--level"); put options before "--"',
+    );
+    const json = await run(['-o', 'json', 'skills', 'show', '--', 'x', '--files'], offline);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.err).error.message).toContain('options too ("--files"); put options before "--"');
+  });
+
   it('subcommand help lists the global options', async () => {
     const result = await run(['skills', 'show', '--help']);
     expect(result.code).toBe(0);
