@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * `node dist/main.js`: starts Skillport from environment variables (see `optionsFromEnv`; `LOG_LEVEL`
- * for the logs) and stops gracefully on SIGINT/SIGTERM.
+ * for the logs) and stops gracefully on SIGINT/SIGTERM. It takes no arguments (`readMainArgs`):
+ * `--help` prints the main settings, any other argument is refused with exit code 2.
  */
 import { optionsFromEnv } from './config.js';
 import { consoleLogger, type Logger, parseLogLevel } from './logger.js';
 import { redactingLogger } from './logging/redacting-logger.js';
+import { readMainArgs } from './main-args.js';
 import { startServer } from './start-server.js';
 
 let logger: Logger = consoleLogger;
@@ -39,13 +41,24 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  try {
-    logger.error({ msg: 'failed to start', error: message });
-  } catch {
-    // The log settings themselves are wrong (LOG_LEVEL): say so plainly.
-    process.stderr.write(`failed to start: ${message}\n`);
-  }
-  process.exit(1);
-});
+const verdict = readMainArgs(process.argv.slice(2));
+if (verdict.action === 'exit') {
+  if (verdict.stdout) process.stdout.write(verdict.stdout);
+  if (verdict.stderr) process.stderr.write(verdict.stderr);
+  process.exitCode = verdict.code;
+} else {
+  startMain();
+}
+
+function startMain(): void {
+  main().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    try {
+      logger.error({ msg: 'failed to start', error: message });
+    } catch {
+      // The log settings themselves are wrong (LOG_LEVEL): say so plainly.
+      process.stderr.write(`failed to start: ${message}\n`);
+    }
+    process.exit(1);
+  });
+}

@@ -16,6 +16,7 @@ function run(
   env: Record<string, string>,
   engine = false,
   nodeArgs: string[] = [],
+  args: string[] = [],
 ): {
   child: ChildProcess;
   out: () => string;
@@ -26,7 +27,7 @@ function run(
     throw new Error(`${mainJs} is missing: run \`pnpm --filter @skillport/server build\` first`);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-main-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, [...nodeArgs, mainJs], {
+  const child = spawn(process.execPath, [...nodeArgs, mainJs, ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       SKILLPORT_DATA_DIR: dataDir,
@@ -139,5 +140,29 @@ describe('node dist/main.js', () => {
     expect(await p.exit).toBe(1);
     expect(p.err()).toMatch(message);
     expect(p.err()).not.toContain('secret');
+  });
+
+  // It reads the environment only: an argument used to be ignored (`--port 8080` served on 1933).
+  test('--help prints the settings and exits 0 without starting', async () => {
+    const p = run({}, false, [], ['--help']);
+    expect(await p.exit).toBe(0);
+    expect(p.out()).toContain('Usage: node dist/main.js');
+    expect(p.out()).toContain('SKILLPORT_PORT');
+    expect(p.out()).not.toContain('"msg":"listening"');
+  });
+
+  test.each([
+    [['--port', '8080'], 'got "--port"): set SKILLPORT_PORT instead (SKILLPORT_PORT=8080 node dist/main.js)'],
+    [
+      ['--data-dir=./my data'],
+      "set SKILLPORT_DATA_DIR instead (SKILLPORT_DATA_DIR='./my data' node dist/main.js)",
+    ],
+    [['serve'], 'got "serve"): settings are environment variables'],
+  ])('%j → exit 2 naming the setting, nothing started', async (args, message) => {
+    const p = run({}, false, [], args);
+    expect(await p.exit).toBe(2);
+    expect(p.err()).toContain('dist/main.js takes no arguments (');
+    expect(p.err()).toContain(message);
+    expect(p.out()).toBe('');
   });
 });
