@@ -118,6 +118,16 @@ describe(`GET /api/v1/skills/{name} common shapes (${TEST_ENGINE})`, () => {
       expect(refused.status, query).toBe(400);
       expect(refused.json.error.code, query).toBe('INVALID_ARGUMENT');
     }
+    // A level out of range says which levels there are (zod's own message listed the raw enum).
+    const level3 = await t.request('GET', '/api/v1/skills/shape-skill?level=3');
+    expect(level3.json.error.details.validation_errors).toEqual([
+      {
+        loc: ['query', 'level'],
+        message:
+          'level must be 0 (abstract), 1 (overview) or 2 (content); absent, empty, null or false for all three',
+        type: 'invalid_value',
+      },
+    ]);
     const malformed = await t.request('GET', '/api/v1/skills/shape-skill?level=2', {
       headers: { 'if-none-match': '"unbalanced' },
     });

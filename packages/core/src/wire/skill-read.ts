@@ -288,7 +288,10 @@ export const FindSkillsResultSchema = z
 /** Query of `GET /api/v1/skills/{name}`; unknown parameters are ignored. */
 export const GetSkillQuerySchema = z.object({
   level: z
-    .enum(['0', '1', '2', 'null', 'false', ''])
+    .enum(['0', '1', '2', 'null', 'false', ''], {
+      error:
+        'level must be 0 (abstract), 1 (overview) or 2 (content); absent, empty, null or false for all three',
+    })
     .optional()
     .meta({
       description:
