@@ -515,6 +515,40 @@ describe('fromMcpTool — parameters', () => {
     expect(result.content).toContain('Nested schema not shown.');
     expect(result.content).toContain('## Input schema');
   });
+
+  // Each D(i) is two references to D(i-1) through a combinator the property bound did not reach:
+  // unbounded, depth 12 rendered 2^12 variant bullets (~800 KB), and depth 20 froze the caller.
+  it.each([
+    ['allOf of allOfs', (next: unknown) => ({ allOf: [next, next] })],
+    [
+      'allOf beside anyOf',
+      (next: unknown) => ({
+        anyOf: [{ type: 'string' }, { type: 'number' }],
+        allOf: [next, next, { allOf: [] }],
+      }),
+    ],
+  ])('bounds the rendering of a schema that fans out exponentially through %s', (_shape, level) => {
+    const defs: Record<string, unknown> = { D0: { allOf: [{ type: 'string' }, { allOf: [] }] } };
+    for (let i = 1; i <= 12; i += 1) defs[`D${i}`] = level({ $ref: `#/$defs/D${i - 1}` });
+    const result = fromMcpTool(
+      tool({ type: 'object', $defs: defs, properties: { root: { $ref: '#/$defs/D12' } } }),
+    );
+    const bullets = result.content.split('\n').filter((line) => /^ *- /.test(line));
+    expect(bullets.length).toBeGreaterThan(100);
+    expect(bullets.length).toBeLessThan(2_500);
+  });
+
+  it('cuts a chain of thousands of references instead of overflowing the stack', () => {
+    const defs: Record<string, unknown> = { D0: { type: 'string' } };
+    for (let i = 1; i <= 10_000; i += 1) {
+      defs[`D${i}`] = { anyOf: [{ $ref: `#/$defs/D${i - 1}` }, { type: 'null' }] };
+    }
+    const result = fromMcpTool(
+      tool({ type: 'object', $defs: defs, properties: { root: { $ref: '#/$defs/D10000' } } }),
+    );
+    expect(result.content).toContain('- **root** (D');
+    expect(result.content).toContain('Nested schema not shown.');
+  });
 });
 
 describe('fromMcpTool — frontmatter YAML', () => {

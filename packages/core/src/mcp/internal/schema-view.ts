@@ -30,6 +30,12 @@ export type ViewChild =
 const MAX_DEPTH = 8;
 /** Upper bound of nodes described for one tool (protects against exponential `$ref` fan-out). */
 const MAX_NODES = 2000;
+/**
+ * Most `$ref`s followed one inside another. A chain that resolves reference after reference without
+ * nesting (`A` = `anyOf [$ref B, null]`, `B` = `anyOf [$ref C, null]`, …) adds no depth, so without
+ * this a chain of thousands of `$defs` recursed until the stack overflowed.
+ */
+const MAX_REF_CHAIN = 64;
 
 type JsonObject = Record<string, unknown>;
 
@@ -100,6 +106,9 @@ function describeRef(schema: JsonObject, at: string, ctx: Context, depth: number
   const { $ref: _ref, ...siblings } = schema;
   const description = stringOrNull(siblings.description);
   if (ctx.refStack.includes(ref)) return leaf(`recursive: ${refName(ref)}`, description);
+  if (ctx.refStack.length > MAX_REF_CHAIN) {
+    return { ...leaf(refName(ref), description), extras: ['Nested schema not shown.'] };
+  }
   const target = resolveLocalRef(ctx.root, ref);
   if (target === null || !(isObject(target.value) || typeof target.value === 'boolean')) {
     warn(
@@ -162,7 +171,10 @@ function describeAllOf(schema: JsonObject, members: unknown[], at: string, ctx: 
     }
   }
   const base = describePlain(rest, at, ctx, depth);
-  const views = members.map((member, i) => describe(member, `${at}.allOf[${i}]`, ctx, depth + 1));
+  // Bounded as union variants are: members that are `$ref`s to allOfs of `$ref`s fan out exponentially.
+  const views = members.map((member, i) =>
+    ctx.nodes > MAX_NODES ? leaf('schema') : describe(member, `${at}.allOf[${i}]`, ctx, depth + 1),
+  );
   return {
     ...base,
     label: unique(views.map((v) => v.label)).join(' & '),
