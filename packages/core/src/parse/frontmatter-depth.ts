@@ -65,11 +65,12 @@ export function findTooDeep(yaml: string, max: number): DepthViolation | null {
       while (indents.length > 0 && (indents[indents.length - 1] as number) >= indent) indents.pop();
       indents.push(indent);
       if (indents.length > max) return { lineIndex, offset: indent };
-      // `- - - x`: each further "- " opens a sequence inside the item.
+      // `- - - x`: each further "- " opens a sequence inside the item; `? ? ? x` and `: ? x` open
+      // mappings as keys (and values) of explicit keys the same way.
       let dashes = 0;
       while (
         i < lineEnd &&
-        yaml.charCodeAt(i) === 45 && // '-'
+        isIndicator(yaml.charCodeAt(i)) &&
         (i + 1 === lineEnd || yaml.charCodeAt(i + 1) === SPACE || yaml.charCodeAt(i + 1) === TAB)
       ) {
         if (++dashes > 1) {
@@ -129,6 +130,11 @@ export function findTooDeep(yaml: string, max: number): DepthViolation | null {
     lineStart = lineEnd + 1;
   }
   return null;
+}
+
+/** `-`, `?` or `:`: a block indicator that, followed by a space, may open a collection inside the line. */
+function isIndicator(c: number): boolean {
+  return c === 45 || c === 63 || c === 58;
 }
 
 /** True when the line (up to `end`, comments cut) ends with a block scalar header: `|`, `>-`, `|2+`… */

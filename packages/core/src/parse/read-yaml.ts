@@ -5,10 +5,13 @@
  */
 import {
   type Document,
+  isCollection,
   isMap,
   isNode,
+  isPair,
   isScalar,
   isSeq,
+  type Node,
   type Pair,
   parseDocument,
   type YAMLError,
@@ -213,6 +216,21 @@ export function readParsedYaml(normalized: string, yamlLine: number): YamlRead {
     return { data: {}, readable: false, issues, locate: NOWHERE };
   }
 
+  const complexKey = firstCollectionKey(contents);
+  if (complexKey !== null) {
+    const at = locate(complexKey.range?.[0] ?? 0);
+    issues.push({
+      rule: 'yaml_format',
+      severity: 'error',
+      message:
+        `The frontmatter YAML has a ${isSeq(complexKey) ? 'list' : 'mapping'} as a key at line ${at.line}, ` +
+        `column ${at.column}; keys must be text (e.g. "name: my-skill"). Quote the key or remove the "?".`,
+      field: fieldAtLine(source.split('\n'), at.line - yamlLine),
+      ...at,
+    });
+    return { data: {}, readable: false, issues, locate: NOWHERE };
+  }
+
   let data: Record<string, unknown>;
   try {
     const js: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
@@ -255,6 +273,29 @@ export function readParsedYaml(normalized: string, yamlLine: number): YamlRead {
       return offset === undefined ? undefined : locate(offset);
     },
   };
+}
+
+/**
+ * The first mapping key, anywhere in `root`, that is a list or a mapping (`? [a, b]: c`, `? ? ? a`),
+ * or null. Such a key has no text form: the YAML library turns it into one by rendering the key, and
+ * renders each nested key again for every level above it, so 300 levels of `? ` (660 characters)
+ * cost ~13 s. OpenViking's loader (PyYAML `safe_load`) refuses these keys as unhashable. One pass,
+ * no recursion.
+ *
+ * @param root - a parsed node (the document's contents, or one value)
+ */
+function firstCollectionKey(root: unknown): Node | null {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isPair(node)) {
+      if (isCollection(node.key)) return node.key;
+      stack.push(node.value);
+    } else if (isCollection(node)) {
+      for (let i = node.items.length - 1; i >= 0; i--) stack.push(node.items[i]);
+    }
+  }
+  return null;
 }
 
 /** Parses `source` with the frontmatter options, or null when its nesting overflows the parser's stack. */
@@ -378,6 +419,7 @@ function readBefore(doc: Document.Parsed, errors: YAMLError[]): Record<string, u
     const value = pair.value;
     const end = isNode(value) ? value.range?.[2] : isNode(pair.key) ? pair.key.range?.[2] : undefined;
     if (key === null || end === undefined || end > firstError) break;
+    if (firstCollectionKey(value) !== null) break;
     try {
       const js: unknown = isNode(value)
         ? value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT })

@@ -21,6 +21,8 @@ describe('frontmatter nesting depth', () => {
     ['nested flow sequences', `metadata: ${'['.repeat(20_000)}${']'.repeat(20_000)}`, 4],
     ['nested flow mappings', `metadata: ${'{a: '.repeat(5_000)}1${'}'.repeat(5_000)}`, 4],
     ['indented mappings', indented(200), 4 + MAX_FRONTMATTER_DEPTH],
+    ['explicit keys on one line', `${'? '.repeat(20_000)}x`, 4],
+    ['explicit keys under an explicit value', `? a\n: ${'? '.repeat(300)}x`, 5],
   ])('%s: one frontmatter_too_deep error at the first level past the bound', (_label, yaml, line) => {
     const { issues, skill } = parseSkillMd(fm(yaml));
     expect(issues).toHaveLength(1);
