@@ -538,6 +538,28 @@ describe('fromMcpTool — parameters', () => {
     expect(bullets.length).toBeLessThan(2_500);
   });
 
+  // 12 properties per level, each a reference to the next level, three deep: 1,728 uses of one
+  // 14 KB description (or 800-value enum) in a 15 KB tool. Unbounded: a 13 MB (7 MB) SKILL.md.
+  it.each([
+    ['description', { type: 'string', description: 'long words '.repeat(1300) }],
+    ['enum', { type: 'string', enum: Array.from({ length: 800 }, (_, i) => `v${i}`) }],
+  ])('bounds the text rendered when one long %s is referenced from many places', (_kind, leafSchema) => {
+    const defs: Record<string, unknown> = { D0: leafSchema };
+    for (let i = 1; i <= 3; i += 1) {
+      const next = { $ref: `#/$defs/D${i - 1}` };
+      defs[`D${i}`] = {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`p${k}`, next])),
+      };
+    }
+    const result = fromMcpTool(
+      tool({ type: 'object', $defs: defs, properties: { root: { $ref: '#/$defs/D3' } } }),
+    );
+    expect(result.content.length).toBeGreaterThan(1_000_000);
+    expect(result.content.length).toBeLessThan(1_300_000);
+    expect(result.content).toContain('(schema) (optional)');
+  });
+
   it('cuts a chain of thousands of references instead of overflowing the stack', () => {
     const defs: Record<string, unknown> = { D0: { type: 'string' } };
     for (let i = 1; i <= 10_000; i += 1) {

@@ -31,6 +31,13 @@ const MAX_DEPTH = 8;
 /** Upper bound of nodes described for one tool (protects against exponential `$ref` fan-out). */
 const MAX_NODES = 2000;
 /**
+ * Most characters of descriptions and facts (enum values, defaults, …) described for one tool, the
+ * server's default SKILL.md limit (1 MiB). Past it the remaining schemas are summarised: a 15 KB tool
+ * whose 12 properties each referenced 12 of a schema with a 14 KB description, three deep, rendered
+ * a 13 MB SKILL.md (~130 ms of the caller, then refused as too large).
+ */
+const MAX_TEXT = 1024 * 1024;
+/**
  * Most `$ref`s followed one inside another. A chain that resolves reference after reference without
  * nesting (`A` = `anyOf [$ref B, null]`, `B` = `anyOf [$ref C, null]`, …) adds no depth, so without
  * this a chain of thousands of `$defs` recursed until the stack overflowed.
@@ -43,6 +50,8 @@ interface Context {
   root: unknown;
   refStack: string[];
   nodes: number;
+  /** Characters of descriptions and facts described so far. */
+  text: number;
   issues: Map<string, SkillIssue>;
 }
 
@@ -53,7 +62,7 @@ interface Context {
  * @returns the root view (its `children` are the tool's parameters) and the warnings found
  */
 export function describeInputSchema(root: JsonObject): { view: SchemaView; issues: SkillIssue[] } {
-  const ctx: Context = { root, refStack: ['#'], nodes: 0, issues: new Map() };
+  const ctx: Context = { root, refStack: ['#'], nodes: 0, text: 0, issues: new Map() };
   const view = describe(root, 'inputSchema', ctx, 0);
   return { view, issues: [...ctx.issues.values()] };
 }
@@ -88,6 +97,7 @@ function pointerField(ref: string): string {
 
 function describe(schema: unknown, at: string, ctx: Context, depth: number): SchemaView {
   ctx.nodes += 1;
+  if (ctx.text > MAX_TEXT) return leaf('schema');
   if (schema === true) return leaf('any');
   if (schema === false) return leaf('never');
   if (!isObject(schema)) {
@@ -274,6 +284,8 @@ function describePlain(schema: JsonObject, at: string, ctx: Context, depth: numb
     extras: describeExtras(schema, at, ctx, depth),
     children: [],
   };
+  ctx.text += view.description?.length ?? 0;
+  for (const extra of view.extras) ctx.text += extra.length;
   const labels: string[] = [];
   const expand = depth < MAX_DEPTH && ctx.nodes <= MAX_NODES;
   for (const type of nonNull) {
