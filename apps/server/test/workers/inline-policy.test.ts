@@ -129,4 +129,25 @@ describe('convertsInline', () => {
     const wide = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`p${i}`, { type: 'string' }]));
     expect(convertsInline({ name: 'wide', inputSchema: { type: 'object', properties: wide } })).toBe(false);
   });
+
+  test('a long array is given up on at the value bound without listing its indexes', () => {
+    // `for…in` on an array lists every index as a string first (~60-170 ms of the request thread
+    // for 200,000 tags); the check must read only what it counts. The proxy refuses to list keys.
+    const huge = new Proxy(
+      Array.from({ length: 200_000 }, () => 'tag'),
+      {
+        ownKeys() {
+          throw new Error('listed every index');
+        },
+      },
+    );
+    expect(convertsInline({ name: 'tags', tags: huge })).toBe(false);
+    expect(convertsInline({ name: 'tags', tags: Array.from({ length: 990 }, () => 'tag') })).toBe(true);
+    expect(convertsInline({ name: 'tags', tags: Array.from({ length: 1000 }, () => 'tag') })).toBe(false);
+    // The character bound holds for array items as before: 400 items of INLINE_MAX_CHARS / 500
+    // characters stay inline, 600 do not.
+    const per = Math.floor(INLINE_MAX_CHARS / 500);
+    expect(convertsInline({ tags: Array.from({ length: 400 }, () => 'x'.repeat(per)) })).toBe(true);
+    expect(convertsInline({ tags: Array.from({ length: 600 }, () => 'x'.repeat(per)) })).toBe(false);
+  });
 });
