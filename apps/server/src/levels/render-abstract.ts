@@ -1,3 +1,5 @@
+import { clipCodePoints } from './clip-code-points.js';
+
 /** The facts the L0 abstract is made of. */
 export interface AbstractInput {
   name: string;
@@ -14,15 +16,7 @@ function collapse(text: string): string {
 }
 
 function truncate(text: string, max: number): string {
-  // No more UTF-16 units than `max` means no more code points either.
-  if (text.length <= max) return text;
-  const points = Array.from(text);
-  return points.length <= max
-    ? text
-    : `${points
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
+  return clipCodePoints(text, max);
 }
 
 function sentence(text: string): string {

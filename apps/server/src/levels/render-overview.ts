@@ -1,4 +1,5 @@
 import type { ParsedSkill } from '@skillport/core';
+import { clipCodePoints } from './clip-code-points.js';
 import { type ListItem, type Section, scanSections } from './markdown-sections.js';
 
 /** Default size bound of an overview, in UTF-8 bytes. */
@@ -19,15 +20,7 @@ const PARAMETERS_MAX = 1500;
 const OUTLINE_MAX_HEADINGS = 40;
 
 function clip(text: string, max: number): string {
-  // No more code points than UTF-16 units: text this short fits without counting them.
-  if (text.length <= max) return text;
-  const points = Array.from(text);
-  return points.length <= max
-    ? text
-    : `${points
-        .slice(0, max - 1)
-        .join('')
-        .trimEnd()}…`;
+  return clipCodePoints(text, max);
 }
 
 /** Joins lines until adding one more would pass `max` characters; says how many were left out. */
