@@ -15,10 +15,6 @@ function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function truncate(text: string, max: number): string {
-  return clipCodePoints(text, max);
-}
-
 function sentence(text: string): string {
   return /[.!?…:]$/.test(text) ? text : `${text}.`;
 }
@@ -43,7 +39,7 @@ export function renderAbstract(skill: AbstractInput): string {
   const parts = [`**${collapse(skill.name)}**`];
   const description = skill.description === null ? '' : collapse(skill.description);
   let text = parts[0]!;
-  if (description !== '') text += ` — ${sentence(truncate(description, ABSTRACT_DESCRIPTION_MAX))}`;
+  if (description !== '') text += ` — ${sentence(clipCodePoints(description, ABSTRACT_DESCRIPTION_MAX))}`;
   const tags = skill.tags.map(collapse).filter((t) => t !== '');
   const tools = skill.allowedTools.map(collapse).filter((t) => t !== '');
   if (tags.length > 0) text += ` Tags: ${tags.join(', ')}.`;

@@ -19,10 +19,6 @@ const USAGE_MAX = 1200;
 const PARAMETERS_MAX = 1500;
 const OUTLINE_MAX_HEADINGS = 40;
 
-function clip(text: string, max: number): string {
-  return clipCodePoints(text, max);
-}
-
 /** Joins lines until adding one more would pass `max` characters; says how many were left out. */
 function budgetLines(lines: readonly string[], max: number): string[] {
   const kept: string[] = [];
@@ -39,7 +35,7 @@ function budgetLines(lines: readonly string[], max: number): string[] {
 }
 
 function bullet(item: ListItem, baseDepth = 0): string {
-  return `${'  '.repeat(Math.max(0, item.depth - baseDepth))}- ${clip(item.text, 300)}`;
+  return `${'  '.repeat(Math.max(0, item.depth - baseDepth))}- ${clipCodePoints(item.text, 300)}`;
 }
 
 /**
@@ -58,9 +54,10 @@ function usageLines(sections: readonly Section[]): string[] {
   for (const section of sections) {
     if (section.title === null || !USAGE_TITLE.test(section.title)) continue;
     // A section titled just "When to use" needs no sub-title under the overview's own "## When to use".
-    if (!/^when to use[\s:.]*$/i.test(section.title.trim())) lines.push(`**${clip(section.title, 120)}**`);
+    if (!/^when to use[\s:.]*$/i.test(section.title.trim()))
+      lines.push(`**${clipCodePoints(section.title, 120)}**`);
     const first = section.paragraphs[0];
-    if (first !== undefined) lines.push(clip(first, 400));
+    if (first !== undefined) lines.push(clipCodePoints(first, 400));
     for (const item of section.items.filter((i) => i.depth <= 1).slice(0, 10)) lines.push(bullet(item));
   }
   return lines;
@@ -88,7 +85,7 @@ function outlineLines(sections: readonly Section[]): string[] {
   const top = headed.reduce((min, s) => Math.min(min, s.level), Number.POSITIVE_INFINITY);
   const lines = headed
     .slice(0, OUTLINE_MAX_HEADINGS)
-    .map((s) => `${'  '.repeat(s.level - top)}- ${clip(s.title ?? '', 120)}`);
+    .map((s) => `${'  '.repeat(s.level - top)}- ${clipCodePoints(s.title ?? '', 120)}`);
   if (headed.length > OUTLINE_MAX_HEADINGS) lines.push(`- … (${headed.length - OUTLINE_MAX_HEADINGS} more)`);
   return lines;
 }
@@ -151,11 +148,11 @@ export function renderOverview(
   const sections = scanSections(skill.body, { keepParagraph: leadParagraph });
   const out: string[] = [`# ${(skill.name ?? 'skill').trim()} — overview`];
   const description = skill.description?.replace(/\s+/g, ' ').trim() ?? '';
-  if (description !== '') out.push('', clip(description, 1024));
+  if (description !== '') out.push('', clipCodePoints(description, 1024));
 
   const summary = sections.find((s) => s.paragraphs.length > 0)?.paragraphs[0];
   if (summary !== undefined && summary !== description)
-    out.push('', '## Summary', '', clip(summary, SUMMARY_MAX));
+    out.push('', '## Summary', '', clipCodePoints(summary, SUMMARY_MAX));
 
   const usage = usageLines(sections);
   if (usage.length > 0) out.push('', '## When to use', '', ...budgetLines(usage, USAGE_MAX));
