@@ -301,12 +301,14 @@ async function run(pid, options, expect = [200], { drain = false, warmupSeconds 
   const before = cpuMs(pid);
   const latencies = [];
   let unexpected = 0;
+  let bytes = 0;
   const result = await new Promise((resolve, reject) => {
     const instance = autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options }, (error, out) =>
       error ? reject(error) : resolve(out),
     );
-    instance.on('response', (_client, status, _bytes, ms) => {
+    instance.on('response', (_client, status, resBytes, ms) => {
       latencies.push(ms);
+      bytes += resBytes;
       if (!expect.includes(status)) unexpected++;
     });
   });
@@ -320,8 +322,62 @@ async function run(pid, options, expect = [200], { drain = false, warmupSeconds 
     p99: percentile(latencies, 99),
     cpuUs: ((cpuMs(pid) - before) * 1000) / Math.max(1, latencies.length),
     errors: unexpected + result.errors + result.timeouts,
+    /** Mean bytes per response, head and body (for the same-shape ceiling). */
+    responseBytes: bytes / Math.max(1, latencies.length),
   };
 }
+
+/**
+ * The same-shape ceiling of a read row: the bare node:http server (`shape`, see SHAPE_SERVER) told to
+ * answer every request with `status` and responses of the row's mean size, driven by the same
+ * requests (`options`: the same paths, headers and per-request `setupRequest`) for the same time.
+ * The fixed ceiling is a bare server answering one fixed small request, which autocannon sends from
+ * a buffer it builds once; a row's requests are built per request and its answers can be many KB,
+ * and on a machine whose cores the client shares with the server, the client's cost per request
+ * (~20 µs for the fixed request, 35–45 µs for a get with a path and an `If-None-Match`, 70–100 µs
+ * to read a 12 KB answer) caps what any server can reach there. The ratio to this ceiling is what
+ * the server itself costs.
+ */
+async function shapeCeiling(shape, options, status, responseBytes) {
+  const res = await fetch(`${shape.url}/__shape`, {
+    method: 'PUT',
+    body: JSON.stringify({ status, bytes: Math.round(responseBytes) }),
+  });
+  if (!res.ok) throw new Error(`shape server: ${res.status}`);
+  return run(shape.child.pid, { ...options, url: shape.url }, [status]);
+}
+
+/**
+ * A bare node:http server whose answers are set by `PUT /__shape` `{status, bytes}`: every other
+ * request gets `status` and, for 200, a JSON body sized so the whole response (head and body) is
+ * `bytes` long; a 304 gets the head alone (an `ETag` and the `Cache-Control`/`Vary` a get sends).
+ */
+const SHAPE_SERVER = `let status = 200, body = Buffer.alloc(0);
+const headers = (length) => ({ 'content-type': 'application/json', 'content-length': String(length) });
+const s = require('node:http').createServer((q, r) => {
+  if (q.method === 'PUT' && q.url === '/__shape') {
+    let text = '';
+    q.on('data', (c) => (text += c)).on('end', () => {
+      const want = JSON.parse(text);
+      status = want.status;
+      // The head Node writes for this body (status line, the headers above, Date, Connection, Keep-Alive).
+      const head = 153 + String(want.bytes).length;
+      const size = Math.max(2, want.bytes - head);
+      body = Buffer.from('"' + 'x'.repeat(size - 2) + '"');
+      r.end('{}');
+    });
+    return;
+  }
+  q.resume();
+  if (status === 304) {
+    r.writeHead(304, { 'X-Request-Id': '0123456789abcdef0123456789abcdef', ETag: '"0123456789abcdef0123456789abcdef01234567"', 'Cache-Control': 'private, no-cache', Vary: 'Authorization, X-API-Key' });
+    r.end();
+  } else {
+    r.writeHead(status, headers(body.length));
+    r.end(body);
+  }
+});
+s.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + s.address().port })));`;
 
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : '-');
 
@@ -932,17 +988,25 @@ async function withServer(engine, count, label, body) {
   }
 }
 
-async function benchEngine(engine, ceiling) {
+async function benchEngine(engine, ceiling, shape) {
   const rows = [];
-  /** Runs `measure` and adds its row, unless BENCH_SCENARIOS leaves out its `key`. */
+  /**
+   * Runs `measure` and adds its row, unless BENCH_SCENARIOS leaves out its `key`. A result measured by
+   * `shaped` (read rows) also gets its ratio to the same-shape ceiling (see {@link shapeCeiling}).
+   */
   const add = async (key, skills, scenario, measure, goal) => {
     if (!SCENARIOS.has(key)) return;
     const result = await measure();
+    const same =
+      result.shapeOf && shape
+        ? await shapeCeiling(shape, result.shapeOf.options, result.shapeOf.status, result.responseBytes)
+        : null;
     const row = {
       skills,
       scenario,
       'req/s': Math.round(result.rps),
       '× ceiling': fmt(result.rps / ceiling.rps, 2),
+      '× same-shape': same ? fmt(result.rps / same.rps, 2) : '',
       'p50 ms': fmt(result.p50),
       'p95 ms': fmt(result.p95),
       'p99 ms': fmt(result.p99),
@@ -957,14 +1021,20 @@ async function benchEngine(engine, ceiling) {
   const c = CONNECTIONS;
   await withServer(engine, SKILLS, 'small', async (server, names, dataDir) => {
     const pid = server.pid;
-    await add('health', SKILLS, 'health GET /health', () => run(pid, { url: `${server.url}/health` }));
-    await add('get', SKILLS, 'get (all levels, files)', () => run(pid, getScenario(server.url, names, '')), {
+    /** `run` of a read row, kept with its requests for the same-shape ceiling. */
+    const shaped = async (options, expect = [200]) => {
+      const result = await run(pid, options, expect);
+      result.shapeOf = { options, status: expect[0] };
+      return result;
+    };
+    await add('health', SKILLS, 'health GET /health', () => shaped({ url: `${server.url}/health` }));
+    await add('get', SKILLS, 'get (all levels, files)', () => shaped(getScenario(server.url, names, '')), {
       label: 'get ≥ 0.5× ceiling',
       pass: (r) => r.rps >= 0.5 * ceiling.rps,
     });
     for (const level of [0, 1, 2]) {
       await add('levels', SKILLS, `get L${level}`, () =>
-        run(pid, getScenario(server.url, names, `?level=${level}&include_files=false`)),
+        shaped(getScenario(server.url, names, `?level=${level}&include_files=false`)),
       );
     }
     // The get rows above draw from all the skills for a few seconds, so most of their gets are the
@@ -976,7 +1046,7 @@ async function benchEngine(engine, ceiling) {
         for (const name of hot)
           await (await fetch(`${server.url}/api/v1/skills/${name}${query}`)).arrayBuffer();
       }
-      return run(pid, {
+      return shaped({
         url: server.url,
         requests: [
           {
@@ -995,8 +1065,7 @@ async function benchEngine(engine, ceiling) {
       'get L2 If-None-Match → 304',
       async () => {
         const tagged = await etagsOf(server.url, names.slice(0, 1000));
-        return run(
-          pid,
+        return shaped(
           {
             url: server.url,
             requests: [
@@ -1027,7 +1096,7 @@ async function benchEngine(engine, ceiling) {
       ),
     );
     await add('list', SKILLS, 'list page of 50 (cursor)', async () =>
-      run(pid, listScenario(server.url, await listCursors(server.url))),
+      shaped(listScenario(server.url, await listCursors(server.url))),
     );
     if (engine.name === 'sqlite' && SCENARIOS.has('find'))
       console.log(`sqlite: ${SKILLS} skills, find rows start; ${await termListsProgress(dataDir)}`);
@@ -1195,6 +1264,8 @@ try {
   children.push(bare.child);
   const hono = await startChild([path.join(here, 'hono-floor.mjs')], {});
   children.push(hono.child);
+  const shape = await startChild(['-e', SHAPE_SERVER], {});
+  children.push(shape.child);
 
   for (const name of ENGINES) {
     let engine = { name };
@@ -1213,7 +1284,7 @@ try {
       `${name}: ceiling (bare node:http) ${Math.round(ceiling.rps)} req/s, framework floor (bare Hono) ` +
         `${Math.round(floor.rps)} req/s = ${(floor.rps / ceiling.rps).toFixed(2)}× ceiling`,
     );
-    const rows = await benchEngine(engine, ceiling);
+    const rows = await benchEngine(engine, ceiling, shape);
     const misses = rows.filter((r) => r.verdict === 'MISS').length;
     const errors = rows.reduce((sum, r) => sum + (Number(r.errors) || 0), 0);
     console.log(`${name}: ${misses} goal(s) missed; ${errors} unexpected status(es) or errors`);
