@@ -9,7 +9,9 @@
 // The same run measures a bare node:http server answering a fixed JSON body (the ceiling) and a bare
 // Hono app (the framework floor). Then it repeats list, find, get and RSS at BENCH_SKILLS_LARGE.
 //
-// Prints one table per engine: req/s, its ratio to the ceiling, p50/p95/p99 latency (every response
+// Prints one table per engine: req/s, its ratio to the ceiling and, for read rows, to a same-shape
+// ceiling (the bare server driven by the row's own requests, answering as many bytes: see
+// shapeCeiling), p50/p95/p99 latency (every response
 // timed, 304s included), the CPU time the serving process spent per request (user + system from
 // /proc: steadier than req/s on a shared machine; for add and folder add it includes running the
 // processing jobs they queued to the end) and unexpected statuses; each goal of the serving
