@@ -221,6 +221,123 @@ describe('skillport mcp (stdio) in front of a dev-mode server', () => {
     expect(JSON.parse(lines[1]!).result.structuredContent.skills[0].name).toBe('chart-maker');
   });
 
+  it('answers every request piped in before stdin closed, then exits 0', async () => {
+    // `printf '…' | skillport mcp`: stdin ends while the tool calls still wait for the registry.
+    const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--url', server.url, '--poll-interval', '0'], {
+      env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.resume();
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'pipe', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'find_skills', arguments: { query: 'charts' } },
+      },
+      { jsonrpc: '2.0', id: 'list', method: 'tools/call', params: { name: 'list_skills', arguments: {} } },
+      {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'get_skill', arguments: { name: 'chart-maker' } },
+      },
+    ];
+    child.stdin.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    expect(await exited).toBe(0);
+    const answers = out
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map(
+        (l) => JSON.parse(l) as { id?: unknown; result?: { isError?: boolean; structuredContent?: unknown } },
+      );
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 4, 'list'].sort());
+    for (const answer of answers) expect(answer.result?.isError).not.toBe(true);
+    const found = answers.find((a) => a.id === 2)?.result?.structuredContent as {
+      skills: { name: string }[];
+    };
+    expect(found.skills[0]?.name).toBe('chart-maker');
+  });
+
+  it('does not wait for a request the agent cancelled before closing stdin', async () => {
+    // A registry that never answers: the tool call hangs until the agent cancels it.
+    const held: ServerResponse[] = [];
+    const silent = createServer((_req, res) => {
+      held.push(res);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const child = spawn(
+        process.execPath,
+        [CLI_BIN, 'mcp', '--url', `http://127.0.0.1:${port}`, '--poll-interval', '0'],
+        {
+          env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      child.stderr.resume();
+      let code: number | null | undefined;
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (c) => {
+          code = c;
+          resolve(c);
+        }),
+      );
+      const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+      send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      });
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      await vi.waitFor(() => expect(out).toContain('"id":1'), { timeout: 15_000 });
+      const before = held.length;
+      send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_skills', arguments: {} } });
+      await vi.waitFor(() => expect(held.length).toBeGreaterThan(before), { timeout: 15_000 });
+      // Still in flight: closing stdin now would leave the process waiting for its answer.
+      send({ jsonrpc: '2.0', id: 8, method: 'ping' });
+      await vi.waitFor(() => expect(out).toContain('"id":8'), { timeout: 15_000 });
+      send({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: 7, reason: 'gave up' },
+      });
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      expect(code).toBe(0);
+      expect(out).not.toContain('"id":7');
+    } finally {
+      for (const res of held) res.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('says nothing about requests cut short when the agent ends the session', async () => {
     // A registry that accepts connections and never answers: the start-up check is still in flight
     // when stdin closes, and fails only because the client is closed.

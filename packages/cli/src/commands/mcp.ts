@@ -5,12 +5,70 @@
  * Stdout carries only the protocol; messages for people go to stderr.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { CliError, type CliIo } from '../internal/io.js';
 
 /** Default of `--poll-interval`, seconds. */
 export const DEFAULT_MCP_POLL_SECONDS = 30;
+
+/**
+ * Longest wait, ms, for the answers to requests still in flight when stdin closes (the HTTP client's
+ * own timeout, 60 s, ends each of them before that).
+ */
+export const MCP_DRAIN_MS = 65_000;
+
+/** The parts of an MCP transport {@link trackInFlight} wraps. */
+interface TrackedTransport {
+  onmessage?: ((message: JSONRPCMessage, extra?: never) => void) | undefined;
+  send(message: JSONRPCMessage, options?: unknown): Promise<void>;
+}
+
+/**
+ * Counts the requests the agent sent that are not answered yet (a response or error sent back, or a
+ * `notifications/cancelled` from the agent, after which no answer is sent), by wrapping the connected
+ * transport's `onmessage` and `send`.
+ *
+ * @returns `settled()`: resolves once no request is in flight (at once when none is)
+ */
+export function trackInFlight(transport: TrackedTransport): { settled(): Promise<void> } {
+  const inFlight = new Set<string | number>();
+  let waiters: Array<() => void> = [];
+  const check = () => {
+    if (inFlight.size > 0) return;
+    const ready = waiters;
+    waiters = [];
+    for (const resolve of ready) resolve();
+  };
+  const received = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if ('method' in message) {
+      if ('id' in message) inFlight.add(message.id);
+      else if (message.method === 'notifications/cancelled') {
+        const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
+        if (typeof id === 'string' || typeof id === 'number') inFlight.delete(id);
+        check();
+      }
+    }
+    received?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    try {
+      await send(message, options);
+    } finally {
+      if (!('method' in message) && 'id' in message && message.id !== undefined) {
+        inFlight.delete(message.id as string | number);
+        check();
+      }
+    }
+  };
+  return {
+    settled: () =>
+      inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
+  };
+}
 
 function parsePollInterval(raw: string): number {
   const value = Number(raw);
@@ -74,12 +132,21 @@ export function registerMcp(program: Command, io: CliIo, version: string): void 
           resolve();
         };
       });
-      // The agent ends the session by closing our stdin.
+      let inFlight: ReturnType<typeof trackInFlight> | null = null;
+      // The agent ends the session by closing our stdin. Requests it sent before are answered first
+      // (`printf '…' | skillport mcp` gets every answer), at most MCP_DRAIN_MS: the MCP stdio
+      // shutdown has the client wait for the server to exit, and stop it if that takes too long.
       io.stdin.once('end', () => {
-        ended = true;
-        void server.close();
+        const timer = setTimeout(() => void server.close(), MCP_DRAIN_MS);
+        timer.unref();
+        void (inFlight?.settled() ?? Promise.resolve()).then(() => {
+          clearTimeout(timer);
+          ended = true;
+          void server.close();
+        });
       });
       await server.connect(transport);
+      inFlight = trackInFlight(transport);
       note(`serving ${client.url} over stdio`);
       client.initialize().then(
         (health) =>
