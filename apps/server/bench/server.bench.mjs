@@ -1090,8 +1090,11 @@ async function benchEngine(engine, ceiling, shape) {
       { label: '304 ≥ 0.7× ceiling', pass: (r) => r.rps >= 0.7 * ceiling.rps },
     );
     // Gets while the registry takes a trickle of adds and updates (each commits twice: the write and
-    // its processing job): a kept result of a skill no write touched stays served (checked against
-    // the skill's stamp), so this row should cost about what `get L0` costs.
+    // its processing job): a kept result of a skill no write touched stays served, but only after it
+    // is checked against the skill's stamp (one index probe of ~20-40 µs, once per kept result and
+    // commit), so this row costs `get L0` plus about one probe per get: with 10,000 skills drawn at
+    // random and 4 commits a second, nearly every get comes after a commit its kept result has not
+    // been checked against yet.
     await add('getw', SKILLS, `get L0 + ${FIND_WRITES} writes/s`, () =>
       withWrites(server.url, names, () =>
         run(pid, getScenario(server.url, names, '?level=0&include_files=false')),
