@@ -243,6 +243,7 @@ describe('names of megabytes (an MCP prompt name has no length limit of its own)
       } catch (error) {
         return error;
       }
+      return null;
     })();
     expect(isSkillportError(refusal) && refusal.details).toMatchObject({
       reason: `is ${length} characters long (at most 64)`,

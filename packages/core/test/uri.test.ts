@@ -198,7 +198,7 @@ describe('parseVikingUri on a file path of very many segments', () => {
       expect(parsed.skillName).toBe('pdf-tools');
       expect(parsed.path).toBe(path);
       // Before: the whole URI was split into 1,500,004 segments.
-      expect(split.mock.calls.filter(([separator]) => separator === '/')).toEqual([]);
+      expect(split.mock.calls.filter(([separator]) => (separator as unknown) === '/')).toEqual([]);
     } finally {
       split.mockRestore();
     }
