@@ -296,6 +296,27 @@ describe('the catalogue page served at /', () => {
     const filter = page.locator('.active-filters bdi');
     await filter.waitFor();
     expect(await filter.textContent()).toBe(tag);
+    // A tag link in a row and on the skill page sets its own direction, apart from what follows it.
+    await api.addSkill(
+      md('rtl-tags', 'A skill with a right-to-left tag', '# RTL\n', `tags: [${tag}, ok]\n`),
+      {
+        wait: true,
+      },
+    );
+    try {
+      await page.goto(`${server.url}/#/?tag=${encodeURIComponent(tag)}`);
+      await page.reload();
+      const rowTag = page.locator('[data-skill="rtl-tags"] a.tag').first();
+      await rowTag.waitFor();
+      expect(await rowTag.getAttribute('dir')).toBe('auto');
+      await page.goto(`${server.url}/#/skill/rtl-tags`);
+      const pageTag = page.locator('.skill-meta a.tag').first();
+      await pageTag.waitFor();
+      expect(await pageTag.textContent()).toBe(tag);
+      expect(await pageTag.evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe('isolate');
+    } finally {
+      await api.deleteSkill('rtl-tags', { purge: true });
+    }
     expect(errors).toEqual([]);
     await context.close();
   });

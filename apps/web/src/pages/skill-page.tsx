@@ -221,7 +221,7 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
         </p>
         <div class="skill-meta">
           {skill.tags.map((tag) => (
-            <a key={tag} class="tag" href={href('/', { tag })}>
+            <a key={tag} class="tag" dir="auto" href={href('/', { tag })}>
               {tag}
             </a>
           ))}
