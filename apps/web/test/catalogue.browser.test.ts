@@ -280,6 +280,47 @@ describe('the catalogue page served at /', () => {
     await context.close();
   });
 
+  // A right-to-left query (Hebrew, an RLO mark) repeated in the result line is isolated with <bdi>, so
+  // it cannot reorder the figures and words of the sentence around it; the same for the tag filter.
+  it('isolates a right-to-left query and tag where the page repeats them', async () => {
+    const q = 'meeting \u05e9\u05dc\u05d5\u05dd \u202e 42';
+    const tag = '\u05ea\u05d2';
+    const { page, context, errors } = await openPage(`${server.url}/`);
+    await page.getByLabel('Search skills').fill(q);
+    const echoed = page.getByTestId('result-line').locator('bdi');
+    await expect.poll(() => echoed.count(), FIND_SHOWN).toBe(1);
+    expect(await echoed.textContent()).toBe(q);
+    expect(await echoed.evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe('isolate');
+    expect(await page.getByTestId('result-line').textContent()).toMatch(/^1–1 of 1 matches for “.*”$/);
+    await page.goto(`${server.url}/#/?tag=${encodeURIComponent(tag)}`);
+    const filter = page.locator('.active-filters bdi');
+    await filter.waitFor();
+    expect(await filter.textContent()).toBe(tag);
+    // A tag link in a row and on the skill page sets its own direction, apart from what follows it.
+    await api.addSkill(
+      md('rtl-tags', 'A skill with a right-to-left tag', '# RTL\n', `tags: [${tag}, ok]\n`),
+      {
+        wait: true,
+      },
+    );
+    try {
+      await page.goto(`${server.url}/#/?tag=${encodeURIComponent(tag)}`);
+      await page.reload();
+      const rowTag = page.locator('[data-skill="rtl-tags"] a.tag').first();
+      await rowTag.waitFor();
+      expect(await rowTag.getAttribute('dir')).toBe('auto');
+      await page.goto(`${server.url}/#/skill/rtl-tags`);
+      const pageTag = page.locator('.skill-meta a.tag').first();
+      await pageTag.waitFor();
+      expect(await pageTag.textContent()).toBe(tag);
+      expect(await pageTag.evaluate((e) => getComputedStyle(e).unicodeBidi)).toBe('isolate');
+    } finally {
+      await api.deleteSkill('rtl-tags', { purge: true });
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('works at 360 px and in dark mode, and "/" focuses the search box', async () => {
     const narrow = await openPage(`${server.url}/`, { width: 360, height: 780 });
     await expect.poll(() => narrow.page.getByTestId('skill-list').locator('li').count()).toBe(4);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isSkillportError } from '../src/errors.js';
 import {
   isValidSkillName,
@@ -209,6 +209,48 @@ describe('normalizeSkillName', () => {
 
   it('rejects a non-string at runtime', () => {
     expect(() => normalizeSkillName(42 as unknown as string)).toThrow(/must be a string, got number/);
+  });
+});
+
+describe('names of megabytes (an MCP prompt name has no length limit of its own)', () => {
+  /** Runs `fn`, and returns the lengths of the strings over 10,000 characters a string method ran on. */
+  function longStringWork(fn: () => unknown): number[] {
+    const spies = (['replace', 'normalize', 'toLowerCase', 'split'] as const).map((method) =>
+      vi.spyOn(String.prototype, method),
+    );
+    try {
+      fn();
+    } catch {
+      // the refusal is checked by the test
+    }
+    // Read before restoring: restoring a spy clears what it recorded.
+    const lengths = spies.flatMap((spy) => spy.mock.contexts.map((s) => String(s).length));
+    for (const spy of spies) spy.mockRestore();
+    return lengths.filter((n) => n > 10_000);
+  }
+
+  it.each([
+    // Before: '/[ \t\r\n]+$/' retried at every blank of the run (quadratic: 50,000 blanks held the
+    // server 2.7 s, a million would take minutes), then the whole name was slugged for the fix.
+    ['a run of blanks inside', `a${' '.repeat(50_000)}b`, 50_002, 'a-b'],
+    ['3 million characters', 'p q'.repeat(1_000_000), 3_000_000, `p-${'qp-'.repeat(20)}qp`],
+    ['3 million accented letters', 'é'.repeat(3_000_000), 3_000_000, 'e'.repeat(64)],
+  ])('%s: refused with its length and fix, reading no more than the fix needs', (_, name, length, fix) => {
+    expect(storedSkillName(name)).toBeNull();
+    const refusal = (() => {
+      try {
+        normalizeSkillName(name);
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(isSkillportError(refusal) && refusal.details).toMatchObject({
+      reason: `is ${length} characters long (at most 64)`,
+      fix,
+    });
+    expect(longStringWork(() => storedSkillName(name, 'slug'))).toEqual([]);
+    expect(longStringWork(() => normalizeSkillName(name))).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { isSkillportError } from '../src/errors.js';
 import {
   AGENT_SKILL_ROOT,
@@ -183,6 +183,34 @@ describe('parseVikingUri', () => {
     expect(error.details?.uri).toBe(uri);
     expect(String(error.details?.reason)).toMatch(reason);
     expect(error.message).toContain(String(error.details?.reason));
+  });
+});
+
+describe('parseVikingUri on a file path of very many segments', () => {
+  // 1.5 million segments (3 MB, an MCP resources/read URI): splitting it all into segments took 0.8 s
+  // of the request thread; only the segments naming the root and the skill are split off now.
+  const path = 'x/'.repeat(1_500_000).slice(0, -1);
+
+  it('splits off only the root and skill segments, and gives the path unchanged', () => {
+    const split = vi.spyOn(String.prototype, 'split');
+    try {
+      const parsed = parseVikingUri(`viking://agent/skills/pdf-tools/${path}`);
+      expect(parsed.skillName).toBe('pdf-tools');
+      expect(parsed.path).toBe(path);
+      // Before: the whole URI was split into 1,500,004 segments.
+      expect(split.mock.calls.filter(([separator]) => (separator as unknown) === '/')).toEqual([]);
+    } finally {
+      split.mockRestore();
+    }
+  });
+
+  it.each([
+    [`${path}//x`, 'has an empty path segment'],
+    [`${path}/../x`, "has a '.' or '..' segment"],
+    [`${path}/.`, "has a '.' or '..' segment"],
+  ])('still finds a bad segment deep in the path (%#)', (tail, reason) => {
+    const error = catchError(() => parseVikingUri(`viking://~/skills/pdf-tools/${tail}`));
+    expect(error?.message).toContain(reason);
   });
 });
 

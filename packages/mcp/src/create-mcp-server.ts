@@ -4,6 +4,7 @@
  * (`/mcp`); both use this function.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { answerOneAtATime } from './internal/one-at-a-time.js';
 import { registerSkillPrompts } from './internal/prompts.js';
 import { registerSkillResources } from './internal/resources.js';
 import { registerSkillTools } from './internal/tools.js';
@@ -47,6 +48,9 @@ export const SKILLPORT_MCP_INSTRUCTIONS =
  *   user message.
  * - `notifications/resources/list_changed` and `notifications/prompts/list_changed` after the
  *   registry's `watch` reports a change (when it has one).
+ * - Requests of one connection are answered one at a time, in arrival order, each after a turn of the
+ *   event loop, so a JSON-RPC batch of 100 requests costs the process no more at once than one request
+ *   (a request cancelled while it waits is not run).
  *
  * @param registry - what the server reads
  * @param options - see {@link SkillportMcpServerOptions}
@@ -74,6 +78,7 @@ export function createSkillportMcpServer(
       instructions: SKILLPORT_MCP_INSTRUCTIONS,
     },
   );
+  answerOneAtATime(server.server);
   registerSkillTools(server, registry);
   registerSkillResources(server.server, registry);
   registerSkillPrompts(server.server, registry);

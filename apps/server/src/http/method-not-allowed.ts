@@ -3,8 +3,12 @@
  * (405 with `INVALID_ARGUMENT` and an `Allow` header).
  */
 import type { Context } from 'hono';
+import { clipCodePoints } from '../levels/clip-code-points.js';
 import type { AppEnv } from './context.js';
 import { sendError } from './errors.js';
+
+/** Most characters of the request path an answer repeats (a path may be 16 KB long). */
+const SHOWN_PATH_MAX = 200;
 
 /** A route as registered: method and path template (`/api/v1/skills/{name}`). */
 export interface KnownRoute {
@@ -23,16 +27,17 @@ export function createNotFoundHandler(routes: readonly KnownRoute[]) {
   return (c: Context<AppEnv>): Response => {
     const path = c.req.path;
     const allowed = [...new Set(compiled.filter((r) => r.re.test(path)).map((r) => r.method))];
+    const shown = clipCodePoints(path, SHOWN_PATH_MAX);
     if (allowed.length > 0) {
       c.header('Allow', allowed.join(', '));
       return sendError(
         c,
         'INVALID_ARGUMENT',
-        `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+        `Method ${c.req.method} is not allowed on ${shown}; allowed: ${allowed.join(', ')}`,
         { method: c.req.method, allowed },
         405,
       );
     }
-    return sendError(c, 'NOT_FOUND', `No route ${c.req.method} ${path}`, { type: 'route', resource: path });
+    return sendError(c, 'NOT_FOUND', `No route ${c.req.method} ${shown}`, { type: 'route', resource: shown });
   };
 }

@@ -4,6 +4,7 @@
  */
 import { SkillportError } from '@skillport/core';
 import { LIMIT_ENV, type ServerLimits } from '../config.js';
+import { checkSkillMdSize } from '../services/skill-text.js';
 import { defineWorkerTask, withTransfer } from '../workers/worker-task.js';
 import { looksLikeZip, readZip, type ZipFile } from './zip-reader.js';
 
@@ -26,6 +27,20 @@ function basename(path: string): string {
 }
 
 /**
+ * Where the skill sits among the paths of a zip: its SKILL.md at the root (prefix `''`), or in the
+ * single top-level folder (prefix `<folder>/`); null when neither.
+ */
+function locateSkill(paths: readonly string[]): { prefix: string; folderName: string | null } | null {
+  if (paths.includes('SKILL.md')) return { prefix: '', folderName: null };
+  const tops = new Set(paths.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')));
+  const [only] = tops;
+  if (tops.size === 1 && only && paths.includes(`${only}/SKILL.md`)) {
+    return { prefix: `${only}/`, folderName: only };
+  }
+  return null;
+}
+
+/**
  * Locates the skill inside an upload.
  *
  * @param bytes - the upload (zip recognised by content, not by name)
@@ -37,51 +52,51 @@ function basename(path: string): string {
  */
 export function extractUploadedSkill(bytes: Uint8Array, limits: ServerLimits): UploadedSkill {
   if (!looksLikeZip(bytes)) return { skillMd: bytes, auxiliary: [], folderName: null };
-  const files = readZip(bytes, {
+  const zipLimits = {
     maxEntries: limits.maxZipEntries,
     maxUncompressedBytes: limits.maxUncompressedBytes,
     maxCompressionRatio: limits.maxCompressionRatio,
     maxPathDepth: limits.maxPathDepth,
+  };
+  // A SKILL.md declared over its limit is refused for that, from the archive's directory, before the
+  // compression ratio of a long repetitive SKILL.md is judged or anything is inflated.
+  const files = readZip(bytes, zipLimits, (entries) => {
+    const kept = entries.filter((e) => !IGNORED_BASENAMES.has(basename(e.path)));
+    const at = locateSkill(kept.map((e) => e.path));
+    const skillMd = at && kept.find((e) => e.path === `${at.prefix}SKILL.md`);
+    if (skillMd) checkSkillMdSize(skillMd.size, limits.maxSkillMdBytes);
   }).filter((f) => !IGNORED_BASENAMES.has(basename(f.path)));
 
-  let prefix = '';
-  let folderName: string | null = null;
-  if (!files.some((f) => f.path === 'SKILL.md')) {
-    const tops = new Set(
-      files.map((f) => (f.path.includes('/') ? f.path.slice(0, f.path.indexOf('/')) : '')),
-    );
-    const [only] = tops;
-    if (tops.size === 1 && only && files.some((f) => f.path === `${only}/SKILL.md`)) {
-      prefix = `${only}/`;
-      folderName = only;
-    } else {
-      const found = files
-        .map((f) => f.path)
-        .filter((p) => basename(p) === 'SKILL.md')
-        .slice(0, 5);
-      // `skill.md`, `Skill.md`: agents look for SKILL.md exactly, so name the file to rename.
-      const misnamed = files
-        .map((f) => f.path)
-        .filter((p) => basename(p) !== 'SKILL.md' && basename(p).toLowerCase() === 'skill.md')
-        .slice(0, 5);
-      const none =
-        misnamed.length > 0
-          ? ` (no SKILL.md at all; found ${misnamed.join(', ')}: the file must be named SKILL.md, in capitals)`
-          : ' (no SKILL.md at all)';
-      throw new SkillportError(
-        'INVALID_ARGUMENT',
-        'Zip upload holds no SKILL.md at its root or in its single top-level folder' +
-          (found.length > 0 ? ` (found: ${found.join(', ')})` : none),
-        {
-          details: {
-            field: 'file',
-            reason: 'missing_skill_md',
-            found,
-            ...(misnamed.length > 0 ? { misnamed } : {}),
-          },
+  const located = locateSkill(files.map((f) => f.path));
+  const prefix = located?.prefix ?? '';
+  const folderName = located?.folderName ?? null;
+  if (!located) {
+    const found = files
+      .map((f) => f.path)
+      .filter((p) => basename(p) === 'SKILL.md')
+      .slice(0, 5);
+    // `skill.md`, `Skill.md`: agents look for SKILL.md exactly, so name the file to rename.
+    const misnamed = files
+      .map((f) => f.path)
+      .filter((p) => basename(p) !== 'SKILL.md' && basename(p).toLowerCase() === 'skill.md')
+      .slice(0, 5);
+    const none =
+      misnamed.length > 0
+        ? ` (no SKILL.md at all; found ${misnamed.join(', ')}: the file must be named SKILL.md, in capitals)`
+        : ' (no SKILL.md at all)';
+    throw new SkillportError(
+      'INVALID_ARGUMENT',
+      'Zip upload holds no SKILL.md at its root or in its single top-level folder' +
+        (found.length > 0 ? ` (found: ${found.join(', ')})` : none),
+      {
+        details: {
+          field: 'file',
+          reason: 'missing_skill_md',
+          found,
+          ...(misnamed.length > 0 ? { misnamed } : {}),
         },
-      );
-    }
+      },
+    );
   }
   const inSkill = files
     .filter((f) => f.path.startsWith(prefix))

@@ -30,6 +30,14 @@ export interface ZipFile {
   executable?: boolean;
 }
 
+/** A file entry as the archive's central directory declares it. */
+export interface ZipEntryInfo {
+  /** Its path as written in the archive (`\\` read as `/`). */
+  path: string;
+  /** Its declared uncompressed size, bytes (checked against the inflated bytes later). */
+  size: number;
+}
+
 const RATIO_FLOOR_BYTES = 1024 * 1024;
 const EOCD_SIG = 0x06054b50;
 const CEN_SIG = 0x02014b50;
@@ -282,12 +290,18 @@ function isExecutableEntry(entry: CentralEntry): boolean {
  *
  * @param bytes - the archive
  * @param limits - entry count, total uncompressed bytes, compression ratio, path depth
+ * @param inspect - called with every file entry's path and declared size once the paths are checked,
+ *   before any compression ratio is judged or anything inflated; what it throws is thrown
  * @returns the files with checked relative paths, `executable` set (true) on files with a Unix mode
  *   that lets the owner execute them
  * @throws SkillportError `PAYLOAD_TOO_LARGE` (413) for a limit; `INVALID_ARGUMENT` (400) for a
  *   corrupt archive, ZIP64, encryption, an unsupported method, a symlink or an unsafe path
  */
-export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
+export function readZip(
+  bytes: Uint8Array,
+  limits: ZipLimits,
+  inspect?: (entries: readonly ZipEntryInfo[]) => void,
+): ZipFile[] {
   const entries = readCentralDirectory(bytes, limits).filter(
     (e) => !e.name.startsWith('__MACOSX/') && !e.name.endsWith('/'),
   );
@@ -311,6 +325,16 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     if (seen.has(entry.name))
       throw invalid(`duplicate entry ${JSON.stringify(entry.name)}`, { path: entry.name });
     seen.add(entry.name);
+  }
+  // Two names of one file on macOS and Windows (letter case, Unicode normalization), or a file that is
+  // also the folder of another (`docs` and `docs/a.txt`): no client could write the skill back out
+  // there. The rule clients check before uploading (`skillPathConflict` of @skillport/core).
+  const conflict = skillPathConflict(seen);
+  if (conflict !== null) throw invalid(conflict.message, { path: conflict.path, reason: 'path_conflict' });
+  // The caller's own limits on what the archive declares (a SKILL.md over its size limit) come before
+  // the ratio checks, so a file refused for its size is named as such, not as a possible zip bomb.
+  inspect?.(entries.map((e) => ({ path: e.name, size: e.size })));
+  for (const entry of entries) {
     if (
       entry.size >= RATIO_FLOOR_BYTES &&
       entry.size / Math.max(entry.compressedSize, 1) > limits.maxCompressionRatio
@@ -323,11 +347,6 @@ export function readZip(bytes: Uint8Array, limits: ZipLimits): ZipFile[] {
     declaredTotal += entry.size;
     compressedTotal += entry.compressedSize;
   }
-  // Two names of one file on macOS and Windows (letter case, Unicode normalization), or a file that is
-  // also the folder of another (`docs` and `docs/a.txt`): no client could write the skill back out
-  // there. The rule clients check before uploading (`skillPathConflict` of @skillport/core).
-  const conflict = skillPathConflict(seen);
-  if (conflict !== null) throw invalid(conflict.message, { path: conflict.path, reason: 'path_conflict' });
   if (declaredTotal > limits.maxUncompressedBytes) {
     throw tooLarge(
       `declared uncompressed size ${declaredTotal} bytes exceeds the limit of ${limits.maxUncompressedBytes} (${LIMIT_ENV.maxUncompressedBytes})`,

@@ -24,6 +24,7 @@ import {
   skillCases,
 } from '../../../../packages/cli/test/support/corpus.js';
 import { corpusChecks, toolText } from '../../../../packages/mcp/test/support/corpus-checks.js';
+import { MAX_RPC_ID_CHARS } from '../../src/mcp/mcp-endpoint.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const enc = new TextEncoder();
@@ -474,6 +475,40 @@ describe('/mcp in dev mode (fixtures)', () => {
     await expect(clients[3]!.listTools()).resolves.toBeDefined();
     for (const c of clients) await c.close().catch(() => {});
     client = await connect(t.url);
+  });
+
+  it('refuses a message whose JSON-RPC id is a string over MAX_RPC_ID_CHARS, alone or in a batch', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const tooLong = await post({ ...INITIALIZE, id: 'i'.repeat(MAX_RPC_ID_CHARS + 1) });
+    expect(tooLong.status).toBe(400);
+    expect((await tooLong.json()).error).toEqual({
+      code: -32600,
+      message: `Invalid Request: the id of the message is ${MAX_RPC_ID_CHARS + 1} characters long; the limit is ${MAX_RPC_ID_CHARS} (use a number or a short string)`,
+    });
+    const opened = await post({ ...INITIALIZE, id: 'i'.repeat(MAX_RPC_ID_CHARS) });
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const session = { 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '' };
+    const ping = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+    // Before: answered 200, the transport matching 40,000-character ids against each other.
+    const batch = await post([ping(1), ping('x'.repeat(40_000)), ping(3)], session);
+    expect(batch.status).toBe(400);
+    expect((await batch.json()).error.message).toContain(
+      'the id of message 1 of the batch is 40000 characters long',
+    );
+    const fine = await post([ping(1), ping('p'.repeat(MAX_RPC_ID_CHARS))], session);
+    expect(fine.status).toBe(200);
+    expect(await fine.text()).toContain('"result":{}');
+    await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: session });
   });
 });
 

@@ -93,6 +93,14 @@ describe('error envelope for every failure', () => {
     expect(typeof res.json.time).toBe('number');
   });
 
+  test('a 404 repeats at most 200 characters of a long path', async () => {
+    const res = await t.request('GET', `/${'a'.repeat(10_000)}`);
+    expect(res.status).toBe(404);
+    // Before: the 10,001-character path twice (message and details.resource), 20 KB of answer.
+    expect(res.json.error.message).toBe(`No route GET /${'a'.repeat(198)}…`);
+    expect(res.json.error.details).toEqual({ type: 'route', resource: `/${'a'.repeat(198)}…` });
+  });
+
   test('405 names the allowed methods', async () => {
     const res = await t.request('PATCH', '/api/v1/skills/x');
     expect(res.headers.get('allow')).toBe('GET, PUT, DELETE');

@@ -217,7 +217,7 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
 
       {query.tag && (
         <p class="active-filters">
-          Tag <span class="tag active">{query.tag}</span>
+          Tag <bdi class="tag active">{query.tag}</bdi>
           <a class="link-button" href={linkFor(query, { tag: '' })}>
             Clear
           </a>
@@ -225,16 +225,24 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
       )}
 
       <p class="result-line" aria-live="polite" data-testid="result-line">
-        {loading && !page
-          ? 'Loading…'
-          : failed && !page
-            ? failed
-            : failed
-              ? // The rows below are the last ones loaded, not an answer to what the box now says.
-                `${failed} Still showing the earlier results${shown.q ? ` for “${shown.q}”` : ''}.`
-              : count === 0
-                ? ''
-                : `${formatCount(first)}–${formatCount(first + count - 1)}${total !== null ? ` of ${formatCount(total)}` : ''} ${shown.q ? `matches for “${shown.q}”` : total === 1 ? 'skill' : 'skills'}`}
+        {loading && !page ? (
+          'Loading…'
+        ) : failed && !page ? (
+          failed
+        ) : failed ? (
+          // The rows below are the last ones loaded, not an answer to what the box now says.
+          <>
+            {failed} Still showing the earlier results
+            {shown.q ? <> for “{isolated(shown.q)}”</> : ''}.
+          </>
+        ) : count === 0 ? (
+          ''
+        ) : (
+          <>
+            {`${formatCount(first)}–${formatCount(first + count - 1)}${total !== null ? ` of ${formatCount(total)}` : ''} `}
+            {shown.q ? <>matches for “{isolated(shown.q)}”</> : total === 1 ? 'skill' : 'skills'}
+          </>
+        )}
       </p>
 
       <div class={`results ${loading ? 'is-loading' : ''}`} aria-busy={loading ? 'true' : 'false'}>
@@ -273,6 +281,14 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
       )}
     </div>
   );
+}
+
+/**
+ * What the user typed, set apart from the sentence that repeats it (`<bdi>`): right-to-left text or
+ * direction marks in a query cannot reorder the words and figures around it.
+ */
+function isolated(text: string) {
+  return <bdi data-testid="echoed-query">{text}</bdi>;
 }
 
 function EmptyResults({ query, note }: { query: CatalogueQuery; note: string | null }) {
@@ -333,6 +349,7 @@ function SkillRow({
           <a
             key={tag}
             class={`tag ${tag.toLowerCase() === activeTag.toLowerCase() ? 'active' : ''}`}
+            dir="auto"
             href={linkFor(query, { tag })}
           >
             {tag}

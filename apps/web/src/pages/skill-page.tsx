@@ -110,7 +110,9 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
     if (missing && revision && details?.type !== 'skill') {
       return (
         <section class="empty-state">
-          <h1>{`“${name}” has no revision ${revision.slice(0, 12)}`}</h1>
+          <h1>
+            “<bdi>{name}</bdi>” has no revision {revision.slice(0, 12)}
+          </h1>
           <p class="muted">
             The server no longer keeps it (see its retention settings), or it never existed.
           </p>
@@ -122,7 +124,15 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
     }
     return (
       <section class="empty-state">
-        <h1>{missing ? `No skill named “${name}”` : 'Could not load this skill'}</h1>
+        <h1>
+          {missing ? (
+            <>
+              No skill named “<bdi>{name}</bdi>”
+            </>
+          ) : (
+            'Could not load this skill'
+          )}
+        </h1>
         <p class="muted">{missing ? 'It may have been deleted or renamed.' : error.message}</p>
         <a class="button" href={href('/')}>
           Back to the catalogue
@@ -211,7 +221,7 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
         </p>
         <div class="skill-meta">
           {skill.tags.map((tag) => (
-            <a key={tag} class="tag" href={href('/', { tag })}>
+            <a key={tag} class="tag" dir="auto" href={href('/', { tag })}>
               {tag}
             </a>
           ))}

@@ -98,7 +98,18 @@ export function excerpt(text: string, max = EXCERPT_MAX): string {
  * that file sees it, and a registry that trimmed it would store a name the file does not hold.
  */
 export function trimNameBlanks(name: string): string {
-  return name.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  // A scan, not `/[ \t\r\n]+$/`: that pattern retries at every blank of a long run inside the name
+  // (`a`, a million spaces, `b`: quadratic, minutes of CPU).
+  let start = 0;
+  let end = name.length;
+  while (start < end && isNameBlank(name.charCodeAt(start))) start++;
+  while (end > start && isNameBlank(name.charCodeAt(end - 1))) end--;
+  return start === 0 && end === name.length ? name : name.slice(start, end);
+}
+
+/** Whether a UTF-16 unit is a blank {@link trimNameBlanks} trims: space, tab, LF, CR. */
+function isNameBlank(unit: number): boolean {
+  return unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0d;
 }
 
 /**

@@ -5,9 +5,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { SkillRegistry } from '../registry.js';
-import { INVALID_PARAMS, protocolError } from './errors.js';
+import { INVALID_PARAMS, mcpError, protocolError } from './errors.js';
 import { readPage } from './pages.js';
-import { parseSkillRef } from './skill-ref.js';
+import { MAX_SKILL_REF_CHARS, parseSkillRef } from './skill-ref.js';
 
 /** Prompts per `prompts/list` page. */
 export const PROMPT_PAGE_SIZE = 100;
@@ -45,8 +45,17 @@ export function registerSkillPrompts(server: Server, registry: SkillRegistry): v
   });
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const name = request.params.name;
+    // As the tools' `name` argument: a prompt is named after its skill, and a name of megabytes
+    // would otherwise reach the registry (the CLI's HTTP request for it is refused 431).
+    if (name.length > MAX_SKILL_REF_CHARS) {
+      throw mcpError(
+        INVALID_PARAMS,
+        `Invalid prompt name: ${name.length} characters long; a prompt is named after its skill, at most ${MAX_SKILL_REF_CHARS} characters (see prompts/list)`,
+      );
+    }
     try {
-      const ref = parseSkillRef(request.params.name);
+      const ref = parseSkillRef(name);
       const skill = await registry.get(ref.name, {
         level: 2,
         ...(ref.targetUri ? { targetUri: ref.targetUri } : {}),

@@ -5,6 +5,9 @@
 import { parseVikingUri, skillFilePathProblem } from '@skillport/core';
 import { McpInputError } from './errors.js';
 
+/** Longest skill name or skill URI a tool argument or prompt name may be, in characters. */
+export const MAX_SKILL_REF_CHARS = 300;
+
 /** A skill, optionally in one root, optionally a file of it. */
 export interface SkillRef {
   name: string;

@@ -16,7 +16,7 @@ import { toBase64 } from './base64.js';
 import { McpInputError, mcpError, toolError } from './errors.js';
 import { skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
-import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
+import { checkSkillFilePath, MAX_SKILL_REF_CHARS, parseSkillRef } from './skill-ref.js';
 
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -38,7 +38,7 @@ const NOT_FOUND_HINT = 'Use find_skills or list_skills to see which skills exist
 const nameField = z
   .string()
   .min(1)
-  .max(300)
+  .max(MAX_SKILL_REF_CHARS)
   .describe(
     'The skill: its name (e.g. "pdf-tools") or its URI as find_skills and list_skills give it ' +
       '(e.g. "viking://agent/skills/pdf-tools"). A name is looked up in your own skills first, then ' +
