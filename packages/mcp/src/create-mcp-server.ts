@@ -20,6 +20,14 @@ export interface SkillportMcpServerOptions {
    * add) gives one `notifications/resources/list_changed` and one `notifications/prompts/list_changed`.
    */
   changeDebounceMs?: number;
+  /**
+   * Answer the requests of the connection one at a time, each after a turn of the event loop (default
+   * true). Keep it on where one process serves many callers (an HTTP endpoint): a JSON-RPC batch of
+   * 100 requests then costs the process no more at once than one request. A process that serves one
+   * agent alone (a stdio server in front of a remote registry) may turn it off, so the agent's parallel
+   * tool calls wait on the registry side by side.
+   */
+  oneRequestAtATime?: boolean;
 }
 
 /** The `instructions` sent at initialization: how a model should use the server. */
@@ -48,8 +56,8 @@ export const SKILLPORT_MCP_INSTRUCTIONS =
  *   user message.
  * - `notifications/resources/list_changed` and `notifications/prompts/list_changed` after the
  *   registry's `watch` reports a change (when it has one).
- * - Requests of one connection are answered one at a time, in arrival order, each after a turn of the
- *   event loop, so a JSON-RPC batch of 100 requests costs the process no more at once than one request
+ * - Requests of one connection are answered one at a time (unless `oneRequestAtATime` is false), in
+ *   arrival order, each after a turn of the event loop, so a JSON-RPC batch of 100 requests costs the process no more at once than one request
  *   (a request cancelled while it waits is not run).
  *
  * @param registry - what the server reads
@@ -78,7 +86,7 @@ export function createSkillportMcpServer(
       instructions: SKILLPORT_MCP_INSTRUCTIONS,
     },
   );
-  answerOneAtATime(server.server);
+  if (options.oneRequestAtATime !== false) answerOneAtATime(server.server);
   registerSkillTools(server, registry);
   registerSkillResources(server.server, registry);
   registerSkillPrompts(server.server, registry);

@@ -50,8 +50,8 @@ function countingRegistry() {
   return { registry, stats };
 }
 
-async function connect(registry: SkillRegistry) {
-  const server = createSkillportMcpServer(registry);
+async function connect(registry: SkillRegistry, options: { oneRequestAtATime?: boolean } = {}) {
+  const server = createSkillportMcpServer(registry, options);
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 't', version: '1' });
@@ -92,6 +92,20 @@ describe('requests of one connection', () => {
     await first;
     await third;
     expect(stats.calls).toBe(2);
+    await client.close();
+    await server.close();
+  });
+
+  it('run side by side with oneRequestAtATime: false (one agent per process, as `skillport mcp`)', async () => {
+    const { registry, stats } = countingRegistry();
+    const { client, server } = await connect(registry, { oneRequestAtATime: false });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        client.callTool({ name: 'get_skill', arguments: { name: `skill-${i}`, level: 2 } }),
+      ),
+    );
+    expect(results.map((r) => (r as CallToolResult).isError ?? false)).toEqual(Array(5).fill(false));
+    expect(stats.most).toBeGreaterThan(1);
     await client.close();
     await server.close();
   });

@@ -124,7 +124,9 @@ export function registerMcp(program: Command, io: CliIo, version: string): void 
               : `cannot check ${client.url} for changes: ${error instanceof Error ? error.message : String(error)}`,
           ),
       });
-      const server = createSkillportMcpServer(registry, { version });
+      // One agent per process, each request a round trip to the registry: the agent's parallel tool
+      // calls wait side by side (a server of many callers answers one request at a time instead).
+      const server = createSkillportMcpServer(registry, { version, oneRequestAtATime: false });
       const transport = new StdioServerTransport(io.stdin as Readable, io.stdout as unknown as Writable);
       const closed = new Promise<void>((resolve) => {
         transport.onclose = () => {
