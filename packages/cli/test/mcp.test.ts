@@ -55,6 +55,60 @@ async function connectStdio(
   return { client, stderr: () => stderr };
 }
 
+/** The `initialize` request a raw client sends first (`name`: its client name). */
+const initialize = (name: string) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name, version: '1' } },
+});
+
+/**
+ * Spawns `skillport mcp <args>` with bare pipes (no SDK client): what it prints so far, its exit
+ * status, and `send` to write one JSON-RPC message as a line on its stdin.
+ */
+function spawnRawMcp(args: string[], configHome: string) {
+  const child = spawn(process.execPath, [CLI_BIN, 'mcp', ...args], {
+    env: cleanEnv({ XDG_CONFIG_HOME: configHome }),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return {
+    child,
+    out: () => out,
+    err: () => err,
+    exited,
+    send: (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`),
+  };
+}
+
+/**
+ * Runs `body` with a registry that accepts connections and never answers (`held`: the requests it
+ * holds), then drops them and stops it.
+ */
+async function withSilentRegistry(body: (url: string, held: ServerResponse[]) => Promise<void>) {
+  const held: ServerResponse[] = [];
+  const silent = createServer((_req, res) => {
+    held.push(res);
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const { port } = silent.address() as AddressInfo;
+  try {
+    await body(`http://127.0.0.1:${port}`, held);
+  } finally {
+    for (const res of held) res.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
+}
+
 describe('skillport mcp (stdio) in front of a dev-mode server', () => {
   let server: RunningCliServer;
   let http: AsyncHTTPClient;
@@ -183,67 +237,41 @@ describe('skillport mcp (stdio) in front of a dev-mode server', () => {
   });
 
   it('writes nothing but JSON-RPC messages on stdout, and exits 0 when stdin closes', async () => {
-    const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--url', server.url, '--poll-interval', '0'], {
-      env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      err += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({
+    const mcp = spawnRawMcp(['--url', server.url, '--poll-interval', '0'], server.configHome);
+    mcp.send(initialize('raw'));
+    mcp.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    mcp.send({
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
       params: { name: 'find_skills', arguments: { query: 'charts' } },
     });
-    await vi.waitFor(() => expect(out.split('\n').filter((l) => l.trim() !== '').length).toBe(2), {
-      timeout: 15_000,
-    });
-    await vi.waitFor(() => expect(err).toContain('connected to Skillport'));
-    child.stdin.end();
-    expect(await exited).toBe(0);
-    const lines = out.split('\n').filter((l) => l.trim() !== '');
+    await vi.waitFor(
+      () =>
+        expect(
+          mcp
+            .out()
+            .split('\n')
+            .filter((l) => l.trim() !== '').length,
+        ).toBe(2),
+      { timeout: 15_000 },
+    );
+    await vi.waitFor(() => expect(mcp.err()).toContain('connected to Skillport'));
+    mcp.child.stdin.end();
+    expect(await mcp.exited).toBe(0);
+    const lines = mcp
+      .out()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(JSON.parse(lines[1]!).result.structuredContent.skills[0].name).toBe('chart-maker');
   });
 
   it('answers every request piped in before stdin closed, then exits 0', async () => {
     // `printf '…' | skillport mcp`: stdin ends while the tool calls still wait for the registry.
-    const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--url', server.url, '--poll-interval', '0'], {
-      env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.resume();
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const mcp = spawnRawMcp(['--url', server.url, '--poll-interval', '0'], server.configHome);
     const lines = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'pipe', version: '1' },
-        },
-      },
+      initialize('pipe'),
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       {
         jsonrpc: '2.0',
@@ -259,9 +287,10 @@ describe('skillport mcp (stdio) in front of a dev-mode server', () => {
         params: { name: 'get_skill', arguments: { name: 'chart-maker' } },
       },
     ];
-    child.stdin.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
-    expect(await exited).toBe(0);
-    const answers = out
+    mcp.child.stdin.end(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
+    expect(await mcp.exited).toBe(0);
+    const answers = mcp
+      .out()
       .split('\n')
       .filter((l) => l.trim() !== '')
       .map(
@@ -277,131 +306,53 @@ describe('skillport mcp (stdio) in front of a dev-mode server', () => {
 
   it('does not wait for a request the agent cancelled before closing stdin', async () => {
     // A registry that never answers: the tool call hangs until the agent cancels it.
-    const held: ServerResponse[] = [];
-    const silent = createServer((_req, res) => {
-      held.push(res);
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as AddressInfo;
-    try {
-      const child = spawn(
-        process.execPath,
-        [CLI_BIN, 'mcp', '--url', `http://127.0.0.1:${port}`, '--poll-interval', '0'],
-        {
-          env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
-          stdio: ['pipe', 'pipe', 'pipe'],
-        },
-      );
-      let out = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-      });
-      child.stderr.resume();
-      let code: number | null | undefined;
-      const exited = new Promise<number | null>((resolve) =>
-        child.on('exit', (c) => {
-          code = c;
-          resolve(c);
-        }),
-      );
-      const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-      send({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      });
-      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      await vi.waitFor(() => expect(out).toContain('"id":1'), { timeout: 15_000 });
+    await withSilentRegistry(async (url, held) => {
+      const mcp = spawnRawMcp(['--url', url, '--poll-interval', '0'], server.configHome);
+      mcp.send(initialize('raw'));
+      mcp.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      await vi.waitFor(() => expect(mcp.out()).toContain('"id":1'), { timeout: 15_000 });
       const before = held.length;
-      send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'list_skills', arguments: {} } });
+      mcp.send({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'list_skills', arguments: {} },
+      });
       await vi.waitFor(() => expect(held.length).toBeGreaterThan(before), { timeout: 15_000 });
       // Still in flight: closing stdin now would leave the process waiting for its answer.
-      send({ jsonrpc: '2.0', id: 8, method: 'ping' });
-      await vi.waitFor(() => expect(out).toContain('"id":8'), { timeout: 15_000 });
-      send({
+      mcp.send({ jsonrpc: '2.0', id: 8, method: 'ping' });
+      await vi.waitFor(() => expect(mcp.out()).toContain('"id":8'), { timeout: 15_000 });
+      mcp.send({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
         params: { requestId: 7, reason: 'gave up' },
       });
-      child.stdin.end();
-      expect(await exited).toBe(0);
-      expect(code).toBe(0);
-      expect(out).not.toContain('"id":7');
-    } finally {
-      for (const res of held) res.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
+      mcp.child.stdin.end();
+      expect(await mcp.exited).toBe(0);
+      expect(mcp.out()).not.toContain('"id":7');
+    });
   });
 
   it('says nothing about requests cut short when the agent ends the session', async () => {
     // A registry that accepts connections and never answers: the start-up check is still in flight
     // when stdin closes, and fails only because the client is closed.
-    const held: ServerResponse[] = [];
-    const silent = createServer((_req, res) => {
-      held.push(res);
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as AddressInfo;
-    try {
-      const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--url', `http://127.0.0.1:${port}`], {
-        env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-      });
-      child.stderr.on('data', (chunk: Buffer) => {
-        err += chunk.toString();
-      });
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      child.stdin.write(
-        `${JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 'raw', version: '1' },
-          },
-        })}\n`,
-      );
-      await vi.waitFor(() => expect(out).toContain('"id":1'), { timeout: 15_000 });
+    await withSilentRegistry(async (url, held) => {
+      const mcp = spawnRawMcp(['--url', url], server.configHome);
+      mcp.send(initialize('raw'));
+      await vi.waitFor(() => expect(mcp.out()).toContain('"id":1'), { timeout: 15_000 });
       await vi.waitFor(() => expect(held.length).toBeGreaterThan(0), { timeout: 15_000 });
-      child.stdin.end();
-      expect(await exited).toBe(0);
-      expect(err).toContain('serving http://127.0.0.1:');
-      expect(err).not.toMatch(/cannot reach|cannot check|closed/);
-    } finally {
-      for (const res of held) res.destroy();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
+      mcp.child.stdin.end();
+      expect(await mcp.exited).toBe(0);
+      expect(mcp.err()).toContain('serving http://127.0.0.1:');
+      expect(mcp.err()).not.toMatch(/cannot reach|cannot check|closed/);
+    });
   });
 
   it('refuses a bad --poll-interval before speaking MCP', async () => {
-    const child = spawn(process.execPath, [CLI_BIN, 'mcp', '--poll-interval', 'soon'], {
-      env: cleanEnv({ XDG_CONFIG_HOME: server.configHome }),
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(1);
-    expect(out).toBe('');
-    expect(err).toContain('--poll-interval');
+    const mcp = spawnRawMcp(['--poll-interval', 'soon'], server.configHome);
+    expect(await mcp.exited).toBe(1);
+    expect(mcp.out()).toBe('');
+    expect(mcp.err()).toContain('--poll-interval');
   });
 });
 

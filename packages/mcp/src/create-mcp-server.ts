@@ -57,8 +57,8 @@ export const SKILLPORT_MCP_INSTRUCTIONS =
  * - `notifications/resources/list_changed` and `notifications/prompts/list_changed` after the
  *   registry's `watch` reports a change (when it has one).
  * - Requests of one connection are answered one at a time (unless `oneRequestAtATime` is false), in
- *   arrival order, each after a turn of the event loop, so a JSON-RPC batch of 100 requests costs the process no more at once than one request
- *   (a request cancelled while it waits is not run).
+ *   arrival order, each after a turn of the event loop, so a JSON-RPC batch of 100 requests costs the
+ *   process no more at once than one request (a request cancelled while it waits is not run).
  *
  * @param registry - what the server reads
  * @param options - see {@link SkillportMcpServerOptions}
