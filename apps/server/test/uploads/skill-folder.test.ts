@@ -1,24 +1,12 @@
-import { isSkillportError } from '@skillport/core';
 import { zipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../src/config.js';
 import { extractUploadedSkill } from '../../src/uploads/skill-folder.js';
+import { refusal } from '../helpers/refusal.js';
 import { buildZip } from '../helpers/zip-builder.js';
 
 const enc = new TextEncoder();
 const MiB = 1024 * 1024;
-
-function refusal(run: () => unknown): { code: string; message: string; details: Record<string, unknown> } {
-  try {
-    run();
-  } catch (error) {
-    if (isSkillportError(error)) {
-      return { code: error.code, message: error.message, details: error.details as Record<string, unknown> };
-    }
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** ~2.9 MiB of one repeated paragraph: deflate shrinks it far past the 200:1 ratio guard. */
 const LONG_SKILL_MD = enc.encode(

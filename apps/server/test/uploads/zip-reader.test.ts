@@ -1,7 +1,7 @@
-import { isSkillportError } from '@skillport/core';
 import { zipSync } from 'fflate';
 import { describe, expect, test } from 'vitest';
 import { readZip } from '../../src/uploads/zip-reader.js';
+import { refusal } from '../helpers/refusal.js';
 import { buildZip } from '../helpers/zip-builder.js';
 
 const enc = new TextEncoder();
@@ -11,18 +11,6 @@ const LIMITS = {
   maxCompressionRatio: 10_000,
   maxPathDepth: 8,
 };
-
-function refusal(run: () => unknown): { code: string; message: string; details: Record<string, unknown> } {
-  try {
-    run();
-  } catch (error) {
-    if (isSkillportError(error)) {
-      return { code: error.code, message: error.message, details: error.details as Record<string, unknown> };
-    }
-    throw error;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('readZip entry count', () => {
   /** A zip whose end-of-central-directory record says 0xffff entries (65,535 or more, ZIP64). */
