@@ -1,7 +1,7 @@
 import { CHANGE_PROBE, type Connection, readChangeCounter } from '../store/sqlite/connection.js';
 import { type SearchHitRow, toSearchSource } from '../store/sqlite/rows.js';
 import type { VectorCache } from '../store/sqlite/vector-ops.js';
-import type { SearchHit, SemanticQuery } from '../store/types.js';
+import type { SearchAnswer, SearchHit, SemanticQuery } from '../store/types.js';
 import { isCjkToken } from './cjk-segment.js';
 import { buildMatchExpression } from './fts-query.js';
 import {
@@ -1642,6 +1642,27 @@ export function searchSkills(
   terms: TermCache = new TermCache(),
   options: { exhaustive?: boolean; results?: StateResults } = {},
 ): SearchHit[] {
+  return searchSkillsAnswer(conn, accountId, rootUris, query, limit, semantic, terms, options).hits;
+}
+
+/**
+ * {@link searchSkills}, with whether the hits may be given again while the change token is unchanged
+ * (`Store.searchAnswer`): they may unless typo tolerance read the vocabulary, whose slices are kept
+ * for minutes and may be older than the state searched. The semantic half is stable: the
+ * {@link VectorCache} catches up inside the same read transaction.
+ *
+ * @returns the hits (as {@link searchSkills}) and `stable`
+ */
+export function searchSkillsAnswer(
+  conn: Connection,
+  accountId: string,
+  rootUris: readonly string[],
+  query: string,
+  limit: number,
+  semantic?: { query: SemanticQuery; cache: VectorCache },
+  terms: TermCache = new TermCache(),
+  options: { exhaustive?: boolean; results?: StateResults } = {},
+): SearchAnswer {
   terms.scores.sync(conn);
   terms.scores.forgetListed();
   try {
@@ -1661,7 +1682,7 @@ function findHits(
   semantic: { query: SemanticQuery; cache: VectorCache } | undefined,
   terms: TermCache,
   options: { exhaustive?: boolean; results?: StateResults },
-): SearchHit[] {
+): SearchAnswer {
   const max = Math.max(0, Math.floor(limit));
   const { results } = options;
   const resultKey =
@@ -1676,7 +1697,7 @@ function findHits(
       if (kept.phrases !== null && terms.scores.worthReading(kept.phrases)) {
         for (const phrase of kept.phrases) if (terms.scores.get(conn, phrase) === null) break;
       }
-      return kept.hits;
+      return { hits: kept.hits, stable: true };
     }
   }
   const sliceAsks = terms.sliceAsks;
@@ -1700,7 +1721,9 @@ function findHits(
     ),
     ...fixes.map((term) => `"${term}"`),
   ];
-  if ((match === null && semantic === undefined) || max === 0 || rootUris.length === 0) return [];
+  if ((match === null && semantic === undefined) || max === 0 || rootUris.length === 0) {
+    return { hits: [], stable: terms.sliceAsks === sliceAsks };
+  }
   const roots = JSON.stringify(rootUris);
   const budget = candidateBudget(max, rootUris.length);
 
@@ -1763,9 +1786,10 @@ function findHits(
       (conn.stmt(OVERVIEW_BY_SEQ).pluck(true).get(hit.key) as string | null | undefined) ?? null;
     return [toSearchHit(parsed, hit, toSearchSource(row), overviewOf)];
   });
-  // Kept unless the vocabulary (possibly older than this state) was consulted for typos.
-  if (results !== undefined && resultKey !== null && terms.sliceAsks === sliceAsks) {
+  // Kept unless the vocabulary (possibly older than this state, see TermCache) was consulted for typos.
+  const stable = terms.sliceAsks === sliceAsks;
+  if (results !== undefined && resultKey !== null && stable) {
     results.set(terms.scores.contentState, resultKey, { hits, phrases: counted });
   }
-  return hits;
+  return { hits, stable };
 }

@@ -359,6 +359,22 @@ export interface SearchHit {
   matchReason: 'name' | 'lexical' | 'semantic' | 'hybrid';
 }
 
+/** What `Store.searchAnswer` gives: the hits of `Store.search`, and whether they may be reused. */
+export interface SearchAnswer {
+  /** As `Store.search` gives them: best first, at most `limit`. */
+  hits: SearchHit[];
+  /**
+   * True when the hits are a function of the arguments and of the database state the search read
+   * alone, so a caller that read the change token (`Store.changeToken`) before searching may give
+   * them again while the token is unchanged, on any replica. False when the engine consulted
+   * something it keeps in memory that may be older than that state: on SQLite the vocabulary slices
+   * of typo tolerance (reused for minutes), on PostgreSQL the process's copy of the stored vectors
+   * (semantic queries: caught up by a read that concurrent finds share, which may have begun before
+   * the token was read).
+   */
+  stable: boolean;
+}
+
 /** The query vector of a semantic search (see `Store.search`). */
 export interface SemanticQuery {
   /** The embedder's model: only vectors stored with this model are compared. */
@@ -668,6 +684,16 @@ export interface Store {
     query: string,
     options: { limit: number; semantic?: SemanticQuery },
   ): Promise<SearchHit[]>;
+  /**
+   * {@link Store.search}, with whether its hits may be reused until the change token moves
+   * ({@link SearchAnswer.stable}).
+   */
+  searchAnswer(
+    accountId: string,
+    rootUris: string[],
+    query: string,
+    options: { limit: number; semantic?: SemanticQuery },
+  ): Promise<SearchAnswer>;
 
   // embeddings (one vector per skill, for its current revision)
   /**

@@ -52,7 +52,7 @@ const QUERIES = [
   'pdf',
   'docker compose',
   'python data analysis',
-  'kubernets deploy', // a typo: corrected from the vocabulary
+  'kubernets deploy', // misspelt, yet held: the stemmer folds it as it folds "kubernetes"
   'the', // stop words only: name, tags and description
   'react comp', // prefix
   'skill-3-pdf', // an exact name
@@ -84,9 +84,20 @@ describe('sqlite store: search reader threads', () => {
           const expected = await direct.search('acme', roots, query, options);
           const got = await threaded.search('acme', roots, query, options);
           expect(got, `${query} in ${roots.join(',')}`).toEqual(expected);
+          // And whether the hits may be given again while the change token stands (searchAnswer).
+          const answer = await threaded.searchAnswer('acme', roots, query, options);
+          expect(answer, `${query} in ${roots.join(',')}`).toEqual(
+            await direct.searchAnswer('acme', roots, query, options),
+          );
+          expect(answer.stable, query).toBe(true);
         }
       }
     }
+    // A word no skill holds is corrected from vocabulary slices kept for minutes: not stable.
+    const misspelt = await threaded.searchAnswer('acme', [USER_ROOT], 'pyhton', { limit: 10 });
+    expect(misspelt.stable).toBe(false);
+    expect(misspelt.hits.length).toBeGreaterThan(0);
+    expect(misspelt).toEqual(await direct.searchAnswer('acme', [USER_ROOT], 'pyhton', { limit: 10 }));
     // Not vacuous: the queries find skills, lexically and by meaning.
     expect(
       (await threaded.search('acme', [USER_ROOT], 'docker compose', { limit: 10 })).length,
@@ -150,6 +161,10 @@ describe('sqlite store: search reader threads', () => {
     await store.putSkill(makeWrite({ name: 'solo', description: 'A lonely word quixotic' }));
     const hits = await store.search('acme', [USER_ROOT], 'quixotic', { limit: 5 });
     expect(hits.map((hit) => hit.skill.name)).toEqual(['solo']);
+    expect(await store.searchAnswer('acme', [USER_ROOT], 'quixotic', { limit: 5 })).toEqual({
+      hits,
+      stable: true,
+    });
   });
 });
 

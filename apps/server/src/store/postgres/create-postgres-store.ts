@@ -240,6 +240,23 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       });
   };
 
+  const searchAnswer: Store['searchAnswer'] = async (accountId, rootUris, query, { limit, semantic }) => {
+    const hits = await searchSkillsPostgres(
+      await ready(),
+      accountId,
+      rootUris,
+      query,
+      limit,
+      semantic === undefined ? undefined : { query: semantic, cache: vectorCache },
+      termStats,
+      findAnswers,
+    );
+    // Every read of a lexical find is of the database (each statement at or after the change token
+    // the caller read); a semantic one also reads the process's copy of the vectors, whose catch-up
+    // read concurrent finds share, so it may have begun before that token was read.
+    return { hits, stable: semantic === undefined };
+  };
+
   return {
     description: `postgres:${redact(options.url)}${schema === 'public' ? '' : ` (schema ${schema})`}`,
     async migrate() {
@@ -372,18 +389,10 @@ export function createPostgresStore(options: PostgresStoreOptions): Store {
       noteTermWrite();
       return result;
     },
-    async search(accountId, rootUris, query, { limit, semantic }) {
-      return searchSkillsPostgres(
-        await ready(),
-        accountId,
-        rootUris,
-        query,
-        limit,
-        semantic === undefined ? undefined : { query: semantic, cache: vectorCache },
-        termStats,
-        findAnswers,
-      );
+    async search(accountId, rootUris, query, options) {
+      return (await searchAnswer(accountId, rootUris, query, options)).hits;
     },
+    searchAnswer,
     async putSkillVector(skillId, revision, model, vector) {
       return vectors.putSkillVector(await ready(), skillId, revision, model, vector);
     },

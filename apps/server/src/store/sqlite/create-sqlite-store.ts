@@ -2,7 +2,7 @@ import path from 'node:path';
 import { makeFolderSync } from '@skillport/core/node/make-folder';
 import type Database from 'better-sqlite3';
 import { mergeSearchIndex } from '../../search/merge-index.js';
-import { searchSkills, TermCache } from '../../search/sqlite-search.js';
+import { searchSkillsAnswer, TermCache } from '../../search/sqlite-search.js';
 import { runTermListStep, TermListBuilder } from '../../search/term-lists.js';
 import { createTaskSignal } from '../task-signal.js';
 import type {
@@ -430,10 +430,13 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
       if (deleted !== null) indexWritten();
       return deleted;
     },
-    async search(accountId, rootUris, query, { limit, semantic }) {
+    async search(accountId, rootUris, query, options) {
+      return (await store.searchAnswer(accountId, rootUris, query, options)).hits;
+    },
+    async searchAnswer(accountId, rootUris, query, { limit, semantic }) {
       return db
         .transaction(() =>
-          searchSkills(
+          searchSkillsAnswer(
             conn,
             accountId,
             rootUris,

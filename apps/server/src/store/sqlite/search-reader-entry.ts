@@ -5,7 +5,7 @@
  * its deadline.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { StateResults, searchSkills, TermCache } from '../../search/sqlite-search.js';
+import { StateResults, searchSkillsAnswer, TermCache } from '../../search/sqlite-search.js';
 import { serializeError } from '../../workers/thread-errors.js';
 import { attemptUntil } from './busy-retry.js';
 import { type Connection, openConnection } from './connection.js';
@@ -43,7 +43,7 @@ async function run(call: SearchReaderCall): Promise<void> {
     () =>
       open.db
         .transaction(() =>
-          searchSkills(
+          searchSkillsAnswer(
             open,
             accountId,
             rootUris,

@@ -14,7 +14,7 @@
  * ({@link pickReader}), so a word's relevance is mostly kept, and read, by one thread.
  */
 import { availableParallelism } from 'node:os';
-import type { SearchHit, Store } from '../types.js';
+import type { SearchAnswer, Store } from '../types.js';
 import { type CallThread, type CallThreadReply, startCallThread } from './call-thread.js';
 
 /**
@@ -71,30 +71,30 @@ export interface SearchReaderData {
   cacheSizeMb?: number;
 }
 
-/** A `Store.search` call posted to a reader thread. */
+/** A `Store.searchAnswer` call posted to a reader thread. */
 export interface SearchReaderCall {
   id: number;
-  args: Parameters<Store['search']>;
+  args: Parameters<Store['searchAnswer']>;
   /** Epoch ms after which a query still meeting `SQLITE_BUSY` fails. */
   deadline: number;
 }
 
 /** A message from a reader thread. */
-export type SearchReaderReply = CallThreadReply<{ type: 'ready' }, SearchHit[]>;
+export type SearchReaderReply = CallThreadReply<{ type: 'ready' }, SearchAnswer>;
 
-type Reader = CallThread<SearchHit[]>;
+type Reader = CallThread<SearchAnswer>;
 
 function startReader(data: SearchReaderData): Promise<Reader> {
-  return startCallThread<{ type: 'ready' }, SearchHit[]>(
+  return startCallThread<{ type: 'ready' }, SearchAnswer>(
     'search-reader-entry',
     data,
     'A search reader thread',
   ).then(({ thread }) => thread);
 }
 
-/** Reader threads serving `Store.search`; see the module comment. */
+/** Reader threads serving `Store.searchAnswer` (and so `Store.search`); see the module comment. */
 export interface SearchReaders {
-  search: Store['search'];
+  searchAnswer: Store['searchAnswer'];
   /** Stops the threads (pending queries fail). */
   close(): Promise<void>;
 }
@@ -153,7 +153,7 @@ export async function startSearchReaders(
   };
 
   return {
-    async search(...args) {
+    async searchAnswer(...args) {
       if (closed) {
         throw Object.assign(new Error('The database connection is not open (store closed)'), {
           code: 'SKILLPORT_STORE_CLOSED',
@@ -161,7 +161,7 @@ export async function startSearchReaders(
       }
       const reader = await readerAt(pick(args[2]));
       const id = nextId++;
-      return new Promise<SearchHit[]>((resolve, reject) => {
+      return new Promise<SearchAnswer>((resolve, reject) => {
         reader.pending.set(id, { resolve, reject });
         reader.worker.postMessage({
           id,

@@ -146,6 +146,7 @@ const THREAD_METHODS = [
   'readFile',
   'deleteSkill',
   'search',
+  'searchAnswer',
   'putSkillVector',
   'skillsNeedingVectors',
   'claimTask',
@@ -428,15 +429,17 @@ export async function createThreadedSqliteStore(options: ThreadedSqliteStoreOpti
   }
   if (searchThreads > 0) {
     // Counted like a call of the database thread: a find keeps a reader thread (a core) busy.
-    store.search = async (...args: Parameters<Store['search']>) => {
-      if (closed) return call('search', args);
+    const searchAnswer = async (...args: Parameters<Store['searchAnswer']>) => {
+      if (closed) return call('searchAnswer', args) as ReturnType<Store['searchAnswer']>;
       activity.begin();
       try {
-        return await (await searchReaders()).search(...args);
+        return await (await searchReaders()).searchAnswer(...args);
       } finally {
         activity.end();
       }
     };
+    store.searchAnswer = searchAnswer;
+    store.search = async (...args: Parameters<Store['search']>) => (await searchAnswer(...args)).hits;
   }
   // The API-key reads of authentication (dev mode's "is there a key yet?", a key's record once the
   // change token moved) come with requests, and while skills are written every request after a commit
