@@ -15,12 +15,13 @@ import { logRequestLine } from '../http/access-log.js';
 import { carryChangeToken } from '../http/carried-token.js';
 import { clientAddressFrom } from '../http/client-address.js';
 import { checkEntityTagList, matchesNoneMatch } from '../http/conditional.js';
+import { ENVELOPE_HEAD } from '../http/envelope.js';
 import type { RateLimit } from '../http/rate-limit.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { Logger } from '../logger.js';
 import type { ServiceDeps } from '../services/deps.js';
 import { getSkillJson, keptSkillJson, keptSkillRevision } from '../services/skill-reader.js';
-import { commonGetQuery, ENVELOPE_HEAD } from './skills.js';
+import { commonGetQuery } from './skills.js';
 
 /** What the fast path answers with. */
 export interface FastGetOptions {

@@ -21,7 +21,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { checkEntityTagList, matchesNoneMatch } from '../http/conditional.js';
 import type { AppEnv } from '../http/context.js';
-import { elapsedSeconds, okBody, requestTelemetry } from '../http/envelope.js';
+import { okBody, okBodyBytes, requestTelemetry } from '../http/envelope.js';
 import { setResponseHeader } from '../http/response-header.js';
 import { listSkillChanges, MAX_FEED_PAGE } from '../services/change-feed.js';
 import type { ServiceDeps } from '../services/deps.js';
@@ -30,7 +30,7 @@ import { getSkillAtRevision } from '../services/skill-history.js';
 import {
   DEFAULT_LIST_PAGE,
   deleteSkill,
-  findSkills,
+  findSkillsJson,
   getSkillJson,
   getSkillRevision,
   listSkillsJson,
@@ -350,9 +350,6 @@ export function commonGetQuery(url: string): GetOptions | null {
   return options;
 }
 
-/** The start of an ok envelope, up to the result (`{"status":"ok","result":`). */
-export const ENVELOPE_HEAD = Buffer.from('{"status":"ok","result":', 'latin1');
-
 /** Registers the skill routes on the app. */
 export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps): void {
   openapiHeadersByName(app, addRoute, async (c) => {
@@ -397,22 +394,28 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
     );
     // The result is UTF-8 JSON already (kept in the read cache while the store is unchanged): only the
     // envelope is added around it. (Typed as the JSON response it is: the route's schema describes it.)
-    const body = Buffer.concat([ENVELOPE_HEAD, json, Buffer.from(`,"time":${elapsedSeconds(c)}}`, 'latin1')]);
-    return c.body(body, 200, { 'content-type': 'application/json' }) as never;
+    return c.body(okBodyBytes(c, json), 200, { 'content-type': 'application/json' }) as never;
   });
 
   app.openapi(findRoute, async (c) => {
     const body = c.req.valid('json');
     requestTelemetry(c, 'skills.find', body.telemetry);
     const level = given(body.level);
-    const result = await findSkills(deps, c.get('identity'), {
-      query: body.query,
-      limit: given(body.limit) ?? 10,
-      scoreThreshold: given(body.score_threshold),
-      targetUri: given(body.target_uri),
-      levels: level === null ? null : Array.isArray(level) ? level : [level],
-    });
-    return c.json(okBody(c, result), 200);
+    const json = await findSkillsJson(
+      deps,
+      c.get('identity'),
+      {
+        query: body.query,
+        limit: given(body.limit) ?? 10,
+        scoreThreshold: given(body.score_threshold),
+        targetUri: given(body.target_uri),
+        levels: level === null ? null : Array.isArray(level) ? level : [level],
+      },
+      c.get('changeToken'),
+    );
+    // The result is UTF-8 JSON already (kept in the read cache while the store is unchanged): only the
+    // envelope is added around it. (Typed as the JSON response it is: the route's schema describes it.)
+    return c.body(okBodyBytes(c, json), 200, { 'content-type': 'application/json' }) as never;
   });
 
   app.openapi(validateRoute, async (c) => {
@@ -450,12 +453,7 @@ export function registerSkillRoutes(app: OpenAPIHono<AppEnv>, deps: ServiceDeps)
       return c.body(null, 304);
     }
     // The result is UTF-8 JSON already (kept in the read cache): only the envelope is added around it.
-    const body = Buffer.concat([
-      ENVELOPE_HEAD,
-      read.json,
-      Buffer.from(`,"time":${elapsedSeconds(c)}}`, 'latin1'),
-    ]);
-    return c.body(body, 200, { 'content-type': 'application/json' });
+    return c.body(okBodyBytes(c, read.json), 200, { 'content-type': 'application/json' });
   };
 
   // Fast path of get for the shapes agents and mirrors send in their loop — no query, or only `level`

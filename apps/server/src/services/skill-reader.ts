@@ -165,7 +165,14 @@ export async function listSkillsJson(
   return json;
 }
 
-const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, overview: 1, body: 2 };
+/** Inputs of {@link findSkills}. */
+export interface FindSkillsOptions {
+  query: string;
+  limit: number;
+  scoreThreshold: number | null;
+  targetUri: string | null;
+  levels: number[] | null;
+}
 
 /**
  * Finds skills over both roots (or one), de-duplicated by name, best first: lexical search, fused
@@ -178,34 +185,91 @@ const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, 
 export async function findSkills(
   deps: ServiceDeps,
   identity: Identity,
-  options: {
-    query: string;
-    limit: number;
-    scoreThreshold: number | null;
-    targetUri: string | null;
-    levels: number[] | null;
-  },
+  options: FindSkillsOptions,
 ): Promise<FindSkillsResult> {
+  return (await findSkillsAnswer(deps, identity, options)).result;
+}
+
+/** Read-cache key prefix of find results (a NUL cannot start the account id of a get key). */
+const FIND_KEY = '\u0000find\n';
+
+/**
+ * Longest query whose result is kept, characters: a longer one (rarely asked twice) is ranked every
+ * time, so a kept key stays small next to its result.
+ */
+const MAX_KEPT_QUERY_LENGTH = 2048;
+
+/**
+ * {@link findSkills} as UTF-8 JSON, from the read cache when the store has not changed since the same
+ * find (same caller, query, limit, threshold, levels and root) was answered: a hit costs no store
+ * call, no ranking and no rendering, only the change token, and does not wait for the caller's turn.
+ * A result is kept only when it is a function of the database state and the inputs alone
+ * (`SearchAnswer.stable`, and with semantic search configured, the query's vector was had: a find
+ * ranked lexically because the embedder failed or was slow is not kept). The token is read before the
+ * store, so a kept result is never older than its token says, on any replica.
+ *
+ * @param changeToken - the store's change token read for this request before any store read (else
+ *   read here)
+ * @returns `JSON.stringify` of the find result, encoded as UTF-8 (kept and sent as these bytes)
+ * @throws as {@link findSkills}
+ */
+export async function findSkillsJson(
+  deps: ServiceDeps,
+  identity: Identity,
+  options: FindSkillsOptions,
+  changeToken?: string,
+): Promise<Buffer> {
+  const limit = Math.min(options.limit, MAX_FIND_LIMIT);
+  const key =
+    options.query.length > MAX_KEPT_QUERY_LENGTH
+      ? null
+      : FIND_KEY +
+        JSON.stringify([
+          identity.accountId,
+          identity.userId,
+          options.targetUri,
+          limit,
+          options.scoreThreshold,
+          options.levels,
+          options.query,
+        ]);
+  const token = changeToken ?? (await deps.store.changeToken());
+  const hit = key === null ? undefined : deps.readCache.get(key, token);
+  if (Buffer.isBuffer(hit)) return hit;
+  const { result, stable } = await findSkillsAnswer(deps, identity, options);
+  const json = ownedBytes(Buffer.from(JSON.stringify(result)));
+  if (key !== null && stable) deps.readCache.set(key, token, json, json.byteLength + key.length * 2 + 100);
+  return json;
+}
+
+/** {@link findSkills}, with whether its result may be kept under the change token read before it. */
+async function findSkillsAnswer(
+  deps: ServiceDeps,
+  identity: Identity,
+  options: FindSkillsOptions,
+): Promise<{ result: FindSkillsResult; stable: boolean }> {
   // A client asking for more than the most (OpenViking's accept any limit) gets the most, not a 400.
   const clamped = { ...options, limit: Math.min(options.limit, MAX_FIND_LIMIT) };
   return deps.findGate.run(identity, () => rankSkills(deps, identity, clamped));
 }
 
-/** {@link findSkills} once the caller's turn has come. */
+const FIELD_LEVEL: Record<string, number> = { name: 0, tags: 0, description: 0, overview: 1, body: 2 };
+
+/** {@link findSkillsAnswer} once the caller's turn has come. */
 async function rankSkills(
   deps: ServiceDeps,
   identity: Identity,
-  options: Parameters<typeof findSkills>[2],
-): Promise<FindSkillsResult> {
+  options: FindSkillsOptions,
+): Promise<{ result: FindSkillsResult; stable: boolean }> {
   const roots = rootsFor(identity, options.targetUri);
   const semantic = deps.queryVectors ? await deps.queryVectors(options.query) : null;
-  const hits = await deps.store.search(identity.accountId, roots, options.query, {
+  const answer = await deps.store.searchAnswer(identity.accountId, roots, options.query, {
     limit: options.levels ? Math.max(options.limit * 4, 50) : options.limit * roots.length,
     ...(semantic ? { semantic } : {}),
   });
   const seen = new Set<string>();
   const skills: FindSkillItem[] = [];
-  for (const hit of hits) {
+  for (const hit of answer.hits) {
     if (options.scoreThreshold !== null && hit.score < options.scoreThreshold) continue;
     const level = Math.min(...hit.matchedFields.map((f) => FIELD_LEVEL[f] ?? 2), 2);
     if (options.levels && !options.levels.includes(level)) continue;
@@ -228,7 +292,11 @@ async function rankSkills(
     });
     if (skills.length >= options.limit) break;
   }
-  return { query: options.query, root_uris: roots, skills, total: skills.length };
+  return {
+    result: { query: options.query, root_uris: roots, skills, total: skills.length },
+    // Lexical only because the query's vector was not had (embedder failed or slow): not kept.
+    stable: answer.stable && (deps.queryVectors === null || semantic !== null),
+  };
 }
 
 /** The contract's 404 for a skill missing from `roots`. */

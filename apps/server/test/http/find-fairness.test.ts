@@ -26,13 +26,13 @@ beforeAll(async () => {
   const real = openEngineStore(dataDir);
   const store = new Proxy(real, {
     get(target, prop, receiver) {
-      if (prop === 'search') {
-        return async (...args: Parameters<Store['search']>) => {
+      if (prop === 'searchAnswer') {
+        return async (...args: Parameters<Store['searchAnswer']>) => {
           if (args[2] === HELD_QUERY) {
             searchesStarted++;
             await held;
           }
-          return target.search(...args);
+          return target.searchAnswer(...args);
         };
       }
       const value = Reflect.get(target, prop, receiver);
