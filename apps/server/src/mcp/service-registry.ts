@@ -1,13 +1,13 @@
 /**
  * The registry the `/mcp` route's MCP server reads: the server's own services, as one caller.
  */
-import { AGENT_SKILL_ROOT, SkillportError, userSkillRoot } from '@skillport/core';
+import { AGENT_SKILL_ROOT, type FindSkillsResult, SkillportError, userSkillRoot } from '@skillport/core';
 import type { SkillRegistry } from '@skillport/mcp';
 import type { ServiceDeps } from '../services/deps.js';
 import { decodeListCursor } from '../services/list-cursor.js';
 import type { SkillChanges } from '../services/skill-changes.js';
 import { readSkillFile } from '../services/skill-file.js';
-import { findSkills, getSkill, listSkills } from '../services/skill-reader.js';
+import { findSkillsJson, getSkill, listSkills } from '../services/skill-reader.js';
 import type { Identity } from '../store/types.js';
 import type { ChangePoller } from './change-poller.js';
 
@@ -29,14 +29,20 @@ export function createServiceRegistry(
 ): SkillRegistry {
   const ownRoot = userSkillRoot(identity.userId);
   return {
-    find: (query, options) =>
-      findSkills(deps, identity, {
-        query,
-        limit: options.limit,
-        scoreThreshold: null,
-        targetUri: options.targetUri ?? null,
-        levels: null,
-      }),
+    // As `POST /api/v1/skills/find`: a find asked again while the database is unchanged is answered
+    // from the read cache (the same kept bytes, shared with the REST route's callers of this identity).
+    find: async (query, options) =>
+      JSON.parse(
+        (
+          await findSkillsJson(deps, identity, {
+            query,
+            limit: options.limit,
+            scoreThreshold: null,
+            targetUri: options.targetUri ?? null,
+            levels: null,
+          })
+        ).toString('utf8'),
+      ) as FindSkillsResult,
     get: (name, options) =>
       getSkill(deps, identity, name, {
         level: options.level ?? null,

@@ -8,6 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchAnswer, Store } from '../../src/store/types.js';
 import { startEmbeddingsServer } from '../helpers/embeddings-server.js';
@@ -141,6 +143,32 @@ describe(`find answered again from the read cache (${TEST_ENGINE})`, () => {
     expect(names(await find(t, { query: 'invoices' }, alice))).toEqual(['alice-invoices']);
     expect(names(await find(t, { query: 'invoices' }, bob))).toEqual([]);
     expect(names(await find(t, { query: 'invoices' }, alice))).toEqual(['alice-invoices']);
+  });
+
+  it("MCP's find_skills shares the kept results: asked again (or after the same REST find), not searched", async () => {
+    const counting = countingStore();
+    const t = await start({ store: counting.store });
+    await add(t, 'invoice-organizer', 'Organizes invoices and receipts for tax preparation');
+    const client = new Client({ name: 'find-cache-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+    cleanups.push(() => client.close());
+    const viaRest = await find(t, { query: 'receipts', limit: 5 });
+    const searched = counting.searches();
+    const call = async () => {
+      const result = await client.callTool({
+        name: 'find_skills',
+        arguments: { query: 'receipts', limit: 5 },
+      });
+      return result.structuredContent as { skills: Array<{ name: string; score: number }> };
+    };
+    const first = await call();
+    // (The tool gives scores to 3 decimals.)
+    expect(first.skills.map((s) => s.name)).toEqual(viaRest.result.skills.map((s) => s.name));
+    expect(await call()).toEqual(first);
+    expect(counting.searches()).toBe(searched);
+    await add(t, 'receipt-scanner', 'Scans paper receipts');
+    expect((await call()).skills.map((s) => s.name).sort()).toEqual(['invoice-organizer', 'receipt-scanner']);
+    expect(counting.searches()).toBe(searched + 1);
   });
 
   it('telemetry is answered on a kept result too, with an operation id of its own', async () => {
