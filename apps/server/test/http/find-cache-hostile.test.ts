@@ -1,7 +1,8 @@
 /**
  * Kept `find` results under hostile use: finds in flight on one replica while another writes (once a
- * write's answer has arrived, no find sent later answers the state before it), and a key revoked
- * while its results are kept, with several keys of one account.
+ * write's answer has arrived, no find sent later answers the state before it), a key revoked while
+ * its results are kept and several keys of one account, and a flood of distinct long queries in a
+ * small cache (the kept get results stay).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -165,5 +166,36 @@ describe(`kept find results under hostile use (${TEST_ENGINE})`, () => {
     expect(
       (await b.request('POST', '/api/v1/skills/find', { body: { query: 'invoices' }, ...root })).status,
     ).toBe(403);
+  });
+
+  it('a flood of distinct finds does not push kept get results out of the cache', async () => {
+    const counting = countingStore();
+    const t = await start({ store: counting.store, readCacheMb: 1 });
+    await add(t, 'invoice-organizer', 'Organizes invoices');
+    const get = async () => {
+      const res = await t.request('GET', '/api/v1/skills/invoice-organizer');
+      expect(res.status, res.text).toBe(200);
+    };
+    await get();
+    const views = counting.views();
+    await get();
+    expect(counting.views()).toBe(views);
+    // ~6 KB kept per find (its key and result each hold the 2,000-character query): 3 MB in all.
+    const query = (i: number) =>
+      `invoices ${String(i).padStart(5, '0')} ${'organizes '.repeat(200)}`.slice(0, 2048);
+    for (let i = 0; i < 500; i += 25) {
+      await Promise.all(Array.from({ length: 25 }, (_, j) => findNames(t, { query: query(i + j) })));
+    }
+    await get();
+    expect(counting.views()).toBe(views);
+    // The finds themselves are still kept (the newest ones); a query past 2,048 characters never is.
+    let searched = counting.searches();
+    await findNames(t, { query: query(499) });
+    expect(counting.searches()).toBe(searched);
+    searched = counting.searches();
+    const long = `invoices ${'organizes '.repeat(210)}`;
+    await findNames(t, { query: long });
+    await findNames(t, { query: long });
+    expect(counting.searches()).toBe(searched + 2);
   });
 });
