@@ -34,7 +34,7 @@ import { registerSkillRoutes } from './routes/skills.js';
 import { registerSystemRoutes } from './routes/system.js';
 import type { ServiceDeps } from './services/deps.js';
 import { createFindGate } from './services/find-gate.js';
-import { createReadCache, DEFAULT_READ_CACHE_MB } from './services/read-cache.js';
+import { createReadCache, DEFAULT_READ_CACHE_MB, READ_CACHE_SHARES } from './services/read-cache.js';
 import { createRecentUploads } from './services/recent-uploads.js';
 import { createSkillChanges, withSkillChanges } from './services/skill-changes.js';
 import { retentionPolicy } from './store/retention.js';
@@ -168,7 +168,10 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
     onApiKeyCreated: () => auth.keyCreated(),
     retention: retentionPolicy(options.retention),
     recentUploads: createRecentUploads(),
-    readCache: createReadCache(Math.max(0, options.readCacheMb ?? DEFAULT_READ_CACHE_MB) * 2 ** 20),
+    readCache: createReadCache(
+      Math.max(0, options.readCacheMb ?? DEFAULT_READ_CACHE_MB) * 2 ** 20,
+      READ_CACHE_SHARES,
+    ),
     findGate: createFindGate(limits.maxFindsPerKey),
     now: Date.now,
   };

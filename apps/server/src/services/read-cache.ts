@@ -8,11 +8,21 @@
  * result against its skill's stamp) may look at the retired entry (`lookup`) and, once checked,
  * stamp it with the current token (`restamp`).
  * Least recently used entries go first once the entries' sizes add up to more than the budget; an
- * entry found stale by `get` is dropped when met.
+ * entry found stale by `get` is dropped when met. An entry may be kept in a share of the budget (a
+ * kind of entry that many distinct requests each add once, such as `find` results): past its share,
+ * that share's own least recently used entries go first, so a flood of them cannot push the others
+ * out.
  */
 
 /** Default memory budget, MiB (`SKILLPORT_READ_CACHE_MB`). */
 export const DEFAULT_READ_CACHE_MB = 32;
+
+/**
+ * Shares of the server's read cache: `find` results hold at most half of it. Each distinct query
+ * adds an entry (a few KB for a long query), and agents send many that never come again: without a
+ * share of their own, 10,000 such finds would push every kept get result and list page out.
+ */
+export const READ_CACHE_SHARES = { find: 0.5 } as const;
 
 /**
  * `bytes` in memory of its own, for keeping: the same Buffer when it owns its whole `ArrayBuffer`,
@@ -48,9 +58,10 @@ export interface ReadCache<V> {
   restamp(key: string, token: string): void;
   /**
    * Keeps `value` for `key`, stamped with `token`; `bytes` is its size as counted against the budget
-   * (a value larger than an eighth of the budget is not kept).
+   * (a value larger than an eighth of the budget, or of its share, is not kept). With `share` (a name
+   * given to {@link createReadCache}), the entry counts against that share too.
    */
-  set(key: string, token: string, value: V, bytes: number): void;
+  set(key: string, token: string, value: V, bytes: number, share?: string): void;
   /** Number of entries and bytes held now. */
   readonly size: { entries: number; bytes: number };
 }
@@ -59,12 +70,21 @@ interface Entry<V> {
   token: string;
   value: V;
   bytes: number;
+  share: Share<V> | undefined;
+}
+
+/** A share of the budget: its entries in least recently used order and the bytes they hold. */
+interface Share<V> {
+  max: number;
+  held: number;
+  entries: Map<string, Entry<V>>;
 }
 
 /**
  * Creates a cache holding at most `maxBytes` (as counted by `set`); 0 keeps nothing.
  *
  * @param maxBytes - memory budget in bytes (e.g. `SKILLPORT_READ_CACHE_MB` × 2^20)
+ * @param shares - most of the budget each named share may hold, as a fraction (e.g. `{find: 0.5}`)
  * @example
  * ```ts
  * const cache = createReadCache<string>(32 * 2 ** 20);
@@ -72,14 +92,34 @@ interface Entry<V> {
  * const json = cache.get(key, token) ?? render(await store.readSkillView(…));
  * ```
  */
-export function createReadCache<V>(maxBytes: number): ReadCache<V> {
+export function createReadCache<V>(maxBytes: number, shares: Record<string, number> = {}): ReadCache<V> {
   const entries = new Map<string, Entry<V>>();
   const budget = Math.max(0, Math.floor(maxBytes));
   let held = 0;
+  const shareOf = new Map<string, Share<V>>(
+    Object.entries(shares).map(([name, fraction]) => [
+      name,
+      { max: Math.floor(budget * Math.min(1, Math.max(0, fraction))), held: 0, entries: new Map() },
+    ]),
+  );
 
   const drop = (key: string, entry: Entry<V>): void => {
     entries.delete(key);
     held -= entry.bytes;
+    if (entry.share !== undefined) {
+      entry.share.entries.delete(key);
+      entry.share.held -= entry.bytes;
+    }
+  };
+
+  // Most recently used last: Map iteration order is insertion order.
+  const touch = (key: string, entry: Entry<V>): void => {
+    entries.delete(key);
+    entries.set(key, entry);
+    if (entry.share !== undefined) {
+      entry.share.entries.delete(key);
+      entry.share.entries.set(key, entry);
+    }
   };
 
   return {
@@ -90,32 +130,39 @@ export function createReadCache<V>(maxBytes: number): ReadCache<V> {
         drop(key, entry);
         return undefined;
       }
-      // Most recently used last: Map iteration order is insertion order.
-      entries.delete(key);
-      entries.set(key, entry);
+      touch(key, entry);
       return entry.value;
     },
     lookup(key, token) {
       const entry = entries.get(key);
       if (entry === undefined) return undefined;
       if (entry.token !== token) return { value: entry.value, fresh: false };
-      entries.delete(key);
-      entries.set(key, entry);
+      touch(key, entry);
       return { value: entry.value, fresh: true };
     },
     restamp(key, token) {
       const entry = entries.get(key);
       if (entry === undefined) return;
       entry.token = token;
-      entries.delete(key);
-      entries.set(key, entry);
+      touch(key, entry);
     },
-    set(key, token, value, bytes) {
-      if (budget === 0 || bytes > budget / 8) return;
+    set(key, token, value, bytes, shareName) {
+      const share = shareName === undefined ? undefined : shareOf.get(shareName);
+      if (shareName !== undefined && share === undefined) throw new Error(`No read-cache share ${shareName}`);
+      if (budget === 0 || bytes > budget / 8 || (share !== undefined && bytes > share.max / 8)) return;
       const old = entries.get(key);
       if (old !== undefined) drop(key, old);
-      entries.set(key, { token, value, bytes });
+      const entry: Entry<V> = { token, value, bytes, share };
+      entries.set(key, entry);
       held += bytes;
+      if (share !== undefined) {
+        share.entries.set(key, entry);
+        share.held += bytes;
+        for (const [k, e] of share.entries) {
+          if (share.held <= share.max) break;
+          drop(k, e);
+        }
+      }
       for (const [k, e] of entries) {
         if (held <= budget) break;
         drop(k, e);

@@ -238,7 +238,9 @@ export async function findSkillsJson(
   if (Buffer.isBuffer(hit)) return hit;
   const { result, stable } = await findSkillsAnswer(deps, identity, options);
   const json = ownedBytes(Buffer.from(JSON.stringify(result)));
-  if (key !== null && stable) deps.readCache.set(key, token, json, json.byteLength + key.length * 2 + 100);
+  // In the find share of the cache: distinct queries, each asked once, cannot push get results out.
+  if (key !== null && stable)
+    deps.readCache.set(key, token, json, json.byteLength + key.length * 2 + 100, 'find');
   return json;
 }
 

@@ -57,6 +57,35 @@ describe('read cache', () => {
     expect(none.get('a', 't')).toBeUndefined();
   });
 
+  it('keeps entries of a share within it: past the share, its own least recently used go first', () => {
+    const cache = createReadCache<number>(1600, { find: 0.5 });
+    for (let i = 0; i < 8; i++) cache.set(`get${i}`, 't', i, 100);
+    for (let i = 0; i < 20; i++) cache.set(`find${i}`, 't', i, 100, 'find');
+    // The share holds at most 800 bytes: its newest 8 entries; every other entry stays.
+    for (let i = 0; i < 8; i++) expect(cache.get(`get${i}`, 't')).toBe(i);
+    for (let i = 0; i < 12; i++) expect(cache.get(`find${i}`, 't')).toBeUndefined();
+    expect(cache.get('find12', 't')).toBe(12); // now the share's most recently used
+    cache.set('find20', 't', 20, 100, 'find');
+    expect(cache.get('find13', 't')).toBeUndefined();
+    expect(cache.get('find12', 't')).toBe(12);
+    expect(cache.size).toEqual({ entries: 16, bytes: 1600 });
+    // The whole budget still bounds everything: other entries push the least recently used out,
+    // the share's included.
+    for (let i = 8; i < 16; i++) cache.set(`get${i}`, 't', i, 100);
+    expect(cache.size).toEqual({ entries: 16, bytes: 1600 });
+    expect(cache.get('find14', 't')).toBeUndefined();
+    expect(cache.get('get1', 't')).toBeUndefined();
+    expect(cache.get('find12', 't')).toBe(12);
+    // A dropped or replaced entry leaves its share's count too.
+    cache.set('find21', 't', 21, 150, 'find');
+    cache.set('find21', 't', 21, 50, 'find');
+    expect(cache.get('find21', 't')).toBe(21);
+    // Larger than an eighth of its share: not kept.
+    cache.set('find22', 't', 22, 101, 'find');
+    expect(cache.get('find22', 't')).toBeUndefined();
+    expect(() => cache.set('x', 't', 0, 1, 'unknown')).toThrow();
+  });
+
   it('replaces the value of a key', () => {
     const cache = createReadCache<string>(1000);
     cache.set('a', 't1', 'old', 50);
