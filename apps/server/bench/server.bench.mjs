@@ -458,15 +458,13 @@ function findScenario(url, connections, queries = QUERIES, { fresh = false } = {
         method: 'POST',
         path: '/api/v1/skills/find',
         headers: { 'content-type': 'application/json' },
-        setupRequest: (r) => ({
-          ...r,
+        setupRequest: (r) => {
+          const i = n++;
           // fresh: each pass over the queries asks for one more hit than the last, so no find repeats
           // an earlier one (which the server answers from its kept results without ranking).
-          body: JSON.stringify({
-            query: queries[n % queries.length],
-            limit: fresh ? 10 + Math.floor(n++ / queries.length) : (n++, 10),
-          }),
-        }),
+          const limit = fresh ? 10 + Math.floor(i / queries.length) : 10;
+          return { ...r, body: JSON.stringify({ query: queries[i % queries.length], limit }) };
+        },
       },
     ],
   };
