@@ -1632,17 +1632,8 @@ export class StateResults {
  *   changes the hits it is given (they are kept and given again)
  * @returns hits, best first
  */
-export function searchSkills(
-  conn: Connection,
-  accountId: string,
-  rootUris: readonly string[],
-  query: string,
-  limit: number,
-  semantic?: { query: SemanticQuery; cache: VectorCache },
-  terms: TermCache = new TermCache(),
-  options: { exhaustive?: boolean; results?: StateResults } = {},
-): SearchHit[] {
-  return searchSkillsAnswer(conn, accountId, rootUris, query, limit, semantic, terms, options).hits;
+export function searchSkills(...args: Parameters<typeof searchSkillsAnswer>): SearchHit[] {
+  return searchSkillsAnswer(...args).hits;
 }
 
 /**

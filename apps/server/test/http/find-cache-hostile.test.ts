@@ -4,12 +4,9 @@
  * its results are kept and several keys of one account, and a flood of distinct long queries in a
  * small cache (the kept get results stay).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SearchAnswer, Store } from '../../src/store/types.js';
-import { dropEngineData, openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
+import { countingStore as countingStoreOf } from '../helpers/counting-store.js';
+import { openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -17,37 +14,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function countingStore(): { store: Store; searches: () => number; views: () => number; dataDir: string } {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-find-attack-'));
-  const store = openEngineStore(dataDir);
-  cleanups.push(async () => {
-    await store.close();
-    await dropEngineData(dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  let searches = 0;
-  let views = 0;
-  const counted = new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      if (property === 'searchAnswer') {
-        return async (...args: Parameters<Store['searchAnswer']>): Promise<SearchAnswer> => {
-          searches += 1;
-          return target.searchAnswer(...args);
-        };
-      }
-      if (property === 'readSkillView' || property === 'readSkillJson') {
-        return (...args: unknown[]) => {
-          views += 1;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return value.bind(target);
-    },
-  });
-  return { store: counted, searches: () => searches, views: () => views, dataDir };
-}
+const countingStore = () => countingStoreOf((cleanup) => cleanups.push(cleanup));
 
 async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
   const server = await startTestServer(options);

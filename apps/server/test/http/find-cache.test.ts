@@ -5,15 +5,12 @@
  * stable (`Store.searchAnswer`) are kept: not a lexical fallback for a failed embedder, not what
  * SQLite's typo tolerance read from its vocabulary slices, not a semantic find on PostgreSQL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SearchAnswer, Store } from '../../src/store/types.js';
+import { countingStore as countingStoreOf } from '../helpers/counting-store.js';
 import { startEmbeddingsServer } from '../helpers/embeddings-server.js';
-import { dropEngineData, openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
+import { openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -21,39 +18,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/**
- * A store of the engine under test counting its searches; `unstable` makes it call every answer
- * unstable (as an engine would that consulted something older than the database).
- */
-function countingStore(options: { unstable?: boolean } = {}): {
-  store: Store;
-  searches: () => number;
-  dataDir: string;
-} {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-find-cache-'));
-  const store = openEngineStore(dataDir);
-  cleanups.push(async () => {
-    await store.close();
-    await dropEngineData(dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  let searches = 0;
-  const counted = new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      if (property === 'searchAnswer') {
-        return async (...args: Parameters<Store['searchAnswer']>): Promise<SearchAnswer> => {
-          searches += 1;
-          const answer = await target.searchAnswer(...args);
-          return options.unstable ? { ...answer, stable: false } : answer;
-        };
-      }
-      return value.bind(target);
-    },
-  });
-  return { store: counted, searches: () => searches, dataDir };
-}
+const countingStore = (options: { unstable?: boolean } = {}) =>
+  countingStoreOf((cleanup) => cleanups.push(cleanup), options);
 
 async function start(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
   const server = await startTestServer(options);
