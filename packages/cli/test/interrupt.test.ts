@@ -4,7 +4,7 @@
  * how to follow them, and exits 130.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -30,14 +30,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts the CLI with `args`, sends SIGINT once `ready()` holds, and returns its exit status and stderr. */
+/**
+ * Starts the CLI with `args` (in `cwd`), sends SIGINT once `ready()` holds, and returns its exit
+ * status and stderr.
+ */
 function interruptWhen(
   args: string[],
   ready: () => Promise<boolean>,
   url = server.url,
+  cwd?: string,
 ): Promise<{ code: number | null; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI_BIN, ...args], {
+      ...(cwd !== undefined ? { cwd } : {}),
       env: cleanEnv({ SKILLPORT_URL: url, XDG_CONFIG_HOME: path.join(dir, 'cfg') }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -109,6 +114,77 @@ describe('Ctrl-C during a wait', () => {
       expect(err).toContain('Interrupted while waiting for processing');
       expect(err).toContain(`${task?.task_id}  pending  add_skill`);
     } finally {
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
+  });
+});
+
+describe('Ctrl-C during install', () => {
+  it('finishes the skills being written, saves them in the lock file and exits 130', async () => {
+    const names = [
+      'ctrl-a',
+      'ctrl-b',
+      'ctrl-c',
+      'ctrl-held',
+      'ctrl-d',
+      'ctrl-e',
+      'ctrl-f',
+      'ctrl-g',
+      'ctrl-h',
+    ];
+    for (const name of names) {
+      await client.addSkill(`---\nname: ${name}\ndescription: The ${name} skill\n---\n\nBody of ${name}.\n`);
+    }
+    // A pass-through that holds the download of ctrl-held's files until the CLI has been interrupted.
+    let held = false;
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const front: Server = createServer(async (req, res) => {
+      if (req.url?.includes('/skills/ctrl-held/files')) {
+        held = true;
+        await released;
+      }
+      const headers = new Headers();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && key !== 'host' && key !== 'connection') headers.set(key, value);
+      }
+      try {
+        const answer = await fetch(`${server.url}${req.url}`, { method: req.method ?? 'GET', headers });
+        const type = answer.headers.get('content-type');
+        res.writeHead(answer.status, type ? { 'content-type': type } : {});
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      } catch {
+        res.destroy();
+      }
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const project = path.join(dir, 'project');
+    mkdirSync(path.join(project, '.claude'), { recursive: true });
+    try {
+      const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const run = interruptWhen(['install', ...names], async () => held, url, project);
+      // Let the held download go once the signal is sent; the CLI must still finish writing it.
+      const poll = setInterval(() => {
+        if (held) setTimeout(release, 200);
+      }, 50);
+      const { code, err } = await run.finally(() => clearInterval(poll));
+      expect(code, err).toBe(130);
+      expect(err).toContain('Interrupted while installing');
+      expect(err).toContain('the lock file lists every skill written; run the command again to finish');
+      const lock = JSON.parse(readFileSync(path.join(project, 'skillport-lock.json'), 'utf8')) as {
+        skills: Record<string, unknown>;
+      };
+      const written = readdirSync(path.join(project, '.claude', 'skills')).sort();
+      expect(Object.keys(lock.skills).sort()).toEqual(written);
+      expect(written).toContain('ctrl-held');
+      // No temporary folder is left beside the skills folder.
+      expect(readdirSync(path.join(project, '.claude'))).toEqual(['skills']);
+      expect(existsSync(path.join(project, 'skillport-lock.json.hold'))).toBe(false);
+    } finally {
+      release();
       front.closeAllConnections();
       await new Promise((resolve) => front.close(resolve));
     }

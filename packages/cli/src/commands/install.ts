@@ -23,6 +23,7 @@ import {
   resolveFolder,
   type Workspace,
 } from '../internal/installer.js';
+import { EXIT_INTERRUPTED, type StopRequest, withGracefulStop } from '../internal/interrupt.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { type LockedSkill, saveLock } from '../internal/lock-file.js';
 import { nameArgs } from '../internal/name-arg.js';
@@ -204,62 +205,66 @@ async function installAction(
     const server = await clients.defaultUrl();
     const client = await clients.client();
     const outcomes: FolderOutcome[] = [];
+    const notStarted: string[] = [];
     let changed = false;
-    await withProgress(io, ctx.format, { total: parsed.length, label: 'Installing' }, async (bar) => {
-      await pMap(
-        parsed,
-        async (spec) => {
-          bar.update(spec.name);
-          const previous = ws.lock.skills[spec.name] ?? null;
-          let folders = used !== null ? foldersOf(used.agents, ws.scope) : (previous?.folders ?? []);
-          try {
-            const remote = await resolveRemoteSkill(client, spec.name, {
-              revision: spec.revision,
-              targetUri: options.target ?? previous?.root_uri,
-            });
-            // The lock pins one revision per skill: at another revision, every folder it is already
-            // installed in moves along (else those folders would be recorded at a revision they lack).
-            if (previous !== null && previous.revision !== remote.revision) {
-              folders = [...new Set([...folders, ...previous.folders])];
-            }
-            const done = await installIntoFolders(client, remote, folders, ws.scope, {
-              previous,
-              force: options.force === true,
-              locked: Object.keys(ws.lock.skills),
-            });
-            // At another revision than the lock's: say which, and what it changes (as update does).
-            const moved =
-              previous !== null && previous.revision !== remote.revision
-                ? `was ${short(previous.revision)}: ${describeFileChanges(previous.files, remote.files)}`
-                : null;
-            outcomes.push(
-              ...done.map((o) =>
-                moved !== null && o.result === 'updated'
-                  ? { ...o, detail: `${moved}${o.detail ? `; ${o.detail}` : ''}` }
-                  : o,
-              ),
-            );
-            if (!done.some(blocksLock)) {
-              ws.lock.skills[remote.name] = lockEntry(
-                previous?.revision === remote.revision ? previous.server : server,
-                remote,
-                folders,
+    await withGracefulStop(io, 'installing', async (stop) => {
+      await withProgress(io, ctx.format, { total: parsed.length, label: 'Installing' }, async (bar) => {
+        await pMap(
+          parsed,
+          async (spec) => {
+            if (stop.requested) return void notStarted.push(spec.name);
+            bar.update(spec.name);
+            const previous = ws.lock.skills[spec.name] ?? null;
+            let folders = used !== null ? foldersOf(used.agents, ws.scope) : (previous?.folders ?? []);
+            try {
+              const remote = await resolveRemoteSkill(client, spec.name, {
+                revision: spec.revision,
+                targetUri: options.target ?? previous?.root_uri,
+              });
+              // The lock pins one revision per skill: at another revision, every folder it is already
+              // installed in moves along (else those folders would be recorded at a revision they lack).
+              if (previous !== null && previous.revision !== remote.revision) {
+                folders = [...new Set([...folders, ...previous.folders])];
+              }
+              const done = await installIntoFolders(client, remote, folders, ws.scope, {
                 previous,
+                force: options.force === true,
+                locked: Object.keys(ws.lock.skills),
+              });
+              // At another revision than the lock's: say which, and what it changes (as update does).
+              const moved =
+                previous !== null && previous.revision !== remote.revision
+                  ? `was ${short(previous.revision)}: ${describeFileChanges(previous.files, remote.files)}`
+                  : null;
+              outcomes.push(
+                ...done.map((o) =>
+                  moved !== null && o.result === 'updated'
+                    ? { ...o, detail: `${moved}${o.detail ? `; ${o.detail}` : ''}` }
+                    : o,
+                ),
               );
-              changed = true;
+              if (!done.some(blocksLock)) {
+                ws.lock.skills[remote.name] = lockEntry(
+                  previous?.revision === remote.revision ? previous.server : server,
+                  remote,
+                  folders,
+                  previous,
+                );
+                changed = true;
+              }
+            } catch (error) {
+              if (!isApiError(error) && !(error instanceof CliError)) throw error;
+              for (const folder of folders)
+                outcomes.push(failedOutcome(spec.name, folder, spec.revision ?? '', error));
             }
-          } catch (error) {
-            if (!isApiError(error) && !(error instanceof CliError)) throw error;
-            for (const folder of folders)
-              outcomes.push(failedOutcome(spec.name, folder, spec.revision ?? '', error));
-          }
-          bar.advance();
-        },
-        { concurrency: SKILL_CONCURRENCY },
-      );
+            bar.advance();
+          },
+          { concurrency: SKILL_CONCURRENCY },
+        );
+      });
+      if (changed) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
+      whenStopped(stop, notStarted, () => report(ctx, ws, outcomes, used, 'installed'));
     });
-    if (changed) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
-    report(ctx, ws, outcomes, used, 'installed');
   } finally {
     clients.close();
   }
@@ -302,6 +307,28 @@ function report(
   finish(ctx, outcomes, what);
 }
 
+/**
+ * Reports a command's outcomes with `report`; after Ctrl-C (see {@link withGracefulStop}) then ends
+ * with exit status 130, naming the skills not started, whatever the outcomes' own status would be.
+ */
+function whenStopped(stop: StopRequest, notStarted: readonly string[], report: () => void): void {
+  if (!stop.requested) {
+    report();
+    return;
+  }
+  try {
+    report();
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+  }
+  const n = notStarted.length;
+  throw new CliError(
+    `interrupted: ${n === 0 ? 'every skill was started' : `${n} skill${n === 1 ? '' : 's'} not started (${notStarted.slice(0, 5).join(', ')}${n > 5 ? ', …' : ''})`}; ` +
+      'the lock file lists every skill written; run the command again to finish',
+    EXIT_INTERRUPTED,
+  );
+}
+
 /** `skillport install` with no names: everything the lock file lists, every hash verified. */
 async function installFromLock(
   ctx: Context,
@@ -328,37 +355,43 @@ async function installFromLock(
     }
   }
   const outcomes: FolderOutcome[] = [];
+  const notStarted: string[] = [];
   let changed = false;
-  await withProgress(ctx.io, ctx.format, { total: entries.length, label: 'Installing' }, async (bar) => {
-    await pMap(
-      entries,
-      async (entry) => {
-        bar.update(entry.name);
-        const folders = [...new Set([...entry.folders, ...extraFolders])];
-        const client = await clients.client(entry.server);
-        const remote = {
-          name: entry.name,
-          rootUri: entry.root_uri,
-          revision: entry.revision,
-          files: entry.files,
-        };
-        const done = await installIntoFolders(client, remote, folders, ws.scope, {
-          previous: entry,
-          force: options.force === true,
-          locked: Object.keys(ws.lock.skills),
-        });
-        outcomes.push(...done);
-        if (folders.length > entry.folders.length && !done.some(blocksLock)) {
-          ws.lock.skills[entry.name] = { ...entry, folders };
-          changed = true;
-        }
-        bar.advance();
-      },
-      { concurrency: SKILL_CONCURRENCY },
+  await withGracefulStop(ctx.io, 'installing', async (stop) => {
+    await withProgress(ctx.io, ctx.format, { total: entries.length, label: 'Installing' }, async (bar) => {
+      await pMap(
+        entries,
+        async (entry) => {
+          if (stop.requested) return void notStarted.push(entry.name);
+          bar.update(entry.name);
+          const folders = [...new Set([...entry.folders, ...extraFolders])];
+          const client = await clients.client(entry.server);
+          const remote = {
+            name: entry.name,
+            rootUri: entry.root_uri,
+            revision: entry.revision,
+            files: entry.files,
+          };
+          const done = await installIntoFolders(client, remote, folders, ws.scope, {
+            previous: entry,
+            force: options.force === true,
+            locked: Object.keys(ws.lock.skills),
+          });
+          outcomes.push(...done);
+          if (folders.length > entry.folders.length && !done.some(blocksLock)) {
+            ws.lock.skills[entry.name] = { ...entry, folders };
+            changed = true;
+          }
+          bar.advance();
+        },
+        { concurrency: SKILL_CONCURRENCY },
+      );
+    });
+    if (changed && !options.frozen) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
+    whenStopped(stop, notStarted, () =>
+      report(ctx, ws, outcomes, extra, options.frozen ? 'installed (--frozen)' : 'installed'),
     );
   });
-  if (changed && !options.frozen) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
-  report(ctx, ws, outcomes, extra, options.frozen ? 'installed (--frozen)' : 'installed');
 }
 
 /** The state of a locked skill the server no longer has. */
@@ -570,51 +603,58 @@ async function updateAction(io: CliIo, names: string[], options: ScopeOptions, c
     const entries = entriesFor(ws, names);
     if (entries.length === 0 && ctx.format !== 'json') return ctx.print(`${nothingInstalled(ws)}\n`);
     const outcomes: FolderOutcome[] = [];
+    const notStarted: string[] = [];
     let changed = false;
-    await withProgress(io, ctx.format, { total: entries.length, label: 'Updating' }, async (bar) => {
-      await pMap(
-        entries,
-        async (entry) => {
-          bar.update(entry.name);
-          const client = await clients.client(entry.server);
-          try {
-            const remote = await resolveRemoteSkill(client, entry.name, { targetUri: entry.root_uri });
-            const done = await installIntoFolders(client, remote, entry.folders, ws.scope, {
-              previous: entry,
-              force: options.force === true,
-              locked: Object.keys(ws.lock.skills),
-            });
-            const changes =
-              remote.revision === entry.revision ? '' : `: ${describeFileChanges(entry.files, remote.files)}`;
-            outcomes.push(
-              ...done.map((o) =>
-                o.result === 'updated' || o.result === 'installed'
-                  ? {
-                      ...o,
-                      detail: `was ${short(entry.revision)}${changes}${o.detail ? `; ${o.detail}` : ''}`,
-                    }
-                  : o,
-              ),
-            );
-            if (remote.revision !== entry.revision && !done.some(blocksLock)) {
-              ws.lock.skills[entry.name] = lockEntry(entry.server, remote, entry.folders, entry);
-              changed = true;
+    await withGracefulStop(io, 'updating', async (stop) => {
+      await withProgress(io, ctx.format, { total: entries.length, label: 'Updating' }, async (bar) => {
+        await pMap(
+          entries,
+          async (entry) => {
+            if (stop.requested) return void notStarted.push(entry.name);
+            bar.update(entry.name);
+            const client = await clients.client(entry.server);
+            try {
+              const remote = await resolveRemoteSkill(client, entry.name, { targetUri: entry.root_uri });
+              const done = await installIntoFolders(client, remote, entry.folders, ws.scope, {
+                previous: entry,
+                force: options.force === true,
+                locked: Object.keys(ws.lock.skills),
+              });
+              const changes =
+                remote.revision === entry.revision
+                  ? ''
+                  : `: ${describeFileChanges(entry.files, remote.files)}`;
+              outcomes.push(
+                ...done.map((o) =>
+                  o.result === 'updated' || o.result === 'installed'
+                    ? {
+                        ...o,
+                        detail: `was ${short(entry.revision)}${changes}${o.detail ? `; ${o.detail}` : ''}`,
+                      }
+                    : o,
+                ),
+              );
+              if (remote.revision !== entry.revision && !done.some(blocksLock)) {
+                ws.lock.skills[entry.name] = lockEntry(entry.server, remote, entry.folders, entry);
+                changed = true;
+              }
+            } catch (error) {
+              if (!isApiError(error) && !(error instanceof CliError)) throw error;
+              for (const folder of entry.folders) {
+                const failed = failedOutcome(entry.name, folder, entry.revision, error);
+                if (isApiError(error) && error.code === 'NOT_FOUND')
+                  failed.detail = removedHint([entry.name]);
+                outcomes.push(failed);
+              }
             }
-          } catch (error) {
-            if (!isApiError(error) && !(error instanceof CliError)) throw error;
-            for (const folder of entry.folders) {
-              const failed = failedOutcome(entry.name, folder, entry.revision, error);
-              if (isApiError(error) && error.code === 'NOT_FOUND') failed.detail = removedHint([entry.name]);
-              outcomes.push(failed);
-            }
-          }
-          bar.advance();
-        },
-        { concurrency: SKILL_CONCURRENCY },
-      );
+            bar.advance();
+          },
+          { concurrency: SKILL_CONCURRENCY },
+        );
+      });
+      if (changed) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
+      whenStopped(stop, notStarted, () => report(ctx, ws, outcomes, null, 'updated'));
     });
-    if (changed) ws.lock = await saveLock(ws.lockPath, ws.base, ws.lock);
-    report(ctx, ws, outcomes, null, 'updated');
   } finally {
     clients.close();
   }

@@ -65,3 +65,40 @@ export async function withInterruptReport<T>(
     process.off('SIGINT', onInterrupt);
   }
 }
+
+/** Set once Ctrl-C (or SIGTERM) asked a command to stop; see {@link withGracefulStop}. */
+export interface StopRequest {
+  requested: boolean;
+}
+
+/**
+ * Runs `work` (a command that writes skill folders and then saves the lock file) so that Ctrl-C or
+ * SIGTERM does not end the process in the middle: the first one sets `stop.requested` and says so on
+ * stderr; `work` starts nothing new, lets the folders being written finish, saves the lock and ends
+ * (the caller exits 130). So the lock lists every folder written, and no temporary folder is left. A
+ * second Ctrl-C exits at once. Outside `work` the default behaviour is back.
+ * @param what - what is being done, for the message ("installing")
+ */
+export async function withGracefulStop<T>(
+  io: CliIo,
+  what: string,
+  work: (stop: StopRequest) => Promise<T>,
+): Promise<T> {
+  const stop: StopRequest = { requested: false };
+  const onSignal = () => {
+    if (stop.requested) process.exit(EXIT_INTERRUPTED);
+    stop.requested = true;
+    io.stderr.write(
+      `\nInterrupted while ${what}: finishing the skills being written and saving the lock file ` +
+        '(Ctrl-C again stops at once, leaving the lock file without them).\n',
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await work(stop);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
