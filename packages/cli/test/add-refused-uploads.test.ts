@@ -47,3 +47,28 @@ it('skills add of a folder of skill folders releases the uploads of the refused 
   ]);
   expect((await server.store.accountUsage('default', Date.now())).tempUploadBytes).toBe(0);
 });
+
+it('a bulk add in a table names each refused input with its whole reason on stderr', async () => {
+  const parent = path.join(dir, 'reasons');
+  mkdirSync(path.join(parent, 'late-fence'), { recursive: true });
+  writeFileSync(
+    path.join(parent, 'late-fence', 'SKILL.md'),
+    '# Title first\n\n---\nname: late-fence\ndescription: The fence comes too late\n---\n',
+  );
+  mkdirSync(path.join(parent, 'fine'), { recursive: true });
+  writeFileSync(path.join(parent, 'fine', 'SKILL.md'), '---\nname: fine\ndescription: A valid skill\n---\n');
+  const env = { SKILLPORT_URL: server.url, XDG_CONFIG_HOME: path.join(dir, 'cfg'), COLUMNS: '80' };
+  const json = memoryIo({ env, cwd: dir });
+  expect(await runCli(['add-skill', parent, '-o', 'json'], json)).toBe(1);
+  const refused = (
+    JSON.parse(json.out()) as Array<{ input: string; error?: { code: string; message: string } }>
+  ).filter((r) => r.error);
+  expect(refused).toHaveLength(1);
+  const reason = `${refused[0]?.error?.code}: ${refused[0]?.error?.message}`;
+  // Longer than the table's DETAIL column can show in 80 columns: the table cuts it.
+  expect(reason.length).toBeGreaterThan(80);
+  const table = memoryIo({ env, cwd: dir });
+  expect(await runCli(['add-skill', parent], table)).toBe(1);
+  expect(table.out()).not.toContain(reason);
+  expect(table.err()).toContain(`refused ${refused[0]?.input}: ${reason}\n`);
+});

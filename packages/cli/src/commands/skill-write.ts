@@ -412,6 +412,14 @@ async function addMany(
       for (const file of o.skipped)
         ctx.print(`${escapeInlineControls(`${o.input}: ${describeSkipped(file)}`)}\n`);
     }
+    // The table cuts the DETAIL column to fit; each refusal's whole reason (what is wrong, where, and
+    // how to fix it) goes to stderr, one line per refused input.
+    for (const o of refused) {
+      if (o.error)
+        ctx.io.stderr.write(
+          `${escapeInlineControls(`refused ${o.input}: ${o.error.code}: ${o.error.message}`)}\n`,
+        );
+    }
     const count = (r: BulkOutcome['result']) => outcomes.filter((o) => o.result === r).length;
     const skippedTotal = outcomes.reduce((sum, o) => sum + o.skipped.length, 0);
     ctx.print(
