@@ -540,6 +540,36 @@ describe('skillport discover', () => {
     );
     expect(table.out).toMatch(/warning name_collision: /);
   });
+
+  it("prints each skill's issues as skills validate does, and fails when a skill is lost", async () => {
+    const project = path.join(dir, 'project-issues');
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+      writeFileSync(path.join(project, file), text);
+    };
+    write('package.json', JSON.stringify({ name: 'proj', version: '1.0.0' }));
+    write('skills/bad/SKILL.md', '---\nname: Bad Name\ndescription: A skill whose name holds a space\n---\n');
+    const cwd = { cwd: project };
+    const listed = await run(['discover', '--path', 'skills'], cwd);
+    expect(listed.code, listed.err).toBe(0);
+    const validated = await run(['skills', 'validate', 'skills/bad'], cwd);
+    const lines = (text: string) =>
+      text.split('\n').filter((line) => line.startsWith('skills/bad/SKILL.md:'));
+    expect(lines(validated.out).length).toBeGreaterThanOrEqual(2);
+    expect(lines(listed.out)).toEqual(lines(validated.out));
+    expect(listed.err).toMatch(/^1 skill from 1 package, 3 issues, 0 diagnostics$/m);
+
+    // A declared path that is not there loses a skill: exit 1, with and without --json.
+    write('package.json', JSON.stringify({ name: 'proj', version: '1.0.0', skills: ['./gone'] }));
+    const lost = await run(['discover', '--path', 'skills'], cwd);
+    expect(lost.code).toBe(1);
+    expect(lost.out).toMatch(/error missing_path: /);
+    const lostJson = await run(['discover', '--path', 'skills', '--json'], cwd);
+    expect(lostJson.code).toBe(1);
+    expect(JSON.parse(lostJson.out).diagnostics).toContainEqual(
+      expect.objectContaining({ kind: 'missing_path', severity: 'error' }),
+    );
+  });
 });
 
 describe('describeFileChanges (the DETAIL of update and of install at another revision)', () => {

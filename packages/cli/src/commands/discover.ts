@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
-import { CliError, type CliIo, printJson } from '../internal/io.js';
+import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+import { byPlace, formatIssue } from '../internal/issue-line.js';
 import { renderTable } from '../internal/table.js';
 import { escapeInlineControls } from '../internal/terminal-text.js';
 
@@ -57,9 +58,16 @@ export function registerDiscover(program: Command, io: CliIo): void {
           ...(options.path ? { paths: options.path } : {}),
           ...(options.trust ? { trust: options.trust } : {}),
         });
+        // A skill lost (an error diagnostic) or one a registry refuses (an error among its issues)
+        // fails the command, as `skills validate` fails on an invalid file.
+        const failed =
+          result.diagnostics.some((d) => d.severity === 'error') ||
+          result.skills.some((s) => s.issues.some((issue) => issue.severity === 'error'));
         if (ctx.format === 'json' || options.json) {
           const skills = result.skills.map(({ body: _body, ...skill }) => skill);
-          return printJson(io, { skills, diagnostics: result.diagnostics, stats: result.stats });
+          printJson(io, { skills, diagnostics: result.diagnostics, stats: result.stats });
+          if (failed) throw new CliError('', EXIT.user);
+          return;
         }
         const rel = (p: string | null) => (p ? path.relative(cwd, p) || p : '');
         if (result.skills.length === 0) ctx.print('no skills found\n');
@@ -81,14 +89,21 @@ export function registerDiscover(program: Command, io: CliIo): void {
             ),
           );
         }
+        // Each skill's issues: validate's verdict on its file, in the same lines `skills validate` prints.
+        for (const skill of result.skills) {
+          for (const issue of byPlace(skill.issues))
+            ctx.print(`${escapeInlineControls(formatIssue(rel(skill.path), issue))}\n`);
+        }
         for (const diagnostic of result.diagnostics) {
           ctx.print(
             `${escapeInlineControls(`${diagnostic.severity} ${diagnostic.kind}: ${diagnostic.message}`)}\n`,
           );
         }
+        const issues = result.skills.reduce((sum, s) => sum + s.issues.length, 0);
         io.stderr.write(
-          `${result.skills.length} skill${result.skills.length === 1 ? '' : 's'} from ${result.stats.packagesScanned} packages, ${result.diagnostics.length} diagnostic${result.diagnostics.length === 1 ? '' : 's'}\n`,
+          `${result.skills.length} skill${result.skills.length === 1 ? '' : 's'} from ${result.stats.packagesScanned} package${result.stats.packagesScanned === 1 ? '' : 's'}, ${issues} issue${issues === 1 ? '' : 's'}, ${result.diagnostics.length} diagnostic${result.diagnostics.length === 1 ? '' : 's'}\n`,
         );
+        if (failed) throw new CliError('', EXIT.user);
       },
     );
 }

@@ -15,6 +15,7 @@ import type { Command } from 'commander';
 import { createContext } from '../internal/context.js';
 import { type SkillFileScan, scanSkillFiles } from '../internal/find-skill-files.js';
 import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
+import { byPlace, formatIssue } from '../internal/issue-line.js';
 import { classifyJson, readJsonFile } from '../internal/source.js';
 import { escapeInlineControls } from '../internal/terminal-text.js';
 
@@ -144,11 +145,6 @@ function nameLine(text: string): { line: number; column: number } | undefined {
     if (match) return { line: i + 1, column: match[0].length + 1 };
   }
   return undefined;
-}
-
-function formatIssue(file: string, issue: SkillIssue): string {
-  const fix = issue.fix !== undefined ? ` (fix: ${JSON.stringify(issue.fix)})` : '';
-  return `${file}:${issue.line ?? 1}:${issue.column ?? 1} ${issue.severity} ${issue.rule} ${issue.message}${fix}`;
 }
 
 /**
@@ -358,10 +354,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
           });
         } else {
           for (const result of results) {
-            const issues = [...result.errors, ...result.warnings].sort(
-              (a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0),
-            );
-            for (const issue of issues)
+            for (const issue of byPlace([...result.errors, ...result.warnings]))
               ctx.print(`${escapeInlineControls(formatIssue(result.file, issue))}\n`);
           }
           for (const link of skipped)

@@ -1,7 +1,7 @@
 /**
  * Plain-text tables that fit the terminal, without borders: columns keep their natural width when they
- * can, and the widest flexible columns are cut (with `…`) until the row fits. Off a TTY nothing is
- * cut. Cell widths are measured, and cells padded, by one measure, `string-width` (East Asian wide
+ * can, and the widest flexible columns are cut (with `…`) until the row fits the width asked for (the
+ * terminal's on a TTY; off a TTY `COLUMNS` or 160, see `createContext`). Cell widths are measured, and cells padded, by one measure, `string-width` (East Asian wide
  * characters take two cells; combining marks, joiners and Hangul vowel jamo none), so every column
  * starts at the same cell on every line. Control characters and invisible characters in cells are
  * shown as escapes (see {@link oneLine}).

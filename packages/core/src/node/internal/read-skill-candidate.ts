@@ -3,7 +3,9 @@
  * `parse_error` / `read_error` / `path_escape` diagnostic. Never throws.
  */
 import { readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
 import type { SkillIssue } from '../../types.js';
+import { validateSkill } from '../../validate/validate-skill.js';
 import type { DiscoveredSkill, DiscoveryDiagnostic, DiscoverySource } from '../discovery/types.js';
 import type { Limiter } from './limiter.js';
 import { parseSkillBytes } from './parse-skill-bytes.js';
@@ -76,7 +78,7 @@ export async function readSkillCandidate(
     };
   }
 
-  const { skill, issues } = parseSkillBytes(bytes, candidate.path);
+  const { text, skill, issues } = parseSkillBytes(bytes, candidate.path);
   const rawName = skill.name ?? null;
   const name = requiredString(rawName ?? candidate.declaredName ?? null, 'name', issues, candidate.path);
   const description = requiredString(skill.description, 'description', issues, candidate.path);
@@ -99,7 +101,7 @@ export async function readSkillCandidate(
     return { diagnostic };
   }
 
-  const warnings = issues.filter((issue) => issue.severity !== 'error');
+  const warnings = verdictOf(text, candidate.path, issues, rawName === null);
   if (candidate.declaredName !== undefined && rawName !== null && rawName !== candidate.declaredName) {
     warnings.push({
       rule: 'declared_name_mismatch',
@@ -122,4 +124,25 @@ export async function readSkillCandidate(
       issues: warnings,
     },
   };
+}
+
+/**
+ * The issues of a usable SKILL.md: `validateSkill`'s verdict on it (default profile, the folder name as
+ * `dirName` when the file is named SKILL.md — what `skillport skills validate` and the server's validate
+ * report for the same file), after the reader's own `encoding` warning. A skill named by its
+ * declaration (`nameless`) has no `name_required` error: discovery gave it that name.
+ */
+function verdictOf(
+  text: string,
+  file: string,
+  parsed: readonly SkillIssue[],
+  namedByDeclaration: boolean,
+): SkillIssue[] {
+  const dirName = path.basename(file) === 'SKILL.md' ? path.basename(path.dirname(file)) : undefined;
+  const verdict = validateSkill(text, dirName !== undefined ? { dirName } : {});
+  return [
+    ...parsed.filter((issue) => issue.rule === 'encoding'),
+    ...verdict.errors.filter((issue) => !(namedByDeclaration && issue.rule === 'name_required')),
+    ...verdict.warnings,
+  ];
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { validateSkill } from '../../../src/index.js';
 import { discoverSkills } from '../../../src/node/index.js';
 import { skillMd, type TreeSpec, tempDir, writeTree } from '../fixture-tree.js';
 
@@ -68,7 +69,7 @@ describe('declared skills: shapes and refusals', () => {
         version: '1.0.0',
         skills: { 'pdf-tools': './pdf/SKILL.md', nameless: './nameless/SKILL.md' },
       },
-      'node_modules/pkg/pdf/SKILL.md': skillMd('pdf'),
+      'node_modules/pkg/pdf/SKILL.md': skillMd('pdf', 'Read, fill in and merge PDF files'),
       'node_modules/pkg/nameless/SKILL.md': '---\ndescription: Has no name of its own\n---\nBody\n',
     });
     const { skills, diagnostics } = await discoverSkills({ cwd: root, shipped: false, cache: false });
@@ -82,6 +83,23 @@ describe('declared skills: shapes and refusals', () => {
         fix: 'pdf-tools',
       }),
     ]);
+    // Named by its declaration: no name_required, though its frontmatter has no name.
+    expect(skills[1]?.issues).toEqual([]);
+  });
+
+  it("gives each skill validate's verdict on its file, its folder's name as dirName", async () => {
+    const text = '---\nname: Bad Name\ndescription: A skill whose name holds a space\n---\n\n# Bad\n';
+    const long = `---\nname: long\ndescription: ${'word '.repeat(300).trim()}\n---\n\nBody\n`;
+    const root = await project({ 'skills/bad/SKILL.md': text, 'skills/long/SKILL.md': long });
+    const { skills, diagnostics } = await discoverSkills({ cwd: root, paths: ['skills'], cache: false });
+    expect(diagnostics).toEqual([]);
+    const issuesOf = (name: string) => skills.find((s) => s.name === name)?.issues;
+    const verdict = validateSkill(text, { dirName: 'bad' });
+    expect(issuesOf('Bad Name')).toEqual([...verdict.errors, ...verdict.warnings]);
+    expect(issuesOf('Bad Name')?.map((i) => i.rule)).toEqual(
+      expect.arrayContaining(['name_allowed_characters', 'name_matches_directory', 'name_kebab_case']),
+    );
+    expect(issuesOf('long')?.map((i) => [i.rule, i.line])).toEqual([['description_max_length', 3]]);
   });
 
   it.each([

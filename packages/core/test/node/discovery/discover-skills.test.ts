@@ -155,7 +155,8 @@ describe('discoverSkills over a project with npm, pnpm, scoped, symlinked and wo
         version: '1.2.3',
         packageDir: nm('declared-map'),
       },
-      issues: [],
+      // validate's verdict on the file (see the declarations test).
+      issues: [expect.objectContaining({ rule: 'description_too_short', severity: 'warning', line: 3 })],
     });
     const fromPnpm = skills.find((s) => s.name === 'from-pnpm');
     expect(fromPnpm?.source).toEqual({
