@@ -15,6 +15,8 @@ export interface CountingStore {
   store: Store;
   /** `searchAnswer` calls so far. */
   searches: () => number;
+  /** The `limit` option of each `searchAnswer` call so far, in order. */
+  searchLimits: () => number[];
   /** `readSkillView` and `readSkillJson` calls so far. */
   views: () => number;
   /** Its data folder (open a second store on it for a replica). */
@@ -40,6 +42,7 @@ export function countingStore(
     rmSync(dataDir, { recursive: true, force: true });
   });
   let searches = 0;
+  const searchLimits: number[] = [];
   let views = 0;
   const counted = new Proxy(store, {
     get(target, property, receiver) {
@@ -48,6 +51,7 @@ export function countingStore(
       if (property === 'searchAnswer') {
         return async (...args: Parameters<Store['searchAnswer']>): Promise<SearchAnswer> => {
           searches += 1;
+          searchLimits.push(args[3].limit);
           const answer = await target.searchAnswer(...args);
           return options.unstable ? { ...answer, stable: false } : answer;
         };
@@ -61,5 +65,11 @@ export function countingStore(
       return value.bind(target);
     },
   });
-  return { store: counted, searches: () => searches, views: () => views, dataDir };
+  return {
+    store: counted,
+    searches: () => searches,
+    searchLimits: () => [...searchLimits],
+    views: () => views,
+    dataDir,
+  };
 }
