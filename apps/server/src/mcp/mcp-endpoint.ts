@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { createSkillportMcpServer } from '@skillport/mcp';
 import type { Context } from 'hono';
 import type { ServerLimits } from '../config.js';
@@ -60,6 +60,27 @@ export function rpcError(status: number, code: number, message: string): Respons
     status,
     headers: { 'content-type': 'application/json' },
   });
+}
+
+/** Characters of an unsupported `MCP-Protocol-Version` header repeated in the refusal. */
+const SHOWN_VERSION_CHARS = 64;
+
+/**
+ * The 400 answer to a request of a session whose `MCP-Protocol-Version` header names a version this
+ * server does not speak, else `null` (the transport's own check, with the header's value cut to
+ * {@link SHOWN_VERSION_CHARS} characters: it repeated all of it, up to the 16 KB a header may hold).
+ */
+function refuseUnsupportedVersion(header: string | undefined): Response | null {
+  if (header === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(header)) return null;
+  const shown =
+    header.length > SHOWN_VERSION_CHARS
+      ? `${JSON.stringify(header.slice(0, SHOWN_VERSION_CHARS))}… (${header.length} characters)`
+      : JSON.stringify(header);
+  return rpcError(
+    400,
+    -32000,
+    `Bad Request: Unsupported protocol version: ${shown} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+  );
 }
 
 /** The 400 answer to a message (of a batch or alone) whose `id` is a string over {@link MAX_RPC_ID_CHARS}, else `null`. */
@@ -259,6 +280,8 @@ export function createMcpEndpoint(
       if (!session || session.accountId !== identity.accountId || session.userId !== identity.userId) {
         return rpcError(404, -32001, 'Session not found: it ended or expired; initialize a new session');
       }
+      const unsupported = refuseUnsupportedVersion(c.req.header('mcp-protocol-version'));
+      if (unsupported) return unsupported;
       session.lastSeen = Date.now();
       // The JSON checks before this route read the body already: hand the parsed body over.
       let parsedBody: unknown;

@@ -512,6 +512,50 @@ describe('/mcp in dev mode (fixtures)', () => {
   });
 });
 
+describe('/mcp: the MCP-Protocol-Version header of a session', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('an unsupported version is refused with the value cut short; a supported one is served', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const opened = await post(INITIALIZE);
+    expect(opened.status).toBe(200);
+    await opened.text();
+    const session = { 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '' };
+    const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+    const long = await post(ping, { ...session, 'mcp-protocol-version': 'v'.repeat(12_000) });
+    expect(long.status).toBe(400);
+    const { error } = (await long.json()) as { error: { code: number; message: string } };
+    expect(error.code).toBe(-32000);
+    expect(error.message).toContain(`Unsupported protocol version: "${'v'.repeat(64)}"… (12000 characters)`);
+    // Before: the whole header was repeated in the answer.
+    expect(error.message.length).toBeLessThan(300);
+    const short = await post(ping, { ...session, 'mcp-protocol-version': '1999-01-01' });
+    expect(short.status).toBe(400);
+    expect((await short.json()).error.message).toContain(
+      'Unsupported protocol version: "1999-01-01" (supported versions: ',
+    );
+    const served = await post(ping, { ...session, 'mcp-protocol-version': '2025-06-18' });
+    expect(served.status).toBe(200);
+    expect(await served.text()).toContain('"result":{}');
+    await fetch(`${t.url}/mcp`, { method: 'DELETE', headers: session });
+  });
+});
+
 describe('/mcp with two server processes on one database', () => {
   let a: TestServer;
   let b: TestServer;
