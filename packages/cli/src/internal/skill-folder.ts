@@ -141,7 +141,8 @@ export async function readFolderState(
   expected: readonly FileDigest[] | null,
 ): Promise<FolderState> {
   const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
+    // ENOTDIR: a part of the path is a file (`.gemini` where `.gemini/skills` belongs), so no folder.
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
     throw error;
   });
   if (info === null) return { kind: 'missing' };

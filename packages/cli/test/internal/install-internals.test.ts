@@ -381,6 +381,8 @@ describe('skill folders', () => {
       removed: ['scripts/run.sh'],
     });
     expect(await readFolderState(path.join(skills, 'other'), digests)).toEqual({ kind: 'missing' });
+    // A part of the path is a file: no folder there either (not an error).
+    expect(await readFolderState(path.join(dir, 'SKILL.md', 'demo'), digests)).toEqual({ kind: 'missing' });
     expect(await readFolderState(dir, null)).toMatchObject({ kind: 'foreign' });
   });
 
