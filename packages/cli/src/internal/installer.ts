@@ -28,8 +28,9 @@ import {
   describeState,
   type FileDigest,
   type FolderState,
+  type FolderWrite,
   readFolderState,
-  writeSkillFolder,
+  writeSkillFolders,
 } from './skill-folder.js';
 
 /** Where a command works: the scope, its lock file and the lock read from it. */
@@ -242,8 +243,9 @@ export interface FolderOutcome {
   /**
    * `installed` (new), `updated` (replaced), `unchanged`, `refused` (local edits or a folder skillport
    * did not write), `conflict` (another skill's folder has the same name but for letter case: see
-   * {@link caseTwin}; `--force` does not override it), `skipped` (left as it was because another
-   * folder of the skill was refused), `failed` (download or write error), `removed` (uninstall).
+   * {@link caseTwin}; `--force` does not override it), `skipped` (left or put back as it was because
+   * another folder of the skill was refused or could not be written), `failed` (download or write
+   * error), `removed` (uninstall).
    */
   result: 'installed' | 'updated' | 'unchanged' | 'refused' | 'conflict' | 'skipped' | 'failed' | 'removed';
   revision: string;
@@ -303,6 +305,8 @@ export function caseConflictDetail(name: string, twin: string, where: string): s
  * checked against `remote.files` before anything is written. A skill whose name differs only in
  * letter case from another skill of the lock (`locked`) or from an entry of a skills folder is
  * reported `conflict` in every folder (see {@link caseTwin}), `--force` or not, and nothing is written.
+ * The folders are written all or nothing (see {@link writeSkillFolders}): when one cannot be written
+ * it is reported `failed` and the others `skipped`, left or put back as they were.
  * A folder written whose agents may not load the skill by its name carries a `warning`.
  *
  * @param previous - the files recorded for this skill in the lock (null when not locked)
@@ -393,30 +397,40 @@ export async function installIntoFolders(
     }
     return outcomes;
   }
+  // All or nothing across folders too: every folder is written beside its place first and swapped
+  // in only when all are; when one fails, the others are left (or put back) as they were.
+  const writes = await writeSkillFolders(
+    todo.map((item) => path.dirname(item.dir)),
+    remote.name,
+    files,
+    executablePaths(remote.files),
+  );
   const skillMd = files.get('SKILL.md');
-  for (const item of todo) {
-    try {
-      await writeSkillFolder(path.dirname(item.dir), remote.name, files, executablePaths(remote.files));
-      const warning = skillMd ? agentNameWarning(item.folder, scope, remote.name, skillMd) : null;
-      outcomes.push({
-        skill: remote.name,
-        folder: item.folder,
-        result: item.state.kind === 'missing' ? 'installed' : 'updated',
-        revision: remote.revision,
-        ...(item.state.kind === 'modified' || item.state.kind === 'foreign'
-          ? { detail: `replaced with --force (${describeState(item.state)})` }
-          : {}),
-        ...(warning !== null ? { warning } : {}),
-      });
-    } catch (error) {
-      outcomes.push({
-        skill: remote.name,
-        folder: item.folder,
-        result: 'failed',
-        revision: remote.revision,
-        detail: (error as Error).message,
-      });
+  for (const [i, item] of todo.entries()) {
+    const write = writes[i] as FolderWrite;
+    const base = { skill: remote.name, folder: item.folder, revision: remote.revision };
+    if (write.kind === 'failed' || write.kind === 'not-put-back') {
+      outcomes.push({ ...base, result: 'failed', detail: write.reason });
+      continue;
     }
+    if (write.kind === 'untouched' || write.kind === 'put-back') {
+      const how = write.kind === 'put-back' ? 'put back as it was' : 'left as it was';
+      outcomes.push({
+        ...base,
+        result: 'skipped',
+        detail: `${how}: another folder of this skill could not be written`,
+      });
+      continue;
+    }
+    const warning = skillMd ? agentNameWarning(item.folder, scope, remote.name, skillMd) : null;
+    outcomes.push({
+      ...base,
+      result: item.state.kind === 'missing' ? 'installed' : 'updated',
+      ...(item.state.kind === 'modified' || item.state.kind === 'foreign'
+        ? { detail: `replaced with --force (${describeState(item.state)})` }
+        : {}),
+      ...(warning !== null ? { warning } : {}),
+    });
   }
   return outcomes;
 }

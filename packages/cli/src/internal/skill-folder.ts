@@ -1,6 +1,7 @@
 /**
  * Installed skill folders on disk: what one holds compared with what was installed, writing one
- * atomically (a complete temporary folder renamed into place), and removing one.
+ * skill into its folders atomically and all or nothing (complete temporary folders renamed into
+ * place, the previous ones kept aside until every folder is in place), and removing one.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -141,7 +142,8 @@ export async function readFolderState(
   expected: readonly FileDigest[] | null,
 ): Promise<FolderState> {
   const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return null;
+    // ENOTDIR: a part of the path is a file (`.gemini` where `.gemini/skills` belongs), so no folder.
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return null;
     throw error;
   });
   if (info === null) return { kind: 'missing' };
@@ -187,19 +189,202 @@ export function describeState(state: FolderState): string {
   return parts.join('; ');
 }
 
+/** One folder's part in {@link writeSkillFolders}: where its new files are, where its old one goes. */
+interface Staged {
+  /** The skill's folder: `<skills folder>/<name>`. */
+  target: string;
+  /** The new files, beside the skills folder (not inside it, so no agent sees a half-written skill). */
+  temp: string;
+  /** Where the previous folder waits while the others are swapped in, beside the skills folder too. */
+  aside: string;
+  /** Whether a previous folder was moved to `aside`. */
+  movedAside: boolean;
+}
+
+/** How one folder came out of {@link writeSkillFolders}. */
+export type FolderWrite =
+  /** At the new files. */
+  | { kind: 'written' }
+  /** Its write or swap failed (`reason` says why, and that its previous state was kept). */
+  | { kind: 'failed'; reason: string }
+  /** Not touched: another folder failed before this one was swapped in. */
+  | { kind: 'untouched' }
+  /** Swapped in, then put back as it was because another folder failed. */
+  | { kind: 'put-back' }
+  /** Swapped in, and could not be put back after another folder failed: `reason` says where it is. */
+  | { kind: 'not-put-back'; reason: string };
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
- * Writes a skill folder atomically: the files go to a temporary folder beside the skills folder
- * (not inside it, so no agent sees a half-written skill), then it is renamed into place; an existing
- * folder is moved aside first and removed after. On any failure the previous folder is put back and
- * the temporary one removed.
+ * Writes one folder's new files into a temporary folder beside its skills folder (created if
+ * missing).
+ *
+ * @throws CliError naming the folder, after removing the temporary folder
+ */
+async function stage(
+  skillsFolder: string,
+  name: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  executable: ReadonlySet<string>,
+): Promise<Staged> {
+  const target = path.join(skillsFolder, name);
+  makeFolder(skillsFolder);
+  const parent = path.dirname(skillsFolder);
+  const tag = randomBytes(6).toString('hex');
+  const staged: Staged = {
+    target,
+    temp: path.join(parent, `.skillport-tmp-${name}-${tag}`),
+    aside: path.join(parent, `.skillport-old-${name}-${tag}`),
+    movedAside: false,
+  };
+  try {
+    await mkdir(staged.temp, { recursive: true });
+    for (const [file, bytes] of files) {
+      const full = path.join(staged.temp, ...file.split('/'));
+      await mkdir(path.dirname(full), { recursive: true });
+      await writeFile(full, bytes, { mode: POSIX && executable.has(file) ? 0o755 : 0o644 });
+    }
+  } catch (error) {
+    await rm(staged.temp, { recursive: true, force: true });
+    throw new CliError(`cannot write ${target}: ${message(error)}; the previous state was kept`);
+  }
+  return staged;
+}
+
+/**
+ * Swaps a staged folder in: the previous folder (if any) moves aside, the new one into its place. On
+ * failure the previous folder is moved back and the temporary folder removed.
+ *
+ * @throws CliError naming the folder and whether its previous state was kept
+ */
+async function swapIn(staged: Staged): Promise<void> {
+  try {
+    if ((await lstat(staged.target).catch(() => null)) !== null) {
+      await rename(staged.target, staged.aside);
+      staged.movedAside = true;
+    }
+    await rename(staged.temp, staged.target);
+  } catch (error) {
+    await rm(staged.temp, { recursive: true, force: true });
+    let kept = 'the previous state was kept';
+    if (staged.movedAside) {
+      await rename(staged.aside, staged.target).then(
+        () => {
+          staged.movedAside = false;
+        },
+        (putBack: unknown) => {
+          kept = `the previous folder could not be put back (${message(putBack)}): it is at ${staged.aside}`;
+        },
+      );
+    }
+    throw new CliError(`cannot write ${staged.target}: ${message(error)}; ${kept}`);
+  }
+}
+
+/**
+ * Puts back a folder already swapped in: the new folder moves out of the way (to the temporary
+ * folder's free name) and is removed, the previous one (if any) moves back.
+ *
+ * @returns null, or why it could not be put back and where its previous folder is
+ */
+async function putBack(staged: Staged): Promise<string | null> {
+  try {
+    await rename(staged.target, staged.temp);
+  } catch (error) {
+    return (
+      `${staged.target} was written and could not be put back (${message(error)})` +
+      (staged.movedAside ? `; the previous folder is at ${staged.aside}` : '')
+    );
+  }
+  if (staged.movedAside) {
+    try {
+      await rename(staged.aside, staged.target);
+      staged.movedAside = false;
+    } catch (error) {
+      // Better the new files in place than no folder at all.
+      const back = await rename(staged.temp, staged.target).then(
+        () => 'it holds the new files',
+        () => `the new files are at ${staged.temp}`,
+      );
+      return (
+        `${staged.target} could not be put back (${message(error)}): ${back}; ` +
+        `the previous folder is at ${staged.aside}`
+      );
+    }
+  }
+  await rm(staged.temp, { recursive: true, force: true });
+  return null;
+}
+
+/**
+ * Writes one skill into several skills folders, all or nothing: every folder's files go to a
+ * temporary folder beside it first; only when all are written are they swapped in, each previous
+ * folder kept aside until every swap succeeded. When a write or a swap fails, the folders already
+ * swapped in are put back, so every folder holds either the new files or exactly what it held
+ * before (bytes and modes). No rename replaces an existing folder (Windows refuses that), and no
+ * temporary or previous folder is left behind unless putting one back fails (its outcome says where).
  *
  * Files in `executable` are written with mode 755 (as narrowed by the umask, like git's checkout),
  * the others with 644; nothing is made executable on Windows.
  *
- * @param skillsFolder - the agent's skills folder (created if missing)
+ * @param skillsFolders - the agents' skills folders (each created if missing)
  * @param name - the skill's folder name
  * @param files - relative path → bytes (paths already checked)
  * @param executable - the paths of `files` to make executable (default none)
+ * @returns one result per folder of `skillsFolders`, in order: all `written`, or one `failed` and
+ *   the others `untouched`, `put-back` or (rarely) `not-put-back`
+ */
+export async function writeSkillFolders(
+  skillsFolders: readonly string[],
+  name: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  executable: ReadonlySet<string> = new Set(),
+): Promise<FolderWrite[]> {
+  const results: FolderWrite[] = skillsFolders.map(() => ({ kind: 'untouched' }));
+  const staged: Staged[] = [];
+  const discard = async (from: number) => {
+    for (const item of staged.slice(from)) await rm(item.temp, { recursive: true, force: true });
+  };
+  for (const [i, skillsFolder] of skillsFolders.entries()) {
+    try {
+      staged.push(await stage(skillsFolder, name, files, executable));
+    } catch (error) {
+      await discard(0);
+      results[i] = { kind: 'failed', reason: message(error) };
+      return results;
+    }
+  }
+  for (const [i, item] of staged.entries()) {
+    try {
+      await swapIn(item);
+    } catch (error) {
+      results[i] = { kind: 'failed', reason: message(error) };
+      await discard(i + 1);
+      for (let j = i - 1; j >= 0; j--) {
+        const failed = await putBack(staged[j] as Staged);
+        results[j] = failed === null ? { kind: 'put-back' } : { kind: 'not-put-back', reason: failed };
+      }
+      return results;
+    }
+  }
+  for (const [i, item] of staged.entries()) {
+    results[i] = { kind: 'written' };
+    if (item.movedAside) await rm(item.aside, { recursive: true, force: true }).catch(() => {});
+  }
+  return results;
+}
+
+/**
+ * Writes a skill folder atomically (see {@link writeSkillFolders}, for one folder): the files go to
+ * a temporary folder beside the skills folder, then it is renamed into place; an existing folder is
+ * moved aside first and removed after. On any failure the previous folder is put back and the
+ * temporary one removed.
+ *
+ * @param skillsFolder - the agent's skills folder (created if missing)
+ * @throws CliError naming the folder and why it could not be written
  */
 export async function writeSkillFolder(
   skillsFolder: string,
@@ -207,32 +392,8 @@ export async function writeSkillFolder(
   files: ReadonlyMap<string, Uint8Array>,
   executable: ReadonlySet<string> = new Set(),
 ): Promise<void> {
-  makeFolder(skillsFolder);
-  const parent = path.dirname(skillsFolder);
-  const tag = randomBytes(6).toString('hex');
-  const temp = path.join(parent, `.skillport-tmp-${name}-${tag}`);
-  const target = path.join(skillsFolder, name);
-  const aside = path.join(parent, `.skillport-old-${name}-${tag}`);
-  let movedAside = false;
-  try {
-    await mkdir(temp, { recursive: true });
-    for (const [file, bytes] of files) {
-      const full = path.join(temp, ...file.split('/'));
-      await mkdir(path.dirname(full), { recursive: true });
-      await writeFile(full, bytes, { mode: POSIX && executable.has(file) ? 0o755 : 0o644 });
-    }
-    const existing = await lstat(target).catch(() => null);
-    if (existing !== null) {
-      await rename(target, aside);
-      movedAside = true;
-    }
-    await rename(temp, target);
-  } catch (error) {
-    await rm(temp, { recursive: true, force: true });
-    if (movedAside) await rename(aside, target).catch(() => {});
-    throw new CliError(`cannot write ${target}: ${(error as Error).message}; the previous state was kept`);
-  }
-  if (movedAside) await rm(aside, { recursive: true, force: true });
+  const [result] = await writeSkillFolders([skillsFolder], name, files, executable);
+  if (result?.kind === 'failed' || result?.kind === 'not-put-back') throw new CliError(result.reason);
 }
 
 /** Removes an installed skill folder (a symlink is removed, not followed). */

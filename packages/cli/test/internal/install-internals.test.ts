@@ -10,6 +10,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import os from 'node:os';
@@ -35,7 +36,7 @@ import {
   saveLock,
   writeLock,
 } from '../../src/internal/lock-file.js';
-import { readFolderState, writeSkillFolder } from '../../src/internal/skill-folder.js';
+import { readFolderState, writeSkillFolder, writeSkillFolders } from '../../src/internal/skill-folder.js';
 import { memoryIo } from '../support/memory-io.js';
 
 const temps: string[] = [];
@@ -381,6 +382,8 @@ describe('skill folders', () => {
       removed: ['scripts/run.sh'],
     });
     expect(await readFolderState(path.join(skills, 'other'), digests)).toEqual({ kind: 'missing' });
+    // A part of the path is a file: no folder there either (not an error).
+    expect(await readFolderState(path.join(dir, 'SKILL.md', 'demo'), digests)).toEqual({ kind: 'missing' });
     expect(await readFolderState(dir, null)).toMatchObject({ kind: 'foreign' });
   });
 
@@ -430,6 +433,31 @@ describe('skill folders', () => {
     await expect(writeSkillFolder(skills, 'demo', broken)).rejects.toThrow(/previous state was kept/);
     expect(await readFolderState(path.join(skills, 'demo'), digests)).toEqual({ kind: 'intact' });
     expect(readdirSync(path.dirname(skills)).sort()).toEqual(['skills']);
+  });
+
+  it('several folders: one that cannot be written leaves the others as they were (bytes and modes)', async () => {
+    const root = temp();
+    const first = path.join(root, '.claude', 'skills');
+    const second = path.join(root, '.gemini', 'skills');
+    const executable = new Set(['scripts/run.sh']);
+    expect(await writeSkillFolders([first, second], 'demo', files, executable)).toEqual([
+      { kind: 'written' },
+      { kind: 'written' },
+    ]);
+    const modes = () =>
+      [...files.keys()].map((file) => statSync(path.join(first, 'demo', ...file.split('/'))).mode & 0o777);
+    const before = modes();
+    // The second skills folder's path runs through a file: it cannot be created, not even by root.
+    rmSync(path.join(root, '.gemini'), { recursive: true });
+    writeFileSync(path.join(root, '.gemini'), 'a file');
+    const next = new Map([...files].map(([file, bytes]) => [file, new Uint8Array([...bytes, 33])] as const));
+    const results = await writeSkillFolders([first, second], 'demo', next, new Set());
+    expect(results[0]).toEqual({ kind: 'untouched' });
+    expect(results[1]).toMatchObject({ kind: 'failed', reason: expect.stringMatching(/\.gemini is a file/) });
+    expect(await readFolderState(path.join(first, 'demo'), digests)).toEqual({ kind: 'intact' });
+    expect(modes()).toEqual(before);
+    expect(readdirSync(root).sort()).toEqual(['.claude', '.gemini']);
+    expect(readdirSync(path.join(root, '.claude'))).toEqual(['skills']);
   });
 
   it('replacing a folder leaves no trace of the old one', async () => {
