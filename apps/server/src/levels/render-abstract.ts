@@ -11,8 +11,13 @@ export interface AbstractInput {
 /** The description is cut to this many code points in the abstract. */
 export const ABSTRACT_DESCRIPTION_MAX = 1024;
 
+/**
+ * Whitespace runs as one space, trimmed. Text whose only whitespace is single spaces (most
+ * descriptions) is only trimmed: the replace would rebuild it unchanged, at ~2.8 µs for a typical
+ * description, and `find` renders the abstract of every hit it answers.
+ */
 function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return (/[^\S ]| {2}/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
 
 function sentence(text: string): string {

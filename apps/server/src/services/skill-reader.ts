@@ -22,7 +22,7 @@ import {
   wantsOverview,
 } from '../store/skill-json.js';
 import { skillItemUris, skillUri } from '../store/skill-uri.js';
-import type { Identity, SearchHitSkill, SkillRecord, SkillRevisionState } from '../store/types.js';
+import type { Identity, SearchHit, SearchHitSkill, SkillRecord, SkillRevisionState } from '../store/types.js';
 import type { ServiceDeps } from './deps.js';
 import { checkCursorRoot, encodeListCursor, type NameCursor } from './list-cursor.js';
 import { ownedBytes } from './read-cache.js';
@@ -288,19 +288,40 @@ async function rankSkills(
       tags: hit.skill.tags,
       allowedTools: hit.skill.allowedTools,
     });
-    skills.push({
-      ...toListItem(hit.skill),
-      abstract,
-      level,
-      score: hit.score,
-      match_reason: hit.matchReason,
-    });
+    skills.push(toFindItem(hit, abstract, level));
     if (skills.length >= options.limit) break;
   }
   return {
     result: { query: options.query, root_uris: roots, skills, total: skills.length },
     // Lexical only because the query's vector was not had (embedder failed or slow): not kept.
     stable: answer.stable && (deps.queryVectors === null || semantic !== null),
+  };
+}
+
+/**
+ * A search hit as a find item: the list item's fields in its order, then `abstract`, `score` and
+ * `match_reason`. Written out as one literal: spreading the list item into a new object (V8's
+ * slow path for copying an object of that many properties) cost ~6 µs per hit, most of the CPU of
+ * turning a find's hits into its result.
+ */
+function toFindItem(hit: SearchHit, abstract: string, level: number): FindSkillItem {
+  const { skill } = hit;
+  const { uri, root_uri, skill_md_uri } = skillItemUris(skill.rootUri, skill.name);
+  return {
+    type: 'skill',
+    name: skill.name,
+    uri,
+    root_uri,
+    skill_md_uri,
+    description: skill.description,
+    tags: skill.tags,
+    allowed_tools: skill.allowedTools,
+    level,
+    revision: skill.revision,
+    updated_at: iso(skill.updatedAt),
+    abstract,
+    score: hit.score,
+    match_reason: hit.matchReason,
   };
 }
 

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { renderAbstract } from '../../src/levels/render-abstract.js';
 
@@ -31,6 +32,49 @@ describe('renderAbstract', () => {
     },
   ])('$case', ({ input, expected }) => {
     expect(renderAbstract(input)).toBe(expected);
+  });
+
+  it.each([
+    ['single spaces only', '  Reads PDF files and forms ', 'Reads PDF files and forms'],
+    ['two spaces', 'Reads  PDF', 'Reads PDF'],
+    ['a tab', 'Reads\tPDF', 'Reads PDF'],
+    ['a no-break space', 'Reads\u00a0PDF', 'Reads PDF'],
+    ['an ideographic space beside a space', 'Reads \u3000PDF', 'Reads PDF'],
+    ['a line separator', 'Reads\u2028PDF', 'Reads PDF'],
+  ])('collapses whitespace (%s) as one space', (_case, description, shown) => {
+    expect(renderAbstract({ name: 'x', description, tags: [], allowedTools: [] })).toBe(
+      `**x** — ${shown}.\n`,
+    );
+  });
+
+  it('renders any description as collapsing every whitespace run would', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'é',
+      '😀',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r\n',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const description = pieces.join('');
+        const collapsed = description.replace(/\s+/g, ' ').trim();
+        const expected =
+          collapsed === ''
+            ? '**x**\n'
+            : `**x** — ${/[.!?…:]$/.test(collapsed) ? collapsed : `${collapsed}.`}\n`;
+        expect(renderAbstract({ name: 'x', description, tags: [], allowedTools: [] })).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('is one paragraph and cuts a huge description', () => {
