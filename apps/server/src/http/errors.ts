@@ -143,6 +143,26 @@ export function isTransientStoreError(err: unknown): boolean {
 }
 
 /**
+ * PostgreSQL SQLSTATEs and Node network errors that mean the database cannot be reached: connection
+ * refused, lost or timed out, server shutting down or starting.
+ */
+const UNREACHABLE_POSTGRES = /^(08...|57P01|57P02|57P03|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
+
+/**
+ * What a transient store error says of the database when it could not be reached at all (the code,
+ * e.g. `ECONNREFUSED`, never the address), else null (busy: a lock, a timeout, a closing store).
+ */
+export function unreachableDatabase(err: unknown): string | null {
+  if (!(err instanceof Error)) return null;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && UNREACHABLE_POSTGRES.test(code)) return code;
+  if (/Connection terminated|timeout exceeded when trying to connect/i.test(err.message)) {
+    return 'connection lost or timed out';
+  }
+  return null;
+}
+
+/**
  * True when the store could not write because the disk (or the filesystem quota) is full: SQLite's
  * `SQLITE_FULL`, a Node `ENOSPC`/`EDQUOT`, PostgreSQL's `53100` (disk_full). The write's transaction
  * was rolled back, so nothing changed.
@@ -227,12 +247,16 @@ export function createErrorHandler(logger: Logger) {
       logger.error({ msg: 'store unavailable', request_id: c.get('requestId'), error: stack });
       c.header('Retry-After', '1');
       const locked = /^SQLITE_(BUSY|LOCKED)/.test(String((err as { code?: unknown }).code));
+      const unreachable = locked ? null : unreachableDatabase(err);
       return sendError(
         c,
         'UNAVAILABLE',
         locked
           ? 'The database is locked by another connection (e.g. a backup or maintenance tool); nothing was changed, retry shortly'
-          : 'The skill store is busy or shutting down; retry shortly',
+          : unreachable !== null
+            ? `The server cannot reach its database (${unreachable}); retry shortly. If this lasts, the ` +
+              "server's operator should check that the database is running and reachable (SKILLPORT_DATABASE_URL)"
+            : 'The skill store is busy or shutting down; retry shortly',
         {
           request_id: c.get('requestId'),
           reason: locked ? 'database_locked' : 'store_unavailable',

@@ -104,6 +104,11 @@ export interface WaitResult {
   done: boolean;
   /** Counts at the end of the wait (`processing` = running). */
   counts: QueueCounts;
+  /**
+   * True when the wait ended before its time because this runner stopped (the server is shutting
+   * down): the tasks go on in other processes on the database, or when this one restarts.
+   */
+  stopped?: boolean;
 }
 
 /** Runs processing jobs (L1 overview + search index) from the store's task table. */
@@ -648,7 +653,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
           nextCountAt = ended + Math.min(WAIT_RECOUNT_MAX_MS, (ended - started) * WAIT_RECOUNT_GAP);
           if (counts.pending + counts.processing === 0) return { done: true, counts };
           const left = deadline - ended;
-          if (left <= 0 || halted) return { done: false, counts };
+          if (left <= 0) return { done: false, counts };
+          if (halted) return { done: false, counts, stopped: true };
           if (settlements !== seen) continue;
           const recheck = watch.shared ? WAIT_RECHECK_SHARED_MS : WAIT_RECHECK_MS;
           const slept = sleep(Math.min(left, recheck));

@@ -38,7 +38,7 @@ export interface ServiceDeps {
         accountId: string,
         userId: string,
         options: { taskIds?: readonly string[]; timeoutMs: number },
-      ) => Promise<{ done: boolean; counts: QueueCounts }>)
+      ) => Promise<{ done: boolean; counts: QueueCounts; stopped?: boolean }>)
     | null;
   /**
    * Add and update render the L1 overview themselves and store it with the write, whose task is then

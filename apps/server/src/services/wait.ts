@@ -16,6 +16,34 @@ function timedOut(timeoutSeconds: number, counts: QueueCounts): SkillportError {
   );
 }
 
+/** `details.reason` of a wait cut short because this server is shutting down (see {@link stoppedWaiting}). */
+const SHUTTING_DOWN = 'shutting_down';
+
+/** Whole seconds since `startedAt` (`Date.now()`), at least 0. */
+const secondsSince = (startedAt: number): number => Math.max(0, Math.round((Date.now() - startedAt) / 1000));
+
+/**
+ * The wait ended before its timeout because this server began shutting down (SIGTERM: its job runner
+ * stopped and handed its running jobs back). The jobs go on in the other servers on the database (or
+ * when this one restarts), so the answer says that, not that they took longer than the timeout.
+ */
+function stoppedWaiting(timeoutSeconds: number, waitedSeconds: number, counts: QueueCounts): SkillportError {
+  return new SkillportError(
+    'DEADLINE_EXCEEDED',
+    `This server is shutting down: it stopped waiting after ${waitedSeconds} s of the ${timeoutSeconds} s ` +
+      `asked (${counts.pending} pending, ${counts.processing} processing). The jobs go on in the other ` +
+      'servers of this registry: wait again (POST /api/v1/system/wait)',
+    {
+      details: {
+        timeout: timeoutSeconds,
+        queue_status: counts,
+        reason: SHUTTING_DOWN,
+        waited: waitedSeconds,
+      },
+    },
+  );
+}
+
 /**
  * Resolves the effective wait timeout in seconds.
  *
@@ -34,21 +62,25 @@ export function effectiveTimeout(requested: unknown, maxSeconds: number): number
  * @param options.taskIds - narrow to these tasks (default: all of the caller's)
  * @param options.timeoutSeconds - bound, seconds
  * @returns the final counts
- * @throws SkillportError `DEADLINE_EXCEEDED` (504) with `details {timeout, queue_status}` on timeout
+ * @throws SkillportError `DEADLINE_EXCEEDED` (504) with `details {timeout, queue_status}` on timeout,
+ *   and with `reason: 'shutting_down'` and `waited` (seconds) too when this server began shutting down
+ *   first (its message says so, not that the jobs outlasted the timeout)
  */
 export async function waitForQueue(
   deps: ServiceDeps,
   identity: Identity,
   options: { taskIds?: readonly string[]; timeoutSeconds: number },
 ): Promise<QueueCounts> {
-  const deadline = Date.now() + options.timeoutSeconds * 1000;
+  const startedAt = Date.now();
+  const deadline = startedAt + options.timeoutSeconds * 1000;
   const query = options.taskIds ? { taskIds: options.taskIds } : {};
   if (deps.waitForJobs) {
     deps.kickJobs();
-    const { done, counts } = await deps.waitForJobs(identity.accountId, identity.userId, {
+    const { done, counts, stopped } = await deps.waitForJobs(identity.accountId, identity.userId, {
       ...query,
       timeoutMs: options.timeoutSeconds * 1000,
     });
+    if (!done && stopped) throw stoppedWaiting(options.timeoutSeconds, secondsSince(startedAt), counts);
     if (!done) throw timedOut(options.timeoutSeconds, counts);
     return counts;
   }
@@ -81,7 +113,7 @@ export async function waitForQueue(
  * @returns the final queue counts of that task
  * @throws SkillportError `DEADLINE_EXCEEDED` (504) with `details {timeout, queue_status, task_id, name,
  *   uri, root_uri, revision, auxiliary_files, replaced, warnings, action?}` when the job is not done in
- *   time
+ *   time (plus `reason: 'shutting_down'` and `waited` when this server began shutting down first)
  */
 export async function waitForStoredSkill(
   deps: ServiceDeps,
@@ -97,13 +129,27 @@ export async function waitForStoredSkill(
     if (!isSkillportError(error) || error.code !== 'DEADLINE_EXCEEDED') throw error;
     const counts = error.details?.queue_status as QueueCounts;
     const { status: _success, ...skill } = stored;
+    const shuttingDown = error.details?.reason === SHUTTING_DOWN;
+    const why = shuttingDown
+      ? `this server is shutting down: it stopped waiting for its processing after ${error.details?.waited} s ` +
+        `(${counts.pending} pending, ${counts.processing} processing; the job goes on in the other servers of ` +
+        'this registry)'
+      : `its processing did not finish within ${timeoutSeconds} s (${counts.pending} pending, ` +
+        `${counts.processing} processing)`;
     throw new SkillportError(
       'DEADLINE_EXCEEDED',
-      `Skill ${JSON.stringify(stored.name)} is stored (${stored.uri}, revision ${stored.revision}), but its ` +
-        `processing did not finish within ${timeoutSeconds} s (${counts.pending} pending, ${counts.processing} ` +
-        `processing). Do not send it again: follow task ${taskId} with GET /api/v1/tasks/${taskId}, or wait ` +
+      `Skill ${JSON.stringify(stored.name)} is stored (${stored.uri}, revision ${stored.revision}), but ${why}. ` +
+        `Do not send it again: follow task ${taskId} with GET /api/v1/tasks/${taskId}, or wait ` +
         'with POST /api/v1/system/wait',
-      { details: { timeout: timeoutSeconds, queue_status: counts, task_id: taskId, ...skill } },
+      {
+        details: {
+          timeout: timeoutSeconds,
+          queue_status: counts,
+          ...(shuttingDown ? { reason: SHUTTING_DOWN, waited: error.details?.waited } : {}),
+          task_id: taskId,
+          ...skill,
+        },
+      },
     );
   }
 }

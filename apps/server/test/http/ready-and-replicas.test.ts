@@ -2,6 +2,8 @@
  * `GET /ready` (readiness for load balancers), graceful shutdown, and two in-process servers on one
  * database (SQLite file or PostgreSQL schema) behaving as replicas of one registry.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ENGINE_SCHEMA_VERSION as SCHEMA_VERSION, setSchemaVersion, TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -70,6 +72,53 @@ describe('GET /ready', () => {
     const add = await t.request('POST', '/api/v1/skills', { body: { data: md('during-drain') } });
     expect(add.status, add.text).toBe(200);
     await closing;
+  });
+
+  it('ends a wait in progress saying the server is shutting down, not that the timeout ran out', async () => {
+    // An overview endpoint that never answers keeps the job running until the stop hands it back.
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as AddressInfo).port;
+      const t = await start({
+        summary: { baseURL: `http://127.0.0.1:${port}/v1`, model: 'm', budgetSeconds: 600 },
+        shutdownDelaySeconds: 1,
+      });
+      const adding = t.request('POST', '/api/v1/skills', {
+        body: { data: md('waited-on'), wait: true, timeout: 250 },
+      });
+      for (;;) {
+        const queue = await t.request('GET', '/api/v1/observer/queue');
+        if (queue.json.result.processing === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // A wait sent as the stop begins (still served while the load balancer takes the server out).
+      const closing = t.server.close();
+      const waiting = t.request('POST', '/api/v1/system/wait', { body: { timeout: 250 } });
+      const [add, wait] = await Promise.all([adding, waiting]);
+      await closing;
+
+      expect(add.status, add.text).toBe(504);
+      expect(add.json.error.message).toMatch(
+        /^Skill "waited-on" is stored \(.*\), but this server is shutting down: it stopped waiting for its processing after \d+ s .*Do not send it again: follow task /,
+      );
+      expect(add.json.error.message).not.toContain('250 s');
+      expect(add.json.error.details).toMatchObject({
+        timeout: 250,
+        reason: 'shutting_down',
+        name: 'waited-on',
+      });
+      expect(add.json.error.details.task_id).toEqual(expect.any(String));
+
+      expect(wait.status, wait.text).toBe(504);
+      expect(wait.json.error.message).toMatch(
+        /^This server is shutting down: it stopped waiting after \d+ s of the 250 s asked \(\d+ pending, \d+ processing\)/,
+      );
+      expect(wait.json.error.details).toMatchObject({ timeout: 250, reason: 'shutting_down' });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });
 

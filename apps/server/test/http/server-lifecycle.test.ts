@@ -530,4 +530,41 @@ describe('failures of the store', () => {
     expect(res.headers.get('retry-after')).toBe('1');
     expect((await res.json()).error.code).toBe('UNAVAILABLE');
   });
+
+  test('a database that cannot be reached is 503 UNAVAILABLE saying so (not "busy"), without its address', async () => {
+    const { createApp } = await import('../../src/index.js');
+    const store = openEngineStore(tempDir());
+    // Once the app is up, every store call fails as the PostgreSQL driver does when the server is down.
+    let down = false;
+    const refused = () =>
+      Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), {
+        code: 'ECONNREFUSED',
+        address: '10.0.0.7',
+      });
+    const failing = new Proxy(store, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function' || prop === 'close') return value;
+        return (...args: unknown[]) => {
+          if (down) return Promise.reject(refused());
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    try {
+      const { fetch: handle } = await createApp({ store: failing, logger: false });
+      down = true;
+      const res = await handle(new Request('http://x/api/v1/skills'));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('1');
+      const body = await res.json();
+      expect(body.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'store_unavailable' } });
+      expect(body.error.message).toMatch(
+        /^The server cannot reach its database \(ECONNREFUSED\); retry shortly/,
+      );
+      expect(body.error.message).not.toContain('10.0.0.7');
+    } finally {
+      await store.close();
+    }
+  });
 });

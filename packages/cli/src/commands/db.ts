@@ -27,7 +27,8 @@ interface DbOptions {
 }
 
 /**
- * Opens the store the options (or `SKILLPORT_DATABASE_URL` / `SKILLPORT_DATA_DIR`) name. An export
+ * Opens the store the options (or `SKILLPORT_DATABASE_URL` / `SKILLPORT_DATA_DIR`, with the
+ * PostgreSQL settings `SKILLPORT_DATABASE_SCHEMA`, `…_SSL`, `…_SSL_CA`, …) name. An export
  * needs an existing SQLite file (a typo in a path must not export an empty new database).
  */
 async function openStore(server: ServerModule, io: CliIo, options: DbOptions, mustExist: boolean) {
@@ -45,7 +46,13 @@ async function openStore(server: ServerModule, io: CliIo, options: DbOptions, mu
     }
   }
   try {
-    return await server.openStore({ ...(databaseUrl ? { databaseUrl } : {}), dataDir });
+    // The PostgreSQL settings too (`SKILLPORT_DATABASE_SCHEMA`, `…_SSL`, `…_SSL_CA`, …), as the server
+    // reads them: without them a registry in its own schema would export the `public` one.
+    return await server.openStore({
+      ...(databaseUrl ? { databaseUrl } : {}),
+      dataDir,
+      ...(env.postgres ? { postgres: env.postgres } : {}),
+    });
   } catch (error) {
     // A setting the user chose (a data folder that cannot be created, an unsupported URL): exit 1.
     const refused = (error as { code?: unknown } | null)?.code === 'SKILLPORT_CONFIG';

@@ -155,6 +155,23 @@ describe('skillport db', () => {
     expect(readdirSync(work).filter((name) => name.startsWith('by-url-'))).toEqual([]);
   });
 
+  // A registry in its own schema (`SKILLPORT_DATABASE_SCHEMA`) is the one exported or imported, as the
+  // server reads it: a schema name that cannot be one is refused before any connection is made
+  // (nothing listens on port 9), where the setting used to be ignored for the `public` schema.
+  it.each(['export', 'import'])('%s reads SKILLPORT_DATABASE_SCHEMA', async (command) => {
+    const archive = path.join(work, `schema-${command}.skillport.gz`);
+    if (command === 'import') {
+      expect((await runBin(offline, ['db', 'export', archive, '--data-dir', server.dataDir])).code).toBe(0);
+    }
+    const res = await runBin(
+      offline,
+      ['db', command, archive, '--database-url', 'postgres://skillport@127.0.0.1:9/skillport'],
+      { env: { SKILLPORT_DATABASE_SCHEMA: 'not a schema' } },
+    );
+    expect(res.code).not.toBe(0);
+    expect(res.stderr).toMatch(/cannot open the database: SKILLPORT_DATABASE_SCHEMA: "not a schema"/);
+  });
+
   it('keeps a data folder that was there before a failed import', async () => {
     const existing = mkdtempSync(path.join(work, 'existing-'));
     writeFileSync(path.join(existing, 'notes.txt'), 'mine');
