@@ -265,11 +265,18 @@ async function rankSkills(
 ): Promise<{ result: FindSkillsResult; stable: boolean }> {
   const roots = rootsFor(identity, options.targetUri);
   const semantic = deps.queryVectors ? await deps.queryVectors(options.query) : null;
-  // The store ranks, de-duplicates by name across the roots and cuts to `limit`, so `limit` hits are
-  // all a find without `level` needs (a score threshold only drops the tail). Asking for more costs
-  // the search thread ~17% more CPU per first-time find (10 → 20 hits, 10,000 skills) for hits never sent.
+  // The store ranks, de-duplicates by name across the roots and cuts to `limit`. A lexical find gets
+  // the same hits for `limit` as for more (its candidates are the exact best by words), so it asks for
+  // `limit`: more cost the search thread ~17% more CPU per first-time find (10 → 20 hits, 10,000
+  // skills) for hits never sent. A semantic find asks for one `limit` per root: the meaning re-ranks
+  // the lexical candidates the engine drew for that many, so fewer would drop hits the meaning lifts
+  // (at `limit` 50 against two roots, 23 of the exhaustive top 50 instead of 9).
   const answer = await deps.store.searchAnswer(identity.accountId, roots, options.query, {
-    limit: options.levels ? Math.max(options.limit * 4, 50) : options.limit,
+    limit: options.levels
+      ? Math.max(options.limit * 4, 50)
+      : semantic !== null
+        ? options.limit * roots.length
+        : options.limit,
     ...(semantic ? { semantic } : {}),
   });
   const seen = new Set<string>();

@@ -1,12 +1,14 @@
 /**
  * How many hits `POST /api/v1/skills/find` asks the store for: the store ranks, de-duplicates by name
- * across the caller's roots (the earliest root's copy wins) and cuts to the limit, so a find without
- * `level` asks for exactly `limit` hits — asking for one per root and limit cost the search thread
- * ~17% more CPU per first-time find for hits never sent — and still answers `limit` distinct skills,
- * the user root's copy of a name both roots hold, and only hits above `score_threshold`.
+ * across the caller's roots (the earliest root's copy wins) and cuts to the limit, so a lexical find
+ * without `level` asks for exactly `limit` hits — asking for one per root and limit cost the search
+ * thread ~17% more CPU per first-time find for hits never sent — and still answers `limit` distinct
+ * skills, the user root's copy of a name both roots hold, and only hits above `score_threshold`. A
+ * semantic find asks for one limit per root: its meaning re-ranks the lexical candidates drawn for it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { countingStore } from '../helpers/counting-store.js';
+import { startEmbeddingsServer } from '../helpers/embeddings-server.js';
 import { TEST_ENGINE } from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -75,5 +77,27 @@ describe(`find asks the store for the hits it sends (${TEST_ENGINE})`, () => {
     const at = counting.searchLimits().length;
     await find(t, { query: 'invoice helper', limit: 3, level: 0 });
     expect(counting.searchLimits()[at]).toBeGreaterThan(3);
+  });
+
+  it('a semantic find asks for one limit per root: the meaning re-ranks that many lexical candidates', async () => {
+    const embeddings = await startEmbeddingsServer();
+    cleanups.push(() => embeddings.close());
+    const counting = countingStore((cleanup) => cleanups.push(cleanup));
+    const t = await startTestServer({
+      store: counting.store,
+      embeddings: { baseURL: embeddings.url, model: 'concepts-1', apiKey: 'k', retryMs: 100 },
+    });
+    cleanups.push(() => t.close());
+    await add(
+      t,
+      'transcribe',
+      'Turn audio recordings into text with timestamps',
+      'viking://user/default/skills',
+    );
+    const before = counting.searchLimits().length;
+    expect((await find(t, { query: 'audio recordings', limit: 20 })).map((s) => s.name)).toEqual([
+      'transcribe',
+    ]);
+    expect(counting.searchLimits().slice(before)).toEqual([40]);
   });
 });
