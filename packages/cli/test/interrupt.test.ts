@@ -173,6 +173,10 @@ describe('Ctrl-C during install', () => {
       const { code, err } = await run.finally(() => clearInterval(poll));
       expect(code, err).toBe(130);
       expect(err).toContain('Interrupted while installing');
+      // The lock file is saved once, at the end: a second Ctrl-C leaves out every skill written so far.
+      expect(err).toContain(
+        'Ctrl-C again stops at once: the lock file then lists none of the skills this command wrote',
+      );
       expect(err).toContain('the lock file lists every skill written; run the command again to finish');
       const lock = JSON.parse(readFileSync(path.join(project, 'skillport-lock.json'), 'utf8')) as {
         skills: Record<string, unknown>;

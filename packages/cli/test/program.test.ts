@@ -559,6 +559,21 @@ describe('skillport discover', () => {
     expect(lines(listed.out)).toEqual(lines(validated.out));
     expect(listed.err).toMatch(/^1 skill from 1 package, 3 issues, 0 diagnostics$/m);
 
+    // A skill outside the project is named by its absolute path, as validate names it (not `../…`).
+    const outside = path.join(dir, 'outside-issues', 'bad');
+    mkdirSync(outside, { recursive: true });
+    writeFileSync(
+      path.join(outside, 'SKILL.md'),
+      '---\nname: Bad Name\ndescription: A skill whose name holds a space\n---\n',
+    );
+    const far = await run(['discover', '--no-declared', '--no-shipped', '--path', outside], cwd);
+    const farValidated = await run(['skills', 'validate', outside], cwd);
+    const issueLines = (text: string) =>
+      text.split('\n').filter((line) => / (warning|error) [a-z_]+ /.test(line));
+    expect(issueLines(farValidated.out).length).toBeGreaterThanOrEqual(2);
+    expect(issueLines(far.out)).toEqual(issueLines(farValidated.out));
+    expect(far.out).toContain(`${path.join(outside, 'SKILL.md')}:`);
+
     // A declared path that is not there loses a skill: exit 1, with and without --json.
     write('package.json', JSON.stringify({ name: 'proj', version: '1.0.0', skills: ['./gone'] }));
     const lost = await run(['discover', '--path', 'skills'], cwd);

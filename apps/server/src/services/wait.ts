@@ -31,8 +31,9 @@ function stoppedWaiting(timeoutSeconds: number, waitedSeconds: number, counts: Q
   return new SkillportError(
     'DEADLINE_EXCEEDED',
     `This server is shutting down: it stopped waiting after ${waitedSeconds} s of the ${timeoutSeconds} s ` +
-      `asked (${counts.pending} pending, ${counts.processing} processing). The jobs go on in the other ` +
-      'servers of this registry: wait again (POST /api/v1/system/wait)',
+      `asked (${counts.pending} pending, ${counts.processing} processing). The jobs go on when this ` +
+      'server starts again (or in another server of this registry, if it has several): wait again with ' +
+      'POST /api/v1/system/wait',
     {
       details: {
         timeout: timeoutSeconds,
@@ -132,8 +133,8 @@ export async function waitForStoredSkill(
     const shuttingDown = error.details?.reason === SHUTTING_DOWN;
     const why = shuttingDown
       ? `this server is shutting down: it stopped waiting for its processing after ${error.details?.waited} s ` +
-        `(${counts.pending} pending, ${counts.processing} processing; the job goes on in the other servers of ` +
-        'this registry)'
+        `(${counts.pending} pending, ${counts.processing} processing; the job goes on when this server starts ` +
+        'again, or in another server of this registry if it has several)'
       : `its processing did not finish within ${timeoutSeconds} s (${counts.pending} pending, ` +
         `${counts.processing} processing)`;
     throw new SkillportError(

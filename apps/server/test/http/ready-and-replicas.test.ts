@@ -103,6 +103,8 @@ describe('GET /ready', () => {
         /^Skill "waited-on" is stored \(.*\), but this server is shutting down: it stopped waiting for its processing after \d+ s .*Do not send it again: follow task /,
       );
       expect(add.json.error.message).not.toContain('250 s');
+      // One server alone (as here) has no other server to run the job: it runs when this one starts again.
+      expect(add.json.error.message).toContain('the job goes on when this server starts again');
       expect(add.json.error.details).toMatchObject({
         timeout: 250,
         reason: 'shutting_down',
@@ -114,6 +116,7 @@ describe('GET /ready', () => {
       expect(wait.json.error.message).toMatch(
         /^This server is shutting down: it stopped waiting after \d+ s of the 250 s asked \(\d+ pending, \d+ processing\)/,
       );
+      expect(wait.json.error.message).toContain('The jobs go on when this server starts again');
       expect(wait.json.error.details).toMatchObject({ timeout: 250, reason: 'shutting_down' });
     } finally {
       silent.closeAllConnections();

@@ -69,7 +69,15 @@ export function registerDiscover(program: Command, io: CliIo): void {
           if (failed) throw new CliError('', EXIT.user);
           return;
         }
-        const rel = (p: string | null) => (p ? path.relative(cwd, p) || p : '');
+        // Relative to the project when inside it, else absolute (never `../../elsewhere`), as `skills
+        // validate` prints a file: so an issue line names the file as validate's does.
+        const rel = (p: string | null) => {
+          if (!p) return '';
+          const relative = path.relative(cwd, p);
+          const outside =
+            relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+          return relative === '' || outside ? p : relative;
+        };
         if (result.skills.length === 0) ctx.print('no skills found\n');
         else {
           ctx.print(

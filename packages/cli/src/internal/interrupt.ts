@@ -90,7 +90,7 @@ export async function withGracefulStop<T>(
     stop.requested = true;
     io.stderr.write(
       `\nInterrupted while ${what}: finishing the skills being written and saving the lock file ` +
-        '(Ctrl-C again stops at once, leaving the lock file without them).\n',
+        '(Ctrl-C again stops at once: the lock file then lists none of the skills this command wrote).\n',
     );
   };
   process.on('SIGINT', onSignal);
