@@ -584,6 +584,14 @@ describe('skillport discover', () => {
     expect(JSON.parse(lostJson.out).diagnostics).toContainEqual(
       expect.objectContaining({ kind: 'missing_path', severity: 'error' }),
     );
+
+    // A broken SKILL.md an installed package ships (a test fixture, say) is reported, and fails nothing.
+    write('package.json', JSON.stringify({ name: 'proj', version: '1.0.0', dependencies: { dep: '1' } }));
+    write('node_modules/dep/package.json', JSON.stringify({ name: 'dep', version: '1.0.0' }));
+    write('node_modules/dep/test/fixtures/broken/SKILL.md', 'no frontmatter here\n');
+    const shipped = await run(['discover', '--path', 'skills'], cwd);
+    expect(shipped.code, shipped.err).toBe(0);
+    expect(shipped.out).toMatch(/error parse_error: /);
   });
 });
 

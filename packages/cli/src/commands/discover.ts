@@ -59,10 +59,14 @@ export function registerDiscover(program: Command, io: CliIo): void {
           ...(options.trust ? { trust: options.trust } : {}),
         });
         // A skill lost (an error diagnostic) or one a registry refuses (an error among its issues)
-        // fails the command, as `skills validate` fails on an invalid file.
+        // fails the command, as `skills validate` fails on an invalid file — when it is one the
+        // project asked for: declared in a package.json or given with --path. A SKILL.md found by
+        // scanning an installed package (`shipped`: a dependency's test fixture, say) is reported but
+        // fails nothing: the project cannot fix it.
+        const asked = (source: { strategy: string }) => source.strategy !== 'shipped';
         const failed =
-          result.diagnostics.some((d) => d.severity === 'error') ||
-          result.skills.some((s) => s.issues.some((issue) => issue.severity === 'error'));
+          result.diagnostics.some((d) => d.severity === 'error' && asked(d.source)) ||
+          result.skills.some((s) => asked(s.source) && s.issues.some((issue) => issue.severity === 'error'));
         if (ctx.format === 'json' || options.json) {
           const skills = result.skills.map(({ body: _body, ...skill }) => skill);
           printJson(io, { skills, diagnostics: result.diagnostics, stats: result.stats });
