@@ -60,10 +60,9 @@ export interface DiscoveredSkill {
    * The file's problems that did not stop discovery from using it: the verdict `validateSkill` gives
    * (default profile, the folder's name as `dirName` for a file named SKILL.md), which is what
    * `skillport skills validate` and a server's validate say of the same file, plus discovery's own
-   * warnings (`encoding`, `declared_name_mismatch`). An issue of severity `error` here (e.g.
-   * `description_max_length` under a stricter rule, a name too long) means a registry refuses the
-   * skill, though agents may load it; a file discovery cannot use at all is a `parse_error`
-   * diagnostic instead.
+   * warnings (`encoding`, `declared_name_mismatch`). An issue of severity `error` here means a
+   * registry refuses the skill, though agents may load it; a file discovery cannot use at all is a
+   * `parse_error` diagnostic instead.
    */
   issues: SkillIssue[];
 }
