@@ -103,14 +103,17 @@ export function segmentCjkWords(run: string): string[] {
  * ```
  */
 export function tokenizeQuery(query: string): string[] {
-  const words =
-    query
+  // The words are read one at a time (`matchAll` is lazy), so a query of megabytes of words makes no
+  // array of them: its first words decide the tokens. A Set keeps the tokens unique, in first-seen
+  // order, in linear time (Array.includes here cost minutes of CPU on a query of distinct words).
+  // Reading stops once MAX_QUERY_TOKENS content tokens are known: the result cannot change after that.
+  const words = (function* () {
+    for (const match of query
       .normalize('NFKC')
       .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  // A Set keeps the tokens unique, in first-seen order, in linear time: a query may be megabytes of
-  // distinct words (Array.includes here cost minutes of CPU on one).
-  // Reading stops once MAX_QUERY_TOKENS content tokens are known: the result cannot change after that.
+      .matchAll(/[\p{L}\p{N}]+/gu))
+      yield match[0];
+  })();
   const unique = new Set<string>();
   let content = 0;
   let segmentBudget = MAX_SEGMENTED_QUERY_CHARS;
