@@ -107,13 +107,10 @@ export function tokenizeQuery(query: string): string[] {
   // array of them: its first words decide the tokens. A Set keeps the tokens unique, in first-seen
   // order, in linear time (Array.includes here cost minutes of CPU on a query of distinct words).
   // Reading stops once MAX_QUERY_TOKENS content tokens are known: the result cannot change after that.
-  const words = (function* () {
-    for (const match of query
-      .normalize('NFKC')
-      .toLowerCase()
-      .matchAll(/[\p{L}\p{N}]+/gu))
-      yield match[0];
-  })();
+  const words = query
+    .normalize('NFKC')
+    .toLowerCase()
+    .matchAll(/[\p{L}\p{N}]+/gu);
   const unique = new Set<string>();
   let content = 0;
   let segmentBudget = MAX_SEGMENTED_QUERY_CHARS;
@@ -125,7 +122,7 @@ export function tokenizeQuery(query: string): string[] {
     unique.add(token);
     if (!STOP_WORDS.has(token)) content++;
   };
-  reading: for (const word of words) {
+  reading: for (const [word] of words) {
     for (const part of splitCjkRuns(word)) {
       add(part);
       if (content >= MAX_QUERY_TOKENS) break reading;

@@ -91,6 +91,19 @@ function rawPost(url: string, headers: Record<string, string>, body: unknown) {
   });
 }
 
+/** A JSON-RPC message POSTed to `/mcp` with fetch (the response's headers and body as sent). */
+function postMcp(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
 const INITIALIZE = {
   jsonrpc: '2.0',
   id: 1,
@@ -478,16 +491,7 @@ describe('/mcp in dev mode (fixtures)', () => {
   });
 
   it('refuses a message whose JSON-RPC id is a string over MAX_RPC_ID_CHARS, alone or in a batch', async () => {
-    const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${t.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      });
+    const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(t.url, body, headers);
     const tooLong = await post({ ...INITIALIZE, id: 'i'.repeat(MAX_RPC_ID_CHARS + 1) });
     expect(tooLong.status).toBe(400);
     expect((await tooLong.json()).error).toEqual({
@@ -522,16 +526,7 @@ describe('/mcp: the MCP-Protocol-Version header of a session', () => {
   });
 
   it('an unsupported version is refused with the value cut short; a supported one is served', async () => {
-    const post = (body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${t.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      });
+    const post = (body: unknown, headers: Record<string, string> = {}) => postMcp(t.url, body, headers);
     const opened = await post(INITIALIZE);
     expect(opened.status).toBe(200);
     await opened.text();
