@@ -119,12 +119,21 @@ export function sendError(
 }
 
 /**
- * PostgreSQL SQLSTATEs and Node network errors a retry can fix: connection lost or refused, server
- * shutting down or starting, too many connections, serialization failure, deadlock, lock or statement
- * timeout.
+ * Node network errors that mean the database host cannot be reached at all: connection refused, lost
+ * or timed out, its name not resolving (`ENOTFOUND`, `EAI_AGAIN`: DNS down or the name removed), no
+ * route to it.
  */
-const TRANSIENT_POSTGRES =
-  /^(08...|57P01|57P02|57P03|53300|40001|40P01|55P03|57014|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
+const NETWORK_UNREACHABLE =
+  'ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EHOSTDOWN';
+
+/**
+ * PostgreSQL SQLSTATEs and Node network errors a retry can fix: connection lost or refused, host not
+ * found or unreachable, server shutting down or starting, too many connections, serialization
+ * failure, deadlock, lock or statement timeout.
+ */
+const TRANSIENT_POSTGRES = new RegExp(
+  `^(08...|57P01|57P02|57P03|53300|40001|40P01|55P03|57014|${NETWORK_UNREACHABLE})$`,
+);
 
 /**
  * True for store failures that a retry can fix: SQLite busy/locked, PostgreSQL unreachable, restarting
@@ -144,9 +153,9 @@ export function isTransientStoreError(err: unknown): boolean {
 
 /**
  * PostgreSQL SQLSTATEs and Node network errors that mean the database cannot be reached: connection
- * refused, lost or timed out, server shutting down or starting.
+ * refused, lost or timed out, host not found or unreachable, server shutting down or starting.
  */
-const UNREACHABLE_POSTGRES = /^(08...|57P01|57P02|57P03|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/;
+const UNREACHABLE_POSTGRES = new RegExp(`^(08...|57P01|57P02|57P03|${NETWORK_UNREACHABLE})$`);
 
 /**
  * What a transient store error says of the database when it could not be reached at all (the code,

@@ -531,40 +531,48 @@ describe('failures of the store', () => {
     expect((await res.json()).error.code).toBe('UNAVAILABLE');
   });
 
-  test('a database that cannot be reached is 503 UNAVAILABLE saying so (not "busy"), without its address', async () => {
-    const { createApp } = await import('../../src/index.js');
-    const store = openEngineStore(tempDir());
-    // Once the app is up, every store call fails as the PostgreSQL driver does when the server is down.
-    let down = false;
-    const refused = () =>
-      Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), {
-        code: 'ECONNREFUSED',
-        address: '10.0.0.7',
+  // ECONNREFUSED: the server is down; the others: its host name no longer resolves (DNS) or no route
+  // leads to it. Each fails every call as the PostgreSQL driver does.
+  test.each([
+    ['ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.7:5432'],
+    ['ENOTFOUND', 'getaddrinfo ENOTFOUND db-10-0-0-7.internal'],
+    ['EAI_AGAIN', 'getaddrinfo EAI_AGAIN db-10-0-0-7.internal'],
+    ['EHOSTUNREACH', 'connect EHOSTUNREACH 10.0.0.7:5432'],
+    ['ENETUNREACH', 'connect ENETUNREACH 10.0.0.7:5432'],
+  ])(
+    'a database that cannot be reached (%s) is 503 UNAVAILABLE saying so (not "busy"), without its address',
+    async (code, message) => {
+      const { createApp } = await import('../../src/index.js');
+      const store = openEngineStore(tempDir());
+      // Once the app is up, every store call fails as the PostgreSQL driver does when the server is down.
+      let down = false;
+      const refused = () => Object.assign(new Error(message), { code, address: '10.0.0.7' });
+      const failing = new Proxy(store, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver);
+          if (typeof value !== 'function' || prop === 'close') return value;
+          return (...args: unknown[]) => {
+            if (down) return Promise.reject(refused());
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
       });
-    const failing = new Proxy(store, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (typeof value !== 'function' || prop === 'close') return value;
-        return (...args: unknown[]) => {
-          if (down) return Promise.reject(refused());
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
-    try {
-      const { fetch: handle } = await createApp({ store: failing, logger: false });
-      down = true;
-      const res = await handle(new Request('http://x/api/v1/skills'));
-      expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('1');
-      const body = await res.json();
-      expect(body.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'store_unavailable' } });
-      expect(body.error.message).toMatch(
-        /^The server cannot reach its database \(ECONNREFUSED\); retry shortly/,
-      );
-      expect(body.error.message).not.toContain('10.0.0.7');
-    } finally {
-      await store.close();
-    }
-  });
+      try {
+        const { fetch: handle } = await createApp({ store: failing, logger: false });
+        down = true;
+        const res = await handle(new Request('http://x/api/v1/skills'));
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('1');
+        const body = await res.json();
+        expect(body.error).toMatchObject({ code: 'UNAVAILABLE', details: { reason: 'store_unavailable' } });
+        expect(body.error.message).toMatch(
+          new RegExp(`^The server cannot reach its database \\(${code}\\); retry shortly`),
+        );
+        expect(body.error.message).not.toContain('10.0.0.7');
+        expect(body.error.message).not.toContain('internal');
+      } finally {
+        await store.close();
+      }
+    },
+  );
 });
