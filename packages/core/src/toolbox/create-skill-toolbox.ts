@@ -33,6 +33,7 @@ export interface ToolboxSkill {
 export interface SkillTool {
   /** Tool name: `[a-z0-9_]`, ≤ 64 characters, unique in the toolbox. */
   name: string;
+  /** The skill's description, cut to 1,024 characters (see {@link SkillToolbox.warnings}). */
   description: string;
   /** The skill's own name (returned as `skill_used`). */
   skillName: string;
@@ -59,14 +60,38 @@ export interface CallToolOptions {
   signal?: AbortSignal;
 }
 
-/** A remark made while building the toolbox (tool-name collisions and fallbacks). */
-export type ToolboxWarning = ToolNameWarning;
+/**
+ * Longest tool description: OpenAI refuses a request whose tools carry a longer one (400
+ * `string_above_max_length`, every tool of the request lost), and it is the Agent Skills limit of a
+ * skill description.
+ */
+const TOOL_DESCRIPTION_MAX_LENGTH = 1024;
+
+/** A remark made while building the toolbox about one skill's tool. */
+export interface ToolboxWarning {
+  /** Tool-name collisions, fallbacks and truncations, and descriptions cut to fit. */
+  kind: ToolNameWarning['kind'] | 'tool_description_truncated';
+  message: string;
+  /** The skill concerned. */
+  skill: string;
+  /** Its tool's name. */
+  tool: string;
+}
+
+/** `text` cut to `max` UTF-16 code units, ending with `…` when cut, never inside a surrogate pair. */
+function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end).trimEnd()}…`;
+}
 
 /** The toolbox returned by {@link createSkillToolbox}. */
 export interface SkillToolbox {
   /** One tool per skill, in input order. */
   readonly tools: readonly SkillTool[];
-  /** Tool-name collisions (resolved with `_2`, `_3`, …), fallbacks and truncations. */
+  /** Tool-name collisions (resolved with `_2`, `_3`, …), fallbacks and truncations; descriptions cut. */
   readonly warnings: readonly ToolboxWarning[];
   /** The tool called `name`, or `undefined`. */
   getTool(name: string): SkillTool | undefined;
@@ -118,7 +143,9 @@ function checkSkills(skills: readonly ToolboxSkill[]): void {
  *
  * Tool names are `toToolSlug(skill.name)` (`[a-z0-9_]`, ≤ 64 characters); when two skills give the
  * same name, the later ones get `_2`, `_3`, … in input order and a `tool_name_collision` warning.
- * Descriptions are the skills' descriptions; parameters are `{task: string, context?: string}`.
+ * Descriptions are the skills' descriptions, cut to 1,024 characters (ending with `…`, with a
+ * `tool_description_truncated` warning) since OpenAI refuses a request carrying a longer one;
+ * parameters are `{task: string, context?: string}`. The catalogue keeps the full description.
  *
  * @param skills - skills `{name, description?, body, path?}`, e.g. discovered skills or
  *   {@link toolboxSkillsFromRegistry} output
@@ -139,16 +166,23 @@ export function createSkillToolbox(
   options: SkillToolboxOptions = {},
 ): SkillToolbox {
   checkSkills(skills);
-  const { names, warnings } = assignToolNames(skills.map((skill) => skill.name));
-  const entries = skills.map((skill, index) => ({
-    skill,
-    tool: {
-      name: names[index] as string,
-      description: skill.description ?? '',
-      skillName: skill.name,
-      parameters: cloneParameters(),
-    } satisfies SkillTool,
-  }));
+  const assigned = assignToolNames(skills.map((skill) => skill.name));
+  const warnings: ToolboxWarning[] = [...assigned.warnings];
+  const entries = skills.map((skill, index) => {
+    const name = assigned.names[index] as string;
+    const full = skill.description ?? '';
+    const description = cutText(full, TOOL_DESCRIPTION_MAX_LENGTH);
+    if (description !== full) {
+      warnings.push({
+        kind: 'tool_description_truncated',
+        message: `description of skill "${skill.name}" cut from ${full.length} to ${description.length} characters for tool "${name}" (function-calling APIs refuse longer ones)`,
+        skill: skill.name,
+        tool: name,
+      });
+    }
+    const tool: SkillTool = { name, description, skillName: skill.name, parameters: cloneParameters() };
+    return { skill, tool };
+  });
   const byName = new Map(entries.map((entry) => [entry.tool.name, entry]));
   const model = options.model;
 

@@ -288,3 +288,30 @@ describe('createSkillToolbox: callTool over a real chat-completions server', () 
     await expect(call).rejects.toThrow('stop');
   });
 });
+
+describe('createSkillToolbox: descriptions the function-calling APIs accept', () => {
+  // OpenAI answers 400 string_above_max_length for a tool description over 1,024 characters, and the
+  // whole request (every tool) is lost; real skills carry descriptions of 1,068 to 1,929 characters.
+  it('cuts a description over 1,024 characters, with a warning, and keeps shorter ones whole', () => {
+    const long = `${'Reference for the API. '.repeat(80)}END`;
+    const exact = 'x'.repeat(1024);
+    const toolbox = createSkillToolbox([
+      { name: 'long', description: long, body: 'b' },
+      { name: 'exact', description: exact, body: 'b' },
+      { name: 'emoji', description: `${'y'.repeat(1022)}😀😀`, body: 'b' },
+    ]);
+    const [cut, whole, emoji] = toolbox.toOpenAITools().map((tool) => tool.function.description);
+    expect(cut).toHaveLength(1024);
+    expect(cut?.endsWith('…')).toBe(true);
+    expect(long.startsWith(cut!.slice(0, -1))).toBe(true);
+    expect(whole).toBe(exact);
+    expect(emoji).toBe(`${'y'.repeat(1022)}…`);
+    expect(toolbox.toMcpTools()[0]?.description).toBe(cut);
+    expect(toolbox.tools[0]?.description).toBe(cut);
+    expect(toolbox.warnings).toEqual([
+      expect.objectContaining({ kind: 'tool_description_truncated', skill: 'long', tool: 'long' }),
+      expect.objectContaining({ kind: 'tool_description_truncated', skill: 'emoji', tool: 'emoji' }),
+    ]);
+    expect(toolbox.renderAvailableSkills()).toContain(long);
+  });
+});
