@@ -10,7 +10,11 @@ import { backoffMs, isRetryableStatus, retryAfterMs, sleep } from './internal/re
 
 /** Options of {@link createOpenAICompatibleModel}. */
 export interface OpenAICompatibleModelOptions {
-  /** API base including the version path, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. */
+  /**
+   * API base including the version path, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`;
+   * a query string is kept (`…/openai/deployments/<name>?api-version=2024-10-21` calls
+   * `…/openai/deployments/<name>/chat/completions?api-version=2024-10-21`).
+   */
   baseURL: string;
   /** Sent as `Authorization: Bearer <apiKey>`; omitted when absent (local servers). */
   apiKey?: string;
@@ -97,7 +101,12 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       'model must name the model to call, e.g. "gpt-4o-mini" or "llama3.2"',
     );
   }
-  const url = `${base.href.replace(/\/+$/, '')}/chat/completions`;
+  // The path is extended, the query kept: an Azure-style base such as
+  // `https://x.openai.azure.com/openai/deployments/d?api-version=2024-10-21` carries its API version
+  // there, and appending to the whole href put the path into the query.
+  base.pathname = `${base.pathname.replace(/\/+$/, '')}/chat/completions`;
+  base.hash = '';
+  const url = base.href;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = Math.max(0, options.maxRetries ?? 2);
   const baseDelay = options.retryBaseDelayMs ?? 500;

@@ -47,6 +47,22 @@ describe('createOpenAICompatibleModel', () => {
     expect(request?.body).toEqual({ model: 'gpt-test', messages });
   });
 
+  it('keeps the query of an Azure-style baseURL after the /chat/completions path', async () => {
+    server.reply({ body: completion('ok') }, { body: completion('ok') });
+    const origin = server.baseURL.replace(/\/v1$/, '');
+    await createOpenAICompatibleModel({
+      baseURL: `${origin}/openai/deployments/gpt-4o?api-version=2024-10-21`,
+      model: 'gpt-4o',
+    }).complete(messages);
+    await createOpenAICompatibleModel({ baseURL: `${server.baseURL}/#section`, model: 'm' }).complete(
+      messages,
+    );
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21',
+      '/v1/chat/completions',
+    ]);
+  });
+
   it('sends no Authorization header without a key, and temperature / max_tokens / extra headers when set', async () => {
     server.reply({ body: completion('ok') });
     const model = createOpenAICompatibleModel({
