@@ -8,7 +8,7 @@
 import { isSkillportError, SkillportError } from '../errors.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
 import { ChatModelError } from './chat-model-error.js';
-import { assignToolNames, type ToolNameWarning } from './internal/assign-tool-names.js';
+import { assignToolNames, shownName, type ToolNameWarning } from './internal/assign-tool-names.js';
 import { parseToolArguments } from './internal/parse-tool-arguments.js';
 import { renderAvailableSkills } from './render-available-skills.js';
 import {
@@ -78,6 +78,9 @@ export interface ToolboxWarning {
   tool: string;
 }
 
+/** Tools an unknown-tool error names in its message (`details.available` has them all). */
+const UNKNOWN_TOOL_LISTED = 20;
+
 /** `text` cut to `max` UTF-16 code units, ending with `…` when cut, never inside a surrogate pair. */
 function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -100,7 +103,8 @@ export interface SkillToolbox {
    * `[{role: 'system', content: body}, {role: 'user', content: task (+ "\n\nContext: " + context)}]`
    * to the model and returns `{result, skill_used}`.
    *
-   * @throws SkillportError `NOT_FOUND` (unknown tool; `details.available` lists the tools),
+   * @throws SkillportError `NOT_FOUND` (unknown tool; the message names the first 20 tools,
+   *   `details.available` lists them all),
    *   `INVALID_ARGUMENT` (bad arguments, `details.field`; or no model configured, `details.field =
    *   'model'`), {@link ChatModelError} (the model failed), the signal's reason when aborted
    */
@@ -131,7 +135,7 @@ function checkSkills(skills: readonly ToolboxSkill[]): void {
     if (typeof skill.body !== 'string') {
       throw new SkillportError(
         'INVALID_ARGUMENT',
-        `skills[${index}] ("${skill.name}") has no body string; pass the SKILL.md body (e.g. from parseSkillMd(text).skill.body)`,
+        `skills[${index}] ("${shownName(skill.name)}") has no body string; pass the SKILL.md body (e.g. from parseSkillMd(text).skill.body)`,
         { details: { field: 'body', index } },
       );
     }
@@ -175,7 +179,7 @@ export function createSkillToolbox(
     if (description !== full) {
       warnings.push({
         kind: 'tool_description_truncated',
-        message: `description of skill "${skill.name}" cut from ${full.length} to ${description.length} characters for tool "${name}" (function-calling APIs refuse longer ones)`,
+        message: `description of skill "${shownName(skill.name)}" cut from ${full.length} to ${description.length} characters for tool "${name}" (function-calling APIs refuse longer ones)`,
         skill: skill.name,
         tool: name,
       });
@@ -194,9 +198,12 @@ export function createSkillToolbox(
     const entry = byName.get(name);
     if (entry === undefined) {
       const available = entries.map((e) => e.tool.name);
+      // The message goes back to the model: it names the first tools only, details all of them.
+      const listed = available.slice(0, UNKNOWN_TOOL_LISTED);
+      const more = available.length - listed.length;
       throw new SkillportError(
         'NOT_FOUND',
-        `No tool named "${String(name).slice(0, 80)}" in this toolbox; available: ${available.join(', ') || '(none)'}`,
+        `No tool named "${shownName(String(name))}" in this toolbox; available: ${listed.join(', ') || '(none)'}${more > 0 ? ` and ${more} more` : ''}`,
         { details: { type: 'tool', tool: name, available } },
       );
     }

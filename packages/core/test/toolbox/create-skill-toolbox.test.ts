@@ -249,6 +249,22 @@ describe('createSkillToolbox: callTool over a real chat-completions server', () 
     expect(server.requests).toHaveLength(0);
   });
 
+  it('keeps the unknown-tool message short with 2,000 tools, naming 20 and giving all in details', async () => {
+    const skills = Array.from({ length: 2_000 }, (_, i) => ({
+      name: `skill-${i}`,
+      description: 'd',
+      body: 'b',
+    }));
+    const error = await rejection(
+      createSkillToolbox(skills, { model: model() }).callTool('nope', { task: 'x' }),
+    );
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toBe(
+      `No tool named "nope" in this toolbox; available: ${Array.from({ length: 20 }, (_, i) => `skill_${i}`).join(', ')} and 1980 more`,
+    );
+    expect((error.details as { available: string[] }).available).toHaveLength(2_000);
+  });
+
   it.each([
     { args: undefined, field: null, message: 'expected an object' },
     { args: '{task:', field: null, message: 'not JSON' },
@@ -286,6 +302,32 @@ describe('createSkillToolbox: callTool over a real chat-completions server', () 
     );
     setTimeout(() => controller.abort(new Error('stop')), 50);
     await expect(call).rejects.toThrow('stop');
+  });
+});
+
+describe('createSkillToolbox: messages stay short', () => {
+  it('quotes at most 80 characters of a huge skill name in warnings and errors', async () => {
+    const huge = `${'a'.repeat(100_000)}-b`;
+    const toolbox = createSkillToolbox([
+      { name: huge, description: 'x'.repeat(2_000), body: 'b' },
+      { name: huge, description: 'd', body: 'b' },
+    ]);
+    expect(toolbox.warnings.map((w) => w.kind)).toEqual([
+      'tool_name_truncated',
+      'tool_name_truncated',
+      'tool_name_collision',
+      'tool_description_truncated',
+    ]);
+    for (const warning of toolbox.warnings) {
+      expect(warning.message.length).toBeLessThan(400);
+      expect(warning.message).toContain(`"${'a'.repeat(80)}…"`);
+      expect(warning.skill).toBe(huge);
+    }
+    expect(() => createSkillToolbox([{ name: huge, body: undefined as unknown as string }])).toThrow(
+      `skills[0] ("${'a'.repeat(80)}…") has no body`,
+    );
+    const error = await rejection(toolbox.callTool(huge, { task: 'x' }));
+    expect(error.message.length).toBeLessThan(400);
   });
 });
 
