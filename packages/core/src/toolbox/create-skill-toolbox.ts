@@ -9,6 +9,7 @@ import { isSkillportError, SkillportError } from '../errors.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
 import { ChatModelError } from './chat-model-error.js';
 import { assignToolNames, shownName, type ToolNameWarning } from './internal/assign-tool-names.js';
+import { cutText } from './internal/cut-text.js';
 import { parseToolArguments } from './internal/parse-tool-arguments.js';
 import { renderAvailableSkills } from './render-available-skills.js';
 import {
@@ -81,15 +82,6 @@ export interface ToolboxWarning {
 /** Tools an unknown-tool error names in its message (`details.available` has them all). */
 const UNKNOWN_TOOL_LISTED = 20;
 
-/** `text` cut to `max` UTF-16 code units, ending with `…` when cut, never inside a surrogate pair. */
-function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end).trimEnd()}…`;
-}
-
 /** The toolbox returned by {@link createSkillToolbox}. */
 export interface SkillToolbox {
   /** One tool per skill, in input order. */
@@ -149,7 +141,7 @@ function checkSkills(skills: readonly ToolboxSkill[]): void {
  * same name, the later ones get `_2`, `_3`, … in input order and a `tool_name_collision` warning.
  * Descriptions are the skills' descriptions, cut to 1,024 characters (ending with `…`, with a
  * `tool_description_truncated` warning) since OpenAI refuses a request carrying a longer one;
- * parameters are `{task: string, context?: string}`. The catalogue keeps the full description.
+ * parameters are `{task: string, context?: string}`.
  *
  * @param skills - skills `{name, description?, body, path?}`, e.g. discovered skills or
  *   {@link toolboxSkillsFromRegistry} output
