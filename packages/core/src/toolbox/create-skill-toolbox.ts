@@ -8,7 +8,8 @@
 import { isSkillportError, SkillportError } from '../errors.js';
 import type { ChatMessage, ChatModel } from './chat-model.js';
 import { ChatModelError } from './chat-model-error.js';
-import { assignToolNames, type ToolNameWarning } from './internal/assign-tool-names.js';
+import { assignToolNames, shownName, type ToolNameWarning } from './internal/assign-tool-names.js';
+import { cutText } from './internal/cut-text.js';
 import { parseToolArguments } from './internal/parse-tool-arguments.js';
 import { renderAvailableSkills } from './render-available-skills.js';
 import {
@@ -33,6 +34,7 @@ export interface ToolboxSkill {
 export interface SkillTool {
   /** Tool name: `[a-z0-9_]`, ≤ 64 characters, unique in the toolbox. */
   name: string;
+  /** The skill's description, cut to 1,024 characters (see {@link SkillToolbox.warnings}). */
   description: string;
   /** The skill's own name (returned as `skill_used`). */
   skillName: string;
@@ -59,14 +61,32 @@ export interface CallToolOptions {
   signal?: AbortSignal;
 }
 
-/** A remark made while building the toolbox (tool-name collisions and fallbacks). */
-export type ToolboxWarning = ToolNameWarning;
+/**
+ * Longest tool description: OpenAI refuses a request whose tools carry a longer one (400
+ * `string_above_max_length`, every tool of the request lost), and it is the Agent Skills limit of a
+ * skill description.
+ */
+const TOOL_DESCRIPTION_MAX_LENGTH = 1024;
+
+/** A remark made while building the toolbox about one skill's tool. */
+export interface ToolboxWarning {
+  /** Tool-name collisions, fallbacks and truncations, and descriptions cut to fit. */
+  kind: ToolNameWarning['kind'] | 'tool_description_truncated';
+  message: string;
+  /** The skill concerned. */
+  skill: string;
+  /** Its tool's name. */
+  tool: string;
+}
+
+/** Tools an unknown-tool error names in its message (`details.available` has them all). */
+const UNKNOWN_TOOL_LISTED = 20;
 
 /** The toolbox returned by {@link createSkillToolbox}. */
 export interface SkillToolbox {
   /** One tool per skill, in input order. */
   readonly tools: readonly SkillTool[];
-  /** Tool-name collisions (resolved with `_2`, `_3`, …), fallbacks and truncations. */
+  /** Tool-name collisions (resolved with `_2`, `_3`, …), fallbacks and truncations; descriptions cut. */
   readonly warnings: readonly ToolboxWarning[];
   /** The tool called `name`, or `undefined`. */
   getTool(name: string): SkillTool | undefined;
@@ -75,7 +95,8 @@ export interface SkillToolbox {
    * `[{role: 'system', content: body}, {role: 'user', content: task (+ "\n\nContext: " + context)}]`
    * to the model and returns `{result, skill_used}`.
    *
-   * @throws SkillportError `NOT_FOUND` (unknown tool; `details.available` lists the tools),
+   * @throws SkillportError `NOT_FOUND` (unknown tool; the message names the first 20 tools,
+   *   `details.available` lists them all),
    *   `INVALID_ARGUMENT` (bad arguments, `details.field`; or no model configured, `details.field =
    *   'model'`), {@link ChatModelError} (the model failed), the signal's reason when aborted
    */
@@ -106,7 +127,7 @@ function checkSkills(skills: readonly ToolboxSkill[]): void {
     if (typeof skill.body !== 'string') {
       throw new SkillportError(
         'INVALID_ARGUMENT',
-        `skills[${index}] ("${skill.name}") has no body string; pass the SKILL.md body (e.g. from parseSkillMd(text).skill.body)`,
+        `skills[${index}] ("${shownName(skill.name)}") has no body string; pass the SKILL.md body (e.g. from parseSkillMd(text).skill.body)`,
         { details: { field: 'body', index } },
       );
     }
@@ -118,7 +139,9 @@ function checkSkills(skills: readonly ToolboxSkill[]): void {
  *
  * Tool names are `toToolSlug(skill.name)` (`[a-z0-9_]`, ≤ 64 characters); when two skills give the
  * same name, the later ones get `_2`, `_3`, … in input order and a `tool_name_collision` warning.
- * Descriptions are the skills' descriptions; parameters are `{task: string, context?: string}`.
+ * Descriptions are the skills' descriptions, cut to 1,024 characters (ending with `…`, with a
+ * `tool_description_truncated` warning) since OpenAI refuses a request carrying a longer one;
+ * parameters are `{task: string, context?: string}`.
  *
  * @param skills - skills `{name, description?, body, path?}`, e.g. discovered skills or
  *   {@link toolboxSkillsFromRegistry} output
@@ -139,16 +162,23 @@ export function createSkillToolbox(
   options: SkillToolboxOptions = {},
 ): SkillToolbox {
   checkSkills(skills);
-  const { names, warnings } = assignToolNames(skills.map((skill) => skill.name));
-  const entries = skills.map((skill, index) => ({
-    skill,
-    tool: {
-      name: names[index] as string,
-      description: skill.description ?? '',
-      skillName: skill.name,
-      parameters: cloneParameters(),
-    } satisfies SkillTool,
-  }));
+  const assigned = assignToolNames(skills.map((skill) => skill.name));
+  const warnings: ToolboxWarning[] = [...assigned.warnings];
+  const entries = skills.map((skill, index) => {
+    const name = assigned.names[index] as string;
+    const full = skill.description ?? '';
+    const description = cutText(full, TOOL_DESCRIPTION_MAX_LENGTH);
+    if (description !== full) {
+      warnings.push({
+        kind: 'tool_description_truncated',
+        message: `description of skill "${shownName(skill.name)}" cut from ${full.length} to ${description.length} characters for tool "${name}" (function-calling APIs refuse longer ones)`,
+        skill: skill.name,
+        tool: name,
+      });
+    }
+    const tool: SkillTool = { name, description, skillName: skill.name, parameters: cloneParameters() };
+    return { skill, tool };
+  });
   const byName = new Map(entries.map((entry) => [entry.tool.name, entry]));
   const model = options.model;
 
@@ -160,9 +190,12 @@ export function createSkillToolbox(
     const entry = byName.get(name);
     if (entry === undefined) {
       const available = entries.map((e) => e.tool.name);
+      // The message goes back to the model: it names the first tools only, details all of them.
+      const listed = available.slice(0, UNKNOWN_TOOL_LISTED);
+      const more = available.length - listed.length;
       throw new SkillportError(
         'NOT_FOUND',
-        `No tool named "${String(name).slice(0, 80)}" in this toolbox; available: ${available.join(', ') || '(none)'}`,
+        `No tool named "${shownName(String(name))}" in this toolbox; available: ${listed.join(', ') || '(none)'}${more > 0 ? ` and ${more} more` : ''}`,
         { details: { type: 'tool', tool: name, available } },
       );
     }

@@ -10,13 +10,17 @@ import { backoffMs, isRetryableStatus, retryAfterMs, sleep } from './internal/re
 
 /** Options of {@link createOpenAICompatibleModel}. */
 export interface OpenAICompatibleModelOptions {
-  /** API base including the version path, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`. */
+  /**
+   * API base including the version path, e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`;
+   * a query string is kept (`…/openai/deployments/<name>?api-version=2024-10-21` calls
+   * `…/openai/deployments/<name>/chat/completions?api-version=2024-10-21`).
+   */
   baseURL: string;
   /** Sent as `Authorization: Bearer <apiKey>`; omitted when absent (local servers). */
   apiKey?: string;
   /** Model id sent as `model`, e.g. `gpt-4o-mini`, `llama3.2`. */
   model: string;
-  /** Per-attempt timeout in milliseconds. Default 60 000. */
+  /** Per-attempt timeout in milliseconds, a positive number; `Infinity` for none. Default 60 000. */
   timeoutMs?: number;
   /** Retries after the first attempt on 408/409/429/5xx, network errors and timeouts. Default 2. */
   maxRetries?: number;
@@ -32,16 +36,27 @@ export interface OpenAICompatibleModelOptions {
   maxTokens?: number;
 }
 
+/** Longest delay `setTimeout` honours; a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function timeoutController(
   ms: number,
   outer: AbortSignal | undefined,
 ): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(`timed out after ${ms} ms`));
-  }, ms);
+  // Infinity sets no timer; longer than a timer can wait (2^31 - 1 ms, about 24.8 days) waits that
+  // long: given as is, setTimeout fires both after 1 ms.
+  const timer =
+    ms === Number.POSITIVE_INFINITY
+      ? undefined
+      : setTimeout(
+          () => {
+            timedOut = true;
+            controller.abort(new Error(`timed out after ${ms} ms`));
+          },
+          Math.min(ms, MAX_TIMER_MS),
+        );
   const onAbort = (): void => controller.abort(outer?.reason);
   if (outer?.aborted) controller.abort(outer.reason);
   else outer?.addEventListener('abort', onAbort, { once: true });
@@ -49,7 +64,7 @@ function timeoutController(
     signal: controller.signal,
     timedOut: () => timedOut,
     dispose: () => {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
     },
   };
@@ -69,10 +84,11 @@ function timeoutController(
  *   `maxRetries` (default 2), `retryBaseDelayMs` (default 500 ms), `fetch` (default global),
  *   `headers`, `temperature`, `maxTokens`
  * @returns a {@link ChatModel}
- * @throws SkillportError `INVALID_ARGUMENT` at creation when `baseURL` is not an http(s) URL or
- *   `model` is empty. `complete()` rejects with {@link ChatModelError} (codes: `RESOURCE_EXHAUSTED`,
- *   `UNAVAILABLE`, `DEADLINE_EXCEEDED`, `UNAUTHENTICATED`, `PERMISSION_DENIED`, `NOT_FOUND`,
- *   `INVALID_ARGUMENT`, `PROCESSING_ERROR`) or with the caller's abort reason.
+ * @throws SkillportError `INVALID_ARGUMENT` at creation when `baseURL` is not an http(s) URL,
+ *   `model` is empty or `timeoutMs` is not positive. `complete()` rejects with
+ *   {@link ChatModelError} (codes: `RESOURCE_EXHAUSTED`, `UNAVAILABLE`, `DEADLINE_EXCEEDED`,
+ *   `UNAUTHENTICATED`, `PERMISSION_DENIED`, `NOT_FOUND`, `INVALID_ARGUMENT`, `PROCESSING_ERROR`)
+ *   or with the caller's abort reason.
  * @example
  * ```ts
  * const model = createOpenAICompatibleModel({ baseURL: 'http://localhost:11434/v1', model: 'llama3.2' });
@@ -97,8 +113,19 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
       'model must name the model to call, e.g. "gpt-4o-mini" or "llama3.2"',
     );
   }
-  const url = `${base.href.replace(/\/+$/, '')}/chat/completions`;
+  // The path is extended, the query kept: an Azure-style base such as
+  // `https://x.openai.azure.com/openai/deployments/d?api-version=2024-10-21` carries its API version
+  // there, and appending to the whole href put the path into the query.
+  base.pathname = `${base.pathname.replace(/\/+$/, '')}/chat/completions`;
+  base.hash = '';
+  const url = base.href;
   const timeoutMs = options.timeoutMs ?? 60_000;
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+    throw new ChatModelError(
+      'INVALID_ARGUMENT',
+      `timeoutMs must be a positive number of milliseconds (Infinity for no timeout), got ${String(timeoutMs)}`,
+    );
+  }
   const maxRetries = Math.max(0, options.maxRetries ?? 2);
   const baseDelay = options.retryBaseDelayMs ?? 500;
   const doFetch = options.fetch ?? globalThis.fetch;

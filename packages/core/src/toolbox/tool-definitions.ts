@@ -3,8 +3,14 @@
  * definitions and OpenAI function-calling tools.
  */
 
-/** JSON Schema of a skill tool's arguments: `{task: string, context?: string}`, nothing else. */
-export interface SkillToolParameters {
+/**
+ * JSON Schema of a skill tool's arguments: `{task: string, context?: string}`, nothing else.
+ *
+ * The wire shapes here are type aliases, not interfaces, so they fit the SDKs' own tool types
+ * (`openai`'s `ChatCompletionTool`, `@anthropic-ai/sdk`'s `Tool.input_schema`, the MCP SDK's `Tool`),
+ * which type a schema as an object with an index signature.
+ */
+export type SkillToolParameters = {
   type: 'object';
   properties: {
     task: { type: 'string'; description: string; minLength: 1 };
@@ -12,7 +18,7 @@ export interface SkillToolParameters {
   };
   required: ['task'];
   additionalProperties: false;
-}
+};
 
 /**
  * The arguments schema every skill tool shares (frozen; toolbox exports hand out copies).
@@ -41,14 +47,14 @@ export const SKILL_TOOL_PARAMETERS: Readonly<SkillToolParameters> = Object.freez
 });
 
 /** An MCP tool definition (`tools/list` item). */
-export interface McpToolDefinition {
+export type McpToolDefinition = {
   name: string;
   description: string;
   inputSchema: SkillToolParameters;
-}
+};
 
 /** An OpenAI chat-completions function tool. */
-export interface OpenAIFunctionTool {
+export type OpenAIFunctionTool = {
   type: 'function';
   function: { name: string; description: string; parameters: SkillToolParameters };
-}
+};

@@ -249,6 +249,22 @@ describe('createSkillToolbox: callTool over a real chat-completions server', () 
     expect(server.requests).toHaveLength(0);
   });
 
+  it('keeps the unknown-tool message short with 2,000 tools, naming 20 and giving all in details', async () => {
+    const skills = Array.from({ length: 2_000 }, (_, i) => ({
+      name: `skill-${i}`,
+      description: 'd',
+      body: 'b',
+    }));
+    const error = await rejection(
+      createSkillToolbox(skills, { model: model() }).callTool('nope', { task: 'x' }),
+    );
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toBe(
+      `No tool named "nope" in this toolbox; available: ${Array.from({ length: 20 }, (_, i) => `skill_${i}`).join(', ')} and 1980 more`,
+    );
+    expect((error.details as { available: string[] }).available).toHaveLength(2_000);
+  });
+
   it.each([
     { args: undefined, field: null, message: 'expected an object' },
     { args: '{task:', field: null, message: 'not JSON' },
@@ -286,5 +302,57 @@ describe('createSkillToolbox: callTool over a real chat-completions server', () 
     );
     setTimeout(() => controller.abort(new Error('stop')), 50);
     await expect(call).rejects.toThrow('stop');
+  });
+});
+
+describe('createSkillToolbox: messages stay short', () => {
+  it('quotes at most 80 characters of a huge skill name in warnings and errors', async () => {
+    const huge = `${'a'.repeat(100_000)}-b`;
+    const toolbox = createSkillToolbox([
+      { name: huge, description: 'x'.repeat(2_000), body: 'b' },
+      { name: huge, description: 'd', body: 'b' },
+    ]);
+    expect(toolbox.warnings.map((w) => w.kind)).toEqual([
+      'tool_name_truncated',
+      'tool_name_truncated',
+      'tool_name_collision',
+      'tool_description_truncated',
+    ]);
+    for (const warning of toolbox.warnings) {
+      expect(warning.message.length).toBeLessThan(400);
+      expect(warning.message).toContain(`"${'a'.repeat(80)}…"`);
+      expect(warning.skill).toBe(huge);
+    }
+    expect(() => createSkillToolbox([{ name: huge, body: undefined as unknown as string }])).toThrow(
+      `skills[0] ("${'a'.repeat(80)}…") has no body`,
+    );
+    const error = await rejection(toolbox.callTool(huge, { task: 'x' }));
+    expect(error.message.length).toBeLessThan(400);
+  });
+});
+
+describe('createSkillToolbox: descriptions the function-calling APIs accept', () => {
+  // OpenAI answers 400 string_above_max_length for a tool description over 1,024 characters, and the
+  // whole request (every tool) is lost; real skills carry descriptions of 1,068 to 1,929 characters.
+  it('cuts a description over 1,024 characters, with a warning, and keeps shorter ones whole', () => {
+    const long = `${'Reference for the API. '.repeat(80)}END`;
+    const exact = 'x'.repeat(1024);
+    const toolbox = createSkillToolbox([
+      { name: 'long', description: long, body: 'b' },
+      { name: 'exact', description: exact, body: 'b' },
+      { name: 'emoji', description: `${'y'.repeat(1022)}😀😀`, body: 'b' },
+    ]);
+    const [cut, whole, emoji] = toolbox.toOpenAITools().map((tool) => tool.function.description);
+    expect(cut).toHaveLength(1024);
+    expect(cut?.endsWith('…')).toBe(true);
+    expect(long.startsWith(cut!.slice(0, -1))).toBe(true);
+    expect(whole).toBe(exact);
+    expect(emoji).toBe(`${'y'.repeat(1022)}…`);
+    expect(toolbox.toMcpTools()[0]?.description).toBe(cut);
+    expect(toolbox.tools[0]?.description).toBe(cut);
+    expect(toolbox.warnings).toEqual([
+      expect.objectContaining({ kind: 'tool_description_truncated', skill: 'long', tool: 'long' }),
+      expect.objectContaining({ kind: 'tool_description_truncated', skill: 'emoji', tool: 'emoji' }),
+    ]);
   });
 });

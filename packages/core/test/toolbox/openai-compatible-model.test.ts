@@ -47,6 +47,22 @@ describe('createOpenAICompatibleModel', () => {
     expect(request?.body).toEqual({ model: 'gpt-test', messages });
   });
 
+  it('keeps the query of an Azure-style baseURL after the /chat/completions path', async () => {
+    server.reply({ body: completion('ok') }, { body: completion('ok') });
+    const origin = server.baseURL.replace(/\/v1$/, '');
+    await createOpenAICompatibleModel({
+      baseURL: `${origin}/openai/deployments/gpt-4o?api-version=2024-10-21`,
+      model: 'gpt-4o',
+    }).complete(messages);
+    await createOpenAICompatibleModel({ baseURL: `${server.baseURL}/#section`, model: 'm' }).complete(
+      messages,
+    );
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/openai/deployments/gpt-4o/chat/completions?api-version=2024-10-21',
+      '/v1/chat/completions',
+    ]);
+  });
+
   it('sends no Authorization header without a key, and temperature / max_tokens / extra headers when set', async () => {
     server.reply({ body: completion('ok') });
     const model = createOpenAICompatibleModel({
@@ -163,6 +179,21 @@ describe('createOpenAICompatibleModel', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it.each([{ timeoutMs: Number.POSITIVE_INFINITY }, { timeoutMs: 2 ** 32 }])(
+    'waits for a slow answer when timeoutMs is $timeoutMs (setTimeout alone fires after 1 ms)',
+    async ({ timeoutMs }) => {
+      server.reply({ delayMs: 200, body: completion('slow but fine') });
+      const model = createOpenAICompatibleModel({
+        baseURL: server.baseURL,
+        model: 'm',
+        timeoutMs,
+        maxRetries: 0,
+      });
+      await expect(model.complete(messages)).resolves.toEqual({ content: 'slow but fine' });
+      expect(server.requests).toHaveLength(1);
+    },
+  );
+
   it.each([
     { name: 'not JSON', body: '<html>gateway</html>', why: 'not JSON' },
     { name: 'no choices', body: { object: 'chat.completion', choices: [] }, why: 'no choices' },
@@ -200,6 +231,14 @@ describe('createOpenAICompatibleModel', () => {
   it.each([
     { options: { baseURL: 'localhost:11434', model: 'm' }, message: 'baseURL must be an http(s) URL' },
     { options: { baseURL: 'http://localhost:11434/v1', model: ' ' }, message: 'model must name the model' },
+    {
+      options: { baseURL: 'http://localhost:11434/v1', model: 'm', timeoutMs: 0 },
+      message: 'timeoutMs must be',
+    },
+    {
+      options: { baseURL: 'http://localhost:11434/v1', model: 'm', timeoutMs: Number.NaN },
+      message: 'timeoutMs must be',
+    },
   ])('refuses bad options at creation: $message', ({ options, message }) => {
     expect(() => createOpenAICompatibleModel(options)).toThrow(message);
   });

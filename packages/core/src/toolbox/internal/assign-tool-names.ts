@@ -18,6 +18,14 @@ export interface ToolNameWarning {
   tool: string;
 }
 
+/** Longest skill name quoted whole in a message; a longer one is cut with `…`. */
+const SHOWN_NAME_MAX_LENGTH = 80;
+
+/** A skill name as messages quote it: at most 80 characters, so a huge name keeps them short. */
+export function shownName(name: string): string {
+  return name.length > SHOWN_NAME_MAX_LENGTH ? `${name.slice(0, SHOWN_NAME_MAX_LENGTH)}…` : name;
+}
+
 function withSuffix(slug: string, n: number): string {
   const suffix = `_${n}`;
   return `${slug.slice(0, TOOL_NAME_MAX_LENGTH - suffix.length)}${suffix}`;
@@ -35,7 +43,7 @@ export function assignToolNames(skillNames: readonly string[]): {
       slug = 'skill';
       warnings.push({
         kind: 'tool_name_fallback',
-        message: `skill "${skill}" has no ASCII letter or digit to build a tool name from; named "${slug}"`,
+        message: `skill "${shownName(skill)}" has no ASCII letter or digit to build a tool name from; named "${slug}"`,
         skill,
         tool: slug,
       });
@@ -44,7 +52,7 @@ export function assignToolNames(skillNames: readonly string[]): {
       slug = slug.slice(0, TOOL_NAME_MAX_LENGTH).replace(/_+$/, '');
       warnings.push({
         kind: 'tool_name_truncated',
-        message: `tool name of skill "${skill}" cut to ${TOOL_NAME_MAX_LENGTH} characters: "${slug}"`,
+        message: `tool name of skill "${shownName(skill)}" cut to ${TOOL_NAME_MAX_LENGTH} characters: "${slug}"`,
         skill,
         tool: slug,
       });
@@ -70,7 +78,7 @@ export function assignToolNames(skillNames: readonly string[]): {
     const ownerIndex = firstOwner.get(base) ?? 0;
     warnings.push({
       kind: 'tool_name_collision',
-      message: `skill "${skill}" would be tool "${base}", already used by skill "${skillNames[ownerIndex]}"; named "${name}"`,
+      message: `skill "${shownName(skill)}" would be tool "${base}", already used by skill "${shownName(skillNames[ownerIndex] ?? '')}"; named "${name}"`,
       skill,
       tool: name,
     });
