@@ -17,6 +17,7 @@ import { toBase64 } from './base64.js';
 import { errorCode, mcpError, protocolError, RESOURCE_NOT_FOUND } from './errors.js';
 import { mediaTypeFromName, skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
+import { fromResourcePath, toResourceUri } from './resource-uri.js';
 import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
 
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
@@ -85,7 +86,7 @@ async function skillResources(registry: SkillRegistry, item: SkillListItem): Pro
     const mimeType = mediaTypeFromName(f.path);
     const definition = f.kind === 'definition';
     return {
-      uri: f.uri,
+      uri: toResourceUri(f.uri),
       name: `${item.name}/${f.path}`,
       title: definition ? `${item.name} — SKILL.md` : `${item.name} — ${f.path}`,
       description: definition ? item.description : `Auxiliary file of the skill ${item.name}`,
@@ -121,7 +122,8 @@ export function registerSkillResources(server: Server, registry: SkillRegistry):
         throw mcpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri}: skill files have viking:// URIs`);
       }
       const ref = parseSkillRef(uri);
-      const path = checkSkillFilePath(ref.path ?? 'SKILL.md');
+      // The path as listed is percent-encoded (a space or `#` in a file name): read the stored name.
+      const path = checkSkillFilePath(ref.path === undefined ? 'SKILL.md' : fromResourcePath(ref.path));
       const file = await registry.readFile(ref.name, path, ref.targetUri ? { targetUri: ref.targetUri } : {});
       const media = skillFileMediaType(path, file.content);
       const content = media.text
