@@ -15,6 +15,7 @@ import type { SkillListItem } from '@skillport/core';
 import type { SkillRegistry } from '../registry.js';
 import { toBase64 } from './base64.js';
 import { errorCode, mcpError, protocolError, RESOURCE_NOT_FOUND } from './errors.js';
+import { mapLimit } from './map-limit.js';
 import { mediaTypeFromName, skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
 import { fromResourcePath, toResourceUri } from './resource-uri.js';
@@ -54,20 +55,6 @@ const TEMPLATES = [
     description: 'A file of a skill in the skill root of user {user_id} (only your own user id is readable).',
   },
 ];
-
-/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
 
 /** The resources of one skill: SKILL.md first, then its auxiliary files by path. */
 async function skillResources(registry: SkillRegistry, item: SkillListItem): Promise<Resource[]> {
