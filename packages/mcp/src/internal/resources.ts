@@ -24,8 +24,20 @@ import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** Skills per `resources/list` page (each gives SKILL.md and its auxiliary files). */
-export const RESOURCE_PAGE_SKILLS = 25;
+/**
+ * Most skills per `resources/list` page (each gives SKILL.md and its auxiliary files). Clients that
+ * list every resource walk all pages and give up past a cap (the official TypeScript SDK's v2 client:
+ * 64 pages, so at 25 skills a page a registry of 1,600 skills could not be listed at all); 100 a page
+ * lists 6,400 skills within that cap.
+ */
+export const RESOURCE_PAGE_SKILLS = 100;
+/** Skills read from the registry at a time while a page is built. */
+const RESOURCE_CHUNK_SKILLS = 25;
+/**
+ * A page takes no further chunk of skills once it holds this many resources, so a page of skills
+ * with hundreds of files each stays as large as one chunk of them.
+ */
+export const RESOURCE_PAGE_TARGET = 1000;
 /** Registry reads in flight while a page is built. */
 const CONCURRENCY = 6;
 /** Most names a completion returns (MCP caps `values` at 100). */
@@ -94,9 +106,17 @@ export function registerSkillResources(server: Server, registry: SkillRegistry):
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     try {
-      const page = await readPage(registry, { limit: RESOURCE_PAGE_SKILLS, cursor: request.params?.cursor });
-      const resources = (await mapLimit(page.skills, CONCURRENCY, (s) => skillResources(registry, s))).flat();
-      return { resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      const resources: Resource[] = [];
+      let cursor = request.params?.cursor;
+      for (let taken = 0; taken < RESOURCE_PAGE_SKILLS; taken += RESOURCE_CHUNK_SKILLS) {
+        const chunk = await readPage(registry, { limit: RESOURCE_CHUNK_SKILLS, cursor });
+        for (const files of await mapLimit(chunk.skills, CONCURRENCY, (s) => skillResources(registry, s))) {
+          resources.push(...files);
+        }
+        cursor = chunk.nextCursor ?? undefined;
+        if (cursor === undefined || resources.length >= RESOURCE_PAGE_TARGET) break;
+      }
+      return { resources, ...(cursor !== undefined ? { nextCursor: cursor } : {}) };
     } catch (error) {
       throw protocolError(error, RESOURCE_NOT_FOUND);
     }
