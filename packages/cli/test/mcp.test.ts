@@ -398,6 +398,23 @@ describe('skillport mcp in front of a keyed server', () => {
     expect(toolText(got)).toContain('Private notes of alice');
     await fromEnv.client.close();
   });
+
+  it('says at start, on stderr, when the key is missing, refused or a root key', async () => {
+    // Before: each of the first three said "connected to Skillport … (user ? of account ?)" or
+    // "(user root of account *)", and the agent's first tool call was the first sign of trouble.
+    const cases: Array<[string[], Record<string, string>, RegExp]> = [
+      [[], {}, /needs an API key, and none is set: tools will report UNAUTHENTICATED/],
+      [['--api-key', 'sk_not_a_key_of_this_server'], {}, /does not accept the API key .*UNAUTHENTICATED/],
+      [[], { SKILLPORT_API_KEY: ROOT }, /root key, .*PERMISSION_DENIED/],
+      [['--api-key', key], {}, /connected to Skillport \S+ \(user alice of account acme\)\n/],
+    ];
+    for (const [args, env, said] of cases) {
+      const mcp = await connectStdio(server, [...args, '--poll-interval', '0'], env);
+      await vi.waitFor(() => expect(mcp.stderr()).toMatch(said), { timeout: 15_000 });
+      expect(mcp.stderr()).not.toContain('?');
+      await mcp.client.close();
+    }
+  });
 });
 
 const corpusPresent = existsSync(

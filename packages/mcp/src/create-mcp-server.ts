@@ -49,11 +49,11 @@ export const SKILLPORT_MCP_INSTRUCTIONS =
  *   embedded resource. `name` may be a skill URI. Registry errors come back as tool results with
  *   `isError: true` and a message naming the problem (e.g. `NOT_FOUND: Skill "x" not found …`).
  * - Resources: every file of every skill at its `viking://…/skills/<name>/<path>` URI with its media
- *   type (paged, 25 skills a page); templates `viking://~/skills/{name}/{+path}`,
+ *   type (paged, up to 100 skills a page); templates `viking://~/skills/{name}/{+path}`,
  *   `viking://agent/skills/{name}/{+path}`, `viking://user/{user_id}/skills/{name}/{+path}`;
  *   completion of `{name}`. Unknown resource → JSON-RPC error -32002.
- * - Prompts: one per skill (argument `task`, optional); getting it returns the skill's SKILL.md as a
- *   user message.
+ * - Prompts: one per skill name (argument `task`, optional); getting it returns the skill's SKILL.md
+ *   as a user message. A name in both roots is one prompt, the user root's.
  * - `notifications/resources/list_changed` and `notifications/prompts/list_changed` after the
  *   registry's `watch` reports a change (when it has one).
  * - Requests of one connection are answered one at a time (unless `oneRequestAtATime` is false), in

@@ -6,8 +6,10 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { HealthResult } from '@skillport/core';
 import type { Command } from 'commander';
-import { createContext } from '../internal/context.js';
+import { resolveSettings } from '../internal/config.js';
+import { createContext, type GlobalOptions } from '../internal/context.js';
 import { CliError, type CliIo } from '../internal/io.js';
 
 /** Default of `--poll-interval`, seconds. */
@@ -70,6 +72,27 @@ export function trackInFlight(transport: TrackedTransport): { settled(): Promise
   };
 }
 
+/**
+ * The start-up note on the server `skillport mcp` fronts, from its `/health` answer: who the key acts
+ * as, or why the tools will fail. A server with API keys names the caller only for a valid key, so a
+ * missing or refused key is said here, at start, rather than at the agent's first tool call.
+ *
+ * @param health - `GET /health` as the key sees it
+ * @param keySet - whether a key was configured (`--api-key`, `SKILLPORT_API_KEY`, config file)
+ */
+export function describeConnection(health: HealthResult, keySet: boolean): string {
+  const server = `connected to Skillport ${health.version}`;
+  if (health.auth_mode === 'dev') return `${server} (dev mode)`;
+  if (health.role === 'root') {
+    return `${server}, but the API key is a root key, which manages accounts and keys only: tools will report PERMISSION_DENIED. Use an admin or user key (--api-key / SKILLPORT_API_KEY).`;
+  }
+  if (health.user_id !== undefined)
+    return `${server} (user ${health.user_id} of account ${health.account_id ?? '?'})`;
+  return keySet
+    ? `${server}, but the server does not accept the API key (revoked or mistyped): tools will report UNAUTHENTICATED. Check --api-key / SKILLPORT_API_KEY.`
+    : `${server}, which needs an API key, and none is set: tools will report UNAUTHENTICATED. Set --api-key / SKILLPORT_API_KEY.`;
+}
+
 function parsePollInterval(raw: string): number {
   const value = Number(raw);
   if (raw.trim() === '' || !Number.isFinite(value) || value < 0) {
@@ -109,6 +132,10 @@ export function registerMcp(program: Command, io: CliIo, version: string): void 
         ]);
       const ctx = createContext(io, command);
       const client = await ctx.client();
+      const globals = command.optsWithGlobals<GlobalOptions>();
+      const keySet = Boolean(
+        (await resolveSettings(io.env, { url: globals.url, apiKey: globals.apiKey })).apiKey.value,
+      );
       // Once the agent has ended the session, requests still in flight fail because the client is
       // closed: that is no news, so nothing more is noted.
       let ended = false;
@@ -151,10 +178,7 @@ export function registerMcp(program: Command, io: CliIo, version: string): void 
       inFlight = trackInFlight(transport);
       note(`serving ${client.url} over stdio`);
       client.initialize().then(
-        (health) =>
-          note(
-            `connected to Skillport ${health.version} (${health.auth_mode === 'dev' ? 'dev mode' : `user ${health.user_id ?? '?'} of account ${health.account_id ?? '?'}`})`,
-          ),
+        (health) => note(describeConnection(health, keySet)),
         (error: unknown) =>
           note(
             `cannot reach ${client.url} (${error instanceof Error ? error.message : String(error)}); ` +

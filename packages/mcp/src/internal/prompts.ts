@@ -4,8 +4,10 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AGENT_SKILL_ROOT, HOME_SKILL_ROOT, type SkillListItem } from '@skillport/core';
 import type { SkillRegistry } from '../registry.js';
-import { INVALID_PARAMS, mcpError, protocolError } from './errors.js';
+import { errorCode, INVALID_PARAMS, mcpError, protocolError } from './errors.js';
+import { mapLimit } from './map-limit.js';
 import { readPage } from './pages.js';
 import { MAX_SKILL_REF_CHARS, parseSkillRef } from './skill-ref.js';
 
@@ -18,6 +20,42 @@ const TASK_ARGUMENT = {
   required: false,
 };
 
+/** Registry reads in flight while a page is checked for shadowed names. */
+const CONCURRENCY = 6;
+
+/**
+ * The names of the shared (agent root) skills of `skills` that a skill of the caller's own root
+ * shadows. A name in both roots is one prompt, the user root's, as getting it reads that one; the
+ * listing gives the user root first, so the two are usually on different pages, and a shared skill
+ * is looked up in the user root unless its twin is on the same page.
+ */
+async function shadowedSharedSkills(
+  registry: SkillRegistry,
+  skills: readonly SkillListItem[],
+): Promise<Set<string>> {
+  const own = new Set(skills.filter((s) => s.root_uri !== AGENT_SKILL_ROOT).map((s) => s.name));
+  const shadowed = new Set<string>();
+  const unknown: string[] = [];
+  for (const s of skills) {
+    if (s.root_uri !== AGENT_SKILL_ROOT) continue;
+    if (own.has(s.name)) shadowed.add(s.name);
+    else unknown.push(s.name);
+  }
+  const found = await mapLimit(unknown, CONCURRENCY, async (name) => {
+    try {
+      await registry.get(name, { level: 0, targetUri: HOME_SKILL_ROOT });
+      return true;
+    } catch (error) {
+      if (errorCode(error) === 'NOT_FOUND') return false;
+      throw error;
+    }
+  });
+  unknown.forEach((name, i) => {
+    if (found[i]) shadowed.add(name);
+  });
+  return shadowed;
+}
+
 /**
  * Installs the prompt handlers on the low-level server (capabilities declared by the caller).
  *
@@ -28,10 +66,9 @@ export function registerSkillPrompts(server: Server, registry: SkillRegistry): v
   server.setRequestHandler(ListPromptsRequestSchema, async (request) => {
     try {
       const page = await readPage(registry, { limit: PROMPT_PAGE_SIZE, cursor: request.params?.cursor });
-      // A name in both roots is one prompt (getting it reads the user root's, as get does).
-      const names = page.skills.map((s) => s.name);
+      const shadowed = await shadowedSharedSkills(registry, page.skills);
       const prompts = page.skills
-        .filter((s, i) => names.indexOf(s.name) === i)
+        .filter((s) => !(s.root_uri === AGENT_SKILL_ROOT && shadowed.has(s.name)))
         .map((s) => ({
           name: s.name,
           title: s.name,

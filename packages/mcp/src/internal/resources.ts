@@ -15,15 +15,29 @@ import type { SkillListItem } from '@skillport/core';
 import type { SkillRegistry } from '../registry.js';
 import { toBase64 } from './base64.js';
 import { errorCode, mcpError, protocolError, RESOURCE_NOT_FOUND } from './errors.js';
+import { mapLimit } from './map-limit.js';
 import { mediaTypeFromName, skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
+import { fromResourcePath, toResourceUri } from './resource-uri.js';
 import { checkSkillFilePath, parseSkillRef } from './skill-ref.js';
 
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** Skills per `resources/list` page (each gives SKILL.md and its auxiliary files). */
-export const RESOURCE_PAGE_SKILLS = 25;
+/**
+ * Most skills per `resources/list` page (each gives SKILL.md and its auxiliary files). Clients that
+ * list every resource walk all pages and give up past a cap (the official TypeScript SDK's v2 client:
+ * 64 pages, so at 25 skills a page a registry of 1,600 skills could not be listed at all); 100 a page
+ * lists 6,400 skills within that cap.
+ */
+export const RESOURCE_PAGE_SKILLS = 100;
+/** Skills read from the registry at a time while a page is built. */
+const RESOURCE_CHUNK_SKILLS = 25;
+/**
+ * A page takes no further chunk of skills once it holds this many resources, so a page of skills
+ * with hundreds of files each stays as large as one chunk of them.
+ */
+export const RESOURCE_PAGE_TARGET = 1000;
 /** Registry reads in flight while a page is built. */
 const CONCURRENCY = 6;
 /** Most names a completion returns (MCP caps `values` at 100). */
@@ -54,20 +68,6 @@ const TEMPLATES = [
   },
 ];
 
-/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
-
 /** The resources of one skill: SKILL.md first, then its auxiliary files by path. */
 async function skillResources(registry: SkillRegistry, item: SkillListItem): Promise<Resource[]> {
   let files: Array<{ path: string; size: number; kind: string; uri: string }>;
@@ -85,7 +85,7 @@ async function skillResources(registry: SkillRegistry, item: SkillListItem): Pro
     const mimeType = mediaTypeFromName(f.path);
     const definition = f.kind === 'definition';
     return {
-      uri: f.uri,
+      uri: toResourceUri(f.uri),
       name: `${item.name}/${f.path}`,
       title: definition ? `${item.name} — SKILL.md` : `${item.name} — ${f.path}`,
       description: definition ? item.description : `Auxiliary file of the skill ${item.name}`,
@@ -106,9 +106,17 @@ export function registerSkillResources(server: Server, registry: SkillRegistry):
 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     try {
-      const page = await readPage(registry, { limit: RESOURCE_PAGE_SKILLS, cursor: request.params?.cursor });
-      const resources = (await mapLimit(page.skills, CONCURRENCY, (s) => skillResources(registry, s))).flat();
-      return { resources, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+      const resources: Resource[] = [];
+      let cursor = request.params?.cursor;
+      for (let taken = 0; taken < RESOURCE_PAGE_SKILLS; taken += RESOURCE_CHUNK_SKILLS) {
+        const chunk = await readPage(registry, { limit: RESOURCE_CHUNK_SKILLS, cursor });
+        for (const files of await mapLimit(chunk.skills, CONCURRENCY, (s) => skillResources(registry, s))) {
+          resources.push(...files);
+        }
+        cursor = chunk.nextCursor ?? undefined;
+        if (cursor === undefined || resources.length >= RESOURCE_PAGE_TARGET) break;
+      }
+      return { resources, ...(cursor !== undefined ? { nextCursor: cursor } : {}) };
     } catch (error) {
       throw protocolError(error, RESOURCE_NOT_FOUND);
     }
@@ -121,7 +129,8 @@ export function registerSkillResources(server: Server, registry: SkillRegistry):
         throw mcpError(RESOURCE_NOT_FOUND, `Unknown resource ${uri}: skill files have viking:// URIs`);
       }
       const ref = parseSkillRef(uri);
-      const path = checkSkillFilePath(ref.path ?? 'SKILL.md');
+      // The path as listed is percent-encoded (a space or `#` in a file name): read the stored name.
+      const path = checkSkillFilePath(ref.path === undefined ? 'SKILL.md' : fromResourcePath(ref.path));
       const file = await registry.readFile(ref.name, path, ref.targetUri ? { targetUri: ref.targetUri } : {});
       const media = skillFileMediaType(path, file.content);
       const content = media.text

@@ -16,6 +16,7 @@ import { toBase64 } from './base64.js';
 import { McpInputError, mcpError, toolError } from './errors.js';
 import { skillFileMediaType } from './media-type.js';
 import { readPage } from './pages.js';
+import { toResourceUri } from './resource-uri.js';
 import { checkSkillFilePath, MAX_SKILL_REF_CHARS, parseSkillRef } from './skill-ref.js';
 
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
@@ -297,10 +298,12 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
         if (media.type.startsWith('image/')) {
           return { content: [{ type: 'image', data, mimeType: media.type }] };
         }
-        // The embedded resource names the file by URI; a plain name needs the root that holds it.
-        const uri =
+        // The embedded resource names the file by URI, percent-encoded as resources/list gives it; a
+        // plain name needs the root that holds it.
+        const uri = toResourceUri(
           file.uri ??
-          `${ref.targetUri ? `${ref.targetUri}/${ref.name}` : (await registry.get(ref.name, { level: 0 })).uri}/${filePath}`;
+            `${ref.targetUri ? `${ref.targetUri}/${ref.name}` : (await registry.get(ref.name, { level: 0 })).uri}/${filePath}`,
+        );
         return { content: [{ type: 'resource', resource: { uri, mimeType: media.type, blob: data } }] };
       } catch (error) {
         // A missing file of a skill that exists (`details.type` "file"): its file list is the next step.
