@@ -215,7 +215,16 @@ export async function createApp(options: CreateAppOptions): Promise<SkillportApp
           'X-OpenViking-Agent',
         ],
         allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-        exposeHeaders: ['X-Request-Id', 'ETag', 'Mcp-Session-Id', 'X-Skill-Revision', 'Idempotent-Replayed'],
+        // Retry-After: a browser on another origin sees it only when exposed, and its client (ky)
+        // waits as long as a 429 or 503 asks instead of retrying at once into the same refusal.
+        exposeHeaders: [
+          'X-Request-Id',
+          'ETag',
+          'Mcp-Session-Id',
+          'X-Skill-Revision',
+          'Idempotent-Replayed',
+          'Retry-After',
+        ],
         maxAge: 600,
       }),
     );

@@ -141,4 +141,48 @@ describe('AsyncHTTPClient in Chromium', () => {
     expect(result.down.network).toBe(true);
     expect(result.down.message).toMatch(/cannot reach the Skillport server at http:\/\/127\.0\.0\.1:9/);
   });
+
+  // A 429's Retry-After must be readable from another origin (exposed by CORS): the client waits as
+  // long as the server asks before its retry. Hidden, it retried after 0.3 s into another 429.
+  it("reads a 429's Retry-After across origins and waits that long before retrying", async () => {
+    const limited = await startServerProcess([pages.origin], undefined, {
+      limits: { rateLimitPerMinute: 60 },
+    });
+    try {
+      const result = await page.evaluate(async (url) => {
+        const sdk = (window as unknown as { sdk: typeof import('../src/index.js') }).sdk;
+        // Spend the burst (60) until the server answers 429.
+        let refused: Response | null = null;
+        for (let i = 0; i < 100 && !refused; i++) {
+          const res = await fetch(`${url}/api/v1/skills?node_limit=0`);
+          if (res.status === 429) refused = res;
+        }
+        const header = refused?.headers.get('retry-after') ?? null;
+        // Still limited: the first attempt gets 429, the retry comes after Retry-After (1 s).
+        const attempts: number[] = [];
+        const start = performance.now();
+        const client = new sdk.AsyncHTTPClient({
+          url,
+          retry: 1,
+          fetch: (input, init) => {
+            attempts.push(Math.round(performance.now() - start));
+            return fetch(input, init);
+          },
+        });
+        const listed = await client
+          .listSkills({ node_limit: 0 })
+          .then((r) => ({ ok: true, total: r.total }))
+          .catch((e: unknown) => ({ ok: false, error: String(e) }));
+        client.close();
+        return { status: refused?.status ?? null, header, listed, attempts };
+      }, limited.url);
+      expect(result.status).toBe(429);
+      expect(result.header).toMatch(/^\d+$/);
+      expect(result.listed).toEqual({ ok: true, total: 0 });
+      expect(result.attempts).toHaveLength(2);
+      expect((result.attempts[1] ?? 0) - (result.attempts[0] ?? 0)).toBeGreaterThanOrEqual(900);
+    } finally {
+      await limited.stop();
+    }
+  });
 });

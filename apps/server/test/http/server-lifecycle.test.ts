@@ -323,7 +323,7 @@ describe('options from the environment', () => {
 });
 
 describe('CORS, waiting without a job runner, expiry', () => {
-  test('CORS answers preflight for allowed origins and exposes X-Request-Id and ETag', async () => {
+  test('CORS answers preflight for allowed origins and exposes X-Request-Id, ETag and Retry-After', async () => {
     const t = await startTestServer({ corsOrigins: ['https://app.example'] });
     try {
       const preflight = await fetch(`${t.url}/api/v1/skills`, {
@@ -334,6 +334,8 @@ describe('CORS, waiting without a job runner, expiry', () => {
       const get = await t.request('GET', '/api/v1/skills', { headers: { origin: 'https://app.example' } });
       expect(get.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/i);
       expect(get.headers.get('access-control-expose-headers')).toMatch(/ETag/i);
+      // A 429 or 503 says when to try again; a page on another origin must be able to read it.
+      expect(get.headers.get('access-control-expose-headers')).toMatch(/Retry-After/i);
       const other = await t.request('GET', '/api/v1/skills', { headers: { origin: 'https://evil.example' } });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     } finally {
