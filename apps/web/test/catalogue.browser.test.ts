@@ -350,6 +350,25 @@ describe('the catalogue page served at /', () => {
     await dark.context.close();
   });
 
+  // A bookmark from when there were more skills, or a page number typed into the address: the
+  // page said "No skills here yet" and offered to add one, on a registry full of skills.
+  it('a page past the end says so and links to the last page', async () => {
+    const { page, context, errors } = await openPage(`${server.url}/#/?page=7`);
+    const empty = page.locator('.empty-state');
+    await empty.waitFor();
+    expect(await empty.locator('h2').textContent()).toBe('No page 7');
+    expect(await empty.textContent()).not.toContain('No skills here yet');
+    await empty.getByRole('link', { name: 'Go to page 1' }).click();
+    await expect.poll(() => page.getByTestId('skill-list').locator('li').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('result-line').textContent()).toMatch(/^1–\d+ of \d+ skills$/);
+    // A search too: its results fill fewer pages.
+    await page.goto(`${server.url}/#/?q=meeting&page=3`);
+    await expect.poll(() => page.locator('.empty-state h2').textContent(), FIND_SHOWN).toBe('No page 3');
+    expect(await page.locator('.empty-state').textContent()).toContain('These results fill 1 page.');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the install command of a skill whose name starts with "-" puts it after "--"', async () => {
     const added = await api.addSkill(
       md('-dash-notes', 'A skill whose name starts with a hyphen', '# Dash\n'),

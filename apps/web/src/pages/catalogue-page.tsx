@@ -246,7 +246,9 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
       </p>
 
       <div class={`results ${loading ? 'is-loading' : ''}`} aria-busy={loading ? 'true' : 'false'}>
-        {page && page.items.length === 0 && !loading && <EmptyResults query={query} note={page.note} />}
+        {page && page.items.length === 0 && !loading && (
+          <EmptyResults query={query} note={page.note} total={page.total} />
+        )}
         <ul class="skill-list" data-testid="skill-list">
           {page?.items.map((item) => (
             <SkillRow key={item.uri} item={item} activeTag={query.tag} query={query} />
@@ -291,8 +293,34 @@ function isolated(text: string) {
   return <bdi data-testid="echoed-query">{text}</bdi>;
 }
 
-function EmptyResults({ query, note }: { query: CatalogueQuery; note: string | null }) {
+function EmptyResults({
+  query,
+  note,
+  total,
+}: {
+  query: CatalogueQuery;
+  note: string | null;
+  total: number | null;
+}) {
   if (note) return <p class="callout info">{note}</p>;
+  // A page past the end (a bookmark from when there were more skills, a number typed into the
+  // address): the rows are there, on earlier pages.
+  if (query.page > 1 && total !== 0) {
+    const last = total !== null ? Math.max(1, Math.ceil(total / PAGE_SIZE)) : 1;
+    return (
+      <div class="empty-state small">
+        <h2>No page {formatCount(query.page)}</h2>
+        <p class="muted">
+          {total !== null
+            ? `${query.q || query.tag ? 'These results fill' : 'The list fills'} ${formatCount(last)} ${last === 1 ? 'page' : 'pages'}.`
+            : 'The list ends before this page.'}
+        </p>
+        <a class="button" href={linkFor(query, { page: last })}>
+          Go to page {formatCount(last)}
+        </a>
+      </div>
+    );
+  }
   if (query.q || query.tag) {
     return (
       <div class="empty-state small">
