@@ -6,7 +6,7 @@ import { Icon } from './components/icon.js';
 import { KeyDialog } from './components/key-dialog.js';
 import { CatalogueData } from './lib/catalogue-data.js';
 import { describeError, isAuthError } from './lib/errors.js';
-import { href, useRoute } from './lib/router.js';
+import { href, useRoute, useScrollMemory } from './lib/router.js';
 import { createClient, storeApiKey, storedApiKey } from './lib/session.js';
 import { applyTheme, storedTheme, type Theme } from './lib/theme.js';
 import { AddPage } from './pages/add-page.js';
@@ -28,6 +28,7 @@ const THEME_LABEL: Record<Theme, string> = {
 
 export function App() {
   const route = useRoute();
+  useScrollMemory();
   const [client, setClient] = useState(createClient);
   const data = useMemo(() => new CatalogueData(client), [client]);
   const [session, setSession] = useState<Session>({

@@ -369,6 +369,34 @@ describe('the catalogue page served at /', () => {
     await context.close();
   });
 
+  // Keyboard and screen-reader users: the link they followed is gone, so focus goes to the skill's
+  // name (it stayed on <body>: the heading was focused before it existed). Back returns to the
+  // same place in the list, not to its top.
+  it('opening a skill focuses its name, and Back returns to the same place in the list', async () => {
+    const { page, context, errors } = await openPage(`${server.url}/`, { width: 360, height: 260 });
+    const rows = page.getByTestId('skill-list').locator('li');
+    await expect.poll(() => rows.count()).toBeGreaterThan(2);
+    const last = rows.last();
+    const name = (await last.getAttribute('data-skill')) ?? '';
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const y = await page.evaluate(() => window.scrollY);
+    expect(y).toBeGreaterThan(100);
+    await last.locator('a.skill-name').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(name);
+    await page.goBack();
+    await expect.poll(() => rows.count()).toBeGreaterThan(2);
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(Math.round(y));
+    // Forward to the skill and Back again: the same.
+    await page.goForward();
+    await page.locator('.skill-header h1').waitFor();
+    await page.goBack();
+    await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(Math.round(y));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the install command of a skill whose name starts with "-" puts it after "--"', async () => {
     const added = await api.addSkill(
       md('-dash-notes', 'A skill whose name starts with a hyphen', '# Dash\n'),

@@ -12,7 +12,7 @@ import {
 } from '../lib/catalogue-data.js';
 import { isAbort } from '../lib/errors.js';
 import { formatCount, formatDate, formatRelative, rootKind } from '../lib/format.js';
-import { href, navigate, skillHref } from '../lib/router.js';
+import { href, navigate, restoreScroll, skillHref } from '../lib/router.js';
 
 const SORT_LABEL: Record<SortOrder, string> = {
   relevance: 'Best match',
@@ -99,6 +99,11 @@ export function CataloguePage({ params }: { params: URLSearchParams }) {
     shownPage.current = query.page;
     window.scrollTo({ top: 0 });
   }, [query.page]);
+
+  // Back to this list (from a skill, say): once its rows are shown, return to where the reader was.
+  useEffect(() => {
+    if (page && !loading) restoreScroll();
+  }, [page, loading]);
 
   // "/" focuses the search box from anywhere on the page.
   useEffect(() => {

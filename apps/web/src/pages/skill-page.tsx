@@ -16,7 +16,7 @@ import { Icon } from '../components/icon.js';
 import { MarkdownView } from '../components/markdown-view.js';
 import { isAbort } from '../lib/errors.js';
 import { formatBytes, formatDate, formatRelative, rootKind, rootTarget } from '../lib/format.js';
-import { href, navigate, skillHref } from '../lib/router.js';
+import { href, navigate, restoreScroll, skillHref } from '../lib/router.js';
 
 type Skill = Awaited<ReturnType<ReturnType<typeof useApp>['client']['getSkill']>>;
 type SkillFile = NonNullable<Skill['files']>[number];
@@ -70,7 +70,6 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
       .then((result) => {
         setSkill(result);
         document.title = `${result.name}${revision ? ` @ ${revision.slice(0, 10)}` : ''} · Skillport`;
-        headingRef.current?.focus();
         // Revision history, where the server offers it (asked until a server says it has no such route).
         if (!revisionsSupported) return;
         client
@@ -100,6 +99,16 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
       document.title = 'Skillport';
     };
   }, [name, kind, revision, client, reportError]);
+
+  // Once the skill is shown, focus moves to its name (the link that opened it is gone), so a keyboard
+  // continues from the top of the skill and a screen reader announces which skill opened. The heading
+  // exists only after this render: focusing it when the answer arrived found nothing.
+  const shownKey = skill ? `${skill.root_uri}/${skill.name}@${skill.revision}` : null;
+  useEffect(() => {
+    if (shownKey === null) return;
+    headingRef.current?.focus({ preventScroll: true });
+    restoreScroll();
+  }, [shownKey]);
 
   const parsed = useMemo(() => (skill?.content ? parseSkillMd(skill.content).skill : null), [skill?.content]);
 
