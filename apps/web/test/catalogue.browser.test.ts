@@ -397,6 +397,26 @@ describe('the catalogue page served at /', () => {
     await context.close();
   });
 
+  // The server down or restarting while the page is open: the skill page said "Could not load this
+  // skill" with the client's raw "Failed to fetch" text, and stayed so once the server was back.
+  it('a skill that cannot be loaded says why in words and loads on "Try again"', async () => {
+    const { page, context } = await openPage(`${server.url}/`);
+    await page.getByTestId('skill-list').locator('li').first().waitFor();
+    const skillGet = (url: URL) => url.pathname === '/api/v1/skills/meeting-notes';
+    await page.route(skillGet, (route) => route.abort('connectionrefused'));
+    await page.goto(`${server.url}/#/skill/meeting-notes`);
+    const failed = page.locator('.empty-state');
+    await failed.waitFor();
+    expect(await failed.locator('h1').textContent()).toBe('Could not load this skill');
+    expect(await failed.locator('p').textContent()).toBe('Cannot reach the Skillport server. Is it running?');
+    await shot(page, 'skill-load-failed');
+    await page.unroute(skillGet);
+    await failed.getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('skill-body').locator('h1').waitFor();
+    expect(await page.locator('.skill-header h1').textContent()).toBe('meeting-notes');
+    await context.close();
+  });
+
   it('the install command of a skill whose name starts with "-" puts it after "--"', async () => {
     const added = await api.addSkill(
       md('-dash-notes', 'A skill whose name starts with a hyphen', '# Dash\n'),

@@ -14,7 +14,7 @@ import { ConfirmDelete } from '../components/confirm-delete.js';
 import { CopyField } from '../components/copy-field.js';
 import { Icon } from '../components/icon.js';
 import { MarkdownView } from '../components/markdown-view.js';
-import { isAbort } from '../lib/errors.js';
+import { describeError, isAbort } from '../lib/errors.js';
 import { formatBytes, formatDate, formatRelative, rootKind, rootTarget } from '../lib/format.js';
 import { href, navigate, restoreScroll, skillHref } from '../lib/router.js';
 
@@ -54,6 +54,8 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
   const [error, setError] = useState<ApiError | Error | null>(null);
   const [revisions, setRevisions] = useState<Revision[] | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Bumped by "Try again" after a failed load (the server was down or restarting).
+  const [attempt, setAttempt] = useState(0);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -98,7 +100,7 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
       controller.abort();
       document.title = 'Skillport';
     };
-  }, [name, kind, revision, client, reportError]);
+  }, [name, kind, revision, client, reportError, attempt]);
 
   // Once the skill is shown, focus moves to its name (the link that opened it is gone), so a keyboard
   // continues from the top of the skill and a screen reader announces which skill opened. The heading
@@ -142,10 +144,17 @@ export function SkillPage({ name, params }: { name: string; params: URLSearchPar
             'Could not load this skill'
           )}
         </h1>
-        <p class="muted">{missing ? 'It may have been deleted or renamed.' : error.message}</p>
-        <a class="button" href={href('/')}>
-          Back to the catalogue
-        </a>
+        <p class="muted">{missing ? 'It may have been deleted or renamed.' : describeError(error)}</p>
+        <div class="empty-actions">
+          {!missing && (
+            <button type="button" class="button primary" onClick={() => setAttempt((n) => n + 1)}>
+              Try again
+            </button>
+          )}
+          <a class="button" href={href('/')}>
+            Back to the catalogue
+          </a>
+        </div>
       </section>
     );
   }
