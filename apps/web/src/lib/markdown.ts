@@ -33,7 +33,12 @@ function isExternal(href: string): boolean {
   return /^(https?:|mailto:)/i.test(href);
 }
 
-/** A path inside the skill folder for a relative link, or null (`../` escaping it, absolute, …). */
+const SKILL_DIR_VARIABLE = /^\$\{CLAUDE_SKILL_DIR\}\//;
+
+/**
+ * A path inside the skill folder for a relative link (or one starting `${CLAUDE_SKILL_DIR}/`), or null
+ * (`../` escaping it, absolute, …).
+ */
 export function resolveSkillPath(href: string, fromDir = ''): string | null {
   if (href === '' || href.startsWith('#') || href.startsWith('/') || /^[a-z][a-z0-9+.-]*:/i.test(href)) {
     return null;
@@ -45,8 +50,12 @@ export function resolveSkillPath(href: string, fromDir = ''): string | null {
   } catch {
     return null;
   }
-  const parts = fromDir ? fromDir.split('/') : [];
-  for (const segment of decoded.split('/')) {
+  // `${CLAUDE_SKILL_DIR}` is the folder of the skill's SKILL.md (Claude Code substitutes it), whatever
+  // file the link is in.
+  const fromSkillDir = SKILL_DIR_VARIABLE.test(decoded);
+  const relative = fromSkillDir ? decoded.replace(SKILL_DIR_VARIABLE, '') : decoded;
+  const parts = fromDir && !fromSkillDir ? fromDir.split('/') : [];
+  for (const segment of relative.split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') {
       if (parts.length === 0) return null;
