@@ -797,13 +797,38 @@ export class AsyncHTTPClient {
         });
       }
       if (init.signal?.aborted) throw error;
-      throw new NetworkError(`cannot reach the Skillport server at ${this.url}: ${describeCause(error)}`, {
-        method,
-        url: fullUrl,
-        cause: error,
-      });
+      throw new NetworkError(
+        `cannot reach the Skillport server at ${this.url}: ${describeCause(error)}${corsHint(this.url)}`,
+        {
+          method,
+          url: fullUrl,
+          cause: error,
+        },
+      );
     }
   }
+}
+
+/**
+ * In a web page, a request to another origin that the server's CORS settings do not allow fails
+ * exactly as one to a server that is down (`TypeError: Failed to fetch`, nothing else is readable),
+ * so the message names that cause too. Empty outside a page (Node, Deno) and for the page's own
+ * origin.
+ *
+ * @param serverUrl - the client's server URL
+ * @returns `""` or ` (if the server is running, …)`
+ */
+function corsHint(serverUrl: string): string {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin;
+  if (typeof origin !== 'string' || !/^https?:\/\//.test(origin)) return '';
+  let server: string;
+  try {
+    server = new URL(serverUrl).origin;
+  } catch {
+    return '';
+  }
+  if (server === origin) return '';
+  return ` (if the server is running, it may not allow calls from this page's origin ${origin}: the server's SKILLPORT_CORS_ORIGINS must list it)`;
 }
 
 /**

@@ -140,6 +140,11 @@ describe('AsyncHTTPClient in Chromium', () => {
     });
     expect(result.down.network).toBe(true);
     expect(result.down.message).toMatch(/cannot reach the Skillport server at http:\/\/127\.0\.0\.1:9/);
+    // A browser cannot tell a server that is down from one whose CORS settings refuse this page: both
+    // are "Failed to fetch", so the message names the second cause too, with the page's origin.
+    expect(result.down.message).toContain(
+      `(if the server is running, it may not allow calls from this page's origin ${pages.origin}: the server's SKILLPORT_CORS_ORIGINS must list it)`,
+    );
   });
 
   // A 429's Retry-After must be readable from another origin (exposed by CORS): the client waits as

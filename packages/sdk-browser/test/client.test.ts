@@ -258,6 +258,8 @@ describe('AsyncHTTPClient requests', () => {
     expect((down as NetworkError).message).toMatch(
       /^cannot reach the Skillport server at http:\/\/127\.0\.0\.1:9/,
     );
+    // Outside a web page there is no origin for CORS to refuse: no such hint.
+    expect((down as NetworkError).message).not.toContain('SKILLPORT_CORS_ORIGINS');
   });
 
   it('passes a caller abort through as is (not a NetworkError)', async () => {
