@@ -348,6 +348,48 @@ describe('skillport mcp (stdio) in front of a dev-mode server', () => {
     });
   });
 
+  it('does not call a key refused when the server could not check it', async () => {
+    // A keyed server whose database is unreachable: /health answers without naming the key's user
+    // (as for a refused key), every data route 503. Before: "the server does not accept the API key
+    // (revoked or mistyped)", while the tools reported the database.
+    const unreachable = createServer((req, res) => {
+      if (req.url === '/health') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 'ok', healthy: true, version: '9.9.9', auth_mode: 'api_key' }));
+        return;
+      }
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(
+        JSON.stringify({
+          status: 'error',
+          error: {
+            code: 'UNAVAILABLE',
+            message: 'The server cannot reach its database (ENOTFOUND); retry shortly',
+            details: { reason: 'store_unavailable', retry_after: 0 },
+          },
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => unreachable.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = unreachable.address() as AddressInfo;
+      const mcp = spawnRawMcp(
+        ['--url', `http://127.0.0.1:${port}`, '--api-key', 'sk_good_key', '--poll-interval', '0'],
+        server.configHome,
+      );
+      await vi.waitFor(() => expect(mcp.err()).toContain('connected to Skillport 9.9.9'), {
+        timeout: 15_000,
+      });
+      expect(mcp.err()).toContain('could not check the API key');
+      expect(mcp.err()).toContain('cannot reach its database (ENOTFOUND)');
+      expect(mcp.err()).not.toContain('does not accept the API key');
+      mcp.child.stdin.end();
+      expect(await mcp.exited).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => unreachable.close(() => resolve()));
+    }
+  });
+
   it('refuses a bad --poll-interval before speaking MCP', async () => {
     const mcp = spawnRawMcp(['--poll-interval', 'soon'], server.configHome);
     expect(await mcp.exited).toBe(1);

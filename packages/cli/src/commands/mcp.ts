@@ -7,6 +7,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { HealthResult } from '@skillport/core';
+import { isApiError } from '@skillport/sdk-node';
 import type { Command } from 'commander';
 import { resolveSettings } from '../internal/config.js';
 import { createContext, type GlobalOptions } from '../internal/context.js';
@@ -91,6 +92,35 @@ export function describeConnection(health: HealthResult, keySet: boolean): strin
   return keySet
     ? `${server}, but the server does not accept the API key (revoked or mistyped): tools will report UNAUTHENTICATED. Check --api-key / SKILLPORT_API_KEY.`
     : `${server}, which needs an API key, and none is set: tools will report UNAUTHENTICATED. Set --api-key / SKILLPORT_API_KEY.`;
+}
+
+/**
+ * The start-up note, after trying a key that the `/health` answer named no one for on a data route
+ * (`probe`): a server that cannot check keys at all (its database unreachable) answers `/health` as
+ * it does for a refused key, and saying "revoked or mistyped" then sent the user to fix a good key.
+ *
+ * @param probe - an authenticated request, e.g. listing one skill
+ */
+export async function describeCheckedConnection(
+  health: HealthResult,
+  keySet: boolean,
+  probe: () => Promise<unknown>,
+): Promise<string> {
+  const said = describeConnection(health, keySet);
+  if (!keySet || health.auth_mode === 'dev' || health.role === 'root' || health.user_id !== undefined) {
+    return said;
+  }
+  try {
+    await probe();
+    // Accepted after all (the server could check it again by now).
+    return `connected to Skillport ${health.version}`;
+  } catch (error) {
+    if (isApiError(error) && error.status === 401) return said;
+    return (
+      `connected to Skillport ${health.version}, but it could not check the API key, and tools will ` +
+      `fail until it can: ${error instanceof Error ? error.message : String(error)}`
+    );
+  }
 }
 
 function parsePollInterval(raw: string): number {
@@ -178,7 +208,8 @@ export function registerMcp(program: Command, io: CliIo, version: string): void 
       inFlight = trackInFlight(transport);
       note(`serving ${client.url} over stdio`);
       client.initialize().then(
-        (health) => note(describeConnection(health, keySet)),
+        async (health) =>
+          note(await describeCheckedConnection(health, keySet, () => client.listSkills({ node_limit: 1 }))),
         (error: unknown) =>
           note(
             `cannot reach ${client.url} (${error instanceof Error ? error.message : String(error)}); ` +

@@ -84,8 +84,8 @@ function timeoutController(
  *   `maxRetries` (default 2), `retryBaseDelayMs` (default 500 ms), `fetch` (default global),
  *   `headers`, `temperature`, `maxTokens`
  * @returns a {@link ChatModel}
- * @throws SkillportError `INVALID_ARGUMENT` at creation when `baseURL` is not an http(s) URL,
- *   `model` is empty or `timeoutMs` is not positive. `complete()` rejects with
+ * @throws SkillportError `INVALID_ARGUMENT` at creation when `baseURL` is not an http(s) URL or
+ *   carries a user name or password, `model` is empty or `timeoutMs` is not positive. `complete()` rejects with
  *   {@link ChatModelError} (codes: `RESOURCE_EXHAUSTED`, `UNAVAILABLE`, `DEADLINE_EXCEEDED`,
  *   `UNAUTHENTICATED`, `PERMISSION_DENIED`, `NOT_FOUND`, `INVALID_ARGUMENT`, `PROCESSING_ERROR`)
  *   or with the caller's abort reason.
@@ -105,6 +105,17 @@ export function createOpenAICompatibleModel(options: OpenAICompatibleModelOption
     throw new ChatModelError(
       'INVALID_ARGUMENT',
       `baseURL must be an http(s) URL such as "http://localhost:11434/v1", got ${JSON.stringify(String(options.baseURL)).slice(0, 100)}`,
+    );
+  }
+  if (base.username !== '' || base.password !== '') {
+    // fetch refuses such a URL at every attempt ("could not be reached" after the retries), and each
+    // error message and `details.url` quoted the password.
+    base.username = '';
+    base.password = '';
+    throw new ChatModelError(
+      'INVALID_ARGUMENT',
+      `baseURL must not carry a user name or password (${base.href.replace('//', '//***@').slice(0, 200)}): ` +
+        'give the key as apiKey, or an Authorization header of your own in headers',
     );
   }
   if (typeof options.model !== 'string' || options.model.trim() === '') {

@@ -331,6 +331,44 @@ describe('createSkillToolbox: messages stay short', () => {
   });
 });
 
+describe('createSkillToolbox: quoted names keep surrogate pairs whole', () => {
+  // Before: a name cut at 80 UTF-16 units between the two halves of an emoji left a lone surrogate in
+  // the message (handed back to the model in the next request's JSON body), which the catalogue drops
+  // as no character at all.
+  const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const name = `${'a'.repeat(79)}😀b`;
+
+  it('in errors', async () => {
+    const missingBody = (() => {
+      try {
+        createSkillToolbox([{ name, body: undefined as unknown as string }]);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    expect(missingBody).toContain(`skills[0] ("${'a'.repeat(79)}…") has no body`);
+    expect(missingBody).not.toMatch(lone);
+    const toolbox = createSkillToolbox([{ name: 'x', description: 'd', body: 'b' }]);
+    const error = await rejection(toolbox.callTool(name, { task: 'x' }));
+    expect(error.message).toContain(`No tool named "${'a'.repeat(79)}…"`);
+    expect(error.message).not.toMatch(lone);
+  });
+
+  it('in warnings', () => {
+    const emoji = `a${'😀'.repeat(50)}`;
+    const toolbox = createSkillToolbox([
+      { name: emoji, description: 'x'.repeat(2_000), body: 'b' },
+      { name: emoji, description: 'd', body: 'b' },
+    ]);
+    expect(toolbox.warnings.length).toBeGreaterThan(0);
+    for (const warning of toolbox.warnings) {
+      expect(warning.message).toContain(`"a${'😀'.repeat(39)}…"`);
+      expect(warning.message).not.toMatch(lone);
+    }
+  });
+});
+
 describe('createSkillToolbox: descriptions the function-calling APIs accept', () => {
   // OpenAI answers 400 string_above_max_length for a tool description over 1,024 characters, and the
   // whole request (every tool) is lost; real skills carry descriptions of 1,068 to 1,929 characters.

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatModelError, createOpenAICompatibleModel, isSkillportError } from '../../src/index.js';
 import { type ChatServer, completion, startChatServer } from './chat-server.js';
 
@@ -241,5 +241,30 @@ describe('createOpenAICompatibleModel', () => {
     },
   ])('refuses bad options at creation: $message', ({ options, message }) => {
     expect(() => createOpenAICompatibleModel(options)).toThrow(message);
+  });
+
+  it('refuses a baseURL with a user name or password at creation, without repeating them', async () => {
+    // Before: fetch refused the URL at every attempt, and after the retries the error said the model
+    // "could not be reached", quoting the password in its message and `details.url`.
+    const fetch = vi.fn(async () => new Response(JSON.stringify(completion('ok'))));
+    let error: unknown;
+    try {
+      const model = createOpenAICompatibleModel({
+        baseURL: 'http://alice:s3cret@127.0.0.1:9/v1',
+        model: 'm',
+        retryBaseDelayMs: 1,
+        fetch,
+      });
+      await model.complete(messages);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ChatModelError);
+    expect((error as ChatModelError).code).toBe('INVALID_ARGUMENT');
+    expect((error as ChatModelError).message).toContain('must not carry a user name or password');
+    expect((error as ChatModelError).message).toContain('http://***@127.0.0.1:9/v1');
+    expect(JSON.stringify(error)).not.toContain('s3cret');
+    expect((error as ChatModelError).message).not.toContain('s3cret');
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

@@ -22,12 +22,18 @@ const TASK_ARGUMENT = {
 
 /** Registry reads in flight while a page is checked for shadowed names. */
 const CONCURRENCY = 6;
+/**
+ * Skills of the caller's own root read in one listing to check a page's shared skills against: when
+ * that is all of them, the page costs that one read, not one per shared skill.
+ */
+const OWN_NAMES_LIMIT = 1000;
 
 /**
  * The names of the shared (agent root) skills of `skills` that a skill of the caller's own root
  * shadows. A name in both roots is one prompt, the user root's, as getting it reads that one; the
  * listing gives the user root first, so the two are usually on different pages, and a shared skill
- * is looked up in the user root unless its twin is on the same page.
+ * is looked up in the user root unless its twin is on the same page: in one listing of that root when
+ * it has at most {@link OWN_NAMES_LIMIT} skills, else by name.
  */
 async function shadowedSharedSkills(
   registry: SkillRegistry,
@@ -40,6 +46,16 @@ async function shadowedSharedSkills(
     if (s.root_uri !== AGENT_SKILL_ROOT) continue;
     if (own.has(s.name)) shadowed.add(s.name);
     else unknown.push(s.name);
+  }
+  if (unknown.length === 0) return shadowed;
+  // One listing of the caller's own root answers for the whole page when it holds every skill there
+  // (a page of 100 shared skills and no skill of one's own was 100 reads, each an HTTP request under
+  // `skillport mcp`: 2,000 to list the prompts of 2,000 shared skills, past any rate limit).
+  const listed = await registry.list({ limit: OWN_NAMES_LIMIT, targetUri: HOME_SKILL_ROOT });
+  if (listed.has_more !== true && listed.skills.length >= listed.total) {
+    const names = new Set(listed.skills.filter((s) => s.root_uri !== AGENT_SKILL_ROOT).map((s) => s.name));
+    for (const name of unknown) if (names.has(name)) shadowed.add(name);
+    return shadowed;
   }
   const found = await mapLimit(unknown, CONCURRENCY, async (name) => {
     try {

@@ -21,9 +21,16 @@ export interface ToolNameWarning {
 /** Longest skill name quoted whole in a message; a longer one is cut with `…`. */
 const SHOWN_NAME_MAX_LENGTH = 80;
 
-/** A skill name as messages quote it: at most 80 characters, so a huge name keeps them short. */
+/**
+ * A skill name as messages quote it: at most 80 characters, so a huge name keeps them short, never cut
+ * between the two halves of a surrogate pair (a lone half is no character: the message goes back to
+ * the model in a JSON request body).
+ */
 export function shownName(name: string): string {
-  return name.length > SHOWN_NAME_MAX_LENGTH ? `${name.slice(0, SHOWN_NAME_MAX_LENGTH)}…` : name;
+  if (name.length <= SHOWN_NAME_MAX_LENGTH) return name;
+  const last = name.charCodeAt(SHOWN_NAME_MAX_LENGTH - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? SHOWN_NAME_MAX_LENGTH - 1 : SHOWN_NAME_MAX_LENGTH;
+  return `${name.slice(0, end)}…`;
 }
 
 function withSuffix(slug: string, n: number): string {
