@@ -23,14 +23,17 @@ import {
 } from './http/connection-limit.js';
 import { EarlyAnswerResponse } from './http/early-answer.js';
 import { closeStalledResponses } from './http/stalled-responses.js';
+import { listenWhileStarting, type StartingListener } from './http/starting-listener.js';
 import { createJobRunner, createPooledSummarizer, type JobRunner } from './jobs/job-runner.js';
 import { createLlmSummarizer } from './levels/llm-summarizer.js';
 import { consoleLogger, type Logger, parseLogLevel, silentLogger } from './logger.js';
 import { redactingLogger } from './logging/redacting-logger.js';
 import { withFastGets } from './routes/skill-fast-get.js';
 import { createPostgresStore } from './store/postgres/create-postgres-store.js';
+import { POSTGRES_SCHEMA_VERSION } from './store/postgres/migrations.js';
 import { retentionPolicy } from './store/retention.js';
 import { createSqliteStore } from './store/sqlite/create-sqlite-store.js';
+import { SCHEMA_VERSION } from './store/sqlite/migrations.js';
 import { createThreadedSqliteStore } from './store/sqlite/sqlite-thread.js';
 import type { RetentionPolicy, Store } from './store/types.js';
 import { SERVER_VERSION } from './version.js';
@@ -393,6 +396,15 @@ async function openServerStore(
   });
 }
 
+/** The engine `/ready` names while the server starts: that of `options.store`, else of the URL. */
+function startingEngine(options: ServerOptions): string {
+  if (options.store !== undefined) {
+    const colon = options.store.description.indexOf(':');
+    return colon > 0 ? options.store.description.slice(0, colon) : options.store.description;
+  }
+  return /^postgres(ql)?:\/\//i.test(options.databaseUrl?.trim() ?? '') ? 'postgres' : 'sqlite';
+}
+
 /**
  * Starts Skillport: opens the store (or uses `options.store`), builds the app, listens on
  * `host:port`, and logs one startup line `{msg: 'listening', url, store, auth_mode, version}`.
@@ -426,7 +438,29 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const listening = new Promise<void>((resolve) => {
     listened = resolve;
   });
-  const store = options.store ?? (await openServerStore(options, listening, logger));
+  const port = options.port ?? 1933;
+  // Bound before the store opens: the probes are answered while the database is opened and migrated
+  // (see `http/starting-listener.ts`); closed just before the server listens on the same port.
+  const engine = startingEngine(options);
+  const starting: StartingListener = await listenWhileStarting(
+    host,
+    port,
+    {
+      version: SERVER_VERSION,
+      engine,
+      expectedSchemaVersion: engine === 'postgres' ? POSTGRES_SCHEMA_VERSION : SCHEMA_VERSION,
+      // Dev mode is known once the store tells whether keys are stored; until then keys are asked for.
+      authMode: 'api_key',
+    },
+    (error) => listenError(error, host, port),
+  );
+  let store: Store;
+  try {
+    store = options.store ?? (await openServerStore(options, listening, logger));
+  } catch (error) {
+    await starting.close();
+    throw error;
+  }
   let stopJobs: () => Promise<void> = async () => {};
   let draining = false;
   const workers = createWorkerPool(options.workers);
@@ -477,6 +511,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           'SKILLPORT_HOST=127.0.0.1.',
       );
     }
+    await starting.close();
     const handlers = new HandlersInFlight();
     // Node's bindings (`env`: the incoming request and outgoing response) pass through to the app.
     const appFetch = built.fetch as (request: Request, env: unknown) => Response | Promise<Response>;
@@ -485,7 +520,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         {
           fetch: (request, env) => handlers.run(() => appFetch(request, env)),
           hostname: host,
-          port: options.port ?? 1933,
+          // The starting listener's port: the one asked, or the one it was given for port 0.
+          port: starting.port,
           serverOptions: {
             ...connectionTimeouts(built.limits.requestTimeoutSeconds),
             // An answer given before the request body has arrived closes its connection, lingering.
@@ -513,9 +549,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
             ...record,
           }),
       );
-      s.once('error', (error: NodeJS.ErrnoException) =>
-        reject(listenError(error, host, options.port ?? 1933)),
-      );
+      s.once('error', (error: NodeJS.ErrnoException) => reject(listenError(error, host, starting.port)));
     });
     const address = server.address() as AddressInfo;
     const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
@@ -579,6 +613,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       },
     };
   } catch (error) {
+    await starting.close();
     await stopJobs();
     await semantic.close();
     await workers.close();

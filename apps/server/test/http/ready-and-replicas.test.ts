@@ -2,10 +2,21 @@
  * `GET /ready` (readiness for load balancers), graceful shutdown, and two in-process servers on one
  * database (SQLite file or PostgreSQL schema) behaving as replicas of one registry.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ENGINE_SCHEMA_VERSION as SCHEMA_VERSION, setSchemaVersion, TEST_ENGINE } from '../helpers/engine.js';
+import { startServer } from '../../src/index.js';
+import type { Store } from '../../src/store/types.js';
+import {
+  dropEngineData,
+  openEngineStore,
+  ENGINE_SCHEMA_VERSION as SCHEMA_VERSION,
+  setSchemaVersion,
+  TEST_ENGINE,
+} from '../helpers/engine.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const servers: TestServer[] = [];
@@ -60,6 +71,71 @@ describe('GET /ready', () => {
       await setSchemaVersion(t.dataDir, SCHEMA_VERSION);
     }
     expect((await t.request('GET', '/ready')).status).toBe(200);
+  });
+
+  it('answers while the server starts: /health 200, /ready 503 and other requests 503 until the migrations end', async () => {
+    // A first start on a registry of an older build migrates it before serving (seconds to minutes:
+    // search data of every skill is rebuilt). The probes must be answered meanwhile: a liveness probe
+    // that gets no answer restarts the process, and the step it was in starts again from scratch.
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-starting-'));
+    const store = openEngineStore(dataDir);
+    let release: () => void = () => {};
+    const migrating = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slowStore: Store = Object.assign(Object.create(store) as Store, {
+      migrate: async () => {
+        await migrating;
+        await store.migrate();
+      },
+    });
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((resolve) => free.close(resolve));
+    const base = `http://127.0.0.1:${port}`;
+    const started = startServer({ port, store: slowStore, logger: false, runJobs: false });
+    try {
+      let health: Response | null = null;
+      for (let tries = 0; health === null && tries < 100; tries++) {
+        health = await fetch(`${base}/health`).catch(() => null);
+        if (health === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(health?.status).toBe(200);
+      expect(await health?.json()).toMatchObject({ status: 'ok', healthy: false });
+
+      const ready = await fetch(`${base}/ready`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({
+        status: 'unavailable',
+        ready: false,
+        version: expect.any(String),
+        engine: TEST_ENGINE,
+        schema_version: null,
+        expected_schema_version: SCHEMA_VERSION,
+        reason: expect.stringMatching(/^starting: .*migrations/),
+      });
+
+      const list = await fetch(`${base}/api/v1/skills`);
+      expect(list.status).toBe(503);
+      expect(list.headers.get('retry-after')).toBe('5');
+      expect((await list.json()).error).toMatchObject({
+        code: 'UNAVAILABLE',
+        details: { reason: 'starting' },
+      });
+    } finally {
+      release();
+      const server = await started;
+      try {
+        expect((await fetch(`${base}/ready`)).status).toBe(200);
+        expect((await (await fetch(`${base}/health`)).json()).healthy).toBe(true);
+      } finally {
+        await server.close();
+        await store.close();
+        await dropEngineData(dataDir);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    }
   });
 
   it('answers 503 "shutting down" from the start of a graceful stop while requests are still served', async () => {

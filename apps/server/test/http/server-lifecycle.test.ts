@@ -1,10 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS, openStore, optionsFromEnv, startServer } from '../../src/index.js';
 import { retentionPolicy } from '../../src/store/retention.js';
-import { engineServerOptions, openEngineStore, TEST_ENGINE } from '../helpers/engine.js';
+import {
+  engineServerOptions,
+  openEngineStore,
+  postgresQuery,
+  schemaFor,
+  TEST_ENGINE,
+} from '../helpers/engine.js';
 import { startTestServer } from '../helpers/server.js';
 
 const dirs: string[] = [];
@@ -46,6 +53,30 @@ describe('startServer', () => {
       expect((await res.json()).auth_mode).toBe('api_key');
     } finally {
       await server.close();
+    }
+  });
+
+  test('a port in use is refused before the database is opened, so a running server of an older build keeps an unmigrated database', async () => {
+    // Starting a new build while the old one still serves on the port used to migrate the database
+    // under the old server and only then fail to listen: the old server went on writing without
+    // keeping what later schema versions added (the change feed, the blobs history references).
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    const dataDir = path.join(tempDir(), 'data');
+    try {
+      await expect(
+        startServer({ port, logger: false, dataDir, ...engineServerOptions(dataDir) }),
+      ).rejects.toThrow(/already in use/);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+    if (TEST_ENGINE === 'sqlite') expect(existsSync(path.join(dataDir, 'skillport.db'))).toBe(false);
+    else {
+      const schemas = await postgresQuery(dataDir, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+        schemaFor(dataDir),
+      ]);
+      expect(schemas).toEqual([]);
     }
   });
 
