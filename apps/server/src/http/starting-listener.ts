@@ -2,10 +2,12 @@
  * The listener of a server that is still starting: it binds the server's port before the store
  * opens, so the probes get an answer while the database is opened and its schema migrated — the
  * first start of a build on a registry of an older one rebuilds search data of every skill, which
- * takes seconds to minutes. `GET /health` answers 200 (the process is alive: a liveness probe that
- * got no answer would restart it, and a migration step cut short is rolled back and runs again from
- * its start at the next try), `GET /ready` 503 with the reason, and every other request 503
- * `UNAVAILABLE` with `Retry-After`. The server closes it just before it listens on the same port.
+ * takes seconds to minutes. `GET /health` answers 503 `{status: "starting", healthy: false}` (not 200:
+ * scripts, tests and load balancers take a 200 from `/health` to mean the server serves), `GET /ready`
+ * 503 with the reason, and every other request 503 `UNAVAILABLE`, all with `Retry-After`. A port in
+ * use is found before the database is touched. The server closes it just before it listens on the
+ * same port. A liveness probe must allow for a first start's migrations (e.g. a startup probe on
+ * `/health`): restarting the process mid-step rolls the step back.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,24 +60,35 @@ export function answerWhileStarting(
   const path = (req.url ?? '/').split('?', 1)[0];
   const read = req.method === 'GET' || req.method === 'HEAD';
   if (read && path === '/health') {
-    sendJson(res, 200, {
-      status: 'ok',
-      healthy: false,
-      version: answers.version,
-      auth_mode: answers.authMode,
-    });
+    sendJson(
+      res,
+      503,
+      {
+        status: 'starting',
+        healthy: false,
+        version: answers.version,
+        auth_mode: answers.authMode,
+        reason: STARTING_REASON,
+      },
+      { 'retry-after': String(STARTING_RETRY_AFTER_SECONDS) },
+    );
     return;
   }
   if (read && path === '/ready') {
-    sendJson(res, 503, {
-      status: 'unavailable',
-      ready: false,
-      version: answers.version,
-      engine: answers.engine,
-      schema_version: null,
-      expected_schema_version: answers.expectedSchemaVersion,
-      reason: STARTING_REASON,
-    });
+    sendJson(
+      res,
+      503,
+      {
+        status: 'unavailable',
+        ready: false,
+        version: answers.version,
+        engine: answers.engine,
+        schema_version: null,
+        expected_schema_version: answers.expectedSchemaVersion,
+        reason: STARTING_REASON,
+      },
+      { 'retry-after': String(STARTING_RETRY_AFTER_SECONDS) },
+    );
     return;
   }
   sendJson(

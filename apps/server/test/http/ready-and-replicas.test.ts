@@ -73,10 +73,10 @@ describe('GET /ready', () => {
     expect((await t.request('GET', '/ready')).status).toBe(200);
   });
 
-  it('answers while the server starts: /health 200, /ready 503 and other requests 503 until the migrations end', async () => {
+  it('answers while the server starts: /health, /ready and other requests 503 "starting" until the migrations end', async () => {
     // A first start on a registry of an older build migrates it before serving (seconds to minutes:
-    // search data of every skill is rebuilt). The probes must be answered meanwhile: a liveness probe
-    // that gets no answer restarts the process, and the step it was in starts again from scratch.
+    // search data of every skill is rebuilt). Requests get a clear answer meanwhile, not a refused
+    // connection; /health is not 200 until the server serves (scripts and load balancers wait for it).
     const dataDir = mkdtempSync(path.join(tmpdir(), 'skillport-starting-'));
     const store = openEngineStore(dataDir);
     let release: () => void = () => {};
@@ -101,8 +101,9 @@ describe('GET /ready', () => {
         health = await fetch(`${base}/health`).catch(() => null);
         if (health === null) await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      expect(health?.status).toBe(200);
-      expect(await health?.json()).toMatchObject({ status: 'ok', healthy: false });
+      expect(health?.status).toBe(503);
+      expect(health?.headers.get('retry-after')).toBe('5');
+      expect(await health?.json()).toMatchObject({ status: 'starting', healthy: false });
 
       const ready = await fetch(`${base}/ready`);
       expect(ready.status).toBe(503);
