@@ -197,6 +197,19 @@ async function pendingCountRows(): Promise<number> {
   return Number(row?.n);
 }
 
+/**
+ * Waits until no fold of the pending search-term counts is running and none is pending (folding what
+ * is left): a background fold started by earlier writes would otherwise fold a test's new rows.
+ */
+async function settleFolds(): Promise<void> {
+  for (let tries = 0; tries < 500; tries++) {
+    const [row] = await postgresQuery<{ n: number }>(dataDir, 'SELECT skill_term_counts_fold(256) AS n');
+    if (Number(row?.n) !== -1 && (await pendingCountRows()) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('pending search-term counts are still being folded after 10 s');
+}
+
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(os.tmpdir(), 'skillport-pg-terms-'));
   store = openEngineStore(dataDir);
@@ -595,27 +608,36 @@ describe('postgres find: per-term ranking rows (skill_terms)', () => {
 
   it('folds the pending count changes of writes in batches, the frequencies exact before, between and after (migration 22)', async () => {
     const terms = FREQUENCY_TERMS;
-    await store.putSkill(
-      makeWrite({
-        name: 'fold-a',
-        description: 'review teamwork reports',
-        body: '# Fold\n\nteammates review\n',
-      }),
-    );
-    await store.putSkill(
-      makeWrite({ name: 'fold-b', description: 'deploy the café', body: '# Fold\n\nrepository rep\n' }),
-    );
-    // An update (a row of each sign) and a delete (a row of -1), not folded yet.
-    await store.putSkill(
-      makeWrite({
-        name: 'fold-a',
-        description: 'onboarding of the team',
-        tags: ['review'],
-        body: '# Fold\n\nreviewer notes\n',
-        task: { type: 'update_skill', userId: 'alice' },
-      }),
-    );
-    await store.deleteSkill('acme', USER_ROOT, 'fold-b');
+    // This test's writes go through a store of their own, whose count of writes starts at 0, so none
+    // of them starts a background fold (a store starts one every 64 writes); a fold started by the
+    // earlier tests' writes through `store` is waited out first, as it would fold these rows too.
+    await settleFolds();
+    const writer = openEngineStore(dataDir);
+    try {
+      await writer.putSkill(
+        makeWrite({
+          name: 'fold-a',
+          description: 'review teamwork reports',
+          body: '# Fold\n\nteammates review\n',
+        }),
+      );
+      await writer.putSkill(
+        makeWrite({ name: 'fold-b', description: 'deploy the café', body: '# Fold\n\nrepository rep\n' }),
+      );
+      // An update (a row of each sign) and a delete (a row of -1), not folded yet.
+      await writer.putSkill(
+        makeWrite({
+          name: 'fold-a',
+          description: 'onboarding of the team',
+          tags: ['review'],
+          body: '# Fold\n\nreviewer notes\n',
+          task: { type: 'update_skill', userId: 'alice' },
+        }),
+      );
+      await writer.deleteSkill('acme', USER_ROOT, 'fold-b');
+    } finally {
+      await writer.close();
+    }
     expect(await pendingCountRows()).toBeGreaterThan(3);
     const expected = (await countedFrequencies(terms)).map((row) => ({ df: row.df, lexemes: row.lexemes }));
     expect(await readFrequencies(terms)).toEqual(expected);
