@@ -4,6 +4,7 @@
  * deterministic for a given input order, and never colliding with another skill's plain slug.
  */
 import { toToolSlug } from '../../names.js';
+import { pairSafeEnd } from './cut-text.js';
 
 /** Longest tool name accepted by the function-calling APIs. */
 export const TOOL_NAME_MAX_LENGTH = 64;
@@ -28,9 +29,7 @@ const SHOWN_NAME_MAX_LENGTH = 80;
  */
 export function shownName(name: string): string {
   if (name.length <= SHOWN_NAME_MAX_LENGTH) return name;
-  const last = name.charCodeAt(SHOWN_NAME_MAX_LENGTH - 1);
-  const end = last >= 0xd800 && last <= 0xdbff ? SHOWN_NAME_MAX_LENGTH - 1 : SHOWN_NAME_MAX_LENGTH;
-  return `${name.slice(0, end)}…`;
+  return `${name.slice(0, pairSafeEnd(name, SHOWN_NAME_MAX_LENGTH))}…`;
 }
 
 function withSuffix(slug: string, n: number): string {

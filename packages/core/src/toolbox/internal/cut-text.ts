@@ -8,8 +8,13 @@
  */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
-  let end = max - 1;
+  return `${text.slice(0, pairSafeEnd(text, max - 1)).trimEnd()}…`;
+}
+
+/**
+ * `end`, or one less when `text` would be cut there between the two halves of a surrogate pair.
+ */
+export function pairSafeEnd(text: string, end: number): number {
   const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end).trimEnd()}…`;
+  return last >= 0xd800 && last <= 0xdbff ? end - 1 : end;
 }
