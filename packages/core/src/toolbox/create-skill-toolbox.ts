@@ -32,7 +32,7 @@ export interface ToolboxSkill {
 
 /** One tool of a toolbox. */
 export interface SkillTool {
-  /** Tool name: `[a-z0-9_]`, ≤ 64 characters, unique in the toolbox. */
+  /** Tool name: `[a-z0-9_]`, ≤ 64 characters, starting with a letter, unique in the toolbox. */
   name: string;
   /** The skill's description, cut to 1,024 characters (see {@link SkillToolbox.warnings}). */
   description: string;
@@ -137,7 +137,9 @@ function checkSkills(skills: readonly ToolboxSkill[]): void {
 /**
  * Creates a toolbox exposing each skill as one agent tool.
  *
- * Tool names are `toToolSlug(skill.name)` (`[a-z0-9_]`, ≤ 64 characters); when two skills give the
+ * Tool names are `toToolSlug(skill.name)` (`[a-z0-9_]`, ≤ 64 characters, starting with a letter:
+ * `skill_` goes in front of a slug that starts with a digit, with a `tool_name_prefixed` warning, as
+ * Gemini and Vertex AI refuse such function names); when two skills give the
  * same name, the later ones get `_2`, `_3`, … in input order and a `tool_name_collision` warning.
  * Descriptions are the skills' descriptions, cut to 1,024 characters (ending with `…`, with a
  * `tool_description_truncated` warning) since OpenAI refuses a request carrying a longer one;

@@ -93,7 +93,32 @@ describe('createSkillToolbox: tools', () => {
     expect(toolbox.warnings.filter((w) => w.kind === 'tool_name_collision').map((w) => w.tool)).toEqual(
       collisions,
     );
-    for (const tool of toolbox.tools) expect(tool.name).toMatch(/^[a-z0-9_]{1,64}$/);
+    for (const tool of toolbox.tools) expect(tool.name).toMatch(/^[a-z][a-z0-9_]{0,63}$/);
+  });
+
+  // Gemini and Vertex AI refuse a whole request whose function names include one that starts with a
+  // digit (`^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$`); corpus skills such as `2d-games` gave `2d_games`.
+  it('starts every tool name with a letter: a name starting with a digit gets "skill_" in front', () => {
+    const names = ['2d-games', '21risk-automation', '2d_games', `9${'x'.repeat(70)}`, 'x2'];
+    const toolbox = createSkillToolbox(names.map((name) => ({ name, description: name, body: name })));
+    expect(toolbox.tools.map((t) => t.name)).toEqual([
+      'skill_2d_games',
+      'skill_21risk_automation',
+      'skill_2d_games_2',
+      `skill_9${'x'.repeat(57)}`,
+      'x2',
+    ]);
+    const gemini = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
+    for (const tool of toolbox.tools) expect(tool.name).toMatch(gemini);
+    expect(toolbox.warnings.filter((w) => w.kind === 'tool_name_prefixed')).toEqual([
+      expect.objectContaining({ skill: '2d-games', tool: 'skill_2d_games' }),
+      expect.objectContaining({ skill: '21risk-automation', tool: 'skill_21risk_automation' }),
+      expect.objectContaining({ skill: '2d_games', tool: 'skill_2d_games' }),
+      expect.objectContaining({ skill: names[3], tool: `skill_9${'x'.repeat(57)}` }),
+    ]);
+    expect(toolbox.warnings.find((w) => w.kind === 'tool_name_prefixed')?.message).toContain('Gemini');
+    // The renamed tool is called by its new name, and answers for its skill.
+    expect(toolbox.tools[0]?.description).toBe('2d-games');
   });
 
   it('exports MCP tool definitions and OpenAI function tools, as independent copies', () => {

@@ -1,7 +1,9 @@
 /**
  * Tool names for skills: `toToolSlug(name)`, at most 64 characters (the limit of OpenAI function
- * names), `skill` when the name has no ASCII letter or digit, and `_2`, `_3`, … for collisions —
- * deterministic for a given input order, and never colliding with another skill's plain slug.
+ * names), `skill` when the name has no ASCII letter or digit, `skill_` in front of a slug that
+ * starts with a digit (Gemini and Vertex AI function names must start with a letter or `_`, and
+ * Bedrock's tool choice with a letter), and `_2`, `_3`, … for collisions — deterministic for a
+ * given input order, and never colliding with another skill's plain slug.
  */
 import { toToolSlug } from '../../names.js';
 import { pairSafeEnd } from './cut-text.js';
@@ -9,9 +11,12 @@ import { pairSafeEnd } from './cut-text.js';
 /** Longest tool name accepted by the function-calling APIs. */
 export const TOOL_NAME_MAX_LENGTH = 64;
 
+/** Put in front of a slug that starts with a digit, so that every tool name starts with a letter. */
+const DIGIT_PREFIX = 'skill_';
+
 /** A non-fatal remark about a tool name. */
 export interface ToolNameWarning {
-  kind: 'tool_name_collision' | 'tool_name_fallback' | 'tool_name_truncated';
+  kind: 'tool_name_collision' | 'tool_name_fallback' | 'tool_name_prefixed' | 'tool_name_truncated';
   message: string;
   /** The skill concerned. */
   skill: string;
@@ -54,11 +59,21 @@ export function assignToolNames(skillNames: readonly string[]): {
         tool: slug,
       });
     }
+    const prefixed = slug.charCodeAt(0) >= 0x30 && slug.charCodeAt(0) <= 0x39;
+    if (prefixed) slug = `${DIGIT_PREFIX}${slug}`;
     if (slug.length > TOOL_NAME_MAX_LENGTH) {
       slug = slug.slice(0, TOOL_NAME_MAX_LENGTH).replace(/_+$/, '');
       warnings.push({
         kind: 'tool_name_truncated',
         message: `tool name of skill "${shownName(skill)}" cut to ${TOOL_NAME_MAX_LENGTH} characters: "${slug}"`,
+        skill,
+        tool: slug,
+      });
+    }
+    if (prefixed) {
+      warnings.push({
+        kind: 'tool_name_prefixed',
+        message: `tool name of skill "${shownName(skill)}" starts with "${DIGIT_PREFIX}": "${slug}" (Gemini and Vertex AI refuse a function name that starts with a digit)`,
         skill,
         tool: slug,
       });
