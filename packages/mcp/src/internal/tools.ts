@@ -22,8 +22,53 @@ import { checkSkillFilePath, MAX_SKILL_REF_CHARS, parseSkillRef } from './skill-
 // `ignoreBOM`: keep a leading byte-order mark, so the text is the file exactly as stored.
 const UTF8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** Largest text a `read_skill_file` result carries, in characters (longer files are cut, with a note). */
+/**
+ * Largest text a `read_skill_file` or `get_skill` (level 2) result carries, in UTF-16 code units
+ * (longer text is cut, with a note giving the `offset` at which `read_skill_file` reads on).
+ */
 export const MAX_TOOL_TEXT_CHARS = 200_000;
+
+/** Whether `code` is the low (second) half of a surrogate pair. */
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+/** Whether `code` is the high (first) half of a surrogate pair. */
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * The piece of `text` a tool result carries from `offset` (UTF-16 code units, ≥ 0): at most
+ * {@link MAX_TOOL_TEXT_CHARS} code units, never starting or ending between the two halves of a
+ * surrogate pair (an offset between them starts at the pair), with `end`, where the next piece
+ * starts (`text.length` when this one reaches the end).
+ *
+ * @throws McpInputError when `offset` is past the end of a non-empty text
+ */
+export function textPiece(text: string, offset: number): { piece: string; start: number; end: number } {
+  if (offset > 0 && offset >= text.length) {
+    throw new McpInputError(
+      `offset ${offset} is past the end of the text (${text.length} characters); read from offset 0 to ${text.length - 1}`,
+    );
+  }
+  let start = Math.max(0, offset);
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) {
+    start--;
+  }
+  let end = Math.min(text.length, start + MAX_TOOL_TEXT_CHARS);
+  if (
+    end < text.length &&
+    isHighSurrogate(text.charCodeAt(end - 1)) &&
+    isLowSurrogate(text.charCodeAt(end))
+  ) {
+    end--;
+  }
+  return { piece: start === 0 && end === text.length ? text : text.slice(start, end), start, end };
+}
+
+/** The note after a piece of a longer text: what was shown and the call that reads on. */
+function cutNote(what: string, total: number, start: number, end: number, readOn: string): string {
+  const shown = start === 0 ? `the first ${end}` : `characters ${start} to ${end - 1}`;
+  return end < total
+    ? `[Cut: ${what} has ${total} characters; ${shown} are shown. Read on with read_skill_file ${readOn}.]`
+    : `[${what} has ${total} characters; ${shown} are shown, to its end.]`;
+}
 /** Largest binary file `read_skill_file` returns, in bytes (larger ones: read the resource). */
 export const MAX_TOOL_BINARY_BYTES = 1024 * 1024;
 
@@ -196,13 +241,16 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
           level: wanted,
           ...(ref.targetUri ? { targetUri: ref.targetUri } : {}),
         });
-        const text = wanted === 0 ? skill.abstract : wanted === 1 ? skill.overview : skill.content;
-        return {
-          content: [
-            { type: 'text', text: text ?? '' },
-            { type: 'text', text: describeSkill(skill, wanted) },
-          ],
-        };
+        const text = (wanted === 0 ? skill.abstract : wanted === 1 ? skill.overview : skill.content) ?? '';
+        // A SKILL.md longer than a tool result carries is cut as read_skill_file cuts it, and read on there.
+        const { piece, end } = textPiece(text, 0);
+        const blocks: Array<{ type: 'text'; text: string }> = [{ type: 'text', text: piece }];
+        if (end < text.length) {
+          const readOn = JSON.stringify({ name, path: 'SKILL.md', offset: end });
+          blocks.push({ type: 'text', text: cutNote('SKILL.md', text.length, 0, end, readOn) });
+        }
+        blocks.push({ type: 'text', text: describeSkill(skill, wanted) });
+        return { content: blocks };
       } catch (error) {
         return toolError(error, NOT_FOUND_HINT);
       }
@@ -254,7 +302,8 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
         'Read one file of a skill: SKILL.md or an auxiliary file that its instructions refer to (a ' +
         'script, a reference document, a template), by its path inside the skill folder as get_skill ' +
         'lists it (e.g. "scripts/extract.py", "reference/forms.md"). Text comes back as text, images as ' +
-        'images, other binary files as an embedded resource.',
+        `images, other binary files as an embedded resource. Text longer than ${MAX_TOOL_TEXT_CHARS} ` +
+        'characters comes in pieces: a cut piece ends with a note giving the offset to read on from.',
       inputSchema: {
         name: nameField,
         path: z
@@ -262,10 +311,18 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
           .min(1)
           .max(1024)
           .describe('Path of the file inside the skill folder, e.g. "scripts/extract.py"'),
+        offset: z
+          .number()
+          .int()
+          .min(0)
+          .optional()
+          .describe(
+            'Text files: the character to start from (default 0), as the note after a cut piece gives it',
+          ),
       },
       annotations: { title: 'Read a skill file', ...READ_ONLY },
     },
-    async ({ name, path }) => {
+    async ({ name, path, offset }) => {
       try {
         const ref = parseSkillRef(name);
         const filePath = checkSkillFilePath(path.replace(/^\.\//, ''));
@@ -277,16 +334,20 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
         const media = skillFileMediaType(filePath, file.content);
         if (media.text) {
           const text = UTF8.decode(file.content);
-          if (text.length <= MAX_TOOL_TEXT_CHARS) return { content: [{ type: 'text', text }] };
+          const { piece, start, end } = textPiece(text, offset ?? 0);
+          if (start === 0 && end === text.length) return { content: [{ type: 'text', text }] };
+          const readOn = JSON.stringify({ name, path, offset: end });
           return {
             content: [
-              { type: 'text', text: text.slice(0, MAX_TOOL_TEXT_CHARS) },
-              {
-                type: 'text',
-                text: `[Cut: this file has ${text.length} characters; the first ${MAX_TOOL_TEXT_CHARS} are shown.]`,
-              },
+              { type: 'text', text: piece },
+              { type: 'text', text: cutNote('this file', text.length, start, end, readOn) },
             ],
           };
+        }
+        if (offset !== undefined && offset > 0) {
+          throw new McpInputError(
+            `${filePath} is a binary file (${media.type}): offset applies to text files only; read it without one`,
+          );
         }
         if (file.content.length > MAX_TOOL_BINARY_BYTES) {
           throw new McpInputError(
