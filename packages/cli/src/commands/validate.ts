@@ -18,6 +18,7 @@ import { CliError, type CliIo, EXIT, printJson } from '../internal/io.js';
 import { byPlace, formatIssue } from '../internal/issue-line.js';
 import { classifyJson, readJsonFile } from '../internal/source.js';
 import { escapeInlineControls } from '../internal/terminal-text.js';
+import { looksLikeZip, readZippedSkill } from '../internal/zipped-skill.js';
 
 const PROFILES: readonly ValidationProfile[] = ['openviking', 'agentskills', 'claude'];
 const NAME_POLICIES: readonly NamePolicy[] = ['strict', 'slug'];
@@ -199,6 +200,77 @@ async function validateToolsFile(
 }
 
 /**
+ * Validates a zip file as `add-skill` uploads it: the SKILL.md the server's add takes from it (at the
+ * archive root or in its single top-level folder, `\\` read as `/`; see {@link readZippedSkill}),
+ * checked against the name of that folder as the server checks it (unless `--no-dir-name`), with the server's refusals of
+ * the archive itself (no SKILL.md where it looks, an archive it cannot read, a limit of a server
+ * with default settings) as errors. The result is labelled `file.zip#path/SKILL.md`.
+ */
+async function validateZipFile(
+  label: string,
+  zip: Uint8Array,
+  options: CheckOptions,
+  checkDirName: boolean,
+): Promise<FileValidation> {
+  const { validateSkill } = await import('@skillport/core');
+  const refused = (rule: string, message: string): FileValidation => ({
+    file: label,
+    dir_name: null,
+    valid: false,
+    strict: options.strict,
+    profile: options.profile,
+    name: null,
+    description: null,
+    tags: [],
+    allowed_tools: [],
+    body_lines: 0,
+    errors: [{ rule, severity: 'error', field: null, message }],
+    warnings: [],
+  });
+  let located: ReturnType<typeof readZippedSkill>;
+  try {
+    located = readZippedSkill(zip);
+  } catch (error) {
+    return refused('zip_format', `not a readable zip archive (${(error as Error).message}); add refuses it`);
+  }
+  if (located.kind === 'missing_skill_md')
+    return refused('missing_skill_md', `${located.message}; add refuses it`);
+  const text = decodeSkillBytes(located.skillMd);
+  const dirName = checkDirName ? located.folderName : null;
+  const result = validateSkill(text, { ...options, ...(dirName !== null ? { dirName } : {}) });
+  const byteProblem = byteIssue(located.skillMd, text);
+  if (byteProblem) {
+    result.valid = false;
+    const utf16 = byteProblem.rule === 'invalid_utf8' && findInvalidUtf8(located.skillMd)?.encoding != null;
+    result.errors = utf16 ? [byteProblem] : [byteProblem, ...result.errors];
+    if (utf16) result.warnings = [];
+  }
+  const { checkSkillZip, DEFAULT_UPLOAD_LIMITS: limits } = await import('@skillport/core/node');
+  // The files a skill keeps and its SKILL.md's size are counted as the server counts them (folder
+  // entries and `__MACOSX/` left out, SKILL.md wherever it sits); the zip's other limits apply to
+  // the archive as it is.
+  const limitMessage =
+    located.files + 1 > limits.max_files_per_skill
+      ? `the skill has ${located.files} files, more than the ${limits.max_files_per_skill - 1} a skill keeps besides its generated .abstract.md (max_files_per_skill ${limits.max_files_per_skill}, setting ${limits.settings.max_files_per_skill})`
+      : located.skillMd.byteLength > limits.max_skill_md_bytes
+        ? `SKILL.md is ${located.skillMd.byteLength} bytes, more than ${limits.max_skill_md_bytes} (max_skill_md_bytes, setting ${limits.settings.max_skill_md_bytes})`
+        : (checkSkillZip(zip, { ...limits, max_files_per_skill: Number.POSITIVE_INFINITY })?.message ?? null);
+  if (limitMessage !== null) {
+    result.valid = false;
+    result.errors = [
+      ...result.errors,
+      {
+        rule: 'upload_limit',
+        severity: 'error',
+        field: null,
+        message: `add would be refused by a server with default limits: ${limitMessage}`,
+      },
+    ];
+  }
+  return { file: `${label}#${located.skillMdPath}`, dir_name: dirName, ...result };
+}
+
+/**
  * `name_duplicate`: a valid skill whose name (as add would store it: `stored`, null when add refuses
  * the name) is that of an earlier one in the same run. `add-skill` of the same paths refuses it, as a
  * second add would replace the first skill, so it is an error here too, naming the earlier file.
@@ -242,7 +314,7 @@ export function registerValidate(skills: Command, io: CliIo): void {
   skills
     .command('validate')
     .description(
-      'check skills locally (no server): a SKILL.md, a skill folder, a folder of skill folders, or an MCP tool .json',
+      'check skills locally (no server): a SKILL.md, a skill folder, a folder of skill folders, a skill zip, or an MCP tool .json',
     )
     .argument('<paths...>', 'files or folders')
     .option('--strict', 'report best-practice warnings as errors where the profile says so')
@@ -301,6 +373,12 @@ export function registerValidate(skills: Command, io: CliIo): void {
             continue;
           }
           const bytes = await readFile(file);
+          if (looksLikeZip(bytes)) {
+            results.push(
+              await validateZipFile(displayPath(io.cwd, file), bytes, options_, options.dirName !== false),
+            );
+            continue;
+          }
           const text = decodeSkillBytes(bytes);
           const dirName =
             options.dirName !== false && path.basename(file) === 'SKILL.md'

@@ -17,10 +17,10 @@ import {
   validateSkill,
 } from '@skillport/core';
 import type { SkillSource } from '@skillport/sdk-node';
-import { unzipSync } from 'fflate';
 import { misnamedHint, misnamedSkillFiles, toolJsonFiles } from './find-skill-files.js';
 import { CliError, type CliIo } from './io.js';
 import { classifyJson, readJsonFile, readStdin, toolsOf } from './source.js';
+import { looksLikeZip, readZippedSkill } from './zipped-skill.js';
 
 /** One skill to add. */
 export interface BulkItem {
@@ -84,19 +84,19 @@ function nameInBytes(bytes: Uint8Array): Names {
   }
 }
 
+/**
+ * The name in a SKILL.md or zip file (a zip recognised by its bytes, as the server does): in a zip,
+ * the SKILL.md the server's add takes (see {@link readZippedSkill}: a zip made on Windows, with `\\`
+ * in its entry names, included).
+ */
 async function nameInFile(file: string): Promise<Names> {
-  const bytes = await readFile(file).catch(() => null);
-  return bytes === null ? NO_NAME : nameInBytes(new Uint8Array(bytes));
-}
-
-/** The name in a zipped skill folder (SKILL.md at the root or in its one top folder). */
-async function nameInZip(file: string): Promise<Names> {
+  const read = await readFile(file).catch(() => null);
+  if (read === null) return NO_NAME;
+  const bytes = new Uint8Array(read);
+  if (!looksLikeZip(bytes)) return nameInBytes(bytes);
   try {
-    const entries = unzipSync(new Uint8Array(await readFile(file)), {
-      filter: (f) => f.name === 'SKILL.md' || /^[^/]+\/SKILL\.md$/.test(f.name),
-    });
-    const skillMd = entries['SKILL.md'] ?? Object.values(entries)[0];
-    return skillMd === undefined ? NO_NAME : nameInBytes(skillMd);
+    const located = readZippedSkill(bytes);
+    return located.kind === 'skill' ? nameInBytes(located.skillMd) : NO_NAME;
   } catch {
     return NO_NAME;
   }
@@ -291,8 +291,7 @@ export async function expandInputs(
       items.push(...(await jsonItems(full, raw)));
       continue;
     }
-    const names = /\.zip$/i.test(full) ? await nameInZip(full) : await nameInFile(full);
-    items.push({ label: raw, source: full, ...names, local: full });
+    items.push({ label: raw, source: full, ...(await nameInFile(full)), local: full });
   }
   return items;
 }

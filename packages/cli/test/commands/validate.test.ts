@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/index.js';
 import { memoryIo } from '../support/memory-io.js';
@@ -198,5 +199,109 @@ describe('skills validate: a skill file named in the wrong case', () => {
     const code = await runCli(['skills', 'validate', 'my-skill'], io);
     expect(code).toBe(1);
     expect(io.err()).toMatch(/found \S*my-skill\/skill.md: the file must be named SKILL.md, in capitals/);
+  });
+});
+
+describe('skills validate <file.zip>: the SKILL.md add takes from the zip, as the server reads it', () => {
+  const md = (name: string, extra = '') =>
+    enc.encode(
+      `---\nname: ${name}\ndescription: A skill zipped on another system for tests\n${extra}---\n# ${name}\n`,
+    );
+  const none = new Uint8Array();
+  const run = async (zip: Uint8Array, args: string[] = []) => {
+    writeFileSync(path.join(dir, 'upload.zip'), zip);
+    const io = memoryIo({ cwd: dir, env: {} });
+    const code = await runCli(['skills', 'validate', 'upload.zip', '-o', 'json', ...args], io);
+    const [result] = (
+      JSON.parse(io.out()) as {
+        results: Array<{
+          file: string;
+          valid: boolean;
+          name: string | null;
+          errors: Issue[];
+          warnings: Issue[];
+        }>;
+      }
+    ).results;
+    return { code, result };
+  };
+
+  it.each([
+    // Windows tools write `\` between folders; the server reads it as `/`.
+    [
+      'Windows: a top folder, "\\" separators',
+      { 'win-kit\\SKILL.md': md('win-kit'), 'win-kit\\ref\\a.md': md('x') },
+      'win-kit',
+      'upload.zip#win-kit/SKILL.md',
+    ],
+    [
+      'Windows: no top folder, folder entries first',
+      { 'ref\\': none, 'SKILL.md': md('flat-kit'), 'ref\\a.md': md('x') },
+      'flat-kit',
+      'upload.zip#SKILL.md',
+    ],
+    // macOS Archive Utility: folder entries, `__MACOSX/` resource forks and `.DS_Store` beside the folder.
+    [
+      'macOS: __MACOSX/ and .DS_Store',
+      {
+        'mac-kit/': none,
+        'mac-kit/SKILL.md': md('mac-kit'),
+        'mac-kit/.DS_Store': enc.encode('Bud1'),
+        '__MACOSX/mac-kit/._SKILL.md': enc.encode('\u0000\u0005'),
+      },
+      'mac-kit',
+      'upload.zip#mac-kit/SKILL.md',
+    ],
+  ])('%s: valid, named from its SKILL.md', async (_label, entries, name, file) => {
+    const { code, result } = await run(zipSync(entries));
+    expect(code).toBe(0);
+    expect(result).toMatchObject({ valid: true, name, file, errors: [] });
+  });
+
+  it.each([
+    [
+      'an upper-case Skill.md',
+      { 'kit/Skill.md': md('kit') },
+      /found kit\/Skill\.md: the file must be named SKILL\.md, in capitals/,
+    ],
+    [
+      'two top folders',
+      { 'a/SKILL.md': md('a'), 'b/SKILL.md': md('b') },
+      /\(found: a\/SKILL\.md, b\/SKILL\.md\)/,
+    ],
+    [
+      'SKILL.md two folders down',
+      { 'outer/inner/SKILL.md': md('inner') },
+      /\(found: outer\/inner\/SKILL\.md\)/,
+    ],
+  ])('%s: the error add gives (missing_skill_md), exit 1', async (_label, entries, message) => {
+    const { code, result } = await run(zipSync(entries));
+    expect(code).toBe(1);
+    expect(result?.errors).toEqual([
+      expect.objectContaining({
+        rule: 'missing_skill_md',
+        severity: 'error',
+        message: expect.stringMatching(message),
+      }),
+    ]);
+  });
+
+  it("the SKILL.md's own issues, at their line and column; its name against the zip's folder", async () => {
+    const broken = await run(zipSync({ 'kit\\SKILL.md': md('kit', 'tags: [a, b\n') }));
+    expect(broken.code).toBe(1);
+    expect(broken.result?.errors[0]).toMatchObject({ rule: 'yaml_format', line: 4, column: 11 });
+    const other = await run(zipSync({ 'folder\\SKILL.md': md('other-name') }));
+    expect(other.code).toBe(0);
+    expect(other.result?.warnings).toContainEqual(
+      expect.objectContaining({ rule: 'name_matches_directory', line: 2 }),
+    );
+    const unchecked = await run(zipSync({ 'folder\\SKILL.md': md('other-name') }), ['--no-dir-name']);
+    expect(unchecked.result?.warnings.map((w) => w.rule)).not.toContain('name_matches_directory');
+  });
+
+  it('a file that only starts like a zip is refused as an archive, not read as SKILL.md text', async () => {
+    const { code, result } = await run(enc.encode('PK\u0003\u0004 and nothing else'));
+    expect(code).toBe(1);
+    expect(result?.errors.map((e) => e.rule)).toEqual(['zip_format']);
   });
 });

@@ -206,16 +206,25 @@ export function checkPortableName(ctx: RuleContext, name: string, level: RuleLev
   }
 }
 
-/** `name_matches_directory` when a folder name is known. */
+/**
+ * `name_matches_directory` when a folder name is known. The fix is the folder name only when a server
+ * takes it as a name: a folder such as `pdf tools` or `café` is renamed instead (setting `name` to it
+ * would make add refuse the skill).
+ */
 export function checkDirectory(ctx: RuleContext, name: string, level: RuleLevel): void {
   const dir = ctx.dirName;
   if (dir === undefined || dir === '' || dir === name) return;
+  const differs = `"name" ${excerpt(name)} differs from the skill's folder name ${excerpt(dir)}; they must be the same.`;
+  if (storedSkillName(dir, 'strict') === dir) {
+    ctx.report('name_matches_directory', level, 'name', differs, dir);
+    return;
+  }
   ctx.report(
     'name_matches_directory',
     level,
     'name',
-    `"name" ${excerpt(name)} differs from the skill's folder name ${excerpt(dir)}; they must be the same.`,
-    dir,
+    `${differs} The folder name is not a valid skill name (letters, digits, "_" and "-"; add refuses ` +
+      'it as a name): rename the folder to the name instead.',
   );
 }
 

@@ -142,6 +142,14 @@ const openviking: Record<string, Case> = {
     strictWarnings: [],
     first: { fix: 'pdf', line: 2 },
   },
+  'folder name that is no valid name (a space): rename the folder, no fix to set "name" to': {
+    text: named('pdf-tools'),
+    dirName: 'pdf tools',
+    warnings: ['name_matches_directory'],
+    strictErrors: ['name_matches_directory'],
+    strictWarnings: [],
+    first: { message: expect.stringContaining('rename the folder to the name instead') },
+  },
   'recovered YAML stays a warning under strict openviking': {
     text: skillMd(['name: colon', 'description: Reads PDFs. Trigger words: pdf, form']),
     warnings: ['yaml_unquoted_colon'],
@@ -528,5 +536,18 @@ describe('description_too_short message', () => {
     const result = validateSkill(skillMd(['name: short', `description: ${description}`]));
     const issue = result.warnings.find((w) => w.rule === 'description_too_short');
     expect(issue?.message.startsWith(start), issue?.message).toBe(true);
+  });
+});
+
+describe('name_matches_directory: the fix is a name add takes', () => {
+  it.each([
+    ['pdf', 'pdf'],
+    ['pdf tools', undefined],
+    ['café', undefined],
+    ['nul.txt', undefined],
+  ])('folder %j: fix %j', (dirName, fix) => {
+    const [issue] = validateSkill(named('pdf-tools'), { dirName }).warnings;
+    expect(issue?.rule).toBe('name_matches_directory');
+    expect(issue?.fix).toBe(fix);
   });
 });
