@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node dist/main.js`: starts Skillport from environment variables (see `optionsFromEnv`; `LOG_LEVEL`
- * for the logs) and stops gracefully on SIGINT/SIGTERM. It takes no arguments (`readMainArgs`):
+ * for the logs) and stops gracefully on SIGINT, SIGTERM and SIGHUP. It takes no arguments (`readMainArgs`):
  * `--help` prints the main settings, any other argument is refused with exit code 2.
  */
 import { optionsFromEnv } from './config.js';
@@ -39,6 +39,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // A hangup (the session that started it closed) would otherwise end the process at once, without
+  // handing running jobs back nor writing the last buffered log lines; `skillport serve` does the same.
+  process.on('SIGHUP', () => stop('SIGHUP'));
 }
 
 const verdict = readMainArgs(process.argv.slice(2));
