@@ -4,7 +4,7 @@
  * for the logs) and stops gracefully on SIGINT, SIGTERM and SIGHUP. It takes no arguments (`readMainArgs`):
  * `--help` prints the main settings, any other argument is refused with exit code 2.
  */
-import { optionsFromEnv } from './config.js';
+import { optionsFromEnv, SHUTDOWN_FORCE_AFTER_MS } from './config.js';
 import { consoleLogger, type Logger, parseLogLevel } from './logger.js';
 import { redactingLogger } from './logging/redacting-logger.js';
 import { readMainArgs } from './main-args.js';
@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ msg: 'shutting down', signal });
     // The grace period (5 s), handlers still running (up to 10 s more), then closing: 20 s at most.
-    const force = setTimeout(() => process.exit(1), 20_000 + (options.shutdownDelaySeconds ?? 0) * 1000);
+    const force = setTimeout(
+      () => process.exit(1),
+      SHUTDOWN_FORCE_AFTER_MS + (options.shutdownDelaySeconds ?? 0) * 1000,
+    );
     force.unref();
     server.close().then(
       () => process.exit(0),
