@@ -408,6 +408,35 @@ function parsePositiveInt(name: string, raw: string): number {
   return value;
 }
 
+/** The longest delay a Node timer holds, ms (2^31 − 1, about 24.8 days): a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * A duration setting in `unitMs` units (1000 for seconds), refused past what a timer holds (less
+ * `reserveMs` the process adds to it): an overlong value would fire at once instead of never, e.g. a
+ * shutdown delay ending the process at SIGTERM or a poll running every millisecond.
+ */
+function parseDuration(name: string, raw: string, unitMs: number, reserveMs = 0): number {
+  const value = parsePositiveInt(name, raw);
+  const max = Math.floor((MAX_TIMER_MS - reserveMs) / unitMs);
+  if (value > max) {
+    throw new Error(`${name} must be at most ${max} (about 24 days), got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/** The limits that are durations, and their unit in ms (each one drives a timer). */
+const DURATION_LIMITS: Partial<Record<keyof ServerLimits, number>> = {
+  requestTimeoutSeconds: 1000,
+  responseStallSeconds: 1000,
+  maxWaitSeconds: 1000,
+  mcpSessionIdleSeconds: 1000,
+  mcpChangePollSeconds: 1000,
+};
+
+/** How long `dist/main.js` may take to stop after the shutdown delay before it forces its exit, ms. */
+export const SHUTDOWN_FORCE_AFTER_MS = 20_000;
+
 /**
  * Reads server options from environment variables (the variables named on {@link ServerOptions} and
  * {@link ServerLimits}).
@@ -449,17 +478,19 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
     options.summary = { baseURL: summaryUrl, model: summaryModel };
     if (env.SKILLPORT_SUMMARY_API_KEY) options.summary.apiKey = env.SKILLPORT_SUMMARY_API_KEY;
     if (env.SKILLPORT_SUMMARY_BUDGET_SECONDS) {
-      const budget = parsePositiveInt(
+      const budget = parseDuration(
         'SKILLPORT_SUMMARY_BUDGET_SECONDS',
         env.SKILLPORT_SUMMARY_BUDGET_SECONDS,
+        1000,
       );
       if (budget < 1) throw new Error('SKILLPORT_SUMMARY_BUDGET_SECONDS must be at least 1');
       options.summary.budgetSeconds = budget;
     }
     if (env.SKILLPORT_SUMMARY_COOLDOWN_SECONDS) {
-      options.summary.cooldownSeconds = parsePositiveInt(
+      options.summary.cooldownSeconds = parseDuration(
         'SKILLPORT_SUMMARY_COOLDOWN_SECONDS',
         env.SKILLPORT_SUMMARY_COOLDOWN_SECONDS,
+        1000,
       );
     }
   }
@@ -512,7 +543,7 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   }
   const jobs: JobOptions = {};
   if (env.SKILLPORT_JOB_LEASE_SECONDS) {
-    jobs.leaseSeconds = parsePositiveInt('SKILLPORT_JOB_LEASE_SECONDS', env.SKILLPORT_JOB_LEASE_SECONDS);
+    jobs.leaseSeconds = parseDuration('SKILLPORT_JOB_LEASE_SECONDS', env.SKILLPORT_JOB_LEASE_SECONDS, 1000);
     if (jobs.leaseSeconds < 1) throw new Error('SKILLPORT_JOB_LEASE_SECONDS must be at least 1');
   }
   if (env.SKILLPORT_JOB_CONCURRENCY) {
@@ -521,9 +552,11 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   if (env.SKILLPORT_REPLICA_ID?.trim()) jobs.replicaId = env.SKILLPORT_REPLICA_ID.trim();
   if (Object.keys(jobs).length > 0) options.jobs = jobs;
   if (env.SKILLPORT_SHUTDOWN_DELAY_SECONDS) {
-    options.shutdownDelaySeconds = parsePositiveInt(
+    options.shutdownDelaySeconds = parseDuration(
       'SKILLPORT_SHUTDOWN_DELAY_SECONDS',
       env.SKILLPORT_SHUTDOWN_DELAY_SECONDS,
+      1000,
+      SHUTDOWN_FORCE_AFTER_MS,
     );
   }
   const synchronous = env.SKILLPORT_SQLITE_SYNCHRONOUS?.trim().toUpperCase();
@@ -539,7 +572,7 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
       }
       sqlite.synchronous = synchronous;
     }
-    if (busy) sqlite.busyTimeoutMs = parsePositiveInt('SKILLPORT_SQLITE_BUSY_TIMEOUT_MS', busy);
+    if (busy) sqlite.busyTimeoutMs = parseDuration('SKILLPORT_SQLITE_BUSY_TIMEOUT_MS', busy, 1);
     if (searchThreads) {
       sqlite.searchThreads = parsePositiveInt('SKILLPORT_SEARCH_THREADS', searchThreads);
       if (sqlite.searchThreads > 64) throw new Error('SKILLPORT_SEARCH_THREADS must be at most 64');
@@ -552,7 +585,9 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   const workers: Partial<WorkerPoolSettings> = {};
   for (const [key, name] of Object.entries(WORKER_ENV) as Array<[keyof WorkerPoolSettings, string]>) {
     const raw = env[name];
-    if (raw !== undefined && raw !== '') workers[key] = parsePositiveInt(name, raw);
+    if (raw !== undefined && raw !== '') {
+      workers[key] = key === 'taskBudgetMs' ? parseDuration(name, raw, 1) : parsePositiveInt(name, raw);
+    }
   }
   if (Object.keys(workers).length > 0) options.workers = workers;
   const retention: Partial<RetentionOptions> = {};
@@ -584,7 +619,9 @@ export function optionsFromEnv(env: Record<string, string | undefined> = process
   const limits: Partial<ServerLimits> = {};
   for (const [key, name] of Object.entries(LIMIT_ENV) as Array<[keyof ServerLimits, string]>) {
     const raw = env[name];
-    if (raw !== undefined && raw !== '') limits[key] = parsePositiveInt(name, raw);
+    if (raw === undefined || raw === '') continue;
+    const unitMs = DURATION_LIMITS[key];
+    limits[key] = unitMs === undefined ? parsePositiveInt(name, raw) : parseDuration(name, raw, unitMs);
   }
   if (Object.keys(limits).length > 0) options.limits = limits;
   return options;
@@ -601,9 +638,10 @@ function postgresFromEnv(env: Record<string, string | undefined>): PostgresSetti
     if (settings.poolSize === 0) throw new Error('SKILLPORT_DATABASE_POOL_SIZE must be at least 1, got 0');
   }
   if (env.SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS) {
-    settings.statementTimeoutMs = parsePositiveInt(
+    settings.statementTimeoutMs = parseDuration(
       'SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS',
       env.SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS,
+      1,
     );
   }
   const ssl = env.SKILLPORT_DATABASE_SSL?.trim();

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
  * `node dist/main.js`: starts Skillport from environment variables (see `optionsFromEnv`; `LOG_LEVEL`
- * for the logs) and stops gracefully on SIGINT/SIGTERM. It takes no arguments (`readMainArgs`):
+ * for the logs) and stops gracefully on SIGINT, SIGTERM and SIGHUP. It takes no arguments (`readMainArgs`):
  * `--help` prints the main settings, any other argument is refused with exit code 2.
  */
-import { optionsFromEnv } from './config.js';
+import { optionsFromEnv, SHUTDOWN_FORCE_AFTER_MS } from './config.js';
 import { consoleLogger, type Logger, parseLogLevel } from './logger.js';
 import { redactingLogger } from './logging/redacting-logger.js';
 import { readMainArgs } from './main-args.js';
@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ msg: 'shutting down', signal });
     // The grace period (5 s), handlers still running (up to 10 s more), then closing: 20 s at most.
-    const force = setTimeout(() => process.exit(1), 20_000 + (options.shutdownDelaySeconds ?? 0) * 1000);
+    const force = setTimeout(
+      () => process.exit(1),
+      SHUTDOWN_FORCE_AFTER_MS + (options.shutdownDelaySeconds ?? 0) * 1000,
+    );
     force.unref();
     server.close().then(
       () => process.exit(0),
@@ -39,6 +42,9 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  // A hangup (the session that started it closed) would otherwise end the process at once, without
+  // handing running jobs back nor writing the last buffered log lines; `skillport serve` does the same.
+  process.on('SIGHUP', () => stop('SIGHUP'));
 }
 
 const verdict = readMainArgs(process.argv.slice(2));

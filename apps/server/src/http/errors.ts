@@ -146,7 +146,7 @@ export function isTransientStoreError(err: unknown): boolean {
   // The database thread stopped (it is restarted on the next call) or the store is closing.
   if (code === 'SKILLPORT_STORE_THREAD_EXIT' || code === 'SKILLPORT_STORE_CLOSED') return true;
   if (typeof code === 'string' && TRANSIENT_POSTGRES.test(code)) return true;
-  return /database connection is not open|store is closed|Connection terminated|timeout exceeded when trying to connect/i.test(
+  return /database connection is not open|store is closed|Connection terminated|timeout exceeded when trying to connect|is not queryable/i.test(
     err.message,
   );
 }
@@ -165,7 +165,9 @@ export function unreachableDatabase(err: unknown): string | null {
   if (!(err instanceof Error)) return null;
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'string' && UNREACHABLE_POSTGRES.test(code)) return code;
-  if (/Connection terminated|timeout exceeded when trying to connect/i.test(err.message)) {
+  // `pg` refuses a statement on a client whose connection ended with "Client has encountered a
+  // connection error and is not queryable" (no code).
+  if (/Connection terminated|timeout exceeded when trying to connect|is not queryable/i.test(err.message)) {
     return 'connection lost or timed out';
   }
   return null;

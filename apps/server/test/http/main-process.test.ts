@@ -72,6 +72,21 @@ describe('node dist/main.js', () => {
     expect(p.out()).toContain('"msg":"shutting down"');
   });
 
+  // A hangup (the terminal or SSH session that started it closed, `kill -HUP` from a script) used to
+  // end the process at once (Node's default): no graceful close, running jobs not handed back, the
+  // last buffered log lines lost. It stops as SIGTERM does, as under `skillport serve`.
+  test('stops gracefully on SIGHUP with exit 0', async () => {
+    const p = run({}, true);
+    await until(() => p.out().includes('"msg":"listening"'));
+    const { url } = JSON.parse(p.out().split('\n')[0] ?? '{}');
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    p.child.kill('SIGHUP');
+    expect(await p.exit).toBe(0);
+    expect(p.out()).toContain('"msg":"shutting down","signal":"SIGHUP"');
+    // The buffered request line of the health check is written before the process exits.
+    expect(p.out()).toContain('"path":"/health"');
+  });
+
   // Large input goes to the worker threads, which load `dist/workers/worker-entry.js` in a build.
   test('parses a large SKILL.md and extracts its overview in worker threads', async () => {
     const p = run({});

@@ -347,6 +347,49 @@ describe('options from the environment', () => {
     expect(() => optionsFromEnv({ SKILLPORT_READ_CACHE_MB: 'lots' })).toThrow(/SKILLPORT_READ_CACHE_MB/);
   });
 
+  // Node's timers hold at most 2^31 - 1 ms (~24.8 days); a longer one fires after 1 ms. An overlong
+  // shutdown delay made SIGTERM exit at once with status 1 (the forced exit fired), an overlong job
+  // lease renewed its lease every millisecond, an overlong MCP change poll polled every millisecond.
+  test.each([
+    ['SKILLPORT_SHUTDOWN_DELAY_SECONDS', '3000000'],
+    ['SKILLPORT_JOB_LEASE_SECONDS', '9999999999'],
+    ['SKILLPORT_MAX_WAIT_SECONDS', '2147484'],
+    ['SKILLPORT_MCP_CHANGE_POLL_SECONDS', '2147484'],
+    ['SKILLPORT_MCP_SESSION_IDLE_SECONDS', '2147484'],
+    ['SKILLPORT_REQUEST_TIMEOUT_SECONDS', '2147484'],
+    ['SKILLPORT_RESPONSE_STALL_SECONDS', '2147484'],
+    ['SKILLPORT_WORKER_TASK_BUDGET_MS', '2147483648'],
+    ['SKILLPORT_SQLITE_BUSY_TIMEOUT_MS', '2147483648'],
+    ['SKILLPORT_DATABASE_STATEMENT_TIMEOUT_MS', '2147483648'],
+  ])('%s=%s, past what a timer holds, is refused naming the variable and its maximum', (name, value) => {
+    expect(() => optionsFromEnv({ [name]: value })).toThrow(
+      new RegExp(`${name} must be at most \\d+ \\(about 24 days\\), got "${value}"`),
+    );
+  });
+
+  test('durations up to what a timer holds are taken', () => {
+    // The shutdown delay leaves room for the 20 s the process may take to stop after it.
+    expect(optionsFromEnv({ SKILLPORT_SHUTDOWN_DELAY_SECONDS: '2147463' }).shutdownDelaySeconds).toBe(
+      2147463,
+    );
+    expect(() => optionsFromEnv({ SKILLPORT_SHUTDOWN_DELAY_SECONDS: '2147464' })).toThrow(
+      /SKILLPORT_SHUTDOWN_DELAY_SECONDS must be at most 2147463/,
+    );
+    expect(optionsFromEnv({ SKILLPORT_MAX_WAIT_SECONDS: '2147483' }).limits).toEqual({
+      maxWaitSeconds: 2147483,
+    });
+    expect(optionsFromEnv({ SKILLPORT_WORKER_TASK_BUDGET_MS: '2147483647' }).workers?.taskBudgetMs).toBe(
+      2147483647,
+    );
+    expect(() =>
+      optionsFromEnv({
+        SKILLPORT_SUMMARY_BASE_URL: 'http://127.0.0.1:11434/v1',
+        SKILLPORT_SUMMARY_MODEL: 'llama3.2',
+        SKILLPORT_SUMMARY_BUDGET_SECONDS: '2147484',
+      }),
+    ).toThrow(/SKILLPORT_SUMMARY_BUDGET_SECONDS must be at most 2147483 \(about 24 days\)/);
+  });
+
   test('reads the read cache size (0 turns it off)', () => {
     expect(optionsFromEnv({ SKILLPORT_READ_CACHE_MB: '64' })).toEqual({ readCacheMb: 64 });
     expect(optionsFromEnv({ SKILLPORT_READ_CACHE_MB: '0' })).toEqual({ readCacheMb: 0 });

@@ -86,7 +86,8 @@ export function clientConfig(options: PostgresConnectionOptions): pg.ClientConfi
 /**
  * The `pg` pool of the store: `search_path` set to the store's schema (then `extra`, where the
  * `pg_trgm` functions live), `statement_timeout` per connection, JIT off, bigint parsed as numbers. A
- * connection that fails while idle is dropped from the pool (the error is not fatal).
+ * connection that fails, idle or checked out, is dropped from the pool (the error is not fatal: a
+ * checked-out one fails the statement it runs or the next one).
  *
  * @param options - connection settings
  * @param searchPath - schemas, first the store's
@@ -116,6 +117,13 @@ export function createPool(
   // An idle client losing its connection (server restart, network) emits here; without a listener
   // the process would crash. The pool drops that client and opens a new one on the next query.
   pool.on('error', () => {});
+  // The pool listens to a client only while it is idle: one checked out (a transaction, an export)
+  // whose connection ends — `pg_ctl restart`, a failover, `pg_terminate_backend` — emits `error` on
+  // the client itself, which crashed the process. Its query fails with the error instead (the
+  // request gets 503), and the client, no longer queryable, is dropped when released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 

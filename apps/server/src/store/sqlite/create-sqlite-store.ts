@@ -26,6 +26,7 @@ import {
 import { listChanges, pruneHistoryTx, releaseFreePages } from './history-ops.js';
 import * as idempotency from './idempotency-ops.js';
 import { applyMigrations, readSchemaVersion, SCHEMA_VERSION } from './migrations.js';
+import { openFailure } from './open-failure.js';
 import type { SkillRow } from './rows.js';
 import * as reads from './skill-reads.js';
 import { readSkillJson, readSkillRevision, readSkillView } from './skill-view.js';
@@ -263,7 +264,12 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   if (options.busyTimeoutMs !== undefined) connOptions.busyTimeoutMs = options.busyTimeoutMs;
   if (options.walAutocheckpointPages !== undefined)
     connOptions.walAutocheckpointPages = options.walAutocheckpointPages;
-  const conn = openConnection(file, connOptions);
+  let conn: ReturnType<typeof openConnection>;
+  try {
+    conn = openConnection(file, connOptions);
+  } catch (error) {
+    throw openFailure(error, file);
+  }
   const { db } = conn;
   const now = options.now ?? Date.now;
   try {
@@ -280,7 +286,7 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
     db.pragma('temp_store = MEMORY');
   } catch (error) {
     db.close();
-    throw error;
+    throw openFailure(error, file);
   }
   let closed = false;
   // Whether the search index may hold unmerged segments: true at open (unknown), after every write
