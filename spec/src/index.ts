@@ -110,6 +110,18 @@ export type SystemWaitParams = JsonBody<'/api/v1/system/wait', 'post'>;
 export type QueueStatus = ResultOf<'/api/v1/system/wait', 'post'>;
 /** Body of `GET /health`. */
 export type HealthResult = ResultOf<'/health', 'get'>;
+/** Body of `POST /api/v1/admin/accounts` (root key): `{account_id}`. */
+export type AccountCreateParams = JsonBody<'/api/v1/admin/accounts', 'post'>;
+/** Result of account creation: `{account_id}` (the same for an account that already existed). */
+export type AccountCreateResult = ResultOf<'/api/v1/admin/accounts', 'post'>;
+/** Result of `GET /api/v1/admin/accounts`: `{accounts}` (root: every account; admin: its own). */
+export type AccountListResult = ResultOf<'/api/v1/admin/accounts', 'get'>;
+/** Body of `POST /api/v1/admin/accounts/{account_id}/users` (root, or an admin of the account): `{user_id}`. */
+export type UserCreateParams = JsonBody<'/api/v1/admin/accounts/{account_id}/users', 'post'>;
+/** Result of user creation: `{account_id, user_id}` (the same for a user that already existed). */
+export type UserCreateResult = ResultOf<'/api/v1/admin/accounts/{account_id}/users', 'post'>;
+/** Result of `GET /api/v1/admin/accounts/{account_id}/users`: `{account_id, users}`. */
+export type UserListResult = ResultOf<'/api/v1/admin/accounts/{account_id}/users', 'get'>;
 /** Body of `POST /api/v1/admin/accounts/{account_id}/keys` (admin or root key). */
 export type ApiKeyCreateParams = JsonBody<'/api/v1/admin/accounts/{account_id}/keys', 'post'>;
 /** Result of key creation: the key info plus the secret `api_key`, shown once. */

@@ -3,6 +3,8 @@
  * from `@skillport/spec` (generated from the server's OpenAPI document); nothing here re-declares them.
  */
 import type {
+  AccountCreateResult,
+  AccountListResult,
   ApiKeyCreateParams,
   ApiKeyCreateResult,
   ApiKeyListResult,
@@ -34,6 +36,8 @@ import type {
   TaskListResult,
   TempUploadReleaseResult,
   TempUploadResult,
+  UserCreateResult,
+  UserListResult,
 } from '@skillport/spec';
 import ky, { HTTPError, type KyInstance, TimeoutError as KyTimeoutError } from 'ky';
 import {
@@ -608,11 +612,70 @@ export class AsyncHTTPClient {
   }
 
   /**
-   * Creates an API key for a user of an account (admin key of that account, or a root key).
+   * Creates an account (root key only). Idempotent: an existing account answers the same.
+   * @param accountId - 1–64 characters of `[A-Za-z0-9_-]`.
+   * @returns `{account_id}`.
+   * @throws PermissionDeniedError with an admin or user key; InvalidArgumentError for a bad id.
+   * @see `POST /api/v1/admin/accounts`
+   */
+  async createAccount(accountId: string, options: CallOptions = {}): Promise<AccountCreateResult> {
+    return this.#request<AccountCreateResult>('POST', 'api/v1/admin/accounts', {
+      json: { account_id: accountId },
+      signal: options.signal,
+    });
+  }
+
+  /**
+   * Lists account ids: every account for a root key, only the caller's own for an admin key.
+   * @returns `{accounts}`.
+   * @throws PermissionDeniedError with a user key.
+   * @see `GET /api/v1/admin/accounts`
+   */
+  async listAccounts(options: CallOptions = {}): Promise<AccountListResult> {
+    return this.#request<AccountListResult>('GET', 'api/v1/admin/accounts', { signal: options.signal });
+  }
+
+  /**
+   * Creates a user in an account (root key, or an admin key of that account). Idempotent: an existing
+   * user answers the same. The user's skill root is `viking://user/{user_id}/skills`; create the user
+   * before {@link createApiKey} makes a key for it.
+   * @param accountId - the account, which must exist; `default` in dev mode.
+   * @param userId - up to 128 characters of `[A-Za-z0-9_.@-]`, not `.` or `..`.
+   * @returns `{account_id, user_id}`.
+   * @throws NotFoundError for a missing account; PermissionDeniedError without admin rights on it;
+   *   InvalidArgumentError for a bad id.
+   * @see `POST /api/v1/admin/accounts/{account_id}/users`
+   */
+  async createUser(accountId: string, userId: string, options: CallOptions = {}): Promise<UserCreateResult> {
+    return this.#request<UserCreateResult>(
+      'POST',
+      `api/v1/admin/accounts/${this.#segment(accountId, 'accountId', 'POST')}/users`,
+      { json: { user_id: userId }, signal: options.signal },
+    );
+  }
+
+  /**
+   * Lists the user ids of an account (root key, or an admin key of that account).
+   * @returns `{account_id, users}`.
+   * @throws NotFoundError for a missing account; PermissionDeniedError without admin rights on it.
+   * @see `GET /api/v1/admin/accounts/{account_id}/users`
+   */
+  async listUsers(accountId: string, options: CallOptions = {}): Promise<UserListResult> {
+    return this.#request<UserListResult>(
+      'GET',
+      `api/v1/admin/accounts/${this.#segment(accountId, 'accountId', 'GET')}/users`,
+      { signal: options.signal },
+    );
+  }
+
+  /**
+   * Creates an API key for an existing user of an account (admin key of that account, or a root
+   * key); {@link createUser} first for a new user.
    * @param accountId - the account; `default` in dev mode.
    * @param params - `user_id` (required), `role` (`user` default, or `admin`).
    * @returns the key's info plus `api_key`, the secret, shown only this once.
-   * @throws PermissionDeniedError without admin rights on the account.
+   * @throws PermissionDeniedError without admin rights on the account; NotFoundError for a missing
+   *   account or user.
    */
   async createApiKey(
     accountId: string,

@@ -43,12 +43,8 @@ export function registerKeys(program: Command, io: CliIo): void {
         health.auth_mode === 'dev' ? ((await client.listSkills({ node_limit: '1' })).total ?? 0) : 0;
       // Creating an account (root keys only) and a user are idempotent on the server, so a key can be
       // made for a new user — with a root key, of a new account — in one step.
-      if (health.role === 'root') {
-        await client.request('POST', 'api/v1/admin/accounts', { json: { account_id: account } });
-      }
-      await client.request('POST', `api/v1/admin/accounts/${encodeURIComponent(account)}/users`, {
-        json: { user_id: options.user },
-      });
+      if (health.role === 'root') await client.createAccount(account);
+      await client.createUser(account, options.user);
       const created = await client.createApiKey(account, {
         user_id: options.user,
         ...(options.role ? { role: options.role as 'user' | 'admin' } : {}),

@@ -17,6 +17,8 @@ import {
   type UpdateSkillOptions,
 } from '@skillport/sdk-browser';
 import type {
+  AccountCreateResult,
+  AccountListResult,
   ApiKeyCreateParams,
   ApiKeyCreateResult,
   ApiKeyListResult,
@@ -48,6 +50,8 @@ import type {
   TaskListResult,
   TempUploadReleaseResult,
   TempUploadResult,
+  UserCreateResult,
+  UserListResult,
 } from '@skillport/spec';
 import type { SyncClientOptions, SyncMethod, WorkerFn, WorkerReply } from './protocol.js';
 
@@ -241,6 +245,22 @@ export class SyncHTTPClient {
   /** Queue counts; see `AsyncHTTPClient.getQueueStatus`. */
   getQueueStatus(): QueueStatus {
     return this.#run('getQueueStatus', []);
+  }
+  /** Creates an account (root key); see `AsyncHTTPClient.createAccount`. */
+  createAccount(accountId: string): AccountCreateResult {
+    return this.#run('createAccount', [accountId]);
+  }
+  /** Lists account ids; see `AsyncHTTPClient.listAccounts`. */
+  listAccounts(): AccountListResult {
+    return this.#run('listAccounts', []);
+  }
+  /** Creates a user in an account; see `AsyncHTTPClient.createUser`. */
+  createUser(accountId: string, userId: string): UserCreateResult {
+    return this.#run('createUser', [accountId, userId]);
+  }
+  /** Lists the users of an account; see `AsyncHTTPClient.listUsers`. */
+  listUsers(accountId: string): UserListResult {
+    return this.#run('listUsers', [accountId]);
   }
   /** Creates an API key; see `AsyncHTTPClient.createApiKey`. */
   createApiKey(accountId: string, params: ApiKeyCreateParams): ApiKeyCreateResult {
