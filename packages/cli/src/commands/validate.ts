@@ -202,9 +202,12 @@ async function validateToolsFile(
 /**
  * Validates a zip file as `add-skill` uploads it: the SKILL.md the server's add takes from it (at the
  * archive root or in its single top-level folder, `\\` read as `/`; see {@link readZippedSkill}),
- * checked against the name of that folder as the server checks it (unless `--no-dir-name`), with the server's refusals of
- * the archive itself (no SKILL.md where it looks, an archive it cannot read, a limit of a server
- * with default settings) as errors. The result is labelled `file.zip#path/SKILL.md`.
+ * checked against the name of that folder as the server checks it (unless `--no-dir-name`), with the
+ * server's refusals of the archive itself as errors: no SKILL.md where it looks (`missing_skill_md`),
+ * an archive it cannot read or an entry it refuses — encrypted, a symlink, ZIP64, another compression
+ * method, an unsafe path, a duplicate (`zip_format`) —, two paths that are one file on macOS and
+ * Windows (`path_conflict`), a limit of a server with default settings (`upload_limit`; a SKILL.md
+ * declared over its limit is not inflated). The result is labelled `file.zip#path/SKILL.md`.
  */
 async function validateZipFile(
   label: string,
@@ -227,14 +230,42 @@ async function validateZipFile(
     errors: [{ rule, severity: 'error', field: null, message }],
     warnings: [],
   });
+  const { checkSkillZip, DEFAULT_UPLOAD_LIMITS: limits } = await import('@skillport/core/node');
+  const limitError = (message: string) => `add would be refused by a server with default limits: ${message}`;
+  // The server refuses an upload past its size, and an archive past its entry count, before it
+  // reads a single entry.
+  let early: ReturnType<typeof checkSkillZip> = null;
+  try {
+    early = checkSkillZip(zip, limits);
+  } catch {
+    // not a readable zip: said below
+  }
+  if (early !== null && (early.limit === 'max_upload_bytes' || early.limit === 'max_zip_entries'))
+    return refused('upload_limit', limitError(early.message));
   let located: ReturnType<typeof readZippedSkill>;
   try {
-    located = readZippedSkill(zip);
+    // SKILL.md is inflated only when its declared size is one a default server takes: a zip bomb
+    // is refused from the archive's directory, as the server refuses it, and costs no memory.
+    located = readZippedSkill(zip, { maxSkillMdBytes: limits.max_skill_md_bytes });
   } catch (error) {
     return refused('zip_format', `not a readable zip archive (${(error as Error).message}); add refuses it`);
   }
-  if (located.kind === 'missing_skill_md')
-    return refused('missing_skill_md', `${located.message}; add refuses it`);
+  if (located.kind !== 'skill')
+    return refused(
+      located.kind === 'refused' ? located.rule : located.kind,
+      `${located.message}; add refuses it`,
+    );
+  if (located.skillMd === null) {
+    return {
+      ...refused(
+        'upload_limit',
+        limitError(
+          `SKILL.md is ${located.skillMdSize} bytes, more than ${limits.max_skill_md_bytes} (max_skill_md_bytes, setting ${limits.settings.max_skill_md_bytes})`,
+        ),
+      ),
+      file: `${label}#${located.skillMdPath}`,
+    };
+  }
   const text = decodeSkillBytes(located.skillMd);
   const dirName = checkDirName ? located.folderName : null;
   const result = validateSkill(text, { ...options, ...(dirName !== null ? { dirName } : {}) });
@@ -245,26 +276,17 @@ async function validateZipFile(
     result.errors = utf16 ? [byteProblem] : [byteProblem, ...result.errors];
     if (utf16) result.warnings = [];
   }
-  const { checkSkillZip, DEFAULT_UPLOAD_LIMITS: limits } = await import('@skillport/core/node');
-  // The files a skill keeps and its SKILL.md's size are counted as the server counts them (folder
-  // entries and `__MACOSX/` left out, SKILL.md wherever it sits); the zip's other limits apply to
-  // the archive as it is.
+  // The files a skill keeps are counted as the server counts them (folder entries and `__MACOSX/`
+  // left out, SKILL.md wherever it sits); the zip's other limits apply to the archive as it is.
   const limitMessage =
     located.files + 1 > limits.max_files_per_skill
       ? `the skill has ${located.files} files, more than the ${limits.max_files_per_skill - 1} a skill keeps besides its generated .abstract.md (max_files_per_skill ${limits.max_files_per_skill}, setting ${limits.settings.max_files_per_skill})`
-      : located.skillMd.byteLength > limits.max_skill_md_bytes
-        ? `SKILL.md is ${located.skillMd.byteLength} bytes, more than ${limits.max_skill_md_bytes} (max_skill_md_bytes, setting ${limits.settings.max_skill_md_bytes})`
-        : (checkSkillZip(zip, { ...limits, max_files_per_skill: Number.POSITIVE_INFINITY })?.message ?? null);
+      : (checkSkillZip(zip, { ...limits, max_files_per_skill: Number.POSITIVE_INFINITY })?.message ?? null);
   if (limitMessage !== null) {
     result.valid = false;
     result.errors = [
       ...result.errors,
-      {
-        rule: 'upload_limit',
-        severity: 'error',
-        field: null,
-        message: `add would be refused by a server with default limits: ${limitMessage}`,
-      },
+      { rule: 'upload_limit', severity: 'error', field: null, message: limitError(limitMessage) },
     ];
   }
   return { file: `${label}#${located.skillMdPath}`, dir_name: dirName, ...result };

@@ -96,7 +96,7 @@ async function nameInFile(file: string): Promise<Names> {
   if (!looksLikeZip(bytes)) return nameInBytes(bytes);
   try {
     const located = readZippedSkill(bytes);
-    return located.kind === 'skill' ? nameInBytes(located.skillMd) : NO_NAME;
+    return located.kind === 'skill' && located.skillMd !== null ? nameInBytes(located.skillMd) : NO_NAME;
   } catch {
     return NO_NAME;
   }

@@ -305,3 +305,137 @@ describe('skills validate <file.zip>: the SKILL.md add takes from the zip, as th
     expect(result?.errors.map((e) => e.rule)).toEqual(['zip_format']);
   });
 });
+
+/**
+ * Rewrites the central directory record (and local header) of the entry `name` of a zip made by
+ * `zipSync`, as other zip tools write what fflate does not: encryption, other methods, ZIP64 fields,
+ * lying sizes, duplicate names.
+ */
+function patchEntry(
+  zip: Uint8Array,
+  name: string,
+  patch: { flags?: number; method?: number; size?: number; localOffset?: number; rename?: string },
+): Uint8Array {
+  const out = zip.slice();
+  const view = new DataView(out.buffer);
+  const nameBytes = enc.encode(name);
+  const at = (p: number, length: number) =>
+    out.subarray(p, p + length).every((byte, i) => byte === nameBytes[i]) && length === nameBytes.length;
+  for (let p = 0; p + 46 <= out.length; p++) {
+    const sig = view.getUint32(p, true);
+    if (sig === 0x02014b50 && at(p + 46, view.getUint16(p + 28, true))) {
+      if (patch.flags !== undefined) view.setUint16(p + 8, patch.flags, true);
+      if (patch.method !== undefined) view.setUint16(p + 10, patch.method, true);
+      if (patch.size !== undefined) view.setUint32(p + 24, patch.size, true);
+      if (patch.localOffset !== undefined) view.setUint32(p + 42, patch.localOffset, true);
+      if (patch.rename !== undefined) out.set(enc.encode(patch.rename), p + 46);
+    } else if (sig === 0x04034b50 && at(p + 30, view.getUint16(p + 26, true))) {
+      if (patch.flags !== undefined) view.setUint16(p + 6, patch.flags, true);
+      if (patch.method !== undefined) view.setUint16(p + 8, patch.method, true);
+      if (patch.size !== undefined) view.setUint32(p + 22, patch.size, true);
+      if (patch.rename !== undefined) out.set(enc.encode(patch.rename), p + 30);
+    }
+  }
+  return out;
+}
+
+describe('skills validate <file.zip>: an archive add refuses whatever its SKILL.md says', () => {
+  const md = enc.encode(
+    '---\nname: kit\ndescription: A skill zipped by another tool for tests\n---\n# Kit\n',
+  );
+  const run = async (zip: Uint8Array) => {
+    writeFileSync(path.join(dir, 'refused.zip'), zip);
+    const io = memoryIo({ cwd: dir, env: {} });
+    const code = await runCli(['skills', 'validate', 'refused.zip', '-o', 'json'], io);
+    const [result] = (JSON.parse(io.out()) as { results: Array<{ valid: boolean; errors: Issue[] }> })
+      .results;
+    return { code, result };
+  };
+  const kit = (aux: Record<string, Uint8Array>) => zipSync({ 'kit/SKILL.md': md, ...aux }, { level: 0 });
+  const x = enc.encode('x');
+
+  // Each is the server's 400 for the same zip (POST /api/v1/skills after a temp upload).
+  it.each([
+    ['a ".." entry', kit({ 'kit/../evil.txt': x }), 'zip_format', /Unsafe file path "kit\/\.\.\/evil\.txt"/],
+    [
+      'a ".." entry written with "\\"',
+      kit({ 'kit\\..\\evil.txt': x }),
+      'zip_format',
+      /read as "kit\/\.\.\/evil\.txt"/,
+    ],
+    ['an absolute path', kit({ '/etc/evil.txt': x }), 'zip_format', /Unsafe file path "\/etc\/evil\.txt"/],
+    [
+      'an encrypted SKILL.md',
+      patchEntry(kit({}), 'kit/SKILL.md', { flags: 1 }),
+      'zip_format',
+      /encrypted entries are not supported \("kit\/SKILL\.md"\)/,
+    ],
+    [
+      'an encrypted auxiliary file',
+      patchEntry(kit({ 'kit/secret.txt': x }), 'kit/secret.txt', { flags: 1 }),
+      'zip_format',
+      /encrypted entries are not supported/,
+    ],
+    [
+      'a symlink',
+      zipSync({
+        'kit/SKILL.md': md,
+        'kit/link': [enc.encode('/etc/passwd'), { os: 3, attrs: 0o120777 << 16 }],
+      }),
+      'zip_format',
+      /symlink entries are not allowed \("kit\/link"\)/,
+    ],
+    [
+      'bzip2 compression',
+      patchEntry(kit({ 'kit/b.txt': x }), 'kit/b.txt', { method: 12 }),
+      'zip_format',
+      /uses compression method 12; only stored and deflate/,
+    ],
+    [
+      'a duplicate SKILL.md (the second with other instructions)',
+      patchEntry(kit({ 'kit/SKILL.mx': md }), 'kit/SKILL.mx', { rename: 'kit/SKILL.md' }),
+      'zip_format',
+      /duplicate entry "kit\/SKILL\.md"/,
+    ],
+    [
+      'a ZIP64 entry',
+      patchEntry(kit({ 'kit/a.txt': x }), 'kit/a.txt', { localOffset: 0xffffffff }),
+      'zip_format',
+      /ZIP64/,
+    ],
+    [
+      'two paths that are one file on macOS and Windows',
+      kit({ 'kit/ref.md': x, 'kit/REF.md': x }),
+      'path_conflict',
+      /"kit\/ref\.md" and "kit\/REF\.md" differ only in letter case/,
+    ],
+  ])('%s: the error add gives, exit 1', async (_label, zip, rule, message) => {
+    const { code, result } = await run(zip);
+    expect(code).toBe(1);
+    expect(result?.valid).toBe(false);
+    expect(result?.errors).toEqual([
+      expect.objectContaining({ rule, message: expect.stringMatching(message) }),
+    ]);
+  });
+
+  it('a SKILL.md declared over the SKILL.md limit is refused for its size without being inflated', async () => {
+    // Declared 300 MiB (a zip bomb's SKILL.md): the server refuses it from the archive's directory
+    // (413, SKILLPORT_MAX_SKILL_MD_BYTES) before inflating a byte. Its data here is no deflate stream
+    // at all, so reading it would fail: the refusal must come from the declared size alone.
+    const zip = patchEntry(
+      patchEntry(zipSync({ 'kit/SKILL.md': md }, { level: 0 }), 'kit/SKILL.md', { method: 8 }),
+      'kit/SKILL.md',
+      { size: 300 * 1024 * 1024 },
+    );
+    const { code, result } = await run(zip);
+    expect(code).toBe(1);
+    expect(result?.errors).toEqual([
+      expect.objectContaining({
+        rule: 'upload_limit',
+        message: expect.stringMatching(
+          /SKILL\.md is 314572800 bytes, more than 1048576 \(max_skill_md_bytes/,
+        ),
+      }),
+    ]);
+  });
+});

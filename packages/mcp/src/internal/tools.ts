@@ -246,7 +246,13 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
         const { piece, end } = textPiece(text, 0);
         const blocks: Array<{ type: 'text'; text: string }> = [{ type: 'text', text: piece }];
         if (end < text.length) {
-          const readOn = JSON.stringify({ name, path: 'SKILL.md', offset: end });
+          const sha256 = skill.content_sha256;
+          const readOn = JSON.stringify({
+            name,
+            path: 'SKILL.md',
+            offset: end,
+            ...(sha256 ? { sha256 } : {}),
+          });
           blocks.push({ type: 'text', text: cutNote('SKILL.md', text.length, 0, end, readOn) });
         }
         blocks.push({ type: 'text', text: describeSkill(skill, wanted) });
@@ -319,10 +325,18 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
           .describe(
             'Text files: the character to start from (default 0), as the note after a cut piece gives it',
           ),
+        sha256: z
+          .string()
+          .regex(/^[0-9a-f]{64}$/)
+          .optional()
+          .describe(
+            'The sha256 the note after a cut piece gives: if the file changed since that piece, the call ' +
+              'fails instead of returning a piece of the new version (read it again from offset 0)',
+          ),
       },
       annotations: { title: 'Read a skill file', ...READ_ONLY },
     },
-    async ({ name, path, offset }) => {
+    async ({ name, path, offset, sha256 }) => {
       try {
         const ref = parseSkillRef(name);
         const filePath = checkSkillFilePath(path.replace(/^\.\//, ''));
@@ -331,12 +345,25 @@ export function registerSkillTools(server: McpServer, registry: SkillRegistry): 
           filePath,
           ref.targetUri ? { targetUri: ref.targetUri } : {},
         );
+        // Pieces of two versions of a file (replaced between two calls) would join into text that
+        // never existed: a read-on call names the version its first piece came from.
+        if (sha256 !== undefined && file.sha256 !== undefined && file.sha256 !== sha256) {
+          throw new McpInputError(
+            `${filePath} changed since the piece you read (sha256 ${sha256.slice(0, 12)}…, now ` +
+              `${file.sha256.slice(0, 12)}…): the pieces would not fit together; read it again from offset 0`,
+          );
+        }
         const media = skillFileMediaType(filePath, file.content);
         if (media.text) {
           const text = UTF8.decode(file.content);
           const { piece, start, end } = textPiece(text, offset ?? 0);
           if (start === 0 && end === text.length) return { content: [{ type: 'text', text }] };
-          const readOn = JSON.stringify({ name, path, offset: end });
+          const readOn = JSON.stringify({
+            name,
+            path,
+            offset: end,
+            ...(file.sha256 !== undefined ? { sha256: file.sha256 } : {}),
+          });
           return {
             content: [
               { type: 'text', text: piece },
