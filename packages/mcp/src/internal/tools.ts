@@ -44,7 +44,9 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 export function textPiece(text: string, offset: number): { piece: string; start: number; end: number } {
   if (offset > 0 && offset >= text.length) {
     throw new McpInputError(
-      `offset ${offset} is past the end of the text (${text.length} characters); read from offset 0 to ${text.length - 1}`,
+      text.length === 0
+        ? `offset ${offset} is past the end of the text, which is empty; read it without an offset`
+        : `offset ${offset} is past the end of the text (${text.length} characters); read from offset 0 to ${text.length - 1}`,
     );
   }
   let start = Math.max(0, offset);
