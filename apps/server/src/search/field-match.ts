@@ -47,11 +47,24 @@ export function stripSuffix(word: string): string {
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const WORD_AT = /[\p{L}\p{N}]*/uy;
 
+/**
+ * True when the character before `at` is a letter or digit, read as a whole code point: a letter
+ * outside the BMP (`𝐀`) is two code units, and its second half alone is no letter. Testing that half
+ * took every occurrence after such a letter for the start of a word, which was then read to its end:
+ * a description of `ab𝐀` repeated (16 KB) held a find that matched the skill for ~0.4 s, 128 KB 24 s.
+ */
+function wordCharBefore(text: string, at: number): boolean {
+  if (at === 0) return false;
+  const code = text.charCodeAt(at - 1);
+  const pair = code >= 0xdc00 && code <= 0xdfff && at >= 2 && (text.charCodeAt(at - 2) & 0xfc00) === 0xd800;
+  return WORD_CHAR.test(pair ? text.slice(at - 2, at) : text[at - 1]!);
+}
+
 /** True when `text` (folded) has a word starting at an occurrence of `start` that satisfies `accept`. */
 function hasWord(text: string, start: string, accept: (word: string) => boolean): boolean {
   if (start === '') return false;
   for (let at = text.indexOf(start); at !== -1; at = text.indexOf(start, at + 1)) {
-    if (at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
+    if (wordCharBefore(text, at)) continue;
     WORD_AT.lastIndex = at;
     const word = WORD_AT.exec(text)?.[0] ?? '';
     if (accept(word)) return true;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { findSuperLinearRung } from '../../../../scripts/test-support/linear-growth.js';
 import {
   candidateBudget,
   parseSearchQuery,
@@ -176,6 +177,41 @@ describe('toSearchHit', () => {
     const query = parseSearchQuery('the');
     const [ranked] = rankCandidates(query, [candidate(1, 'billing', AGENT, 5)], [AGENT], 1);
     expect(toSearchHit(query, ranked!, skill('billing'), noOverview).matchedFields).toEqual([]);
+  });
+
+  // A letter outside the BMP is two code units: its second half alone is no letter, so every
+  // occurrence of the word after one was taken for a word start and the word read to its end.
+  it('reads a description of words with letters outside the BMP in linear time', () => {
+    // Not a prefix search for `pdf` (that takes the first word start it finds): `pdf` is not the last word.
+    const query = parseSearchQuery('pdf xylograph');
+    const [ranked] = rankCandidates(query, [candidate(1, 'billing', AGENT, 5)], [AGENT], 1);
+    const described = (n: number) => skill('billing', { description: `${'pdf\u{1D400}'.repeat(n / 5)} pdf` });
+    const rung = findSuperLinearRung(
+      (hit: SkillRecord) => toSearchHit(query, ranked!, hit, () => null),
+      described,
+      { from: 1024, to: 262_144 },
+    );
+    expect(rung).toBeNull();
+    expect(toSearchHit(query, ranked!, described(1024), () => null).matchedFields).toEqual(['description']);
+  });
+
+  it('a word after a letter outside the BMP is part of that word, as in the index', () => {
+    const query = parseSearchQuery('invoices');
+    const [ranked] = rankCandidates(query, [candidate(1, 'billing', AGENT, 5)], [AGENT], 1);
+    const glued = toSearchHit(
+      query,
+      ranked!,
+      skill('billing', { description: 'Sends \u{1D400}invoices' }),
+      () => null,
+    );
+    expect(glued.matchedFields).toEqual([]);
+    const apart = toSearchHit(
+      query,
+      ranked!,
+      skill('billing', { description: 'Sends \u{1D400} invoices' }),
+      () => null,
+    );
+    expect(apart.matchedFields).toEqual(['description']);
   });
 
   it('an exact-name hit lists name first even when no indexed word matched', () => {

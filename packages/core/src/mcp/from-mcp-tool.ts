@@ -115,7 +115,9 @@ export function fromMcpTool(tool: McpTool): McpSkillConversion {
   const frontmatter: Record<string, unknown> = { name, description };
 
   const described = describeInputSchema(tool.inputSchema);
-  issues.push(...described.issues);
+  // One at a time: 190,000 required names without a property are as many warnings, more than a
+  // spread into `push` takes (RangeError).
+  for (const issue of described.issues) issues.push(issue);
   const parameters = renderChildren(described.view.children);
   // Facts about the whole argument object (e.g. "Needs at least one of: …") follow the bullets.
   if (parameters.length > 0 && described.view.extras.length > 0)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { findSuperLinearRung } from '../../../../scripts/test-support/linear-growth.js';
 import { isSkillportError } from '../../src/errors.js';
 import { fromMcpTool } from '../../src/mcp/from-mcp-tool.js';
 import { toMcpTool } from '../../src/mcp/to-mcp-tool.js';
@@ -649,5 +650,110 @@ describe('fromMcpTool — Input schema section', () => {
         `\n## Input schema\n\n\`\`\`json\n${JSON.stringify(inputSchema, null, 2)}\n\`\`\`\n`,
       ),
     ).toBe(true);
+  });
+});
+
+// Work on a tool grows with the tool (the server converts tools of up to 4 MiB of JSON), and the
+// SKILL.md it renders stays within the text bound however often one schema is referenced.
+describe('fromMcpTool — hostile sizes', () => {
+  const properties = (count: number) =>
+    Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, { type: 'string' }]));
+
+  it.each<[string, number, (size: number) => McpTool]>([
+    // Each member's properties were spread into a copy of all gathered so far: 17,000 members, ~2 min.
+    [
+      'an allOf of many one-property members',
+      256,
+      (size) =>
+        tool({
+          type: 'object',
+          properties: {
+            x: {
+              allOf: Array.from({ length: size }, (_, i) => ({
+                type: 'object',
+                properties: { [`k${i}`]: { type: 'string' } },
+                required: [`k${i}`],
+              })),
+            },
+          },
+        }),
+    ],
+    // `required.includes` for each property.
+    [
+      'an object whose properties are all required',
+      1250,
+      (size) =>
+        tool({ type: 'object', properties: properties(size), required: Object.keys(properties(size)) }),
+    ],
+    // `variants.indexOf` for each variant: 160,000 variants (480 KB), 4 s.
+    [
+      'a union of many variants',
+      12_500,
+      (size) =>
+        tool({ type: 'object', properties: { x: { anyOf: Array.from({ length: size }, () => ({})) } } }),
+    ],
+  ])('converts %s in linear time', (_shape, from, build) => {
+    expect(findSuperLinearRung((t: McpTool) => fromMcpTool(t), build, { from, to: from * 16 })).toBeNull();
+  });
+
+  it('describes the properties once for a type listed many times', () => {
+    const result = fromMcpTool(
+      tool({
+        type: 'object',
+        properties: { x: { type: Array(1000).fill('object'), properties: properties(100) } },
+      }),
+    );
+    const bullets = result.content.split('\n').filter((line) => line.startsWith('  - **p'));
+    expect(bullets).toHaveLength(100);
+    expect(parametersOf(result.content).split('\n')[0]).toBe('- **x** (object) (optional)');
+  });
+
+  // 2,000 references to one schema whose property name is 600 KB: a 400 MB SKILL.md before.
+  it.each([
+    ['property name', (text: string) => ({ type: 'object', properties: { [text]: { type: 'string' } } })],
+    ['type name', (text: string) => ({ type: text })],
+    ['unresolved $ref', (text: string) => ({ $ref: `#/nowhere/${text}` })],
+  ])('bounds the text rendered when one long %s is referenced from many places', (_kind, leafSchema) => {
+    const result = fromMcpTool(
+      tool({
+        type: 'object',
+        $defs: { D: leafSchema('n'.repeat(100_000)) },
+        properties: Object.fromEntries(
+          Array.from({ length: 2000 }, (_, i) => [`p${i}`, { $ref: '#/$defs/D' }]),
+        ),
+      }),
+    );
+    expect(result.content.length).toBeLessThan(1_500_000);
+    expect(result.content).toContain('(schema) (optional)');
+  });
+
+  // Each of these was spread into the arguments of one call: past ~120,000 a RangeError, not a skill.
+  it.each<[string, Record<string, unknown>, (content: string, issues: number) => void]>([
+    [
+      '150,000 required names without a property',
+      {
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        required: Array.from({ length: 150_000 }, (_, i) => `r${i}`),
+      },
+      (_content, issues) => expect(issues).toBe(150_000),
+    ],
+    [
+      'a description of 300,000 lines',
+      { type: 'object', properties: { a: { type: 'string', description: 'line\n'.repeat(300_000) } } },
+      (content) => expect(content.split('\n  line').length).toBe(300_000),
+    ],
+    [
+      'a required name of 150,000 backtick runs',
+      {
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        anyOf: [{ required: ['`a'.repeat(150_000)] }, { required: ['a'] }],
+      },
+      (content) => expect(content).toContain('Needs at least one of: `` `a`a'),
+    ],
+  ])('converts a tool with %s', (_shape, inputSchema, check) => {
+    const result = fromMcpTool(tool(inputSchema));
+    check(result.content, result.issues.length);
   });
 });

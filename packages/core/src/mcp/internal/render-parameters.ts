@@ -26,6 +26,15 @@ const INDENT = '  ';
  */
 export function renderChildren(children: ViewChild[], depth = 0): string[] {
   const lines: string[] = [];
+  renderChildrenInto(lines, children, depth);
+  return lines;
+}
+
+/**
+ * Appends the bullet lines to `lines`, one at a time: spreading a description of hundreds of
+ * thousands of lines into `push` overflowed the stack (a RangeError instead of a skill).
+ */
+function renderChildrenInto(lines: string[], children: ViewChild[], depth: number): void {
   const pad = INDENT.repeat(depth);
   for (const child of children) {
     const { view } = child;
@@ -34,10 +43,9 @@ export function renderChildren(children: ViewChild[], depth = 0): string[] {
       child.kind === 'property'
         ? `${pad}- **${inlineName(child.name)}** (${type}) (${child.required ? 'required' : 'optional'})`
         : `${pad}- *option ${child.index + 1}* (${type})`;
-    lines.push(...renderText(head, view, `${pad}${INDENT}`));
-    lines.push(...renderChildren(view.children, depth + 1));
+    renderText(lines, head, view, `${pad}${INDENT}`);
+    renderChildrenInto(lines, view.children, depth + 1);
   }
-  return lines;
 }
 
 /**
@@ -57,7 +65,7 @@ function inlineName(name: string): string {
   );
 }
 
-function renderText(head: string, view: SchemaView, continuation: string): string[] {
+function renderText(out: string[], head: string, view: SchemaView, continuation: string): void {
   const descriptionLines =
     view.description === null
       ? []
@@ -74,10 +82,10 @@ function renderText(head: string, view: SchemaView, continuation: string): strin
   }
   if (descriptionLines.length <= 1) {
     const text = [descriptionLines[0] ?? '', extras].filter((part) => part !== '').join(' ');
-    return [text === '' ? head : `${head}: ${text}`];
+    out.push(text === '' ? head : `${head}: ${text}`);
+    return;
   }
-  const [first, ...rest] = descriptionLines;
-  const lines = [`${head}: ${first}`, ...rest.map((line) => `${continuation}${line}`)];
-  if (extras !== '') lines.push(`${continuation}${extras}`);
-  return lines;
+  out.push(`${head}: ${descriptionLines[0]}`);
+  for (let i = 1; i < descriptionLines.length; i++) out.push(`${continuation}${descriptionLines[i]}`);
+  if (extras !== '') out.push(`${continuation}${extras}`);
 }

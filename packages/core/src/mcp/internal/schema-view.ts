@@ -31,8 +31,8 @@ const MAX_DEPTH = 8;
 /** Upper bound of nodes described for one tool (protects against exponential `$ref` fan-out). */
 const MAX_NODES = 2000;
 /**
- * Most characters of descriptions and facts (enum values, defaults, …) described for one tool, the
- * server's default SKILL.md limit (1 MiB). Past it the remaining schemas are summarised: a 15 KB tool
+ * Most characters of descriptions, facts (enum values, defaults, …), property names and type labels
+ * described for one tool, the server's default SKILL.md limit (1 MiB). Past it the remaining schemas are summarised: a 15 KB tool
  * whose 12 properties each referenced 12 of a schema with a 14 KB description, three deep, rendered
  * a 13 MB SKILL.md (~130 ms of the caller, then refused as too large).
  */
@@ -50,7 +50,7 @@ interface Context {
   root: unknown;
   refStack: string[];
   nodes: number;
-  /** Characters of descriptions and facts described so far. */
+  /** Characters of descriptions, facts, property names and labels described so far. */
   text: number;
   issues: Map<string, SkillIssue>;
 }
@@ -96,6 +96,13 @@ function pointerField(ref: string): string {
 }
 
 function describe(schema: unknown, at: string, ctx: Context, depth: number): SchemaView {
+  const view = describeSchema(schema, at, ctx, depth);
+  // Labels carry text of the input too (type names, `$ref`s), rendered at each use of a schema.
+  ctx.text += view.label.length;
+  return view;
+}
+
+function describeSchema(schema: unknown, at: string, ctx: Context, depth: number): SchemaView {
   ctx.nodes += 1;
   if (ctx.text > MAX_TEXT) return leaf('schema');
   if (schema === true) return leaf('any');
@@ -139,10 +146,18 @@ function describeRef(schema: JsonObject, at: string, ctx: Context, depth: number
   }
 }
 
+/** Stands in `merged` for the properties or required names of allOf members until they are written. */
+const GATHERED: unique symbol = Symbol('gathered');
+
 function describeAllOf(schema: JsonObject, members: unknown[], at: string, ctx: Context, depth: number) {
   const { allOf: _allOf, ...rest } = schema;
   const pushed: string[] = [];
   const merged: JsonObject = { ...rest };
+  // The members' properties and required names are gathered here and written into `merged` once at
+  // the end: spreading the growing object (or array) again for each member was quadratic, and an
+  // allOf of 17,000 one-property members (600 KB of JSON) took ~2 minutes.
+  let properties: Map<string, unknown> | null = null;
+  let required: Set<unknown> | null = null;
   let mergeable = true;
   for (const member of members) {
     let value: unknown = member;
@@ -163,17 +178,23 @@ function describeAllOf(schema: JsonObject, members: unknown[], at: string, ctx: 
     }
     for (const [key, item] of Object.entries(value)) {
       if (key === 'properties' && isObject(item)) {
-        merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...item };
+        properties ??= new Map(Object.entries(isObject(merged.properties) ? merged.properties : {}));
+        for (const [name, property] of Object.entries(item)) properties.set(name, property);
+        merged.properties = GATHERED;
       } else if (key === 'required' && Array.isArray(item)) {
-        const required = Array.isArray(merged.required) ? merged.required : [];
-        merged.required = [...new Set([...required, ...item])];
+        required ??= new Set(Array.isArray(merged.required) ? merged.required : []);
+        for (const name of item) required.add(name);
+        merged.required = GATHERED;
       } else if (!(key in merged)) {
         merged[key] = item;
       }
     }
   }
+  // `Object.fromEntries` defines each key, as the spread did (a `__proto__` property stays a property).
+  if (properties !== null) merged.properties = Object.fromEntries(properties);
+  if (required !== null) merged.required = [...required];
   if (mergeable) {
-    ctx.refStack.push(...pushed);
+    for (const ref of pushed) ctx.refStack.push(ref);
     try {
       return describe(merged, at, ctx, depth);
     } finally {
@@ -229,12 +250,14 @@ function describeUnion(
   const variantChildren: ViewChild[] = [];
   const labels: string[] = [];
   const requiredSets: string[][] = [];
-  for (const variant of others) {
+  // By index, not `variants.indexOf(variant)` for each: a union of 20,000 variants was quadratic.
+  for (let index = 0; index < variants.length; index++) {
+    const variant = variants[index];
+    if (isNullSchema(variant)) continue;
     if (isRequiredOnly(variant)) {
       requiredSets.push(variant.required);
       continue;
     }
-    const index = variants.indexOf(variant);
     const view =
       depth >= MAX_DEPTH || ctx.nodes > MAX_NODES
         ? leaf('schema')
@@ -249,6 +272,7 @@ function describeUnion(
   if (requiredSets.length > 0) {
     const sets = requiredSets.map((set) => set.map((name) => codeSpan(name)).join(' + ')).join('; ');
     extras.push(`Needs ${key === 'oneOf' ? 'exactly' : 'at least'} one of: ${sets}.`);
+    ctx.text += sets.length;
   }
   return {
     ...base,
@@ -275,7 +299,9 @@ function describePlain(schema: JsonObject, at: string, ctx: Context, depth: numb
   const types = declared.filter((t): t is string => typeof t === 'string');
   // `nullable: true` is the OpenAPI 3.0 spelling some servers emit.
   const nullable = (types.includes('null') && types.length > 1) || schema.nullable === true;
-  let nonNull = types.filter((t) => t !== 'null' || types.length === 1);
+  // Each type once: `type: ["object", "object", …]` described the properties again for each entry
+  // (1,000 entries × 1,000 properties, a 34 KB tool: a 33 MB SKILL.md); the label listed each once.
+  let nonNull = unique(types.filter((t) => t !== 'null' || types.length === 1));
   if (nonNull.length === 0) nonNull = inferTypes(schema);
   const view: SchemaView = {
     label: '',
@@ -330,11 +356,16 @@ function describeObject(
     }
   }
   if (!expand) return;
+  // A set, not `required.includes`: 20,000 properties all required were 400 million comparisons.
+  const requiredNames = new Set(required);
   for (const [name, property] of Object.entries(properties)) {
+    // Names count towards the text bound: one schema referenced from 2,000 places rendered its
+    // 600 KB property name each time (a 660 KB tool: a 400 MB SKILL.md, 4 s).
+    ctx.text += name.length;
     view.children.push({
       kind: 'property',
       name,
-      required: required.includes(name),
+      required: requiredNames.has(name),
       view: describe(property, `${at}.properties.${name}`, ctx, depth + 1),
     });
   }
@@ -362,7 +393,7 @@ function describeArray(
   if (schema.items === undefined) return 'array';
   if (!expand) return 'array';
   const item = describe(schema.items, `${at}.items`, ctx, depth + 1);
-  view.children.push(...item.children);
+  for (const child of item.children) view.children.push(child);
   // Item descriptions are shown when short; multi-line ones are usually a model's docstring.
   if (
     item.description !== null &&
@@ -373,7 +404,7 @@ function describeArray(
       `Items: ${item.description.trim()}${/[.!?。！？]$/.test(item.description.trim()) ? '' : '.'}`,
     );
   }
-  view.extras.push(...item.extras.map((extra) => `Items: ${extra}`));
+  for (const extra of item.extras) view.extras.push(`Items: ${extra}`);
   return `array of ${item.nullable ? `${item.label} | null` : item.label}`;
 }
 
