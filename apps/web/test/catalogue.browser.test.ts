@@ -417,6 +417,34 @@ describe('the catalogue page served at /', () => {
     await context.close();
   });
 
+  // A 1 MB list kept the tab busy ~3 s (more on a loaded machine) before anything showed.
+  it('a very long SKILL.md is shown in part first, and in full on "Render all"', async () => {
+    const items = '- step with a few words in it\n'.repeat(30_000);
+    await api.addSkill(
+      md('long-manual', 'A very long manual', `# Long manual\n\n${items}\n## The end\n\nDone.\n`),
+      {
+        wait: true,
+      },
+    );
+    const { page, context, errors } = await openPage(`${server.url}/#/skill/long-manual`);
+    const body = page.getByTestId('skill-body');
+    await body.locator('h1').waitFor();
+    const cut = page.getByTestId('markdown-cut');
+    await cut.waitFor();
+    expect(await cut.textContent()).toMatch(/^This document is 879 KB; the first 195 KB are shown\./);
+    const shown = await body.locator('li').count();
+    expect(shown).toBeGreaterThan(6_000);
+    expect(shown).toBeLessThan(7_000);
+    expect(await body.locator('h2').count()).toBe(0);
+    await shot(page, 'skill-long-cut');
+    await cut.getByRole('button', { name: 'Render all' }).click();
+    await body.locator('h2').waitFor();
+    expect(await body.locator('li').count()).toBe(30_000);
+    expect(await cut.count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the install command of a skill whose name starts with "-" puts it after "--"', async () => {
     const added = await api.addSkill(
       md('-dash-notes', 'A skill whose name starts with a hyphen', '# Dash\n'),

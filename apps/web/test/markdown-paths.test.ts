@@ -3,7 +3,7 @@
  * images load through the API).
  */
 import { describe, expect, it } from 'vitest';
-import { resolveSkillPath } from '../src/lib/markdown.js';
+import { MARKDOWN_RENDER_LIMIT, renderablePart, resolveSkillPath } from '../src/lib/markdown.js';
 
 /** The variable as skills write it (spelt in two parts: it is not a placeholder of this file). */
 const SKILL_DIR = ['$', '{CLAUDE_SKILL_DIR}'].join('');
@@ -28,5 +28,26 @@ describe('resolveSkillPath', () => {
     // From a file in a subfolder it is still the skill's folder, not the file's.
     expect(resolveSkillPath(`${SKILL_DIR}/role.md`, 'jobs')).toBe('role.md');
     expect(resolveSkillPath(`${SKILL_DIR}/../x.md`)).toBeNull();
+  });
+});
+
+describe('renderablePart', () => {
+  it('keeps a document within the limit whole', () => {
+    expect(renderablePart('# A\n\nshort\n', 100)).toEqual({ text: '# A\n\nshort\n', cut: false });
+    const exact = 'x'.repeat(MARKDOWN_RENDER_LIMIT);
+    expect(renderablePart(exact)).toEqual({ text: exact, cut: false });
+  });
+
+  it('cuts a longer one after its last line break within the limit', () => {
+    const text = `${'line of text\n'.repeat(20)}tail`;
+    const part = renderablePart(text, 100);
+    expect(part.cut).toBe(true);
+    expect(part.text).toBe('line of text\n'.repeat(7));
+  });
+
+  it('cuts hard, never between the halves of a surrogate pair, when the end holds no line break', () => {
+    const text = `${'a'.repeat(99)}😀${'b'.repeat(50)}`;
+    expect(renderablePart(text, 100)).toEqual({ text: 'a'.repeat(99), cut: true });
+    expect(renderablePart('c'.repeat(150), 100).text).toBe('c'.repeat(100));
   });
 });

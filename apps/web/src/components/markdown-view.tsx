@@ -3,9 +3,10 @@
  * as an HTML string). Images of the skill load through the API as blob URLs; links to the skill's
  * files open the file viewer.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useApp } from '../app-context.js';
-import { ANCHOR_ATTR, renderMarkdown, SKILL_FILE_ATTR } from '../lib/markdown.js';
+import { formatBytes } from '../lib/format.js';
+import { ANCHOR_ATTR, renderablePart, renderMarkdown, SKILL_FILE_ATTR } from '../lib/markdown.js';
 
 const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png',
@@ -33,10 +34,14 @@ export function MarkdownView({
 }) {
   const { client } = useApp();
   const ref = useRef<HTMLDivElement>(null);
+  // A very long document is rendered in part until the reader asks for the rest (see
+  // `MARKDOWN_RENDER_LIMIT`); another document starts in part again.
+  const [whole, setWhole] = useState<string | null>(null);
+  const part = whole === source ? { text: source, cut: false } : renderablePart(source);
   useEffect(() => {
     const host = ref.current;
     if (!host) return;
-    host.replaceChildren(renderMarkdown(source, fromDir));
+    host.replaceChildren(renderMarkdown(part.text, fromDir));
     const urls: string[] = [];
     const controller = new AbortController();
     if (skill) {
@@ -66,7 +71,7 @@ export function MarkdownView({
       controller.abort();
       for (const url of urls) URL.revokeObjectURL(url);
     };
-  }, [source, fromDir, skill?.name, skill?.targetUri, skill?.revision, client]);
+  }, [part.text, fromDir, skill?.name, skill?.targetUri, skill?.revision, client]);
 
   const open = (event: Event) => {
     if (event instanceof KeyboardEvent && event.key !== 'Enter') return;
@@ -88,8 +93,20 @@ export function MarkdownView({
     event.preventDefault();
     onOpenFile(target.getAttribute(SKILL_FILE_ATTR) ?? '');
   };
+  const size = (text: string) => formatBytes(new TextEncoder().encode(text).byteLength);
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: delegated handler of the links inside, which are focusable role=link elements
-    <div ref={ref} class="markdown" data-testid={testId} onClick={open} onKeyDown={open} />
+    <>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: delegated handler of the links inside, which are focusable role=link elements */}
+      <div ref={ref} class="markdown" data-testid={testId} onClick={open} onKeyDown={open} />
+      {part.cut && (
+        <p class="md-cut" role="note" data-testid="markdown-cut">
+          This document is {size(source)}; the first {size(part.text)} are shown. Rendering all of it can keep
+          this page busy for a few seconds.{' '}
+          <button type="button" class="button" onClick={() => setWhole(source)}>
+            Render all
+          </button>
+        </p>
+      )}
+    </>
   );
 }
