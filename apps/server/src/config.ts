@@ -134,7 +134,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   maxCompressionRatio: DEFAULT_UPLOAD_LIMITS.max_compression_ratio,
   maxFilesPerSkill: DEFAULT_UPLOAD_LIMITS.max_files_per_skill,
   maxSkillMdBytes: DEFAULT_UPLOAD_LIMITS.max_skill_md_bytes,
-  maxPathDepth: 16,
+  maxPathDepth: DEFAULT_UPLOAD_LIMITS.max_path_depth,
   tempUploadTtlSeconds: 12 * 60 * 60,
   maxWaitSeconds: 300,
   rateLimitPerMinute: 0,

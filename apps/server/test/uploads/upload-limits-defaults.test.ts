@@ -26,6 +26,7 @@ describe('offline upload limits', () => {
       max_compression_ratio: DEFAULT_LIMITS.maxCompressionRatio,
       max_files_per_skill: DEFAULT_LIMITS.maxFilesPerSkill,
       max_skill_md_bytes: DEFAULT_LIMITS.maxSkillMdBytes,
+      max_path_depth: DEFAULT_LIMITS.maxPathDepth,
     });
     expect(settings).toEqual({
       max_upload_bytes: LIMIT_ENV.maxUploadBytes,
@@ -34,6 +35,7 @@ describe('offline upload limits', () => {
       max_compression_ratio: LIMIT_ENV.maxCompressionRatio,
       max_files_per_skill: LIMIT_ENV.maxFilesPerSkill,
       max_skill_md_bytes: LIMIT_ENV.maxSkillMdBytes,
+      max_path_depth: LIMIT_ENV.maxPathDepth,
     });
   });
 

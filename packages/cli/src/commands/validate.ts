@@ -35,8 +35,11 @@ interface CheckOptions {
  * server with default settings (`checkSkillZip` of `@skillport/core/node`, the check the server's add
  * makes), so a folder the server would refuse (too large, too many files, a zip bomb's compression
  * ratio) is an error here too, naming the limit and its setting; so is a folder holding two paths
- * that are one file on macOS and Windows (`path_conflict`, e.g. `Ref.md` and `ref.md`). Null when a
- * default server takes it.
+ * that are one file on macOS and Windows (`path_conflict`, e.g. `Ref.md` and `ref.md`), and one
+ * holding a file whose path the server refuses (`skillUploadPathProblem` of @skillport/core: the
+ * rule is the server's `details.reason`, such as `windows_name` for `aux.py` or `notes: draft.md`,
+ * `too_deep` past a default server's `max_path_depth`, `segment_too_long`). Null when a default
+ * server takes it.
  *
  * @param onSkipped - told of each file add would not upload (a symlink, a file of the ignore list
  *   such as `.env` or `.git`), with its path relative to `dir`
@@ -58,10 +61,22 @@ export async function uploadLimitIssue(
       // SKILL.md and the generated .abstract.md take two of the files a skill keeps.
       maxFiles: Math.max(0, Math.min(limits.max_files_per_skill - 2, limits.max_zip_entries - 1)),
       maxTotalBytes: limits.max_uncompressed_bytes,
+      maxPathDepth: limits.max_path_depth,
       ...(onSkipped ? { onSkipped } : {}),
     });
   } catch (error) {
-    const details = (error as { code?: string; details?: { limit?: string; reason?: string } }).details;
+    const details = (
+      error as { code?: string; details?: { limit?: string; reason?: string; field?: string } }
+    ).details;
+    if (details?.field === 'path' && typeof details.reason === 'string') {
+      // A file path the server's add refuses (400 with this `details.reason`), in the server's words.
+      return {
+        rule: details.reason,
+        severity: 'error',
+        field: null,
+        message: `add would be refused: ${(error as Error).message}`,
+      };
+    }
     if (details?.reason === 'path_conflict') {
       // Two files that are one on macOS and Windows: the server refuses the upload (400 path_conflict).
       return {
@@ -205,7 +220,8 @@ async function validateToolsFile(
  * checked against the name of that folder as the server checks it (unless `--no-dir-name`), with the
  * server's refusals of the archive itself as errors: no SKILL.md where it looks (`missing_skill_md`),
  * an archive it cannot read or an entry it refuses — encrypted, a symlink, ZIP64, another compression
- * method, an unsafe path, a duplicate (`zip_format`) —, two paths that are one file on macOS and
+ * method, a duplicate (`zip_format`) —, a path the server's path rule refuses (the rule is the
+ * server's `details.reason`: `traversal`, `windows_name`, `too_deep`, …), two paths that are one file on macOS and
  * Windows (`path_conflict`), a limit of a server with default settings (`upload_limit`; a SKILL.md
  * declared over its limit is not inflated). The result is labelled `file.zip#path/SKILL.md`.
  */
@@ -246,7 +262,10 @@ async function validateZipFile(
   try {
     // SKILL.md is inflated only when its declared size is one a default server takes: a zip bomb
     // is refused from the archive's directory, as the server refuses it, and costs no memory.
-    located = readZippedSkill(zip, { maxSkillMdBytes: limits.max_skill_md_bytes });
+    located = readZippedSkill(zip, {
+      maxSkillMdBytes: limits.max_skill_md_bytes,
+      maxPathDepth: limits.max_path_depth,
+    });
   } catch (error) {
     return refused('zip_format', `not a readable zip archive (${(error as Error).message}); add refuses it`);
   }

@@ -15,6 +15,8 @@ export interface UploadLimits {
   max_zip_entries: number;
   max_uncompressed_bytes: number;
   max_files_per_skill: number;
+  /** Most segments of a file's path (absent from older servers: 16, the default). */
+  max_path_depth?: number;
   settings: Record<string, string>;
   /** What add does with a name outside the name rule (absent from older servers: `strict`). */
   name_policy?: 'strict' | 'slug';
@@ -81,12 +83,17 @@ export interface CheckedUpload {
   skipped: SkippedFile[];
 }
 
-/** For a folder the server would refuse as it is (`path_conflict` of `zipSkillDir`): what to do. */
+/**
+ * For a folder the server would refuse as it is (`path_conflict` of `zipSkillDir`, or a file path
+ * the server's path rule refuses): what to do.
+ */
 function nothingUploaded(error: unknown): string {
-  const details = (error as { details?: { reason?: unknown } } | null)?.details;
-  return details?.reason === 'path_conflict'
-    ? '; nothing was uploaded. Rename or remove one of the two (a server refuses the skill as it is).'
-    : '';
+  const details = (error as { details?: { reason?: unknown; field?: unknown } } | null)?.details;
+  if (details?.reason === 'path_conflict')
+    return '; nothing was uploaded. Rename or remove one of the two (a server refuses the skill as it is).';
+  if (details?.field === 'path' && typeof details.reason === 'string')
+    return `; nothing was uploaded. Rename, move or remove it (a server refuses the skill as it is: ${details.reason}).`;
+  return '';
 }
 
 /**
@@ -144,6 +151,7 @@ export async function readCheckedUpload(
     zip = await zipSkillDir(local, {
       maxFiles,
       maxTotalBytes: limits.max_uncompressed_bytes,
+      maxPathDepth: limits.max_path_depth,
       onSkipped: ({ path, reason, message }) => skipped.push({ path, reason, message }),
     });
   } catch (error) {

@@ -3,13 +3,15 @@
  * top-level folder, `\` read as `/` (zips made on Windows), folder entries, `__MACOSX/` metadata and
  * `.DS_Store` / `Thumbs.db` left out, and the archives the server refuses whatever their SKILL.md
  * (an encrypted, symlink or ZIP64 entry, a compression method other than stored and deflate, a path
- * that climbs out of the skill, a duplicate entry, two paths that are one file on macOS and Windows)
+ * the server's path rule refuses — `skillUploadPathProblem` of @skillport/core: climbing out of the
+ * skill, a name Windows cannot create, too long or too deep —, a duplicate entry, two paths that are
+ * one file on macOS and Windows)
  * refused here too. Nothing is inflated but SKILL.md, and that only up to a size given by the caller,
  * checked against the size the archive declares before a byte is inflated (a zip bomb costs nothing).
  * `skills validate` checks the SKILL.md so located, and `add-skill` reads the skill's name from it.
  */
 import { inflateRawSync } from 'node:zlib';
-import { skillFilePathProblem, skillPathConflict } from '@skillport/core';
+import { type SkillUploadPathProblem, skillPathConflict, skillUploadPathProblem } from '@skillport/core';
 
 /** Names the server drops from an uploaded zip wherever they are. */
 const IGNORED_BASENAMES = new Set(['.DS_Store', 'Thumbs.db']);
@@ -68,12 +70,14 @@ export interface ZipLayoutProblem {
 
 /**
  * A zip the server's add refuses for an entry, whatever its SKILL.md says (400): `zip_format` for an
- * encrypted, symlink or ZIP64 entry, an unsupported compression method, an unsafe path or a duplicate
- * entry; `path_conflict` for two paths that are one file on macOS and Windows.
+ * encrypted, symlink or ZIP64 entry, an unsupported compression method or a duplicate entry; for a
+ * path the path rule refuses, the server's `details.reason` (`traversal`, `windows_name`,
+ * `too_deep`, …: see `skillUploadPathProblem`); `path_conflict` for two paths that are one file on
+ * macOS and Windows.
  */
 export interface ZipEntryProblem {
   kind: 'refused';
-  rule: 'zip_format' | 'path_conflict';
+  rule: 'zip_format' | 'path_conflict' | SkillUploadPathProblem['reason'];
   message: string;
   /** The entry concerned, as the archive spells it (none for a ZIP64 archive). */
   path?: string;
@@ -144,8 +148,12 @@ function readEntries(zip: Uint8Array): { entries: Entry[]; zip64: boolean } {
   return { entries, zip64 };
 }
 
-/** The first entry the server refuses whatever SKILL.md says, in the order the server checks them. */
-function entryProblem(entries: readonly Entry[]): ZipEntryProblem | null {
+/**
+ * The first entry the server refuses whatever SKILL.md says, in the order the server checks them.
+ *
+ * @param maxPathDepth - the server's `max_path_depth` (default 16, a default server's)
+ */
+function entryProblem(entries: readonly Entry[], maxPathDepth?: number): ZipEntryProblem | null {
   const refused = (entry: Entry, message: string): ZipEntryProblem => ({
     kind: 'refused',
     rule: 'zip_format',
@@ -154,17 +162,11 @@ function entryProblem(entries: readonly Entry[]): ZipEntryProblem | null {
   });
   const seen = new Set<string>();
   for (const entry of entries) {
-    const pathProblem = skillFilePathProblem(entry.name);
-    if (pathProblem !== null) {
-      const read = entry.written === entry.name ? '' : ` (read as ${JSON.stringify(entry.name)})`;
-      const why =
-        pathProblem.reason === 'segment'
-          ? 'an empty, "." or ".." segment, or a leading "/", is not allowed (it leaves the skill folder)'
-          : pathProblem.reason === 'characters'
-            ? 'control characters (NUL included) are not allowed'
-            : 'a path is 1 to 1024 characters';
-      return refused(entry, `Unsafe file path ${JSON.stringify(entry.written)}${read}: ${why}`);
-    }
+    const pathProblem = skillUploadPathProblem(entry.name, {
+      maxDepth: maxPathDepth,
+      written: entry.written,
+    });
+    if (pathProblem !== null) return { ...refused(entry, pathProblem.message), rule: pathProblem.reason };
     if ((entry.mode & S_IFMT) === S_IFLNK)
       return refused(
         entry,
@@ -226,12 +228,14 @@ function inflate(zip: Uint8Array, entry: Entry): Uint8Array {
  * @param zip - the archive bytes
  * @param options.maxSkillMdBytes - largest SKILL.md inflated (default 64 MiB); a larger one is
  *   reported with `skillMd` null
+ * @param options.maxPathDepth - the server's `max_path_depth`: most segments of an entry's path
+ *   (default 16, a default server's)
  * @returns the skill, the layout problem the server would refuse it for, or the entry it would refuse
  * @throws Error when the bytes are not a readable zip archive
  */
 export function readZippedSkill(
   zip: Uint8Array,
-  options: { maxSkillMdBytes?: number } = {},
+  options: { maxSkillMdBytes?: number; maxPathDepth?: number } = {},
 ): ZippedSkill | ZipLayoutProblem | ZipEntryProblem {
   const read = readEntries(zip);
   if (read.zip64)
@@ -241,7 +245,7 @@ export function readZippedSkill(
       message: 'Invalid zip upload: ZIP64 archives are not supported',
     };
   const all = read.entries.filter((e) => !e.name.startsWith('__MACOSX/') && !e.name.endsWith('/'));
-  const problem = entryProblem(all);
+  const problem = entryProblem(all, options.maxPathDepth);
   if (problem !== null) return problem;
   const kept = all.filter((e) => !IGNORED_BASENAMES.has(basename(e.name)));
   const byPath = new Map(kept.map((e) => [e.name, e]));

@@ -356,14 +356,27 @@ describe('skills validate <file.zip>: an archive add refuses whatever its SKILL.
 
   // Each is the server's 400 for the same zip (POST /api/v1/skills after a temp upload).
   it.each([
-    ['a ".." entry', kit({ 'kit/../evil.txt': x }), 'zip_format', /Unsafe file path "kit\/\.\.\/evil\.txt"/],
+    // A path the path rule refuses: the rule is the server's `details.reason`, the message its message.
+    ['a ".." entry', kit({ 'kit/../evil.txt': x }), 'traversal', /Unsafe file path "kit\/\.\.\/evil\.txt"/],
     [
       'a ".." entry written with "\\"',
       kit({ 'kit\\..\\evil.txt': x }),
-      'zip_format',
+      'traversal',
       /read as "kit\/\.\.\/evil\.txt"/,
     ],
-    ['an absolute path', kit({ '/etc/evil.txt': x }), 'zip_format', /Unsafe file path "\/etc\/evil\.txt"/],
+    ['an absolute path', kit({ '/etc/evil.txt': x }), 'absolute', /Unsafe file path "\/etc\/evil\.txt"/],
+    [
+      'a name Windows cannot create',
+      kit({ 'kit/aux.py': x }),
+      'windows_name',
+      /^Unsafe file path "kit\/aux\.py": "aux\.py" is a device name Windows reserves/,
+    ],
+    [
+      'a path past the depth limit, its top folder counted',
+      kit({ [`kit/${Array.from({ length: 15 }, (_, i) => `d${i}`).join('/')}/f.txt`]: x }),
+      'too_deep',
+      /nested 17 levels deep; the limit is 16; add refuses it$/,
+    ],
     [
       'an encrypted SKILL.md',
       patchEntry(kit({}), 'kit/SKILL.md', { flags: 1 }),

@@ -23,6 +23,11 @@ export {
   toSkillSlug,
   toToolSlug,
 } from '../names.js';
+export {
+  type SkillUploadPathOptions,
+  type SkillUploadPathProblem,
+  skillUploadPathProblem,
+} from '../upload-path.js';
 export type { ParseVikingUriOptions, VikingUri } from '../uri.js';
 export {
   AGENT_SKILL_ROOT,

@@ -4,6 +4,7 @@
  * `skills validate`, or `add-skill` before uploading) refuses exactly what the server would refuse.
  */
 import { unzipSync } from 'fflate';
+import { DEFAULT_SKILL_UPLOAD_PATH_DEPTH } from '../upload-path.js';
 
 /**
  * The limits a zipped skill folder meets on add, by their `GET /api/v1/system/limits` names (bytes
@@ -25,6 +26,12 @@ export interface SkillUploadLimits {
   max_files_per_skill: number;
   /** Largest SKILL.md, bytes (`SKILLPORT_MAX_SKILL_MD_BYTES`, default 1 MiB). */
   max_skill_md_bytes: number;
+  /**
+   * Most segments of an uploaded file's path, folders and file name (`SKILLPORT_MAX_PATH_DEPTH`,
+   * default 16): deeper paths are refused as `too_deep` (see `skillUploadPathProblem` of
+   * `@skillport/core`, which `zipSkillDir` and the CLI's `skills validate` apply).
+   */
+  max_path_depth: number;
   /** The server setting (environment variable) behind each limit, by limit name. */
   settings: Record<string, string>;
 }
@@ -37,6 +44,7 @@ export const DEFAULT_UPLOAD_LIMITS: Readonly<SkillUploadLimits> = Object.freeze(
   max_compression_ratio: 200,
   max_files_per_skill: 500,
   max_skill_md_bytes: 1024 * 1024,
+  max_path_depth: DEFAULT_SKILL_UPLOAD_PATH_DEPTH,
   settings: Object.freeze({
     max_upload_bytes: 'SKILLPORT_MAX_UPLOAD_BYTES',
     max_zip_entries: 'SKILLPORT_MAX_ZIP_ENTRIES',
@@ -44,6 +52,7 @@ export const DEFAULT_UPLOAD_LIMITS: Readonly<SkillUploadLimits> = Object.freeze(
     max_compression_ratio: 'SKILLPORT_MAX_COMPRESSION_RATIO',
     max_files_per_skill: 'SKILLPORT_MAX_FILES_PER_SKILL',
     max_skill_md_bytes: 'SKILLPORT_MAX_SKILL_MD_BYTES',
+    max_path_depth: 'SKILLPORT_MAX_PATH_DEPTH',
   }) as Record<string, string>,
 });
 
@@ -52,8 +61,11 @@ export const COMPRESSION_RATIO_FLOOR_BYTES = 1024 * 1024;
 
 /** Why a zipped skill folder would be refused: the limit, its setting, and a sentence naming both. */
 export interface UploadLimitProblem {
-  /** The limit passed, by its `GET /api/v1/system/limits` name (e.g. `max_compression_ratio`). */
-  limit: Exclude<keyof SkillUploadLimits, 'settings'>;
+  /**
+   * The limit passed, by its `GET /api/v1/system/limits` name (e.g. `max_compression_ratio`); never
+   * `max_path_depth`, which the path rule checks (`skillUploadPathProblem`).
+   */
+  limit: Exclude<keyof SkillUploadLimits, 'settings' | 'max_path_depth'>;
   /** The server setting that raises it (e.g. `SKILLPORT_MAX_COMPRESSION_RATIO`). */
   setting: string;
   /** The value of the limit. */

@@ -5,8 +5,9 @@
 import { type Zippable, zipSync } from 'fflate';
 import { SkillportError } from '../errors.js';
 import { skillPathConflict } from '../file-path.js';
+import { DEFAULT_SKILL_UPLOAD_PATH_DEPTH, skillUploadPathProblem } from '../upload-path.js';
 import { collectSkillFiles, readCollectedFiles } from './internal/collect-skill-files.js';
-import type { SkillDirOptions, SkippedEntry } from './skill-dir-options.js';
+import { DEFAULT_SKILL_DIR_LIMITS, type SkillDirOptions, type SkippedEntry } from './skill-dir-options.js';
 
 /** Options of {@link zipSkillDir}: the walk limits of {@link SkillDirOptions} plus compression. */
 export interface ZipSkillDirOptions extends SkillDirOptions {
@@ -18,6 +19,13 @@ export interface ZipSkillDirOptions extends SkillDirOptions {
    * tell its user which files were not uploaded and why.
    */
   onSkipped?: (entry: SkippedEntry) => void;
+  /**
+   * Most segments of a file's path, folders and file name: the server's `max_path_depth` (`GET
+   * /api/v1/system/limits`, setting `SKILLPORT_MAX_PATH_DEPTH`). Default 16, a default server's.
+   * A deeper file is refused as the server refuses it (`too_deep`); unless `maxDepth` is given,
+   * folders are walked this deep (16 at least).
+   */
+  maxPathDepth?: number | undefined;
 }
 
 /** "Version made by" host of every entry: 3 = Unix, so readers take `attrs` as a Unix mode. */
@@ -37,16 +45,22 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
  * execute (a `scripts/run.sh` of mode 755 or 700), 644 for any other — the one distinction git keeps,
  * and the one the server stores as the file's `executable` flag. Nothing is executable on Windows.
  * Follows the rules of {@link loadSkillDir}: symlinks, entries escaping the folder and ignored
- * names are left out.
+ * names are left out. Every file's path must be one the server's add takes (`skillUploadPathProblem`
+ * of `@skillport/core`): no name Windows cannot create (`aux.py`, `notes: draft.md`, `draft.`), no
+ * name over 255 bytes in UTF-8, no backslash or control character, no deeper than `maxPathDepth`.
  *
  * @param dir - path of the skill folder (relative paths resolve against `process.cwd()`)
- * @param options - walk limits (`maxFiles` 1000, `maxTotalBytes` 64 MiB, `maxDepth` 16, `ignore`)
- *   `level` (deflate level, default 6) and `onSkipped` (told of every entry left out)
+ * @param options - walk limits (`maxFiles` 1000, `maxTotalBytes` 64 MiB, `maxDepth` 16 folders,
+ *   `ignore`), `maxPathDepth` (16 path segments, a default server's `max_path_depth`), `level`
+ *   (deflate level, default 6) and `onSkipped` (told of every entry left out)
  * @returns the zip archive bytes
  * @throws SkillportError `NOT_FOUND` (no folder or no SKILL.md), `INVALID_ARGUMENT` (not a folder,
- *   SKILL.md is a symlink; or two paths that are one file or folder on macOS and Windows, like
- *   `Ref.md` and `ref.md`, which a server refuses as 400 `path_conflict`: `details {reason:
- *   'path_conflict', path, other}`), `PAYLOAD_TOO_LARGE` (a limit exceeded)
+ *   SKILL.md is a symlink; a file path the server refuses, with the server's message and `details
+ *   {field: 'path', path, reason}`, `reason` that of `skillUploadPathProblem` such as `windows_name`
+ *   or `too_deep` — a folder nested past `maxDepth` and `maxPathDepth` is `too_deep` too, naming the
+ *   folder; or two paths that are one file or folder on macOS and Windows, like `Ref.md` and
+ *   `ref.md`, which a server refuses as 400 `path_conflict`: `details {reason: 'path_conflict', path,
+ *   other}`), `PAYLOAD_TOO_LARGE` (a limit exceeded)
  * @example
  * ```ts
  * import { writeFile } from 'node:fs/promises';
@@ -56,9 +70,20 @@ const ZIP_EPOCH = new Date(1980, 0, 1, 0, 0, 0);
  * @see the OpenAPI document: `POST /api/v1/resources/temp_upload`, `POST /api/v1/skills` (temp_file_id: root holds SKILL.md)
  */
 export async function zipSkillDir(dir: string, options: ZipSkillDirOptions = {}): Promise<Uint8Array> {
-  const collected = await collectSkillFiles(dir, options);
+  const maxPathDepth = options.maxPathDepth ?? DEFAULT_SKILL_UPLOAD_PATH_DEPTH;
+  // Folders are walked as deep as a file of `maxPathDepth` segments lies, and one level more, so a
+  // file the server refuses as too deep is named as the server names it.
+  const maxDepth = options.maxDepth ?? Math.max(DEFAULT_SKILL_DIR_LIMITS.maxDepth, maxPathDepth);
+  const collected = await collectSkillFiles(dir, { ...options, maxDepth }).catch((error: unknown) => {
+    throw tooDeepFolder(error, maxPathDepth) ?? error;
+  });
   if (options.onSkipped) for (const entry of collected.skipped) options.onSkipped(entry);
   const all = [collected.skillMd, ...collected.files];
+  // In the archive's order (SKILL.md, then by path), as the server's add checks the entries.
+  for (const file of all) {
+    const problem = skillUploadPathProblem(file.path, { maxDepth: maxPathDepth });
+    if (problem !== null) throw unsafePath(problem.message, file.path, problem.reason);
+  }
   // Refused before any file is read: the server would refuse the archive (see `skillPathConflict`).
   const conflict = skillPathConflict(all.map((file) => file.path));
   if (conflict !== null) {
@@ -81,4 +106,23 @@ export async function zipSkillDir(dir: string, options: ZipSkillDirOptions = {})
     ];
   });
   return zipSync(entries, { level, mtime: ZIP_EPOCH });
+}
+
+function unsafePath(message: string, path: string, reason: string): SkillportError {
+  return new SkillportError('INVALID_ARGUMENT', message, {
+    details: { field: 'path', path: path.slice(0, 500), reason },
+  });
+}
+
+/**
+ * The walk's `maxDepth` refusal of a folder, as the path rule's `too_deep` when the folder itself is
+ * deeper than `maxPathDepth` (the server refuses every file in it); otherwise null (the caller's
+ * own `maxDepth` was passed).
+ */
+function tooDeepFolder(error: unknown, maxPathDepth: number): SkillportError | null {
+  const details = (error as { details?: { limit?: unknown; actual?: unknown; path?: unknown } }).details;
+  if (details?.limit !== 'maxDepth' || typeof details.path !== 'string') return null;
+  if (typeof details.actual !== 'number' || details.actual <= maxPathDepth) return null;
+  const problem = skillUploadPathProblem(`${details.path}/`, { maxDepth: maxPathDepth });
+  return problem === null ? null : unsafePath(problem.message, `${details.path}/`, problem.reason);
 }

@@ -205,6 +205,74 @@ describe('zipSkillDir', () => {
     const error = await thrown(zipSkillDir(path.join(root, 'no-skill')));
     expect(error.code).toBe('NOT_FOUND');
   });
+
+  // The server's add refuses a zip holding such a path (400 INVALID_ARGUMENT with this reason and
+  // message): zipping refuses it first, as the server words it.
+  const nested = (folders: number) => Array.from({ length: folders }, (_, i) => `d${i + 1}`).join('/');
+  it.each([
+    ['aux.py', 'windows_name', '"aux.py" is a device name Windows reserves'],
+    ['notes: draft.md', 'windows_name', '"notes: draft.md" contains ":"'],
+    ['COM1/readme.md', 'windows_name', '"COM1" is a device name'],
+    ['draft.', 'windows_name', '"draft." ends with a dot or a space'],
+    ['what?.md', 'windows_name', 'contains "?"'],
+    ['bell\u0007.txt', 'control_character', 'control characters (NUL included) are not allowed'],
+    ['a\\b.txt', 'backslash', 'backslashes are not allowed'],
+    [`${nested(16)}/f.txt`, 'too_deep', 'nested 17 levels deep; the limit is 16'],
+  ])('refuses a file %j as the server does (%s)', async (file, reason, message) => {
+    if (process.platform === 'win32' && /[:?\\\u0007]|\.$/.test(file)) return; // no such file there
+    const { dir, cleanup: done } = await tempDir('unsafe-path');
+    try {
+      await writeTree(dir, { 'SKILL.md': skillMd('unsafe-path'), 'ok.md': 'fine', [file]: 'x' });
+      const error = await thrown(zipSkillDir(dir));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.details).toEqual({ field: 'path', path: file, reason });
+      expect(error.message.startsWith(`Unsafe file path ${JSON.stringify(file)}: `), error.message).toBe(
+        true,
+      );
+      expect(error.message).toContain(message);
+      // loadSkillDir reads what is there (it uploads nothing).
+      expect((await loadSkillDir(dir)).files.map((f) => f.path)).toContain(file);
+    } finally {
+      await done();
+    }
+  });
+
+  it('takes the depth limit of the server it uploads to (maxPathDepth), 16 by default', async () => {
+    const { dir, cleanup: done } = await tempDir('path-depth');
+    try {
+      await writeTree(dir, { 'SKILL.md': skillMd('path-depth'), [`${nested(15)}/f.txt`]: 'x' });
+      expect(Object.keys(unzipSync(await zipSkillDir(dir)))).toContain(`${nested(15)}/f.txt`);
+      const error = await thrown(zipSkillDir(dir, { maxPathDepth: 4 }));
+      expect(error.details).toEqual({ field: 'path', path: `${nested(15)}/f.txt`, reason: 'too_deep' });
+      expect(error.message).toBe(
+        `Unsafe file path "${nested(15)}/f.txt": nested 16 levels deep; the limit is 4`,
+      );
+      // A server that takes deeper paths: folders are walked as deep.
+      await writeTree(dir, { [`${nested(20)}/g.txt`]: 'x' });
+      expect(Object.keys(unzipSync(await zipSkillDir(dir, { maxPathDepth: 21 })))).toContain(
+        `${nested(20)}/g.txt`,
+      );
+    } finally {
+      await done();
+    }
+  });
+
+  it('refuses a folder nested deeper than the walk goes as too_deep, naming the folder', async () => {
+    const { dir, cleanup: done } = await tempDir('deep-folder');
+    try {
+      await writeTree(dir, { 'SKILL.md': skillMd('deep-folder'), [`${nested(17)}/f.txt`]: 'x' });
+      const error = await thrown(zipSkillDir(dir));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.details).toEqual({ field: 'path', path: `${nested(17)}/`, reason: 'too_deep' });
+      expect(error.message).toBe(`Unsafe file path "${nested(17)}/": nested 17 levels deep; the limit is 16`);
+      // A walk limit of the caller's own stays that limit.
+      const own = await thrown(zipSkillDir(dir, { maxDepth: 2 }));
+      expect(own.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(own.details).toMatchObject({ limit: 'maxDepth' });
+    } finally {
+      await done();
+    }
+  });
 });
 
 /** Each entry's Unix mode from a zip's central directory (host byte 3 = Unix, else null). */

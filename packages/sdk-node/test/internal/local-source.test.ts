@@ -75,6 +75,26 @@ describe('readLocalSource', () => {
     expect(isSkillportError((noSkill as Error).cause)).toBe(true);
   });
 
+  // What the server's add answers for the same folder (400, this reason and message), before uploading.
+  it.runIf(process.platform !== 'win32')(
+    'refuses a folder holding a file path the server refuses',
+    async () => {
+      const skill = path.join(dir, 'aux-skill');
+      mkdirSync(skill, { recursive: true });
+      writeFileSync(path.join(skill, 'SKILL.md'), '---\nname: aux-skill\ndescription: d\n---\n');
+      writeFileSync(path.join(skill, 'aux.py'), 'print(1)\n');
+      const refused = await readLocalSource(skill).catch((error: unknown) => error);
+      expect(isLocalError(refused)).toBe(true);
+      expect(refused).toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(
+          /^Unsafe file path "aux\.py": "aux\.py" is a device name Windows reserves/,
+        ),
+        details: { field: 'path', path: 'aux.py', reason: 'windows_name' },
+      });
+    },
+  );
+
   it.runIf(process.platform === 'linux')(
     'a path that is neither a file nor a folder → INVALID_ARGUMENT',
     async () => {
