@@ -91,6 +91,8 @@ const ROWS: Array<[string, string | null, boolean]> = [
   ['aux/readme.md', 'windows_name', true],
   ['bell\u0007.txt', 'control_character', true],
   [`${nested(16)}/f.txt`, 'too_deep', true],
+  // 1,104 characters: more than the file route reads back (`skillport install` could not fetch it).
+  [`${`${'d'.repeat(200)}/`.repeat(5)}${'f'.repeat(100)}.txt`, 'too_long', true],
   // No file system holds these names: checked in a zip only.
   ['a'.repeat(256), 'segment_too_long', false],
   [`${'\u6587'.repeat(100)}.md`, 'segment_too_long', false],

@@ -10,6 +10,8 @@
  * @see the OpenAPI document: `POST /api/v1/skills` (400 `details.reason`)
  */
 
+import { SKILL_FILE_PATH_MAX_LENGTH } from './file-path.js';
+
 /**
  * Most path segments (folders and the file name) of an uploaded file: a server's default
  * `max_path_depth` (`SKILLPORT_MAX_PATH_DEPTH`).
@@ -32,7 +34,8 @@ export interface SkillUploadPathProblem {
    * The server's `details.reason`: `empty`, `control_character`, `backslash`, `absolute`,
    * `drive_letter`, `traversal` (a `..` segment), `empty_segment` (`.` or an empty segment),
    * `segment_too_long` (a name over 255 bytes in UTF-8), `windows_name` (a name Windows cannot
-   * create) or `too_deep` (more segments than the depth limit).
+   * create), `too_deep` (more segments than the depth limit) or `too_long` (more characters than
+   * the file route reads, `SKILL_FILE_PATH_MAX_LENGTH`).
    */
   reason:
     | 'empty'
@@ -44,7 +47,8 @@ export interface SkillUploadPathProblem {
     | 'empty_segment'
     | 'segment_too_long'
     | 'windows_name'
-    | 'too_deep';
+    | 'too_deep'
+    | 'too_long';
   /**
    * The server's error message, word for word, e.g. `Unsafe file path "aux.py": "aux.py" is a device
    * name Windows reserves in every folder (con, prn, aux, nul, com1–9, lpt1–9, with any extension)`.
@@ -83,7 +87,9 @@ export interface SkillUploadPathOptions {
  *   `< > : " | ? *`, a trailing dot or space, or a device name Windows reserves in every folder
  *   (`con`, `prn`, `aux`, `nul`, `com0`–`com9`, `lpt0`–`lpt9`, also with `¹²³`), in any case and with
  *   any extension (`aux.py`, `COM1.txt`) (`windows_name`);
- * - nested deeper than `maxDepth` segments, the file name included (`too_deep`).
+ * - nested deeper than `maxDepth` segments, the file name included (`too_deep`);
+ * - longer than {@link SKILL_FILE_PATH_MAX_LENGTH} (1,024) characters, the longest path
+ *   `GET /api/v1/skills/{name}/files/{path}` (and so `skillport install`) reads (`too_long`).
  *
  * The first rule broken is the one reported, as the server reports it.
  *
@@ -140,6 +146,14 @@ export function skillUploadPathProblem(
   }
   if (segments > maxDepth) {
     return problem('too_deep', `nested ${segments} levels deep; the limit is ${maxDepth}`);
+  }
+  // Sixteen names of 255 bytes pass the rules above; a stored file the file route cannot read back
+  // could not be installed.
+  if (p.length > SKILL_FILE_PATH_MAX_LENGTH) {
+    return problem(
+      'too_long',
+      `the path is ${p.length} characters long; the limit is ${SKILL_FILE_PATH_MAX_LENGTH}, the longest path a skill's files are read back by`,
+    );
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { skillUploadPathProblem } from '../src/index.js';
+import { SKILL_FILE_PATH_MAX_LENGTH, skillFilePathProblem, skillUploadPathProblem } from '../src/index.js';
 
 describe('skillUploadPathProblem', () => {
   it.each([
@@ -136,9 +136,8 @@ describe('skillUploadPathProblem', () => {
     }
   });
 
-  it('answers long input in linear time, naming only the start of it', () => {
+  it('answers long input, naming only the start of it', () => {
     const long = 'x'.repeat(8_000_000);
-    const started = performance.now();
     const tooLong = skillUploadPathProblem(long);
     expect(tooLong?.reason).toBe('segment_too_long');
     expect(tooLong?.message).toContain('(8000000 bytes: ');
@@ -148,6 +147,25 @@ describe('skillUploadPathProblem', () => {
     expect(skillUploadPathProblem(deep)?.message).toMatch(/nested 500000 levels deep; the limit is 16$/);
     // Multi-byte text past 255 units is refused without encoding it.
     expect(skillUploadPathProblem('\u6587'.repeat(4_000_000))?.message).toContain('(12000000 bytes: ');
-    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  // The file route reads paths of up to 1,024 characters: a longer stored path (16 names of up to
+  // 255 bytes pass every other rule) could be listed but never read back nor installed.
+  it('refuses a path longer than the file route reads back, after every other rule', () => {
+    const exact = `${'a'.repeat(200)}/`.repeat(5).concat('b'.repeat(SKILL_FILE_PATH_MAX_LENGTH - 1005));
+    expect(exact.length).toBe(SKILL_FILE_PATH_MAX_LENGTH);
+    expect(skillUploadPathProblem(exact)).toBeNull();
+    const over = `${exact}c`;
+    expect(skillUploadPathProblem(over)).toEqual({
+      reason: 'too_long',
+      message: `Unsafe file path ${JSON.stringify(over.slice(0, 200))}: the path is 1025 characters long; the limit is 1024, the longest path a skill's files are read back by`,
+    });
+    // Depth is reported first, as before this rule.
+    expect(skillUploadPathProblem(Array.from({ length: 17 }, () => 'x'.repeat(200)).join('/'))?.reason).toBe(
+      'too_deep',
+    );
+    // What is accepted can be read back: the read rule takes it.
+    expect(skillFilePathProblem(exact)).toBeNull();
+    expect(skillFilePathProblem(over)?.reason).toBe('length');
   });
 });
